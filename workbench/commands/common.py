@@ -1,0 +1,36 @@
+"""Small helpers shared by the sub-commands (standard library only)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def emit_json(doc) -> None:
+    """Print one JSON document on stdout: keys in insertion order, UTF-8 kept."""
+    sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+
+
+def add_game_options(p, *, json_flag: bool = True) -> None:
+    p.add_argument("--players", type=int, default=None, help="number of players (game default if omitted)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the game's random stream (default 1)")
+    p.add_argument("--bots", default=None, help="bot per seat, e.g. greedy,random or mcts:200,greedy")
+    p.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="switch a variant or ruling alternative on (repeatable)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option, e.g. round_limit=40 (repeatable)")
+    if json_flag:
+        p.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def parse_options(pairs) -> dict:
+    """``key=value`` pairs to a dict, values read as YAML scalars (numbers, booleans)."""
+    from workbench.core.errors import WorkbenchError
+    import yaml
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise WorkbenchError(f"option {pair!r} must look like key=value")
+        out[key.strip()] = yaml.safe_load(value)
+    return out

@@ -1,0 +1,35 @@
+"""``workbench play``: play a whole game with bots and print it."""
+
+from __future__ import annotations
+
+from .common import add_game_options, emit_json, parse_options
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("play", help="play a whole game with bots",
+                       description="Play one game with bots in every seat and print the result.")
+    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    add_game_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from workbench.core.bots import make_bots
+    from workbench.core.play import play_game, result_json
+    from workbench.core.registry import get_game
+
+    game = get_game(args.game)
+    players = args.players or getattr(game, "default_players", game.min_players)
+    config = game.config(players, seed=args.seed, variants=args.variant, **parse_options(args.option))
+    bots = make_bots(args.bots or "greedy", len(config.players))
+    state, log = play_game(game, config, bots)
+    doc = result_json(game, config, state, log, bots)
+    if args.json:
+        emit_json(doc)
+        return 0
+    print(f"{game.name}: {len(config.players)} players, seed {config.seed}, "
+          f"{doc['turns']} rounds, {len(log)} actions")
+    for p in doc["players"]:
+        print(f"  {p['name']:<10} {p.get('bot', ''):<10} {p['score']}")
+    print(f"ending: {doc['ending']}; winners: {', '.join(doc['winners']) or 'nobody'}")
+    return 0

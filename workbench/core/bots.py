@@ -1,0 +1,117 @@
+"""Game-agnostic bots. Every bot is seeded and never touches global randomness.
+
+A bot spec is text, so seats can be mixed on the command line:
+``random``, ``greedy``, ``greedy:w=...`` and, where registered, ``mcts:200``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from .errors import WorkbenchError
+from .rng import Rng
+
+
+class Bot:
+    """Chooses one legal action for the seat to move."""
+
+    name = "bot"
+
+    def choose(self, game, state, rng: Rng):
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class RandomBot(Bot):
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def choose(self, game, state, rng: Rng):
+        return rng.choice(state.legal_actions())
+
+
+class GreedyBot(Bot):
+    """One-ply greedy: applies each legal action to a clone and keeps the one whose
+    resulting position ``game.evaluate`` rates best for the mover. Ties break by
+    the bot's own rng, so it is not biased toward the first listed action."""
+
+    name = "greedy"
+
+    def __init__(self, weights: Mapping[str, float] | None = None):
+        self.weights = dict(weights) if weights else None
+
+    def choose(self, game, state, rng: Rng):
+        seat = state.current_player()
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        best, best_value = [], None
+        for action in actions:
+            nxt = state.clone()
+            nxt.apply_action(action)
+            value = game.evaluate(nxt, seat, self.weights)
+            if best_value is None or value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        return best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
+
+
+#: bot kind -> factory taking the text after ``kind:`` (or None)
+BOT_FACTORIES: dict[str, Callable[[str | None], Bot]] = {
+    "random": lambda arg: RandomBot(),
+    "greedy": lambda arg: GreedyBot(_parse_weights(arg)),
+}
+
+
+def _parse_weights(arg: str | None) -> dict[str, float] | None:
+    if not arg:
+        return None
+    weights = {}
+    for part in arg.split(";"):
+        key, _, value = part.partition("=")
+        try:
+            weights[key.strip()] = float(value)
+        except ValueError:
+            raise WorkbenchError(f"bad greedy weight {part!r}: write name=number") from None
+    return weights
+
+
+def register_bot(kind: str, factory: Callable[[str | None], Bot]) -> None:
+    BOT_FACTORIES[kind] = factory
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from its text spec, e.g. ``greedy`` or ``mcts:200``."""
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind not in BOT_FACTORIES:
+        _load_optional_bots()
+    if kind not in BOT_FACTORIES:
+        raise WorkbenchError(f"unknown bot {spec!r}; choose from {', '.join(sorted(BOT_FACTORIES))}")
+    return BOT_FACTORIES[kind](arg or None)
+
+
+def _load_optional_bots() -> None:
+    """Bots defined outside this module register themselves on import."""
+    import importlib
+    for module in ("workbench.core.mcts",):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError:
+            pass
+
+
+def make_bots(specs, n_players: int) -> list[Bot]:
+    """One bot per seat from a comma list or sequence; a single spec fills every
+    seat, and a shorter list repeats its last entry."""
+    if isinstance(specs, str):
+        specs = [s for s in specs.split(",") if s.strip()]
+    specs = list(specs) or ["greedy"]
+    if len(specs) > n_players:
+        raise WorkbenchError(f"{len(specs)} bots given for {n_players} players")
+    specs = specs + [specs[-1]] * (n_players - len(specs))
+    return [make_bot(s) for s in specs]

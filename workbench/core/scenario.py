@@ -1,0 +1,225 @@
+"""Scenario files: executable checks written in YAML instead of Python.
+
+A scenario names a game, builds a position from ``setup``, plays ``steps`` and
+compares what must hold (``expect``). See DESIGN.md section 3.3 and each game's
+``cards/<game>/scenarios/README.md`` for the state keys it understands.
+
+Step forms:
+
+- ``{Alex: donate}``: the named player takes the action (it must be their turn);
+- ``{player: Alex, do: donate, illegal: true}``: the action must be refused;
+- ``{do: gather 2E}``: whoever is to move takes the action;
+- ``{expect: {...}}``: values that must hold at this point;
+- any other key is offered to the game (``Game.scenario_step``), e.g. a worked
+  example stating what an Event did.
+
+Strict mode stops at the first failure. Report mode (``--report``) records every
+divergence and goes on: an illegal step is skipped, and a value that differs is
+reported and, where the game supports it (``Game.scenario_force``), set to the
+value the text claims so one mistake is reported once, not at every later step.
+That is how a rulebook's worked example becomes an errata list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from .data import load_yaml
+from .errors import ScenarioError, WorkbenchError
+from .game import Game, resolve_seat
+
+STEP_KEYS = {"player", "do", "illegal", "expect", "note", "because"}
+
+
+@dataclass
+class Divergence:
+    step: int | None          # 1-based step number, None for the final expect
+    kind: str                 # illegal | legal | value | error | turn
+    message: str
+    claimed: Any = None
+    actual: Any = None
+    line: str | None = None   # the step as written
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass
+class ScenarioResult:
+    file: str
+    title: str
+    game: str
+    checks: list[str]
+    divergences: list[Divergence] = field(default_factory=list)
+    steps_run: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return not self.divergences
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "title": self.title, "game": self.game, "checks": self.checks,
+                "passed": self.passed, "steps_run": self.steps_run,
+                "divergences": [d.to_dict() for d in self.divergences]}
+
+
+def load_scenario(path: Path) -> dict:
+    data = load_yaml(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a mapping with game, setup, steps, expect")
+    if "game" not in data:
+        raise ScenarioError(f"{path}: missing 'game'")
+    unknown = set(data) - {"game", "title", "checks", "setup", "steps", "expect", "notes", "source"}
+    if unknown:
+        raise ScenarioError(f"{path}: unknown top-level key(s) {', '.join(sorted(unknown))}")
+    return data
+
+
+def compare(expected: Any, observed: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Differences between an ``expect`` block and observed values, as
+    ``(path, expected, actual)``; only keys named in ``expected`` are compared.
+    Names compare case-insensitively; lists of names compare as ordered lists."""
+    out: list[tuple[str, Any, Any]] = []
+    if isinstance(expected, Mapping):
+        if not isinstance(observed, Mapping):
+            return [(path, expected, observed)]
+        lowered = {str(k).lower(): k for k in observed}
+        for key, want in expected.items():
+            sub = f"{path}.{key}" if path else str(key)
+            real = lowered.get(str(key).lower())
+            if real is None:
+                out.append((sub, want, "<not observable>"))
+                continue
+            out.extend(compare(want, observed[real], sub))
+        return out
+    if isinstance(expected, (list, tuple)) and isinstance(observed, (list, tuple)):
+        norm = lambda xs: [x.lower() if isinstance(x, str) else x for x in xs]
+        return [] if norm(expected) == norm(observed) else [(path, list(expected), list(observed))]
+    if isinstance(expected, str) and isinstance(observed, str):
+        return [] if expected.lower() == observed.lower() else [(path, expected, observed)]
+    if isinstance(expected, bool) or isinstance(observed, bool):
+        return [] if expected == observed else [(path, expected, observed)]
+    if isinstance(expected, (int, float)) and isinstance(observed, (int, float)):
+        return [] if abs(expected - observed) < 1e-9 else [(path, expected, observed)]
+    return [] if expected == observed else [(path, expected, observed)]
+
+
+def _describe(step: Mapping) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in step.items())
+
+
+class ScenarioRunner:
+    def __init__(self, game: Game, *, report: bool = False):
+        self.game = game
+        self.report = report
+
+    def run(self, data: Mapping, file: str = "<scenario>") -> ScenarioResult:
+        game = self.game
+        result = ScenarioResult(file=file, title=str(data.get("title", Path(file).stem)),
+                                game=game.id, checks=list(data.get("checks") or []))
+        try:
+            state = game.scenario_state(dict(data.get("setup") or {}))
+        except WorkbenchError as exc:
+            result.divergences.append(Divergence(0, "error", f"setup: {exc}"))
+            return result
+        steps = data.get("steps") or []
+        for number, raw in enumerate(steps, start=1):
+            if not isinstance(raw, Mapping):
+                result.divergences.append(Divergence(number, "error", f"a step is a mapping, got {raw!r}"))
+                if not self.report:
+                    return result
+                continue
+            stop = self._step(state, raw, number, result)
+            result.steps_run = number
+            if stop:
+                return result
+        if data.get("expect"):
+            self._expect(state, data["expect"], None, result, "final expect")
+        return result
+
+    # ------------------------------------------------------------------
+    def _fail(self, result: ScenarioResult, div: Divergence) -> bool:
+        result.divergences.append(div)
+        return not self.report
+
+    def _step(self, state, raw: Mapping, number: int, result: ScenarioResult) -> bool:
+        game = self.game
+        line = _describe(raw)
+        if "expect" in raw and len(set(raw) - {"note", "because"}) == 1:
+            return self._expect(state, raw["expect"], number, result, line)
+        player, action, illegal = None, None, bool(raw.get("illegal", False))
+        if "do" in raw:
+            player, action = raw.get("player"), raw["do"]
+        else:
+            free = [k for k in raw if k not in STEP_KEYS]
+            names = {n.lower() for n in state.config.players}
+            if len(free) == 1 and str(free[0]).lower() in names:
+                player, action = free[0], raw[free[0]]
+            else:
+                try:
+                    handled = game.scenario_step(state, raw)
+                except WorkbenchError as exc:
+                    return self._fail(result, Divergence(number, "error", str(exc), line=line))
+                if not handled:
+                    return self._fail(result, Divergence(number, "error", f"unknown step kind: {line}", line=line))
+                return False
+        if state.is_terminal() and not illegal:
+            return self._fail(result, Divergence(number, "legal", "the game is already over", line=line))
+        if player is not None:
+            try:
+                seat = resolve_seat(state, player)
+            except WorkbenchError as exc:
+                return self._fail(result, Divergence(number, "error", str(exc), line=line))
+            if state.current_player() != seat and not illegal:
+                whose = state.current_player()
+                who = state.player_name(whose) if whose >= 0 else "nobody"
+                return self._fail(result, Divergence(
+                    number, "turn", f"it is {who}'s decision, not {state.player_name(seat)}'s", line=line))
+            if state.current_player() != seat and illegal:
+                return False  # refused because it is not their turn: what the step claims
+        try:
+            obj = game.coerce_action(state, str(action))
+            state.apply_action(obj)
+        except WorkbenchError as exc:
+            if illegal:
+                return False
+            return self._fail(result, Divergence(number, "illegal", f"refused: {exc}", line=line))
+        if illegal:
+            return self._fail(result, Divergence(number, "legal", "was accepted but must be refused", line=line))
+        return False
+
+    def _expect(self, state, expect: Mapping, number, result: ScenarioResult, line: str) -> bool:
+        diffs = compare(expect, self.game.observe(state))
+        if not diffs:
+            return False
+        for path, want, got in diffs:
+            result.divergences.append(Divergence(number, "value", f"{path}: expected {want!r}, engine has {got!r}",
+                                                 claimed=want, actual=got, line=line))
+        if self.report:
+            force = getattr(self.game, "scenario_force", None)
+            if force is not None:
+                force(state, expect)
+            return False
+        return True
+
+
+def run_file(path: Path, *, report: bool = False, game: Game | None = None) -> ScenarioResult:
+    path = Path(path)
+    try:
+        data = load_scenario(path)
+        if game is None:
+            from .registry import get_game
+            game = get_game(data["game"])
+        return ScenarioRunner(game, report=report).run(data, file=str(path))
+    except WorkbenchError as exc:
+        res = ScenarioResult(file=str(path), title=path.stem, game="?", checks=[])
+        res.divergences.append(Divergence(None, "error", str(exc)))
+        return res
+
+
+def scenario_files(game_id: str) -> list[Path]:
+    from .data import cards_dir
+    folder = cards_dir(game_id) / "scenarios"
+    return sorted(folder.rglob("*.yaml")) if folder.exists() else []

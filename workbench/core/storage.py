@@ -1,0 +1,47 @@
+"""Safe file writing: atomic replace, a kept previous version, and a refusal to
+overwrite a file that changed on disk since it was read."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from .errors import WorkbenchError
+
+
+def fingerprint(path: Path) -> str | None:
+    """Content hash of a file (None if it does not exist)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+
+
+def atomic_write_text(path: Path, text: str, *, expected: str | None = None,
+                      keep_previous: bool = False) -> None:
+    """Write ``text`` to ``path`` so readers see the old file or the new one,
+    never half of one.
+
+    ``expected`` is the fingerprint taken when the file was loaded: if the file
+    on disk no longer matches it, nothing is written. ``keep_previous`` keeps the
+    replaced file as ``<name>.bak``."""
+    path = Path(path)
+    if expected is not None and fingerprint(path) != expected:
+        raise WorkbenchError(f"{path} changed on disk since it was loaded; reload it before saving")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if keep_previous and path.exists():
+            shutil.copy2(path, path.with_name(path.name + ".bak"))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
