@@ -1,0 +1,27 @@
+"""Shared test fixtures."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def cards_copy(tmp_path, monkeypatch):
+    """A private copy of ``cards/`` that the test may edit; WORKBENCH_CARDS points at it."""
+    dest = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", dest)
+    monkeypatch.setenv("WORKBENCH_CARDS", str(dest))
+    return dest
+
+
+def pytest_collection_modifyitems(config, items):
+    # Browser tests are marked by their folder so nobody forgets the marker.
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
