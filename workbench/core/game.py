@@ -156,6 +156,23 @@ class Game(abc.ABC):
         """Rounds (or cycles) played so far."""
         return self.result(state).turns
 
+    # -- statistics hooks (used by batch simulation and restricted-play bots) --
+    def action_cards(self, state: State, action) -> tuple[str, ...]:
+        """Names of the cards ``action`` takes, loads or plays in ``state`` (empty
+        for actions that involve no card). Restricted-play bots ban or force a
+        card through this, and card-use statistics count it."""
+        return ()
+
+    def game_stats(self, state: State) -> dict:
+        """Game-specific numbers for one finished game (flat, JSON-able), e.g.
+        Initiatives completed; they become columns of the per-game table."""
+        return {}
+
+    def card_stats(self, state: State) -> list[dict]:
+        """Per-card rows for one finished game, each with at least ``card``; e.g.
+        an Initiative's number of contributors when it completed."""
+        return []
+
     # -- scenarios -----------------------------------------------------------
     def scenario_state(self, setup: Mapping) -> State:
         """A position built from a scenario's ``setup`` block."""
