@@ -25,3 +25,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+
+
+# Test helpers such as the toy game live beside the tests.
+import sys as _sys
+_sys.path.insert(0, str(Path(__file__).resolve().parent))

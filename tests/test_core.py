@@ -1,0 +1,159 @@
+"""The game-agnostic core: random stream, history with time travel, saving,
+scenarios, bots and atomic storage, exercised on the toy game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from workbench.core.bots import GreedyBot, RandomBot, make_bots
+from workbench.core.errors import IllegalAction, WorkbenchError
+from workbench.core.history import Match
+from workbench.core.play import play_game, result_json
+from workbench.core.rng import Rng, derive_seed
+from workbench.core.scenario import ScenarioRunner, compare
+from workbench.core.storage import atomic_write_text, fingerprint
+
+from toygame import GAME
+
+
+def test_rng_is_reproducible_and_known():
+    a, b = Rng(42), Rng(42)
+    assert [a.next64() for _ in range(5)] == [b.next64() for _ in range(5)]
+    # A pinned value: if this changes, every saved game and scenario changes too.
+    r = Rng(0)
+    assert [r.randbelow(1000) for _ in range(5)] == [578, 279, 736, 545, 328]
+    assert derive_seed(1, "game", 0) == 410898393312522403
+    assert Rng(1).next64() != Rng(2).next64()
+
+
+def test_rng_shuffle_is_a_permutation_and_copy_is_independent():
+    r = Rng(7)
+    items = list(range(50))
+    r.shuffle(items)
+    assert sorted(items) == list(range(50)) and items != list(range(50))
+    c = r.copy()
+    assert c.next64() == r.next64()
+
+
+@given(st.integers(min_value=1, max_value=10_000), st.integers(min_value=0, max_value=2**40))
+@settings(max_examples=200)
+def test_randbelow_in_range(n, seed):
+    assert 0 <= Rng(seed).randbelow(n) < n
+
+
+def test_derive_seed_is_stable_and_distinct():
+    assert derive_seed(1, "game", 0) == derive_seed(1, "game", 0)
+    assert derive_seed(1, "game", 0) != derive_seed(1, "game", 1)
+    assert 0 <= derive_seed(123, "x") < 2**63
+
+
+def test_match_push_pop_back_forward():
+    m = Match(GAME, GAME.config(2, seed=3))
+    first = m.legal_moves()[0]
+    m.push(first)
+    second = m.legal_moves()[0]
+    m.push(second)
+    assert m.actions == [first, second]
+    m.back()
+    assert m.cursor == 1 and m.state is m.states[1]
+    m.forward()
+    assert m.cursor == 2
+    assert m.pop() == second and len(m) == 1
+
+
+def test_pushing_after_stepping_back_drops_the_future():
+    m = Match(GAME, GAME.config(2, seed=3))
+    for _ in range(4):
+        m.push(m.legal_moves()[0])
+    m.goto(1)
+    m.push(m.legal_moves()[-1])
+    assert len(m) == 2 and m.cursor == 2
+
+
+def test_illegal_push_changes_nothing():
+    m = Match(GAME, GAME.config(2, seed=3))
+    before = GAME.observe(m.state)
+    with pytest.raises(IllegalAction):
+        m.push("take 99")
+    assert len(m) == 0 and GAME.observe(m.state) == before
+
+
+def test_save_and_load_replays_the_same_game(tmp_path):
+    m = Match(GAME, GAME.config(3, seed=11))
+    rng = Rng(5)
+    while not m.state.is_terminal():
+        m.push(rng.choice(m.legal_actions()))
+    path = tmp_path / "game.json"
+    m.save(path)
+    back = Match.from_dict(json.loads(path.read_text()), game=GAME)
+    assert back.actions == m.actions
+    assert GAME.observe(back.state) == GAME.observe(m.state)
+
+
+def test_same_seed_same_game_bytes():
+    cfg = GAME.config(3, seed=9)
+    docs = []
+    for _ in range(2):
+        bots = make_bots("greedy,random,random", 3)
+        state, log = play_game(GAME, cfg, bots)
+        docs.append(json.dumps(result_json(GAME, cfg, state, log, bots)))
+    assert docs[0] == docs[1]
+
+
+def test_greedy_beats_random_mostly():
+    wins = 0
+    for seed in range(60):
+        cfg = GAME.config(2, seed=seed)
+        state, _ = play_game(GAME, cfg, [GreedyBot(), RandomBot()])
+        wins += cfg.players[0] in GAME.result(state).winners
+    assert wins > 40
+
+
+def test_make_bots_rejects_unknown_and_too_many():
+    with pytest.raises(WorkbenchError, match="unknown bot"):
+        make_bots("genius", 2)
+    with pytest.raises(WorkbenchError, match="3 bots"):
+        make_bots("random,random,random", 2)
+
+
+def test_compare_reports_only_named_keys():
+    obs = {"meaning": 4, "players": {"Alex": {"E": 2, "S": 1}}}
+    assert compare({"meaning": 4, "players": {"alex": {"E": 2}}}, obs) == []
+    assert compare({"meaning": 5}, obs) == [("meaning", 5, 4)]
+    assert compare({"nope": 1}, obs)[0][2] == "<not observable>"
+
+
+def _scenario(steps, expect=None):
+    return {"game": "toy-market", "setup": {"players": ["Ann", "Bob"], "seed": 4},
+            "steps": steps, "expect": expect or {}}
+
+
+def test_scenario_strict_and_report_modes():
+    state = GAME.scenario_state({"players": ["Ann", "Bob"], "seed": 4})
+    card = sorted(state.row)[0]
+    ok = _scenario([{"Ann": f"take {card}"}, {"player": "Bob", "do": "take 99", "illegal": True}],
+                   {"players": {"Ann": {"total": card}}})
+    assert ScenarioRunner(GAME).run(ok).passed
+
+    bad = _scenario([{"Bob": f"take {card}"}, {"expect": {"deck": 0}}, {"Ann": "take 99"}])
+    strict = ScenarioRunner(GAME).run(bad)
+    assert len(strict.divergences) == 1 and strict.divergences[0].kind == "turn"
+    report = ScenarioRunner(GAME, report=True).run(bad)
+    kinds = [d.kind for d in report.divergences]
+    assert kinds == ["turn", "value", "illegal"]
+
+
+def test_atomic_write_refuses_a_file_changed_on_disk(tmp_path):
+    path = tmp_path / "cards.yaml"
+    atomic_write_text(path, "a: 1\n")
+    seen = fingerprint(path)
+    path.write_text("a: 2\n")
+    with pytest.raises(WorkbenchError, match="changed on disk"):
+        atomic_write_text(path, "a: 3\n", expected=seen)
+    assert path.read_text() == "a: 2\n"
+    atomic_write_text(path, "a: 4\n", expected=fingerprint(path), keep_previous=True)
+    assert path.read_text() == "a: 4\n"
+    assert (tmp_path / "cards.yaml.bak").read_text() == "a: 2\n"
