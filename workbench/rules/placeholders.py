@@ -1,0 +1,193 @@
+"""Placeholders ``${namespace.path | filter}`` and how they resolve per language.
+
+``terms`` come from ``cards/<game>/terms/<lang>.yaml``; ``game`` from the game's
+own attributes; ``content``, ``facts`` and any other namespace from the game's
+optional ``rules_context(lang)`` hook. Filters: ``capitalize``, ``upper``,
+``lower``, ``title``, or a named form of a term leaf (``forms: {acc: ...}``).
+Nothing unresolved is ever silently dropped: :func:`resolve_text` returns every
+placeholder it could not fill, with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from workbench.core.errors import DataError
+
+PLACEHOLDER_RE = re.compile(r"\$\{\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?P<filters>(?:\|\s*[\w-]+\s*)*)\}")
+BUILTIN_FILTERS = {
+    "capitalize": lambda s: s[:1].upper() + s[1:],
+    "upper": str.upper,
+    "lower": str.lower,
+    "title": str.title,
+}
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    key: str                 # e.g. terms.resources.runway
+    filters: tuple[str, ...]
+    raw: str                 # as written
+
+    @property
+    def namespace(self) -> str:
+        return self.key.split(".", 1)[0]
+
+
+def find_placeholders(text: str) -> list[Placeholder]:
+    out = []
+    for m in PLACEHOLDER_RE.finditer(text):
+        filters = tuple(f.strip() for f in m.group("filters").split("|") if f.strip())
+        out.append(Placeholder(m.group("key"), filters, m.group(0)))
+    return out
+
+
+def placeholder_keys(text: str) -> list[str]:
+    """Keys in order of appearance, filters ignored (what parity compares)."""
+    return [p.key for p in find_placeholders(text)]
+
+
+def stray_placeholders(text: str) -> list[str]:
+    """``${`` openings that do not form a placeholder (a typo such as ``${terms.x``)."""
+    cleaned = PLACEHOLDER_RE.sub("", text)
+    return re.findall(r"\$\{[^}\s]*\}?", cleaned)
+
+
+# --------------------------------------------------------------------------- context
+def load_terms(game_id: str, lang: str) -> dict:
+    """The ``terms`` namespace for ``lang``, or an empty mapping if the file is absent."""
+    from workbench.core.data import cards_dir, load_yaml
+    path = cards_dir(game_id) / "terms" / f"{lang}.yaml"
+    if not path.exists():
+        return {}
+    data = load_yaml(path)
+    if data is None:
+        return {}
+    if not isinstance(data, Mapping):
+        raise DataError("a terms file is a mapping of names to texts", file=str(path))
+    return dict(data)
+
+
+def game_namespace(game) -> dict:
+    lo, hi = getattr(game, "min_players", None), getattr(game, "max_players", None)
+    ns = {"id": getattr(game, "id", ""), "name": getattr(game, "name", "")}
+    if lo is not None and hi is not None:
+        ns.update(minPlayers=lo, maxPlayers=hi, playerRange=f"{lo}–{hi}" if lo != hi else str(lo))
+    return ns
+
+
+def context_for(game_id: str, lang: str, *, game=None) -> dict:
+    """Every namespace a rulebook of ``game_id`` may use, in ``lang``."""
+    if game is None:
+        try:
+            from workbench.core.registry import get_game
+            game = get_game(game_id)
+        except Exception:  # a game whose engine is not built yet still renders its terms
+            game = None
+    ctx: dict[str, Any] = {"terms": load_terms(game_id, lang)}
+    if game is not None:
+        ctx["game"] = game_namespace(game)
+        hook = getattr(game, "rules_context", None)
+        if hook is not None:
+            extra = hook(lang) or {}
+            for ns, value in extra.items():
+                if ns == "game" and isinstance(value, Mapping):
+                    ctx["game"] = {**ctx["game"], **value}
+                elif ns != "terms":
+                    ctx[ns] = value
+    return ctx
+
+
+# --------------------------------------------------------------------------- lookup
+class Unresolved(Exception):
+    pass
+
+
+def lookup(ctx: Mapping, key: str) -> Any:
+    node: Any = ctx
+    walked = []
+    for part in key.split("."):
+        walked.append(part)
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, Mapping) and part.isdigit() and int(part) in node:
+            node = node[int(part)]
+        elif isinstance(node, (list, tuple)) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            if len(walked) == 1:
+                raise Unresolved(f"no namespace {part!r}")
+            raise Unresolved(f"{'.'.join(walked[:-1])} has no {part!r}")
+    return node
+
+
+def leaf_text(node: Any, key: str) -> tuple[str, Mapping]:
+    """A leaf's text and its named forms."""
+    if isinstance(node, Mapping):
+        if "text" not in node:
+            raise Unresolved(f"{key} is a group ({', '.join(map(str, list(node)[:4]))}...), not a text")
+        forms = node.get("forms") or {}
+        return str(node["text"]), forms
+    if isinstance(node, (list, tuple)):
+        raise Unresolved(f"{key} is a list, not a text")
+    if isinstance(node, bool) or node is None:
+        raise Unresolved(f"{key} has no text")
+    return str(node), {}
+
+
+def resolve_one(ph: Placeholder, ctx: Mapping) -> str:
+    text, forms = leaf_text(lookup(ctx, ph.key), ph.key)
+    for f in ph.filters:
+        if f in forms:
+            text = str(forms[f])
+        elif f in BUILTIN_FILTERS:
+            text = BUILTIN_FILTERS[f](text)
+        else:
+            raise Unresolved(f"unknown filter {f!r}")
+    return text
+
+
+def is_defined(ctx: Mapping, key: str) -> bool:
+    try:
+        leaf_text(lookup(ctx, key), key)
+        return True
+    except Unresolved:
+        return False
+
+
+def resolve_text(text: str, ctx: Mapping) -> tuple[str, list[tuple[str, str]]]:
+    """``text`` with every placeholder filled; unresolved ones stay as written and
+    come back as ``(placeholder, reason)``."""
+    problems: list[tuple[str, str]] = []
+
+    def sub(m: re.Match) -> str:
+        ph = find_placeholders(m.group(0))[0]
+        try:
+            return resolve_one(ph, ctx)
+        except Unresolved as exc:
+            problems.append((ph.raw, str(exc)))
+            return m.group(0)
+
+    return PLACEHOLDER_RE.sub(sub, text), problems
+
+
+def flatten_terms(node: Any, prefix: str = "terms") -> dict[str, str]:
+    """``{"terms.resources.runway": "Runway", ...}`` for every text leaf."""
+    out: dict[str, str] = {}
+    if isinstance(node, Mapping) and ("text" not in node or prefix == "terms"):
+        for k, v in node.items():
+            out.update(flatten_terms(v, f"{prefix}.{k}"))
+    else:
+        try:
+            out[prefix] = leaf_text(node, prefix)[0]
+        except Unresolved:
+            pass
+    return out
+
+
+def terms_path(game_id: str, lang: str) -> Path:
+    from workbench.core.data import cards_dir
+    return cards_dir(game_id) / "terms" / f"{lang}.yaml"
