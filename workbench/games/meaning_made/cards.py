@@ -1,0 +1,411 @@
+"""The Meaning Made card data: pydantic models of every file in
+``cards/meaning_made/`` and the loader that validates them.
+
+A broken file raises :class:`~workbench.core.errors.DataError` naming the file,
+the card and the field. The loaded :class:`CardSet` is plain lookups (name ->
+model) that the engine reads; it never changes during play.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.errors import DataError, suggest
+
+GAME_ID = "meaning-made"
+TOKEN_KINDS = ("E", "I", "S")
+BOX_KINDS = ("E", "I", "S", "V")
+PATTERN_LAYERS = (1, 2, 3, 4, 5, 6)
+INITIATIVE_LAYERS = (7, 8, 9, 10)
+LAYER_NAMES = {1: "Boundary", 2: "Balance", 3: "Form", 4: "Membership", 5: "Prediction",
+               6: "Reinforcement", 7: "Presence", 8: "Social", 9: "Story", 10: "Stewardship"}
+TARGETS = ("all", "first", "affected", "contributors")
+RESTRICTABLE = ("load", "contribute", "touchpoint", "recycle", "convert")
+
+Provenance = Literal["seed", "draft"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Effect(_Strict):
+    """One outcome: a Resolution Table cell, a Pattern Bonus or a Completion Bonus.
+
+    ``meaning`` changes the shared track; ``vitals``, ``legacy``, ``E``, ``I``,
+    ``S`` change each targeted player; ``lose_tokens`` takes that many tokens from
+    each targeted player (from their largest pile); ``restrict`` forbids an action
+    for everyone until the round ends."""
+
+    meaning: int = 0
+    vitals: int = 0
+    legacy: int = 0
+    E: int = 0
+    I: int = 0
+    S: int = 0
+    lose_tokens: int = Field(0, ge=0)
+    target: Literal["all", "first", "affected", "contributors"] = "affected"
+    restrict: Optional[Literal["load", "contribute", "touchpoint", "recycle", "convert"]] = None
+
+    def is_empty(self) -> bool:
+        return not (self.meaning or self.vitals or self.legacy or self.E or self.I or self.S
+                    or self.lose_tokens or self.restrict)
+
+
+class ConsequenceRef(_Strict):
+    """A Consequence Code printed on a card and the table it is looked up in."""
+
+    table: Literal["group", "individual"]
+    code: int = Field(ge=1)
+
+
+class Tokens(_Strict):
+    E: int = Field(0, ge=0)
+    I: int = Field(0, ge=0)
+    S: int = Field(0, ge=0)
+
+    def as_dict(self) -> dict:
+        return {"E": self.E, "I": self.I, "S": self.S}
+
+
+class PatternRequirement(_Strict):
+    tokens: Tokens = Tokens()
+    layers: list[int] = []
+    vitals: int = Field(0, ge=0)
+
+    @field_validator("layers")
+    @classmethod
+    def _pattern_layers(cls, v):
+        for layer in v:
+            if layer not in PATTERN_LAYERS:
+                raise ValueError(f"Layer icon {layer} is not a Pattern Layer (1-6)")
+        return sorted(v)
+
+
+class Pattern(_Strict):
+    name: str = Field(min_length=1)
+    layer: int
+    requirement: PatternRequirement
+    bonus: Optional[Effect] = None
+    consequence: Optional[ConsequenceRef] = None
+    provenance: Provenance
+    draft_fields: list[str] = []
+    flavour: str = ""
+
+    @field_validator("layer")
+    @classmethod
+    def _layer(cls, v):
+        if v not in PATTERN_LAYERS:
+            raise ValueError("a Pattern's Layer is 1 to 6")
+        return v
+
+    @model_validator(mode="after")
+    def _lower_layers_gate(self):
+        if any(layer >= self.layer for layer in self.requirement.layers) and self.layer > 1:
+            raise ValueError(f"requirement.layers must be below the card's own Layer {self.layer}")
+        return self
+
+
+class InitiativeRequirement(_Strict):
+    contributors: int = Field(1, ge=1)
+    tokens: dict[Literal["E", "I", "S", "V"], int] = {}
+    layers: list[int] = []
+    completed: list[int] = []
+    patterns_in_play: int = Field(0, ge=0)
+
+    @field_validator("tokens")
+    @classmethod
+    def _non_negative(cls, v):
+        for kind, n in v.items():
+            if n < 0:
+                raise ValueError(f"token count for {kind} is negative")
+        return {k: v[k] for k in BOX_KINDS if v.get(k)}
+
+    @field_validator("layers")
+    @classmethod
+    def _layers(cls, v):
+        for layer in v:
+            if layer not in PATTERN_LAYERS:
+                raise ValueError(f"required Layer {layer} is not a Pattern Layer (1-6)")
+        return sorted(v)
+
+    @field_validator("completed")
+    @classmethod
+    def _completed(cls, v):
+        for layer in v:
+            if layer not in INITIATIVE_LAYERS:
+                raise ValueError(f"required completed Layer {layer} is not an Initiative Layer (7-10)")
+        return sorted(v)
+
+
+class Initiative(_Strict):
+    name: str = Field(min_length=1)
+    layer: int
+    requirement: InitiativeRequirement
+    order_spaces: int = Field(ge=1, le=6)
+    meaning: int = Field(ge=0)
+    bonus: Optional[Effect] = None
+    penalty: Optional[ConsequenceRef] = None
+    provenance: Provenance
+    draft_fields: list[str] = []
+    flavour: str = ""
+
+    @field_validator("layer")
+    @classmethod
+    def _layer(cls, v):
+        if v not in INITIATIVE_LAYERS:
+            raise ValueError("an Initiative's Layer is 7 to 10")
+        return v
+
+    @model_validator(mode="after")
+    def _spaces_fit(self):
+        if self.order_spaces < self.requirement.contributors:
+            raise ValueError(f"order_spaces ({self.order_spaces}) is fewer than the "
+                             f"{self.requirement.contributors} contributors required")
+        if any(layer >= self.layer for layer in self.requirement.completed):
+            raise ValueError("requirement.completed must name Layers below the card's own")
+        return self
+
+
+class Event(_Strict):
+    id: str = Field(pattern=r"^[A-Z]{1,2}$")
+    code: int = Field(ge=1)
+    provenance: Provenance
+    draft_fields: list[str] = []
+
+
+class TableRow(_Strict):
+    """One row of a Resolution Table: an outcome for every Layer column 1-10."""
+
+    key: str
+    outcomes: dict[int, Effect]
+    provenance: Provenance
+    note: str = ""
+
+    @field_validator("outcomes")
+    @classmethod
+    def _ten_columns(cls, v):
+        missing = [c for c in range(1, 11) if c not in v]
+        extra = [c for c in v if c not in range(1, 11)]
+        if missing or extra:
+            raise ValueError(f"needs one outcome per Layer column 1-10 (missing {missing}, extra {extra})")
+        return v
+
+
+class Reading(_Strict):
+    low: int
+    high: int
+    title: str
+    reading: str
+    feeling: str = ""
+    provenance: Provenance
+    draft_fields: list[str] = []
+
+
+class Settings(_Strict):
+    """Starting values, track ranges, solo difficulties and variant parameters."""
+
+    meaning: int
+    vitals: int
+    legacy: int
+    tokens: Tokens
+    markers: int
+    prism_size: int
+    index_size: int
+    order_rewards: list[int]
+    other_reward: int
+    stability_cap: int
+    tracks: dict[str, tuple[int, int]]
+    solo: dict[str, dict]
+    community_markers: int
+    variants: dict[str, dict]
+    round_limit: int
+    competitive_rounds: int
+    end_initiative: str
+    provenance: dict[str, Provenance] = {}
+
+    @field_validator("tracks")
+    @classmethod
+    def _tracks(cls, v):
+        for name in ("meaning", "world_layer", "vitals", "legacy"):
+            if name not in v:
+                raise ValueError(f"missing track range {name!r}")
+        return v
+
+    @field_validator("solo")
+    @classmethod
+    def _solo(cls, v):
+        for level in ("easy", "standard", "hard"):
+            if level not in v:
+                raise ValueError(f"missing solo difficulty {level!r}")
+            unknown = set(v[level]) - {"E", "I", "S", "vitals", "meaning"}
+            if unknown:
+                raise ValueError(f"solo {level}: unknown key(s) {sorted(unknown)}")
+        return v
+
+
+class CardSet:
+    """Every validated card and table, with name lookups (case-insensitive)."""
+
+    def __init__(self, patterns, initiatives, events, tables, world_table, mark_table, settings, folder):
+        self.folder = folder
+        self.patterns: dict[str, Pattern] = {p.name: p for p in patterns}
+        self.initiatives: dict[str, Initiative] = {i.name: i for i in initiatives}
+        self.events: dict[str, Event] = {e.id: e for e in events}
+        self.tables: dict[str, dict[str, TableRow]] = tables
+        self.world_table: list[Reading] = world_table
+        self.mark_table: list[Reading] = mark_table
+        self.settings: Settings = settings
+        self._pattern_lc = {n.lower(): n for n in self.patterns}
+        self._initiative_lc = {n.lower(): n for n in self.initiatives}
+
+    def pattern_name(self, text: str) -> str | None:
+        return self._pattern_lc.get(text.strip().lower())
+
+    def initiative_name(self, text: str) -> str | None:
+        return self._initiative_lc.get(text.strip().lower())
+
+    def pattern_or_error(self, text: str, where: str = "") -> str:
+        name = self.pattern_name(text)
+        if name is None:
+            raise DataError(f"no Pattern named {text!r}{suggest(text, self.patterns)}", file=where or None)
+        return name
+
+    def outcome(self, table: str, key, column: int) -> Effect:
+        row = self.tables[table].get(str(key))
+        if row is None:
+            return Effect()
+        return row.outcomes[max(1, min(10, column))]
+
+    def reading(self, table: list[Reading], value: int) -> Reading | None:
+        for r in table:
+            if r.low <= value <= r.high:
+                return r
+        return None
+
+
+FILES = ("patterns.yaml", "initiatives.yaml", "events.yaml", "tables.yaml", "settings.yaml")
+
+
+def _items(data, file: Path, key: str) -> list:
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        raise DataError(f"expected a mapping with a list under {key!r}", file=str(file))
+    return data[key]
+
+
+def _model_list(model, items, file: Path, name_key: str) -> list:
+    out, seen = [], {}
+    for n, raw in enumerate(items, start=1):
+        label = raw.get(name_key) if isinstance(raw, dict) else None
+        card = str(label) if label is not None else f"#{n}"
+        if not isinstance(raw, dict):
+            raise DataError("each entry must be a mapping", file=str(file), card=card)
+        try:
+            obj = model.model_validate(raw)
+        except ValidationError as exc:
+            raise validation_error(exc, file=str(file), card=card) from None
+        key = str(getattr(obj, name_key)).lower()
+        if key in seen:
+            raise DataError(f"duplicate name (also entry {seen[key]})", file=str(file), card=card, field=name_key)
+        seen[key] = n
+        out.append(obj)
+    return out
+
+
+def _table(rows, file: Path, table: str) -> dict[str, TableRow]:
+    out = {}
+    for n, raw in enumerate(rows, start=1):
+        card = f"{table} {raw.get('key', '#' + str(n))}" if isinstance(raw, dict) else f"{table} #{n}"
+        try:
+            row = TableRow.model_validate(raw)
+        except ValidationError as exc:
+            raise validation_error(exc, file=str(file), card=card) from None
+        if row.key in out:
+            raise DataError("duplicate row", file=str(file), card=card, field="key")
+        out[row.key] = row
+    return out
+
+
+def load_cards(folder: Path | None = None) -> CardSet:
+    """Read and validate every file; the first problem raises :class:`DataError`."""
+    folder = Path(folder) if folder else cards_dir(GAME_ID)
+    f = {name: folder / name for name in FILES}
+    patterns = _model_list(Pattern, _items(load_yaml(f["patterns.yaml"]), f["patterns.yaml"], "patterns"),
+                           f["patterns.yaml"], "name")
+    initiatives = _model_list(Initiative, _items(load_yaml(f["initiatives.yaml"]), f["initiatives.yaml"],
+                                                 "initiatives"), f["initiatives.yaml"], "name")
+    events = _model_list(Event, _items(load_yaml(f["events.yaml"]), f["events.yaml"], "events"),
+                         f["events.yaml"], "id")
+    tdata = load_yaml(f["tables.yaml"])
+    if not isinstance(tdata, dict):
+        raise DataError("expected a mapping of tables", file=str(f["tables.yaml"]))
+    tables = {}
+    for table in ("event", "group", "individual"):
+        tables[table] = _table(_items(tdata, f["tables.yaml"], table), f["tables.yaml"], table)
+    world = _model_list(Reading, _items(tdata, f["tables.yaml"], "world"), f["tables.yaml"], "title")
+    mark = _model_list(Reading, _items(tdata, f["tables.yaml"], "mark"), f["tables.yaml"], "title")
+    sdata = load_yaml(f["settings.yaml"])
+    try:
+        settings = Settings.model_validate(sdata)
+    except ValidationError as exc:
+        raise validation_error(exc, file=str(f["settings.yaml"]), card="settings") from None
+    cards = CardSet(patterns, initiatives, events, tables, world, mark, settings, folder)
+    problems = cross_check(cards)
+    if problems:
+        file, card, field, message = problems[0]
+        raise DataError(message, file=str(folder / file), card=card, field=field)
+    return cards
+
+
+def cross_check(cards: CardSet) -> list[tuple[str, str, str, str]]:
+    """Checks that span files: counts per Layer, codes that exist, readings that
+    cover their range. Each problem is ``(file, card, field, message)``."""
+    problems = []
+    per_layer = {layer: 0 for layer in PATTERN_LAYERS}
+    for p in cards.patterns.values():
+        per_layer[p.layer] += 1
+        if p.consequence and str(p.consequence.code) not in cards.tables[p.consequence.table]:
+            problems.append(("patterns.yaml", p.name, "consequence.code",
+                             f"code {p.consequence.code} is not a row of the {p.consequence.table} table"))
+    for layer, n in per_layer.items():
+        if n != 10:
+            problems.append(("patterns.yaml", f"Layer {layer}", "layer", f"needs 10 Patterns, has {n}"))
+    for i in cards.initiatives.values():
+        if i.penalty and str(i.penalty.code) not in cards.tables[i.penalty.table]:
+            problems.append(("initiatives.yaml", i.name, "penalty.code",
+                             f"code {i.penalty.code} is not a row of the {i.penalty.table} table"))
+    for e in cards.events.values():
+        if e.id not in cards.tables["event"]:
+            problems.append(("events.yaml", e.id, "id", "no row in the Event Resolution Table"))
+        for table in ("group", "individual"):
+            if str(e.code) not in cards.tables[table]:
+                problems.append(("events.yaml", e.id, "code", f"code {e.code} has no row in the {table} table"))
+    end = cards.settings.end_initiative
+    if end not in cards.initiatives:
+        problems.append(("settings.yaml", "settings", "end_initiative",
+                         f"no Initiative named {end!r}{suggest(end, cards.initiatives)}"))
+    for name, table, top in (("world", cards.world_table, 12), ("mark", cards.mark_table, 30)):
+        covered = sorted(v for r in table for v in range(r.low, r.high + 1))
+        if covered != list(range(0, top + 1)):
+            problems.append(("tables.yaml", name, "low/high", f"rows must cover 0-{top} exactly once"))
+    return problems
+
+
+_CACHE: dict = {}
+
+
+def cards_for(folder: Path | None = None) -> CardSet:
+    """Cached :func:`load_cards`; reloads when a file's modification time changes."""
+    folder = Path(folder) if folder else cards_dir(GAME_ID)
+    stamp = tuple((folder / n).stat().st_mtime_ns if (folder / n).exists() else 0 for n in FILES)
+    key = str(folder.resolve())
+    hit = _CACHE.get(key)
+    if hit and hit[0] == stamp:
+        return hit[1]
+    cards = load_cards(folder)
+    _CACHE[key] = (stamp, cards)
+    return cards
