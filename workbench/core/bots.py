@@ -98,7 +98,7 @@ def make_bot(spec: str) -> Bot:
 def _load_optional_bots() -> None:
     """Bots defined outside this module register themselves on import."""
     import importlib
-    for module in ("workbench.core.mcts",):
+    for module in ("workbench.core.mcts", "workbench.core.restricted"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError:

@@ -1,0 +1,230 @@
+"""Monte Carlo tree search bot (UCT), for any game of the protocol.
+
+Spec on the command line (``--bots``)::
+
+    mcts                 200 iterations, random playouts
+    mcts:500             500 iterations
+    mcts:200:greedy      playouts choose by the game's evaluation (one ply)
+    mcts:200:d=30        playouts stop after 30 actions; the position is scored
+                         from ``Game.evaluate`` (see ``_cutoff_rewards``)
+    mcts:t=0.05          a time budget of 0.05 s per decision instead of a count
+    mcts:200:c=1.0       exploration constant (default 1.4)
+
+Options after the first may come in any order, separated by colons.
+
+How it searches
+---------------
+Each iteration walks down the tree from the root by UCB1 on the mover's mean
+reward, expands one untried action, plays the game out, and backs up one reward
+per seat (multi-player UCT: every node keeps the reward vector and the player
+to move there picks by their own component). Rewards of a finished game are
+``1/len(winners)`` for each winner and 0 for everyone else, so a game where all
+lose is worth nothing to anybody.
+
+Hidden information (determinization)
+------------------------------------
+A game with hidden parts (a shuffled deck, future dice) may offer the optional
+hook ``Game.determinize(state, seat, rng) -> State``: a clone of ``state`` in
+which everything ``seat`` cannot see is re-sampled from ``rng`` (the deck
+re-shuffled, the state's own rng re-seeded). Each iteration then searches a
+fresh sample, and the tree is keyed by actions, not states, so statistics are
+shared across samples (single-observer information-set MCTS); a child is only
+considered while its action is legal in the current sample. A game without the
+hook is searched as it is, which lets the bot peek at the hidden order. That
+is the honest limitation of that fallback.
+
+Determinism: with an iteration count the bot's choices depend only on the
+state and its own rng. A time budget (``t=``) makes the number of iterations,
+and thus the choice, depend on machine speed; use it for interactive play, not
+for reproducible sweeps.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from .bots import Bot, GreedyBot, register_bot
+from .errors import WorkbenchError
+from .rng import Rng
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "totals", "seat")
+
+    def __init__(self, n_players: int):
+        self.children: dict = {}
+        self.visits = 0
+        self.avail = 0
+        self.totals = [0.0] * n_players
+        self.seat = -1
+
+
+def terminal_rewards(game, state) -> list[float]:
+    """One reward per seat for a finished game: winners share 1, the rest get 0."""
+    res = game.result(state)
+    names = state.config.players
+    if not res.winners:
+        return [0.0] * len(names)
+    share = 1.0 / len(res.winners)
+    winners = set(res.winners)
+    return [share if n in winners else 0.0 for n in names]
+
+
+def _cutoff_rewards(game, state) -> list[float]:
+    """Rewards of an unfinished playout: each seat's evaluation relative to the
+    best and worst seat, ``(v - min) / (max - min)`` scaled to sum to at most 1,
+    so the leader looks like the likely winner without claiming a certain win."""
+    n = state.num_players
+    values = [game.evaluate(state, s) for s in range(n)]
+    lo, hi = min(values), max(values)
+    if hi - lo < 1e-12:
+        return [1.0 / n] * n
+    raw = [(v - lo) / (hi - lo) for v in values]
+    total = sum(raw)
+    return [r / total for r in raw]
+
+
+class MCTSBot(Bot):
+    """UCT with optional determinization, greedy playouts and a depth cut-off."""
+
+    def __init__(self, iterations: int = 200, *, playout: str = "random", time_budget: float | None = None,
+                 depth: int | None = None, exploration: float = 1.4, max_playout: int = 5000):
+        if playout not in ("random", "greedy"):
+            raise WorkbenchError(f"mcts playout must be random or greedy, not {playout!r}")
+        if iterations < 1 and time_budget is None:
+            raise WorkbenchError("mcts needs at least one iteration")
+        self.iterations = iterations
+        self.playout = playout
+        self.time_budget = time_budget
+        self.depth = depth
+        self.exploration = exploration
+        self.max_playout = max_playout
+        self._greedy = GreedyBot() if playout == "greedy" else None
+        parts = [f"t={time_budget}" if time_budget is not None else str(iterations)]
+        if playout != "random":
+            parts.append(playout)
+        if depth is not None:
+            parts.append(f"d={depth}")
+        if exploration != 1.4:
+            parts.append(f"c={exploration}")
+        self.name = "mcts:" + ":".join(parts)
+
+    def choose(self, game, state, rng: Rng):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.current_player()
+        n = state.num_players
+        root = _Node(n)
+        determinize = getattr(game, "determinize", None)
+        deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
+        done = 0
+        while True:
+            if deadline is not None:
+                if done > 0 and time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+            sample = determinize(state, seat, rng) if determinize else state.clone()
+            self._iterate(game, root, sample, rng)
+            done += 1
+        # most visited root action; ties go to the higher mean, then list order
+        best, best_key = None, None
+        for action in legal:
+            child = root.children.get(action)
+            if child is None:
+                continue
+            key = (child.visits, child.totals[seat] / child.visits if child.visits else 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        return best if best is not None else legal[0]
+
+    def _iterate(self, game, root: _Node, state, rng: Rng) -> None:
+        path = [root]
+        node = root
+        # selection and expansion
+        while not state.is_terminal():
+            mover = state.current_player()
+            node.seat = mover
+            legal = state.legal_actions()
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = untried[rng.randbelow(len(untried))]
+                child = _Node(len(node.totals))
+                node.children[action] = child
+                for a in legal:
+                    c = node.children.get(a)
+                    if c is not None:
+                        c.avail += 1
+                state.apply_action(action)
+                path.append(child)
+                break
+            best, best_score = None, -math.inf
+            for a in legal:
+                c = node.children[a]
+                c.avail += 1
+                # availability count instead of parent visits (ISMCTS): a child
+                # seen in few samples is not punished for the others
+                score = (c.totals[mover] / c.visits
+                         + self.exploration * math.sqrt(math.log(max(c.avail, 1)) / c.visits))
+                if score > best_score:
+                    best, best_score = a, score
+            state.apply_action(best)
+            node = node.children[best]
+            path.append(node)
+        rewards = self._playout(game, state, rng)
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for i, r in enumerate(rewards):
+                totals[i] += r
+
+    def _playout(self, game, state, rng: Rng) -> list[float]:
+        steps = 0
+        limit = self.depth if self.depth is not None else self.max_playout
+        greedy = self._greedy
+        while not state.is_terminal():
+            if steps >= limit:
+                return _cutoff_rewards(game, state)
+            if greedy is not None:
+                action = greedy.choose(game, state, rng)
+            else:
+                legal = state.legal_actions()
+                action = legal[rng.randbelow(len(legal))]
+            state.apply_action(action)
+            steps += 1
+        return terminal_rewards(game, state)
+
+
+def parse_mcts(arg: str | None) -> MCTSBot:
+    """``MCTSBot`` from the text after ``mcts:`` (see the module docstring)."""
+    kwargs: dict = {}
+    iterations = 200
+    for part in (arg or "").split(":"):
+        part = part.strip()
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        try:
+            if not eq and part.isdigit():
+                iterations = int(part)
+            elif not eq and part in ("random", "greedy"):
+                kwargs["playout"] = part
+            elif key == "t":
+                kwargs["time_budget"] = float(value)
+            elif key == "d":
+                kwargs["depth"] = int(value)
+            elif key == "c":
+                kwargs["exploration"] = float(value)
+            elif key in ("n", "i"):
+                iterations = int(value)
+            else:
+                raise ValueError
+        except ValueError:
+            raise WorkbenchError(f"cannot read mcts option {part!r}: use a number of iterations, "
+                                 "random or greedy, t=SECONDS, d=DEPTH or c=EXPLORATION") from None
+    return MCTSBot(iterations, **kwargs)
+
+
+register_bot("mcts", parse_mcts)

@@ -1,0 +1,84 @@
+"""Restricted-play bots: the classic test for a dominant or a useless card.
+
+``ban:<Card>:<bot>`` plays like ``<bot>`` but never takes an action that
+involves ``<Card>`` (as ``Game.action_cards`` reports it), unless every legal
+action does. ``force:<Card>:<bot>`` takes an action involving ``<Card>``
+whenever one is legal (choosing among those with ``<bot>``), and otherwise
+plays like ``<bot>``. The inner bot may be any spec, e.g. ``ban:Shell:mcts:100``;
+it defaults to ``greedy``. Card names match case-insensitively.
+
+Comparing a pool of ``greedy`` seats against the same seeds with one seat on
+``ban:X:greedy`` (see ``workbench.sim.compare``) says what card X is worth: a
+card whose ban changes nothing is dead weight, one whose ban costs many wins
+is dominant.
+"""
+
+from __future__ import annotations
+
+from .bots import Bot, make_bot, register_bot
+from .errors import WorkbenchError
+from .rng import Rng
+
+
+class _RestrictedView:
+    """The state as the inner bot sees it: the same position with a shorter
+    list of legal actions. Everything else (clone, apply_action, ...) is the
+    real state's, so look-ahead beyond this decision is unrestricted."""
+
+    __slots__ = ("_state", "_legal")
+
+    def __init__(self, state, legal):
+        self._state = state
+        self._legal = legal
+
+    def legal_actions(self):
+        return list(self._legal)
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
+
+
+class RestrictedBot(Bot):
+    """Bans or forces one card, delegating every remaining choice to ``inner``."""
+
+    def __init__(self, mode: str, card: str, inner: Bot):
+        if mode not in ("ban", "force"):
+            raise WorkbenchError(f"restriction must be ban or force, not {mode!r}")
+        if not card:
+            raise WorkbenchError(f"{mode} needs a card name, e.g. {mode}:Shell:greedy")
+        self.mode, self.card, self.inner = mode, card, inner
+        self._key = card.lower()
+        #: decisions at which the card was on offer (0 after a game hints at a misspelt name)
+        self.offered = 0
+        self.name = f"{mode}:{card}:{inner!r}"
+
+    def _involves(self, game, state, action) -> bool:
+        return any(c.lower() == self._key for c in game.action_cards(state, action))
+
+    def choose(self, game, state, rng: Rng):
+        legal = state.legal_actions()
+        with_card = [a for a in legal if self._involves(game, state, a)]
+        if with_card:
+            self.offered += 1
+        if self.mode == "ban":
+            allowed = [a for a in legal if a not in with_card] if with_card else legal
+            if not allowed:
+                allowed = legal  # every option uses the card: the ban cannot bind
+        else:
+            allowed = with_card or legal
+        if len(allowed) == 1:
+            return allowed[0]
+        if len(allowed) == len(legal):
+            return self.inner.choose(game, state, rng)
+        return self.inner.choose(game, _RestrictedView(state, allowed), rng)
+
+
+def _factory(mode: str):
+    def make(arg: str | None) -> RestrictedBot:
+        card, _, inner = (arg or "").partition(":")
+        return RestrictedBot(mode, card.strip(), make_bot(inner or "greedy"))
+    return make
+
+
+register_bot("ban", _factory("ban"))
+register_bot("force", _factory("force"))

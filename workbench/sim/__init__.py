@@ -1,0 +1,120 @@
+"""Batch playtesting: many bot games, on all cores or a Dask cluster, as polars tables.
+
+>>> from workbench.sim import SimSpec, simulate
+>>> result = simulate(SimSpec("meaning-made", games=2000, players=4, bots="greedy"))
+>>> result.metrics()["completion"]          # survival rate
+>>> result.games, result.players, result.cards   # one row per game / player / card per game
+
+Game ``i`` is seeded ``derive_seed(spec.seed, "game", i)``, so the tables are
+identical for any backend and worker count, and any game can be reopened with
+:meth:`SimResult.game_config` (or ``workbench play GAME --seed <seed> --bots ...``).
+Paired comparisons of two settings on the same seeds live in
+:mod:`workbench.sim.compare`; the metrics in :mod:`workbench.sim.metrics`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .backends import default_workers, run_backend
+from .runner import SimSpec, game_config, play_one, resolve_game
+
+
+@dataclass
+class SimResult:
+    """The tables of one batch (polars DataFrames sorted by game index)."""
+
+    spec: SimSpec
+    games: object            # pl.DataFrame, one row per game
+    players: object          # pl.DataFrame, one row per player per game
+    cards: object            # pl.DataFrame, one row per card per game
+    elapsed: float = 0.0     # wall-clock seconds (not part of the results proper)
+    backend: str = ""
+    ideal_rounds: tuple[int, int] | None = None
+    _metrics: dict | None = field(default=None, repr=False)
+
+    def metric_data(self):
+        from .metrics import MetricData
+        return MetricData.from_result(self, self.ideal_rounds)
+
+    def metrics(self) -> dict:
+        """Every registered metric, ``{key: value}`` (see :mod:`workbench.sim.metrics`)."""
+        if self._metrics is None:
+            from .metrics import compute_all
+            self._metrics = compute_all(self.metric_data())
+        return self._metrics
+
+    def metrics_table(self):
+        """The metrics as a two-column polars table (label, value)."""
+        import polars as pl
+        from .metrics import METRICS
+        values = self.metrics()
+        labels, numbers = [], []
+        for m in METRICS:
+            v = values[m.key]
+            if isinstance(v, dict):
+                for seat, x in v.items():
+                    labels.append(f"{m.label}, seat {seat}")
+                    numbers.append(x)
+            else:
+                labels.append(m.label)
+                numbers.append(v)
+        return pl.DataFrame({"metric": labels, "value": numbers}, schema={"metric": pl.Utf8, "value": pl.Float64})
+
+    def card_summary(self):
+        from .metrics import card_summary
+        return card_summary(self)
+
+    def game_config(self, index: int):
+        """The config that replays game ``index`` (with the bots in ``spec.bots``)."""
+        return game_config(self.spec, index)
+
+    def write_parquet(self, path) -> list[str]:
+        """Games to ``path``; players and cards beside it as ``<stem>.players.parquet``
+        and ``<stem>.cards.parquet``. Returns the paths written."""
+        from pathlib import Path
+        path = Path(path)
+        stem = path.name[:-len(".parquet")] if path.name.endswith(".parquet") else path.name
+        out = [path, path.with_name(f"{stem}.players.parquet"), path.with_name(f"{stem}.cards.parquet")]
+        for table, target in zip((self.games, self.players, self.cards), out):
+            table.write_parquet(target)
+        return [str(p) for p in out]
+
+
+def tables_from_records(records: list[dict]):
+    """Three polars tables from the runner's records (in index order)."""
+    import polars as pl
+    games = pl.DataFrame([r["game"] for r in records], infer_schema_length=None)
+    players = pl.DataFrame([p for r in records for p in r["players"]], infer_schema_length=None)
+    card_rows = [c for r in records for c in r["cards"]]
+    cards = (pl.DataFrame(card_rows, infer_schema_length=None) if card_rows
+             else pl.DataFrame(schema={"index": pl.Int64, "seed": pl.Int64, "card": pl.Utf8,
+                                       "times_taken": pl.Int64}))
+    return games, players, cards
+
+
+def simulate(spec: SimSpec, *, backend: str | None = None, workers: int | None = None,
+             scheduler: str | None = None, progress=None, ideal_rounds=None) -> SimResult:
+    """Play ``spec.games`` games and return their tables.
+
+    ``backend``: ``serial``, ``pool`` or ``dask`` (default: Dask when a
+    ``scheduler`` is given, serial for ``workers=0``, else the pool).
+    ``progress(k)`` is called as chunks of ``k`` games finish."""
+    from workbench.core.bots import make_bots
+    game = resolve_game(spec.game)  # fail fast, in this process, on a bad id
+    first = game_config(spec, 0)
+    game.new_initial_state(first)  # ... or bad players, variants or options
+    make_bots(spec.bots, len(first.players))  # ... or a bad bot spec
+    start = time.perf_counter()
+    records = run_backend(spec, backend=backend, workers=workers, scheduler=scheduler, progress=progress)
+    elapsed = time.perf_counter() - start
+    games, players, cards = tables_from_records(records)
+    if ideal_rounds is None:
+        ideal_rounds = getattr(game, "ideal_rounds", None)
+    used = backend or ("dask" if scheduler else "serial" if workers == 0 else "pool")
+    return SimResult(spec, games, players, cards, elapsed, used, tuple(ideal_rounds) if ideal_rounds else None)
+
+
+__all__ = ["SimSpec", "SimResult", "simulate", "play_one", "game_config", "resolve_game",
+           "default_workers", "tables_from_records"]

@@ -1,0 +1,220 @@
+"""Playing one batch game and recording it as plain rows.
+
+Everything here runs inside a worker (a pool process or a Dask worker), so it
+takes and returns only picklable plain data: a :class:`SimSpec` and a game
+index in, a record of dict rows out. Game ``i`` of a batch is seeded with
+``derive_seed(master_seed, "game", i)`` and its bots with the usual per-seat
+streams, so a record depends on (spec, i) alone, never on which worker played
+it or in which order.
+
+Besides the outcome, the runner keeps what the design metrics need and cannot
+be recomputed afterwards: the number of options at each decision, and every
+seat's evaluation (``Game.evaluate``) sampled once per ``n_players`` actions,
+from which lead changes, drama and decisiveness follow.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import asdict, dataclass, field
+
+from workbench.core.bots import RandomBot, make_bots
+from workbench.core.errors import WorkbenchError
+from workbench.core.play import bot_rngs
+from workbench.core.rng import derive_seed
+
+TIMEOUT = "timeout"
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What a batch plays: a game, a seat count, bots, variants, options and a master seed.
+
+    ``game`` is a registry id (``meaning-made``) or ``package.module:ATTR`` for a
+    game outside the registry (tests use ``workbench.sim.toygame:GAME``).
+    ``max_actions`` ends a runaway game with ending ``timeout``. ``trace=False``
+    skips the evaluation samples (lead change, drama, decisiveness become null)."""
+
+    game: str
+    games: int
+    players: int | None = None
+    bots: str = "random"
+    seed: int = 1
+    variants: tuple[str, ...] = ()
+    options: dict = field(default_factory=dict)
+    max_actions: int = 20000
+    trace: bool = True
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["variants"] = list(self.variants)
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SimSpec":
+        data = dict(data)
+        data["variants"] = tuple(data.get("variants", ()))
+        return cls(**data)
+
+    def with_(self, **changes) -> "SimSpec":
+        d = self.to_dict()
+        d.update(changes)
+        return SimSpec.from_dict(d)
+
+
+_GAMES: dict = {}
+
+
+def resolve_game(ref: str):
+    """The Game object for a registry id or a ``module:ATTR`` reference (cached per process)."""
+    game = _GAMES.get(ref)
+    if game is None:
+        if ":" in ref:
+            module, _, attr = ref.partition(":")
+            try:
+                game = getattr(importlib.import_module(module), attr)
+            except (ImportError, AttributeError) as exc:
+                raise WorkbenchError(f"cannot load game {ref!r}: {exc}") from None
+        else:
+            from workbench.core.registry import get_game
+            game = get_game(ref)
+        _GAMES[ref] = game
+    return game
+
+
+def player_count(spec: SimSpec, game) -> int:
+    return spec.players or getattr(game, "default_players", game.min_players)
+
+
+def game_config(spec: SimSpec, index: int):
+    """The exact config of game ``index``: open it with ``workbench play`` or a Match."""
+    game = resolve_game(spec.game)
+    return game.config(player_count(spec, game), seed=derive_seed(spec.seed, "game", index),
+                       variants=spec.variants, **spec.options)
+
+
+def play_one(spec: SimSpec, index: int) -> dict:
+    """Play game ``index`` of the batch; returns ``{"game": row, "players": [...], "cards": [...]}``."""
+    game = resolve_game(spec.game)
+    config = game_config(spec, index)
+    n = len(config.players)
+    bots = make_bots(spec.bots, n)
+    rngs = bot_rngs(config)
+    state = game.new_initial_state(config)
+    evaluate, action_cards = game.evaluate, game.action_cards
+    trace = spec.trace
+    samples: list[list[float]] = []
+    decisions = multi = options_sum = 0
+    taken: dict[str, dict] = {}
+    actions = 0
+    while not state.is_terminal():
+        if actions >= spec.max_actions:
+            break
+        if trace and actions % n == 0:
+            samples.append([evaluate(state, s) for s in range(n)])
+        seat = state.current_player()
+        legal = state.legal_actions()
+        k = len(legal)
+        decisions += 1
+        options_sum += k
+        if k > 1:
+            multi += 1
+        # the bot is asked even for a forced move so that its random stream
+        # advances exactly as in ``workbench play``: the same seed replays the game
+        bot = bots[seat]
+        if type(bot) is RandomBot:  # same draw as RandomBot.choose, minus a second listing
+            action = legal[rngs[seat].randbelow(k)]
+        else:
+            action = bot.choose(game, state, rngs[seat])
+        cards = action_cards(state, action)
+        if cards:
+            rnd = game.turn_count(state)
+            for card in cards:
+                entry = taken.get(card)
+                if entry is None:
+                    taken[card] = {"times": 1, "seats": {seat}, "first_action": actions,
+                                   "first_round": rnd, "first_seat": seat}
+                else:
+                    entry["times"] += 1
+                    entry["seats"].add(seat)
+        state.apply_action(action)
+        actions += 1
+    timed_out = not state.is_terminal()
+    if trace:
+        samples.append([evaluate(state, s) for s in range(n)])
+    res = game.result(state)
+    names = list(config.players)
+    winners = [] if timed_out else [names.index(w) for w in res.winners if w in names]
+    ending = TIMEOUT if timed_out else res.ending
+    row = {
+        "index": index, "seed": config.seed, "players": n, "ending": ending,
+        "completed": bool(winners), "no_winner": (not winners) and not timed_out, "timeout": timed_out,
+        "n_winners": len(winners), "winners": ",".join(names[w] for w in winners),
+        "turns": int(res.turns), "actions": actions, "decisions": decisions,
+        "multi_option_decisions": multi, "options_total": options_sum,
+    }
+    row.update(_trace_metrics(samples, winners) if trace else
+               {"lead_changes": None, "lead_change": None, "drama": None, "decisiveness": None})
+    for key, value in game.game_stats(state).items():
+        row[key if key not in row else f"stat_{key}"] = value
+    credit = 1.0 / len(winners) if winners else 0.0
+    players = [{"index": index, "seed": config.seed, "seat": s, "name": names[s], "bot": repr(bots[s]),
+                "score": float(res.scores.get(names[s], 0)), "won": s in winners,
+                "win_credit": credit if s in winners else 0.0}
+               for s in range(n)]
+    card_rows = {}
+    winner_set = set(winners)
+    for card, e in taken.items():
+        takers = e["seats"]
+        card_rows[card] = {"index": index, "seed": config.seed, "card": card, "times_taken": e["times"],
+                           "takers": len(takers), "first_action": e["first_action"],
+                           "first_fraction": e["first_action"] / actions if actions else 0.0,
+                           "first_round": e["first_round"], "first_seat": e["first_seat"],
+                           "taker_won": bool(takers & winner_set),
+                           "taker_win_share": len(takers & winner_set) / len(takers)}
+    for extra in game.card_stats(state):
+        card = extra["card"]
+        base = card_rows.setdefault(card, {"index": index, "seed": config.seed, "card": card,
+                                           "times_taken": 0, "takers": 0})
+        for key, value in extra.items():
+            if key != "card":
+                base[key if key not in base else f"stat_{key}"] = value
+    return {"game": row, "players": players, "cards": [card_rows[c] for c in sorted(card_rows)]}
+
+
+def _trace_metrics(samples: list[list[float]], winners: list[int]) -> dict:
+    """Lead changes, drama and decisiveness of one game from its evaluation samples
+    (definitions and formulas in :mod:`workbench.sim.metrics`)."""
+    leaders = []
+    for values in samples:
+        best = max(values)
+        tops = [i for i, v in enumerate(values) if v == best]
+        leaders.append(tops[0] if len(tops) == 1 else None)
+    changes, prev = 0, None
+    for leader in leaders:
+        if leader is None:
+            continue
+        if prev is not None and leader != prev:
+            changes += 1
+        prev = leader
+    out = {"lead_changes": changes,
+           "lead_change": changes / (len(samples) - 1) if len(samples) > 1 else 0.0,
+           "drama": None, "decisiveness": None}
+    if winners:
+        gaps, last_behind = [], -1
+        for i, values in enumerate(samples):
+            hi, lo = max(values), min(values)
+            w = max(values[s] for s in winners)
+            gaps.append((hi - w) / (hi - lo) if hi > lo else 0.0)
+            if w < hi or (w == hi and leaders[i] not in winners and len(winners) == 1):
+                last_behind = i
+        out["drama"] = sum(gaps) / len(gaps)
+        out["decisiveness"] = 1.0 - (last_behind + 1) / len(samples)
+    return out
+
+
+def run_chunk(spec: SimSpec | dict, indices: list[int]) -> list[dict]:
+    """Play several games of one batch (the unit of work sent to a worker)."""
+    if isinstance(spec, dict):
+        spec = SimSpec.from_dict(spec)
+    return [play_one(spec, i) for i in indices]
