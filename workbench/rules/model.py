@@ -80,10 +80,12 @@ class Rulebook:
         for seg in self.segments:
             if seg.kind == "heading":
                 sec = self.sections[seg.ref]
-                out.append((sec.id, sec.title, sec.line))
+                if sec.title:
+                    out.append((sec.id, sec.title, sec.line))
             elif seg.kind == "clause":
                 cl = self.clauses[seg.ref]
-                out.append((cl.id, cl.body, cl.line))
+                if cl.body:  # an empty clause has nothing to translate
+                    out.append((cl.id, cl.body, cl.line))
         return out
 
 

@@ -174,18 +174,35 @@ def resolve_text(text: str, ctx: Mapping) -> tuple[str, list[tuple[str, str]]]:
     return PLACEHOLDER_RE.sub(sub, text), problems
 
 
+META_KEYS = {"provenance", "note", "notes", "draft_fields", "forms"}
+
+
+def _is_leaf(node: Any) -> bool:
+    return not isinstance(node, Mapping) or ("text" in node and not isinstance(node["text"], Mapping))
+
+
 def flatten_terms(node: Any, prefix: str = "terms") -> dict[str, str]:
-    """``{"terms.resources.runway": "Runway", ...}`` for every text leaf."""
+    """``{"terms.resources.runway": "Runway", ...}`` for every text leaf; the
+    bookkeeping keys (``provenance``, ``note``...) are not terms."""
     out: dict[str, str] = {}
-    if isinstance(node, Mapping) and ("text" not in node or prefix == "terms"):
+    if isinstance(node, Mapping) and not _is_leaf(node):
         for k, v in node.items():
+            if str(k) in META_KEYS:
+                continue
             out.update(flatten_terms(v, f"{prefix}.{k}"))
-    else:
+    elif isinstance(node, (str, int, float)) and not isinstance(node, bool) or isinstance(node, Mapping):
         try:
             out[prefix] = leaf_text(node, prefix)[0]
         except Unresolved:
             pass
     return out
+
+
+def term_forms(node: Any) -> list[str]:
+    """Every shape of a term leaf: its text and its named forms."""
+    if isinstance(node, Mapping):
+        return [str(node.get("text", ""))] + [str(v) for v in (node.get("forms") or {}).values()]
+    return [str(node)]
 
 
 def terms_path(game_id: str, lang: str) -> Path:

@@ -1,0 +1,334 @@
+"""Translations as gettext PO catalogues (Babel), one entry per clause and heading.
+
+``msgctxt`` is the clause id (or section id for a heading), ``msgid`` the source
+body as :mod:`workbench.rules.model` extracts it, ``msgstr`` the translation.
+
+Updating against a changed original never loses work: a clause whose source text
+changed keeps its translation, flagged ``fuzzy``, and remembers the source it was
+translated from as ``#| msgid`` (the oldest such source when it was already
+fuzzy); a clause gone from the original is kept as an obsolete ``#~`` entry and
+comes back, translation and all, if the clause returns.
+
+This module also knows where a game's rules files live (see README.md).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from workbench.core.errors import DataError, WorkbenchError
+
+from .model import Rulebook, load_rulebook
+
+HEADER_COMMENT = ("# Translation of the {game} rulebook into {lang}.\n"
+                  "# One entry per clause (msgctxt = clause id) and per heading (msgctxt = section id).\n"
+                  "# Keep every ${{...}} placeholder of the source in the translation.\n#")
+
+
+# ----------------------------------------------------------------------------- files
+def rules_dir(game_id: str) -> Path:
+    from workbench.core.data import cards_dir
+    return cards_dir(game_id) / "rules"
+
+
+def source_path(game_id: str) -> Path | None:
+    """The original rulebook: the one ``.md`` without a ``.po`` of its name."""
+    folder = rules_dir(game_id)
+    if not folder.is_dir():
+        return None
+    mds = sorted(folder.glob("*.md"))
+    if len(mds) > 1:
+        mds = [p for p in mds if not p.with_suffix(".po").exists()]
+    if not mds:
+        return None
+    if len(mds) > 1:
+        raise DataError("several rulebooks and no way to tell the original: "
+                        + ", ".join(p.name for p in mds), file=str(folder))
+    return mds[0]
+
+
+def source_language(game_id: str) -> str | None:
+    path = source_path(game_id)
+    return path.stem if path else None
+
+
+def po_path(game_id: str, lang: str) -> Path:
+    return rules_dir(game_id) / f"{lang}.po"
+
+
+def translation_languages(game_id: str) -> list[str]:
+    folder = rules_dir(game_id)
+    return sorted(p.stem for p in folder.glob("*.po")) if folder.is_dir() else []
+
+
+def load_source(game_id: str) -> Rulebook | None:
+    path = source_path(game_id)
+    return load_rulebook(path, game=game_id) if path else None
+
+
+# --------------------------------------------------------------------------- catalogues
+def _locale(lang: str):
+    from babel import Locale, UnknownLocaleError
+    try:
+        return Locale.parse(lang.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        return None
+
+
+def new_catalog(game_id: str, lang: str | None, *, creation_date=None):
+    from babel.messages.catalog import Catalog
+    when = creation_date or datetime.now(timezone.utc).replace(microsecond=0)
+    cat = Catalog(locale=_locale(lang) if lang else None, project=f"{game_id} rules", version="1",
+                  header_comment=HEADER_COMMENT.format(game=game_id, lang=lang or "LANGUAGE"),
+                  creation_date=when, revision_date=when, fuzzy=False,
+                  language_team=None, last_translator=None)
+    return cat
+
+
+def read_catalog(path: Path):
+    from babel.messages.pofile import PoFileError, read_po
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            cat = read_po(fh, abort_invalid=True)
+        _restore_previous(cat)
+        return cat
+    except OSError as exc:
+        raise DataError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    except (PoFileError, ValueError) as exc:
+        raise DataError(f"not a valid PO file: {exc}", file=str(path)) from None
+
+
+def parse_catalog_text(text: str):
+    """A catalogue from PO text (what :func:`read_catalog` does for a file)."""
+    from babel.messages.pofile import read_po
+    cat = read_po(io.BytesIO(text.encode("utf-8")), abort_invalid=True)
+    _restore_previous(cat)
+    return cat
+
+
+def _restore_previous(catalog):
+    """Babel writes ``#| msgid`` lines but reads them back as user comments; turn
+    them into ``previous_id`` again so a fuzzy entry keeps its old source."""
+    from babel.messages.pofile import unescape
+    for msg in list(catalog) + list(catalog.obsolete.values()):
+        prev = [c[1:].strip() for c in msg.user_comments if c.startswith("|")]
+        if not prev:
+            continue
+        msg.user_comments = [c for c in msg.user_comments if not c.startswith("|")]
+        literals, collecting = [], False
+        for line in prev:
+            if line.startswith("msgid "):
+                collecting = True
+                line = line[len("msgid "):]
+            elif line.startswith("msgid_plural") or line.startswith("msgctxt"):
+                collecting = False
+            if collecting:
+                literals.extend(_PO_STRING.findall(line))
+        if literals:
+            msg.previous_id = ["".join(unescape(lit) for lit in literals)]
+
+
+_PO_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_ONE_LINE_PREVIOUS = re.compile(r'^#\| msgid (".*")$', re.M)
+
+
+def _split_previous(text: str) -> str:
+    """Babel writes a multi-line previous msgid on one line; gettext tools expect
+    one string per line, as they write it themselves."""
+    def fix(m: re.Match) -> str:
+        lits = _PO_STRING.findall(m.group(1))
+        if len(lits) <= 1:
+            return m.group(0)
+        return "\n".join([f"#| msgid {lits[0]}"] + [f"#| {lit}" for lit in lits[1:]])
+    return _ONE_LINE_PREVIOUS.sub(fix, text)
+
+
+def catalog_text(catalog) -> str:
+    from babel.messages.pofile import write_po
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=0, include_previous=True, sort_output=False)
+    return _split_previous(buf.getvalue().decode("utf-8"))
+
+
+def write_catalog(path: Path, catalog) -> None:
+    from workbench.core.storage import atomic_write_text
+    atomic_write_text(Path(path), catalog_text(catalog))
+
+
+def entries_by_context(catalog) -> dict[str, object]:
+    """Live entries keyed by msgctxt (entries without a context are ignored)."""
+    return {m.context: m for m in catalog if m.id and m.context}
+
+
+def obsolete_by_context(catalog) -> dict[str, object]:
+    return {m.context: m for m in catalog.obsolete.values() if m.context}
+
+
+def _previous(message) -> str | None:
+    prev = message.previous_id
+    if isinstance(prev, (list, tuple)):
+        prev = prev[0] if prev else None
+    return prev or None
+
+
+@dataclass
+class UpdateSummary:
+    lang: str
+    new: list[str] = field(default_factory=list)        # entries with no translation yet
+    changed: list[str] = field(default_factory=list)    # source changed: translation kept, fuzzy
+    obsolete: list[str] = field(default_factory=list)   # gone from the source, kept as #~
+    revived: list[str] = field(default_factory=list)    # back from obsolete
+    translated: list[str] = field(default_factory=list)  # set by an import
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+def update_catalog(catalog, source: Rulebook, *, lang: str | None = None):
+    """A new catalogue holding ``source``'s entries in document order, with every
+    translation of ``catalog`` carried over (see the module docstring).
+    Returns ``(catalog, UpdateSummary)``."""
+    from babel.messages.catalog import Message
+    lang = lang or (str(catalog.locale) if catalog is not None and catalog.locale else "")
+    out = new_catalog(source.game, lang, creation_date=catalog.creation_date if catalog is not None else None)
+    if catalog is not None:
+        out.revision_date = catalog.revision_date
+    summary = UpdateSummary(lang)
+    live = entries_by_context(catalog) if catalog is not None else {}
+    gone = obsolete_by_context(catalog) if catalog is not None else {}
+    src_name = Path(source.path).name
+    current = {e[0] for e in source.entries()}
+    for ctxt, msgid, line in source.entries():
+        old = live.get(ctxt)
+        if old is None and ctxt in gone:
+            old = gone[ctxt]
+            summary.revived.append(ctxt)
+        sec = source.sections.get(ctxt)
+        comment = (f"heading of section {sec.slug}" if sec is not None
+                   else _clause_comment(source, ctxt))
+        msg = Message(msgid, "", locations=[(src_name, line)], auto_comments=[comment], context=ctxt)
+        if old is not None:
+            msg.string = old.string
+            msg.user_comments = list(old.user_comments)
+            if old.id == msgid:
+                msg.flags = set(old.flags)
+                prev = _previous(old)
+                if prev and "fuzzy" in old.flags:
+                    msg.previous_id = [prev]
+            elif old.string:
+                msg.flags = set(old.flags) | {"fuzzy"}
+                prev = _previous(old) if "fuzzy" in old.flags else None
+                msg.previous_id = [prev or old.id]
+                summary.changed.append(ctxt)
+            else:
+                summary.new.append(ctxt)
+        else:
+            summary.new.append(ctxt)
+        out[msgid] = msg
+    for ctxt, old in list(live.items()) + [(c, m) for c, m in gone.items() if c not in live]:
+        if ctxt in current or not old.string:
+            continue  # still in the source, or nothing translated to keep
+        out.obsolete[out._key_for(old.id, ctxt)] = old
+        if ctxt in live:
+            summary.obsolete.append(ctxt)
+    return out, summary
+
+
+def _clause_comment(source: Rulebook, ctxt: str) -> str:
+    cl = source.clauses.get(ctxt)
+    if cl is None:
+        return ""
+    sec = source.sections.get(cl.section) if cl.section else None
+    return f"clause in section {sec.slug}" if sec else "clause"
+
+
+def template_catalog(source: Rulebook):
+    """An empty PO template (.pot) for ``source``."""
+    cat, _ = update_catalog(None, source, lang=None)
+    return cat
+
+
+def update_game_catalog(game_id: str, lang: str, *, write: bool = True):
+    """Bring ``cards/<game>/rules/<lang>.po`` in line with the original."""
+    source = load_source(game_id)
+    if source is None:
+        raise WorkbenchError(f"{game_id} has no rules text yet")
+    if lang == source.lang:
+        raise WorkbenchError(f"{lang} is the original language of {game_id}; it has no catalogue")
+    path = po_path(game_id, lang)
+    old = read_catalog(path) if path.exists() else None
+    cat, summary = update_catalog(old, source, lang=lang)
+    if write:
+        write_catalog(path, cat)
+    return cat, summary
+
+
+def translations(catalog) -> dict[str, tuple[str, bool]]:
+    """``{msgctxt: (msgstr, fuzzy)}`` for every live entry with a translation."""
+    return {m.context: (m.string, "fuzzy" in m.flags)
+            for m in catalog if m.id and m.context and m.string}
+
+
+def translation_from_markdown(source: Rulebook, translated: Rulebook) -> dict[str, str]:
+    """Pair a translated Markdown with the original: clauses by id, headings by
+    position. Raises :class:`DataError` listing what does not line up."""
+    problems = []
+    src_ids = [c for c in source.clauses if not source.clauses[c].auto]
+    tr_ids = [c for c in translated.clauses if not translated.clauses[c].auto]
+    missing = [c for c in src_ids if c not in translated.clauses]
+    extra = [c for c in tr_ids if c not in source.clauses]
+    if missing:
+        problems.append("clauses missing: " + ", ".join(missing[:8]) + (" ..." if len(missing) > 8 else ""))
+    if extra:
+        problems.append("clauses not in the original: " + ", ".join(extra[:8]))
+    src_heads = [s for s in source.sections.values()]
+    tr_heads = [s for s in translated.sections.values()]
+    if len(src_heads) != len(tr_heads):
+        problems.append(f"{len(tr_heads)} headings, the original has {len(src_heads)}")
+    src_auto = [c for c in source.clauses.values() if c.auto]
+    tr_auto = [c for c in translated.clauses.values() if c.auto]
+    if len(src_auto) != len(tr_auto):
+        problems.append(f"{len(tr_auto)} unmarked paragraphs, the original has {len(src_auto)}")
+    if problems:
+        raise DataError("; ".join(problems), file=translated.path)
+    out: dict[str, str] = {}
+    for s, t in zip(src_heads, tr_heads):
+        out[s.id] = t.title
+    for cid in src_ids:
+        out[cid] = translated.clauses[cid].body
+    for s, t in zip(src_auto, tr_auto):
+        out[s.id] = t.body
+    return out
+
+
+def import_translation(game_id: str, lang: str, path: Path, *, write: bool = True):
+    """Build or update ``cards/<game>/rules/<lang>.po`` from a translated Markdown
+    carrying the original's markers. An entry whose imported text equals the
+    translation already there keeps its fuzzy flag (re-importing an unrevised file
+    must not hide that the source moved on); any other imported text clears it."""
+    source = load_source(game_id)
+    if source is None:
+        raise WorkbenchError(f"{game_id} has no original rulebook to translate")
+    translated = load_rulebook(Path(path), game=game_id, lang=lang)
+    pairs = translation_from_markdown(source, translated)
+    target = po_path(game_id, lang)
+    old = read_catalog(target) if target.exists() else None
+    cat, summary = update_catalog(old, source, lang=lang)
+    live = entries_by_context(cat)
+    for ctxt, text in pairs.items():
+        msg = live[ctxt]
+        if text and text != msg.string:
+            msg.string = text
+            msg.flags.discard("fuzzy")
+            msg.previous_id = []
+            summary.translated.append(ctxt)
+    if summary.translated:
+        cat.revision_date = datetime.now(timezone.utc).replace(microsecond=0)
+    if write:
+        write_catalog(target, cat)
+    return cat, summary
