@@ -1,0 +1,115 @@
+"""``workbench simulate``: many bot games at once, with the design metrics."""
+
+from __future__ import annotations
+
+import sys
+
+from .common import add_game_options, emit_json, parse_options
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("simulate", help="play many bot games and report design metrics",
+                       description="Play a batch of bot games (all cores, or a Dask cluster) and print "
+                                   "the design metrics. Game i of the batch is seeded from --seed and i, "
+                                   "so the result does not depend on the backend or the worker count.")
+    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    p.add_argument("--games", type=int, required=True, help="number of games")
+    add_game_options(p)
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None,
+                       help="processes in the pool (default: every core; 0 plays in this process)")
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS|local",
+                       help="run on Dask: 'local' starts a LocalCluster, else tcp://host:port")
+    p.add_argument("--out", default=None, metavar="FILE.parquet",
+                   help="write the per-game table there (players and cards beside it)")
+    p.add_argument("--max-actions", type=int, default=20000, help="cut a game off after this many actions")
+    p.add_argument("--ideal-rounds", default=None, metavar="LO-HI", help="target length for the Ideal Duration score")
+    p.add_argument("--cards", type=int, default=10, help="card rows to print (default 10)")
+    p.set_defaults(func=run)
+
+
+def _ideal(text):
+    from workbench.core.errors import WorkbenchError
+    if not text:
+        return None
+    lo, sep, hi = text.partition("-")
+    try:
+        lo, hi = int(lo), int(hi)
+    except ValueError:
+        raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12") from None
+    if not sep or lo > hi:
+        raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12 (low first)")
+    return lo, hi
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def run(args) -> int:
+    from workbench.core.errors import WorkbenchError
+    from workbench.sim import SimSpec, simulate
+    from workbench.sim.metrics import flatten
+
+    if args.games < 1:
+        raise WorkbenchError("--games must be at least 1")
+    if args.workers is not None and args.workers < 0:
+        raise WorkbenchError("--workers must be 0 or more")
+    spec = SimSpec(game=args.game, games=args.games, players=args.players, bots=args.bots or "random",
+                   seed=args.seed, variants=tuple(args.variant), options=parse_options(args.option),
+                   max_actions=args.max_actions)
+    bar = None
+    if sys.stderr.isatty() or not args.json:
+        from tqdm import tqdm
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=args.game, leave=False,
+                   disable=not sys.stderr.isatty())
+    try:
+        result = simulate(spec, workers=args.workers, scheduler=args.scheduler,
+                          progress=bar.update if bar else None, ideal_rounds=_ideal(args.ideal_rounds))
+    finally:
+        if bar is not None:
+            bar.close()
+    written = result.write_parquet(args.out) if args.out else []
+    metrics = flatten(result.metrics())
+    cards = result.card_summary()
+    if args.json:
+        emit_json({
+            "game": args.game, "games": args.games, "players": int(result.games["players"][0]),
+            "bots": spec.bots, "seed": spec.seed, "variants": list(spec.variants),
+            "backend": result.backend, "seconds": round(result.elapsed, 3),
+            "games_per_second": round(args.games / result.elapsed, 1) if result.elapsed else None,
+            "endings": dict(sorted(result.games["ending"].value_counts().rows())),
+            "metrics": metrics,
+            "cards": cards.head(args.cards).to_dicts(),
+            "out": written,
+        })
+        return 0
+    n_players = int(result.games["players"][0])
+    print(f"{args.game}: {args.games} games, {n_players} players, bots {spec.bots}, seed {spec.seed}, "
+          f"{result.backend} backend, {result.elapsed:.1f} s ({args.games / max(result.elapsed, 1e-9):.0f} games/s)")
+    endings = ", ".join(f"{e} {c}" for e, c in sorted(result.games["ending"].value_counts().rows()))
+    print(f"endings: {endings}")
+    print()
+    table = result.metrics_table()
+    width = max(len(m) for m in table["metric"])
+    print(f"{'metric':<{width}}  value")
+    for label, value in table.rows():
+        print(f"{label:<{width}}  {_fmt(value)}")
+    if cards.height:
+        print()
+        cols = [c for c in ("card", "pick_rate", "mean_first_round", "win_rate_when_taken") if c in cards.columns]
+        extra = [c for c in cards.columns if c.startswith("mean_") and c not in cols
+                 and c not in ("mean_times", "mean_first_fraction")][:2]
+        cols += extra
+        shown = cards.select(cols).head(args.cards)
+        cw = max(4, max(len(str(c)) for c in shown["card"]))
+        print(f"{'card':<{cw}}  " + "  ".join(f"{c:>{max(len(c), 8)}}" for c in cols[1:]))
+        for row in shown.rows():
+            print(f"{row[0]:<{cw}}  " + "  ".join(f"{_fmt(v):>{max(len(c), 8)}}" for c, v in zip(cols[1:], row[1:])))
+        if cards.height > args.cards:
+            print(f"... {cards.height - args.cards} more cards (--cards N, or --out for every row)")
+    for path in written:
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,1 @@
+"""Bridges from workbench games to other frameworks (OpenSpiel)."""

@@ -1,0 +1,217 @@
+"""The measurements behind ``workbench bench``.
+
+Each figure is a function returning a dict with the measured value, its
+target, and a verdict (met, or missed by how much). ``quick`` runs a tenth of
+each sweep and scales the time up linearly, which the figure says.
+
+Figures
+-------
+``engine``        random legal play of the game on one core, actions/s, legal
+                  listing and setup included; the same loop over OpenSpiel's
+                  pure-Python ``python_tic_tac_toe`` is the reference (target:
+                  at least 4x its rate).
+``sweep-random``  10,000 games with random bots on every core (target 30 s).
+``sweep-greedy``  10,000 games with greedy bots on every core (target 120 s).
+``scaling``       the same random sweep on 2 workers vs 1 (target 1.85x).
+``dask``          the same sweep on a 2-worker Dask LocalCluster vs a 2-process
+                  pool (target: at most 15% slower; cluster start-up reported
+                  separately, not counted).
+``startup``       ``workbench --help`` wall time, best of 5 (target 0.3 s).
+``paired``        the card page's quick paired playtest: 200 greedy games per
+                  arm on the same seeds, the second arm banning seat 1 from the
+                  card taken most in the first, plus the comparison (target 2 s).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from workbench.core.rng import Rng, derive_seed
+
+ALL_FIGURES = ["engine", "sweep-random", "sweep-greedy", "scaling", "dask", "startup", "paired"]
+
+
+def _verdict(value: float, target: float, higher_is_better: bool) -> tuple[bool, str]:
+    if higher_is_better:
+        met = value >= target
+        pct = (value / target - 1) * 100 if met else (1 - value / target) * 100
+    else:
+        met = value <= target
+        pct = (1 - value / target) * 100 if met else (value / target - 1) * 100
+    return met, (f"met ({pct:.0f}% to spare)" if met else f"MISSED by {pct:.0f}%")
+
+
+def _figure(name, label, value, unit, target, higher, note="", **extra) -> dict:
+    met, verdict = _verdict(value, target, higher)
+    shown = f"{value:,.0f} {unit}" if value >= 100 else f"{value:.2f} {unit}"
+    target_text = f"{'>=' if higher else '<='} {target:,.0f} {unit}" if target >= 100 else \
+        f"{'>=' if higher else '<='} {target:g} {unit}"
+    return {"name": name, "label": label, "value": value, "unit": unit, "target": target,
+            "higher_is_better": higher, "met": met, "verdict": verdict, "shown": shown,
+            "target_text": target_text, "note": note, **extra}
+
+
+def random_play_rate(new_state, seconds: float, max_actions: int = 100000) -> tuple[float, int, int]:
+    """Actions per second of uniformly random legal play: setup, legal listing
+    and application all counted. ``new_state(i)`` makes the i-th fresh game."""
+    rng = Rng(derive_seed(0, "bench"))
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = new_state(games)
+        n = 0
+        while not state.is_terminal() and n < max_actions:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randbelow(len(legal))])
+            n += 1
+        actions += n
+        games += 1
+    return actions / (time.perf_counter() - start), actions, games
+
+
+def openspiel_rate(seconds: float) -> float | None:
+    try:
+        import open_spiel.python.games  # noqa: F401  (registers python_tic_tac_toe)
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("python_tic_tac_toe")
+    return random_play_rate(lambda i: game.new_initial_state(), seconds)[0]
+
+
+def fig_engine(game_id, players, quick, note):
+    from workbench.sim.runner import resolve_game
+    game = resolve_game(game_id)
+    secs = 1.0 if quick else 3.0
+    note(f"engine: random legal play of {game_id} for {secs:.0f} s ...")
+    rate, actions, games = random_play_rate(
+        lambda i: game.new_initial_state(game.config(players, seed=i)), secs)
+    note("engine: the same loop over OpenSpiel's python_tic_tac_toe ...")
+    ref = openspiel_rate(secs)
+    out = []
+    if ref:
+        fig = _figure("engine", f"engine: {game_id} random play, 1 core", rate, "actions/s", 4 * ref, True,
+                      f"{actions:,} actions in {games} games; target = 4x OpenSpiel python_tic_tac_toe; "
+                      f"catanatron reports ~69,000", ratio_to_openspiel=rate / ref)
+        out.append(fig)
+        out.append({"name": "engine-openspiel", "label": "reference: OpenSpiel python_tic_tac_toe",
+                    "value": ref, "unit": "actions/s", "target": None, "met": None,
+                    "verdict": f"ratio {rate / ref:.1f}x", "shown": f"{ref:,.0f} actions/s",
+                    "target_text": "(reference)", "note": ""})
+    else:
+        out.append(_figure("engine", f"engine: {game_id} random play, 1 core", rate, "actions/s", 69000, True,
+                           "OpenSpiel not installed: compared with catanatron's ~69,000 instead"))
+    return out
+
+
+def _sweep(game_id, players, bots, n, **run):
+    from workbench.sim import SimSpec, simulate
+    spec = SimSpec(game=game_id, games=n, players=players, bots=bots, seed=2026)
+    return simulate(spec, **run)
+
+
+def fig_sweep(game_id, players, quick, note, bots, target):
+    from workbench.sim import default_workers
+    full = 10000
+    n = full // 10 if quick else full
+    workers = default_workers()
+    note(f"sweep-{bots}: {n:,} games, {bots} bots, {workers} workers ...")
+    res = _sweep(game_id, players, bots, n, workers=workers)
+    seconds = res.elapsed * full / n
+    text = (f"{n:,} games took {res.elapsed:.1f} s, extrapolated to {full:,}" if quick
+            else f"{res.games['actions'].sum():,} actions, {full / res.elapsed:.0f} games/s")
+    return [_figure(f"sweep-{bots}", f"sweep: {full:,} games, {bots} bots, {workers} workers", seconds, "s",
+                    target, False, text, games=n, measured_seconds=res.elapsed)]
+
+
+def fig_scaling(game_id, players, quick, note):
+    n = 400 if quick else 2000
+    note(f"scaling: {n:,} random games on 1 worker, then on 2 ...")
+    one = _sweep(game_id, players, "random", n, backend="pool", workers=1)
+    two = _sweep(game_id, players, "random", n, backend="pool", workers=2)
+    same = one.games.equals(two.games) and one.players.equals(two.players) and one.cards.equals(two.cards)
+    return [_figure("scaling", "scaling: 2 workers vs 1", one.elapsed / two.elapsed, "x", 1.85, True,
+                    f"{n:,} games: {one.elapsed:.2f} s vs {two.elapsed:.2f} s; tables identical: {same}",
+                    identical=same)]
+
+
+def fig_dask(game_id, players, quick, note):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        return [{"name": "dask", "label": "dask: LocalCluster vs pool", "error": "dask is not installed"}]
+    from workbench.sim import SimSpec
+    from workbench.sim.backends import run_dask
+    n = 400 if quick else 2000
+    note(f"dask: {n:,} random games on a 2-process pool, then on a 2-worker LocalCluster ...")
+    pool = _sweep(game_id, players, "random", n, backend="pool", workers=2)
+    t0 = time.perf_counter()
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    startup = time.perf_counter() - t0
+    try:
+        spec = SimSpec(game=game_id, games=n, players=players, bots="random", seed=2026)
+        # one warm-up task so that importing the engine on the workers is not timed
+        run_dask(SimSpec(game=game_id, games=2, players=players, bots="random", seed=1), client=client)
+        t0 = time.perf_counter()
+        records = run_dask(spec, client=client)
+        dask_seconds = time.perf_counter() - t0
+    finally:
+        client.close()
+        cluster.close()
+    same = [r["game"] for r in records] == pool.games.to_dicts()
+    return [_figure("dask", "dask: LocalCluster time / pool time", dask_seconds / pool.elapsed, "x", 1.15, False,
+                    f"{n:,} games: pool {pool.elapsed:.2f} s, Dask {dask_seconds:.2f} s "
+                    f"(+{startup:.1f} s cluster start-up, not counted); per-game rows identical: {same}",
+                    identical=same)]
+
+
+def fig_startup(game_id, players, quick, note):
+    script = Path(sys.executable).with_name("workbench")
+    cmd = [str(script), "--help"] if script.exists() else [sys.executable, "-m", "workbench.cli", "--help"]
+    note("startup: workbench --help, best of 5 ...")
+    best = None
+    for _ in range(5):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        took = time.perf_counter() - t0
+        best = took if best is None else min(best, took)
+    return [_figure("startup", "start-up: workbench --help", best, "s", 0.3, False, "best of 5 runs")]
+
+
+def fig_paired(game_id, players, quick, note):
+    from workbench.sim import SimSpec, simulate
+    from workbench.sim.compare import compare_results
+    n = 200
+    note(f"paired: {n} greedy games per arm on the same seeds ...")
+    t0 = time.perf_counter()
+    spec = SimSpec(game=game_id, games=n, players=players, bots="greedy", seed=2026)
+    a = simulate(spec)
+    summary = a.card_summary()
+    card = summary["card"][0] if summary.height else None
+    b = simulate(spec.with_(bots=f"ban:{card}:greedy,greedy")) if card else simulate(spec)
+    comparison = compare_results(a, b)
+    took = time.perf_counter() - t0
+    return [_figure("paired", f"paired playtest: {n} greedy games x 2 arms", took, "s", 2.0, False,
+                    f"arm B bans {card!r} for seat 1; {len(comparison.flipped)} games flipped")]
+
+
+def run_figures(game_id: str, players: int, *, quick: bool = False, only=None, note=lambda s: None) -> list[dict]:
+    """Every requested figure; one that cannot be measured carries ``error``."""
+    from workbench.core.errors import WorkbenchError
+    makers = {
+        "engine": fig_engine,
+        "sweep-random": lambda *a: fig_sweep(*a, bots="random", target=30.0),
+        "sweep-greedy": lambda *a: fig_sweep(*a, bots="greedy", target=120.0),
+        "scaling": fig_scaling, "dask": fig_dask, "startup": fig_startup, "paired": fig_paired,
+    }
+    figures = []
+    for name in only or ALL_FIGURES:
+        try:
+            figures.extend(makers[name](game_id, players, quick, note))
+        except WorkbenchError as exc:
+            figures.append({"name": name, "label": name, "error": str(exc)})
+    return figures
