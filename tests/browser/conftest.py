@@ -1,0 +1,137 @@
+"""Browser-test harness: Debian's Chromium driven by pytest-playwright, against a
+``workbench serve`` started on a free port in a subprocess.
+
+Playwright cannot download its own browsers here, so the tests launch
+``/usr/bin/chromium`` (or ``$WORKBENCH_CHROMIUM``). Without it they are skipped
+on a workstation and FAIL on CI (``CI=true``), where a missing browser means a
+broken set-up, not a reason to pass."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _have_browser() -> bool:
+    return Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _require_browser():
+    if _have_browser():
+        return
+    message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + "; browser tests must run on CI")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
+            "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, _require_browser):
+    """``workbench serve`` on a free port over a private copy of the cards, so
+    edits and saves made by the tests never touch the checkout."""
+    cards = tmp_path_factory.mktemp("served") / "cards"
+    shutil.copytree(ROOT / "cards", cards)
+    port = _free_port()
+    env = {**os.environ, "WORKBENCH_CARDS": str(cards), "BOKEH_LOG_LEVEL": "warn"}
+    log = (tmp_path_factory.mktemp("serve-log") / "serve.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port),
+                             "--no-browser"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 90
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"workbench serve exited with {proc.returncode}; see {log.name}")
+        try:
+            with urllib.request.urlopen(url + "liveness", timeout=2):
+                break
+        except OSError:
+            try:
+                with urllib.request.urlopen(url, timeout=5):
+                    break
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            proc.terminate()
+            pytest.fail("workbench serve did not answer within 90 s")
+        time.sleep(0.5)
+    yield {"url": url, "cards": cards, "log": Path(log.name)}
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture
+def console_errors(page):
+    """Console errors and uncaught page errors seen during the test."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+class UI:
+    """Small steps the tests share: open the app, switch tab, take a screenshot."""
+
+    def __init__(self, page, server):
+        self.page, self.server = page, server
+
+    def open(self, tab: str | None = None):
+        self.page.goto(self.server["url"], wait_until="networkidle", timeout=120_000)
+        self.tab_button("Play").wait_for(timeout=60_000)
+        if tab:
+            self.tab(tab)
+
+    def tab_button(self, name: str):
+        # Bokeh draws tabs as divs without an ARIA role
+        return self.page.locator(".bk-tab", has_text=re.compile(rf"^{name}$"))
+
+    def tab(self, name: str):
+        self.tab_button(name).click()
+        self.page.wait_for_timeout(700)
+
+    def screenshot(self, name: str):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.wait_for_timeout(800)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def ui(page, server):
+    page.set_default_timeout(30_000)
+    return UI(page, server)

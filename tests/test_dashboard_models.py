@@ -1,0 +1,126 @@
+"""The dashboard's page models, driven without a browser.
+
+The Play model is tested over the toy game (tests/toygame.py) so that it checks
+the dashboard's own behaviour, not a bundled game's rules; the pages built over
+bundled engines and modules are tested where those exist."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.core import registry
+from workbench.core.errors import WorkbenchError
+
+pytest.importorskip("panel")
+
+from workbench.dashboard.play import HUMAN, PlayModel  # noqa: E402
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    monkeypatch.setitem(registry.GAMES, "toy-market", "toygame")
+    return PlayModel(game_id="toy-market", games=["toy-market"])
+
+
+def test_new_game_uses_game_defaults(toy):
+    assert toy.players == 2
+    assert toy.seats == [HUMAN, "greedy"]
+    assert toy.ply == 0 and toy.to_move() == "Alex"
+    assert toy.legal_moves() == toy.match.legal_moves()
+
+
+def test_human_move_then_bot_answers(toy):
+    first = toy.legal_moves()[0]
+    assert toy.move(first)
+    # Alex moved, the greedy bot in seat 2 answered at once
+    assert toy.length == 2
+    assert toy.log()[0] == {"ply": 1, "player": "Alex", "action": first}
+    assert toy.log()[1]["player"] == "Brooke"
+    assert toy.to_move() == "Alex"
+
+
+def test_illegal_move_refused_and_nothing_changes(toy):
+    before = (toy.length, toy.ply, json.dumps(toy.match.to_dict()))
+    assert not toy.move("take 99")
+    assert "refused" in toy.message and "no 99" in toy.message
+    assert (toy.length, toy.ply, json.dumps(toy.match.to_dict())) == before
+    assert not toy.move("dance")
+    assert "cannot read" in toy.message
+    assert (toy.length, toy.ply) == before[:2]
+
+
+def test_time_travel_and_branching(toy):
+    toy.move(toy.legal_moves()[0])
+    toy.move(toy.legal_moves()[0])
+    assert toy.length == 4
+    seen = toy.game.observe(toy.state)
+    toy.back()
+    toy.back()
+    assert toy.ply == 2 and toy.length == 4
+    toy.forward(2)
+    assert toy.game.observe(toy.state) == seen
+    toy.goto(0)
+    assert toy.ply == 0
+    # a different move from an earlier position drops the old future
+    alt = toy.legal_moves()[-1]
+    toy.move(alt)
+    assert toy.match.actions[0] == alt and toy.length == 2
+
+
+def test_bot_choices_depend_on_position_only(toy):
+    toy.set_seat(0, "random")
+    toy.bot_move()
+    first = toy.match.actions[0]
+    toy.back()
+    toy.bot_move()
+    assert toy.match.actions[0] == first
+
+
+def test_play_to_end_and_result(toy):
+    played = toy.play_to_end()
+    assert played > 0 and toy.state.is_terminal()
+    assert toy.legal_moves() == []
+    assert toy.status().startswith("Game over (finished)")
+    assert not toy.move("take 1")
+    assert "over" in toy.message
+
+
+def test_save_and_load_roundtrip(toy, tmp_path):
+    toy.move(toy.legal_moves()[0])
+    toy.bot_move()
+    toy.back()
+    path = tmp_path / "g.json"
+    toy.save(path)
+    other = PlayModel(game_id="toy-market", games=["toy-market"])
+    other.load(path)
+    assert other.match.actions == toy.match.actions
+    assert other.ply == toy.ply
+    assert other.seats == [HUMAN, HUMAN]  # an opened game waits for the designer
+
+
+def test_load_refuses_bad_file_and_keeps_game(toy):
+    toy.move(toy.legal_moves()[0])
+    actions = list(toy.match.actions)
+    with pytest.raises(WorkbenchError, match="not a saved game"):
+        toy.load_text("[1, 2]")
+    with pytest.raises(WorkbenchError, match="not a saved game"):
+        toy.load_text("{nope")
+    bad = toy.match.to_dict()
+    bad["actions"] = ["take 99"]
+    with pytest.raises(WorkbenchError, match="cannot be replayed"):
+        toy.open_match(bad)
+    assert toy.match.actions == actions
+
+
+def test_unknown_bot_refused(toy):
+    with pytest.raises(WorkbenchError, match="unknown bot"):
+        toy.set_seat(1, "wizard")
+    assert toy.seats[1] == "greedy"
+
+
+def test_player_count_bounds_follow_game(toy):
+    assert toy.param.players.bounds == (2, 4)
+    with pytest.raises(ValueError):
+        toy.players = 7

@@ -1,0 +1,101 @@
+"""The dashboard shell: the pages as tabs, the state they share, and serving.
+
+:func:`create_app` builds one session's dashboard (a template when served, plain
+tabs in a notebook). :class:`Workbench` is what the pages share: the Play model
+(so Sweeps can hand a game to Play) and one live-tweak session per game (so a
+card edited on the Cards page shows on the Graph page). A page whose engine or
+module is missing shows a one-line notice instead of breaking the others."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+import panel as pn
+import param
+
+log = logging.getLogger(__name__)
+
+#: (tab title, module, view class)
+PAGES = [
+    ("Play", "workbench.dashboard.play", "PlayPage"),
+    ("Cards", "workbench.dashboard.cards", "CardsPage"),
+    ("Graph", "workbench.dashboard.graph", "GraphPage"),
+    ("Board", "workbench.dashboard.board", "BoardPage"),
+    ("Rules", "workbench.dashboard.rules", "RulesPage"),
+    ("Sweeps", "workbench.dashboard.sweeps", "SweepsPage"),
+]
+
+TITLE = "Tabletop Design Workbench"
+
+_extension_loaded = False
+
+
+def load_extension() -> None:
+    """Panel's extension with Tabulator, once per process."""
+    global _extension_loaded
+    if not _extension_loaded:
+        pn.extension("tabulator", notifications=True, sizing_mode="stretch_width")
+        _extension_loaded = True
+
+
+class Workbench(param.Parameterized):
+    """What the pages of one dashboard session share."""
+
+    page = param.Integer(default=0, doc="index of the page shown")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._play = None
+        self._sessions: dict[str, object] = {}
+
+    @property
+    def play(self):
+        if self._play is None:
+            from .play import PlayModel
+            self._play = PlayModel()
+        return self._play
+
+    def tweak_session(self, game_id: str = "meaning-made"):
+        """The live-tweak session for ``game_id``, shared by Cards and Graph."""
+        if game_id not in self._sessions:
+            from workbench.graphs.tweak import TweakSession
+            self._sessions[game_id] = TweakSession(game_id=game_id)
+        return self._sessions[game_id]
+
+    def open_in_play(self, data: dict) -> None:
+        """Hand a game (``Match.to_dict`` shape) to the Play page and show it."""
+        self.play.open_match(data)
+        self.page = 0
+
+
+def build_page(title: str, module: str, cls: str, bench: Workbench):
+    try:
+        view = getattr(importlib.import_module(module), cls)
+        return view(bench=bench) if cls != "PlayPage" else view(model=bench.play)
+    except Exception as exc:  # noqa: BLE001 - one broken page must not take the app down
+        log.exception("page %s failed to build", title)
+        return pn.pane.Alert(f"The {title} page is not available: {exc}", alert_type="warning")
+
+
+def create_app(served: bool = False, bench: Workbench | None = None):
+    """One dashboard. ``served`` wraps the tabs in a page template."""
+    load_extension()
+    bench = bench or Workbench()
+    tabs = pn.Tabs(*[(title, build_page(title, mod, cls, bench)) for title, mod, cls in PAGES],
+                   dynamic=False, sizing_mode="stretch_width")
+    tabs.link(bench, active="page", bidirectional=True)
+    if not served:
+        return tabs
+    # Bootstrap rather than Fast: the Fast design pulls its font from Google's CDN,
+    # and the workbench must work offline
+    template = pn.template.BootstrapTemplate(
+        title=TITLE, main=[tabs], header_background="#37474f", collapsed_sidebar=True)
+    return template
+
+
+def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True):
+    """Serve the dashboard until interrupted."""
+    origins = [f"{host}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
+    pn.serve({"/": lambda: create_app(served=True)}, port=port, address=host,
+             websocket_origin=origins, show=show, title=TITLE, threaded=False)

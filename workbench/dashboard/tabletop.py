@@ -1,0 +1,128 @@
+"""Drawing a position the way the table looks, for the Play page.
+
+Everything drawn comes from the engine's own view of a position,
+``GAME.observe(state)`` (the same values a scenario's ``expect`` may name), so
+the dashboard never re-derives a rule. Each game gets a drawer that lays those
+values out like its table (tracks, rows of cards, player mats); a game without
+one is drawn by :func:`draw_generic`. Drawers return Panel objects."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Callable
+
+import panel as pn
+
+#: game id -> drawer(game, state) -> Panel object
+DRAWERS: dict[str, Callable] = {}
+
+CSS = """
+<style>
+.wb-table {font-family: system-ui, sans-serif; font-size: 14px;}
+.wb-strip {display:flex; flex-wrap:wrap; gap:8px; margin:4px 0 10px 0;}
+.wb-stat {border:1px solid #ccd; border-radius:6px; padding:4px 10px; background:#f7f8fc;}
+.wb-stat b {display:block; font-size:11px; color:#667; text-transform:uppercase;}
+.wb-row {margin:6px 0;}
+.wb-row > b {display:inline-block; min-width:120px; color:#334;}
+.wb-card {display:inline-block; border:1px solid #99a; border-radius:5px; padding:3px 8px;
+          margin:2px; background:#fff; box-shadow:1px 1px 0 #dde;}
+.wb-card.done {background:#d8f5d0; border-color:#5a5;}
+.wb-card.event {background:#fde8c8; border-color:#c84;}
+.wb-mats {display:flex; flex-wrap:wrap; gap:10px;}
+.wb-mat {border:2px solid #aab; border-radius:8px; padding:6px 10px; min-width:170px; background:#fbfbff;}
+.wb-mat.active {border-color:#e0a100; box-shadow:0 0 0 2px #ffe08a;}
+.wb-mat h4 {margin:0 0 4px 0;}
+.wb-track {display:flex; gap:2px; margin:2px 0 8px 0;}
+.wb-track span {width:22px; height:22px; border:1px solid #bbc; border-radius:4px; text-align:center;
+                font-size:11px; line-height:22px; background:#fff;}
+.wb-track span.on {background:#4a7bd0; color:#fff; border-color:#2a5bb0;}
+.wb-track span.danger {border-color:#d44;}
+.wb-box {display:inline-block; width:12px; height:12px; border:1px solid #777; margin:0 1px;
+         vertical-align:middle;}
+.wb-box.filled {background:#333;}
+</style>
+"""
+
+
+def register_drawer(game_id: str):
+    def deco(fn):
+        DRAWERS[game_id] = fn
+        return fn
+    return deco
+
+
+def draw_table(game, state):
+    """A Panel object showing ``state`` of ``game``."""
+    drawer = DRAWERS.get(game.id, draw_generic)
+    return drawer(game, state)
+
+
+# -- small HTML helpers used by the drawers ------------------------------------------
+
+def stat(label: str, value) -> str:
+    return f"<div class='wb-stat'><b>{escape(str(label))}</b>{escape(_fmt(value))}</div>"
+
+
+def cards(names, css: str = "") -> str:
+    if not names:
+        return "<em>none</em>"
+    return "".join(f"<span class='wb-card {css}'>{escape(str(n))}</span>" for n in names)
+
+
+def track(value: int, low: int, high: int, *, danger_below: int | None = None) -> str:
+    """A row of numbered boxes from ``low`` to ``high`` with ``value`` marked."""
+    cells = []
+    for v in range(low, high + 1):
+        cls = "on" if v == value else ""
+        if danger_below is not None and v < danger_below:
+            cls += " danger"
+        cells.append(f"<span class='{cls.strip()}'>{v}</span>")
+    return "<div class='wb-track'>" + "".join(cells) + "</div>"
+
+
+def _fmt(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_fmt(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()) or "—"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return "—" if value is None else str(value)
+
+
+def mats(players: dict, active: str | None, body: Callable[[str, dict], str]) -> str:
+    out = []
+    for name, values in players.items():
+        cls = "wb-mat active" if name == active else "wb-mat"
+        out.append(f"<div class='{cls}'><h4>{escape(str(name))}</h4>{body(name, values)}</div>")
+    return "<div class='wb-mats'>" + "".join(out) + "</div>"
+
+
+def to_move(state) -> str | None:
+    return None if state.is_terminal() else state.player_name(state.current_player())
+
+
+def html_pane(body: str, **kw):
+    return pn.pane.HTML(CSS + f"<div class='wb-table'>{body}</div>", sizing_mode="stretch_width", **kw)
+
+
+# -- the generic drawer -----------------------------------------------------------------
+
+def draw_generic(game, state):
+    """Any game: its observed numbers as a strip, its card rows, one mat per
+    player."""
+    obs = dict(game.observe(state) or {})
+    players = obs.pop("players", {}) or {}
+    scalars = {k: v for k, v in obs.items() if not isinstance(v, (list, tuple, dict))}
+    rows = {k: v for k, v in obs.items() if isinstance(v, (list, tuple))}
+    other = {k: v for k, v in obs.items() if isinstance(v, dict)}
+    body = "<div class='wb-strip'>" + "".join(stat(k, v) for k, v in scalars.items()) + "</div>"
+    for key, value in rows.items():
+        body += f"<div class='wb-row'><b>{escape(key)}</b>{cards(value)}</div>"
+    for key, value in other.items():
+        body += f"<div class='wb-row'><b>{escape(key)}</b>{escape(_fmt(value))}</div>"
+    if players:
+        body += mats(players, to_move(state),
+                     lambda n, vals: "".join(f"<div>{escape(str(k))}: <b>{escape(_fmt(v))}</b></div>"
+                                             for k, v in vals.items()))
+    return html_pane(body)
