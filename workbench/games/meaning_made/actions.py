@@ -1,0 +1,122 @@
+"""Who may do what now, and applying an action: the dispatcher between the
+phases and the action modules. Every action is validated in full (raising
+:class:`IllegalAction` with the reason) before anything changes."""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from . import notation as N
+from .contribute import check_completions, contribute, contribution_options, plan_contribute
+from .conversion import check_convert, convert
+from .gather import gather
+from .load_pattern import affordable_loads, load_pattern, plan_load
+from .recycle import check_recycle, recycle, unstarted_slots
+from .rounds import action_done
+from .stability_window import can_donate, check_donation, donation
+from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS
+from .touchpoint import answer, check_answer, exchange_possible, plan_touchpoint, propose
+
+_RECYCLE_PRISM, _RECYCLE_INDEX = N.Recycle("prism"), N.Recycle("index")
+
+
+def legal_actions(state) -> list:
+    phase = state.phase
+    if phase == PHASE_TURNS:
+        out = list(N.GATHERS)
+        out.extend(affordable_loads(state))
+        out.extend(contribution_options(state))
+        seat = state.seat
+        rules = state.rules
+        if not rules.solo and not state.touch_used[seat] and "touchpoint" not in state.restricted:
+            me = state.players[seat]
+            names = state.config.players
+            for other, op in enumerate(state.players):
+                if other == seat:
+                    continue
+                for kind in ("E", "I", "S"):
+                    if getattr(me, kind) > 0:
+                        out.append(N.Touchpoint("give", kind, names[other]))
+                    if getattr(op, kind) > 0:
+                        out.append(N.Touchpoint("request", kind, names[other]))
+        if "recycle" not in state.restricted and not (
+                rules.limited_recycle and (any(state.recycled) if rules.options["limited_recycle_scope"] == "table"
+                                           else state.recycled[seat])):
+            if any(state.prism):
+                out.append(_RECYCLE_PRISM)
+            if unstarted_slots(state):
+                out.append(_RECYCLE_INDEX)
+        if rules.conversion and not state.converted and state.players[seat].E >= 2 \
+                and "convert" not in state.restricted:
+            out.append(N.CONVERT)
+        return out
+    if phase == PHASE_TOUCHPOINT:
+        return [N.ACCEPT, N.DECLINE] if exchange_possible(state) is None else [N.DECLINE]
+    if phase == PHASE_STABILITY:
+        return [N.DONATE, N.PASS] if can_donate(state, state.decider) is None else [N.PASS]
+    return []
+
+
+def apply_action(state, action) -> None:
+    if isinstance(action, str):
+        action = N.parse(action, state.cards, state.config.players)
+    phase = state.phase
+    if phase == PHASE_OVER:
+        raise IllegalAction("the game is over")
+    if phase == PHASE_TOUCHPOINT:
+        if not isinstance(action, N.Answer):
+            frm = state.player_name(state.pending[0])
+            raise IllegalAction(f"{state.player_name(state.decider)} must answer {frm}'s Touchpoint: accept or decline")
+        check_answer(state, action.accept)
+        answer(state, action.accept)
+        state.actions_taken += 1
+        action_done(state)
+        return
+    if phase == PHASE_STABILITY:
+        if not isinstance(action, N.Donate):
+            raise IllegalAction("the Stability Window is open: donate or pass")
+        check_donation(state, action.donate)
+        state.actions_taken += 1
+        donation(state, action.donate)
+        return
+    # Phase B
+    if isinstance(action, (N.Answer, N.Donate)):
+        raise IllegalAction(f"'{action}' is not an action of a player's turn"
+                            + (" (no Touchpoint is waiting for an answer)" if isinstance(action, N.Answer)
+                               else " (the Stability Window is not open)"))
+    seat = state.seat
+    state_changed_by = None
+    if isinstance(action, N.Gather):
+        if action.tokens[2] or action.tokens[3] or action.tokens[0] + action.tokens[1] != 2:
+            raise IllegalAction("gather takes exactly 2 tokens, Energy and/or Insight")
+        gather(state, action)
+        state_changed_by = "action"
+    elif isinstance(action, N.Load):
+        plan = plan_load(state, action)
+        load_pattern(state, plan)
+        state_changed_by = "action"
+    elif isinstance(action, N.Contribute):
+        plan = plan_contribute(state, action)
+        contribute(state, plan)
+        state_changed_by = "action"
+    elif isinstance(action, N.Touchpoint):
+        other = plan_touchpoint(state, action)
+        propose(state, action, other)
+        state.actions_taken += 1
+        return
+    elif isinstance(action, N.Recycle):
+        check_recycle(state, action.area)
+        recycle(state, action.area)
+        state_changed_by = "action"
+    elif isinstance(action, N.Convert):
+        check_convert(state)
+        convert(state)
+        state.actions_taken += 1
+        check_completions(state, seat)
+        return
+    else:
+        raise IllegalAction(f"unknown action {action!r}")
+    state.actions_taken += 1
+    state.actions_left -= 1
+    check_completions(state, seat)
+    action_done(state)

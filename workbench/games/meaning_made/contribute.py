@@ -1,0 +1,269 @@
+"""Action: Contribute to an Initiative, and Initiative completion.
+
+Contributing: choose a face-up Initiative, commit tokens into its unfilled
+boxes (never into filled ones), and on your first contribution place your
+marker in the highest-scoring open Contribution Order space (one marker per
+player per Initiative; the order never changes). When the token boxes are all
+filled but a Layer (or, by ruling, a contributor) is missing, a player may
+contribute their marker alone to supply it.
+
+Completion: the moment every box is filled, the contributors' Palettes show
+every required Layer, and the card's other requirements hold (contributor
+count, earlier completed Initiatives, Patterns in play), the Initiative
+completes: Legacy by Contribution Order (5 / 3 / 1...), the Meaning reward, the
+Completion Bonus, the World Layer check (+1 Legacy to each contributor if it
+rises), the Completion Penalty, markers go home, the Index slot refills. The End
+Initiative ends the game instead of refilling.
+
+Default payment (no ``with``): every open E, I and S box you can fill from what
+you hold; never Vitals (name ``V`` to commit Vitals).
+"""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .consequences import apply_effect, resolve_consequence
+from .notation import KINDS, format_tokens
+from .setup import progress_of, refill_index_slot
+from .state import COMMUNITY
+from .tracks import change_legacy, change_meaning, change_vitals, world_layer_check
+
+
+def open_boxes(state, name: str) -> list[int]:
+    boxes = state.rules.boxes[name]
+    prog = state.progress.get(name)
+    if prog is None:
+        return [boxes["E"], boxes["I"], boxes["S"], boxes["V"]]
+    f = prog.filled
+    return [boxes["E"] - f["E"], boxes["I"] - f["I"], boxes["S"] - f["S"], boxes["V"] - f["V"]]
+
+
+def layers_shown(state, seats) -> dict:
+    counts: dict[int, int] = {}
+    pats = state.cards.patterns
+    for seat in seats:
+        for pname in state.players[seat].palette:
+            layer = pats[pname].layer
+            counts[layer] = counts.get(layer, 0) + 1
+    return counts
+
+
+def missing_layers(state, name: str, seats) -> list[int]:
+    """Required Layers the given contributors' Palettes do not show (a Layer
+    shown twice on the card needs two Patterns of it among them)."""
+    have = layers_shown(state, seats)
+    need: dict[int, int] = {}
+    for layer in state.cards.initiatives[name].requirement.layers:
+        need[layer] = need.get(layer, 0) + 1
+    out = []
+    for layer, n in sorted(need.items()):
+        out.extend([layer] * max(0, n - have.get(layer, 0)))
+    return out
+
+
+def prerequisites_missing(state, name: str) -> list[str]:
+    """The card's requirements beyond boxes and Layers that do not hold yet."""
+    req = state.cards.initiatives[name].requirement
+    out = []
+    if req.completed:
+        done: dict[int, int] = {}
+        for cname in state.completed:
+            layer = state.cards.initiatives[cname].layer
+            done[layer] = done.get(layer, 0) + 1
+        need: dict[int, int] = {}
+        for layer in req.completed:
+            need[layer] = need.get(layer, 0) + 1
+        for layer, n in sorted(need.items()):
+            if done.get(layer, 0) < n:
+                out.append(f"a completed Layer {layer} Initiative")
+    if req.patterns_in_play:
+        in_play = sum(len(p.palette) for p in state.players)
+        if in_play < req.patterns_in_play:
+            out.append(f"{req.patterns_in_play} Patterns in play (now {in_play})")
+    return out
+
+
+def plan_contribute(state, action):
+    """Validate; returns ``(name, pay[E,I,S,V], first_time)``."""
+    if "contribute" in state.restricted:
+        raise IllegalAction("contributing is restricted this round")
+    name = action.initiative
+    if name not in state.face_up_initiatives():
+        if name in state.completed:
+            raise IllegalAction(f"{name} is already completed")
+        raise IllegalAction(f"{name} is not face up; face up: {', '.join(state.face_up_initiatives()) or 'nothing'}")
+    seat = state.seat
+    p = state.players[seat]
+    card = state.cards.initiatives[name]
+    prog = state.progress.get(name)
+    markers = prog.markers if prog else []
+    first_time = seat not in markers
+    if first_time:
+        if p.markers <= 0:
+            raise IllegalAction(f"all your {state.rules.markers} contribution markers are out")
+        if len(markers) >= card.order_spaces:
+            raise IllegalAction(f"every Contribution Order space on {name} is taken")
+    if state.rules.options["prerequisites"] == "contribution":
+        missing = [m for m in prerequisites_missing(state, name) if m.startswith("a completed")]
+        if missing:
+            raise IllegalAction(f"{name} needs {', '.join(missing)} before anyone contributes")
+    opened = open_boxes(state, name)
+    if action.pay is None:
+        pay = [min(opened[0], p.E), min(opened[1], p.I), min(opened[2], p.S), 0]
+    else:
+        pay = list(action.pay)
+        for k, kind in enumerate(KINDS):
+            if pay[k] > opened[k]:
+                have = "no open box" if opened[k] <= 0 else f"only {opened[k]} open box(es)"
+                raise IllegalAction(f"{name} has {have} for {kind}; filled boxes take no more tokens")
+            if pay[k] > p.tokens(kind):
+                raise IllegalAction(f"you have {p.tokens(kind)} {'Vitals' if kind == 'V' else kind}, "
+                                    f"the contribution needs {pay[k]}")
+    if sum(pay) == 0:
+        why = marker_only_refusal(state, name, seat, first_time, opened)
+        if why:
+            raise IllegalAction(why)
+    return name, pay, first_time
+
+
+def marker_only_refusal(state, name, seat, first_time, opened) -> str | None:
+    """None if ``seat`` may contribute only a marker to ``name``, else why not."""
+    if not first_time:
+        return "a contribution commits at least one token (your marker is already there)"
+    if any(n > 0 for n in opened[:4]):
+        return (f"a contribution commits at least one token into an open box "
+                f"(open: {format_tokens(tuple(max(0, n) for n in opened)) or 'none'}); "
+                f"a marker alone is allowed only once every token box is filled")
+    now = state.contributors(name)
+    missing_now = missing_layers(state, name, now)
+    if missing_now and len(missing_layers(state, name, now + [seat])) < len(missing_now):
+        return None
+    if len(now) < state.rules.needed[name]:
+        return None
+    return "your Palette supplies none of the missing Layers and no contributor is missing"
+
+
+def contribute(state, plan) -> None:
+    name, pay, first_time = plan
+    seat = state.seat
+    p = state.players[seat]
+    prog = progress_of(state, name)
+    p.E -= pay[0]
+    p.I -= pay[1]
+    p.S -= pay[2]
+    f = prog.filled
+    f["E"] += pay[0]
+    f["I"] += pay[1]
+    f["S"] += pay[2]
+    f["V"] += pay[3]
+    if first_time:
+        prog.markers.append(seat)
+        p.markers -= 1
+    if pay[3]:
+        change_vitals(state, seat, -pay[3])
+
+
+def completion_missing(state, name: str) -> list[str]:
+    """Everything still missing before ``name`` completes (empty: it completes)."""
+    out = []
+    opened = open_boxes(state, name)
+    if any(n > 0 for n in opened):
+        out.append("tokens " + format_tokens(tuple(max(0, n) for n in opened)))
+    seats = state.contributors(name)
+    miss = missing_layers(state, name, seats)
+    if miss:
+        out.append("Layers " + ", ".join(map(str, miss)))
+    need = state.rules.needed[name]
+    if len(seats) < need:
+        out.append(f"{need} contributors (now {len(seats)})")
+    out.extend(prerequisites_missing(state, name))
+    return out
+
+
+def check_completions(state, actor: int) -> None:
+    """Complete every face-up Initiative whose requirements all hold (an
+    Initiative completes the moment the last requirement is met, which can be
+    an action other than a contribution, e.g. a load adding Patterns in play)."""
+    changed = True
+    while changed and state.ending is None:
+        changed = False
+        for name in state.face_up_initiatives():
+            prog = state.progress.get(name)
+            if prog is None or not state.contributors(name):
+                continue
+            if not completion_missing(state, name):
+                complete(state, name, actor)
+                changed = True
+                break
+
+
+def legacy_for_rank(rules, rank: int) -> int:
+    return rules.order_rewards[rank] if rank < len(rules.order_rewards) else rules.other_reward
+
+
+def complete(state, name: str, actor: int) -> None:
+    card = state.cards.initiatives[name]
+    prog = state.progress[name]
+    rules = state.rules
+    seats = [m for m in prog.markers if m != COMMUNITY]
+    # Legacy by Contribution Order; a Community marker takes its rank (solo).
+    # Cooperative play ignores Legacy, but it is still recorded for the readings.
+    for rank, who in enumerate(prog.markers):
+        if who != COMMUNITY:
+            change_legacy(state, who, legacy_for_rank(rules, rank))
+    change_meaning(state, card.meaning)
+    if card.bonus is not None:
+        apply_effect(state, card.bonus, affected=actor, contributors=seats)
+    world_layer_check(state, card.layer, seats)
+    if card.penalty is not None:
+        resolve_consequence(state, card.penalty.table, card.penalty.code, affected=actor, contributors=seats)
+    for who in prog.markers:
+        if who == COMMUNITY:
+            state.community += 1
+        else:
+            state.players[who].markers += 1
+    del state.progress[name]
+    state.completed.append(name)
+    state.completions.append((name, state.round, tuple(seats), actor))
+    if name == state.end:
+        state.end = None
+        from .rounds import finish
+        finish(state, "survived")
+        return
+    slot = state.index.index(name)
+    refill_index_slot(state, slot)
+
+
+def contribution_options(state) -> list:
+    """Contributions the player to move may make: per face-up Initiative the
+    default payment, plus one token of each single kind that fits (E, I, S, V)."""
+    from .notation import Contribute
+    if "contribute" in state.restricted:
+        return []
+    seat = state.seat
+    p = state.players[seat]
+    out = []
+    prereq_gate = state.rules.options["prerequisites"] == "contribution"
+    for name in state.face_up_initiatives():
+        card = state.cards.initiatives[name]
+        prog = state.progress.get(name)
+        markers = prog.markers if prog else []
+        first_time = seat not in markers
+        if first_time and (p.markers <= 0 or len(markers) >= card.order_spaces):
+            continue
+        if prereq_gate and any(m.startswith("a completed") for m in prerequisites_missing(state, name)):
+            continue
+        opened = open_boxes(state, name)
+        default = (min(opened[0], p.E), min(opened[1], p.I), min(opened[2], p.S), 0)
+        if sum(default):
+            out.append(Contribute(name))
+        elif first_time and marker_only_refusal(state, name, seat, True, opened) is None:
+            out.append(Contribute(name))
+        for k, kind in enumerate(KINDS):
+            if opened[k] > 0 and p.tokens(kind) > 0:
+                single = [0, 0, 0, 0]
+                single[k] = 1
+                if tuple(single) != default:
+                    out.append(Contribute(name, tuple(single)))
+    return out

@@ -1,0 +1,115 @@
+"""The Meaning Made :class:`~workbench.core.game.Game`: new games, notation,
+result, evaluation, statistics hooks, scenarios and data validation, each
+delegated to the module that holds that rule."""
+
+from __future__ import annotations
+
+from workbench.core.errors import DataError
+from workbench.core.game import Game, GameConfig, GameResult, State
+
+from . import notation
+from .cards import cards_for, load_cards
+from .evaluation import evaluate as _evaluate
+from .variants import OPTIONS, VARIANTS, Rules
+
+
+class MeaningMade(Game):
+    id = "meaning-made"
+    name = "Meaning Made"
+    min_players = 1
+    max_players = 6
+    default_players = 4
+    variants = VARIANTS
+    options = {k: v[2] for k, v in OPTIONS.items()}
+
+    def cards(self):
+        return cards_for()
+
+    # -- states ------------------------------------------------------------------
+    def new_initial_state(self, config: GameConfig) -> State:
+        from .setup import new_state
+        cards = self.cards()
+        return new_state(config, Rules(config, cards), cards)
+
+    # -- notation ----------------------------------------------------------------
+    def parse_action(self, state, text: str):
+        return notation.parse(text, state.cards, state.config.players)
+
+    def format_action(self, state, action) -> str:
+        return str(action)
+
+    # -- outcome -----------------------------------------------------------------
+    def result(self, state) -> GameResult:
+        from .scoring import result
+        return result(state)
+
+    def evaluate(self, state, seat: int, weights=None) -> float:
+        return _evaluate(state, seat, weights)
+
+    def turn_count(self, state) -> int:
+        return state.round
+
+    # -- statistics hooks --------------------------------------------------------
+    def action_cards(self, state, action) -> tuple[str, ...]:
+        if isinstance(action, str):
+            action = self.parse_action(state, action)
+        if isinstance(action, notation.Load):
+            return (action.pattern,)
+        if isinstance(action, notation.Contribute):
+            return (action.initiative,)
+        return ()
+
+    def game_stats(self, state) -> dict:
+        per_layer = {7: 0, 8: 0, 9: 0, 10: 0}
+        for name in state.completed:
+            per_layer[state.cards.initiatives[name].layer] += 1
+        return {
+            "initiatives_completed": len(state.completed),
+            **{f"completed_layer_{k}": v for k, v in per_layer.items()},
+            "final_meaning": state.meaning,
+            "world_layer": state.world_layer,
+            "patterns_loaded": sum(len(p.palette) for p in state.players),
+            "fragile_players": sum(1 for p in state.players if p.fragile),
+            "rounds": state.round,
+            "actions": state.actions_taken,
+        }
+
+    def card_stats(self, state) -> list[dict]:
+        rows = []
+        for seat, p in enumerate(state.players):
+            for name in p.palette:
+                rows.append({"card": name, "kind": "pattern", "layer": state.cards.patterns[name].layer,
+                             "player": state.config.players[seat], "completed_round": None, "contributors": None})
+        for name, rnd, seats, actor in state.completions:
+            rows.append({"card": name, "kind": "initiative", "layer": state.cards.initiatives[name].layer,
+                         "player": state.config.players[actor], "completed_round": rnd,
+                         "contributors": len(seats)})
+        return rows
+
+    # -- scenarios ---------------------------------------------------------------
+    def scenario_state(self, setup):
+        from .scenario import scenario_state
+        return scenario_state(self, setup)
+
+    def scenario_step(self, state, step) -> bool:
+        from .scenario import scenario_step
+        return scenario_step(state, step)
+
+    def scenario_force(self, state, expect) -> None:
+        from .scenario import scenario_force
+        scenario_force(state, expect)
+
+    def observe(self, state) -> dict:
+        from .scenario import observe
+        return observe(state)
+
+    # -- data --------------------------------------------------------------------
+    def validate_data(self) -> list[str]:
+        try:
+            load_cards()
+        except DataError as exc:
+            return [str(exc)]
+        return []
+
+
+GAME = MeaningMade()

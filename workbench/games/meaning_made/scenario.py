@@ -1,0 +1,354 @@
+"""Scenario support for Meaning Made: building a position from a scenario's
+``setup`` block, the extra step kinds (``event``, ``set``), what ``expect`` can
+name (``observe``) and report mode's ``scenario_force``. The keys are documented
+in ``cards/meaning_made/scenarios/README.md``."""
+
+from __future__ import annotations
+
+from workbench.core.errors import ScenarioError, WorkbenchError, suggest
+from workbench.core.game import GameConfig, default_names
+from pydantic import ValidationError
+
+from .cards import Effect
+from .rounds import begin_turn, open_stability_window, start_round
+from .scoring import end_score, winners
+from .setup import new_state, progress_of
+from .state import COMMUNITY, PHASE_OVER, Progress
+from .variants import Rules
+
+SETUP_KEYS = {"seed", "players", "variants", "options", "start", "turn", "world", "players_state"}
+WORLD_KEYS = {"meaning", "world_layer", "round", "prism", "index", "end_initiative", "events", "completed",
+              "consequence_code", "event", "contributions"}
+PLAYER_KEYS = {"E", "I", "S", "vitals", "legacy", "palette", "fragile", "touchpoint_used", "markers"}
+
+
+def _unknown(keys, allowed, where):
+    bad = [k for k in keys if k not in allowed]
+    if bad:
+        raise ScenarioError(f"{where}: unknown key {bad[0]!r}{suggest(str(bad[0]), allowed)}")
+
+
+def _seat(state, who) -> int:
+    names = [n.lower() for n in state.config.players]
+    if str(who).lower() not in names:
+        raise ScenarioError(f"no player named {who!r}{suggest(str(who), state.config.players)}")
+    return names.index(str(who).lower())
+
+
+def _pattern(state, text) -> str:
+    name = state.cards.pattern_name(str(text))
+    if name is None:
+        raise ScenarioError(f"no Pattern named {text!r}{suggest(str(text), state.cards.patterns)}")
+    return name
+
+
+def _initiative(state, text) -> str:
+    name = state.cards.initiative_name(str(text))
+    if name is None:
+        raise ScenarioError(f"no Initiative named {text!r}{suggest(str(text), state.cards.initiatives)}")
+    return name
+
+
+def _take_pattern(state, name: str, placed: set) -> None:
+    """Take a Pattern out of wherever it is (deck, discard, Prism) so it can be
+    placed elsewhere; a second placement is an error."""
+    if name in placed:
+        raise ScenarioError(f"{name} is placed twice (every card is in exactly one place)")
+    placed.add(name)
+    for pile in (state.pattern_deck, state.pattern_discard):
+        if name in pile:
+            pile.remove(name)
+            return
+    if name in state.prism:
+        state.prism[state.prism.index(name)] = None
+
+
+def _take_initiative(state, name: str, placed: set) -> None:
+    if name in placed:
+        raise ScenarioError(f"{name} is placed twice (every card is in exactly one place)")
+    placed.add(name)
+    for pile in (state.init_deck, state.init_discard):
+        if name in pile:
+            pile.remove(name)
+            return
+    if name in state.index:
+        state.index[state.index.index(name)] = None
+        state.progress.pop(name, None)
+
+
+def scenario_state(game, setup: dict):
+    setup = dict(setup or {})
+    _unknown(setup, SETUP_KEYS, "setup")
+    players = setup.get("players", 4)
+    names = default_names(players) if isinstance(players, int) else tuple(str(p) for p in players)
+    config = GameConfig(players=names, seed=int(setup.get("seed", 0)),
+                        variants=tuple(setup.get("variants") or ()), options=dict(setup.get("options") or {}))
+    cards = game.cards()
+    rules = Rules(config, cards)
+    state = new_state(config, rules, cards, start_round=False)
+    world = dict(setup.get("world") or {})
+    _unknown(world, WORLD_KEYS, "setup.world")
+    pstates = dict(setup.get("players_state") or {})
+    placed_p: set = set()
+    placed_i: set = set()
+    start = setup.get("start", "event")
+    if start not in ("event", "turns", "stability"):
+        raise ScenarioError(f"setup.start: {start!r}; choose event, turns or stability")
+    if "turn" in setup:
+        state.first = _seat(state, setup["turn"])
+    # End Initiative and the Index
+    if "end_initiative" in world:
+        end = _initiative(state, world["end_initiative"])
+        if end != state.end:
+            if state.end is not None:
+                state.init_deck.append(state.end)
+            _take_initiative(state, end, placed_i)
+            state.end = end
+    if state.end is not None:
+        placed_i.add(state.end)
+    if "completed" in world:
+        for text in world["completed"] or []:
+            name = _initiative(state, text)
+            _take_initiative(state, name, placed_i)
+            state.completed.append(name)
+    if "index" in world:
+        for name in state.index:
+            if name is not None:
+                state.init_deck.append(name)
+        wanted = list(world["index"] or [])
+        if len(wanted) > len(state.index):
+            raise ScenarioError(f"setup.world.index: {len(wanted)} cards for {len(state.index)} slots")
+        state.index = [None] * len(state.index)
+        for slot, text in enumerate(wanted):
+            if text is None or text == "-":
+                continue
+            name = _initiative(state, text)
+            _take_initiative(state, name, placed_i)
+            state.index[slot] = name
+    else:
+        for slot, name in enumerate(state.index):  # completed cards named above may have left the Index
+            if name is None or name in placed_i:
+                from .setup import refill_index_slot
+                if name is None:
+                    refill_index_slot(state, slot)
+        for name in state.index:
+            if name is not None:
+                placed_i.add(name)
+    # Prism and palettes
+    if "prism" in world:
+        for name in state.prism:
+            if name is not None:
+                state.pattern_deck.append(name)
+        wanted = list(world["prism"] or [])
+        if len(wanted) > len(state.prism):
+            raise ScenarioError(f"setup.world.prism: {len(wanted)} cards for {len(state.prism)} slots")
+        state.prism = [None] * len(state.prism)
+        for slot, text in enumerate(wanted):
+            name = _pattern(state, text)
+            _take_pattern(state, name, placed_p)
+            state.prism[slot] = name
+    for who, values in pstates.items():
+        seat = _seat(state, who)
+        values = dict(values or {})
+        _unknown(values, PLAYER_KEYS, f"setup.players_state.{who}")
+        p = state.players[seat]
+        for key in ("E", "I", "S", "vitals", "legacy", "markers"):
+            if key in values:
+                v = values[key]
+                if not isinstance(v, int) or v < 0:
+                    raise ScenarioError(f"setup.players_state.{who}.{key}: a whole number >= 0, not {v!r}")
+                setattr(p, key, v)
+        if "palette" in values:
+            p.palette = []
+            for text in values["palette"] or []:
+                name = _pattern(state, text)
+                _take_pattern(state, name, placed_p)
+                p.palette.append(name)
+        p.fragile = bool(values.get("fragile", p.vitals == 0))
+        if values.get("touchpoint_used"):
+            state.touch_used[seat] = True
+    if "prism" not in world:  # refill slots emptied by palettes
+        from .setup import refill_prism_slot
+        for slot, name in enumerate(state.prism):
+            if name is None:
+                refill_prism_slot(state, slot)
+    # progress on face-up Initiatives
+    for text, prog in (world.get("contributions") or {}).items():
+        name = _initiative(state, text)
+        if name not in state.face_up_initiatives():
+            raise ScenarioError(f"setup.world.contributions: {name} is not face up")
+        prog = dict(prog or {})
+        _unknown(prog, {"filled", "markers"}, f"setup.world.contributions.{name}")
+        entry = progress_of(state, name)
+        for kind, n in dict(prog.get("filled") or {}).items():
+            if kind not in entry.filled:
+                raise ScenarioError(f"setup.world.contributions.{name}.filled: unknown token {kind!r}")
+            if n > state.rules.boxes[name][kind]:
+                raise ScenarioError(f"setup.world.contributions.{name}.filled: {n} {kind} but the card has "
+                                    f"{state.rules.boxes[name][kind]} box(es)")
+            entry.filled[kind] = int(n)
+        for who in prog.get("markers") or []:
+            if str(who).lower() == "community":
+                entry.markers.append(COMMUNITY)
+                state.community = max(0, state.community - 1)
+            else:
+                seat = _seat(state, who)
+                if seat in entry.markers:
+                    raise ScenarioError(f"{who} has two markers on {name}")
+                entry.markers.append(seat)
+                state.players[seat].markers = max(0, state.players[seat].markers - 1)
+    # tracks
+    for key in ("meaning", "world_layer", "round"):
+        if key in world:
+            setattr(state, key, int(world[key]))
+    if "world_layer" not in world:
+        top = max([state.cards.patterns[n].layer for p in state.players for n in p.palette] +
+                  [state.cards.initiatives[n].layer for n in state.completed] + [1])
+        state.world_layer = top
+    if "events" in world:
+        order = [str(e).upper() for e in world["events"] or []]
+        for letter in order:
+            if letter not in state.cards.events:
+                raise ScenarioError(f"setup.world.events: no Event {letter!r}{suggest(letter, state.cards.events)}")
+        rest = [e for e in state.event_deck if e not in order]
+        state.event_deck = order + rest
+    if "consequence_code" in world:
+        state.code = int(world["consequence_code"])
+    if "event" in world:
+        letter = str(world["event"]).upper()
+        if letter not in state.cards.events:
+            raise ScenarioError(f"setup.world.event: no Event {letter!r}")
+        if letter in state.event_deck:
+            state.event_deck.remove(letter)
+        state.events = [letter]
+        if "consequence_code" not in world:
+            state.code = state.cards.events[letter].code
+    number = state.round
+    if start == "event":
+        start_round(state, number)
+    else:
+        start_round(state, number, reveal=False)
+        if start == "stability":
+            state.touch_used = state.touch_used  # kept as set up
+            open_stability_window(state)
+        else:
+            begin_turn(state, state.first)
+    for who, values in pstates.items():  # start_round cleared once-per-round marks
+        if (values or {}).get("touchpoint_used"):
+            state.touch_used[_seat(state, who)] = True
+    return state
+
+
+def scenario_step(state, step: dict) -> bool:
+    if "event" in step:
+        _event_step(state, step["event"])
+        return True
+    if "set" in step:
+        scenario_force(state, step["set"])
+        return True
+    return False
+
+
+def _event_step(state, spec) -> None:
+    if not state.rules.scripted_events:
+        raise WorkbenchError("an 'event' step needs options: {events: scripted}")
+    spec = dict(spec or {})
+    _unknown(spec, {"id", "code", "outcome"}, "event step")
+    letter = str(spec.get("id", "")).upper()
+    if letter and letter not in state.cards.events:
+        raise WorkbenchError(f"event step: no Event {letter!r}{suggest(letter, state.cards.events)}")
+    if letter:
+        if letter not in state.events:
+            if state.events and state.events[-1] != letter:
+                state.event_deck.insert(0, state.events.pop())
+            if letter in state.event_deck:
+                state.event_deck.remove(letter)
+            elif letter in state.event_discard:
+                state.event_discard.remove(letter)
+            state.events.append(letter)
+    code = spec.get("code", state.cards.events[letter].code if letter else state.code)
+    state.code = int(code) if code is not None else None
+    outcome = spec.get("outcome")
+    from .consequences import resolve_event
+    if outcome is None:
+        if not letter:
+            raise WorkbenchError("event step: give an id (to look up) or an outcome")
+        resolve_event(state, letter)
+        return
+    try:
+        effect = Effect.model_validate(outcome)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise WorkbenchError(f"event step outcome: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    if "target" not in outcome:
+        effect = effect.model_copy(update={"target": "first"})
+    resolve_event(state, letter, effect)
+
+
+def observe(state) -> dict:
+    names = state.config.players
+    over = state.phase == PHASE_OVER
+    players = {}
+    for seat, (n, p) in enumerate(zip(names, state.players)):
+        players[n] = {"E": p.E, "I": p.I, "S": p.S, "vitals": p.vitals, "legacy": p.legacy,
+                      "palette": list(p.palette), "fragile": p.fragile, "score": end_score(p),
+                      "markers": p.markers, "touchpoint_used": state.touch_used[seat]}
+    contributions = {}
+    for name, prog in state.progress.items():
+        contributions[name] = {"filled": {k: v for k, v in prog.filled.items() if v},
+                               "markers": ["community" if m == COMMUNITY else names[m] for m in prog.markers]}
+    if len(state.events) > 1:
+        event = list(state.events)
+    else:
+        event = state.events[0] if state.events else None
+    return {
+        "meaning": state.meaning, "world_layer": state.world_layer, "round": state.round,
+        "phase": state.phase, "turn": None if over else names[state.decider],
+        "actions_left": state.actions_left, "over": over, "ending": state.ending,
+        "winners": winners(state) if over else [], "completed": list(state.completed),
+        "prism": [n for n in state.prism if n is not None],
+        "index": [n for n in state.index if n is not None],
+        "end_initiative": state.end, "event": event, "consequence_code": state.code,
+        "community": state.community, "contributions": contributions, "restricted": list(state.restricted),
+        "decks": {"patterns": len(state.pattern_deck), "initiatives": len(state.init_deck),
+                  "events": len(state.event_deck)},
+        "players": players,
+    }
+
+
+def scenario_force(state, expect: dict) -> None:
+    """Set the values named in ``expect`` (report mode: the text's claim wins, so
+    one divergence is reported once)."""
+    for key in ("meaning", "world_layer", "round"):
+        if key in expect and isinstance(expect[key], int):
+            setattr(state, key, expect[key])
+    if "prism" in expect and isinstance(expect["prism"], list):
+        try:
+            names = [_pattern(state, t) for t in expect["prism"]]
+            state.prism = names + [None] * max(0, len(state.prism) - len(names))
+        except ScenarioError:
+            pass
+    if "index" in expect and isinstance(expect["index"], list):
+        try:
+            names = [_initiative(state, t) for t in expect["index"]]
+            state.index = names + [None] * max(0, len(state.index) - len(names))
+        except ScenarioError:
+            pass
+    for who, values in (expect.get("players") or {}).items():
+        try:
+            seat = _seat(state, who)
+        except ScenarioError:
+            continue
+        p = state.players[seat]
+        for key in ("E", "I", "S", "vitals", "legacy", "markers"):
+            if isinstance((values or {}).get(key), int):
+                setattr(p, key, max(0, values[key]))
+        if "palette" in (values or {}):
+            try:
+                p.palette = [_pattern(state, t) for t in values["palette"]]
+            except ScenarioError:
+                pass
+        if isinstance((values or {}).get("fragile"), bool):
+            p.fragile = values["fragile"]
+        elif "vitals" in (values or {}):
+            p.fragile = p.vitals == 0

@@ -1,0 +1,54 @@
+"""Phase C, the Stability Window: in player order from the round's first player,
+each player may donate 1 Support for +1 Meaning; the group raises Meaning by at
+most 3 a round this way; Fragile players cannot donate. Players who cannot
+donate are skipped without being asked (ruling ``stability-skip``)."""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .tracks import change_meaning
+
+
+def can_donate(state, seat: int) -> str | None:
+    """None if ``seat`` may donate now, else the reason why not."""
+    p = state.players[seat]
+    if state.donations >= state.rules.stability_cap:
+        return f"the group has reached the +{state.rules.stability_cap} Meaning cap this round"
+    if p.fragile:
+        return "a Fragile player cannot donate Support"
+    if p.S < 1:
+        return "no Support to donate"
+    if state.meaning >= state.rules.meaning_max:
+        return f"Meaning is already at its top ({state.rules.meaning_max})"
+    return None
+
+
+def next_donor(state) -> None:
+    """Hand the decision to the next player in order who can donate, or end the
+    round when nobody is left."""
+    n = len(state.players)
+    while state.stab_next < n:
+        seat = (state.first + state.stab_next) % n
+        if can_donate(state, seat) is None:
+            state.decider = seat
+            return
+        state.stab_next += 1
+    from .rounds import end_round
+    end_round(state)
+
+
+def check_donation(state, donate: bool) -> None:
+    if donate:
+        why = can_donate(state, state.decider)
+        if why:
+            raise IllegalAction(f"cannot donate: {why}")
+
+
+def donation(state, donate: bool) -> None:
+    if donate:
+        state.players[state.decider].S -= 1
+        change_meaning(state, 1)
+        state.donations += 1
+    state.stab_next += 1
+    next_donor(state)

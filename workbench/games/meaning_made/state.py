@@ -1,0 +1,157 @@
+"""The Meaning Made position as plain Python data, and its hand-written clone.
+
+Everything a rule reads or changes lives here: the tracks, the decks and face-up
+cards, each player's tokens, Vitals, Legacy and Pattern Palette, the progress on
+face-up Initiatives, and the bookkeeping of the round (whose decision it is,
+Touchpoints used, donations made, actions restricted). Rules live in the
+sibling modules named after the rulebook; this module only holds and copies.
+"""
+
+from __future__ import annotations
+
+from workbench.core.game import TERMINAL, State
+
+COMMUNITY = -1
+"""Seat number recorded for a Community marker (solo mode)."""
+
+PHASE_TURNS = "turns"
+PHASE_TOUCHPOINT = "touchpoint"
+PHASE_STABILITY = "stability"
+PHASE_OVER = "over"
+
+
+class Player:
+    """One player's mat and supply."""
+
+    __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers")
+
+    def __init__(self, E=0, I=0, S=0, vitals=5, legacy=0, palette=None, fragile=False, markers=4):
+        self.E, self.I, self.S = E, I, S
+        self.vitals, self.legacy = vitals, legacy
+        self.palette: list[str] = palette if palette is not None else []
+        self.fragile = fragile
+        self.markers = markers
+
+    def copy(self) -> "Player":
+        p = Player.__new__(Player)
+        p.E, p.I, p.S = self.E, self.I, self.S
+        p.vitals, p.legacy = self.vitals, self.legacy
+        p.palette = self.palette[:]
+        p.fragile, p.markers = self.fragile, self.markers
+        return p
+
+    def tokens(self, kind: str) -> int:
+        return self.vitals if kind == "V" else getattr(self, kind)
+
+
+class Progress:
+    """Tokens committed to a face-up Initiative and its Contribution Order
+    markers (seat numbers in order; :data:`COMMUNITY` for a Community marker)."""
+
+    __slots__ = ("filled", "markers")
+
+    def __init__(self, filled=None, markers=None):
+        self.filled: dict[str, int] = filled if filled is not None else {"E": 0, "I": 0, "S": 0, "V": 0}
+        self.markers: list[int] = markers if markers is not None else []
+
+    def copy(self) -> "Progress":
+        return Progress(dict(self.filled), self.markers[:])
+
+    def has_tokens(self) -> bool:
+        f = self.filled
+        return bool(f["E"] or f["I"] or f["S"] or f["V"])
+
+
+class MMState(State):
+    """A Meaning Made position. ``rules`` (the resolved settings, variants and
+    options) and ``cards`` are shared, read-only, by every clone."""
+
+    def __init__(self, config, rules, cards, rng):
+        self.config = config
+        self.rules = rules
+        self.cards = cards
+        self.rng = rng
+        n = len(config.players)
+        self.meaning = 0
+        self.world_layer = 1
+        self.round = 1
+        self.phase = PHASE_TURNS
+        self.first = 0              # the round's first player (the starting player)
+        self.seat = 0               # whose turn it is in Phase B
+        self.decider = 0            # who decides now (turn, Touchpoint answer, donation)
+        self.actions_left = 2
+        self.converted = False      # conversion used this turn
+        self.pending = None         # (from_seat, to_seat, "give"|"request", token)
+        self.donations = 0          # Meaning raised in this round's Stability Window
+        self.stab_next = 0          # next offset from the first player to ask in Phase C
+        self.pattern_deck: list[str] = []
+        self.pattern_discard: list[str] = []
+        self.prism: list = []       # slots: Pattern name or None
+        self.init_deck: list[str] = []
+        self.init_discard: list[str] = []
+        self.index: list = []       # slots: Initiative name or None
+        self.end: str | None = None
+        self.progress: dict[str, Progress] = {}
+        self.completed: list[str] = []
+        self.event_deck: list[str] = []
+        self.event_discard: list[str] = []
+        self.events: list[str] = []  # Events revealed this round
+        self.code: int | None = None  # the round's Consequence Code
+        self.restricted: list[str] = []
+        self.touch_used = [False] * n
+        self.recycled = [False] * n
+        self.players: list[Player] = []
+        self.community = 0
+        self.ending: str | None = None
+        self.actions_taken = 0
+        self.completions: list[tuple] = []  # (name, round, player contributors, actor)
+
+    # -- protocol --------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == PHASE_OVER else self.decider
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def legal_actions(self) -> list:
+        from .actions import legal_actions
+        return legal_actions(self)
+
+    def apply_action(self, action) -> None:
+        from .actions import apply_action
+        apply_action(self, action)
+
+    def clone(self) -> "MMState":
+        s = MMState.__new__(MMState)
+        s.config, s.rules, s.cards = self.config, self.rules, self.cards
+        s.rng = self.rng.copy()
+        s.meaning, s.world_layer, s.round, s.phase = self.meaning, self.world_layer, self.round, self.phase
+        s.first, s.seat, s.decider, s.actions_left = self.first, self.seat, self.decider, self.actions_left
+        s.converted, s.pending, s.donations, s.stab_next = self.converted, self.pending, self.donations, self.stab_next
+        s.pattern_deck, s.pattern_discard, s.prism = self.pattern_deck[:], self.pattern_discard[:], self.prism[:]
+        s.init_deck, s.init_discard, s.index, s.end = self.init_deck[:], self.init_discard[:], self.index[:], self.end
+        s.progress = {k: v.copy() for k, v in self.progress.items()}
+        s.completed = self.completed[:]
+        s.event_deck, s.event_discard, s.events = self.event_deck[:], self.event_discard[:], self.events[:]
+        s.code, s.restricted = self.code, self.restricted[:]
+        s.touch_used, s.recycled = self.touch_used[:], self.recycled[:]
+        s.players = [p.copy() for p in self.players]
+        s.community, s.ending, s.actions_taken = self.community, self.ending, self.actions_taken
+        s.completions = self.completions[:]
+        return s
+
+    # -- small lookups used by several rules ------------------------------------
+    def face_up_initiatives(self) -> list[str]:
+        """Face-up Initiatives, Index slots left to right, then the End Initiative."""
+        out = [n for n in self.index if n is not None]
+        if self.end is not None:
+            out.append(self.end)
+        return out
+
+    def contributors(self, name: str) -> list[int]:
+        prog = self.progress.get(name)
+        return [m for m in prog.markers if m != COMMUNITY] if prog else []
+
+    def __repr__(self) -> str:
+        return (f"<MeaningMade round {self.round} {self.phase} meaning {self.meaning} "
+                f"layer {self.world_layer} decider {self.decider}>")

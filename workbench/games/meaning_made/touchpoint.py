@@ -1,0 +1,69 @@
+"""Action: Touchpoint. Give or request exactly 1 token of one kind; the other
+player answers (``accept``/``decline``). If the token changes hands both gain
++1 Vitals, or +2 each when either of them is Fragile (Social Requirement: no
+Vitals while Meaning is 3 or lower). Once per round per player, whether it
+succeeds or not. Not available in solo play (ruling ``solo-touchpoint``)."""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .state import PHASE_TOUCHPOINT
+from .tracks import change_vitals
+
+
+def plan_touchpoint(state, action) -> int:
+    if state.rules.solo:
+        raise IllegalAction("there is no other player to make a Touchpoint with in solo play")
+    if "touchpoint" in state.restricted:
+        raise IllegalAction("Touchpoint is restricted this round")
+    if state.touch_used[state.seat]:
+        raise IllegalAction("you have already used your Touchpoint this round")
+    names = [n.lower() for n in state.config.players]
+    other = names.index(action.other.lower())
+    if other == state.seat:
+        raise IllegalAction("a Touchpoint is made with another player")
+    if action.mode == "give" and getattr(state.players[state.seat], action.token) < 1:
+        raise IllegalAction(f"you have no {action.token} to give")
+    return other
+
+
+def propose(state, action, other: int) -> None:
+    state.touch_used[state.seat] = True
+    state.actions_left -= 1
+    state.pending = (state.seat, other, action.mode, action.token)
+    state.phase = PHASE_TOUCHPOINT
+    state.decider = other
+
+
+def exchange_possible(state) -> str | None:
+    """None if the pending exchange can happen, else why not."""
+    frm, to, mode, token = state.pending
+    giver = frm if mode == "give" else to
+    if getattr(state.players[giver], token) < 1:
+        return f"{state.player_name(giver)} has no {token} to give"
+    return None
+
+
+def check_answer(state, accept: bool) -> None:
+    if accept:
+        why = exchange_possible(state)
+        if why:
+            raise IllegalAction(f"cannot accept: {why}")
+
+
+def answer(state, accept: bool) -> None:
+    frm, to, mode, token = state.pending
+    state.pending = None
+    if not accept:
+        return
+    giver, taker = (frm, to) if mode == "give" else (to, frm)
+    g, t = state.players[giver], state.players[taker]
+    setattr(g, token, getattr(g, token) - 1)
+    setattr(t, token, getattr(t, token) + 1)
+    rules = state.rules
+    if rules.social_meaning is not None and state.meaning <= rules.social_meaning:
+        return
+    gain = 2 if (state.players[frm].fragile or state.players[to].fragile) else 1
+    change_vitals(state, frm, gain)
+    change_vitals(state, to, gain)
