@@ -124,3 +124,57 @@ def test_player_count_bounds_follow_game(toy):
     assert toy.param.players.bounds == (2, 4)
     with pytest.raises(ValueError):
         toy.players = 7
+
+
+# -- Sweeps ------------------------------------------------------------------------
+
+TOY_SIM = "workbench.sim.toygame:GAME"
+
+
+@pytest.fixture
+def sweeps():
+    from workbench.dashboard.sweeps import SweepsModel
+    return SweepsModel(games=[TOY_SIM], game_id=TOY_SIM)
+
+
+def test_sweep_runs_off_thread_with_progress(sweeps):
+    sweeps.param.update(games=30, players=3, bots_a="random")
+    seen = []
+    sweeps.param.watch(lambda e: seen.append(e.new), "done_games")
+    thread = sweeps.start()
+    assert thread is not None
+    sweeps.wait(60)
+    assert not sweeps.running and sweeps.message.startswith("played 30 games")
+    assert seen and seen[-1] == 30 and sweeps.progress == 1.0
+    assert sweeps.durations()["games"].sum() == 30
+    seats = sweeps.seat_balance()
+    assert seats["seat"].to_list() == [1, 2, 3]
+    assert abs(seats["win_rate"].sum() - sweeps.results["A"].metrics()["completion"]) < 1e-9
+    table, order = sweeps.card_use()
+    assert order and set(table["card"].to_list()) == set(order)
+
+
+def test_sweep_compare_lists_flipped_games_that_open_in_play(sweeps, monkeypatch):
+    sweeps.param.update(games=30, players=3, bots_a="greedy", compare=True, bots_b="random")
+    sweeps.run()
+    assert set(sweeps.results) == {"A", "B"}
+    table = sweeps.metrics_table()
+    assert {"metric", "A", "B", "diff", "ci_low", "ci_high"} <= set(table.columns)
+    flips = sweeps.flipped()
+    assert flips, "greedy vs random should flip some of 30 games"
+    data = sweeps.flipped_match(0, "B")
+    # the replayed game ends as the batch recorded it
+    from workbench.core.game import GameConfig
+    from workbench.core.history import Match
+    from workbench.sim import resolve_game
+    match = Match.replay(resolve_game(TOY_SIM), GameConfig.from_dict(data["config"]), data["actions"])
+    res = match.game.result(match.state)
+    assert res.ending == flips[0]["b"]["ending"]
+    assert sorted(res.winners) == sorted(flips[0]["b"]["winners"])
+
+
+def test_sweep_bad_bot_is_a_message_not_a_crash(sweeps):
+    sweeps.param.update(games=5, bots_a="wizard")
+    sweeps.run()
+    assert sweeps.message.startswith("cannot run:") and "unknown bot" in sweeps.message
+    assert not sweeps.running

@@ -1,0 +1,397 @@
+"""The Sweeps page: play a batch of bot games (optionally two settings on the
+same seeds), watch its progress, and read the design metrics as plots:
+survival rate, duration histogram, seat balance and card use. Games whose
+outcome flipped between the two settings can be opened on the Play page.
+
+The batch itself is :func:`workbench.sim.simulate` and the paired comparison
+:func:`workbench.sim.compare.compare_results`; this module only runs them off
+the event loop and draws what they return."""
+
+from __future__ import annotations
+
+import threading
+
+import panel as pn
+import param
+
+from workbench.core.errors import WorkbenchError
+
+ARMS = ("A", "B")
+ARM_COLOURS = {"A": "#4a7bd0", "B": "#e08a00"}
+
+
+class SweepsModel(param.Parameterized):
+    """Settings of one batch (A) and an optional second setting (B) played on
+    the same seeds, the run's progress, and its results."""
+
+    game_id = param.Selector(objects=[], doc="game id (or module:ATTR for a test game)")
+    players = param.Integer(default=4, bounds=(1, 8))
+    games = param.Integer(default=200, bounds=(1, 100_000))
+    seed = param.Integer(default=1, bounds=(0, None))
+    workers = param.Integer(default=0, bounds=(0, 64),
+                            doc="0 plays in this process; more uses a process pool")
+    bots_a = param.String(default="greedy")
+    variants_a = param.ListSelector(default=[], objects=[])
+    compare = param.Boolean(default=False, doc="also play setting B on the same seeds")
+    bots_b = param.String(default="random")
+    variants_b = param.ListSelector(default=[], objects=[])
+
+    running = param.Boolean(default=False)
+    done_games = param.Integer(default=0)
+    total_games = param.Integer(default=0)
+    message = param.String(default="")
+    version = param.Integer(default=0, doc="bumped when new results arrive")
+
+    def __init__(self, games: list[str] | None = None, **params):
+        from .play import available_games
+        games = games if games is not None else available_games()
+        super().__init__(**params)
+        self.param.game_id.objects = list(games)
+        self.results: dict[str, object] = {}
+        self.comparison = None
+        self._thread: threading.Thread | None = None
+        if games:
+            self.choose_game(params.get("game_id") or games[0])
+
+    def _game(self):
+        from workbench.sim import resolve_game
+        return resolve_game(self.game_id)
+
+    def choose_game(self, game_id: str) -> None:
+        self.game_id = game_id
+        game = self._game()
+        self.param.players.bounds = (game.min_players, game.max_players)
+        self.players = getattr(game, "default_players", game.min_players)
+        for name in ("variants_a", "variants_b"):
+            self.param[name].objects = list(game.variants)
+            setattr(self, name, [])
+
+    # -- running ---------------------------------------------------------------
+    def spec(self, arm: str = "A"):
+        from workbench.sim import SimSpec
+        bots = self.bots_a if arm == "A" else self.bots_b
+        variants = self.variants_a if arm == "A" else self.variants_b
+        return SimSpec(self.game_id, games=self.games, players=self.players, bots=bots,
+                       seed=self.seed, variants=tuple(variants))
+
+    @property
+    def progress(self) -> float:
+        return self.done_games / self.total_games if self.total_games else 0.0
+
+    def _progress(self, k: int) -> None:
+        self.done_games = min(self.total_games, self.done_games + k)
+
+    def run(self) -> None:
+        """Play the batch (both arms when comparing) here, blocking; errors
+        become :attr:`message`, never an exception."""
+        from workbench.sim import simulate
+        from workbench.sim.compare import compare_results
+        arms = ARMS if self.compare else ARMS[:1]
+        self.running, self.done_games, self.total_games = True, 0, self.games * len(arms)
+        self.message = ""
+        try:
+            results = {}
+            for arm in arms:
+                results[arm] = simulate(self.spec(arm), workers=self.workers, progress=self._progress)
+            self.comparison = compare_results(results["A"], results["B"]) if self.compare else None
+            self.results = results
+            seconds = sum(r.elapsed for r in results.values())
+            self.message = f"played {self.total_games} games in {seconds:.1f} s"
+        except WorkbenchError as exc:
+            self.message = f"cannot run: {exc}"
+        finally:
+            self.running = False
+            self.version += 1
+
+    def start(self) -> threading.Thread | None:
+        """Run the batch on a background thread so the page stays responsive."""
+        if self.running:
+            self.message = "a batch is already running"
+            return None
+        self.running = True  # claimed now, so a double click cannot start two
+        self._thread = threading.Thread(target=self.run, name="sweep", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # -- results as tables -----------------------------------------------------------
+    def metrics_table(self):
+        """polars: metric and value per arm (with the paired difference and its
+        95% interval when comparing)."""
+        import polars as pl
+        if self.comparison is not None:
+            return self.comparison.table().rename({"a": "A", "b": "B"})
+        if "A" in self.results:
+            return self.results["A"].metrics_table().rename({"value": "A"})
+        return pl.DataFrame()
+
+    def endings(self):
+        """polars: arm, ending, games, share."""
+        import polars as pl
+        frames = []
+        for arm, res in self.results.items():
+            n = res.games.height
+            frames.append(res.games.group_by("ending").len("games").sort("ending")
+                          .with_columns(pl.lit(arm).alias("arm"), (pl.col("games") / n).alias("share")))
+        return pl.concat(frames).select("arm", "ending", "games", "share") if frames else pl.DataFrame()
+
+    def survival(self) -> dict[str, float]:
+        """Share of games each arm ended with a winner (the survival rate of a
+        cooperative game)."""
+        return {arm: res.metrics()["completion"] for arm, res in self.results.items()}
+
+    def durations(self):
+        """polars: arm, turns, games (the duration histogram)."""
+        import polars as pl
+        frames = [res.games.group_by("turns").len("games").sort("turns")
+                  .with_columns(pl.lit(arm).alias("arm")) for arm, res in self.results.items()]
+        return pl.concat(frames).select("arm", "turns", "games") if frames else pl.DataFrame()
+
+    def seat_balance(self):
+        """polars: arm, seat (1-based), win_rate (shared wins count by share)."""
+        import polars as pl
+        frames = [res.players.group_by("seat").agg(pl.col("win_credit").mean().alias("win_rate"))
+                  .sort("seat").with_columns((pl.col("seat") + 1).alias("seat"), pl.lit(arm).alias("arm"))
+                  for arm, res in self.results.items()]
+        return pl.concat(frames).select("arm", "seat", "win_rate") if frames else pl.DataFrame()
+
+    def card_use(self, top: int = 25):
+        """polars: arm, card, pick_rate for the most picked cards of arm A."""
+        import polars as pl
+        if not self.results:
+            return pl.DataFrame()
+        frames = []
+        for arm, res in self.results.items():
+            summary = res.card_summary()
+            if summary.height:
+                frames.append(summary.select("card", "pick_rate").with_columns(pl.lit(arm).alias("arm")))
+        if not frames:
+            return pl.DataFrame()
+        table = pl.concat(frames)
+        order = (table.filter(pl.col("arm") == "A").sort(["pick_rate", "card"], descending=[True, False])
+                 .head(top)["card"].to_list())
+        return table.filter(pl.col("card").is_in(order)).select("arm", "card", "pick_rate"), order
+
+    def flipped(self) -> list[dict]:
+        return list(self.comparison.flipped) if self.comparison is not None else []
+
+    def flipped_match(self, row: int, arm: str = "A") -> dict:
+        """The flipped game ``row`` as played in setting ``arm``, in the
+        ``Match.to_dict`` shape the Play page opens (replayed from its config
+        and bots with the same streams as the batch)."""
+        from workbench.core.bots import make_bots
+        from workbench.core.game import GameConfig
+        from workbench.core.play import play_game
+        flip = self.flipped()[row]
+        key = arm.lower()
+        game = self._game()
+        config = GameConfig.from_dict(flip[f"config_{key}"])
+        _, log = play_game(game, config, make_bots(flip[f"bots_{key}"], len(config.players)))
+        return {"game": game.id, "config": config.to_dict(), "actions": log, "cursor": 0}
+
+
+# -- drawing --------------------------------------------------------------------------
+
+def _bar(title: str, categories: list[str], series: dict[str, list[float]], y_label: str,
+         horizontal: bool = False):
+    """Grouped bars, one group per category, one bar per arm."""
+    from bokeh.models import ColumnDataSource, FactorRange, HoverTool
+    from bokeh.plotting import figure
+    factors = [(c, arm) for c in categories for arm in series]
+    values = [series[arm][i] for i, _ in enumerate(categories) for arm in series]
+    colours = [ARM_COLOURS[arm] for _ in categories for arm in series]
+    source = ColumnDataSource({"x": factors, "v": values, "colour": colours,
+                               "label": [f"{c} ({a})" for c, a in factors]})
+    if horizontal:
+        fig = figure(y_range=FactorRange(*reversed(factors)), title=title,
+                     height=max(250, 22 * len(factors) + 60), sizing_mode="stretch_width",
+                     toolbar_location=None)
+        fig.hbar(y="x", right="v", height=0.8, color="colour", source=source)
+        fig.xaxis.axis_label = y_label
+    else:
+        fig = figure(x_range=FactorRange(*factors), title=title, height=280,
+                     sizing_mode="stretch_width", toolbar_location=None)
+        fig.vbar(x="x", top="v", width=0.8, color="colour", source=source)
+        fig.yaxis.axis_label = y_label
+        fig.y_range.start = 0
+    fig.add_tools(HoverTool(tooltips=[("", "@label"), (y_label, "@v{0.000}")]))
+    return fig
+
+
+def survival_figure(model: SweepsModel):
+    endings = model.endings()
+    names = sorted(set(endings["ending"].to_list()))
+    series = {arm: [] for arm in model.results}
+    for arm in series:
+        sub = dict(endings.filter(endings["arm"] == arm).select("ending", "share").rows())
+        series[arm] = [sub.get(e, 0.0) for e in names]
+    rates = ", ".join(f"{arm} {v:.1%}" for arm, v in model.survival().items())
+    return _bar(f"Endings (survival rate: {rates})", names, series, "share of games")
+
+
+def duration_figure(model: SweepsModel):
+    from bokeh.models import ColumnDataSource, HoverTool
+    from bokeh.plotting import figure
+    fig = figure(title="Duration (rounds played)", height=280, sizing_mode="stretch_width",
+                 toolbar_location=None)
+    table = model.durations()
+    offset = {"A": -0.2, "B": 0.2} if len(model.results) > 1 else {"A": 0.0}
+    for arm in model.results:
+        sub = table.filter(table["arm"] == arm)
+        source = ColumnDataSource({"x": [t + offset[arm] for t in sub["turns"].to_list()],
+                                   "turns": sub["turns"].to_list(), "games": sub["games"].to_list()})
+        fig.vbar(x="x", top="games", width=0.4 if len(model.results) > 1 else 0.8,
+                 color=ARM_COLOURS[arm], legend_label=arm, source=source)
+    fig.add_tools(HoverTool(tooltips=[("rounds", "@turns"), ("games", "@games")]))
+    fig.xaxis.axis_label, fig.yaxis.axis_label = "rounds", "games"
+    fig.y_range.start = 0
+    return fig
+
+
+def seat_figure(model: SweepsModel):
+    table = model.seat_balance()
+    seats = sorted(set(table["seat"].to_list()))
+    series = {arm: [dict(table.filter(table["arm"] == arm).select("seat", "win_rate").rows()).get(s, 0.0)
+                    for s in seats] for arm in model.results}
+    return _bar("Seat balance (win rate by seat)", [f"seat {s}" for s in seats], series, "win rate")
+
+
+def card_figure(model: SweepsModel):
+    out = model.card_use()
+    if not isinstance(out, tuple):
+        return pn.pane.Markdown("*This game records no card use.*")
+    table, order = out
+    series = {arm: [dict(table.filter(table["arm"] == arm).select("card", "pick_rate").rows()).get(c, 0.0)
+                    for c in order] for arm in model.results}
+    return _bar("Card use (share of games the card was taken)", order, series, "pick rate",
+                horizontal=True)
+
+
+class SweepsPage(pn.viewable.Viewer):
+    """Settings, a Run button with a progress bar, then the plots and tables."""
+
+    def __init__(self, bench=None, model: SweepsModel | None = None, **params):
+        super().__init__(**params)
+        self.bench = bench
+        self.model = m = model or SweepsModel()
+        self._game = pn.widgets.Select(name="Game", options=m.param.game_id.objects, value=m.game_id)
+        self._players = pn.widgets.IntInput(name="Players", value=m.players)
+        self._games = pn.widgets.IntInput(name="Games", value=m.games, start=1, end=100_000)
+        self._seed = pn.widgets.IntInput(name="Master seed", value=m.seed, start=0)
+        self._workers = pn.widgets.IntInput(name="Worker processes (0 = here)", value=m.workers,
+                                            start=0, end=64)
+        self._bots_a = pn.widgets.TextInput(name="Bots, setting A", value=m.bots_a)
+        self._var_a = pn.widgets.MultiChoice(name="Variants, setting A", options=list(m.param.variants_a.objects))
+        self._compare = pn.widgets.Checkbox(name="Compare with setting B (same seeds)", value=m.compare)
+        self._bots_b = pn.widgets.TextInput(name="Bots, setting B", value=m.bots_b)
+        self._var_b = pn.widgets.MultiChoice(name="Variants, setting B", options=list(m.param.variants_b.objects))
+        self._run = pn.widgets.Button(name="Run batch", button_type="primary")
+        self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
+        self._status = pn.pane.Markdown("")
+        self._plots = pn.Column(sizing_mode="stretch_width")
+        self._flipped = pn.widgets.Tabulator(pd_empty(), disabled=True, selectable=1, height=220,
+                                             sizing_mode="stretch_width", show_index=False)
+        self._open_a = pn.widgets.Button(name="Open selected game (A) in Play", disabled=True)
+        self._open_b = pn.widgets.Button(name="Open selected game (B) in Play", disabled=True)
+        self._game.param.watch(self._on_game, "value")
+        self._run.on_click(self._on_run)
+        self._open_a.on_click(lambda e: self._open("A"))
+        self._open_b.on_click(lambda e: self._open("B"))
+        self._flipped.param.watch(self._on_select, "selection")
+        self._poll = None
+        self._shown_version = -1
+
+    def _on_game(self, event):
+        self.model.choose_game(event.new)
+        self._players.value = self.model.players
+        self._var_a.options = self._var_b.options = list(self.model.param.variants_a.objects)
+
+    def _on_run(self, event=None):
+        m = self.model
+        try:
+            m.param.update(players=int(self._players.value), games=int(self._games.value),
+                           seed=int(self._seed.value), workers=int(self._workers.value),
+                           bots_a=self._bots_a.value, variants_a=list(self._var_a.value),
+                           compare=bool(self._compare.value), bots_b=self._bots_b.value,
+                           variants_b=list(self._var_b.value))
+        except ValueError as exc:
+            self._status.object = f"**Refused:** {exc}"
+            return
+        if m.start() is None:
+            self._status.object = m.message
+            return
+        self._run.disabled = True
+        self._bar.visible = True
+        self._bar.value = 0
+        self._status.object = "running…"
+        # the batch runs on a thread; this callback, on the event loop, shows its progress
+        self._poll = pn.state.add_periodic_callback(self._tick, period=300)
+
+    def _tick(self):
+        m = self.model
+        self._bar.value = int(100 * m.progress)
+        if m.running:
+            self._status.object = f"running… {m.done_games} of {m.total_games} games"
+            return
+        if self._poll is not None:
+            self._poll.stop()
+            self._poll = None
+        self._run.disabled = False
+        self._bar.visible = False
+        self._show()
+
+    def _show(self):
+        m = self.model
+        self._status.object = m.message
+        if not m.results or self._shown_version == m.version:
+            return
+        self._shown_version = m.version
+        metrics = m.metrics_table().to_pandas()
+        self._plots.objects = [
+            pn.Row(_pane(survival_figure(m)), _pane(duration_figure(m))),
+            pn.Row(_pane(seat_figure(m)), _pane(card_figure(m))),
+            "#### Design metrics",
+            pn.widgets.Tabulator(metrics, disabled=True, show_index=False, sizing_mode="stretch_width",
+                                 formatters={c: {"type": "number", "precision": 3}
+                                             for c in metrics.columns if c != "metric"}),
+        ]
+        flips = m.flipped()
+        import pandas as pd
+        self._flipped.value = pd.DataFrame([{
+            "game": f["index"], "seed": f["seed"],
+            "A ending": f["a"]["ending"], "A winners": ", ".join(f["a"]["winners"]),
+            "B ending": f["b"]["ending"], "B winners": ", ".join(f["b"]["winners"])} for f in flips]) \
+            if flips else pd_empty()
+
+    def _on_select(self, event):
+        ok = bool(event.new) and self.bench is not None
+        self._open_a.disabled = self._open_b.disabled = not ok
+
+    def _open(self, arm: str):
+        if not self._flipped.selection or self.bench is None:
+            return
+        try:
+            self.bench.open_in_play(self.model.flipped_match(self._flipped.selection[0], arm))
+        except WorkbenchError as exc:
+            self._status.object = f"**Cannot open:** {exc}"
+
+    def __panel__(self):
+        settings = pn.Column("### Batch", self._game, self._players, self._games, self._seed,
+                             self._workers, self._bots_a, self._var_a, self._compare, self._bots_b,
+                             self._var_b, self._run, width=280, sizing_mode="fixed")
+        flipped = pn.Column("#### Games whose outcome flipped between A and B", self._flipped,
+                            pn.Row(self._open_a, self._open_b), sizing_mode="stretch_width")
+        return pn.Row(settings, pn.Column(self._status, self._bar, self._plots, flipped,
+                                          sizing_mode="stretch_width"), sizing_mode="stretch_width")
+
+
+def _pane(obj):
+    return obj if isinstance(obj, pn.viewable.Viewable) else pn.pane.Bokeh(obj, sizing_mode="stretch_width")
+
+
+def pd_empty():
+    import pandas as pd
+    return pd.DataFrame({"game": [], "seed": []})
