@@ -1,0 +1,78 @@
+"""``workbench graph``: the card dependency graph and its analyses."""
+
+from __future__ import annotations
+
+from .common import emit_json
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("graph", help="card dependency graph and its analyses",
+                       description="Build a game's card dependency graph and print its analyses: cheapest "
+                                   "loads, dead and dominated cards, bottleneck Layers, Initiative feasibility "
+                                   "by player count, cycles and a per-card summary.")
+    p.add_argument("game", help="game id (meaning-made; mandate-2038 gives its hex adjacency graph)")
+    p.add_argument("--seed", type=int, default=1, help="board seed (mandate-2038)")
+    p.add_argument("--html", metavar="FILE", help="also write the bokeh drawing to an HTML file")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.registry import get_game
+
+    get_game(args.game)  # a clear message for an unknown id
+    if args.game == "mandate-2038":
+        return _board_graph(args)
+    if args.game != "meaning-made":
+        raise WorkbenchError(f"{args.game} has no card dependency graph; try meaning-made or mandate-2038")
+    from workbench.games.meaning_made.cards import load_cards
+    from workbench.graphs import dependency
+
+    cards = load_cards()
+    graph = dependency.build_graph(cards)
+    tables = dependency.analyses(cards, graph)
+    if args.html:
+        _write_html(args.html, graph, tables)
+    if args.json:
+        emit_json({"game": args.game, **dependency.graph_json(graph),
+                   "analyses": {k: v.to_dicts() for k, v in tables.items()}})
+        return 0
+    import polars as pl
+    with pl.Config(tbl_rows=80, tbl_cols=12, tbl_width_chars=160, fmt_str_lengths=60):
+        print(f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
+        for name in ("layer_bottlenecks", "pattern_viability", "cycles"):
+            table = tables[name]
+            if name == "pattern_viability":
+                table = table.filter(pl.col("dead") | (pl.col("dominated_by") != ""))
+                name = "dead or dominated Patterns"
+            print(f"\n{name}:")
+            print(table)
+        feas = tables["initiative_feasibility"].filter(~pl.col("feasible"))
+        print("\nInitiatives infeasible at some player count:")
+        print(feas)
+    return 0
+
+
+def _write_html(path, graph, tables) -> None:
+    from bokeh.io import save
+    from bokeh.resources import INLINE
+
+    from workbench.graphs.drawing import dependency_figure
+    save(dependency_figure(graph, tables), filename=path, resources=INLINE, title="Card dependency graph")
+
+
+def _board_graph(args) -> int:
+    import networkx as nx
+
+    from workbench.graphs.hexboard import board_graph
+
+    graph = board_graph(args.seed)
+    doc = {"game": args.game, "seed": args.seed, **nx.node_link_data(graph, edges="edges")}
+    if args.json:
+        emit_json(doc)
+    else:
+        print(f"{graph.number_of_nodes()} tiles, {graph.number_of_edges()} adjacencies (seed {args.seed})")
+        for n, d in sorted(graph.nodes(data=True)):
+            print(f"  {n}: {d}")
+    return 0

@@ -1,0 +1,505 @@
+"""Live tweaking of the Meaning Made card pool: the engine behind the Cards page.
+
+A :class:`TweakSession` holds the designer's card files as plain data. Each edit
+is validated exactly as a file on disk would be (a bad value is refused with the
+file, card and field, and the last good pool stays), the dependency graph and
+its analyses are recomputed, and an :class:`EditReport` says what changed: cards
+that became dead or loadable, cheapest-cost changes, Initiatives that became
+feasible or infeasible at some player count, dominance changes.
+
+``quick_playtest`` plays the same seeds on the pool as loaded (or last saved) and
+on the edited pool and compares them with :mod:`workbench.sim.compare`. Edits can
+be undone and redone; ``save`` writes the files back atomically (the previous
+file kept as ``.bak``) and refuses to overwrite a file changed on disk since it
+was loaded; ``export`` writes the flat card table as CSV or Parquet.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from workbench.core.data import cards_dir, dump_yaml, load_yaml
+from workbench.core.errors import DataError, WorkbenchError, suggest
+from workbench.core.storage import atomic_write_text, fingerprint
+
+from . import dependency
+
+GAME_ID = "meaning-made"
+EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml")
+TOKEN_COLUMNS = ("E", "I", "S")
+
+#: flat column -> (applies to, meaning) for the editable table
+COLUMNS = {
+    "name": ("both", "card name (unique)"),
+    "layer": ("both", "Layer 1-6 (Pattern) or 7-10 (Initiative)"),
+    "E": ("both", "Energy required"),
+    "I": ("both", "Insight required"),
+    "S": ("both", "Support required"),
+    "V": ("initiative", "Vitals boxes"),
+    "icons": ("both", "Layer icons required, e.g. '1 1 2'"),
+    "vitals": ("pattern", "Vitals paid to load"),
+    "bonus": ("both", "one-time bonus, e.g. 'E+1' or 'vitals+1' ('' for none)"),
+    "consequence": ("pattern", "Consequence code, e.g. 'individual 2' ('' for none)"),
+    "contributors": ("initiative", "contributors required"),
+    "completed": ("initiative", "Initiative Layers that must be completed first, e.g. '7 8'"),
+    "patterns_in_play": ("initiative", "Patterns in play required"),
+    "order_spaces": ("initiative", "Contribution Order spaces"),
+    "meaning": ("initiative", "Meaning reward"),
+    "penalty": ("initiative", "Completion Penalty code, e.g. 'group 3' ('' for none)"),
+    "provenance": ("both", "seed or draft"),
+    "flavour": ("both", "flavour text"),
+}
+EFFECT_KEYS = ("meaning", "vitals", "legacy", "E", "I", "S", "lose_tokens")
+
+
+@dataclass
+class EditReport:
+    """What one edit (or undo/redo) changed in the analyses."""
+
+    card: str | None
+    field: str | None
+    old: Any = None
+    new: Any = None
+    became_dead: list[str] = field(default_factory=list)
+    became_loadable: list[str] = field(default_factory=list)
+    cost_changes: list[dict] = field(default_factory=list)      # card, before, after (actions/tokens)
+    feasibility_changes: list[dict] = field(default_factory=list)  # initiative, players, before, after
+    dominance_changes: list[dict] = field(default_factory=list)  # card, before, after (dominated_by)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.became_dead or self.became_loadable or self.cost_changes
+                    or self.feasibility_changes or self.dominance_changes)
+
+    def lines(self) -> list[str]:
+        out = []
+        out += [f"{c} became dead" for c in self.became_dead]
+        out += [f"{c} became loadable" for c in self.became_loadable]
+        out += [f"{d['card']}: cheapest load {d['before']} -> {d['after']}" for d in self.cost_changes]
+        out += [f"{d['initiative']} at {d['players']} players: "
+                f"{'feasible' if d['after'] else 'infeasible'} (was {'feasible' if d['before'] else 'infeasible'})"
+                for d in self.feasibility_changes]
+        out += [f"{d['card']}: dominated by '{d['after'] or 'nothing'}' (was '{d['before'] or 'nothing'}')"
+                for d in self.dominance_changes]
+        return out or ["no change to the analyses"]
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass
+class PairedResult:
+    """A quick paired playtest: the same seeds on the old and the new pool."""
+
+    summary: pl.DataFrame            # metric, old, new, diff, ci_low, ci_high
+    flipped: list[dict]
+    games: int
+    players: int
+    card: str | None
+    elapsed: float
+
+
+def _header(path: Path) -> str:
+    """The comment block at the top of a YAML file, kept on save."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            lines.append(line)
+        else:
+            break
+    return "\n".join(lines).rstrip() + "\n" if any(l.startswith("#") for l in lines) else ""
+
+
+def _int(value, what: str) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{what} must be a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"{what} must be a whole number, not {value!r}") from None
+
+
+def _int_list(value, what: str) -> list[int]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        items = [x for x in str(value).replace(",", " ").split() if x]
+    return sorted(_int(x, what) for x in items)
+
+
+def _effect(value) -> dict | None:
+    """'E+1 vitals+1' (or a mapping) -> an effect mapping; '' -> None."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, dict):
+        return dict(value)
+    effect: dict[str, Any] = {}
+    for part in str(value).replace(",", " ").split():
+        if part.startswith("(") and part.endswith(")"):
+            effect["target"] = part[1:-1]
+            continue
+        for sign in "+-":
+            if sign in part[1:]:
+                key, _, num = part.partition(sign)
+                break
+        else:
+            raise ValueError(f"cannot read {part!r}: write e.g. E+1 or vitals+1")
+        key = {"e": "E", "i": "I", "s": "S"}.get(key.lower(), key.lower())
+        if key not in EFFECT_KEYS:
+            raise ValueError(f"unknown bonus {key!r}{suggest(key, EFFECT_KEYS)}")
+        effect[key] = _int(num, key) * (-1 if sign == "-" else 1)
+    return effect
+
+
+def _code(value) -> dict | None:
+    """'group 3' / 'individual 2' -> {table, code}; '' -> None."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, dict):
+        return dict(value)
+    parts = str(value).split()
+    if len(parts) != 2 or parts[0] not in ("group", "individual"):
+        raise ValueError(f"write 'group N' or 'individual N', not {value!r}")
+    return {"table": parts[0], "code": _int(parts[1], "code")}
+
+
+def _effect_text(effect: dict | None) -> str:
+    if not effect:
+        return ""
+    parts = [f"{k}{effect[k]:+d}" for k in EFFECT_KEYS if effect.get(k)]
+    if effect.get("target") and effect["target"] != "affected":
+        parts.append(f"({effect['target']})")
+    return " ".join(parts)
+
+
+def _code_text(code: dict | None) -> str:
+    return f"{code['table']} {code['code']}" if code else ""
+
+
+class TweakSession:
+    """An editable Meaning Made card pool with validation, analyses, undo and save."""
+
+    def __init__(self, game_id: str = GAME_ID, folder: str | Path | None = None):
+        if game_id != GAME_ID:
+            raise WorkbenchError(f"card tweaking is built for {GAME_ID} so far, not {game_id!r}")
+        from workbench.games.meaning_made.cards import load_cards
+        self._load_cards = load_cards
+        self.game_id = game_id
+        self.folder = Path(folder) if folder else cards_dir(game_id)
+        self.raw = {name: load_yaml(self.folder / name) for name in EDITABLE_FILES}
+        self.headers = {name: _header(self.folder / name) for name in EDITABLE_FILES}
+        self.fingerprints = {name: fingerprint(self.folder / name) for name in EDITABLE_FILES}
+        self.cards = load_cards(self.folder)
+        self.baseline = self.cards
+        self._undo: list[tuple[dict, str, str]] = []
+        self._redo: list[tuple[dict, str, str]] = []
+        self._graph = dependency.build_graph(self.cards)
+        self._analyses = dependency.analyses(self.cards, self._graph)
+        self.dirty = False
+
+    # -- reading ------------------------------------------------------------
+    def graph(self):
+        return self._graph
+
+    def analyses(self) -> dict[str, pl.DataFrame]:
+        return self._analyses
+
+    def _entries(self):
+        for file, key, kind in (("patterns.yaml", "patterns", "pattern"),
+                                ("initiatives.yaml", "initiatives", "initiative")):
+            for entry in self.raw[file][key]:
+                yield file, kind, entry
+
+    def table(self) -> pl.DataFrame:
+        """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
+        rows = []
+        for _, kind, e in self._entries():
+            req = e.get("requirement") or {}
+            tokens = req.get("tokens") or {}
+            rows.append({
+                "name": e["name"], "kind": kind, "layer": e["layer"],
+                "E": tokens.get("E", 0), "I": tokens.get("I", 0), "S": tokens.get("S", 0),
+                "V": tokens.get("V", 0) if kind == "initiative" else 0,
+                "icons": " ".join(str(x) for x in req.get("layers") or []),
+                "vitals": req.get("vitals", 0) if kind == "pattern" else 0,
+                "bonus": _effect_text(e.get("bonus")),
+                "consequence": _code_text(e.get("consequence")) if kind == "pattern" else "",
+                "contributors": req.get("contributors", 1) if kind == "initiative" else 0,
+                "completed": " ".join(str(x) for x in req.get("completed") or []),
+                "patterns_in_play": req.get("patterns_in_play", 0) if kind == "initiative" else 0,
+                "order_spaces": e.get("order_spaces", 0) if kind == "initiative" else 0,
+                "meaning": e.get("meaning", 0) if kind == "initiative" else 0,
+                "penalty": _code_text(e.get("penalty")) if kind == "initiative" else "",
+                "provenance": e.get("provenance", ""), "flavour": e.get("flavour", ""),
+            })
+        return pl.DataFrame(rows)
+
+    def _find(self, card: str, raw: dict):
+        for file, key, kind in (("patterns.yaml", "patterns", "pattern"),
+                                ("initiatives.yaml", "initiatives", "initiative")):
+            for entry in raw[file][key]:
+                if str(entry.get("name", "")).lower() == card.strip().lower():
+                    return file, kind, entry
+        names = [e["name"] for _, _, e in self._entries()]
+        raise DataError(f"no card named {card!r}{suggest(card, names)}", card=card)
+
+    # -- editing -------------------------------------------------------------
+    def edit(self, card: str, column: str, value) -> EditReport:
+        """Set one field of one card. ``column`` is a flat column name (see
+        :data:`COLUMNS`) or a dotted path inside the card (``requirement.tokens.I``)."""
+        raw = copy.deepcopy(self.raw)
+        file, kind, entry = self._find(card, raw)
+        try:
+            old = self._set(entry, kind, column, value)
+        except ValueError as exc:
+            raise DataError(str(exc), file=str(self.folder / file), card=entry["name"], field=column) from None
+        cards = self._validate(raw)
+        previous = self.raw
+        report = self._commit(raw, cards, entry["name"], column, old, value)
+        self._undo.append((previous, entry["name"], column))
+        self._redo.clear()
+        return report
+
+    def _set(self, entry: dict, kind: str, column: str, value):
+        """Write ``value`` into ``entry``; returns the previous flat value."""
+        req = entry.setdefault("requirement", {})
+        tokens = req.setdefault("tokens", {})
+        if "." in column:
+            *path, last = column.split(".")
+            target = entry
+            for step in path:
+                if not isinstance(target.get(step), dict):
+                    target[step] = {}
+                target = target[step]
+            old = target.get(last)
+            target[last] = value
+            return old
+        if column not in COLUMNS:
+            raise ValueError(f"no editable column {column!r}{suggest(column, COLUMNS)}")
+        applies = COLUMNS[column][0]
+        if applies not in ("both", kind):
+            raise ValueError(f"{column!r} does not apply to a {kind}")
+        if column == "name":
+            old, entry["name"] = entry["name"], str(value).strip()
+        elif column == "layer":
+            old, entry["layer"] = entry["layer"], _int(value, "layer")
+        elif column in ("E", "I", "S", "V"):
+            old = tokens.get(column, 0)
+            n = _int(value, column)
+            if n:
+                tokens[column] = n
+            else:
+                tokens.pop(column, None)
+        elif column == "icons":
+            old, req["layers"] = req.get("layers", []), _int_list(value, "icons")
+        elif column == "completed":
+            old, req["completed"] = req.get("completed", []), _int_list(value, "completed")
+        elif column in ("vitals", "contributors", "patterns_in_play"):
+            old, req[column] = req.get(column), _int(value, column)
+        elif column in ("order_spaces", "meaning"):
+            old, entry[column] = entry.get(column), _int(value, column)
+        elif column == "bonus":
+            old, entry["bonus"] = entry.get("bonus"), _effect(value)
+        elif column in ("consequence", "penalty"):
+            old, entry[column] = entry.get(column), _code(value)
+        else:  # provenance, flavour
+            old, entry[column] = entry.get(column), value if value is not None else ""
+        return old
+
+    def _validate(self, raw: dict):
+        """The pool ``raw`` describes, validated exactly as the loader validates files."""
+        with tempfile.TemporaryDirectory(prefix="workbench-tweak-") as tmp:
+            tmp_path = Path(tmp)
+            for item in self.folder.iterdir():
+                if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
+                    (tmp_path / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
+            for name in EDITABLE_FILES:
+                (tmp_path / name).write_text(dump_yaml(raw[name]), encoding="utf-8")
+            try:
+                return self._load_cards(tmp_path)
+            except DataError as exc:
+                real = str(self.folder / Path(exc.file).name) if exc.file else None
+                message = str(exc).split(": ", 1)[-1] if exc.file or exc.card or exc.field else str(exc)
+                raise DataError(message, file=real, card=exc.card, field=exc.field) from None
+
+    def _commit(self, raw: dict, cards, card, column, old, new) -> EditReport:
+        before = self._analyses
+        self.raw, self.cards = raw, cards
+        self._graph = dependency.build_graph(cards)
+        self._analyses = dependency.analyses(cards, self._graph)
+        self.dirty = True
+        return diff_analyses(before, self._analyses, card=card, field=column, old=old, new=new)
+
+    def undo(self) -> EditReport:
+        if not self._undo:
+            raise WorkbenchError("nothing to undo")
+        raw, card, column = self._undo.pop()
+        current = self.raw
+        report = self._commit(raw, self._validate(raw), card, column, None, None)
+        self._redo.append((current, card, column))
+        return report
+
+    def redo(self) -> EditReport:
+        if not self._redo:
+            raise WorkbenchError("nothing to redo")
+        raw, card, column = self._redo.pop()
+        current = self.raw
+        report = self._commit(raw, self._validate(raw), card, column, None, None)
+        self._undo.append((current, card, column))
+        return report
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    # -- saving --------------------------------------------------------------
+    def save(self) -> list[Path]:
+        """Write the edited files atomically; refuse if one changed on disk since
+        it was loaded. The pool saved becomes the new baseline of paired playtests."""
+        written = []
+        for name in EDITABLE_FILES:
+            path = self.folder / name
+            text = self.headers[name] + dump_yaml(self.raw[name])
+            if fingerprint(path) is not None and path.read_text(encoding="utf-8") == text:
+                continue
+            atomic_write_text(path, text, expected=self.fingerprints[name], keep_previous=True)
+            self.fingerprints[name] = fingerprint(path)
+            written.append(path)
+        self.baseline = self.cards
+        self.dirty = False
+        return written
+
+    def export(self, path: str | Path) -> Path:
+        """The flat card table as ``.csv`` or ``.parquet`` (by suffix)."""
+        path = Path(path)
+        table = self.table()
+        if path.suffix == ".csv":
+            table.write_csv(path)
+        elif path.suffix == ".parquet":
+            table.write_parquet(path)
+        else:
+            raise WorkbenchError(f"export to .csv or .parquet, not {path.suffix or 'no suffix'}")
+        return path
+
+    # -- playtesting ---------------------------------------------------------------
+    def quick_playtest(self, n: int = 200, players: int = 4, seed: int = 1, bots: str = "greedy",
+                       workers: int | None = 0, card: str | None = None, progress=None) -> PairedResult:
+        """Play ``n`` games on the baseline pool and on the edited pool with the same
+        seeds; ``summary`` has survival rate, game length, score spread and the edited
+        card's use (share of games in which it was taken) with 95% intervals."""
+        import time
+
+        from workbench.sim import SimSpec
+        from workbench.sim.compare import compare
+
+        start = time.perf_counter()
+        ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
+        base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
+        comp = compare(SimSpec(ref_old, **base), SimSpec(ref_new, **base), workers=workers, progress=progress)
+        wanted = {"completion": "survival rate", "rounds_mean": "game length (rounds)",
+                  "score_spread": "score spread", "actions_mean": "game length (actions)"}
+        rows = []
+        for r in comp.rows:
+            label = wanted.get(r["metric"])
+            if label:
+                rows.append({"metric": label, "old": r["a"], "new": r["b"], "diff": r["diff"],
+                             "ci_low": r["ci_low"], "ci_high": r["ci_high"]})
+        card = card or (self._undo[-1][1] if self._undo else None)
+        if card is not None:
+            rows.append(_card_use_row(comp.a, comp.b, card, seed))
+        summary = pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
+                                             "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64})
+        return PairedResult(summary, comp.flipped, n, players, card, time.perf_counter() - start)
+
+
+def _card_use_row(a, b, card: str, seed: int) -> dict:
+    """Share of games in which ``card`` was taken, old vs new, with a paired
+    bootstrap interval of the difference."""
+    import numpy as np
+
+    from workbench.core.rng import derive_seed
+
+    def used(result) -> np.ndarray:
+        n = result.games.height
+        taken = set()
+        if result.cards.height and "card" in result.cards.columns:
+            rows = result.cards.filter((pl.col("card") == card) & (pl.col("times_taken") > 0))
+            taken = set(rows["index"].to_list())
+        return np.array([1.0 if i in taken else 0.0 for i in range(n)])
+
+    ua, ub = used(a), used(b)
+    diff = ub - ua
+    rng = np.random.default_rng(derive_seed(seed, "card-use"))
+    if len(diff) > 1:
+        means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(300)]
+        lo, hi = float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+    else:
+        lo = hi = float(diff.mean()) if len(diff) else 0.0
+    return {"metric": f"games taking {card}", "old": float(ua.mean()) if len(ua) else 0.0,
+            "new": float(ub.mean()) if len(ub) else 0.0, "diff": float(diff.mean()) if len(diff) else 0.0,
+            "ci_low": lo, "ci_high": hi}
+
+
+_POOLS: dict[int, str] = {}
+
+
+def _register_pool(cards) -> str:
+    """A game reference (``module:ATTR``) that batch workers resolve to a Meaning
+    Made game bound to ``cards``. Registered as an attribute of this module, so
+    forked pool workers inherit it; the in-process backend sees it directly."""
+    from workbench.games.meaning_made import MeaningMadeGame
+    key = id(cards)
+    if key not in _POOLS:
+        attr = f"POOL_{len(_POOLS)}"
+        setattr(sys.modules[__name__], attr, MeaningMadeGame(cards=cards))
+        _POOLS[key] = f"{__name__}:{attr}"
+    return _POOLS[key]
+
+
+def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:
+    """Compare two runs of :func:`dependency.analyses`."""
+    rep = EditReport(card=card, field=field, old=old, new=new)
+    vb = {r["pattern"]: r for r in before["pattern_viability"].iter_rows(named=True)}
+    va = {r["pattern"]: r for r in after["pattern_viability"].iter_rows(named=True)}
+    for name in sorted(set(vb) | set(va)):
+        was, now = vb.get(name), va.get(name)
+        was_dead = was["dead"] if was else True
+        now_dead = now["dead"] if now else True
+        if now_dead and not was_dead:
+            rep.became_dead.append(name)
+        if was_dead and not now_dead:
+            rep.became_loadable.append(name)
+        if was and now and was["dominated_by"] != now["dominated_by"]:
+            rep.dominance_changes.append({"card": name, "before": was["dominated_by"], "after": now["dominated_by"]})
+    lb = {r["pattern"]: r for r in before["cheapest_loads"].iter_rows(named=True)}
+    la = {r["pattern"]: r for r in after["cheapest_loads"].iter_rows(named=True)}
+    for name in sorted(set(lb) & set(la)):
+        b, a = lb[name], la[name]
+        if (b["actions"], b["tokens"]) != (a["actions"], a["tokens"]):
+            rep.cost_changes.append({"card": name,
+                                     "before": f"{b['actions']} actions / {b['tokens']} tokens",
+                                     "after": f"{a['actions']} actions / {a['tokens']} tokens"})
+    fb = {(r["initiative"], r["players"]): r["feasible"] for r in before["initiative_feasibility"].iter_rows(named=True)}
+    fa = {(r["initiative"], r["players"]): r["feasible"] for r in after["initiative_feasibility"].iter_rows(named=True)}
+    for key in sorted(set(fb) | set(fa)):
+        if fb.get(key) != fa.get(key):
+            rep.feasibility_changes.append({"initiative": key[0], "players": key[1],
+                                            "before": bool(fb.get(key)), "after": bool(fa.get(key))})
+    return rep
