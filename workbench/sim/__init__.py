@@ -82,10 +82,18 @@ class SimResult:
         return [str(p) for p in out]
 
 
+_FLOAT_COLUMNS = ("lead_change", "drama", "decisiveness")
+
+
 def tables_from_records(records: list[dict]):
     """Three polars tables from the runner's records (in index order)."""
     import polars as pl
     games = pl.DataFrame([r["game"] for r in records], infer_schema_length=None)
+    # trace columns are null in games without winners (or without tracing):
+    # keep them float so every batch has the same schema
+    games = games.with_columns(pl.col(c).cast(pl.Float64) for c in _FLOAT_COLUMNS if c in games.columns)
+    if "lead_changes" in games.columns:
+        games = games.with_columns(pl.col("lead_changes").cast(pl.Int64))
     players = pl.DataFrame([p for r in records for p in r["players"]], infer_schema_length=None)
     card_rows = [c for r in records for c in r["cards"]]
     cards = (pl.DataFrame(card_rows, infer_schema_length=None) if card_rows

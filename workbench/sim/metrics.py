@@ -35,11 +35,12 @@ class MetricData:
     @classmethod
     def from_result(cls, result, ideal_rounds=None) -> "MetricData":
         games = result.games.sort("index")
+        import polars as pl
         cols = {}
         for name in games.columns:
             series = games[name]
-            if series.dtype.is_numeric() or series.dtype == __import__("polars").Boolean:
-                cols[name] = series.cast(float).to_numpy()  # nulls become NaN
+            if series.dtype.is_numeric() or series.dtype in (pl.Boolean, pl.Null):
+                cols[name] = series.cast(pl.Float64).to_numpy()  # nulls become NaN
         players = result.players.sort(["index", "seat"])
         n_seats = int(players["seat"].max()) + 1 if players.height else 0
         won = players["won"].cast(float).to_numpy().reshape(games.height, n_seats) if n_seats else \

@@ -1,0 +1,98 @@
+"""Batch simulation: seeds per game, identical tables on every backend, replayable games."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.core.bots import make_bots
+from workbench.core.errors import WorkbenchError
+from workbench.core.play import play_game
+from workbench.core.rng import derive_seed
+from workbench.sim import SimSpec, simulate
+from workbench.sim.backends import chunks
+from workbench.sim.toygame import GAME
+
+TOY = "workbench.sim.toygame:GAME"
+
+
+def test_chunks_cover_every_index_once_in_order():
+    for n, workers in [(1, 4), (7, 2), (100, 3), (10_000, 2)]:
+        parts = chunks(n, workers)
+        assert [i for part in parts for i in part] == list(range(n))
+    assert chunks(0, 2) == []
+
+
+def test_game_seeds_are_derived_from_the_master_seed():
+    result = simulate(SimSpec(TOY, games=5, players=3, seed=42), workers=0)
+    assert result.games["seed"].to_list() == [derive_seed(42, "game", i) for i in range(5)]
+    assert result.games["index"].to_list() == list(range(5))
+
+
+def test_pool_and_serial_give_identical_tables():
+    spec = SimSpec(TOY, games=60, players=4, bots="greedy,random", seed=9)
+    serial = simulate(spec, workers=0)
+    pooled = simulate(spec, workers=2)
+    one = simulate(spec, backend="pool", workers=1)
+    for other in (pooled, one):
+        assert serial.games.equals(other.games)
+        assert serial.players.equals(other.players)
+        assert serial.cards.equals(other.cards)
+
+
+def test_each_game_replays_from_its_config():
+    spec = SimSpec(TOY, games=8, players=3, bots="greedy,random,mcts:10", seed=4)
+    result = simulate(spec, workers=0)
+    for row in result.games.iter_rows(named=True):
+        config = result.game_config(row["index"])
+        assert config.seed == row["seed"]
+        state, log = play_game(GAME, config, make_bots(spec.bots, 3))
+        res = GAME.result(state)
+        assert ",".join(res.winners) == row["winners"]
+        assert len(log) == row["actions"]
+        assert res.ending == row["ending"]
+
+
+def test_table_shapes_and_columns():
+    result = simulate(SimSpec(TOY, games=20, players=4, seed=1), workers=0)
+    assert result.games.height == 20
+    assert result.players.height == 80
+    assert set(result.cards["card"].unique()) <= {"Pebble", "Stone", "Gem", "Shell"}
+    assert {"gambles", "cards_taken"} <= set(result.games.columns)  # Game.game_stats columns
+    assert "copies_held" in result.cards.columns                    # Game.card_stats columns
+    assert result.players.filter(result.players["won"]).height == result.games["n_winners"].sum()
+
+
+def test_action_limit_ends_with_timeout():
+    result = simulate(SimSpec(TOY, games=3, players=2, bots="random", seed=1, max_actions=3), workers=0)
+    assert result.games["ending"].to_list() == ["timeout"] * 3
+    assert result.games["actions"].to_list() == [3, 3, 3]
+    assert result.metrics()["timeout"] == 1.0
+    assert result.metrics()["completion"] == 0.0
+
+
+def test_no_winner_ending_is_counted_as_collapse():
+    # with round_limit 1 and an unreachable target every game ends with nobody winning
+    spec = SimSpec(TOY, games=4, players=2, bots="random", seed=1, options={"round_limit": 1, "target": 99})
+    result = simulate(spec, workers=0)
+    assert result.games["ending"].to_list() == ["collapsed"] * 4
+    assert result.metrics()["no_winner"] == 1.0
+
+
+@pytest.mark.parametrize("spec, message", [
+    (SimSpec("no-such-game", games=2), "unknown game"),
+    (SimSpec(TOY, games=2, bots="wizard"), "unknown bot"),
+    (SimSpec(TOY, games=2, players=9), "players"),
+    (SimSpec(TOY, games=2, options={"speed": 3}), "option"),
+])
+def test_bad_input_fails_before_any_game_is_played(spec, message):
+    with pytest.raises(WorkbenchError, match=message):
+        simulate(spec, workers=0)
+
+
+def test_parquet_output_has_three_tables(tmp_path):
+    import polars as pl
+    result = simulate(SimSpec(TOY, games=5, players=2, seed=3), workers=0)
+    paths = result.write_parquet(tmp_path / "run.parquet")
+    assert [p.rsplit("/", 1)[-1] for p in paths] == ["run.parquet", "run.players.parquet", "run.cards.parquet"]
+    assert pl.read_parquet(paths[0]).equals(result.games)
+    assert pl.read_parquet(paths[1]).equals(result.players)

@@ -1,0 +1,54 @@
+"""``workbench simulate`` and ``workbench bench`` on the command line."""
+
+from __future__ import annotations
+
+import json
+
+from workbench.cli import main
+
+TOY = "workbench.sim.toygame:GAME"
+
+
+def test_simulate_json(capsys):
+    assert main(["simulate", TOY, "--games", "20", "--players", "3", "--workers", "0", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["games"] == 20 and doc["players"] == 3
+    assert sum(doc["endings"].values()) == 20
+    assert 0 <= doc["metrics"]["completion"] <= 1
+    assert "seat_advantage_seat3" in doc["metrics"]
+    assert doc["cards"] and "pick_rate" in doc["cards"][0]
+
+
+def test_simulate_table_and_parquet(capsys, tmp_path):
+    out = tmp_path / "toy.parquet"
+    assert main(["simulate", TOY, "--games", "10", "--workers", "0", "--out", str(out),
+                 "--ideal-rounds", "4-8"]) == 0
+    text = capsys.readouterr().out
+    assert "Completion (games with a winner)" in text and "Ideal duration score" in text
+    assert out.exists() and (tmp_path / "toy.players.parquet").exists() and (tmp_path / "toy.cards.parquet").exists()
+
+
+def test_same_json_for_any_worker_count(capsys):
+    docs = []
+    for workers in ("0", "2"):
+        assert main(["simulate", TOY, "--games", "24", "--workers", workers, "--json", "--seed", "5"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        docs.append({k: doc[k] for k in ("metrics", "cards", "endings")})
+    assert docs[0] == docs[1]
+
+
+def test_bad_input_is_one_line(capsys):
+    assert main(["simulate", "meaning-mad", "--games", "5"]) == 1
+    err = capsys.readouterr().err
+    assert "meaning-made" in err and len(err.strip().splitlines()) == 1
+    assert main(["simulate", TOY, "--games", "5", "--bots", "mcts:x"]) == 1
+    assert main(["simulate", TOY, "--games", "0"]) == 1
+    assert main(["simulate", TOY, "--games", "5", "--ideal-rounds", "9-2"]) == 1
+
+
+def test_bench_runs_a_reduced_figure(capsys):
+    assert main(["bench", "--game", TOY, "--quick", "--only", "startup", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (fig,) = doc["figures"]
+    assert fig["name"] == "startup" and fig["target"] == 0.3 and isinstance(fig["met"], bool)
+    assert main(["bench", "--only", "engin"]) == 1

@@ -1,0 +1,131 @@
+"""Design metrics computed on hand-made batches whose answers are known."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from workbench.sim import SimResult, SimSpec, simulate, tables_from_records
+from workbench.sim.metrics import METRICS, MetricData, compute_all, flatten
+from workbench.sim.runner import _trace_metrics
+
+TOY = "workbench.sim.toygame:GAME"
+
+
+def _record(index, winners, turns, actions, *, seats=2, ending=None, decisions=None, multi=None,
+            options=None, trace=None):
+    ending = ending or ("won" if winners else "collapsed")
+    decisions = actions if decisions is None else decisions
+    game = {"index": index, "seed": index, "players": seats, "ending": ending,
+            "completed": bool(winners), "no_winner": not winners and ending != "timeout",
+            "timeout": ending == "timeout", "n_winners": len(winners),
+            "winners": ",".join(f"P{w}" for w in winners), "turns": turns, "actions": actions,
+            "decisions": decisions, "multi_option_decisions": decisions if multi is None else multi,
+            "options_total": 2 * decisions if options is None else options,
+            "lead_changes": None, "lead_change": None, "drama": None, "decisiveness": None}
+    if trace:
+        game.update(trace)
+    players = [{"index": index, "seed": index, "seat": s, "name": f"P{s}", "bot": "random",
+                "score": 0.0, "won": s in winners, "win_credit": 1 / len(winners) if s in winners else 0.0}
+               for s in range(seats)]
+    return {"game": game, "players": players, "cards": []}
+
+
+def _result(records, ideal=None):
+    games, players, cards = tables_from_records(records)
+    return SimResult(SimSpec(TOY, games=len(records)), games, players, cards, ideal_rounds=ideal)
+
+
+def test_every_metric_has_a_documented_formula_and_a_unique_key():
+    keys = [m.key for m in METRICS]
+    assert len(keys) == len(set(keys))
+    for m in METRICS:
+        doc = type(m).__doc__ or ""
+        assert "range" in doc.lower(), m.key
+        assert m.label
+
+
+def test_completion_collapse_timeout_add_up():
+    recs = [_record(0, [0], 5, 10), _record(1, [], 5, 10), _record(2, [], 9, 40, ending="timeout"),
+            _record(3, [1], 5, 10)]
+    m = _result(recs).metrics()
+    assert (m["completion"], m["no_winner"], m["timeout"]) == (0.5, 0.25, 0.25)
+
+
+def test_balance_and_seat_advantage():
+    # seat 0 wins 3 of 4, seat 1 wins 1 of 4
+    recs = [_record(i, [0], 5, 10) for i in range(3)] + [_record(3, [1], 5, 10)]
+    m = _result(recs).metrics()
+    assert m["balance"] == pytest.approx(1 - (0.75 - 0.25))
+    assert m["seat_advantage"] == {1: pytest.approx(0.25), 2: pytest.approx(-0.25)}
+
+
+def test_drawishness_counts_shared_wins():
+    recs = [_record(0, [0, 1], 5, 10), _record(1, [0], 5, 10), _record(2, [], 5, 10), _record(3, [0, 1], 5, 10)]
+    assert _result(recs).metrics()["drawishness"] == 0.5
+
+
+def test_duration_mean_spread_and_ideal_score():
+    recs = [_record(0, [0], 4, 8), _record(1, [0], 6, 12), _record(2, [0], 11, 30)]
+    m = _result(recs, ideal=(5, 8)).metrics()
+    assert m["duration_rounds"] == pytest.approx(7.0)
+    assert m["duration_rounds_sd"] == pytest.approx(math.sqrt(((4 - 7) ** 2 + 1 + 16) / 2))
+    assert m["duration_actions"] == pytest.approx(50 / 3)
+    # 4 rounds is 1 short of [5, 8] (width 4): 0.75; 6 is inside: 1; 11 is 3 over: 0.25
+    assert m["ideal_duration"] == pytest.approx((0.75 + 1 + 0.25) / 3)
+    assert _result(recs).metrics()["ideal_duration"] is None
+
+
+def test_decision_moves_and_branching_factor_are_ratios_of_sums():
+    recs = [_record(0, [0], 3, 10, decisions=10, multi=5, options=30),
+            _record(1, [0], 3, 30, decisions=30, multi=30, options=90)]
+    m = _result(recs).metrics()
+    assert m["decision_moves"] == pytest.approx(35 / 40)
+    assert m["branching_factor"] == pytest.approx(120 / 40)
+
+
+def test_trace_metrics_of_a_comeback():
+    # seat 1 trails, takes the lead at sample 2 and keeps it to the end
+    samples = [[5, 1], [6, 2], [4, 7], [3, 9]]
+    t = _trace_metrics(samples, winners=[1])
+    assert t["lead_changes"] == 1
+    assert t["lead_change"] == pytest.approx(1 / 3)
+    assert t["decisiveness"] == pytest.approx(1 - 2 / 4)
+    assert t["drama"] == pytest.approx(((5 - 1) / 4 + (6 - 2) / 4 + 0 + 0) / 4)
+
+
+def test_trace_metrics_of_a_wire_to_wire_win_and_of_a_loss_for_all():
+    t = _trace_metrics([[9, 1], [9, 2], [10, 2]], winners=[0])
+    assert (t["lead_changes"], t["decisiveness"], t["drama"]) == (0, 1.0, 0.0)
+    t = _trace_metrics([[1, 2], [2, 1]], winners=[])
+    assert t["drama"] is None and t["decisiveness"] is None and t["lead_changes"] == 1
+
+
+def test_trace_metrics_reach_the_games_table():
+    result = simulate(SimSpec(TOY, games=30, players=3, bots="greedy", seed=2), workers=0)
+    m = result.metrics()
+    for key in ("decisiveness", "lead_change", "drama"):
+        assert 0.0 <= m[key] <= 1.0
+    assert m["decision_moves"] == 1.0  # every Pebble Race position offers gamble and pass
+    assert m["branching_factor"] > 2
+
+
+def test_card_summary():
+    result = simulate(SimSpec(TOY, games=40, players=2, bots="force:Gem:random,random", seed=5), workers=0)
+    summary = result.card_summary()
+    rows = {r["card"]: r for r in summary.iter_rows(named=True)}
+    assert set(rows) <= {"Pebble", "Stone", "Gem", "Shell"}
+    # the forcing seat snaps Gems up, so Gem is taken in more games and earlier than Pebble
+    assert rows["Gem"]["pick_rate"] >= rows["Pebble"]["pick_rate"]
+    assert rows["Gem"]["mean_first_round"] < rows["Pebble"]["mean_first_round"]
+    for r in rows.values():
+        assert 0 <= r["pick_rate"] <= 1 and 0 <= r["win_rate_when_taken"] <= 1
+    import polars as pl
+    taken = result.cards.filter((pl.col("card") == "Gem") & (pl.col("times_taken") > 0))
+    assert rows["Gem"]["pick_rate"] == pytest.approx(taken.height / 40)
+
+
+def test_flatten_spreads_seat_metrics():
+    flat = flatten(compute_all(MetricData.from_result(_result([_record(0, [1], 3, 9)]))))
+    assert flat["seat_advantage_seat2"] == pytest.approx(0.5)
