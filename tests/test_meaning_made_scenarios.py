@@ -1,0 +1,107 @@
+"""Every Meaning Made scenario file, run strictly; the worked example, run in
+report mode, must produce the errata list in ``worked-example-errata.md``.
+
+A scenario is one rule pinned down in YAML (DESIGN.md section 3.3); a failure
+here names the file, the step and the value that differed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from workbench.core.data import load_yaml
+from workbench.core.scenario import run_file
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "cards" / "meaning_made" / "scenarios"
+WORKED = FOLDER / "worked-example.yaml"
+ERRATA = FOLDER / "worked-example-errata.md"
+RULE_FILES = sorted(p for p in FOLDER.glob("*.yaml") if p != WORKED)
+
+
+def _clause_ids() -> set[str]:
+    """Clause ids the English rulebook marks, when it exists; else None."""
+    rules = ROOT / "cards" / "meaning_made" / "rules" / "en.md"
+    if not rules.exists():
+        return set()
+    return set(re.findall(r"<!--\s*rule:\s*(meaning-made/[\w/-]+)\s*-->", rules.read_text("utf-8")))
+
+
+def test_there_are_at_least_forty_rule_scenarios():
+    assert len(RULE_FILES) >= 40, [p.name for p in RULE_FILES]
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_rule_scenario_passes(path):
+    result = run_file(path)
+    assert result.steps_run > 0 or load_yaml(path).get("expect"), f"{path.name} checks nothing"
+    assert result.passed, "\n".join(
+        f"{path.name} step {d.step} [{d.kind}] {d.message}" for d in result.divergences)
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_rule_scenario_is_well_formed(path):
+    data = load_yaml(path)
+    assert data["game"] == "meaning-made"
+    assert data.get("title"), f"{path.name} has no title"
+    checks = data.get("checks") or []
+    assert checks, f"{path.name} names no rule clause"
+    for clause in checks:
+        assert re.fullmatch(r"meaning-made/[a-z-]+/[a-z0-9-]+", clause), clause
+    known = _clause_ids()
+    if known:
+        unknown = [c for c in checks if c not in known]
+        assert not unknown, f"{path.name}: clause(s) not in the rulebook: {unknown}"
+    assert data.get("steps") or data.get("expect")
+
+
+# --------------------------------------------------------------------------
+# The worked example: each erratum is tagged in the scenario with a note that
+# starts "erratum <id>:". Report mode must find a divergence at every tagged
+# step, and every divergence must sit on a tagged step: nothing unexplained.
+
+ERRATUM = re.compile(r"erratum ([A-Z]\d+)")
+
+
+def _worked_report():
+    return run_file(WORKED, report=True)
+
+
+def _tags(line: str | None) -> set[str]:
+    return set(ERRATUM.findall(line or ""))
+
+
+def test_worked_example_runs_to_its_end_in_report_mode():
+    result = _worked_report()
+    steps = load_yaml(WORKED)["steps"]
+    assert result.steps_run == len(steps)
+    assert not [d for d in result.divergences if d.kind == "error"], [
+        d.message for d in result.divergences if d.kind == "error"]
+
+
+def test_worked_example_report_finds_every_erratum():
+    result = _worked_report()
+    found = set()
+    for d in result.divergences:
+        found |= _tags(d.line)
+    documented = set(re.findall(r"^#+\s*([A-Z]\d+)\b", ERRATA.read_text("utf-8"), re.M))
+    assert documented, "the errata file lists no erratum ids"
+    missing = documented - found
+    assert not missing, f"errata the report did not find: {sorted(missing)}"
+
+
+def test_worked_example_report_has_no_unexplained_divergence():
+    result = _worked_report()
+    documented = set(re.findall(r"^#+\s*([A-Z]\d+)\b", ERRATA.read_text("utf-8"), re.M))
+    unexplained = [f"step {d.step} [{d.kind}] {d.message} :: {d.line}" for d in result.divergences
+                   if not (_tags(d.line) & documented)]
+    assert not unexplained, "\n".join(unexplained)
+
+
+def test_worked_example_strict_mode_stops_at_the_first_erratum():
+    strict = run_file(WORKED)
+    assert not strict.passed
+    assert len(strict.divergences) >= 1
+    assert _tags(strict.divergences[0].line), strict.divergences[0]
