@@ -238,6 +238,7 @@ def parse_rulebook(text: str, *, game: str | None = None, lang: str = "", path: 
                 raise err(pending_slug[1], "a section marker must stand directly above its heading")
             if current is None:
                 # Unmarked text becomes an automatic clause named after its section.
+                flush_text(start)
                 sec_slug = stack[-1].slug if stack else "preamble"
                 base = f"{prefix or 'rules'}/{sec_slug}/text"
                 cid, n = base, 1

@@ -1,0 +1,247 @@
+"""Glossaries: term pairs across languages, how they are found in a text, and
+how they are pulled out of a text that already carries them.
+
+A game's glossary for a language pair comes from two places: the terms files
+(``cards/<game>/terms/<lang>.yaml``: the same key in both languages is a pair,
+every named form counts) and ``cards/<game>/glossary.yaml``, a list of entries
+such as ``{hu: Tőkebevonás, en: Fundraise}`` (a value may be a list of accepted
+forms; ``note`` says why the pair exists).
+
+Terms are found by word stems because Hungarian inflects: a text word matches a
+term word when it is at least as long and shares a prefix of all but the last
+two letters (at least four), so ``Értelem`` is found in ``Értelmet`` and ``Minta``
+in ``Mintát``, but not in ``mint``. Icons are ignored here; icon parity is a
+check of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from workbench.core.errors import DataError
+
+from .text import icon_key, icons, is_icon_char, strip_icons, words
+
+_CONNECTORS = {"of", "the", "and", "a", "an", "to", "in", "on", "for", "de", "la"}
+
+
+# --------------------------------------------------------------------------- matching
+def word_match(term_word: str, text_word: str) -> bool:
+    t, x = term_word.lower(), text_word.lower()
+    if t == x:
+        return True
+    if len(x) < len(t):
+        return False
+    if len(t) <= 4:
+        return x.startswith(t)
+    need = max(4, len(t) - 2)
+    common = 0
+    for a, b in zip(t, x):
+        if a != b:
+            break
+        common += 1
+    return common >= need
+
+
+def term_words(term: str) -> list[str]:
+    return words(strip_icons(term))
+
+
+def find_term(term: str, text: str | list[str]) -> bool:
+    """Does ``text`` (or its word list) contain ``term``, allowing inflection?"""
+    tw = term_words(term)
+    if not tw:
+        return False
+    xs = text if isinstance(text, list) else words(strip_icons(text))
+    n = len(tw)
+    for i in range(len(xs) - n + 1):
+        if all(word_match(tw[k], xs[i + k]) for k in range(n)):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- game glossary
+@dataclass
+class GlossaryPair:
+    source: list[str]        # the term in the source language (all accepted forms)
+    target: list[str]        # its translation (all accepted forms)
+    origin: str              # "terms:<key>" or "glossary.yaml"
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.source[0]} -> {self.target[0]}"
+
+
+def _forms(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        out = [str(value.get("text", ""))] + [str(v) for v in (value.get("forms") or {}).values()]
+        return [v for v in out if v]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if v]
+    return [str(value)] if value is not None else []
+
+
+def _walk_terms(node, prefix: str = "") -> dict[str, list[str]]:
+    from .placeholders import META_KEYS, _is_leaf
+    out: dict[str, list[str]] = {}
+    if isinstance(node, Mapping) and not _is_leaf(node):
+        for k, v in node.items():
+            if str(k) in META_KEYS:
+                continue
+            out.update(_walk_terms(v, f"{prefix}.{k}" if prefix else str(k)))
+    elif node is not None and not isinstance(node, bool):
+        out[prefix] = _forms(node)
+    return out
+
+
+def load_glossary_file(game_id: str) -> list[dict]:
+    from workbench.core.data import cards_dir, load_yaml
+    path = cards_dir(game_id) / "glossary.yaml"
+    if not path.exists():
+        return []
+    data = load_yaml(path) or []
+    if isinstance(data, Mapping):
+        data = data.get("terms", [])
+    if not isinstance(data, list):
+        raise DataError("a glossary is a list of entries such as {en: Fundraise, hu: Tőkebevonás}",
+                        file=str(path))
+    for i, entry in enumerate(data):
+        if not isinstance(entry, Mapping):
+            raise DataError(f"entry {i + 1} is not a mapping", file=str(path))
+    return data
+
+
+def game_glossary(game_id: str, src_lang: str, tr_lang: str) -> list[GlossaryPair]:
+    from .placeholders import load_terms
+    pairs: list[GlossaryPair] = []
+    src_terms = _walk_terms(load_terms(game_id, src_lang))
+    tr_terms = _walk_terms(load_terms(game_id, tr_lang))
+    for key, forms in src_terms.items():
+        if key in tr_terms and forms and tr_terms[key]:
+            pairs.append(GlossaryPair(forms, tr_terms[key], f"terms:{key}"))
+    for entry in load_glossary_file(game_id):
+        if src_lang in entry and tr_lang in entry:
+            pairs.append(GlossaryPair(_forms(entry[src_lang]), _forms(entry[tr_lang]), "glossary.yaml",
+                                      str(entry.get("note", ""))))
+    return pairs
+
+
+# --------------------------------------------------------------------------- extraction
+_PAIR_RE = re.compile(r"(?P<before>[^()\n]*?)\s*\((?P<inner>[^()\n]+)\)")
+_SUFFIX_RE = re.compile(r"^(?P<stem>.+?)-(?:[a-záéíóöőúüű]{1,5})$")
+
+
+@dataclass
+class ExtractedPair:
+    term: str
+    other: str
+    count: int = 1
+    lines: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"term": self.term, "other": self.other, "count": self.count, "lines": self.lines}
+
+
+def _inner_term(inner: str) -> str | None:
+    first = inner.split(",")[0].split(";")[0].strip()
+    if not first or not re.fullmatch(r"[^\W\d_][\w' -]*", first):
+        return None
+    ws = first.split()
+    if len(ws) > 4:
+        return None
+    if not ws[0][:1].isupper():
+        return None
+    if any(not (w[:1].isupper() or w.lower() in _CONNECTORS) for w in ws):
+        return None
+    return first
+
+
+def _before_term(before: str, n_inner: int) -> str | None:
+    ws = [w.strip(",.;:!?\"'„”“-–>") for w in before.split()]
+    ws = [w for w in ws if w]
+    if not ws:
+        return None
+    window = ws[-(n_inner + 1):]
+    start = None
+    for i in range(len(window) - 1, -1, -1):
+        if window[i][:1].isupper():
+            start = i
+            break
+    chosen = window[start:] if start is not None else window[-n_inner:]
+    if not chosen:
+        return None
+    last = chosen[-1]
+    m = _SUFFIX_RE.match(last)
+    if m:  # Hungarian writes a suffix after a hyphen on a foreign-looking term: Akadály-nál
+        chosen = chosen[:-1] + [m.group("stem")]
+    term = " ".join(strip_icons(w) for w in chosen).strip()
+    return term or None
+
+
+def extract_pairs(text: str) -> list[ExtractedPair]:
+    """Pairs written ``term (other-language term)``, e.g. ``Tőkebevonás (Fundraise)``."""
+    found: "OrderedDict[tuple[str, str], ExtractedPair]" = OrderedDict()
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        for m in _PAIR_RE.finditer(line):
+            other = _inner_term(m.group("inner"))
+            if other is None:
+                continue
+            term = _before_term(m.group("before"), len(other.split()))
+            if term is None or term.lower() == other.lower():
+                continue
+            key = (term, other)
+            if key in found:
+                found[key].count += 1
+                found[key].lines.append(lineno)
+            else:
+                found[key] = ExtractedPair(term, other, 1, [lineno])
+    return list(found.values())
+
+
+@dataclass
+class IconTerm:
+    icon: str
+    term: str
+    count: int = 1
+
+    def to_dict(self) -> dict:
+        return {"icon": self.icon, "term": self.term, "count": self.count}
+
+
+def extract_icon_terms(text: str) -> list[IconTerm]:
+    """Terms written with an icon glued to them: ``🛡️Vitals``, ``🏁End Initiative``.
+    A term runs over the capitalised words that follow the icon (at most three)."""
+    out: "OrderedDict[tuple[str, str], IconTerm]" = OrderedDict()
+    i, n = 0, len(text)
+    while i < n:
+        if not is_icon_char(text[i]):
+            i += 1
+            continue
+        icon = icons(text[i:])[0]
+        j = i + len(icon)
+        m = re.match(r"[^\W\d_][\w'’-]*(?: [A-ZÁÉÍÓÖŐÚÜŰ][\w'’-]*){0,2}", text[j:])
+        if m:
+            term = m.group(0).rstrip("'’")
+            key = (icon_key(icon), term)
+            if key in out:
+                out[key].count += 1
+            else:
+                out[key] = IconTerm(icon, term)
+            j += m.end()
+        i = j
+    return list(out.values())
+
+
+def icon_counts(text: str) -> Counter:
+    return Counter(icon_key(i) for i in icons(text))
+
+
+def glossary_entries_from(pairs: Iterable[ExtractedPair], term_lang: str, other_lang: str) -> list[dict]:
+    """Extracted pairs as ``glossary.yaml`` entries."""
+    return [{term_lang: p.term, other_lang: p.other} for p in pairs]

@@ -1,0 +1,105 @@
+"""Rendering a rulebook in one language: translations swapped in, placeholders filled.
+
+For the original's language the Markdown is the original itself; for any other
+language every heading and clause body comes from ``<lang>.po`` (a missing
+translation falls back to the source text and is reported as such). Placeholders
+are then resolved in that language. Clause markers stay in the output (they are
+invisible HTML comments) so the rendered book still points at its clauses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.core.errors import WorkbenchError
+
+from .catalog import load_source, po_path, read_catalog, translations
+from .model import Rulebook, load_rulebook
+from .placeholders import context_for, resolve_text
+
+
+@dataclass
+class Rendered:
+    game: str
+    lang: str
+    text: str
+    unresolved: list[dict] = field(default_factory=list)   # {where, placeholder, reason}
+    untranslated: list[str] = field(default_factory=list)  # entries shown in the source language
+    fuzzy: list[str] = field(default_factory=list)         # entries whose translation is out of date
+
+
+def _heading_line(original: str, title: str, level: int) -> str:
+    first = original.split("\n", 1)[0]
+    if first.lstrip().startswith("#"):
+        return "#" * level + " " + title
+    return "#" * level + " " + title  # a Setext heading comes out as ATX
+
+
+def compose(book: Rulebook, texts: dict[str, str] | None = None) -> str:
+    """The Markdown of ``book`` with headings and clause bodies replaced by
+    ``texts[id]`` where given."""
+    texts = texts or {}
+    out: list[str] = []
+    for seg in book.segments:
+        if seg.kind == "text":
+            out.append(seg.text)
+        elif seg.kind == "heading":
+            sec = book.sections[seg.ref]
+            if seg.ref in texts:
+                out.append(_heading_line(seg.text, texts[seg.ref], sec.level))
+            else:
+                out.append(seg.text)
+        else:
+            cl = book.clauses[seg.ref]
+            if seg.ref not in texts:
+                out.append(seg.text)
+                continue
+            lines = seg.text.split("\n")
+            head = [] if cl.auto else [lines[0]]
+            trailing = len(lines) - len(seg.text.rstrip("\n").split("\n"))
+            out.append("\n".join(head + [texts[seg.ref]] + [""] * trailing))
+    return "\n".join(out) + "\n"
+
+
+def render(game_id: str, lang: str, *, template: Path | None = None, game=None) -> Rendered:
+    """The rulebook of ``game_id`` in ``lang`` (or ``template`` rendered in ``lang``)."""
+    if template is not None:
+        book = load_rulebook(Path(template), game=game_id)
+        source = book
+    else:
+        source = load_source(game_id)
+        if source is None:
+            raise WorkbenchError(f"{game_id} has no rules text yet")
+        book = source
+    res = Rendered(game_id, lang, "")
+    texts: dict[str, str] = {}
+    if template is None and lang != source.lang:
+        path = po_path(game_id, lang)
+        if not path.exists():
+            raise WorkbenchError(f"{game_id} has no {lang} translation ({path.name} not found); "
+                                 f"the original is in {source.lang}")
+        done = translations(read_catalog(path))
+        for ctxt, _msgid, _line in source.entries():
+            if ctxt in done:
+                texts[ctxt] = done[ctxt][0]
+                if done[ctxt][1]:
+                    res.fuzzy.append(ctxt)
+            else:
+                res.untranslated.append(ctxt)
+    markdown = compose(book, texts)
+    ctx = context_for(game_id, lang, game=game)
+    # Resolve per entry so every unresolved placeholder can say where it stands.
+    for ctxt, msgid, line in book.entries():
+        body = texts.get(ctxt, msgid)
+        for raw, reason in resolve_text(body, ctx)[1]:
+            res.unresolved.append({"where": ctxt, "line": line, "placeholder": raw, "reason": reason})
+    seen = {(u["placeholder"]) for u in res.unresolved}
+    for seg in book.segments:  # placeholders outside entries (e.g. in a Setext heading's text)
+        if seg.kind == "text":
+            for raw, reason in resolve_text(seg.text, ctx)[1]:
+                if raw not in seen:
+                    res.unresolved.append({"where": "text", "line": None, "placeholder": raw, "reason": reason})
+                    seen.add(raw)
+    res.text = resolve_text(markdown, ctx)[0]
+    return res

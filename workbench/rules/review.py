@@ -1,0 +1,391 @@
+"""Translation review: what a translator should look at, clause by clause.
+
+Checks, each named in its findings (``check``):
+
+- ``missing``: no translation for a clause or heading;
+- ``fuzzy``: the source changed since the translation was made;
+- ``placeholders``: the same ``${...}`` keys on both sides, each defined in both
+  languages (and no broken ``${`` left over);
+- ``numbers``: the same numbers, whether written as digits or words (see
+  :mod:`workbench.rules.numbers`);
+- ``glossary``: each game term the source uses appears in its agreed translation
+  (stem match, see :mod:`workbench.rules.glossary`);
+- ``icons``: the same icons and emoji, as often;
+- ``punctuation``: the same kind of ending (``.``, ``:``, ``?``, ``!``, none);
+- ``length``: translation length within a band of the source's;
+- ``spelling``: words the hunspell dictionary of the language does not know
+  (only when spylls finds ``/usr/share/hunspell/<lang>_*.dic``; skipped otherwise).
+
+Numbers, icons, glossary and length look at the texts with placeholders filled in
+each language, so a term written out instead of its placeholder still counts.
+Findings listed in ``cards/<game>/rules/accepted-findings.yaml`` with a reason
+are reported as accepted; an acceptance that no longer matches anything is
+reported as stale so the file does not rot.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from workbench.core.errors import DataError, WorkbenchError
+
+from . import catalog as cat_mod
+from .glossary import find_term, game_glossary, icon_counts
+from .numbers import number_parity
+from .placeholders import (PLACEHOLDER_RE, Unresolved, context_for, find_placeholders, is_defined,
+                           resolve_one, stray_placeholders)
+from .text import strip_icons, words
+
+LENGTH_BAND = (0.5, 2.0)
+LENGTH_MIN_CHARS = 40
+CHECKS = ("missing", "fuzzy", "placeholders", "numbers", "glossary", "icons", "punctuation", "length",
+          "spelling")
+
+
+@dataclass
+class Finding:
+    clause: str
+    check: str
+    message: str          # what is wrong and what to do about it
+    detail: str = ""      # short and stable: what acceptances match on
+    lang: str = ""
+    accepted: str | None = None  # the reason, when accepted
+
+    def to_dict(self) -> dict:
+        d = {"clause": self.clause, "lang": self.lang, "check": self.check, "detail": self.detail,
+             "message": self.message}
+        if self.accepted is not None:
+            d["accepted"] = self.accepted
+        return d
+
+
+@dataclass
+class Review:
+    game: str
+    lang: str
+    source_lang: str
+    entries: int = 0
+    translated: int = 0
+    fuzzy: int = 0
+    missing: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    accepted: list[Finding] = field(default_factory=list)
+    stale: list[dict] = field(default_factory=list)
+    spelling: str = "not run"
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def by_clause(self) -> dict[str, list[Finding]]:
+        out: dict[str, list[Finding]] = {}
+        for f in self.findings:
+            out.setdefault(f.clause, []).append(f)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "lang": self.lang, "source_lang": self.source_lang,
+                "entries": self.entries, "translated": self.translated, "fuzzy": self.fuzzy,
+                "missing": self.missing, "spelling": self.spelling, "ok": self.ok,
+                "findings": [f.to_dict() for f in self.findings],
+                "accepted": [f.to_dict() for f in self.accepted],
+                "stale_acceptances": self.stale}
+
+
+# --------------------------------------------------------------------------- single checks
+def _fill(text: str, ctx: Mapping) -> str:
+    """Placeholders filled where possible, dropped where not (for the text checks)."""
+    def sub(m):
+        ph = find_placeholders(m.group(0))[0]
+        try:
+            return resolve_one(ph, ctx)
+        except Unresolved:
+            return " "
+    return PLACEHOLDER_RE.sub(sub, text)
+
+
+def check_placeholders(src: str, tr: str, src_ctx: Mapping, tr_ctx: Mapping, src_lang: str, tr_lang: str):
+    out = []
+    a = Counter(p.key for p in find_placeholders(src))
+    b = Counter(p.key for p in find_placeholders(tr))
+    for key in sorted((a - b)):
+        out.append((f"lost ${{{key}}}", f"the translation lacks ${{{key}}}; put it back where the source has it"))
+    for key in sorted((b - a)):
+        out.append((f"added ${{{key}}}", f"the translation has ${{{key}}}, which the source does not; remove it "
+                                          "or add it to the source"))
+    for key in sorted(set(a) | set(b)):
+        for lang, ctx in ((src_lang, src_ctx), (tr_lang, tr_ctx)):
+            if not is_defined(ctx, key):
+                out.append((f"undefined ${{{key}}} in {lang}",
+                            f"${{{key}}} has no value in {lang}; define it in the {lang} terms "
+                            "(or the game's rules_context)"))
+    for ph in find_placeholders(tr):
+        if is_defined(tr_ctx, ph.key):
+            try:
+                resolve_one(ph, tr_ctx)
+            except Unresolved as exc:
+                out.append((f"bad filter {ph.raw}", f"{ph.raw}: {exc}"))
+    for stray in stray_placeholders(tr):
+        out.append((f"broken {stray}", f"{stray!r} is not a complete placeholder; write ${{namespace.key}}"))
+    return out
+
+
+_CLOSERS = " \t\n*_)]}\"'”»’`"
+
+
+def ending(text: str) -> str:
+    body = text.rstrip()
+    if body.endswith("|"):
+        return "table"
+    body = body.rstrip(_CLOSERS)
+    while body and (body[-1] in "\ufe0f\u200d" or strip_icons(body[-1]) == ""):
+        body = body[:-1].rstrip(_CLOSERS)
+    if not body:
+        return "none"
+    last = body[-1]
+    if last in ".:?!;":
+        return last
+    if last == "…":
+        return "."
+    return "none"
+
+
+def check_numbers(src: str, tr: str, src_lang: str, tr_lang: str):
+    missing, extra = number_parity(src, src_lang, tr, tr_lang)
+    out = []
+    if missing:
+        nums = ", ".join(map(_fmt, missing))
+        out.append((f"missing {nums}", f"the source says {nums}, the translation does not; check the numbers"))
+    if extra:
+        nums = ", ".join(map(_fmt, extra))
+        out.append((f"extra {nums}", f"the translation says {nums}, the source does not; check the numbers"))
+    return out
+
+
+def _fmt(n) -> str:
+    return str(int(n)) if float(n).is_integer() else str(n)
+
+
+def check_icons(src: str, tr: str):
+    a, b = icon_counts(src), icon_counts(tr)
+    out = []
+    lost, added = a - b, b - a
+    if lost:
+        s = " ".join(f"{k}×{v}" if v > 1 else k for k, v in lost.items())
+        out.append((f"lost {s}", f"the translation lacks icon(s) {s}; keep every icon of the source"))
+    if added:
+        s = " ".join(f"{k}×{v}" if v > 1 else k for k, v in added.items())
+        out.append((f"added {s}", f"the translation has icon(s) {s} that the source does not"))
+    return out
+
+
+def check_glossary(src: str, tr: str, pairs) -> list:
+    out = []
+    src_words = words(strip_icons(src))
+    tr_words = words(strip_icons(tr))
+    seen = set()
+    for pair in pairs:
+        if not any(find_term(f, src_words) for f in pair.source):
+            continue
+        if any(find_term(f, tr_words) for f in pair.target):
+            continue
+        key = (pair.source[0], pair.target[0])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((f"{pair.source[0]} -> {pair.target[0]}",
+                    f"the source uses {pair.source[0]!r}; the agreed translation {pair.target[0]!r} "
+                    f"is not in the translation ({pair.origin})"))
+    return out
+
+
+def check_length(src: str, tr: str, band=LENGTH_BAND):
+    a, b = len(src.strip()), len(tr.strip())
+    if a < LENGTH_MIN_CHARS or a == 0:
+        return []
+    ratio = b / a
+    if band[0] <= ratio <= band[1]:
+        return []
+    what = "shorter" if ratio < band[0] else "longer"
+    return [(f"ratio {ratio:.2f}", f"the translation is {ratio:.2f} times the source's length, much {what} "
+                                   f"than usual ({band[0]}–{band[1]}); check nothing is lost or added")]
+
+
+# --------------------------------------------------------------------------- spelling
+@functools.lru_cache(maxsize=4)
+def _dictionary(lang: str):
+    base = lang.split("-")[0].split("_")[0]
+    found = sorted(glob.glob(f"/usr/share/hunspell/{base}_*.dic")) + sorted(glob.glob(f"/usr/share/hunspell/{base}.dic"))
+    if not found:
+        return None
+    try:
+        from spylls.hunspell import Dictionary
+    except ImportError:
+        return None
+    return Dictionary.from_files(found[0][:-4])
+
+
+def spelling_available(lang: str) -> bool:
+    base = lang.split("-")[0].split("_")[0]
+    return bool(glob.glob(f"/usr/share/hunspell/{base}_*.dic") or glob.glob(f"/usr/share/hunspell/{base}.dic"))
+
+
+_MARKUP = re.compile(r"<!--.*?-->|\$\{[^}]*\}|https?://\S+|`[^`]*`", re.S)
+
+
+def unknown_words(text: str, lang: str, known: set[str]) -> list[str]:
+    d = _dictionary(lang)
+    if d is None:
+        return []
+    out = []
+    for w in words(strip_icons(_MARKUP.sub(" ", text))):
+        if len(w) <= 2 or any(ch.isdigit() for ch in w) or w.lower() in known or w in known:
+            continue
+        if any(ch.isupper() for ch in w[1:]):
+            continue  # acronyms and CamelCase names
+        parts = [p for p in re.split(r"[-'’]", w) if p]
+        if all(d.lookup(p) or d.lookup(p.lower()) for p in parts):
+            continue
+        if w not in out:
+            out.append(w)
+    return out
+
+
+# --------------------------------------------------------------------------- acceptance
+def load_accepted(game_id: str) -> list[dict]:
+    from workbench.core.data import load_yaml
+    path = cat_mod.rules_dir(game_id) / "accepted-findings.yaml"
+    if not path.exists():
+        return []
+    data = load_yaml(path) or []
+    if not isinstance(data, list):
+        raise DataError("accepted findings are a list of {clause, check, detail, reason}", file=str(path))
+    for i, entry in enumerate(data, start=1):
+        if not isinstance(entry, Mapping):
+            raise DataError(f"entry {i} is not a mapping", file=str(path))
+        if not entry.get("reason"):
+            raise DataError(f"entry {i} has no reason: say why the finding is right to accept",
+                            file=str(path), field="reason")
+        if entry.get("check") and entry["check"] not in CHECKS:
+            raise DataError(f"entry {i}: unknown check {entry['check']!r}", file=str(path), field="check")
+    return data
+
+
+def _accepts(entry: Mapping, f: Finding) -> bool:
+    if entry.get("lang") and entry["lang"] != f.lang:
+        return False
+    if entry.get("check") and entry["check"] != f.check:
+        return False
+    if entry.get("clause") and entry["clause"] != f.clause:
+        return False
+    if entry.get("detail") and str(entry["detail"]) not in f.detail:
+        return False
+    return bool(entry.get("clause") or entry.get("detail"))
+
+
+# --------------------------------------------------------------------------- the review
+def review(game_id: str, lang: str, *, spelling: bool = True, game=None) -> Review:
+    source = cat_mod.load_source(game_id)
+    if source is None:
+        raise WorkbenchError(f"{game_id} has no rules text yet")
+    if lang == source.lang:
+        raise WorkbenchError(f"{lang} is the original language of {game_id}; review a translation "
+                             f"({', '.join(cat_mod.translation_languages(game_id)) or 'none yet'})")
+    path = cat_mod.po_path(game_id, lang)
+    if not path.exists():
+        raise WorkbenchError(f"{game_id} has no {lang} translation ({path} not found)")
+    catalog = cat_mod.read_catalog(path)
+    live = cat_mod.entries_by_context(catalog)
+    src_ctx = context_for(game_id, source.lang, game=game)
+    tr_ctx = context_for(game_id, lang, game=game)
+    pairs = game_glossary(game_id, source.lang, lang)
+    accepted = load_accepted(game_id)
+    known_words: set[str] = set()
+    for entry in accepted:
+        if entry.get("check") == "spelling" and entry.get("words") and entry.get("lang", lang) == lang:
+            known_words.update(str(w) for w in entry["words"])
+            known_words.update(str(w).lower() for w in entry["words"])
+    for pair in pairs:
+        for form in pair.target:
+            known_words.update(w.lower() for w in words(strip_icons(form)))
+    run_spelling = spelling and spelling_available(lang)
+    rev = Review(game_id, lang, source.lang,
+                 spelling="on" if run_spelling else ("off" if not spelling else "skipped: no dictionary"))
+    raw: list[Finding] = []
+
+    def add(ctxt, check, items):
+        for detail, message in items:
+            raw.append(Finding(ctxt, check, message, detail, lang))
+
+    for ctxt, msgid, _line in source.entries():
+        rev.entries += 1
+        is_heading = ctxt in source.sections
+        what = "heading" if is_heading else "clause"
+        msg = live.get(ctxt)
+        if msg is None or not msg.string:
+            rev.missing += 1
+            add(ctxt, "missing", [("untranslated", f"this {what} has no {lang} translation; translate it in "
+                                                   f"{path.name} (msgctxt {ctxt})")])
+            continue
+        rev.translated += 1
+        tr = msg.string
+        if msg.id != msgid:
+            # a catalogue not yet updated against the source: as good as fuzzy
+            rev.fuzzy += 1
+            add(ctxt, "fuzzy", [("outdated", f"the source of this {what} changed and the catalogue was not "
+                                              f"updated; run `workbench rules import` or update {path.name}")])
+        elif "fuzzy" in msg.flags:
+            rev.fuzzy += 1
+            add(ctxt, "fuzzy", [("fuzzy", f"the source of this {what} changed since it was translated; compare "
+                                           "with the previous source (#| msgid), revise, then clear the fuzzy flag")])
+        add(ctxt, "placeholders", check_placeholders(msgid, tr, src_ctx, tr_ctx, source.lang, lang))
+        s_full, t_full = _fill(msgid, src_ctx), _fill(tr, tr_ctx)
+        add(ctxt, "numbers", check_numbers(s_full, t_full, source.lang, lang))
+        add(ctxt, "glossary", check_glossary(s_full, t_full, pairs))
+        add(ctxt, "icons", check_icons(s_full, t_full))
+        if not is_heading:
+            e_src, e_tr = ending(msgid), ending(tr)
+            if e_src != e_tr:
+                add(ctxt, "punctuation", [(f"{e_src} -> {e_tr}",
+                                           f"the source ends with {_ending_name(e_src)}, the translation with "
+                                           f"{_ending_name(e_tr)}; end it the same way")])
+            add(ctxt, "length", check_length(s_full, t_full))
+        if run_spelling:
+            src_words = {w.lower() for w in words(strip_icons(msgid))}
+            bad = unknown_words(tr, lang, known_words | src_words)
+            if bad:
+                add(ctxt, "spelling", [(" ".join(bad), f"unknown to the {lang} dictionary: {', '.join(bad)}; "
+                                                        "fix the spelling or accept the words")])
+
+    used = [False] * len(accepted)
+    for f in raw:
+        hit = None
+        for i, entry in enumerate(accepted):
+            if f.check == "spelling" and entry.get("words"):
+                continue
+            if _accepts(entry, f):
+                hit = i
+                break
+        if hit is None:
+            rev.findings.append(f)
+        else:
+            used[hit] = True
+            f.accepted = str(accepted[hit]["reason"])
+            rev.accepted.append(f)
+    for entry, was_used in zip(accepted, used):
+        if entry.get("check") == "spelling" and entry.get("words"):
+            continue
+        if entry.get("lang") and entry["lang"] != lang:
+            continue
+        if not was_used:
+            rev.stale.append(dict(entry))
+    return rev
+
+
+def _ending_name(e: str) -> str:
+    return {"none": "no punctuation", "table": "a table row"}.get(e, f"'{e}'")
