@@ -25,5 +25,6 @@ def test_local_cluster_matches_serial_row_for_row():
 
 def test_unreachable_scheduler_is_a_clear_error():
     from workbench.core.errors import WorkbenchError
+    from workbench.sim.backends import run_dask
     with pytest.raises(WorkbenchError, match="cannot reach the Dask scheduler"):
-        simulate(SimSpec(TOY, games=2), scheduler="tcp://127.0.0.1:9")
+        run_dask(SimSpec(TOY, games=2), scheduler="tcp://127.0.0.1:9", timeout="1s")

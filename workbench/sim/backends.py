@@ -74,9 +74,9 @@ def run_pool(spec: SimSpec, workers: int | None = None, progress: Progress | Non
 
 
 def run_dask(spec: SimSpec, scheduler: str = "local", workers: int | None = None,
-             progress: Progress | None = None, client=None) -> list[dict]:
+             progress: Progress | None = None, client=None, timeout: str = "10s") -> list[dict]:
     """Play the batch on Dask. ``client`` (an existing ``distributed.Client``)
-    takes precedence over ``scheduler``."""
+    takes precedence over ``scheduler``; ``timeout`` bounds connecting to one."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -91,7 +91,7 @@ def run_dask(spec: SimSpec, scheduler: str = "local", workers: int | None = None
                 own_client = client = Client(cluster)
             else:
                 try:
-                    own_client = client = Client(scheduler, timeout="10s")
+                    own_client = client = Client(scheduler, timeout=timeout)
                 except (OSError, TimeoutError) as exc:
                     raise WorkbenchError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
