@@ -1,0 +1,157 @@
+"""The jurisdiction: nineteen district tiles on a radius-two hexagon, and the board
+rules that read it: presence and control, Facility spaces, Generator slots and
+local Power.
+
+Positions are fixed (``COORDS``, centre first, then the inner and outer rings);
+a game's ``state.tiles`` says which district kind lies on each position. Tile ids
+are the district name plus a copy number where the kind repeats (``Research1``),
+numbered in position order.
+"""
+
+from __future__ import annotations
+
+from workbench.graphs import hexboard
+
+RADIUS = 2
+COORDS: list[tuple[int, int]] = hexboard.positions(RADIUS)
+RINGS: list[int] = [hexboard.hex_distance(c, (0, 0)) for c in COORDS]
+ADJ: list[tuple[int, ...]] = hexboard.adjacency(COORDS)
+ADJ_SETS: list[frozenset] = [frozenset(a) for a in ADJ]
+INNER = [i for i, r in enumerate(RINGS) if r == 1]
+OUTER = [i for i, r in enumerate(RINGS) if r == 2]
+FRONTIER_POS = 0
+
+
+def lay_out(content, rng) -> list[str]:
+    """Setup step 1: Frontier in the centre, each ring's pool shuffled within its ring."""
+    inner = list(content.pools["operational"])
+    outer = list(content.pools["public"])
+    rng.shuffle(inner)
+    rng.shuffle(outer)
+    return list(content.pools["center"]) + inner + outer
+
+
+def tile_ids(tiles: list[str], content) -> list[str]:
+    counts: dict[str, int] = {}
+    for k in tiles:
+        counts[k] = counts.get(k, 0) + 1
+    seen: dict[str, int] = {}
+    out = []
+    for k in tiles:
+        name = content.tile_kinds[k].name
+        if counts[k] > 1:
+            seen[k] = seen.get(k, 0) + 1
+            name = f"{name}{seen[k]}"
+        out.append(name)
+    return out
+
+
+def graph(state):
+    """The board as a networkx graph (node = position index) with tile attributes."""
+    labels = [{"id": state.tile_ids[i], "kind": k} for i, k in enumerate(state.tiles)]
+    return hexboard.hex_graph(COORDS, labels)
+
+
+# -- presence and control -------------------------------------------------------
+
+def presence(state, pos: int) -> list[int]:
+    """Presence per seat on ``pos``: one per Agent, one per Facility."""
+    counts = [0] * len(state.players)
+    for seat, p in enumerate(state.players):
+        counts[seat] = p.agents.count(pos) + p.facilities.count(pos)
+    return counts
+
+
+def controller(state, pos: int) -> int | None:
+    """The seat with strictly the most presence; ties and Frontier: nobody."""
+    if pos == FRONTIER_POS:
+        return None
+    counts = presence(state, pos)
+    best = max(counts)
+    if best == 0 or counts.count(best) > 1:
+        return None
+    return counts.index(best)
+
+
+def controlled_by(state, seat: int) -> list[int]:
+    return [pos for pos in range(1, len(COORDS)) if controller(state, pos) == seat]
+
+
+# -- spaces and slots ------------------------------------------------------------
+
+def facilities_on(state, pos: int) -> int:
+    return sum(p.facilities.count(pos) for p in state.players)
+
+
+def open_facility_space(state, pos: int) -> bool:
+    """Frontier has no Facility spaces; every other district has two, shared."""
+    return pos != FRONTIER_POS and facilities_on(state, pos) < state.content.facility_spaces
+
+
+def generators_on(state, pos: int) -> int:
+    return sum(1 for p in state.players if p.generator == pos)
+
+
+def is_energy(state, pos: int) -> bool:
+    return state.tiles[pos] in state.content.energy_tiles
+
+
+# -- local Power -----------------------------------------------------------------
+
+def power_sources(state, seat: int) -> list[int]:
+    """Positions of the seat's own Power sources: its Generator and its Fusion host."""
+    p = state.players[seat]
+    out = []
+    if p.generator is not None:
+        out.append(p.generator)
+    host = p.projects.get("fusion_demonstrator")
+    if host is not None and p.facilities[host] is not None:
+        out.append(p.facilities[host])
+    return out
+
+
+def is_connected(state, seat: int, facility: int) -> bool:
+    """Facility 1 (index 0) always; any other while an own source stands on its
+    district or an adjacent one. Read from the current board every time."""
+    p = state.players[seat]
+    pos = p.facilities[facility]
+    if pos is None:
+        return False
+    if facility == 0:
+        return True
+    for src in power_sources(state, seat):
+        if src == pos or src in ADJ_SETS[pos]:
+            return True
+    return False
+
+
+def connected_facilities(state, seat: int) -> list[int]:
+    p = state.players[seat]
+    return [f for f in range(len(p.facilities)) if p.facilities[f] is not None and is_connected(state, seat, f)]
+
+
+def offline_facilities(state, seat: int) -> list[int]:
+    p = state.players[seat]
+    return [f for f in range(len(p.facilities)) if p.facilities[f] is not None and not is_connected(state, seat, f)]
+
+
+def generator_serves(state, seat: int) -> bool:
+    """True when at least one of the seat's Facilities (Facility 1 included) lies
+    within its Generator's reach: the Generator is then 'serving' (ruling
+    generator-serving)."""
+    p = state.players[seat]
+    g = p.generator
+    if g is None:
+        return False
+    for pos in p.facilities:
+        if pos is not None and (pos == g or pos in ADJ_SETS[g]):
+            return True
+    return False
+
+
+def would_be_connected(state, seat: int, facility: int, pos: int) -> bool:
+    """Whether the seat's Facility would be connected standing on ``pos`` (used to
+    check a plan before any piece moves)."""
+    if facility == 0:
+        return True
+    return any(src == pos or src in ADJ_SETS[pos] for src in power_sources(state, seat))

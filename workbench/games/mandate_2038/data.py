@@ -1,0 +1,201 @@
+"""Loading and validating Mandate 2038's card data (``cards/mandate_2038/``).
+
+Each YAML file is checked with pydantic; a problem comes back as a ``DataError``
+naming the file, the card and the field. The engine reads the validated
+:class:`Content` (cached per card folder and file modification times), never raw YAML.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.errors import DataError
+
+GAME_ID = "mandate-2038"
+CORE_ACTIONS = ("fund", "research", "build", "organize", "deploy", "influence")
+DOMAINS = ("Code", "Science", "Web", "Books", "Images", "Video", "Synthetic")
+TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
+Provenance = Literal["seed", "draft"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TileKind(_Model):
+    key: str
+    name: str
+    contract: Optional[Literal["runway", "compute"]]
+    visit: str
+    production: str
+    yield_: dict[str, int] = Field(alias="yield")
+    provenance: Provenance
+    draft_fields: list[str] = []
+
+
+class Start(_Model):
+    runway: int = Field(ge=0, le=12)
+    compute: int = Field(ge=0, le=10)
+    capability: int = Field(ge=0)
+    customers: int = Field(ge=0, le=5)
+    trust: int = Field(ge=0, le=6)
+    mandate: int = Field(ge=0)
+
+
+ABILITIES = ("scientific_method", "crash_checkpoint", "patient_capital", "utility_permits",
+             "public_charter", "reserved_capacity")
+
+
+class Faction(_Model):
+    name: str
+    provenance: Provenance
+    draft_fields: list[str] = []
+    start: Start
+    ability: Literal[ABILITIES]  # type: ignore[valid-type]
+    ability_name: str
+    ability_text: str
+
+
+class TrainingCard(_Model):
+    name: str
+    kind: Literal["domain", "curated_corpus", "benchmark_leak", "human_evaluation"]
+    copies: int = Field(ge=1)
+
+
+MEASURES = ("runway", "compute", "capability", "customers", "trust", "mandate", "scrutiny")
+
+
+class HeadlineEffect(_Model):
+    who: Optional[Literal["all", "highest", "lowest", "at_least"]] = None
+    measure: Optional[Literal[MEASURES]] = None  # type: ignore[valid-type]
+    value: int = 0
+    gain: dict[Literal[TRACKS], int] = {}  # type: ignore[valid-type]
+    lose: dict[Literal[TRACKS], int] = {}  # type: ignore[valid-type]
+    scrutiny: int = 0
+    remove_scrutiny: int = 0
+    systemic_risk: int = 0
+    produce: Optional[str] = None
+
+
+class Headline(_Model):
+    name: str
+    era: int = Field(ge=1, le=4)
+    text: str
+    effects: list[HeadlineEffect]
+
+
+CRITERIA = ("customers", "capability_gained", "best_run", "compute_produced", "controlled_hexes",
+            "unique_domains", "new_joint_ventures", "controlled_categories", "connected_facilities",
+            "trust", "runway_gained", "capability")
+
+
+class MandateCard(_Model):
+    name: str
+    era: int = Field(ge=1, le=4)
+    criterion: Literal[CRITERIA]  # type: ignore[valid-type]
+    minimum: int = Field(ge=0)
+    text: str
+
+
+class Project(_Model):
+    name: str
+    era: int = Field(ge=1, le=4)
+    cost: dict[Literal["runway", "compute"], int]
+    backText: str
+    produces: dict[Literal["runway", "compute", "capability"], int]
+
+
+class Content:
+    """Everything the engine reads from the card folder, validated."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        game = self._load("game.yaml")
+        try:
+            c = game["content"]
+            self.raw = game
+            self.rules: dict = dict(c["rules"])
+            board = c["gameConfig"]["board"]
+            self.tile_kinds: dict[str, TileKind] = {}
+            for i, row in enumerate(board["tiles"]):
+                try:
+                    kind = TileKind.model_validate(row)
+                except ValidationError as exc:
+                    raise validation_error(exc, file=str(folder / "game.yaml"), card=f"tiles.{i}") from None
+                self.tile_kinds[kind.key] = kind
+            self.pools = {k: list(v) for k, v in board["pools"].items()}
+            self.facility_spaces = int(board["facilitySpaces"])
+            self.generator_slots = int(board["generatorSlots"])
+            self.energy_tiles = tuple(board["energyTiles"])
+            self.civic_tiles = tuple(board["civicTiles"])
+            self.generators = {k: v for k, v in c["generators"].items() if k != "provenance"}
+            self.customer_table = [dict(r) for r in c["customerTable"]["rows"]]
+            self.agi = {k: int(v) for k, v in c["gameConfig"]["agiAchievement"].items() if k != "provenance"}
+            self.supply = dict(c["gameConfig"]["playerSupply"])
+            self.shared = dict(c["gameConfig"]["sharedSupply"])
+            self.projects: dict[str, Project] = {}
+            for pid, row in c["projects"]["byId"].items():
+                try:
+                    self.projects[pid] = Project.model_validate(row)
+                except ValidationError as exc:
+                    raise validation_error(exc, file=str(folder / "game.yaml"), card=pid) from None
+        except (KeyError, TypeError) as exc:
+            raise DataError(f"missing or malformed setting {exc}", file=str(folder / "game.yaml")) from None
+        for key in self.pools["operational"] + self.pools["public"] + self.pools["center"]:
+            if key not in self.tile_kinds:
+                raise DataError(f"pool names unknown district {key!r}", file=str(folder / "game.yaml"),
+                                field="board.pools")
+        self.factions = self._cards("factions.yaml", "factions", Faction)
+        self.training = self._cards("training.yaml", "cards", TrainingCard)
+        self.headlines = self._cards("headlines.yaml", "cards", Headline)
+        self.mandates = self._cards("mandates.yaml", "cards", MandateCard)
+        for h in self.headlines:
+            for e in h.effects:
+                if e.produce is not None and e.produce not in self.tile_kinds:
+                    raise DataError(f"unknown district {e.produce!r}", file=str(folder / "headlines.yaml"),
+                                    card=h.name, field="effects.produce")
+        self.faction_by_name = {f.name.lower(): f for f in self.factions}
+        self.headline_by_name = {h.name.lower(): h for h in self.headlines}
+        self.mandate_by_name = {m.name.lower(): m for m in self.mandates}
+        self.card_kind = {c.name: c.kind for c in self.training}
+
+    def _load(self, name: str):
+        data = load_yaml(self.folder / name)
+        if not isinstance(data, dict):
+            raise DataError("expected a mapping at the top", file=str(self.folder / name))
+        return data
+
+    def _cards(self, name: str, key: str, model):
+        data = self._load(name)
+        rows = data.get(key)
+        if not isinstance(rows, list):
+            raise DataError(f"expected a list under {key!r}", file=str(self.folder / name))
+        out = []
+        for i, row in enumerate(rows):
+            label = row.get("name", f"#{i + 1}") if isinstance(row, dict) else f"#{i + 1}"
+            try:
+                out.append(model.model_validate(row))
+            except ValidationError as exc:
+                raise validation_error(exc, file=str(self.folder / name), card=label) from None
+        return out
+
+    def training_deck(self) -> list[str]:
+        """The 40 card names in data order (shuffled at setup)."""
+        return [c.name for c in self.training for _ in range(c.copies)]
+
+
+_CACHE: dict = {}
+
+
+def load_content(folder: Path | None = None) -> Content:
+    folder = Path(folder) if folder else cards_dir(GAME_ID)
+    files = sorted(folder.glob("*.yaml"))
+    key = (str(folder), tuple((f.name, f.stat().st_mtime_ns) for f in files))
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = Content(folder)
+    return _CACHE[key]

@@ -1,0 +1,26 @@
+"""Final scoring, after the Era IV Audit and Mandate card.
+
+Mandate is already on the track. Each player loses one Mandate per Facility that
+is offline now (never below zero). Most Mandate wins; ties go to more Trust, then
+more Customers, then more Compute; a complete tie is a shared victory.
+"""
+
+from __future__ import annotations
+
+from . import board
+
+
+def offline_penalty(state) -> None:
+    for seat, p in enumerate(state.players):
+        lost = len(board.offline_facilities(state, seat))
+        p.mandate = max(0, p.mandate - lost)
+
+
+def ranking_key(p) -> tuple:
+    return (p.mandate, p.trust, p.customers, p.compute)
+
+
+def winners(state) -> list[int]:
+    keys = [ranking_key(p) for p in state.players]
+    best = max(keys)
+    return [s for s, k in enumerate(keys) if k == best]

@@ -1,0 +1,281 @@
+"""The Era and cycle flow: who decides what next, and the automatic steps between.
+
+An Era: reveal its Mandate card, ready all Core Actions, then three cycles. A
+cycle: reveal and resolve a Headline; every player selects an Action in secret
+(one seat at a time in Initiative order, picks hidden until all chose); then in
+Initiative order each player may offer the exchange and resolves (assign an Agent,
+apply the effect, Frontier's Runway, exhaust the Action); then Initiative passes
+clockwise. After the third cycle: Production (with Talent reassignments), AGI
+recognition in Era IV, the Public Audit, the Era Mandate; after Era IV, final
+scoring. Decisions wait in ``state.phase``; everything else runs here at once.
+"""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from . import (agi, audit, board, build, costs, deploy, exchange, final_scoring, fund, headlines,
+               influence, mandate_scoring, organize, production, research)
+from .data import CORE_ACTIONS
+from .notation import Move
+
+ACTION_RULES = {"fund": fund, "research": research, "build": build, "organize": organize,
+                "deploy": deploy, "influence": influence}
+
+
+# -- what may be done now ----------------------------------------------------------
+
+def resolutions(state, seat: int, action: str) -> list[Move]:
+    """Every (Agent, district, effect) for the selected Action; only if none exists,
+    the bare assignment ('blocked')."""
+    rules = ACTION_RULES[action]
+    p = state.players[seat]
+    agents = [i for i, a in enumerate(p.agents) if a is not None]
+    out = []
+    for pos, tile in enumerate(state.tile_ids):
+        modes = rules.effects(state, seat, pos)
+        for mode in modes:
+            for a in agents:
+                out.append(Move(action, mode, a + 1, tile))
+    if not out:
+        out = [Move(action, "blocked", a + 1, tile) for tile in state.tile_ids for a in agents]
+    return out
+
+
+def legal_actions(state) -> list[Move]:
+    ph, seat = state.phase, state.decider
+    if ph == "select":
+        return [Move("select", a) for a in state.players[seat].ready_actions()]
+    if ph == "act":
+        out = [] if state.offered else exchange.offers(state, seat)
+        return out + resolutions(state, seat, state.selections[seat])
+    if ph == "answer":
+        return [Move("accept"), Move("reject")]
+    if ph == "run":
+        return research.decisions(state)
+    if ph == "talent":
+        p = state.players[seat]
+        return [Move("reassign", "", a + 1, tile) for a, at in enumerate(p.agents) if at is not None
+                for tile in state.tile_ids]
+    if ph == "agi":
+        return [Move("agi", "declare"), Move("agi", "decline")]
+    return []
+
+
+def why_illegal(state, move) -> str:
+    """One sentence saying why ``move`` is refused here."""
+    who = state.player_name(state.decider) if state.phase != "over" else "nobody"
+    if not isinstance(move, Move):
+        return f"not a Mandate 2038 action: {move!r}"
+    ph = state.phase
+    expected = {"select": "select an Action", "act": f"resolve {state.selections[state.decider] if ph == 'act' else ''}",
+                "answer": "accept or reject", "run": "bank or draw (or name the Curated Corpus domain)",
+                "talent": "reassign an Agent", "agi": "declare or decline AGI"}.get(ph, "")
+    if ph == "select":
+        if move.verb != "select":
+            return f"{who} must first select a Core Action"
+        if move.mode not in state.players[state.decider].ready_actions():
+            return f"{who} has already used {move.mode} this Era"
+    if ph == "act":
+        action = state.selections[state.decider]
+        p = state.players[state.decider]
+        if move.verb == "offer":
+            return (f"{who} has already made the one exchange offer" if state.offered
+                    else f"{move} is not a legal exchange (each side needs the resource and room under its cap)")
+        if move.verb != action:
+            return f"{who} selected {action}, so must resolve {action}, not {move.verb}"
+        if not 1 <= move.agent <= len(p.agents) or p.agents[move.agent - 1] is None:
+            return f"{who} has no Agent {move.agent} on the board"
+        if move.mode == "blocked":
+            return f"{action} still has a legal effect, so it cannot be spent as a bare assignment"
+        pos = state.tile_ids.index(move.tile)
+        modes = ACTION_RULES[action].effects(state, state.decider, pos)
+        if not modes:
+            return f"{action} has no legal effect on {move.tile} for {who} (cost, space, unlock or target)"
+        return f"'{move.mode or action}' is not a legal {action} effect on {move.tile}; legal there: " + \
+            ", ".join(m or action for m in modes)
+    return f"{move} is not legal now: {who} must {expected}"
+
+
+# -- doing it ------------------------------------------------------------------------
+
+def apply(state, move: Move) -> None:
+    state.pre_draw = None
+    ph, seat = state.phase, state.decider
+    if ph == "select":
+        state.selections[seat] = move.mode
+        state.sel_index += 1
+        if state.sel_index < state.n:
+            state.decider = state.order[state.sel_index]
+        else:
+            state.note("Selections revealed: " + ", ".join(
+                f"{state.player_name(s)} {state.selections[s]}" for s in state.order))
+            state.act_index = 0
+            _start_turn(state)
+    elif ph == "act":
+        if move.verb == "offer":
+            give, get, rival = exchange.parse_offer(state, move)
+            state.pending = {"kind": "trade", "from": seat, "to": rival, "give": give, "get": get}
+            state.offered = True
+            state.phase, state.decider = "answer", rival
+            return
+        _resolve_action(state, seat, move)
+    elif ph == "answer":
+        pend = state.pending
+        if pend["kind"] == "trade":
+            if move.verb == "accept":
+                exchange.accept(state)
+            state.note(f"{state.player_name(pend['to'])} {move.verb}s the exchange")
+            state.pending = None
+            state.phase, state.decider = "act", pend["from"]
+        else:
+            if move.verb == "accept":
+                influence.accept(state)
+            else:
+                state.note(f"{state.player_name(pend['to'])} rejects the Joint Venture")
+            state.pending = None
+            _finish_action(state)
+    elif ph == "run":
+        if move.verb == "draw":
+            p = state.players[seat]
+            state.pre_draw = (seat, state.run["prov"], tuple(state.run["seen"]), p.capability, p.trust,
+                              p.bag, p.mandate, tuple(state.deck or state.discard))
+        research.apply_decision(state, move)
+        if state.run is None:
+            _finish_action(state)
+    elif ph == "talent":
+        state.players[seat].agents[move.agent - 1] = state.tile_ids.index(move.tile)
+        state.queue = state.queue[1:]
+        _next_queued(state)
+    elif ph == "agi":
+        if move.verb == "agi" and move.mode == "declare":
+            agi.declare(state, seat)
+        state.queue = state.queue[1:]
+        _next_agi(state)
+
+
+def _resolve_action(state, seat: int, move: Move) -> None:
+    pos = state.tile_ids.index(move.tile)
+    state.players[seat].agents[move.agent - 1] = pos      # the assignment happens even when blocked
+    state.acting = (seat, pos, move.verb)
+    if move.mode == "blocked":
+        state.note(f"{state.player_name(seat)}'s {move.verb} is blocked: Agent assigned only")
+        return _finish_action(state)
+    waits = ACTION_RULES[move.verb].resolve(state, seat, pos, move.mode)
+    if move.verb == "research" and state.run is not None:
+        state.phase = "run"
+        return None
+    if move.verb == "influence" and waits:
+        state.phase, state.decider = "answer", state.pending["to"]
+        return None
+    _finish_action(state)
+
+
+def _finish_action(state) -> None:
+    seat, pos, action = state.acting
+    if pos == board.FRONTIER_POS:
+        costs.gain(state, seat, "runway", 1)      # Frontier's optional Runway, after the Action
+    state.players[seat].ready[CORE_ACTIONS.index(action)] = False
+    state.acting = None
+    state.act_index += 1
+    if state.act_index < state.n:
+        _start_turn(state)
+    else:
+        _end_cycle(state)
+
+
+def _start_turn(state) -> None:
+    state.phase = "act"
+    state.decider = state.order[state.act_index]
+    state.offered = False
+
+
+def _end_cycle(state) -> None:
+    state.initiative = (state.initiative + 1) % state.n
+    if state.cycle < state.content.rules["cyclesPerEra"]:
+        begin_cycle(state)
+    else:
+        end_era(state)
+
+
+# -- automatic steps -----------------------------------------------------------------
+
+def begin_era(state, era: int) -> None:
+    state.era = era
+    state.cycle = 0
+    state.mandate_card = state.mandate_decks[era - 1][0]
+    mandate_scoring.start_records(state)
+    for p in state.players:
+        p.ready = [True] * len(CORE_ACTIONS)
+    state.note(f"Era {era} begins; Mandate: {state.mandate_card}")
+    begin_cycle(state)
+
+
+def begin_cycle(state, *, headline: bool = True) -> None:
+    state.cycle += 1
+    state.headline = None
+    if headline:
+        headlines.reveal(state)
+    state.after_queue = "select"
+    if state.queue:
+        state.phase, state.decider = "talent", state.queue[0]
+    else:
+        start_selection(state)
+
+
+def start_selection(state) -> None:
+    state.phase = "select"
+    state.selections = [None] * state.n
+    state.order = state.initiative_order()
+    state.sel_index = 0
+    state.decider = state.order[0]
+
+
+def end_era(state) -> None:
+    production.run(state)
+    state.after_queue = "production"
+    if state.queue:
+        state.phase, state.decider = "talent", state.queue[0]
+    else:
+        after_production(state)
+
+
+def _next_queued(state) -> None:
+    if state.queue:
+        state.decider = state.queue[0]
+    elif state.after_queue == "select":
+        start_selection(state)
+    else:
+        after_production(state)
+
+
+def after_production(state) -> None:
+    if state.era == agi.AGI_ERA:
+        state.queue = [s for s in state.initiative_order() if agi.qualifies(state, s)]
+        if state.queue:
+            state.phase, state.decider = "agi", state.queue[0]
+            return
+    audit_and_score(state)
+
+
+def _next_agi(state) -> None:
+    if state.queue:
+        state.decider = state.queue[0]
+    else:
+        audit_and_score(state)
+
+
+def audit_and_score(state) -> None:
+    audit.public_audit(state)
+    mandate_scoring.score(state)
+    if state.era < state.content.rules["eras"]:
+        begin_era(state, state.era + 1)
+    else:
+        finish(state)
+
+
+def finish(state) -> None:
+    final_scoring.offline_penalty(state)
+    state.phase = "over"
+    state.decider = -1
+    state.note("Game over")

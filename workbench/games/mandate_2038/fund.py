@@ -1,0 +1,26 @@
+"""Fund: Conservative funding (+2 Runway) or Venture funding (+4 Runway, +2
+Scrutiny); acting on Capital adds one Runway."""
+
+from __future__ import annotations
+
+from . import audit, costs
+
+MODES = ("conservative", "venture")
+
+
+def effects(state, seat: int, pos: int) -> list[str]:
+    return list(MODES)
+
+
+def resolve(state, seat: int, pos: int, mode: str) -> None:
+    r = state.content.rules
+    p = state.players[seat]
+    amount = r["fundConservative"] if mode == "conservative" else r["fundVenture"]
+    if state.tiles[pos] == "capital":
+        amount += r["capitalFundBonus"]
+    costs.gain(state, seat, "runway", amount)
+    if mode == "venture":
+        cubes = r["fundVentureScrutiny"]
+        if p.ability == "patient_capital":
+            cubes -= 1
+        audit.add_scrutiny(state, seat, cubes)

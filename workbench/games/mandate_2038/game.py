@@ -1,0 +1,224 @@
+"""The Mandate 2038 :class:`~workbench.core.game.Game`: setup, notation, scoring,
+evaluation for greedy bots, scenario positions and what scenarios may observe.
+
+Options (``GameConfig.options``):
+
+- ``factions``: list of faction names, one per seat (default: dealt at random
+  from the six, from the game's seed);
+- ``jv_colocated``: Joint Ventures may also join Facilities on the same district
+  (ruling jv-colocated; default false).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from workbench.core.errors import NotationError, WorkbenchError, suggest
+from workbench.core.game import Game, GameConfig, GameResult
+from workbench.core.rng import Rng
+
+from . import agi, audit, board, final_scoring, flow, milestones, notation, odds, research, world_ending
+from .data import CORE_ACTIONS, load_content
+from .state import MandateState, new_player
+
+OPTIONS = ("factions", "jv_colocated")
+
+DEFAULT_WEIGHTS = {
+    "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
+    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
+    "generator": 0.4, "projects": 0.6, "provisional": 0.3,
+}
+
+
+class Mandate2038(Game):
+    id = "mandate-2038"
+    name = "Mandate 2038"
+    min_players = 2
+    max_players = 5
+    default_players = 4
+    variants = {}
+
+    # -- setup ---------------------------------------------------------------
+    def new_initial_state(self, config: GameConfig) -> MandateState:
+        state = self._setup(config)
+        flow.begin_era(state, 1)
+        return state
+
+    def _setup(self, config: GameConfig, factions: list[str] | None = None) -> MandateState:
+        content = load_content()
+        n = len(config.players)
+        if not content.rules["minPlayers"] <= n <= content.rules["maxPlayers"]:
+            raise WorkbenchError(f"Mandate 2038 takes 2 to 5 players, not {n}")
+        if len({p.lower() for p in config.players}) != n:
+            raise WorkbenchError("player names must differ")
+        if any(" " in p for p in config.players):
+            raise WorkbenchError("player names may not contain spaces (they appear in the notation)")
+        if config.variants:
+            raise WorkbenchError(f"Mandate 2038 has no variants (got {', '.join(config.variants)})")
+        unknown = set(config.options) - set(OPTIONS)
+        if unknown:
+            bad = sorted(unknown)[0]
+            raise WorkbenchError(f"unknown option {bad!r}{suggest(bad, OPTIONS)}; options: {', '.join(OPTIONS)}")
+        s = MandateState()
+        s.config = config
+        s.options = dict(config.options)
+        s.content = content
+        s.rng = Rng(config.seed)
+        s.tiles = board.lay_out(content, s.rng)
+        s.tile_ids = board.tile_ids(s.tiles, content)
+        chosen = factions or config.options.get("factions")
+        if chosen:
+            if len(chosen) != n:
+                raise WorkbenchError(f"give one faction per player ({n}), got {len(chosen)}")
+            picks = []
+            for name in chosen:
+                f = content.faction_by_name.get(str(name).lower())
+                if f is None:
+                    raise WorkbenchError(f"no faction named {name!r}{suggest(str(name), [x.name for x in content.factions])}")
+                picks.append(f)
+        else:
+            picks = list(content.factions)
+            s.rng.shuffle(picks)
+            picks = picks[:n]
+        r = content.rules
+        s.players = []
+        for f in picks:
+            p = new_player(f, content.supply["agents"], content.supply["facilities"], r["startingAgents"],
+                           board.FRONTIER_POS)
+            p.trust_cube = milestones.starting_trust_cube(p.trust, r["trustMilestones"])
+            p.cap_milestones = [t for t in r["capabilityMilestones"] if t <= p.capability]
+            s.players.append(p)
+        s.deck = content.training_deck()
+        s.rng.shuffle(s.deck)
+        s.discard = []
+        s.headline_decks = []
+        s.mandate_decks = []
+        for era in range(1, r["eras"] + 1):
+            hs = [h.name for h in content.headlines if h.era == era]
+            s.rng.shuffle(hs)
+            s.headline_decks.append(hs)
+            ms = [m.name for m in content.mandates if m.era == era]
+            s.rng.shuffle(ms)
+            s.mandate_decks.append(ms)
+        s.initiative = s.rng.randbelow(n)
+        s.timeline, s.headline, s.mandate_card = [], None, None
+        s.bag_black, s.black_supply = 0, content.shared["systemicRiskCubes"]
+        s.era, s.cycle = 0, 0
+        s.phase, s.decider = "select", 0
+        s.selections, s.order, s.sel_index, s.act_index = [None] * n, [], 0, 0
+        s.offered, s.pending, s.acting, s.run, s.pre_draw = False, None, None, None, None
+        s.ventures, s.queue, s.after_queue = [], [], "select"
+        s.mandate_results, s.events = [], ()
+        return s
+
+    # -- notation ------------------------------------------------------------
+    def parse_action(self, state, text: str):
+        return notation.parse(state, text)
+
+    def format_action(self, state, action) -> str:
+        return str(action)
+
+    def action_cards(self, state, action) -> tuple[str, ...]:
+        """The Core Action card an action selects or resolves (Training cards are
+        drawn blind, so a draw names none)."""
+        if getattr(action, "verb", None) == "select":
+            return (action.mode.capitalize(),)
+        if getattr(action, "verb", None) in CORE_ACTIONS:
+            return (action.verb.capitalize(),)
+        return ()
+
+    # -- outcome -------------------------------------------------------------
+    def result(self, state) -> GameResult:
+        scores = {state.player_name(s): p.mandate for s, p in enumerate(state.players)}
+        turns = (state.era - 1) * state.content.rules["cyclesPerEra"] + state.cycle
+        if not state.is_terminal():
+            return GameResult(scores, [], "unfinished", turns, self._details(state))
+        wins = [state.player_name(s) for s in final_scoring.winners(state)]
+        return GameResult(scores, wins, world_ending.ending(state), turns, self._details(state))
+
+    def _details(self, state) -> dict:
+        return {
+            "factions": {state.player_name(s): p.faction for s, p in enumerate(state.players)},
+            "agi_recognized": [state.player_name(s) for s, p in enumerate(state.players) if p.agi],
+            "collective_trust": world_ending.collective_trust(state),
+            "setup_collective_trust": world_ending.setup_collective_trust(state),
+            "unresolved_systemic_risk": state.bag_black,
+            "continuity": "open" if world_ending.is_open(state) else "closed",
+            "mandates": list(state.mandate_results),
+            "timeline": list(state.timeline),
+        }
+
+    def game_stats(self, state) -> dict:
+        ps = state.players
+        return {
+            "agi_declarations": sum(p.agi for p in ps),
+            "customers_total": sum(p.customers for p in ps),
+            "facilities_built": sum(sum(f is not None for f in p.facilities) for p in ps),
+            "generators_built": sum(p.generator is not None for p in ps),
+            "joint_ventures": len(state.ventures),
+            "collective_trust": world_ending.collective_trust(state),
+            "unresolved_systemic_risk": state.bag_black,
+            "open_continuity": world_ending.is_open(state),
+            "max_capability": max(p.capability for p in ps),
+        }
+
+    def card_stats(self, state) -> list[dict]:
+        rows = [{"card": h, "kind": "headline", "era": e + 1, "revealed": h in state.timeline}
+                for e, deck in enumerate(state.headline_decks) for h in deck]
+        rows += [{"card": h, "kind": "headline", "revealed": True} for h in state.timeline]
+        for res in state.mandate_results:
+            rows.append({"card": res["card"], "kind": "mandate", "era": res["era"],
+                         "scorers": len(res["scorers"])})
+        return rows
+
+    def evaluate(self, state, seat: int, weights: Mapping[str, float] | None = None) -> float:
+        """Weighted features of ``seat``'s position (``DEFAULT_WEIGHTS`` names them).
+        After a Training draw the realised card is replaced by the draw's expected
+        value, so a greedy bot cannot peek at the deck through its look-ahead."""
+        w = dict(DEFAULT_WEIGHTS)
+        if weights:
+            w.update(weights)
+        p = state.players[seat]
+        capability, trust, bag, mandate = p.capability, p.trust, p.bag, p.mandate
+        prov = 0.0
+        if state.pre_draw is not None and state.pre_draw[0] == seat:
+            snap = state.pre_draw
+            capability, trust, bag, mandate = snap[3], snap[4], snap[5], snap[6]
+            step = odds.one_draw(odds.composition_of(state.content, snap[7]), set(snap[2]), snap[1])
+            prov = step["expected_prov"]
+            bag += step["expected_scrutiny"]
+            trust += step["p_human_eval"]
+        elif state.run is not None and state.run["seat"] == seat:
+            prov = state.run["prov"]
+        connected = len(board.connected_facilities(state, seat))
+        built = sum(f is not None for f in p.facilities)
+        return (w["mandate"] * mandate + w["capability"] * capability + w["customers"] * p.customers
+                + w["trust"] * trust + w["runway"] * p.runway + w["compute"] * p.compute
+                + w["connected"] * connected + w["offline"] * (built - connected)
+                + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
+                + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
+                + w["provisional"] * prov)
+
+    # -- scenarios -------------------------------------------------------------
+    def scenario_state(self, setup: Mapping):
+        from .scenario_setup import build
+        return build(self, setup)
+
+    def scenario_step(self, state, step: Mapping) -> bool:
+        from .scenario_setup import step as do_step
+        return do_step(self, state, step)
+
+    def observe(self, state) -> dict:
+        from .scenario_setup import observe
+        return observe(self, state)
+
+    def validate_data(self) -> list[str]:
+        from . import checks
+        problems = []
+        try:
+            load_content()
+        except WorkbenchError as exc:
+            return [str(exc)]
+        for fn in (checks.factions_start_consistent,):
+            problems.extend(fn() or [])
+        return problems

@@ -1,0 +1,109 @@
+"""Influence: lobbying on the civic districts (Media, Government, Capital: gain one
+Trust or remove one Scrutiny; Media removes one more, Government gives one more
+Trust) and, from Era III, Joint Ventures: propose one between your Facility on the
+acting district and an adjacent rival Facility (the rival answers; refusal spends
+the Action), or end one you share.
+
+A venture holds one numbered pair from the shared supply (six pairs), lowest free
+number first. At Production, while both hosts are connected, each partner gains one
+of the resource shown by the contract icon of the other host's district.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import audit, board, costs
+
+JV_ERA = 3
+
+
+def lobby_effects(state, seat: int, pos: int) -> list[str]:
+    return ["trust", "scrutiny"] if state.tiles[pos] in state.content.civic_tiles else []
+
+
+def free_pair(state) -> int | None:
+    used = {v["pair"] for v in state.ventures}
+    for k in range(1, state.content.shared["jointVenturePairs"] + 1):
+        if k not in used:
+            return k
+    return None
+
+
+def hosts_adjacent(state, a: int, b: int) -> bool:
+    """Joint Venture range: hexes sharing an edge; co-located hosts count only under
+    the ``jv_colocated`` option (ruling jv-colocated)."""
+    if a == b:
+        return bool(state.options.get("jv_colocated", False))
+    return b in board.ADJ_SETS[a]
+
+
+def venture_effects(state, seat: int, pos: int) -> list[str]:
+    if state.era < JV_ERA:
+        return []
+    p = state.players[seat]
+    mine = [f for f, fpos in enumerate(p.facilities) if fpos == pos]
+    if not mine:
+        return []
+    out = []
+    if free_pair(state) is not None:
+        for f in mine:
+            for rival in range(state.n):
+                if rival == seat:
+                    continue
+                for g, gpos in enumerate(state.players[rival].facilities):
+                    if gpos is not None and hosts_adjacent(state, pos, gpos):
+                        out.append(f"venture facility {f + 1} + {state.player_name(rival)} facility {g + 1}")
+    for v in state.ventures:
+        if seat in (v["a"], v["b"]):
+            out.append(f"end venture {v['pair']}")
+    return out
+
+
+def effects(state, seat: int, pos: int) -> list[str]:
+    return lobby_effects(state, seat, pos) + venture_effects(state, seat, pos)
+
+
+_VENTURE = re.compile(r"^venture facility (\d) \+ (\S+) facility (\d)$")
+
+
+def resolve(state, seat: int, pos: int, mode: str) -> bool:
+    """Apply the effect; returns True when a proposal now waits for the partner."""
+    p = state.players[seat]
+    kind = state.tiles[pos]
+    if mode == "trust":
+        amount = 1 + (1 if kind == "government" else 0) + (1 if p.ability == "public_charter" else 0)
+        costs.gain(state, seat, "trust", amount)
+        return False
+    if mode == "scrutiny":
+        audit.remove_scrutiny(state, seat, 2 if kind == "media" else 1)
+        return False
+    if mode.startswith("end venture"):
+        pair = int(mode.split()[-1])
+        state.ventures = [v for v in state.ventures if v["pair"] != pair]
+        state.note(f"{state.player_name(seat)} ends Joint Venture {pair}")
+        return False
+    m = _VENTURE.match(mode)
+    rival = [n.lower() for n in state.config.players].index(m.group(2).lower())
+    state.pending = {"kind": "venture", "from": seat, "to": rival,
+                     "a_fac": int(m.group(1)) - 1, "b_fac": int(m.group(3)) - 1}
+    return True
+
+
+def accept(state) -> None:
+    pend = state.pending
+    pair = free_pair(state)
+    state.ventures = state.ventures + [{"pair": pair, "a": pend["from"], "a_fac": pend["a_fac"],
+                                        "b": pend["to"], "b_fac": pend["b_fac"], "era": state.era}]
+    state.ventures.sort(key=lambda v: v["pair"])
+    state.note(f"Joint Venture {pair} between {state.player_name(pend['from'])} and {state.player_name(pend['to'])}")
+
+
+def active(state, v: dict) -> bool:
+    """A venture produces only while both hosts stand on the board and are connected."""
+    return (board.is_connected(state, v["a"], v["a_fac"]) and board.is_connected(state, v["b"], v["b_fac"]))
+
+
+def contract_of(state, seat: int, fac: int) -> str | None:
+    pos = state.players[seat].facilities[fac]
+    return None if pos is None else state.content.tile_kinds[state.tiles[pos]].contract

@@ -1,0 +1,70 @@
+"""Era Mandate scoring (after the Audit of every Era).
+
+One Mandate card is revealed at the start of each Era; the other two of its deck
+go back unseen. It names a criterion and a minimum. Nobody qualifies: nobody
+scores. Otherwise the single qualifying leader scores two Mandate, and tied
+qualifying leaders score one each (the card awards all tied players, so the
+universal tie rule does not apply). History criteria compare with the value
+recorded when the Era began (Runway, Capability) or with what the Era recorded
+(best banked run, domains banked, Compute produced, Joint Ventures made).
+"""
+
+from __future__ import annotations
+
+from . import board, influence
+
+
+def value(state, seat: int, criterion: str) -> int:
+    p = state.players[seat]
+    rec = p.rec
+    if criterion == "customers":
+        return p.customers
+    if criterion == "capability":
+        return p.capability
+    if criterion == "trust":
+        return p.trust
+    if criterion == "capability_gained":
+        return p.capability - rec.get("start_capability", 0)
+    if criterion == "runway_gained":
+        return p.runway - rec.get("start_runway", 0)
+    if criterion == "best_run":
+        return rec.get("best_run", 0)
+    if criterion == "unique_domains":
+        return len(rec.get("domains", ()))
+    if criterion == "compute_produced":
+        return rec.get("compute_produced", 0)
+    if criterion == "controlled_hexes":
+        return len(board.controlled_by(state, seat))
+    if criterion == "controlled_categories":
+        return len({state.tiles[pos] for pos in board.controlled_by(state, seat)})
+    if criterion == "connected_facilities":
+        return len(board.connected_facilities(state, seat))
+    if criterion == "new_joint_ventures":
+        return sum(1 for v in state.ventures if v["era"] == state.era and seat in (v["a"], v["b"])
+                   and influence.active(state, v))
+    raise KeyError(criterion)
+
+
+def start_records(state) -> None:
+    """Era start: the cube records a history criterion compares against."""
+    for p in state.players:
+        p.rec = {"start_runway": p.runway, "start_capability": p.capability}
+
+
+def score(state) -> dict:
+    card = state.content.mandate_by_name[state.mandate_card.lower()]
+    r = state.content.rules
+    values = [value(state, s, card.criterion) for s in range(state.n)]
+    qualified = [s for s in range(state.n) if values[s] >= card.minimum]
+    outcome = {"era": state.era, "card": card.name, "values": values, "scorers": []}
+    if qualified:
+        best = max(values[s] for s in qualified)
+        leaders = [s for s in qualified if values[s] == best]
+        award = r["eraMandateLeader"] if len(leaders) == 1 else r["eraMandateTied"]
+        for s in leaders:
+            state.players[s].mandate += award
+        outcome["scorers"] = [state.player_name(s) for s in leaders]
+        outcome["award"] = award
+    state.mandate_results = state.mandate_results + [outcome]
+    state.note(f"Mandate {card.name}: {', '.join(outcome['scorers']) or 'nobody'} scores")
+    return outcome

@@ -1,0 +1,152 @@
+"""Research: pay one Compute (waived on Cloud) and make a Training run.
+
+Cards are drawn one at a time. The first card of each ordinary domain adds one
+provisional Capability; a domain seen twice crashes the run (provisional
+Capability lost, one Scrutiny added). After any card that is not a repeat the
+player banks or draws again. Curated Corpus stands for an unseen domain of the
+player's choice (a repeat when all seven are seen); Benchmark Leak adds two
+provisional Capability and one Scrutiny; Human Evaluation gives one Trust and banks
+at once. Banking on a Research district adds one Capability. Mirevanta's Scientific
+Method may pay Runway to bank on a repeat instead of crashing; Orisonix keeps one
+provisional Capability when it crashes. Revealed cards are discarded after the run;
+when the deck runs out, the discard is shuffled to form a new deck.
+"""
+
+from __future__ import annotations
+
+from . import audit, costs
+from .data import DOMAINS
+
+
+def compute_cost(state, pos: int) -> int:
+    return costs.modified_cost(state.content.rules["researchCost"], waived=state.tiles[pos] == "cloud")
+
+
+def effects(state, seat: int, pos: int) -> list[str]:
+    return [""] if state.players[seat].compute >= compute_cost(state, pos) else []
+
+
+def resolve(state, seat: int, pos: int, mode: str) -> None:
+    state.players[seat].compute -= compute_cost(state, pos)
+    state.run = {"seat": seat, "pos": pos, "prov": 0, "seen": [], "revealed": [], "await": "draw"}
+    draw(state)
+
+
+def _draw_card(state) -> str:
+    if not state.deck:
+        state.deck, state.discard = state.discard, []
+        state.rng.shuffle(state.deck)
+    card = state.deck.pop()
+    if not state.deck and state.discard:
+        # the deck has just emptied: the discard becomes the new deck at once
+        state.deck, state.discard = state.discard, []
+        state.rng.shuffle(state.deck)
+    return card
+
+
+def can_draw(state) -> bool:
+    return bool(state.deck or state.discard)
+
+
+def draw(state) -> None:
+    """Reveal and resolve one card; leaves ``run['await']`` saying what comes next:
+    ``choice`` (bank or draw), ``corpus`` (name a domain), ``method`` (Scientific
+    Method), or the run has ended (``state.run`` is None)."""
+    run = state.run
+    seat = run["seat"]
+    card = _draw_card(state)
+    run["revealed"].append(card)
+    kind = state.content.card_kind[card]
+    if kind == "domain":
+        if card in run["seen"]:
+            return duplicate(state)
+        run["seen"].append(card)
+        run["prov"] += 1
+    elif kind == "curated_corpus":
+        if all(d in run["seen"] for d in DOMAINS):
+            return duplicate(state)
+        run["await"] = "corpus"
+        return None
+    elif kind == "benchmark_leak":
+        run["prov"] += 2
+        audit.add_scrutiny(state, seat, 1)
+    elif kind == "human_evaluation":
+        costs.gain(state, seat, "trust", 1)
+        return bank(state)
+    run["await"] = "choice" if can_draw(state) else "bank"
+    return None
+
+
+def choose_corpus(state, domain: str) -> None:
+    run = state.run
+    run["seen"].append(domain)
+    run["prov"] += 1
+    run["await"] = "choice" if can_draw(state) else "bank"
+
+
+def duplicate(state) -> None:
+    run = state.run
+    p = state.players[run["seat"]]
+    if p.ability == "scientific_method" and p.runway >= state.content.rules["scientificMethodCost"]:
+        run["await"] = "method"
+        return None
+    return crash(state)
+
+
+def pay_method(state) -> None:
+    """Scientific Method: pay its Runway and bank the run despite the repeat."""
+    state.players[state.run["seat"]].runway -= state.content.rules["scientificMethodCost"]
+    bank(state)
+
+
+def crash(state) -> None:
+    run = state.run
+    seat = run["seat"]
+    kept = min(1, run["prov"]) if state.players[seat].ability == "crash_checkpoint" else 0
+    if kept:
+        costs.gain(state, seat, "capability", kept)
+    audit.add_scrutiny(state, seat, 1)
+    state.note(f"{state.player_name(seat)}'s Training run crashes after {len(run['revealed'])} cards")
+    _end(state)
+
+
+def bank(state) -> None:
+    run = state.run
+    seat = run["seat"]
+    amount = run["prov"] + (1 if state.tiles[run["pos"]] == "research" else 0)
+    costs.gain(state, seat, "capability", amount)
+    rec = state.players[seat].rec
+    rec["best_run"] = max(rec.get("best_run", 0), amount)
+    rec["domains"] = tuple(sorted(set(rec.get("domains", ())) | set(run["seen"])))
+    state.note(f"{state.player_name(seat)} banks {amount} Capability")
+    _end(state)
+
+
+def _end(state) -> None:
+    state.discard = state.discard + state.run["revealed"]
+    state.run = None
+
+
+def decisions(state) -> list:
+    from .notation import Move
+    run = state.run
+    if run["await"] == "choice":
+        return [Move("bank"), Move("draw")]
+    if run["await"] == "bank":
+        return [Move("bank")]
+    if run["await"] == "corpus":
+        return [Move("corpus", d) for d in DOMAINS if d not in run["seen"]]
+    if run["await"] == "method":
+        return [Move("method", "pay"), Move("method", "decline")]
+    return []
+
+
+def apply_decision(state, move) -> None:
+    if move.verb == "bank":
+        bank(state)
+    elif move.verb == "draw":
+        draw(state)
+    elif move.verb == "corpus":
+        choose_corpus(state, move.mode)
+    elif move.verb == "method":
+        pay_method(state) if move.mode == "pay" else crash(state)

@@ -1,0 +1,135 @@
+"""The position of a Mandate 2038 game as plain data, cheap to clone.
+
+``MandateState`` holds the board, every player's tracks and pieces, the decks,
+the Audit bag and where the game stands in its Era / cycle / decision flow. The
+flow itself (who decides what next) lives in :mod:`.flow`; the rules of each
+part live in the module named for it.
+"""
+
+from __future__ import annotations
+
+from workbench.core.game import TERMINAL, State
+from workbench.core.errors import IllegalAction
+
+from .data import CORE_ACTIONS
+
+
+class Player:
+    """One institution: tracks, pieces and per-Era records."""
+
+    __slots__ = ("faction", "ability", "runway", "compute", "capability", "customers", "trust",
+                 "mandate", "bag", "agents", "facilities", "generator", "projects", "ready",
+                 "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
+
+    def copy(self) -> "Player":
+        c = Player.__new__(Player)
+        for name in Player.__slots__:
+            setattr(c, name, getattr(self, name))
+        c.agents = list(self.agents)
+        c.facilities = list(self.facilities)
+        c.projects = dict(self.projects)
+        c.ready = list(self.ready)
+        c.cap_milestones = list(self.cap_milestones)
+        c.rec = dict(self.rec)
+        return c
+
+    def ready_actions(self) -> list[str]:
+        return [a for a, r in zip(CORE_ACTIONS, self.ready) if r]
+
+
+def new_player(faction, supply_agents: int, facilities: int, starting_agents: int, frontier: int) -> Player:
+    p = Player.__new__(Player)
+    s = faction.start
+    p.faction = faction.name
+    p.ability = faction.ability
+    p.runway, p.compute, p.capability = s.runway, s.compute, s.capability
+    p.customers, p.trust, p.mandate = s.customers, s.trust, s.mandate
+    p.start_trust = s.trust
+    p.bag = 0                       # own Scrutiny cubes in the Audit bag
+    p.agents = [frontier] * starting_agents + [None] * (supply_agents - starting_agents)
+    p.facilities = [None] * facilities
+    p.generator = None
+    p.projects = {}                 # project id -> index of its host Facility
+    p.ready = [True] * len(CORE_ACTIONS)
+    p.trust_cube = 0
+    p.cap_milestones = []
+    p.agi = False
+    p.rec = {}
+    return p
+
+
+class MandateState(State):
+    """A Mandate 2038 position. See ``cards/mandate_2038/scenarios/README.md`` for
+    what :meth:`Game.observe` reports of it."""
+
+    # flow phases
+    SELECT, ACT, ANSWER, RUN, TALENT, AGI, OVER = "select", "act", "answer", "run", "talent", "agi", "over"
+
+    def __init__(self):
+        self._legal = None
+
+    def clone(self) -> "MandateState":
+        c = MandateState.__new__(MandateState)
+        d = c.__dict__
+        d.update(self.__dict__)
+        c.rng = self.rng.copy()
+        c.players = [p.copy() for p in self.players]
+        c.deck = list(self.deck)
+        c.discard = list(self.discard)
+        c.headline_decks = [list(x) for x in self.headline_decks]
+        c.timeline = list(self.timeline)
+        c.mandate_decks = [list(x) for x in self.mandate_decks]
+        c.selections = list(self.selections)
+        c.order = list(self.order)
+        c.ventures = [dict(v) for v in self.ventures]
+        c.queue = list(self.queue)
+        c.pending = dict(self.pending) if self.pending else None
+        c.run = _copy_run(self.run)
+        c.mandate_results = list(self.mandate_results)
+        c._legal = None
+        return c
+
+    # -- protocol -------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self.phase == self.OVER else self.decider
+
+    def is_terminal(self) -> bool:
+        return self.phase == self.OVER
+
+    def legal_actions(self) -> list:
+        if self._legal is None:
+            from . import flow
+            self._legal = flow.legal_actions(self)
+        return list(self._legal)
+
+    def apply_action(self, action) -> None:
+        from . import flow
+        if self.phase == self.OVER:
+            raise IllegalAction("the game is over")
+        if action not in self.legal_actions():
+            raise IllegalAction(flow.why_illegal(self, action))
+        self._legal = None
+        flow.apply(self, action)
+        self._legal = None
+
+    # -- helpers every rules module uses --------------------------------------
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def initiative_order(self) -> list[int]:
+        """Seats clockwise from the Initiative holder."""
+        return [(self.initiative + i) % self.n for i in range(self.n)]
+
+    def note(self, text: str) -> None:
+        """Record what happened (for the dashboard's log and scenario reports)."""
+        self.events = self.events + (text,)  # a tuple: clones share it for free
+
+
+def _copy_run(run):
+    if run is None:
+        return None
+    r = dict(run)
+    r["seen"] = list(run["seen"])
+    r["revealed"] = list(run["revealed"])
+    return r

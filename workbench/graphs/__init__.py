@@ -1,0 +1,1 @@
+"""Graphs the analyses and the dashboard share: card dependencies, hex boards."""
