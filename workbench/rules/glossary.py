@@ -10,7 +10,9 @@ forms; ``note`` says why the pair exists).
 Terms are found by word stems because Hungarian inflects: a text word matches a
 term word when it is at least as long and shares a prefix of all but the last
 two letters (at least four), so ``Értelem`` is found in ``Értelmet`` and ``Minta``
-in ``Mintát``, but not in ``mint``. Icons are ignored here; icon parity is a
+in ``Mintát``, but not in ``mint``; a shorter word matches when it shares all but
+three letters (at least five), because Hungarian puts a noun in the singular after
+numbers and ``minden`` (``2 zsetont`` for "2 tokens"). Icons are ignored here; icon parity is a
 check of its own.
 """
 
@@ -23,42 +25,62 @@ from typing import Iterable, Mapping
 
 from workbench.core.errors import DataError
 
-from .text import icon_key, icons, is_icon_char, strip_icons, words
+from .text import WORD_RE, icon_key, icons, is_icon_char, strip_icons, words
 
 _CONNECTORS = {"of", "the", "and", "a", "an", "to", "in", "on", "for", "de", "la"}
 
 
 # --------------------------------------------------------------------------- matching
-def word_match(term_word: str, text_word: str) -> bool:
+def word_match(term_word: str, text_word: str, lenient: bool = False) -> bool:
     t, x = term_word.lower(), text_word.lower()
     if t == x:
         return True
-    if len(x) < len(t):
-        return False
-    if len(t) <= 4:
-        return x.startswith(t)
-    need = max(4, len(t) - 2)
     common = 0
     for a, b in zip(t, x):
         if a != b:
             break
         common += 1
-    return common >= need
+    if len(x) >= len(t):
+        if len(t) <= 4:
+            return x.startswith(t)
+        return common >= max(4 if len(t) <= 5 else 5, len(t) - 2)
+    # A shorter text word: the singular or a suffixed singular of a plural term
+    # (Játékos for Játékosok, zsetont for zsetonok); five letters at least, so that
+    # "mint" is never taken for "minta". Only for the translation side.
+    return lenient and len(x) >= len(t) - 3 and common >= max(5, len(t) - 3)
 
 
-def term_words(term: str) -> list[str]:
-    return words(strip_icons(term))
+def tokens(text: str) -> list[tuple[str, str]]:
+    """``(icon, word)`` for every word; ``icon`` is the icon glued in front of the
+    word (``🛡️Vitals`` -> ``("🛡", "Vitals")``) or empty."""
+    out = []
+    for m in WORD_RE.finditer(text):
+        j = m.start()
+        while j > 0 and (is_icon_char(text[j - 1]) or text[j - 1] in "\ufe0f\ufe0e\u200d"):
+            j -= 1
+        out.append((icon_key(text[j:m.start()]), m.group(0)))
+    return out
 
 
-def find_term(term: str, text: str | list[str]) -> bool:
-    """Does ``text`` (or its word list) contain ``term``, allowing inflection?"""
-    tw = term_words(term)
-    if not tw:
+def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = False) -> bool:
+    """Does ``text`` (or its :func:`tokens`) contain ``term``, allowing inflection?
+    A term written with an icon is found only with that icon in front of it, so
+    ``⚠️Consequence`` is not found in ``⚠️Pattern Consequence`` nor ``🌳Legacy`` in
+    "legally"."""
+    tt = tokens(term)
+    if not tt:
         return False
-    xs = text if isinstance(text, list) else words(strip_icons(text))
-    n = len(tw)
+    xs = text if isinstance(text, list) else tokens(text)
+    n = len(tt)
     for i in range(len(xs) - n + 1):
-        if all(word_match(tw[k], xs[i + k]) for k in range(n)):
+        ok = True
+        for k in range(n):
+            ticon, tword = tt[k]
+            xicon, xword = xs[i + k]
+            if (ticon and ticon != xicon) or not word_match(tword, xword, lenient):
+                ok = False
+                break
+        if ok:
             return True
     return False
 

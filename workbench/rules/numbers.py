@@ -21,9 +21,9 @@ _EN_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eig
              "nineteen", "twenty"]
 _EN_TENS = {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 
-EN_WORDS: dict[str, int] = {w: i for i, w in enumerate(_EN_UNITS)}
+EN_WORDS: dict[str, int] = {w: i for i, w in enumerate(_EN_UNITS) if i != 1}
 EN_WORDS.update(_EN_TENS)
-EN_WORDS.update({"hundred": 100, "twice": 2, "thrice": 3, "dozen": 12, "none": 0})
+EN_WORDS.update({"hundred": 100, "twice": 2, "thrice": 3, "dozen": 12})
 for _t, _v in list(_EN_TENS.items()) + [("twenty", 20)]:
     for _u in range(1, 10):
         EN_WORDS[f"{_t}-{_EN_UNITS[_u]}"] = _v + _u
@@ -57,6 +57,11 @@ HU_WORDS: dict[str, int] = {}
 for _v, _forms in _HU_BASE.items():
     for _f in _forms:
         HU_WORDS[_f] = _v
+# "of N kinds" / "in N ways": kétféle, háromféleképpen, négyfajta
+for _v, _stem in ((2, "két"), (3, "három"), (4, "négy"), (5, "öt"), (6, "hat"), (7, "hét"), (8, "nyolc"),
+                  (9, "kilenc"), (10, "tíz")):
+    for _tail in ("féle", "féleképpen", "fajta"):
+        HU_WORDS[_stem + _tail] = _v
 # 11-19 tizen-, 21-29 huszon-, 31-39 harminc-: the unit word carries the suffix.
 _HU_UNIT_FORMS = {v: forms for v, forms in _HU_BASE.items() if 1 <= v <= 9}
 _HU_UNIT_FORMS[1] = ["egy", "egyet", "egyre", "eggyel", "egynél", "egyen", "egyes"]
@@ -74,8 +79,12 @@ _DIGITS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)(?![\d])")
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 
 
+_DIGIT_SUFFIX = re.compile(r"(\d)-[^\W\d_]+")  # Hungarian 5-öt, 3-at: the suffix is not a number word
+
+
 def _clean(text: str) -> str:
-    return _URL.sub(" ", _COMMENT.sub(" ", _PLACEHOLDER.sub(" ", text)))
+    text = _URL.sub(" ", _COMMENT.sub(" ", _PLACEHOLDER.sub(" ", text)))
+    return _DIGIT_SUFFIX.sub(r"\1", text)
 
 
 def numbers(text: str, lang: str) -> Counter:

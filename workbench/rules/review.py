@@ -185,14 +185,14 @@ def check_icons(src: str, tr: str):
 
 
 def check_glossary(src: str, tr: str, pairs) -> list:
+    from .glossary import tokens
     out = []
-    src_words = words(strip_icons(src))
-    tr_words = words(strip_icons(tr))
+    src_tokens, tr_tokens = tokens(src), tokens(tr)
     seen = set()
     for pair in pairs:
-        if not any(find_term(f, src_words) for f in pair.source):
+        if not any(find_term(f, src_tokens) for f in pair.source):
             continue
-        if any(find_term(f, tr_words) for f in pair.target):
+        if any(find_term(f, tr_tokens, lenient=True) for f in pair.target):
             continue
         key = (pair.source[0], pair.target[0])
         if key in seen:

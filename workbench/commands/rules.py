@@ -1,0 +1,167 @@
+"""``workbench rules``: render, review, import and glossary for rulebooks."""
+
+from __future__ import annotations
+
+import sys
+
+from .common import emit_json
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("rules", help="rulebooks: render, review translations, import, glossary",
+                       description="Work with rulebooks and their translations.")
+    rs = p.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
+
+    r = rs.add_parser("render", help="print a rulebook in a language, placeholders filled")
+    r.add_argument("game")
+    r.add_argument("--lang", required=True)
+    r.add_argument("--template", default=None, metavar="FILE",
+                   help="render this Markdown template instead of the game's rulebook")
+    r.set_defaults(func=run_render)
+
+    v = rs.add_parser("review", help="review a translation clause by clause")
+    v.add_argument("game")
+    v.add_argument("--lang", required=True)
+    v.add_argument("--no-spell", action="store_true", help="skip the spelling check")
+    v.add_argument("--json", action="store_true", help="print one JSON document")
+    v.set_defaults(func=run_review)
+
+    i = rs.add_parser("import", help="split a rulebook into clauses, or import a translated Markdown",
+                      description="Without markers (or in the original's language): split FILE into clauses "
+                                  "with stable ids and write Markdown plus an empty .pot. With the game's "
+                                  "clause markers and another language: update cards/<game>/rules/<lang>.po.")
+    i.add_argument("file", metavar="FILE")
+    i.add_argument("--lang", required=True)
+    i.add_argument("--game", default=None)
+    i.add_argument("--out", default=None, metavar="DIR", help="where the split writes (default FILE-rules/)")
+    i.add_argument("--json", action="store_true", help="print one JSON document")
+    i.set_defaults(func=run_import)
+
+    g = rs.add_parser("glossary", help="term pairs and icon-marked terms of a text")
+    g.add_argument("file", metavar="FILE")
+    g.add_argument("--json", action="store_true", help="print one JSON document")
+    g.set_defaults(func=run_glossary)
+
+
+def _game_id(name: str) -> str:
+    from workbench.core.errors import WorkbenchError, suggest
+    from workbench.core.registry import game_ids
+    if name not in game_ids():
+        raise WorkbenchError(f"unknown game {name!r}{suggest(name, game_ids())}; choose one of "
+                             + ", ".join(game_ids()))
+    return name
+
+
+def _engine(game_id: str):
+    """The game's engine if it loads; rules work without it (terms only)."""
+    from workbench.core.registry import get_game
+    try:
+        return get_game(game_id)
+    except Exception:
+        return None
+
+
+def run_render(args) -> int:
+    from pathlib import Path
+
+    from workbench.rules.render import render
+    game_id = _game_id(args.game)
+    res = render(game_id, args.lang, template=Path(args.template) if args.template else None,
+                 game=_engine(game_id))
+    sys.stdout.write(res.text)
+    if res.untranslated:
+        print(f"rules render: {len(res.untranslated)} entries not translated into {args.lang}, shown in the "
+              f"original: {', '.join(res.untranslated[:5])}{' ...' if len(res.untranslated) > 5 else ''}",
+              file=sys.stderr)
+    if res.fuzzy:
+        print(f"rules render: {len(res.fuzzy)} translations out of date (fuzzy)", file=sys.stderr)
+    if res.unresolved:
+        for u in res.unresolved:
+            where = f"{u['where']}" + (f" (line {u['line']})" if u.get("line") else "")
+            print(f"rules render: unresolved {u['placeholder']} in {where}: {u['reason']}", file=sys.stderr)
+        print(f"rules render: {len(res.unresolved)} unresolved placeholder(s)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_review(args) -> int:
+    from workbench.rules.review import review
+    game_id = _game_id(args.game)
+    rev = review(game_id, args.lang, spelling=not args.no_spell, game=_engine(game_id))
+    if args.json:
+        emit_json(rev.to_dict())
+        return 0 if rev.ok else 1
+    print(f"{game_id}: {args.lang} translation of the {rev.source_lang} original: {rev.entries} entries, "
+          f"{rev.translated} translated, {rev.fuzzy} fuzzy, {rev.missing} missing; spelling {rev.spelling}")
+    for clause, items in rev.by_clause().items():
+        print(f"  {clause}")
+        for f in items:
+            print(f"    [{f.check}] {f.message}")
+    if rev.accepted:
+        print(f"  {len(rev.accepted)} finding(s) accepted in accepted-findings.yaml")
+    for st in rev.stale:
+        print(f"  stale acceptance (matches nothing now): {st.get('clause', '*')} [{st.get('check', '*')}] "
+              f"{st.get('detail', '')}")
+    print(f"{len(rev.findings)} finding(s)" + (" to fix" if rev.findings else ""))
+    return 0 if rev.ok else 1
+
+
+def run_import(args) -> int:
+    from pathlib import Path
+
+    from workbench.core.errors import WorkbenchError
+    from workbench.rules.catalog import import_translation, source_language
+    from workbench.rules.model import RULE_RE
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise WorkbenchError(f"no such file: {path}")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if args.game:
+        _game_id(args.game)
+        src_lang = source_language(args.game)
+        if src_lang and args.lang != src_lang and RULE_RE.search(text):
+            _cat, summary = import_translation(args.game, args.lang, path)
+            doc = {"mode": "translation", "game": args.game, "lang": args.lang,
+                   "catalog": f"cards/{args.game.replace('-', '_')}/rules/{args.lang}.po", **summary.to_dict()}
+            if args.json:
+                emit_json(doc)
+            else:
+                print(f"{doc['catalog']}: {len(summary.translated)} entries imported, {len(summary.changed)} "
+                      f"marked fuzzy (source changed), {len(summary.new)} new untranslated, "
+                      f"{len(summary.obsolete)} kept as obsolete")
+            return 0
+    from workbench.rules.importer import import_file
+    imp, md_path, pot_path = import_file(path, lang=args.lang, game=args.game,
+                                         out_dir=Path(args.out) if args.out else None)
+    if args.json:
+        emit_json({"mode": "split", "game": imp.game, "lang": imp.lang, "markdown": str(md_path),
+                   "template": str(pot_path), "sections": imp.sections, "clauses": imp.clauses})
+    else:
+        print(f"{len(imp.clauses)} clauses in {len(imp.sections)} sections")
+        print(f"wrote {md_path} and {pot_path}")
+    return 0
+
+
+def run_glossary(args) -> int:
+    from pathlib import Path
+
+    from workbench.core.errors import WorkbenchError
+    from workbench.rules.glossary import extract_icon_terms, extract_pairs
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WorkbenchError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    pairs, icon_terms = extract_pairs(text), extract_icon_terms(text)
+    if args.json:
+        emit_json({"file": str(path), "pairs": [p.to_dict() for p in pairs],
+                   "icons": [t.to_dict() for t in icon_terms]})
+        return 0
+    print(f"{len(pairs)} term pair(s):")
+    for p in pairs:
+        print(f"  {p.term} ({p.other})" + (f"  ×{p.count}" if p.count > 1 else ""))
+    print(f"{len(icon_terms)} icon-marked term(s):")
+    for t in icon_terms:
+        print(f"  {t.icon}{t.term}" + (f"  ×{t.count}" if t.count > 1 else ""))
+    return 0
