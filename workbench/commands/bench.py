@@ -18,7 +18,8 @@ def add_parser(sub) -> None:
     p.add_argument("--game", default="meaning-made", help="game to measure (default meaning-made)")
     p.add_argument("--players", type=int, default=4, help="players per game (default 4)")
     p.add_argument("--quick", action="store_true",
-                   help="run a tenth of each sweep and extrapolate (said so beside each figure)")
+                   help="run a tenth of each sweep (a fiftieth of the greedy one) and extrapolate, "
+                        "said so beside each figure")
     p.add_argument("--only", action="append", default=[], metavar="NAME",
                    help="run only these figures: engine, sweep-random, sweep-greedy, scaling, dask, "
                         "startup, paired (repeatable)")

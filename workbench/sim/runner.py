@@ -139,11 +139,13 @@ def play_one(spec: SimSpec, index: int) -> dict:
                     entry["seats"].add(seat)
         state.apply_action(action)
         actions += 1
+    # cut off here at the action limit, or by the game's own limit (ending "timeout")
     timed_out = not state.is_terminal()
     if trace:
         samples.append([evaluate(state, s) for s in range(n)])
     res = game.result(state)
     names = list(config.players)
+    timed_out = timed_out or res.ending == TIMEOUT
     winners = [] if timed_out else [names.index(w) for w in res.winners if w in names]
     ending = TIMEOUT if timed_out else res.ending
     row = {
@@ -172,14 +174,30 @@ def play_one(spec: SimSpec, index: int) -> dict:
                            "first_round": e["first_round"], "first_seat": e["first_seat"],
                            "taker_won": bool(takers & winner_set),
                            "taker_win_share": len(takers & winner_set) / len(takers)}
+    # a game may report several rows for one card (one per holder): the row
+    # per card keeps the first non-null value of each field and counts the rows
+    own = set()
     for extra in game.card_stats(state):
         card = extra["card"]
         base = card_rows.setdefault(card, {"index": index, "seed": config.seed, "card": card,
                                            "times_taken": 0, "takers": 0})
+        if card not in own:
+            own.add(card)
+            base["stat_rows"] = 0
+        base["stat_rows"] += 1
         for key, value in extra.items():
-            if key != "card":
-                base[key if key not in base else f"stat_{key}"] = value
+            if key == "card":
+                continue
+            if key in _RUNNER_CARD_KEYS:
+                key = f"stat_{key}"
+            if base.get(key) is None:
+                base[key] = value
     return {"game": row, "players": players, "cards": [card_rows[c] for c in sorted(card_rows)]}
+
+
+_RUNNER_CARD_KEYS = frozenset({"index", "seed", "card", "times_taken", "takers", "first_action",
+                               "first_fraction", "first_round", "first_seat", "taker_won",
+                               "taker_win_share", "stat_rows"})
 
 
 def _trace_metrics(samples: list[list[float]], winners: list[int]) -> dict:
