@@ -16,7 +16,9 @@ Step forms:
 Strict mode stops at the first failure. Report mode (``--report``) records every
 divergence and goes on: an illegal step is skipped, and a value that differs is
 reported and, where the game supports it (``Game.scenario_force``), set to the
-value the text claims so one mistake is reported once, not at every later step.
+value the text claims so one mistake is reported once, not at every later step;
+a refused action still uses up that player's decision where the game supports
+it (``Game.scenario_skip``), so the replay keeps the text's turn order.
 That is how a rulebook's worked example becomes an errata list.
 """
 
@@ -185,10 +187,30 @@ class ScenarioRunner:
         except WorkbenchError as exc:
             if illegal:
                 return False
-            return self._fail(result, Divergence(number, "illegal", f"refused: {exc}", line=line))
+            stop = self._fail(result, Divergence(number, "illegal", f"refused: {exc}", line=line))
+            if self.report:
+                self._skip(state, player, str(action))
+            return stop
         if illegal:
             return self._fail(result, Divergence(number, "legal", "was accepted but must be refused", line=line))
         return False
+
+    def _skip(self, state, player, action: str) -> None:
+        """Report mode: a refused step still uses up the decision the text gives
+        that player (an action, a donation, an answer), so the replay keeps the
+        text's turn order instead of waiting for an action that never comes.
+        Games opt in with ``Game.scenario_skip(state, action_text)`` and decide
+        whether the refused action belonged to the decision now open; without
+        the hook nothing happens."""
+        skip = getattr(self.game, "scenario_skip", None)
+        if skip is None or state.is_terminal():
+            return
+        if player is not None and state.current_player() != resolve_seat(state, player):
+            return
+        try:
+            skip(state, action)
+        except WorkbenchError:
+            pass
 
     def _expect(self, state, expect: Mapping, number, result: ScenarioResult, line: str) -> bool:
         diffs = compare(expect, self.game.observe(state))
