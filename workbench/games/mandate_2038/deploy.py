@@ -37,6 +37,6 @@ def resolve(state, seat: int, pos: int, mode: str) -> None:
     p.customers += 1
     p.mandate += row["mandate"]
     audit.add_scrutiny(state, seat, r["deployScrutiny"])
-    if p.customers >= r["systemicRiskOnCustomer"]:
+    if state.options.get("systemic_risk_on_customer", True) and p.customers >= r["systemicRiskOnCustomer"]:
         audit.add_systemic_risk(state, 1)
     state.note(f"{state.player_name(seat)} gains Customer #{p.customers} (+{row['mandate']} Mandate)")

@@ -6,7 +6,9 @@ Options (``GameConfig.options``):
 - ``factions``: list of faction names, one per seat (default: dealt at random
   from the six, from the game's seed);
 - ``jv_colocated``: Joint Ventures may also join Facilities on the same district
-  (ruling jv-colocated; default false).
+  (ruling jv-colocated; default false);
+- ``systemic_risk_on_customer``: a Deploy to three or more Customers adds a
+  Systemic Risk cube (ruling systemic-risk-entry; default true).
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ from . import agi, audit, board, final_scoring, flow, milestones, notation, odds
 from .data import CORE_ACTIONS, load_content
 from .state import MandateState, new_player
 
-OPTIONS = ("factions", "jv_colocated")
+OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer")
 
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
     "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
-    "generator": 0.4, "projects": 0.6, "provisional": 0.3,
+    "generator": 0.4, "projects": 0.6, "provisional": 0.3, "blocked_selection": -1.5,
 }
 
 
@@ -190,6 +192,10 @@ class Mandate2038(Game):
             trust += step["p_human_eval"]
         elif state.run is not None and state.run["seat"] == seat:
             prov = state.run["prov"]
+        blocked = 0
+        if state.phase == "select" and state.selections[seat] is not None:
+            # a pick whose Action will have no legal effect wastes one of the Era's three turns
+            blocked = flow.resolutions(state, seat, state.selections[seat])[0].mode == "blocked"
         connected = len(board.connected_facilities(state, seat))
         built = sum(f is not None for f in p.facilities)
         return (w["mandate"] * mandate + w["capability"] * capability + w["customers"] * p.customers
@@ -197,7 +203,7 @@ class Mandate2038(Game):
                 + w["connected"] * connected + w["offline"] * (built - connected)
                 + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
                 + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
-                + w["provisional"] * prov)
+                + w["provisional"] * prov + w["blocked_selection"] * blocked)
 
     # -- scenarios -------------------------------------------------------------
     def scenario_state(self, setup: Mapping):

@@ -1,0 +1,115 @@
+"""Executable checks of the rulebook's own claims, each linked to its rule clause.
+
+They read the card data and the engine (never the source document): the Audit
+table equals its formula, the deck contracts add up, the ring pools make the
+stated nineteen tiles, the board's outer ring touches as the text says, and each
+faction's starting Mandate already includes the Trust milestones it starts past.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from workbench.rules.checks import check
+
+from . import audit, board
+from .data import DOMAINS, load_content
+
+
+@check("mandate-2038/audit/draws")
+def audit_table_matches_formula():
+    """The printed Audit profiles equal round(base × players ÷ 4), halves up, min one."""
+    r = load_content().rules
+    printed = {int(k): list(v) for k, v in r["auditTable"].items()}
+    computed = audit.audit_table(tuple(r["auditBaseDraws"]), tuple(sorted(printed)))
+    problems = [f"{n} players: printed {printed[n]}, formula gives {computed[n]}"
+                for n in sorted(printed) if printed[n] != computed[n]]
+    if sorted(printed) != [2, 3, 4, 5]:
+        problems.append(f"the table should cover 2–5 players, covers {sorted(printed)}")
+    return problems
+
+
+@check("mandate-2038/components/decks")
+def deck_contracts_add_up():
+    """40 Training cards = 7 domains × 4 + 4 + 4 + 4; Headlines 6/6/6/6; Mandates 3 per
+    Era; 36 Core Actions + 24 + 12 + 40 = 112 standard cards."""
+    c = load_content()
+    k = c.rules["deckContracts"]
+    problems = []
+    training = c.training_deck()
+    kinds = Counter(c.card_kind[name] for name in training)
+    if len(training) != k["training"]:
+        problems.append(f"Training deck has {len(training)} cards, contract says {k['training']}")
+    domains = Counter(n for n in training if c.card_kind[n] == "domain")
+    if sorted(domains) != sorted(DOMAINS) or set(domains.values()) != {k["trainingDomainCopies"]}:
+        problems.append(f"domain cards {dict(domains)} are not {k['trainingDomainCopies']} of each of {DOMAINS}")
+    for kind in ("curated_corpus", "benchmark_leak", "human_evaluation"):
+        if kinds[kind] != k["trainingSpecialCopies"]:
+            problems.append(f"{kind}: {kinds[kind]} copies, contract says {k['trainingSpecialCopies']}")
+    per_era = Counter(h.era for h in c.headlines)
+    if [per_era[e] for e in (1, 2, 3, 4)] != [k["headlinesPerEra"]] * 4:
+        problems.append(f"Headlines per Era {dict(per_era)}, contract says {k['headlinesPerEra']} each")
+    m_era = Counter(m.era for m in c.mandates)
+    if [m_era[e] for e in (1, 2, 3, 4)] != [k["mandatesPerEra"]] * 4:
+        problems.append(f"Mandates per Era {dict(m_era)}, contract says {k['mandatesPerEra']} each")
+    core = c.supply["coreActionCards"] * len(c.factions)
+    if core != k["coreActionCards"]:
+        problems.append(f"{c.supply['coreActionCards']} Core Actions × {len(c.factions)} factions = {core}, not {k['coreActionCards']}")
+    total = core + len(c.headlines) + len(c.mandates) + len(training)
+    if total != k["standardCards"]:
+        problems.append(f"standard cards add up to {total}, not {k['standardCards']}")
+    return problems
+
+
+STATED_KINDS = {"frontier": 1, "research": 3, "cloud": 3, "consumer": 2, "media": 2, "government": 2,
+                "renewable": 2, "chip": 1, "capital": 1, "talent": 1, "grid": 1}
+
+
+@check("mandate-2038/setup/board")
+def pools_make_nineteen_tiles():
+    """Centre + operational ring (6) + public ring (12) = 19 tiles of the stated kinds."""
+    c = load_content()
+    pools = c.pools
+    problems = []
+    if (len(pools["center"]), len(pools["operational"]), len(pools["public"])) != (1, 6, 12):
+        problems.append("pools must hold 1, 6 and 12 tiles")
+    counts = Counter(pools["center"] + pools["operational"] + pools["public"])
+    if dict(counts) != STATED_KINDS:
+        problems.append(f"tile kinds {dict(counts)} differ from the stated {STATED_KINDS}")
+    total = sum(counts.values())
+    if total != c.raw["content"]["gameConfig"]["board"]["selectedTileCount"] or total != len(board.COORDS):
+        problems.append(f"{total} tiles for {len(board.COORDS)} positions")
+    return problems
+
+
+@check("mandate-2038/board/adjacency")
+def outer_ring_touches():
+    """Every outer tile touches its two outer neighbours and one or two inner tiles."""
+    problems = []
+    for pos in board.OUTER:
+        outer = [n for n in board.ADJ[pos] if board.RINGS[n] == 2]
+        inner = [n for n in board.ADJ[pos] if board.RINGS[n] == 1]
+        if len(outer) != 2 or len(inner) not in (1, 2):
+            problems.append(f"outer position {board.COORDS[pos]} touches {len(outer)} outer and {len(inner)} inner")
+    return problems
+
+
+def factions_start_consistent() -> list[str]:
+    """Each faction's printed Mandate includes the Trust and Capability milestones its
+    printed starts have already passed (they are never scored again)."""
+    c = load_content()
+    r = c.rules
+    problems = []
+    for f in c.factions:
+        owed = r["milestoneMandate"] * (sum(1 for t in r["trustMilestones"] if t <= f.start.trust)
+                                        + sum(1 for t in r["capabilityMilestones"] if t <= f.start.capability))
+        if f.start.mandate < owed:
+            problems.append(f"factions.yaml, faction {f.name!r}, field 'start.mandate': {f.start.mandate} "
+                            f"is less than the {owed} its starting milestones already awarded")
+    return problems
+
+
+@check("mandate-2038/setup/factions")
+def faction_starts():
+    """Starting Mandate includes the milestones the printed starts have passed."""
+    return factions_start_consistent()
