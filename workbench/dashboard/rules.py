@@ -1,0 +1,339 @@
+"""The Rules page: every rule clause in two chosen languages side by side, the
+status of the checks that prove it, and the translation review's findings,
+with filters for failing checks, clauses without a check, and fuzzy or missing
+translations.
+
+The texts come from the rules model (:mod:`workbench.rules.catalog`), the
+findings from :func:`workbench.rules.review.review`, the checks from the check
+registry (:mod:`workbench.rules.checks`) and the scenario files' ``checks:``
+lists. This module only gathers and lays them out."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+
+from workbench.core.errors import WorkbenchError
+
+FILTERS = {
+    "all": "every clause",
+    "failing": "a check fails",
+    "missing": "no check proves it",
+    "fuzzy": "translation is fuzzy (source changed since)",
+    "untranslated": "translation missing",
+    "findings": "the review has findings",
+}
+
+#: check status -> (label, colour)
+STATUS_STYLE = {
+    "pass": ("✔ pass", "#2e7d32"),
+    "fail": ("✘ fail", "#c62828"),
+    "not run": ("… not run", "#666"),
+    "missing": ("— no check", "#b26a00"),
+}
+
+
+def games_with_rules() -> list[str]:
+    from workbench.core.registry import game_ids
+    from workbench.rules.catalog import source_language
+    return [g for g in game_ids() if source_language(g)]
+
+
+class RulesModel(param.Parameterized):
+    """The clauses of one game's rulebook in two languages, with check status
+    and review findings per clause."""
+
+    game_id = param.Selector(objects=[])
+    left = param.Selector(objects=[], doc="language shown on the left")
+    right = param.Selector(objects=[], doc="language shown on the right")
+    filter = param.Selector(default="all", objects=list(FILTERS))
+    resolve = param.Boolean(default=True, doc="fill placeholders with the language's terms")
+    version = param.Integer(default=0)
+
+    def __init__(self, games: list[str] | None = None, **params):
+        games = games if games is not None else games_with_rules()
+        if not games:
+            raise WorkbenchError("no game has a rules text yet")
+        game_id = params.pop("game_id", None) or games[0]
+        super().__init__(**params)
+        self.param.game_id.objects = games
+        self.check_status: dict[str, tuple[str, list[str]]] = {}
+        self._reviews: dict[str, object] = {}
+        self.choose_game(game_id)
+
+    # -- choosing ---------------------------------------------------------------
+    def choose_game(self, game_id: str) -> None:
+        from workbench.rules.catalog import load_source, source_language, translation_languages
+        self.source = load_source(game_id)
+        if self.source is None:
+            raise WorkbenchError(f"{game_id} has no rules text yet")
+        langs = [source_language(game_id)] + translation_languages(game_id)
+        with param.parameterized.discard_events(self):
+            self.game_id = game_id
+            self.param.left.objects = langs
+            self.param.right.objects = langs
+            self.left = langs[0]
+            self.right = langs[1] if len(langs) > 1 else langs[0]
+        self._texts: dict[str, dict[str, tuple[str, str]]] = {}
+        self._reviews = {}
+        self.check_status = {}
+        self._checks = self._find_checks()
+        self.version += 1
+
+    @property
+    def languages(self) -> list[str]:
+        return list(self.param.left.objects)
+
+    # -- texts ---------------------------------------------------------------------
+    def texts(self, lang: str) -> dict[str, tuple[str, str]]:
+        """clause id -> (text, state) in ``lang``; state is ``source``,
+        ``translated``, ``fuzzy`` or ``missing``."""
+        if lang not in self._texts:
+            from workbench.rules.catalog import po_path, read_catalog, translations
+            if lang == self.source.lang:
+                out = {cid: (c.body, "source") for cid, c in self.source.clauses.items()}
+            else:
+                done = translations(read_catalog(po_path(self.game_id, lang)))
+                out = {}
+                for cid in self.source.clauses:
+                    text, fuzzy = done.get(cid, ("", False))
+                    out[cid] = (text, "missing" if not text else "fuzzy" if fuzzy else "translated")
+            self._texts[lang] = out
+        return self._texts[lang]
+
+    def shown_text(self, lang: str, clause_id: str) -> str:
+        text, _ = self.texts(lang)[clause_id]
+        if not text or not self.resolve:
+            return text
+        try:
+            from workbench.rules.placeholders import resolve_text
+            ctx = self._context(lang)
+            return resolve_text(text, ctx)[0]
+        except Exception:  # noqa: BLE001 - show the raw text rather than nothing
+            return text
+
+    def _context(self, lang: str):
+        from workbench.rules.placeholders import context_for
+        key = f"ctx:{lang}"
+        if key not in self._texts:
+            self._texts[key] = context_for(self.game_id, lang)
+        return self._texts[key]
+
+    # -- review findings ------------------------------------------------------------
+    def review(self, lang: str):
+        """The translation review of ``lang`` (None for the source language)."""
+        if lang == self.source.lang:
+            return None
+        if lang not in self._reviews:
+            from workbench.rules.review import review
+            self._reviews[lang] = review(self.game_id, lang, spelling=False)
+        return self._reviews[lang]
+
+    def findings(self, clause_id: str) -> list[str]:
+        out = []
+        for lang in {self.left, self.right}:
+            rev = self.review(lang)
+            if rev is not None:
+                out += [f"[{lang}] {f.check}: {f.message}" for f in rev.by_clause().get(clause_id, [])]
+        return out
+
+    # -- checks --------------------------------------------------------------------
+    def _find_checks(self) -> dict[str, list[tuple[str, object]]]:
+        """clause id -> [(check name, runner)] from Python checks and scenarios."""
+        from workbench.core.scenario import load_scenario, scenario_files
+        from workbench.rules.checks import load_game_checks
+        found: dict[str, list[tuple[str, object]]] = {}
+        try:
+            python_checks = load_game_checks(self.game_id)
+        except Exception:  # noqa: BLE001 - a game whose checks do not import has none to show
+            python_checks = []
+        for chk in python_checks:
+            for clause in chk.clauses:
+                found.setdefault(clause, []).append((chk.name, chk))
+        for path in scenario_files(self.game_id):
+            try:
+                data = load_scenario(path)
+            except WorkbenchError:
+                continue
+            for clause in data.get("checks") or ():
+                found.setdefault(clause, []).append((f"scenario {path.name}", path))
+        return found
+
+    def checks_of(self, clause_id: str) -> list[str]:
+        return [name for name, _ in self._checks.get(clause_id, [])]
+
+    def status(self, clause_id: str) -> str:
+        if clause_id not in self._checks:
+            return "missing"
+        if clause_id in self.check_status:
+            return self.check_status[clause_id][0]
+        return "not run"
+
+    def run_checks(self) -> dict[str, int]:
+        """Run every check of this game once; returns counts by status."""
+        from workbench.core.registry import get_game
+        from workbench.core.scenario import run_file
+        game = get_game(self.game_id)
+        results: dict[object, tuple[bool, str]] = {}
+        for checks in self._checks.values():
+            for name, runner in checks:
+                if runner in results:
+                    continue
+                if hasattr(runner, "run"):
+                    results[runner] = runner.run()
+                else:
+                    try:
+                        res = run_file(runner, game=game)
+                        results[runner] = (res.passed, "; ".join(d.message for d in res.divergences))
+                    except WorkbenchError as exc:
+                        results[runner] = (False, str(exc))
+        self.check_status = {}
+        for clause, checks in self._checks.items():
+            failed = [f"{name}: {results[runner][1]}" for name, runner in checks if not results[runner][0]]
+            self.check_status[clause] = ("fail" if failed else "pass", failed)
+        self.version += 1
+        counts: dict[str, int] = {}
+        for cid in self.source.clauses:
+            counts[self.status(cid)] = counts.get(self.status(cid), 0) + 1
+        return counts
+
+    # -- the table ---------------------------------------------------------------------
+    def rows(self) -> list[dict]:
+        """One row per clause in document order, after the filter."""
+        left, right = self.texts(self.left), self.texts(self.right)
+        out = []
+        for cid, clause in self.source.clauses.items():
+            row = {"clause": cid, "section": clause.section or "", "left": left[cid][1],
+                   "right": right[cid][1], "status": self.status(cid), "checks": self.checks_of(cid),
+                   "failures": self.check_status.get(cid, ("", []))[1], "findings": self.findings(cid)}
+            if self._keep(row):
+                out.append(row)
+        return out
+
+    def _keep(self, row: dict) -> bool:
+        f = self.filter
+        states = {row["left"], row["right"]}
+        return (f == "all" or (f == "failing" and row["status"] == "fail")
+                or (f == "missing" and row["status"] == "missing")
+                or (f == "fuzzy" and "fuzzy" in states)
+                or (f == "untranslated" and "missing" in states)
+                or (f == "findings" and bool(row["findings"])))
+
+    def summary(self) -> dict[str, int]:
+        counts = {"clauses": len(self.source.clauses)}
+        for cid in self.source.clauses:
+            s = self.status(cid)
+            counts[s] = counts.get(s, 0) + 1
+        for lang in self.languages:
+            states = [st for _, st in self.texts(lang).values()]
+            for st in ("fuzzy", "missing"):
+                if states.count(st):
+                    counts[f"{lang} {st}"] = states.count(st)
+        return counts
+
+
+# -- drawing ------------------------------------------------------------------------------
+
+_MD = None
+
+
+def markdown_html(text: str) -> str:
+    global _MD
+    if _MD is None:
+        from markdown_it import MarkdownIt
+        _MD = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return _MD.render(text)
+
+
+def _badge(text: str, colour: str) -> str:
+    return (f"<span style='border:1px solid {colour};color:{colour};border-radius:4px;"
+            f"padding:0 5px;font-size:12px;white-space:nowrap'>{escape(text)}</span>")
+
+
+def rules_html(model: RulesModel) -> str:
+    rows = model.rows()
+    head = (f"<tr><th style='width:14%'>clause</th><th style='width:36%' lang='{model.left}'>"
+            f"{escape(model.left)}</th><th style='width:36%' lang='{model.right}'>{escape(model.right)}</th>"
+            f"<th>checks and findings</th></tr>")
+    body = []
+    for row in rows:
+        cid = row["clause"]
+        cells = []
+        for lang, state in ((model.left, row["left"]), (model.right, row["right"])):
+            text = model.shown_text(lang, cid)
+            badge = "" if state in ("source", "translated") else \
+                _badge(state, "#b26a00" if state == "fuzzy" else "#c62828") + "<br>"
+            cells.append(f"<td lang='{lang}' class='rules-text rules-{escape(lang)}'>{badge}"
+                         f"{markdown_html(text) if text else '<em>not translated</em>'}</td>")
+        label, colour = STATUS_STYLE[row["status"]]
+        notes = [_badge(label, colour)]
+        notes += [f"<div style='font-size:12px;color:#555'>{escape(c)}</div>" for c in row["checks"]]
+        notes += [f"<div style='font-size:12px;color:#c62828'>{escape(f)}</div>" for f in row["failures"]]
+        notes += [f"<div style='font-size:12px;color:#b26a00'>⚑ {escape(f)}</div>" for f in row["findings"]]
+        body.append(f"<tr data-clause='{escape(cid)}'><td><code style='font-size:11px'>{escape(cid)}</code>"
+                    f"</td>{''.join(cells)}<td>{''.join(notes)}</td></tr>")
+    if not body:
+        body.append("<tr><td colspan='4'><em>no clause matches this filter</em></td></tr>")
+    return ("<style>.rules-table{border-collapse:collapse;width:100%;font-size:14px}"
+            ".rules-table td,.rules-table th{border-top:1px solid #ddd;vertical-align:top;padding:6px}"
+            ".rules-table p{margin:0 0 .4em 0}</style>"
+            f"<table class='rules-table'>{head}{''.join(body)}</table>")
+
+
+class RulesPage(pn.viewable.Viewer):
+    """Choose a game and two languages; the clauses side by side below."""
+
+    def __init__(self, bench=None, model: RulesModel | None = None, **params):
+        super().__init__(**params)
+        self.model = m = model or RulesModel()
+        self._game = pn.widgets.Select(name="Game", options=m.param.game_id.objects, value=m.game_id)
+        self._left = pn.widgets.Select(name="Left", options=m.languages, value=m.left)
+        self._right = pn.widgets.Select(name="Right", options=m.languages, value=m.right)
+        self._filter = pn.widgets.Select(name="Show clauses where",
+                                         options={v: k for k, v in FILTERS.items()}, value=m.filter)
+        self._resolve = pn.widgets.Checkbox(name="Fill in placeholders", value=m.resolve)
+        self._run = pn.widgets.Button(name="Run checks", button_type="primary")
+        self._summary = pn.pane.Markdown("")
+        self._table = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._game.param.watch(self._on_game, "value")
+        for w, name in ((self._left, "left"), (self._right, "right"), (self._filter, "filter"),
+                        (self._resolve, "resolve")):
+            w.param.watch(lambda e, name=name: self._set(name, e.new), "value")
+        self._run.on_click(self._on_run)
+        m.param.watch(lambda e: self._refresh(), "version")
+        self._refresh()
+
+    def _set(self, name, value):
+        setattr(self.model, name, value)
+        self._refresh()
+
+    def _on_game(self, event):
+        self.model.choose_game(event.new)
+        self._left.options = self._right.options = self.model.languages
+        self._left.value, self._right.value = self.model.left, self.model.right
+
+    def _on_run(self, event=None):
+        self._run.disabled = True
+        self._summary.object = "running the checks…"
+        try:
+            self.model.run_checks()
+        except WorkbenchError as exc:
+            self._summary.object = f"**Cannot run the checks:** {exc}"
+        finally:
+            self._run.disabled = False
+
+    def _refresh(self):
+        m = self.model
+        try:
+            counts = m.summary()
+            self._summary.object = " · ".join(f"**{v}** {k}" for k, v in counts.items())
+            self._table.object = rules_html(m)
+        except WorkbenchError as exc:
+            self._table.object = f"<p><b>Cannot show the rules:</b> {escape(str(exc))}</p>"
+
+    def __panel__(self):
+        controls = pn.Row(self._game, self._left, self._right, self._filter,
+                          pn.Column(self._resolve, self._run), sizing_mode="stretch_width")
+        return pn.Column(controls, self._summary, self._table, sizing_mode="stretch_width")
