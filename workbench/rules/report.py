@@ -1,0 +1,245 @@
+"""The check registry report: every clause, its languages, its checks and their status.
+
+For one game it gathers:
+
+- the card data problems (``Game.validate_data()``);
+- the scenario files, run strictly, each proving the clauses of its ``checks:``;
+- the Python checks registered with :func:`workbench.rules.checks.check`;
+- the clause table: each clause of the original with its languages (original,
+  translated, fuzzy or missing per ``.po``), its checks and a status: ``fail`` if
+  any check fails, ``pass`` if it has checks and all pass, ``none`` without checks;
+- check references to clause ids the rulebook does not have (a failure: the link
+  between text and engine is broken);
+- the errata report: worked examples (scenario files named ``worked-example*``)
+  replayed in report mode; their divergences are errata of the text, not failures.
+
+A game without a rules text still gets its data, scenarios and checks run, and
+its clause table says "no rules text yet".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+WORKED_PREFIX = "worked-example"
+
+
+@dataclass
+class CheckResult:
+    kind: str              # scenario | python | example
+    name: str              # file name or function name
+    clauses: list[str]
+    status: str            # pass | fail | errata
+    message: str = ""
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "clauses": self.clauses, "status": self.status,
+                "message": self.message}
+
+
+@dataclass
+class ClauseRow:
+    id: str
+    section: str | None
+    languages: dict[str, str]   # lang -> original | translated | fuzzy | missing
+    checks: list[str]           # names of the checks that prove it
+    status: str                 # pass | fail | none
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "section": self.section, "languages": self.languages,
+                "checks": self.checks, "status": self.status}
+
+
+@dataclass
+class GameReport:
+    game: str
+    name: str
+    engine_error: str | None = None
+    data_problems: list[str] = field(default_factory=list)
+    checks: list[CheckResult] = field(default_factory=list)
+    has_text: bool = False
+    text_error: str | None = None
+    source_lang: str | None = None
+    languages: list[str] = field(default_factory=list)
+    clauses: list[ClauseRow] = field(default_factory=list)
+    unknown_refs: list[dict] = field(default_factory=list)   # {check, clause, hint}
+    errata: list[dict] = field(default_factory=list)         # {file, title, divergences: [...]}
+
+    @property
+    def failures(self) -> int:
+        return (bool(self.engine_error) + len(self.data_problems) + bool(self.text_error)
+                + sum(c.status == "fail" for c in self.checks) + len(self.unknown_refs))
+
+    def counts(self) -> dict:
+        out = {"pass": 0, "fail": 0, "none": 0}
+        for row in self.clauses:
+            out[row.status] += 1
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.game, "name": self.name, "ok": self.failures == 0, "failures": self.failures,
+            "engine_error": self.engine_error, "data_problems": self.data_problems,
+            "checks": [c.to_dict() for c in self.checks],
+            "rules_text": self.has_text, "rules_text_error": self.text_error,
+            "source_lang": self.source_lang, "languages": self.languages,
+            "clause_counts": self.counts(), "clauses": [r.to_dict() for r in self.clauses],
+            "unknown_clause_refs": self.unknown_refs, "errata": self.errata,
+        }
+
+
+def _is_worked_example(path: Path) -> bool:
+    return path.name.startswith(WORKED_PREFIX)
+
+
+def game_report(game_id: str) -> GameReport:
+    from workbench.core.errors import WorkbenchError, suggest
+    from workbench.core.registry import get_game
+    from workbench.core.scenario import run_file, scenario_files
+
+    from .catalog import entries_by_context, load_source, po_path, read_catalog, translation_languages
+    from .checks import load_game_checks
+
+    rep = GameReport(game_id, game_id)
+    game = None
+    try:
+        game = get_game(game_id)
+        rep.name = getattr(game, "name", game_id)
+    except Exception as exc:  # a broken engine is reported, the other games still run
+        rep.engine_error = f"{type(exc).__name__}: {exc}"
+
+    if game is not None:
+        try:
+            rep.data_problems = [str(p) for p in (game.validate_data() or [])]
+        except WorkbenchError as exc:
+            rep.data_problems = [str(exc)]
+        except Exception as exc:
+            rep.data_problems = [f"validate_data crashed: {type(exc).__name__}: {exc}"]
+        for path in scenario_files(game_id):
+            worked = _is_worked_example(path)
+            res = run_file(path, report=worked, game=game)
+            if worked:
+                rep.checks.append(CheckResult("example", path.name, list(res.checks),
+                                              "pass" if res.passed else "errata",
+                                              f"{len(res.divergences)} divergence(s)" if res.divergences else ""))
+                rep.errata.append({"file": path.name, "title": res.title,
+                                   "divergences": [d.to_dict() for d in res.divergences]})
+            else:
+                first = res.divergences[0] if res.divergences else None
+                msg = ""
+                if first is not None:
+                    where = f"step {first.step}" if first.step is not None else "end"
+                    msg = f"{where}: {first.message}"
+                rep.checks.append(CheckResult("scenario", path.name, list(res.checks),
+                                              "pass" if res.passed else "fail", msg))
+        try:
+            python_checks = load_game_checks(game_id)
+        except Exception as exc:
+            python_checks = []
+            rep.checks.append(CheckResult("python", f"workbench.games.{game_id.replace('-', '_')}.checks", [],
+                                          "fail", f"cannot import: {type(exc).__name__}: {exc}"))
+        for chk in python_checks:
+            passed, message = chk.run()
+            rep.checks.append(CheckResult("python", chk.name.rsplit(".", 1)[-1], list(chk.clauses),
+                                          "pass" if passed else "fail", message))
+
+    try:
+        source = load_source(game_id)
+    except WorkbenchError as exc:
+        source, rep.text_error = None, str(exc)
+    if source is None:
+        return rep
+    rep.has_text = True
+    rep.source_lang = source.lang
+    rep.languages = [source.lang] + [lang for lang in translation_languages(game_id) if lang != source.lang]
+    status_of: dict[str, dict[str, tuple[str, bool]]] = {}
+    for lang in rep.languages[1:]:
+        try:
+            live = entries_by_context(read_catalog(po_path(game_id, lang)))
+        except WorkbenchError as exc:
+            rep.text_error = str(exc)
+            live = {}
+        status_of[lang] = {c: (m.string, "fuzzy" in m.flags or m.id != source.clauses[c].body)
+                           for c, m in live.items() if c in source.clauses}
+
+    by_clause: dict[str, list[CheckResult]] = {}
+    for chk in rep.checks:
+        for cid in chk.clauses:
+            by_clause.setdefault(cid, []).append(chk)
+            if cid not in source.clauses:
+                rep.unknown_refs.append({"check": chk.name, "clause": cid,
+                                         "hint": suggest(cid, source.clauses).strip()})
+    for cid, clause in source.clauses.items():
+        langs = {source.lang: "original"}
+        for lang in rep.languages[1:]:
+            text, fuzzy = status_of[lang].get(cid, ("", False))
+            langs[lang] = "missing" if not text else ("fuzzy" if fuzzy else "translated")
+        proofs = by_clause.get(cid, [])
+        if any(p.status == "fail" for p in proofs):
+            status = "fail"
+        elif proofs:
+            status = "pass"
+        else:
+            status = "none"
+        rep.clauses.append(ClauseRow(cid, clause.section, langs, [f"{p.kind}:{p.name}" for p in proofs], status))
+    return rep
+
+
+def check_report(game_ids: list[str]) -> list[GameReport]:
+    return [game_report(g) for g in game_ids]
+
+
+# --------------------------------------------------------------------------- text output
+_LANG_MARK = {"original": "src", "translated": "ok", "fuzzy": "fuzzy", "missing": "--"}
+
+
+def format_report(reports: list[GameReport]) -> str:
+    out: list[str] = []
+    for rep in reports:
+        out.append(f"== {rep.name} ({rep.game}) ==")
+        if rep.engine_error:
+            out.append(f"  engine: FAILED to load: {rep.engine_error}")
+        elif rep.data_problems:
+            out.append(f"  card data: {len(rep.data_problems)} problem(s)")
+            out += [f"    - {p}" for p in rep.data_problems]
+        else:
+            out.append("  card data: valid")
+        scen = [c for c in rep.checks if c.kind == "scenario"]
+        py = [c for c in rep.checks if c.kind == "python"]
+        for label, group in (("scenarios", scen), ("python checks", py)):
+            failed = [c for c in group if c.status == "fail"]
+            out.append(f"  {label}: {len(group) - len(failed)} passed, {len(failed)} failed")
+            for c in failed:
+                out.append(f"    FAIL {c.name}: {c.message}")
+        if rep.text_error:
+            out.append(f"  rules text: FAILED: {rep.text_error}")
+        if not rep.has_text:
+            out.append("  clauses: no rules text yet")
+        else:
+            width = max([len(r.id) for r in rep.clauses] + [6])
+            head = f"  {'clause':<{width}}  " + "  ".join(f"{lang:<5}" for lang in rep.languages) \
+                   + "  checks  status"
+            out.append(head)
+            for r in rep.clauses:
+                langs = "  ".join(f"{_LANG_MARK[r.languages[lang]]:<5}" for lang in rep.languages)
+                out.append(f"  {r.id:<{width}}  {langs}  {len(r.checks):>6}  {r.status}")
+            c = rep.counts()
+            out.append(f"  {len(rep.clauses)} clauses: {c['pass']} pass, {c['fail']} fail, {c['none']} without checks")
+            for ref in rep.unknown_refs:
+                hint = f" {ref['hint']}" if ref["hint"] else ""
+                out.append(f"  FAIL {ref['check']} names clause {ref['clause']}, which the rulebook does not have{hint}")
+        if rep.errata:
+            out.append("  errata (worked examples replayed in report mode):")
+            for e in rep.errata:
+                divs = e["divergences"]
+                out.append(f"    {e['file']}: " + (f"{len(divs)} divergence(s)" if divs else "no divergence"))
+                for d in divs:
+                    where = f"step {d['step']}" if d.get("step") is not None else "end"
+                    out.append(f"      {where} [{d['kind']}] {d['message']}")
+        else:
+            out.append("  errata: no worked example")
+        out.append("")
+    total = sum(r.failures for r in reports)
+    out.append(f"{total} failure(s)" if total else "all checks pass")
+    return "\n".join(out)
