@@ -215,3 +215,35 @@ def register_all() -> list[str]:
         except (ImportError, WorkbenchError):
             continue
     return names
+
+
+def heuristic_evaluator(spiel_game):
+    """An OpenSpiel MCTS ``Evaluator`` that scores a leaf with ``Game.evaluate``
+    instead of a random rollout (much cheaper for long games): each seat's
+    evaluation relative to the best and worst, ``(v - min) / (max - min)``,
+    scaled to sum to at most 1 like the real returns; finished games return
+    their real returns. Priors are uniform."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    engine = spiel_game.engine
+
+    class HeuristicEvaluator(mcts.Evaluator):
+        def evaluate(self, state):
+            if state.is_terminal() or state.engine_state is None:
+                return np.array(state.returns(), dtype=float)
+            values = np.array([engine.evaluate(state.engine_state, p) for p in range(state.num_players())],
+                              dtype=float)
+            lo, hi = values.min(), values.max()
+            if hi - lo < 1e-12:
+                return np.full(len(values), 1.0 / len(values))
+            raw = (values - lo) / (hi - lo)
+            return raw / raw.sum()
+
+        def prior(self, state):
+            if state.is_chance_node():
+                return state.chance_outcomes()
+            legal = state.legal_actions()
+            return [(a, 1.0 / len(legal)) for a in legal]
+
+    return HeuristicEvaluator()

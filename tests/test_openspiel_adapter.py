@@ -1,0 +1,76 @@
+"""Workbench games through OpenSpiel: registered with pyspiel, played by its MCTSBot."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+from workbench.interop.openspiel import heuristic_evaluator, load, register  # noqa: E402
+
+TOY = "workbench.sim.toygame:GAME"
+
+
+def test_registration_is_idempotent_and_loadable_by_name():
+    name = register(TOY)
+    assert register(TOY) == name == "workbench_toygame"
+    game = pyspiel.load_game(f"{name}(players=3)")
+    assert game.num_players() == 3
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+
+
+def test_the_seed_is_one_chance_node_and_actions_keep_their_notation():
+    game = load(TOY, players=2, seeds=10)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 10 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    state.apply_action(4)
+    assert state.current_player() == 0
+    texts = [state.action_to_string(a) for a in state.legal_actions()]
+    assert texts[-2:] == ["gamble", "pass"]
+    # the same outcome always starts the same game, and a clone is independent
+    other = game.new_initial_state()
+    other.apply_action(4)
+    assert str(other) == str(state)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert state.current_player() == 0 and clone.current_player() == 1
+
+
+def test_openspiel_mcts_with_random_rollouts_plays_the_test_game():
+    game = load(TOY, players=2)
+    rs = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 2, 30, mcts.RandomRolloutEvaluator(1, rs), random_state=rs, solve=False)
+    state = game.new_initial_state()
+    state.apply_action(7)
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+    assert sum(state.returns()) in (0.0, pytest.approx(1.0))
+
+
+def test_a_whole_meaning_made_game_with_openspiel_mcts():
+    try:
+        game = load("meaning-made", players=4)
+    except Exception as exc:  # the engine is another team member's work in progress
+        pytest.skip(f"Meaning Made engine not loadable: {exc}")
+    rs = np.random.RandomState(1)
+    bot = mcts.MCTSBot(game, 2, 4, heuristic_evaluator(game), random_state=rs, solve=False)
+    state = game.new_initial_state()
+    state.apply_action(int(rs.randint(game.max_chance_outcomes())))
+    moves = 0
+    while not state.is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    engine = state.engine_state
+    assert engine.is_terminal()
+    result = game.engine.result(engine)
+    assert result.ending in ("survived", "collapsed", "timeout")
+    assert moves > 0
+    returns = state.returns()
+    assert len(returns) == 4 and all(r in (0.0, 1.0 / max(1, len(result.winners))) for r in returns)
