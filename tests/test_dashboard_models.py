@@ -228,3 +228,63 @@ def test_rules_placeholders_resolved_or_raw():
     # every placeholder the terms define is filled in (an undefined one stays
     # visible, for the designer to notice)
     assert rules.shown_text("en", with_ph).count("${") < raw.count("${")
+
+
+# -- Cards and Graph ---------------------------------------------------------------
+
+@pytest.fixture
+def cards(cards_copy):
+    from workbench.dashboard.cards import CardsModel
+    from workbench.graphs.tweak import TweakSession
+    return CardsModel(session=TweakSession(folder=cards_copy / "meaning_made"))
+
+
+def test_card_edit_updates_graph_info(cards):
+    first = cards.table()["name"][0]
+    before = cards.card_info(first)
+    old_i = cards.cell(first, "I")
+    assert cards.edit(first, "I", old_i + 2)
+    assert cards.cell(first, "I") == old_i + 2
+    assert cards.selected == first and cards.report
+    assert cards.card_info() != before
+    cards.undo()
+    assert cards.cell(first, "I") == old_i
+    assert cards.card_info(first) == before
+
+
+def test_invalid_card_edit_refused_and_nothing_lost(cards):
+    first = cards.table()["name"][0]
+    table = cards.table()
+    assert not cards.edit(first, "layer", "twelve")
+    assert cards.message.startswith("refused:") and "layer" in cards.message
+    assert cards.table().equals(table)
+    assert not cards.edit(first + "x", "I", 1)
+    assert "did you mean" in cards.message
+
+
+def test_cards_save_refuses_file_changed_on_disk(cards, cards_copy):
+    first = cards.table()["name"][0]
+    cards.edit(first, "E", cards.cell(first, "E") + 1)
+    path = cards_copy / "meaning_made" / "patterns.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# edited elsewhere\n", encoding="utf-8")
+    assert cards.save() == []
+    assert "changed on disk" in cards.message
+
+
+def test_cards_export(cards, tmp_path):
+    import polars as pl
+    out = cards.export(tmp_path / "pool.csv")
+    assert pl.read_csv(out).height == cards.table().height
+    assert cards.export_bytes(".parquet")[:4] == b"PAR1"
+
+
+def test_graph_model_select_and_links(cards):
+    from workbench.dashboard.graph import GraphModel
+    graph = GraphModel(session=cards.session)
+    name = graph.card_names()[0]
+    graph.select(name.upper())
+    assert graph.selected == name
+    assert set(graph.links()) == {"needs", "unlocks"}
+    with pytest.raises(WorkbenchError, match="no card named"):
+        graph.select(name + "zzz")
+    assert graph.selected == name

@@ -43,6 +43,7 @@ class Workbench(param.Parameterized):
     """What the pages of one dashboard session share."""
 
     page = param.Integer(default=0, doc="index of the page shown")
+    cards_version = param.Integer(default=0, doc="bumped when the Cards page changes the pool")
 
     def __init__(self, **params):
         super().__init__(**params)

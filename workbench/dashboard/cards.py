@@ -1,0 +1,313 @@
+"""The Cards page: the Meaning Made card pool in an editable table.
+
+Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
+a bad value is refused with its message and the table keeps the old value; a
+good one updates the dependency graph and its analyses at once and says what
+changed. A quick paired playtest (old pool against edited pool on the same
+seeds) runs off the event loop with progress. Undo, redo, save (atomic,
+refusing a file changed on disk) and export (CSV or Parquet).
+
+:class:`CardsModel` is the plain model; :class:`CardsPage` draws it. Polars
+tables become pandas only where Tabulator takes them."""
+
+from __future__ import annotations
+
+import io
+import threading
+from pathlib import Path
+
+import panel as pn
+import param
+
+from workbench.core.errors import WorkbenchError
+
+#: columns shown first; the rest follow in the session's order
+LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
+
+
+class CardsModel(param.Parameterized):
+    """One game's card pool being tweaked, the last edit's report and the last
+    paired playtest."""
+
+    message = param.String(default="", doc="the last refusal or notice, one line")
+    report = param.List(default=[], doc="what the last edit changed, one line each")
+    selected = param.String(default="", doc="the card last edited or chosen")
+    version = param.Integer(default=0, doc="bumped when the pool changes")
+    playtest_games = param.Integer(default=200, bounds=(2, 20_000))
+    playtest_players = param.Integer(default=4, bounds=(1, 6))
+    playtest_bots = param.String(default="greedy")
+    running = param.Boolean(default=False)
+    done_games = param.Integer(default=0)
+    total_games = param.Integer(default=0)
+    playtest_version = param.Integer(default=0, doc="bumped when a playtest finishes")
+
+    def __init__(self, session=None, bench=None, **params):
+        super().__init__(**params)
+        self.bench = bench
+        if session is None:
+            session = bench.tweak_session() if bench is not None else _new_session()
+        self.session = session
+        self.playtest = None
+        self._thread: threading.Thread | None = None
+
+    # -- reading ----------------------------------------------------------------
+    def table(self):
+        """The pool as a polars table, leading columns first."""
+        t = self.session.table()
+        order = [c for c in LEADING if c in t.columns] + [c for c in t.columns if c not in LEADING]
+        return t.select(order)
+
+    @property
+    def editable_columns(self) -> list[str]:
+        from workbench.graphs.tweak import COLUMNS
+        return list(COLUMNS)
+
+    def cell(self, card: str, column: str):
+        t = self.session.table()
+        row = t.filter(t["name"].str.to_lowercase() == card.lower())
+        return row[column][0] if row.height else None
+
+    def card_info(self, card: str | None = None) -> str:
+        """One line about a card as the graph sees it: requirement, what it
+        needs and what it unlocks."""
+        from workbench.graphs.drawing import card_links
+        card = card or self.selected
+        if not card:
+            return ""
+        graph = self.session.graph()
+        node = next((d for _, d in graph.nodes(data=True)
+                     if d["kind"] != "layer" and str(d["name"]).lower() == card.lower()), None)
+        if node is None:
+            return f"{card}: not in the graph"
+        links = card_links(graph, card)
+        return (f"{node['name']} (Layer {node['layer']}): requires {node.get('requirement') or 'nothing'}; "
+                f"needs {', '.join(links['needs']) or 'nothing'}; "
+                f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
+
+    # -- editing --------------------------------------------------------------
+    def edit(self, card: str, column: str, value) -> bool:
+        """Apply one edit; a refused edit sets :attr:`message` and leaves the pool
+        as it was. Returns whether the edit was taken."""
+        try:
+            report = self.session.edit(card, column, value)
+        except WorkbenchError as exc:
+            self.message = f"refused: {exc}"
+            return False
+        self.message = ""
+        self.report = report.lines()
+        self.selected = str(value).strip() if column == "name" else report.card or card
+        self._changed()
+        return True
+
+    def undo(self) -> None:
+        self._history(self.session.undo, "undone")
+
+    def redo(self) -> None:
+        self._history(self.session.redo, "redone")
+
+    def _history(self, step, word: str) -> None:
+        try:
+            report = step()
+        except WorkbenchError as exc:
+            self.message = str(exc)
+            return
+        self.message = f"{word}: {report.card}.{report.field}"
+        self.report = report.lines()
+        self._changed()
+
+    def save(self) -> list[Path]:
+        try:
+            written = self.session.save()
+        except WorkbenchError as exc:
+            self.message = f"not saved: {exc}"
+            return []
+        self.message = ("saved " + ", ".join(p.name for p in written)) if written else "nothing to save"
+        return written
+
+    def export(self, path: str | Path) -> Path:
+        return self.session.export(path)
+
+    def export_bytes(self, suffix: str = ".csv") -> bytes:
+        """The table as CSV or Parquet bytes, for a browser download."""
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            target = Path(tmp) / f"cards{suffix}"
+            self.session.export(target)
+            return target.read_bytes()
+
+    def _changed(self) -> None:
+        self.version += 1
+        if self.bench is not None:
+            self.bench.cards_version += 1
+
+    # -- paired playtest ------------------------------------------------------------
+    @property
+    def progress(self) -> float:
+        return self.done_games / self.total_games if self.total_games else 0.0
+
+    def _progress(self, k: int) -> None:
+        self.done_games = min(self.total_games, self.done_games + k)
+
+    def run_playtest(self) -> None:
+        """Old pool against edited pool on the same seeds, here and blocking."""
+        self.running, self.done_games = True, 0
+        self.total_games = 2 * self.playtest_games
+        try:
+            self.playtest = self.session.quick_playtest(
+                n=self.playtest_games, players=self.playtest_players, bots=self.playtest_bots,
+                card=self.selected or None, progress=self._progress, workers=0)
+            self.message = (f"paired playtest: {self.playtest.games} games per pool in "
+                            f"{self.playtest.elapsed:.1f} s; {len(self.playtest.flipped)} outcomes flipped")
+        except WorkbenchError as exc:
+            self.message = f"playtest failed: {exc}"
+        finally:
+            self.running = False
+            self.playtest_version += 1
+
+    def start_playtest(self) -> threading.Thread | None:
+        if self.running:
+            self.message = "a playtest is already running"
+            return None
+        self.running = True
+        self._thread = threading.Thread(target=self.run_playtest, name="quick-playtest", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def wait(self, timeout: float | None = None) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def _new_session():
+    from workbench.graphs.tweak import TweakSession
+    return TweakSession()
+
+
+def _pane(fig):
+    return pn.pane.Bokeh(fig, sizing_mode="stretch_width")
+
+
+class CardsPage(pn.viewable.Viewer):
+    """The table on the left; the graph, the edit report and the playtest on
+    the right."""
+
+    def __init__(self, bench=None, model: CardsModel | None = None, **params):
+        super().__init__(**params)
+        self.bench = bench
+        self.model = m = model or CardsModel(bench=bench)
+        editors = {c: None for c in m.table().columns if c not in m.editable_columns}
+        self._table = pn.widgets.Tabulator(
+            m.table().to_pandas(), editors=editors, show_index=False, height=560, selectable=1,
+            sizing_mode="stretch_width", frozen_columns=["name"], layout="fit_data_table",
+            pagination=None, header_filters={"name": {"type": "input", "func": "like"},
+                                             "kind": {"type": "input", "func": "like"}})
+        self._table.on_edit(self._on_edit)
+        self._table.param.watch(self._on_select, "selection")
+        self._message = pn.pane.Alert("", alert_type="danger", visible=False, css_classes=["cards-message"])
+        self._notice = pn.pane.Markdown("", css_classes=["cards-notice"])
+        self._report = pn.pane.Markdown("", css_classes=["cards-report"])
+        self._info = pn.pane.Markdown("", css_classes=["cards-info"])
+        self._graph = pn.Column(sizing_mode="stretch_width")
+        self._undo = pn.widgets.Button(name="Undo", width=80)
+        self._redo = pn.widgets.Button(name="Redo", width=80)
+        self._save = pn.widgets.Button(name="Save to card files", button_type="primary", width=160)
+        self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".csv")),
+                                               filename="cards.csv", label="Export CSV", width=120)
+        self._export_pq = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".parquet")),
+                                                  filename="cards.parquet", label="Export Parquet",
+                                                  width=140)
+        self._games = pn.widgets.IntInput(name="Games per pool", value=m.playtest_games, start=2,
+                                          end=20_000, width=120)
+        self._bots = pn.widgets.TextInput(name="Bots", value=m.playtest_bots, width=120)
+        self._run = pn.widgets.Button(name="Quick paired playtest", button_type="success", width=200)
+        self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
+        self._playtest = pn.Column(sizing_mode="stretch_width", css_classes=["cards-playtest"])
+        self._undo.on_click(lambda e: (m.undo(), self._reload()))
+        self._redo.on_click(lambda e: (m.redo(), self._reload()))
+        self._save.on_click(lambda e: (m.save(), self._show_message()))
+        self._run.on_click(self._on_run)
+        self._poll = None
+        self._draw_graph()
+        self._show_message()
+
+    # -- callbacks -----------------------------------------------------------------
+    def _on_edit(self, event):
+        m = self.model
+        column, row = event.column, event.row
+        card = event.old if column == "name" else self._table.value.iloc[row]["name"]
+        if m.edit(str(card), column, event.value):
+            self._reload()
+        else:
+            # put the old value back in the browser too: nothing the designer had is lost
+            self._table.patch({column: [(row, event.old)]})
+            self._show_message()
+
+    def _on_select(self, event):
+        if event.new:
+            self.model.selected = str(self._table.value.iloc[event.new[0]]["name"])
+            self._draw_graph()
+
+    def _reload(self):
+        self._table.value = self.model.table().to_pandas()
+        self._draw_graph()
+        self._show_message()
+
+    def _show_message(self):
+        m = self.model
+        refused = m.message.startswith(("refused", "not saved", "playtest failed", "nothing to"))
+        self._message.object = m.message
+        self._message.visible = bool(m.message) and refused
+        self._notice.object = "" if refused else m.message
+        self._report.object = ("**What the last edit changed**\n\n" + "\n".join(f"- {line}" for line in m.report)
+                               if m.report else "")
+        self._info.object = m.card_info()
+        self._undo.disabled = not m.session.can_undo
+        self._redo.disabled = not m.session.can_redo
+
+    def _draw_graph(self):
+        from workbench.graphs.drawing import dependency_figure
+        m = self.model
+        fig = dependency_figure(m.session.graph(), m.session.analyses(), selected=m.selected or None,
+                                width=760, height=520)
+        self._graph.objects = [_pane(fig)]
+        self._info.object = m.card_info()
+
+    def _on_run(self, event=None):
+        m = self.model
+        m.playtest_games = int(self._games.value)
+        m.playtest_bots = self._bots.value.strip() or "greedy"
+        if m.start_playtest() is None:
+            self._show_message()
+            return
+        self._run.disabled = True
+        self._bar.value, self._bar.visible = 0, True
+        self._playtest.objects = [pn.pane.Markdown("playing…")]
+        self._poll = pn.state.add_periodic_callback(self._tick, period=300)
+
+    def _tick(self):
+        m = self.model
+        self._bar.value = int(100 * m.progress)
+        if m.running:
+            return
+        if self._poll is not None:
+            self._poll.stop()
+            self._poll = None
+        self._run.disabled = False
+        self._bar.visible = False
+        self._show_message()
+        if m.playtest is not None:
+            frame = m.playtest.summary.to_pandas()
+            self._playtest.objects = [
+                pn.pane.Markdown(f"**Paired playtest** ({m.playtest.games} games per pool, "
+                                 f"{m.playtest.players} players; old = pool as loaded or last saved)"),
+                pn.widgets.Tabulator(frame, disabled=True, show_index=False, sizing_mode="stretch_width",
+                                     formatters={c: {"type": "number", "precision": 3}
+                                                 for c in frame.columns if c != "metric"})]
+
+    def __panel__(self):
+        buttons = pn.Row(self._undo, self._redo, self._save, self._export, self._export_pq)
+        left = pn.Column(buttons, self._message, self._notice, self._table, sizing_mode="stretch_width")
+        playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
+                             sizing_mode="stretch_width")
+        right = pn.Column(self._info, self._graph, self._report, playtest, width=780)
+        return pn.Row(left, right, sizing_mode="stretch_width")
