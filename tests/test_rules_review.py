@@ -1,0 +1,165 @@
+"""Translation review: each check catches what it is for, and only that."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from workbench.rules import catalog as C
+from workbench.rules.glossary import find_term, word_match
+from workbench.rules.numbers import EN_WORDS, HU_WORDS, number_parity, numbers
+from workbench.rules.review import ending, review
+
+EN = """# Setup
+
+<!-- rule: demo/setup/deal -->
+Deal three cards to each ${terms.people.player}. Put the 🌟Meaning marker on 5.
+
+<!-- rule: demo/setup/fundraise -->
+Fundraise gives you 2 money.
+
+<!-- rule: demo/setup/long -->
+Each player keeps a private stock of tokens and may hold any number of them at once.
+"""
+
+HU_GOOD = {
+    "demo/setup": "Előkészítés",
+    "demo/setup/deal": "Ossz három lapot minden ${terms.people.player | dat}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.",
+    "demo/setup/fundraise": "A Tőkebevonás 2 pénzt ad.",
+    "demo/setup/long": "Minden játékosnak saját zsetonkészlete van, és egyszerre akárhány zsetont tarthat.",
+}
+
+
+@pytest.fixture
+def demo(tmp_path, monkeypatch):
+    root = tmp_path / "cards"
+    game = root / "demo"
+    (game / "rules").mkdir(parents=True)
+    (game / "terms").mkdir()
+    (game / "rules" / "en.md").write_text(EN, encoding="utf-8")
+    (game / "terms" / "en.yaml").write_text("people: {player: player}\ntracks: {meaning: 🌟Meaning}\n",
+                                           encoding="utf-8")
+    (game / "terms" / "hu.yaml").write_text(
+        "people:\n  player: {text: játékos, forms: {dat: játékosnak}}\ntracks: {meaning: 🌟Értelem}\n",
+        encoding="utf-8")
+    (game / "glossary.yaml").write_text("- {en: Fundraise, hu: Tőkebevonás}\n", encoding="utf-8")
+    monkeypatch.setenv("WORKBENCH_CARDS", str(root))
+
+    def write(texts: dict[str, str]):
+        source = C.load_source("demo")
+        cat, _ = C.update_catalog(None, source, lang="hu")
+        live = C.entries_by_context(cat)
+        for k, v in texts.items():
+            live[k].string = v
+        C.write_catalog(C.po_path("demo", "hu"), cat)
+    return game, write
+
+
+def _checks(rev):
+    return {(f.clause, f.check) for f in rev.findings}
+
+
+def test_a_good_translation_has_no_findings(demo):
+    _game, write = demo
+    write(HU_GOOD)
+    rev = review("demo", "hu", spelling=False)
+    assert rev.findings == [], [f.message for f in rev.findings]
+    assert rev.translated == 4 and rev.missing == 0
+
+
+@pytest.mark.parametrize("clause, bad, check", [
+    ("demo/setup/deal", "Ossz négy lapot minden ${terms.people.player | dat}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.",
+     "numbers"),
+    ("demo/setup/deal", "Ossz három lapot minden játékosnak. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.", "placeholders"),
+    ("demo/setup/deal", "Ossz három lapot minden ${terms.people.player | dat}. Tedd az Értelem jelölőt az 5-ös mezőre.",
+     "icons"),
+    ("demo/setup/deal", "Ossz három lapot minden ${terms.people.player | dat}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre",
+     "punctuation"),
+    ("demo/setup/deal", "Ossz három lapot minden ${terms.people.playr}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.",
+     "placeholders"),
+    ("demo/setup/fundraise", "A Pénzgyűjtés 2 pénzt ad.", "glossary"),
+    ("demo/setup/long", "Minden játékosnak van zsetonja.", "length"),
+])
+def test_each_mistake_is_caught_by_its_check(demo, clause, bad, check):
+    _game, write = demo
+    write({**HU_GOOD, clause: bad})
+    rev = review("demo", "hu", spelling=False)
+    assert (clause, check) in _checks(rev)
+    finding = next(f for f in rev.findings if f.clause == clause and f.check == check)
+    assert finding.message  # says what to fix
+
+
+def test_missing_and_fuzzy(demo):
+    game, write = demo
+    write({k: v for k, v in HU_GOOD.items() if k != "demo/setup/long"})
+    (game / "rules" / "en.md").write_text(EN.replace("gives you 2 money", "gives you 2 money at once"),
+                                          encoding="utf-8")
+    C.update_game_catalog("demo", "hu")
+    rev = review("demo", "hu", spelling=False)
+    assert ("demo/setup/long", "missing") in _checks(rev)
+    assert ("demo/setup/fundraise", "fuzzy") in _checks(rev)
+    assert rev.missing == 1 and rev.fuzzy == 1
+
+
+def test_accepted_findings_and_stale_acceptances(demo):
+    game, write = demo
+    write({**HU_GOOD, "demo/setup/long": "Minden játékosnak van zsetonja."})
+    (game / "rules" / "accepted-findings.yaml").write_text(
+        "- {clause: demo/setup/long, check: length, reason: the Hungarian says it more briefly}\n"
+        "- {clause: demo/setup/deal, check: numbers, detail: missing 7, reason: no longer true}\n",
+        encoding="utf-8")
+    rev = review("demo", "hu", spelling=False)
+    assert rev.findings == []
+    assert [f.check for f in rev.accepted] == ["length"]
+    assert rev.stale and rev.stale[0]["clause"] == "demo/setup/deal"
+
+
+def test_acceptance_needs_a_reason(demo):
+    game, write = demo
+    write(HU_GOOD)
+    (game / "rules" / "accepted-findings.yaml").write_text("- {clause: demo/setup/long, check: length}\n",
+                                                            encoding="utf-8")
+    from workbench.core.errors import DataError
+    with pytest.raises(DataError, match="reason"):
+        review("demo", "hu", spelling=False)
+
+
+# ----------------------------------------------------------------------------- numbers
+@given(st.integers(min_value=2, max_value=12))
+def test_number_words_agree_across_languages(n):
+    en = next(w for w, v in EN_WORDS.items() if v == n)
+    hu = [w for w, v in HU_WORDS.items() if v == n]
+    assert hu, n
+    for form in hu:
+        assert number_parity(f"take {en} cards", "en", f"vegyél {form} lapot", "hu") == ([], [])
+        assert number_parity(f"take {n} cards", "en", f"vegyél {form} lapot", "hu") == ([], [])
+
+
+def test_number_words_in_context():
+    assert numbers("Húzz két lapot, majd hármat; az 5-öt; tizenkét zseton; kétféleképpen", "hu") == \
+        {2: 2, 3: 1, 5: 1, 12: 1}
+    # ordinary words that begin like number words are not numbers
+    assert numbers("hatás ötlet négyzet hétfő", "hu") == {}
+    # "egy" is also the article: a digit 1 may be written as it
+    assert number_parity("Take 1 card.", "en", "Húzz egy lapot.", "hu") == ([], [])
+    assert number_parity("Take 2 cards.", "en", "Húzz 3 lapot.", "hu") == ([2], [3])
+    assert numbers("twenty-one players, ${content.x.9}", "en") == {21: 1}
+
+
+# ----------------------------------------------------------------------------- glossary matching
+def test_stem_matching_follows_hungarian_inflection():
+    assert find_term("Értelem", "növeld az Értelmet")
+    assert find_term("Minta", "a Mintát")
+    assert not find_term("Minta", "mint egy")
+    assert find_term("Játékosok", "minden Játékos", lenient=True)
+    assert not find_term("Játékosok", "minden Játékos")
+    assert find_term("🌳Legacy", "your 🌳Legacy grows") and not find_term("🌳Legacy", "if legally possible")
+    assert not find_term("⚠️Consequence", "a ⚠️Pattern Consequence")
+    assert find_term("Emberiség fejlődése", "az Emberiség fejlődésének sora")
+    assert word_match("Tőkebevonás", "Tőkebevonással")
+
+
+def test_endings():
+    assert ending("Do it.") == "." and ending("Choose:") == ":" and ending("**Bold.**") == "."
+    assert ending("| a | b |") == "table" and ending("Ends with 🌟") == "none"
