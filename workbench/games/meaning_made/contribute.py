@@ -39,44 +39,38 @@ def open_boxes(state, name: str) -> list[int]:
     return [boxes["E"] - f["E"], boxes["I"] - f["I"], boxes["S"] - f["S"], boxes["V"] - f["V"]]
 
 
-def layers_shown(state, seats) -> dict:
-    counts: dict[int, int] = {}
-    pats = state.cards.patterns
-    for seat in seats:
-        for pname in state.players[seat].palette:
-            layer = pats[pname].layer
-            counts[layer] = counts.get(layer, 0) + 1
-    return counts
-
-
 def missing_layers(state, name: str, seats) -> list[int]:
     """Required Layers the given contributors' Palettes do not show (a Layer
     shown twice on the card needs two Patterns of it among them)."""
-    have = layers_shown(state, seats)
-    need: dict[int, int] = {}
-    for layer in state.cards.initiatives[name].requirement.layers:
-        need[layer] = need.get(layer, 0) + 1
     out = []
-    for layer, n in sorted(need.items()):
-        out.extend([layer] * max(0, n - have.get(layer, 0)))
+    players = state.players
+    for layer, n in state.rules.layer_need[name]:
+        have = 0
+        for seat in seats:
+            have += players[seat].layers[layer]
+        if have < n:
+            out.extend([layer] * (n - have))
+    return out
+
+
+def earlier_missing(state, name: str) -> list[int]:
+    """Layers of earlier completed Initiatives the card needs and the game lacks."""
+    need = state.rules.completed_need[name]
+    if not need:
+        return []
+    inits = state.cards.initiatives
+    out = []
+    for layer, n in need:
+        done = sum(1 for c in state.completed if inits[c].layer == layer)
+        if done < n:
+            out.append(layer)
     return out
 
 
 def prerequisites_missing(state, name: str) -> list[str]:
     """The card's requirements beyond boxes and Layers that do not hold yet."""
     req = state.cards.initiatives[name].requirement
-    out = []
-    if req.completed:
-        done: dict[int, int] = {}
-        for cname in state.completed:
-            layer = state.cards.initiatives[cname].layer
-            done[layer] = done.get(layer, 0) + 1
-        need: dict[int, int] = {}
-        for layer in req.completed:
-            need[layer] = need.get(layer, 0) + 1
-        for layer, n in sorted(need.items()):
-            if done.get(layer, 0) < n:
-                out.append(f"a completed Layer {layer} Initiative")
+    out = [f"a completed Layer {layer} Initiative" for layer in earlier_missing(state, name)]
     if req.patterns_in_play:
         in_play = sum(len(p.palette) for p in state.players)
         if in_play < req.patterns_in_play:
@@ -105,9 +99,10 @@ def plan_contribute(state, action):
         if len(markers) >= card.order_spaces:
             raise IllegalAction(f"every Contribution Order space on {name} is taken")
     if state.rules.options["prerequisites"] == "contribution":
-        missing = [m for m in prerequisites_missing(state, name) if m.startswith("a completed")]
+        missing = earlier_missing(state, name)
         if missing:
-            raise IllegalAction(f"{name} needs {', '.join(missing)} before anyone contributes")
+            raise IllegalAction(f"{name} needs a completed Initiative of Layer "
+                                f"{', '.join(map(str, missing))} before anyone contributes")
     opened = open_boxes(state, name)
     if action.pay is None:
         pay = [min(opened[0], p.E), min(opened[1], p.I), min(opened[2], p.S), 0]
@@ -181,6 +176,21 @@ def completion_missing(state, name: str) -> list[str]:
     return out
 
 
+def completes(state, name: str) -> bool:
+    """True when every requirement of a face-up Initiative holds (the quick
+    form of :func:`completion_missing`)."""
+    prog = state.progress.get(name)
+    if prog is None:
+        return False
+    f, boxes = prog.filled, state.rules.boxes[name]
+    if f["E"] < boxes["E"] or f["I"] < boxes["I"] or f["S"] < boxes["S"] or f["V"] < boxes["V"]:
+        return False
+    seats = [m for m in prog.markers if m != COMMUNITY]
+    if not seats or len(seats) < state.rules.needed[name]:
+        return False
+    return not completion_missing(state, name)
+
+
 def check_completions(state, actor: int) -> None:
     """Complete every face-up Initiative whose requirements all hold (an
     Initiative completes the moment the last requirement is met, which can be
@@ -189,13 +199,13 @@ def check_completions(state, actor: int) -> None:
     while changed and state.ending is None:
         changed = False
         for name in state.face_up_initiatives():
-            prog = state.progress.get(name)
-            if prog is None or not state.contributors(name):
-                continue
-            if not completion_missing(state, name):
+            if completes(state, name):
                 complete(state, name, actor)
                 changed = True
                 break
+
+
+_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
 
 
 def legacy_for_rank(rules, rank: int) -> int:
@@ -252,7 +262,7 @@ def contribution_options(state) -> list:
         first_time = seat not in markers
         if first_time and (p.markers <= 0 or len(markers) >= card.order_spaces):
             continue
-        if prereq_gate and any(m.startswith("a completed") for m in prerequisites_missing(state, name)):
+        if prereq_gate and earlier_missing(state, name):
             continue
         opened = open_boxes(state, name)
         default = (min(opened[0], p.E), min(opened[1], p.I), min(opened[2], p.S), 0)
@@ -260,10 +270,10 @@ def contribution_options(state) -> list:
             out.append(Contribute(name))
         elif first_time and marker_only_refusal(state, name, seat, True, opened) is None:
             out.append(Contribute(name))
-        for k, kind in enumerate(KINDS):
-            if opened[k] > 0 and p.tokens(kind) > 0:
-                single = [0, 0, 0, 0]
-                single[k] = 1
-                if tuple(single) != default:
-                    out.append(Contribute(name, tuple(single)))
+        have = (p.E, p.I, p.S, p.vitals)
+        for k in range(4):
+            if opened[k] > 0 and have[k] > 0:
+                single = _SINGLES[k]
+                if single != default:
+                    out.append(Contribute(name, single))
     return out

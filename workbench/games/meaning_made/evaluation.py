@@ -6,19 +6,21 @@ Weights (``Game.evaluate(state, seat, weights)``; any subset may be given):
 
 | key | default | feature |
 | --- | --- | --- |
-| meaning | 1.2 | shared Meaning |
-| danger | 3.0 | per point Meaning is below 3 (collapse risk) |
+| meaning | 1.5 | shared Meaning |
+| danger | 4.0 | per point Meaning is below 3 (collapse risk) |
 | collapse | 200 | penalty when the world has collapsed |
+| column | 0.8 | per World Layer above 1 (a higher column makes every Event harsher) |
 | legacy | 1.0 | own Legacy |
 | vitals | 0.4 | own Vitals |
 | fragile | 2.0 | penalty while Fragile |
-| tokens | 0.18 | each own E or I token |
-| support | 0.3 | each own Support token |
-| palette | 0.9 | each own Pattern |
-| layer | 0.35 | each own Pattern's Layer (rewards climbing) |
-| diversity | 0.8 | each distinct Layer in own Palette |
-| progress | 1.0 | each token committed to a face-up Initiative |
-| marker | 1.5 | own marker's expected Legacy share on a face-up Initiative (scaled) |
+| tokens | 0.2 | each own E or I token |
+| support | 0.55 | each own Support token, times 1 + 0.25 per point Meaning is below 7 |
+| palette | 0.8 | each own Pattern |
+| layer | 0.3 | each own Pattern's Layer, counted only while the Palette climbs without gaps |
+| diversity | 0.6 | each distinct Layer in own Palette |
+| progress | 0.6 | tokens committed to a face-up Initiative, times how ready it is (filled share x Layers shown); 0 while it still needs an earlier completed Initiative |
+| marker | 0.8 | own marker's Legacy share on a face-up Initiative, times the same readiness |
+| reachable | 0.7 | each Index Initiative that no longer waits for an earlier completed one |
 | completed | 4.0 | each completed Initiative (shared progress toward the end) |
 | win | 60 | the game ended and this seat is among the winners |
 | survive | 30 | the world survived |
@@ -29,9 +31,9 @@ from __future__ import annotations
 from .scoring import winners
 
 DEFAULT_WEIGHTS = {
-    "meaning": 1.2, "danger": 3.0, "collapse": 200.0, "legacy": 1.0, "vitals": 0.4, "fragile": 2.0,
-    "tokens": 0.18, "support": 0.3, "palette": 0.9, "layer": 0.35, "diversity": 0.8, "progress": 1.0,
-    "marker": 1.5, "completed": 4.0, "win": 60.0, "survive": 30.0,
+    "meaning": 1.5, "danger": 4.0, "column": 0.8, "collapse": 200.0, "legacy": 1.0, "vitals": 0.4, "fragile": 2.0,
+    "tokens": 0.2, "support": 0.55, "palette": 0.8, "layer": 0.3, "diversity": 0.6, "progress": 0.6,
+    "marker": 0.8, "reachable": 0.7, "completed": 4.0, "win": 60.0, "survive": 30.0,
 }
 
 
@@ -46,23 +48,51 @@ def evaluate(state, seat: int, weights=None) -> float:
             value += w["survive"]
             if state.config.players[seat] in winners(state):
                 value += w["win"]
-    value += w["meaning"] * state.meaning
+    value += w["meaning"] * state.meaning - w["column"] * (state.world_layer - 1)
     if state.meaning < 3:
         value -= w["danger"] * (3 - state.meaning)
     value += w["legacy"] * p.legacy + w["vitals"] * p.vitals
     if p.fragile:
         value -= w["fragile"]
-    value += w["tokens"] * (p.E + p.I) + w["support"] * p.S
+    # Support is worth more the closer the world is to collapse: it becomes Meaning
+    # in the Stability Window.
+    value += w["tokens"] * (p.E + p.I) + w["support"] * (1 + 0.25 * max(0, 7 - state.meaning)) * p.S
     pats = state.cards.patterns
-    layers = [pats[n].layer for n in p.palette]
-    value += w["palette"] * len(layers) + w["layer"] * sum(layers) + w["diversity"] * len(set(layers))
+    layers = sorted({pats[n].layer for n in p.palette})
+    climb = 0
+    for layer in layers:  # the unbroken ladder 1, 2, 3... counts toward "layer"
+        if layer != climb + 1:
+            break
+        climb = layer
+    value += w["palette"] * len(p.palette) + w["layer"] * climb * (climb + 1) / 2 + w["diversity"] * len(layers)
     rewards = state.rules.order_rewards
+    boxes = state.rules.boxes
     for name, prog in state.progress.items():
         f = prog.filled
-        value += w["progress"] * (f["E"] + f["I"] + f["S"] + f["V"]) * 0.5
+        filled = f["E"] + f["I"] + f["S"] + f["V"]
+        total = sum(boxes[name].values()) or 1
+        if _blocked(state, name):
+            continue
+        frac = filled / total
+        need = state.cards.initiatives[name].requirement.layers
+        if need:
+            from .contribute import missing_layers
+            shown = len(need) - len(missing_layers(state, name, [m for m in prog.markers if m >= 0] + [seat]))
+            frac *= (1 + shown) / (1 + len(need))
+        value += w["progress"] * filled * frac
         if seat in prog.markers:
             rank = prog.markers.index(seat)
             share = rewards[rank] if rank < len(rewards) else state.rules.other_reward
-            value += w["marker"] * share * 0.4
+            value += w["marker"] * share * frac
     value += w["completed"] * len(state.completed)
+    value += w["reachable"] * sum(1 for n in state.index if n is not None and not _blocked(state, n))
     return value
+
+
+def _blocked(state, name: str) -> bool:
+    """True while the card still needs an earlier completed Initiative."""
+    req = state.cards.initiatives[name].requirement
+    if not req.completed:
+        return False
+    done = [state.cards.initiatives[c].layer for c in state.completed]
+    return any(layer not in done for layer in req.completed)

@@ -17,28 +17,21 @@ from .setup import refill_prism_slot
 from .tracks import change_vitals, gain_tokens, world_layer_check
 
 
-def unmet_icons(palette_layers: dict, layers) -> int:
-    """Layer icons not met by the Palette (a Layer shown twice needs two)."""
-    need: dict[int, int] = {}
-    for layer in layers:
-        need[layer] = need.get(layer, 0) + 1
-    return sum(max(0, n - palette_layers.get(layer, 0)) for layer, n in need.items())
-
-
-def palette_layers(state, seat: int) -> dict:
-    counts: dict[int, int] = {}
-    pats = state.cards.patterns
-    for name in state.players[seat].palette:
-        layer = pats[name].layer
-        counts[layer] = counts.get(layer, 0) + 1
-    return counts
+def unmet_icons(have: list, need) -> int:
+    """Layer icons not met by the Palette: ``have`` counts Patterns per Layer,
+    ``need`` is ``((layer, icons), ...)`` (a Layer shown twice needs two)."""
+    missing = 0
+    for layer, n in need:
+        if have[layer] < n:
+            missing += n - have[layer]
+    return missing
 
 
 def extra_tokens(state, seat: int, card) -> int:
     """Tokens of any kind owed beyond the printed ones: unmet icons, Hard Mode's
     optional +1, and Pattern Fatigue's +1 from the 11th Pattern on."""
     rules = state.rules
-    extra = unmet_icons(palette_layers(state, seat), card.requirement.layers) + rules.pattern_extra
+    extra = unmet_icons(state.players[seat].layers, rules.icon_need[card.name]) + rules.pattern_extra
     if rules.fatigue_free is not None and len(state.players[seat].palette) >= rules.fatigue_free:
         extra += rules.fatigue_extra
     return extra
@@ -106,6 +99,7 @@ def load_pattern(state, plan) -> None:
     p.I -= pay[1]
     p.S -= pay[2]
     p.palette.append(card.name)
+    p.layers[card.layer] += 1
     state.prism[slot] = None
     if vit:
         change_vitals(state, seat, -vit)
@@ -131,8 +125,9 @@ def affordable_loads(state) -> list:
         return []
     seat = state.seat
     p = state.players[seat]
-    layers = palette_layers(state, seat)
+    layers = p.layers
     rules = state.rules
+    need = rules.icon_need
     fat = rules.fatigue_extra if rules.fatigue_free is not None and len(p.palette) >= rules.fatigue_free else 0
     out = []
     for name in state.prism:
@@ -143,7 +138,7 @@ def affordable_loads(state) -> list:
         if req.vitals and p.vitals < req.vitals:
             continue
         t = req.tokens
-        extra = unmet_icons(layers, req.layers) + rules.pattern_extra + fat
+        extra = unmet_icons(layers, need[name]) + rules.pattern_extra + fat
         if p.E < t.E or p.I < t.I or p.S < t.S:
             continue
         if p.E + p.I + p.S - t.E - t.I - t.S < extra:

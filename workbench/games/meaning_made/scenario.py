@@ -159,11 +159,12 @@ def scenario_state(game, setup: dict):
                     raise ScenarioError(f"setup.players_state.{who}.{key}: a whole number >= 0, not {v!r}")
                 setattr(p, key, v)
         if "palette" in values:
-            p.palette = []
+            names = []
             for text in values["palette"] or []:
                 name = _pattern(state, text)
                 _take_pattern(state, name, placed_p)
-                p.palette.append(name)
+                names.append(name)
+            p.set_palette(names, state.cards)
         p.fragile = bool(values.get("fragile", p.vitals == 0))
         if values.get("touchpoint_used"):
             state.touch_used[seat] = True
@@ -345,7 +346,7 @@ def scenario_force(state, expect: dict) -> None:
                 setattr(p, key, max(0, values[key]))
         if "palette" in (values or {}):
             try:
-                p.palette = [_pattern(state, t) for t in values["palette"]]
+                p.set_palette([_pattern(state, t) for t in values["palette"]], state.cards)
             except ScenarioError:
                 pass
         if isinstance((values or {}).get("fragile"), bool):

@@ -23,7 +23,7 @@ PHASE_OVER = "over"
 class Player:
     """One player's mat and supply."""
 
-    __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers")
+    __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers", "layers")
 
     def __init__(self, E=0, I=0, S=0, vitals=5, legacy=0, palette=None, fragile=False, markers=4):
         self.E, self.I, self.S = E, I, S
@@ -31,6 +31,13 @@ class Player:
         self.palette: list[str] = palette if palette is not None else []
         self.fragile = fragile
         self.markers = markers
+        self.layers = [0] * 7  # Patterns in the Palette per Layer (index 1-6), kept with ``palette``
+
+    def set_palette(self, names, cards) -> None:
+        self.palette = list(names)
+        self.layers = [0] * 7
+        for name in self.palette:
+            self.layers[cards.patterns[name].layer] += 1
 
     def copy(self) -> "Player":
         p = Player.__new__(Player)
@@ -38,6 +45,7 @@ class Player:
         p.vitals, p.legacy = self.vitals, self.legacy
         p.palette = self.palette[:]
         p.fragile, p.markers = self.fragile, self.markers
+        p.layers = self.layers[:]
         return p
 
     def tokens(self, kind: str) -> int:
@@ -114,12 +122,10 @@ class MMState(State):
         return self.phase == PHASE_OVER
 
     def legal_actions(self) -> list:
-        from .actions import legal_actions
-        return legal_actions(self)
+        return _rules.legal_actions(self)
 
     def apply_action(self, action) -> None:
-        from .actions import apply_action
-        apply_action(self, action)
+        _rules.apply_action(self, action)
 
     def clone(self) -> "MMState":
         s = MMState.__new__(MMState)
@@ -155,3 +161,7 @@ class MMState(State):
     def __repr__(self) -> str:
         return (f"<MeaningMade round {self.round} {self.phase} meaning {self.meaning} "
                 f"layer {self.world_layer} decider {self.decider}>")
+
+
+# The rules import this module, so they are bound after the classes exist.
+from . import actions as _rules  # noqa: E402

@@ -64,6 +64,13 @@ def _check_option(key, value, spec):
     return value
 
 
+def _counted(layers) -> tuple:
+    counts: dict[int, int] = {}
+    for layer in layers:
+        counts[layer] = counts.get(layer, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
 class Rules:
     """The rule parameters of one game, resolved once from config and settings."""
 
@@ -148,6 +155,10 @@ class Rules:
             self.boxes[iname] = boxes
             need = card.requirement.contributors
             self.needed[iname] = min(need, n) if opts["contributors"] == "scaled" else need
+        # Layer icons per card as ((layer, count), ...), for quick requirement checks
+        self.icon_need = {n: _counted(c.requirement.layers) for n, c in cards.patterns.items()}
+        self.layer_need = {n: _counted(c.requirement.layers) for n, c in cards.initiatives.items()}
+        self.completed_need = {n: _counted(c.requirement.completed) for n, c in cards.initiatives.items()}
         self.first_player = 0
         if opts["first_player"] is not None:
             if opts["first_player"].lower() not in lowered:
