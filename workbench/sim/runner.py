@@ -231,8 +231,23 @@ def _trace_metrics(samples: list[list[float]], winners: list[int]) -> dict:
     return out
 
 
+class GameFailed(WorkbenchError):
+    """A batch game raised: says which game, with the seed that reproduces it."""
+
+
 def run_chunk(spec: SimSpec | dict, indices: list[int]) -> list[dict]:
     """Play several games of one batch (the unit of work sent to a worker)."""
     if isinstance(spec, dict):
         spec = SimSpec.from_dict(spec)
-    return [play_one(spec, i) for i in indices]
+    out = []
+    for i in indices:
+        try:
+            out.append(play_one(spec, i))
+        except Exception as exc:
+            seed = derive_seed(spec.seed, "game", i)
+            # the message travels back from the worker as text, so it carries
+            # everything needed to replay the game that broke
+            raise GameFailed(f"game {i} (seed {seed}, bots {spec.bots}) raised "
+                             f"{type(exc).__name__}: {exc}; replay it with workbench play {spec.game} "
+                             f"--seed {seed} --bots {spec.bots}") from exc
+    return out

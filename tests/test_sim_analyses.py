@@ -1,0 +1,44 @@
+"""Smoke runs of the analyses (skill report, player-count sweep) with --quick."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY = "workbench.sim.toygame:GAME"
+
+
+def _script(name):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "analyses" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_skill_report_quick(tmp_path):
+    assert _script("skill_report").main(["--game", TOY, "--quick", "--players", "2", "--games", "8",
+                                         "--workers", "0", "--out", str(tmp_path)]) == 0
+    matrix = pl.read_csv(tmp_path / "skill_matrix.csv")
+    assert matrix.height == 16
+    assert set(matrix.columns) >= {"focal", "field", "focal_win_rate", "field_win_rate", "edge"}
+    # a bot against itself has no edge (the focal seat rotates through every seat)
+    mirror = matrix.filter(pl.col("focal") == pl.col("field"))
+    assert mirror["edge"].abs().max() <= 0.5
+    assert pl.read_parquet(tmp_path / "skill_pools.parquet").height == 4
+    assert (tmp_path / "skill_report.html").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("game", [TOY, "meaning-made"])
+def test_player_count_sweep_quick(tmp_path, game):
+    args = ["--game", game, "--quick", "--games", "2", "--workers", "0", "--out", str(tmp_path)]
+    if game != TOY:
+        args += ["--bots", "random"]
+    assert _script("player_count_sweep").main(args) == 0
+    table = pl.read_csv(tmp_path / "player_count_sweep.csv")
+    assert table["players"].to_list() == [1, 2, 3, 4, 5, 6]
+    assert {"completion", "no_winner", "balance", "duration_rounds"} <= set(table.columns)
+    assert (tmp_path / "player_count_sweep.html").exists()
