@@ -117,8 +117,8 @@ def run_import(args) -> int:
     if not path.is_file():
         raise WorkbenchError(f"no such file: {path}")
     text = path.read_text(encoding="utf-8", errors="replace")
-    if args.game:
-        _game_id(args.game)
+    from workbench.core.registry import game_ids
+    if args.game in game_ids():  # another id names a new game being split for the first time
         src_lang = source_language(args.game)
         if src_lang and args.lang != src_lang and RULE_RE.search(text):
             _cat, summary = import_translation(args.game, args.lang, path)
