@@ -288,3 +288,30 @@ def test_graph_model_select_and_links(cards):
     with pytest.raises(WorkbenchError, match="no card named"):
         graph.select(name + "zzz")
     assert graph.selected == name
+
+
+# -- Board -------------------------------------------------------------------------
+
+def test_board_layout_adjacency_and_reshuffle():
+    from workbench.dashboard.board import BoardModel
+    board = BoardModel(seed=3)
+    tiles = board.tiles()
+    assert tiles.height == 19
+    # the adjacency is symmetric: each neighbour lists the tile back
+    nbrs = {row["tile"]: set(row["neighbours"].split(", ")) for row in tiles.iter_rows(named=True)}
+    assert all(t in nbrs[n] for t, ns in nbrs.items() for n in ns)
+    assert tiles["degree"].sum() % 2 == 0
+    layout = tiles["kind"].to_list()
+    board.reshuffle()
+    assert board.seed == 4
+    again = BoardModel(seed=3)
+    assert again.tiles()["kind"].to_list() == layout  # a seed always lays out the same board
+    assert board.power().height == board.players
+
+
+def test_board_after_bot_actions_shows_power():
+    from workbench.dashboard.board import BoardModel
+    board = BoardModel(seed=2, bot_actions=120)
+    power = board.power()
+    assert set(power.columns) == {"player", "power sources", "connected", "offline"}
+    assert board.figure() is not None

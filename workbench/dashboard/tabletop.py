@@ -126,3 +126,161 @@ def draw_generic(game, state):
                      lambda n, vals: "".join(f"<div>{escape(str(k))}: <b>{escape(_fmt(v))}</b></div>"
                                              for k, v in vals.items()))
     return html_pane(body)
+
+
+# -- Meaning Made ---------------------------------------------------------------------------
+
+TOKEN_NAMES = {"E": "Energy", "I": "Insight", "S": "Support", "V": "Vitals"}
+
+
+def _card(cards_by_name, name):
+    try:
+        return cards_by_name.get(name)
+    except AttributeError:
+        return None
+
+
+def _mm_requirement(card) -> str:
+    """A card's printed requirement as the table shows it (data, not rules)."""
+    if card is None:
+        return ""
+    req = card.requirement
+    tokens = req.tokens if isinstance(req.tokens, dict) else req.tokens.model_dump()
+    parts = [f"{n}{k}" for k, n in tokens.items() if n]
+    parts += [f"L{layer}" for layer in getattr(req, "layers", [])]
+    if getattr(req, "vitals", 0):
+        parts.append(f"{req.vitals}♥")
+    return " ".join(parts)
+
+
+@register_drawer("meaning-made")
+def draw_meaning_made(game, state):
+    """The Meaning and World Layer tracks, the Event, the Prism, the Initiative
+    Index with each Initiative's boxes (filled ones dark) and contribution
+    markers in order, and each player's mat."""
+    obs = game.observe(state)
+    cards = getattr(state, "cards", None)
+    patterns = getattr(cards, "patterns", {}) or {}
+    initiatives = getattr(cards, "initiatives", {}) or {}
+    rules = getattr(state, "rules", None)
+    meaning_max = getattr(rules, "meaning_max", max(10, obs.get("meaning", 0)))
+
+    strip = "".join([stat("round", obs.get("round")), stat("phase", obs.get("phase")),
+                     stat("to act", obs.get("turn") or "—"), stat("actions left", obs.get("actions_left")),
+                     stat("consequence code", obs.get("consequence_code")),
+                     stat("end Initiative", obs.get("end_initiative")),
+                     stat("community", obs.get("community")),
+                     stat("decks P/I/E", "/".join(str(v) for v in (obs.get("decks") or {}).values()))])
+    if obs.get("over"):
+        strip += stat("ending", obs.get("ending")) + stat("winners", obs.get("winners") or "nobody")
+    body = f"<div class='wb-strip'>{strip}</div>"
+    body += ("<div class='wb-row'><b>🌟 Meaning</b>" + track(obs.get("meaning", 0), 0, meaning_max,
+                                                             danger_below=1) + "</div>")
+    body += "<div class='wb-row'><b>🪪 World Layer</b>" + track(obs.get("world_layer", 1), 1, 10) + "</div>"
+    event = obs.get("event")
+    events = event if isinstance(event, list) else [event] if event else []
+    body += f"<div class='wb-row'><b>Event</b>{cards_html_events(events)}</div>"
+    prism = []
+    for name in obs.get("prism", []):
+        card = _card(patterns, name)
+        layer = f"L{card.layer} " if card is not None else ""
+        prism.append(f"<span class='wb-card' title='{escape(_mm_requirement(card))}'>{escape(layer)}"
+                     f"{escape(name)}<br><small>{escape(_mm_requirement(card))}</small></span>")
+    body += f"<div class='wb-row'><b>Prism</b>{''.join(prism) or '<em>empty</em>'}</div>"
+    index = []
+    contributions = obs.get("contributions") or {}
+    for name in obs.get("index", []):
+        card = _card(initiatives, name)
+        prog = contributions.get(name, {})
+        filled = prog.get("filled", {})
+        boxes = ""
+        if card is not None:
+            for kind, need in card.requirement.tokens.items():
+                have = filled.get(kind, 0)
+                boxes += (f"<div title='{TOKEN_NAMES.get(kind, kind)}'>{kind} "
+                          + "".join(f"<span class='wb-box{' filled' if i < have else ''}'></span>"
+                                    for i in range(need)) + "</div>")
+            spaces = card.order_spaces
+            markers = prog.get("markers", [])
+            order = " ".join(f"<span class='wb-card' style='padding:0 4px'>{i + 1}: "
+                             f"{escape(markers[i]) if i < len(markers) else '·'}</span>" for i in range(spaces))
+            head = f"L{card.layer} {escape(name)} <small>(+{card.meaning} Meaning)</small>"
+        else:
+            order, head = escape(", ".join(prog.get("markers", []))), escape(name)
+        index.append(f"<span class='wb-card' style='vertical-align:top'>{head}{boxes}"
+                     f"<div><small>order:</small> {order}</div></span>")
+    body += f"<div class='wb-row'><b>Initiative Index</b>{''.join(index) or '<em>empty</em>'}</div>"
+    if obs.get("completed"):
+        body += f"<div class='wb-row'><b>Completed</b>{cards(obs['completed'], 'done')}</div>"
+    if obs.get("restricted"):
+        body += f"<div class='wb-row'><b>Restricted</b>{escape(', '.join(obs['restricted']))}</div>"
+
+    def mat(name, p):
+        palette = "".join(
+            f"<span class='wb-card'>{escape(('L%d ' % _card(patterns, n).layer) if _card(patterns, n) else '')}"
+            f"{escape(n)}</span>" for n in p.get("palette", []))
+        flags = " · fragile" if p.get("fragile") else ""
+        return (f"<div>⚡E <b>{p.get('E')}</b> · 💡I <b>{p.get('I')}</b> · 🤝S <b>{p.get('S')}</b></div>"
+                f"<div>♥ Vitals <b>{p.get('vitals')}</b> · 🌳 Legacy <b>{p.get('legacy')}</b>{flags}</div>"
+                f"<div>markers {p.get('markers', '—')} · score <b>{p.get('score')}</b></div>"
+                f"<div>Palette: {palette or '<em>empty</em>'}</div>")
+    body += mats(obs.get("players", {}), obs.get("turn"), mat)
+    return html_pane(body)
+
+
+def cards_html_events(events) -> str:
+    return cards(events, "event") if events else "<em>none revealed</em>"
+
+
+# -- Mandate 2038 ----------------------------------------------------------------------------
+
+@register_drawer("mandate-2038")
+def draw_mandate(game, state):
+    """The hex board (the game's own bokeh drawing) beside the numbers and the
+    players' boards."""
+    from workbench.games.mandate_2038.drawing import board_figure
+    obs = dict(game.observe(state))
+    players = obs.pop("players", {})
+    keep = ("era", "cycle", "phase", "decider", "initiative", "headline", "mandate_card",
+            "collective_trust", "deck_size", "ending")
+    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
+
+    def board(name, p):
+        keys = ("faction", "mandate", "capability", "trust", "runway", "compute", "customers",
+                "scrutiny", "score", "ready", "agents")
+        return "".join(f"<div>{escape(k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
+    fig = board_figure(state)
+    return pn.Column(html_pane(f"<div class='wb-strip'>{strip}</div>"),
+                     pn.Row(pn.pane.Bokeh(fig), html_pane(mats(players, obs.get("decider"), board))),
+                     sizing_mode="stretch_width")
+
+
+# -- Pax Transhumanity ---------------------------------------------------------------------------
+
+@register_drawer("pax-transhumanity")
+def draw_pax(game, state):
+    """The Market by colour, the Splay with its Cutting Edge and the Regime,
+    and each player's board."""
+    obs = dict(game.observe(state))
+    players = obs.pop("players", {})
+    keep = ("round", "turn", "actions_left", "decision", "regime", "deck_size", "ending", "scoring")
+    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
+    body = f"<div class='wb-strip'>{strip}</div>"
+    market = obs.get("market") or {}
+    rows = []
+    for colour, slots in market.items():
+        cells = "".join(f"<span class='wb-card'>{escape(str(n)) if n else '·'}</span>" for n in slots)
+        rows.append(f"<div><span class='wb-card' style='background:{escape(colour)};color:#fff;"
+                    f"min-width:60px'>{escape(colour)}</span> {cells} "
+                    f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
+                    f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
+    body += f"<div class='wb-row'><b>Market</b>{''.join(rows) or '<em>empty</em>'}</div>"
+    body += f"<div class='wb-row'><b>Splay</b>{cards(obs.get('splay', []))}</div>"
+    body += (f"<div class='wb-row'><b>Cutting Edge</b>{cards(obs.get('cutting_edge', []), 'event')}"
+             f" → Regime <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
+
+    def board(name, p):
+        return "".join(f"<div>{escape(str(k)).replace('_', ' ')}: <b>{escape(_fmt(v))}</b></div>"
+                       for k, v in p.items())
+    body += mats(players, obs.get("to_move") or obs.get("turn"), board)
+    return html_pane(body)
