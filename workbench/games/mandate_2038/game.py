@@ -218,6 +218,22 @@ class Mandate2038(Game):
         from .scenario_setup import observe
         return observe(self, state)
 
+    def rules_context(self, lang: str) -> dict:
+        """The ``game``, ``facts`` and ``content`` namespaces of the rulebook
+        placeholders, straight from ``game.yaml`` (the engine reads the same values).
+        District names in the district table follow the language's terms."""
+        from workbench.rules.placeholders import load_terms
+        import copy
+        raw = copy.deepcopy(load_content().raw)
+        locations = (load_terms(self.id, lang) or {}).get("locations") or {}
+        for row in raw["content"]["gameConfig"]["board"]["tiles"]:
+            term = locations.get(row["key"])
+            if isinstance(term, dict):
+                term = term.get("text")
+            if term:
+                row["name"] = term
+        return {"game": raw.get("game", {}), "facts": raw.get("facts", {}), "content": raw["content"]}
+
     def validate_data(self) -> list[str]:
         from . import checks
         problems = []
