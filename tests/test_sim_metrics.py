@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import polars as pl
 import pytest
 
 from workbench.sim import SimResult, SimSpec, simulate, tables_from_records
@@ -22,7 +23,7 @@ def _record(index, winners, turns, actions, *, seats=2, ending=None, decisions=N
             "timeout": ending == "timeout", "n_winners": len(winners),
             "winners": ",".join(f"P{w}" for w in winners), "turns": turns, "actions": actions,
             "decisions": decisions, "multi_option_decisions": decisions if multi is None else multi,
-            "options_total": 2 * decisions if options is None else options,
+            "options_total": 2 * decisions if options is None else options, "score_spread": 0.0,
             "lead_changes": None, "lead_change": None, "drama": None, "decisiveness": None}
     if trace:
         game.update(trace)
@@ -77,6 +78,12 @@ def test_duration_mean_spread_and_ideal_score():
     assert _result(recs).metrics()["ideal_duration"] is None
 
 
+def test_score_spread_is_the_mean_gap_between_best_and_worst():
+    result = simulate(SimSpec(TOY, games=12, players=3, seed=4), workers=0)
+    gaps = result.players.group_by("index").agg((pl.col("score").max() - pl.col("score").min()).alias("gap"))
+    assert result.metrics()["score_spread"] == pytest.approx(gaps["gap"].mean())
+
+
 def test_decision_moves_and_branching_factor_are_ratios_of_sums():
     recs = [_record(0, [0], 3, 10, decisions=10, multi=5, options=30),
             _record(1, [0], 3, 30, decisions=30, multi=30, options=90)]
@@ -121,7 +128,6 @@ def test_card_summary():
     assert rows["Gem"]["mean_first_round"] < rows["Pebble"]["mean_first_round"]
     for r in rows.values():
         assert 0 <= r["pick_rate"] <= 1 and 0 <= r["win_rate_when_taken"] <= 1
-    import polars as pl
     taken = result.cards.filter((pl.col("card") == "Gem") & (pl.col("times_taken") > 0))
     assert rows["Gem"]["pick_rate"] == pytest.approx(taken.height / 40)
 

@@ -27,12 +27,14 @@ from .metrics import METRICS, compute_all, flatten
 class Comparison:
     a: SimResult
     b: SimResult
-    rows: list[dict]                 # metric, a, b, diff, ci_low, ci_high
+    rows: list[dict]                 # metric (label), key, a, b, diff, ci_low, ci_high
     flipped: list[dict] = field(default_factory=list)
 
     def table(self):
+        """The rows as a polars table, labelled for people (the ``key`` column left out)."""
         import polars as pl
-        return pl.DataFrame(self.rows, schema={"metric": pl.Utf8, "a": pl.Float64, "b": pl.Float64,
+        rows = [{k: v for k, v in r.items() if k != "key"} for r in self.rows]
+        return pl.DataFrame(rows, schema={"metric": pl.Utf8, "a": pl.Float64, "b": pl.Float64,
                                                "diff": pl.Float64, "ci_low": pl.Float64,
                                                "ci_high": pl.Float64})
 
@@ -84,7 +86,7 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
         lo = hi = None
         if diffs[k]:
             lo, hi = (float(q) for q in np.percentile(diffs[k], [2.5, 97.5]))
-        rows.append({"metric": label, "a": x, "b": y,
+        rows.append({"metric": label, "key": k, "a": x, "b": y,
                      "diff": (y - x) if x is not None and y is not None else None,
                      "ci_low": lo, "ci_high": hi})
     return Comparison(a, b, rows, flipped_games(a, b))

@@ -175,6 +175,16 @@ class DurationActionsSpread(Metric):
         return float(np.std(d.cols["actions"], ddof=1)) if d.n > 1 else None
 
 
+class ScoreSpread(Metric):
+    """Score spread: how far apart the final scores lie.
+
+    Per game ``max_s score_g[s] - min_s score_g[s]`` (0 with one seat); the
+    metric is the mean over games, range [0, inf). Small spreads with a clear
+    winner mean close games; large ones, runaway leaders."""
+
+    key, label, range, column = "score_spread", "Score spread (max - min, mean)", (0, None), "score_spread"
+
+
 class IdealDuration(Metric):
     """Ideal duration: how well game length fits a target range of rounds [lo, hi].
 
@@ -254,7 +264,7 @@ class BranchingFactor(Metric):
 METRICS: list[Metric] = [
     Completion(), NoWinner(), Timeout(), Balance(), SeatAdvantage(), Drawishness(),
     DurationRounds(), DurationRoundsSpread(), DurationActions(), DurationActionsSpread(),
-    IdealDuration(), Decisiveness(), LeadChange(), Drama(), DecisionMoves(), BranchingFactor(),
+    IdealDuration(), ScoreSpread(), Decisiveness(), LeadChange(), Drama(), DecisionMoves(), BranchingFactor(),
 ]
 METRIC_BY_KEY = {m.key: m for m in METRICS}
 

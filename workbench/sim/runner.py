@@ -148,12 +148,14 @@ def play_one(spec: SimSpec, index: int) -> dict:
     timed_out = timed_out or res.ending == TIMEOUT
     winners = [] if timed_out else [names.index(w) for w in res.winners if w in names]
     ending = TIMEOUT if timed_out else res.ending
+    scores = [float(res.scores.get(name, 0)) for name in names]
     row = {
         "index": index, "seed": config.seed, "players": n, "ending": ending,
         "completed": bool(winners), "no_winner": (not winners) and not timed_out, "timeout": timed_out,
         "n_winners": len(winners), "winners": ",".join(names[w] for w in winners),
         "turns": int(res.turns), "actions": actions, "decisions": decisions,
         "multi_option_decisions": multi, "options_total": options_sum,
+        "score_spread": float(max(scores) - min(scores)) if scores else 0.0,
     }
     row.update(_trace_metrics(samples, winners) if trace else
                {"lead_changes": None, "lead_change": None, "drama": None, "decisiveness": None})
