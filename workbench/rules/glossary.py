@@ -62,11 +62,13 @@ def tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = False) -> bool:
+def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = False,
+              case: bool = False) -> bool:
     """Does ``text`` (or its :func:`tokens`) contain ``term``, allowing inflection?
     A term written with an icon is found only with that icon in front of it, so
     ``⚠️Consequence`` is not found in ``⚠️Pattern Consequence`` nor ``🌳Legacy`` in
-    "legally"."""
+    "legally". With ``case``, a capitalised term is found only capitalised, so the
+    location ``Chip`` is not the ordinary word "chip"."""
     tt = tokens(term)
     if not tt:
         return False
@@ -78,6 +80,9 @@ def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = F
             ticon, tword = tt[k]
             xicon, xword = xs[i + k]
             if (ticon and ticon != xicon) or not word_match(tword, xword, lenient):
+                ok = False
+                break
+            if case and k == 0 and tword[:1].isupper() and not xword[:1].isupper():
                 ok = False
                 break
         if ok:

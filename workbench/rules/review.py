@@ -9,7 +9,8 @@ Checks, each named in its findings (``check``):
 - ``numbers``: the same numbers, whether written as digits or words (see
   :mod:`workbench.rules.numbers`);
 - ``glossary``: each game term the source uses appears in its agreed translation
-  (stem match, see :mod:`workbench.rules.glossary`);
+  (stem match, see :mod:`workbench.rules.glossary`); a capitalised term counts in
+  the source only where it is capitalised, so ordinary words are not taken for terms;
 - ``icons``: the same icons and emoji, as often;
 - ``punctuation``: the same kind of ending (``.``, ``:``, ``?``, ``!``, none);
 - ``length``: translation length within a band of the source's;
@@ -190,7 +191,7 @@ def check_glossary(src: str, tr: str, pairs) -> list:
     src_tokens, tr_tokens = tokens(src), tokens(tr)
     seen = set()
     for pair in pairs:
-        if not any(find_term(f, src_tokens) for f in pair.source):
+        if not any(find_term(f, src_tokens, case=True) for f in pair.source):
             continue
         if any(find_term(f, tr_tokens, lenient=True) for f in pair.target):
             continue
