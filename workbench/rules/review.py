@@ -158,14 +158,14 @@ def ending(text: str) -> str:
 
 def check_numbers(src: str, tr: str, src_lang: str, tr_lang: str):
     missing, extra = number_parity(src, src_lang, tr, tr_lang)
-    out = []
-    if missing:
-        nums = ", ".join(map(_fmt, missing))
-        out.append((f"missing {nums}", f"the source says {nums}, the translation does not; check the numbers"))
-    if extra:
-        nums = ", ".join(map(_fmt, extra))
-        out.append((f"extra {nums}", f"the translation says {nums}, the source does not; check the numbers"))
-    return out
+    if not missing and not extra:
+        return []
+    said = ", ".join(map(_fmt, missing)) or "nothing"
+    instead = ", ".join(map(_fmt, extra)) or "nothing"
+    parts = ([f"missing {', '.join(map(_fmt, missing))}"] if missing else []) + \
+            ([f"extra {', '.join(map(_fmt, extra))}"] if extra else [])
+    return [("; ".join(parts), f"the source says {said} where the translation says {instead}; "
+                               "make the numbers agree (digits or number words)")]
 
 
 def _fmt(n) -> str:
