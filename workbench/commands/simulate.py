@@ -82,6 +82,7 @@ def run(args) -> int:
             "games_per_second": round(args.games / result.elapsed, 1) if result.elapsed else None,
             "endings": dict(sorted(result.games["ending"].value_counts().rows())),
             "metrics": metrics,
+            "game_stats": result.game_stats_summary(),
             "cards": cards.head(args.cards).to_dicts(),
             "out": written,
         })
@@ -97,11 +98,21 @@ def run(args) -> int:
     print(f"{'metric':<{width}}  value")
     for label, value in table.rows():
         print(f"{label:<{width}}  {_fmt(value)}")
+    stats = result.game_stats_summary()
+    if stats:
+        print()
+        sw = max(len(k) for k in stats)
+        print(f"{'game statistics (mean per game)':<{sw}}")
+        for key, value in stats.items():
+            print(f"{key:<{sw}}  {_fmt(value)}")
     if cards.height:
         print()
         cols = [c for c in ("card", "pick_rate", "mean_first_round", "win_rate_when_taken") if c in cards.columns]
+        # then the game's own per-card figures, the ones with values first
         extra = [c for c in cards.columns if c.startswith("mean_") and c not in cols
-                 and c not in ("mean_times", "mean_first_fraction")][:2]
+                 and c not in ("mean_times", "mean_first_fraction")]
+        extra.sort(key=lambda c: (c != "mean_contributors", cards[c].null_count()))
+        extra = extra[:2]
         cols += extra
         shown = cards.select(cols).head(args.cards)
         cw = max(4, max(len(str(c)) for c in shown["card"]))

@@ -62,6 +62,18 @@ class SimResult:
                 numbers.append(v)
         return pl.DataFrame({"metric": labels, "value": numbers}, schema={"metric": pl.Utf8, "value": pl.Float64})
 
+    def game_stats_summary(self) -> dict:
+        """Mean of every numeric column the game adds through ``Game.game_stats``
+        (e.g. Meaning Made's Initiatives completed), ``{column: mean}``."""
+        import polars as pl
+        from .runner import GAME_COLUMNS
+        out = {}
+        for name, dtype in self.games.schema.items():
+            if name not in GAME_COLUMNS and (dtype.is_numeric() or dtype == pl.Boolean):
+                value = self.games[name].cast(pl.Float64).mean()
+                out[name] = float(value) if value is not None else None
+        return out
+
     def card_summary(self):
         from .metrics import card_summary
         return card_summary(self)

@@ -304,7 +304,7 @@ def card_summary(result):
     if cards.height == 0:
         return pl.DataFrame({"card": [], "pick_rate": []}, schema={"card": pl.Utf8, "pick_rate": pl.Float64})
     base = {"index", "seed", "card", "times_taken", "takers", "first_action", "first_fraction",
-            "first_round", "first_seat", "taker_won", "taker_win_share"}
+            "first_round", "first_seat", "taker_won", "taker_win_share", "stat_rows"}
     taken = pl.col("times_taken") > 0
     aggs = [
         (taken.sum() / n_games).alias("pick_rate"),

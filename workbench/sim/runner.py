@@ -25,6 +25,12 @@ from workbench.core.rng import derive_seed
 
 TIMEOUT = "timeout"
 
+#: columns of the per-game table that the runner itself writes (the rest come
+#: from ``Game.game_stats``)
+GAME_COLUMNS = ("index", "seed", "players", "ending", "completed", "no_winner", "timeout", "n_winners",
+                "winners", "turns", "actions", "decisions", "multi_option_decisions", "options_total",
+                "score_spread", "lead_changes", "lead_change", "drama", "decisiveness")
+
 
 @dataclass(frozen=True)
 class SimSpec:
