@@ -19,7 +19,7 @@ Figures
                   separately, not counted).
 ``startup``       ``workbench --help`` wall time, best of 5 (target 0.3 s).
 ``paired``        the card page's quick paired playtest: 200 greedy games per
-                  arm on the same seeds, the second arm banning seat 1 from the
+                  arm (quick: 20, extrapolated) on the same seeds, the second arm banning seat 1 from the
                   card taken most in the first, plus the comparison (target 2 s).
 """
 
@@ -187,7 +187,8 @@ def fig_startup(game_id, players, quick, note):
 def fig_paired(game_id, players, quick, note):
     from workbench.sim import SimSpec, simulate
     from workbench.sim.compare import compare_results
-    n = 200
+    full = 200
+    n = full // 10 if quick else full
     note(f"paired: {n} greedy games per arm on the same seeds ...")
     t0 = time.perf_counter()
     spec = SimSpec(game=game_id, games=n, players=players, bots="greedy", seed=2026)
@@ -197,8 +198,11 @@ def fig_paired(game_id, players, quick, note):
     b = simulate(spec.with_(bots=f"ban:{card}:greedy,greedy")) if card else simulate(spec)
     comparison = compare_results(a, b)
     took = time.perf_counter() - t0
-    return [_figure("paired", f"paired playtest: {n} greedy games x 2 arms", took, "s", 2.0, False,
-                    f"arm B bans {card!r} for seat 1; {len(comparison.flipped)} games flipped")]
+    text = f"arm B bans {card!r} for seat 1; {len(comparison.flipped)} of {n} games flipped"
+    if quick:
+        text += f"; {n} games per arm took {took:.1f} s, extrapolated to {full}"
+    return [_figure("paired", f"paired playtest: {full} greedy games x 2 arms", took * full / n, "s", 2.0,
+                    False, text, measured_seconds=took, games=n)]
 
 
 def run_figures(game_id: str, players: int, *, quick: bool = False, only=None, note=lambda s: None) -> list[dict]:
