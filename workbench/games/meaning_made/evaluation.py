@@ -13,12 +13,12 @@ Weights (``Game.evaluate(state, seat, weights)``; any subset may be given):
 | legacy | 1.0 | own Legacy |
 | vitals | 0.4 | own Vitals |
 | fragile | 2.0 | penalty while Fragile |
-| tokens | 0.2 | each own E or I token |
+| tokens | 0.2 | each own E or I token (beyond 6 of them, a fifth of that) |
 | support | 0.55 | each own Support token, times 1 + 0.25 per point Meaning is below 7 |
 | palette | 0.8 | each own Pattern |
 | layer | 0.3 | each own Pattern's Layer, counted only while the Palette climbs without gaps |
 | diversity | 0.6 | each distinct Layer in own Palette |
-| progress | 0.6 | tokens committed to a face-up Initiative, times how ready it is (filled share x Layers shown); 0 while it still needs an earlier completed Initiative |
+| progress | 0.6 | 2 x boxes x readiness² per face-up Initiative, readiness = filled share x share of Layers shown; 0 while it still needs an earlier completed Initiative |
 | marker | 0.8 | own marker's Legacy share on a face-up Initiative, times the same readiness |
 | reachable | 0.7 | each Index Initiative that no longer waits for an earlier completed one |
 | completed | 4.0 | each completed Initiative (shared progress toward the end) |
@@ -56,7 +56,14 @@ def evaluate(state, seat: int, weights=None) -> float:
         value -= w["fragile"]
     # Support is worth more the closer the world is to collapse: it becomes Meaning
     # in the Stability Window.
-    value += w["tokens"] * (p.E + p.I) + w["support"] * (1 + 0.25 * max(0, 7 - state.meaning)) * p.S
+    s_value = w["support"] * (1 + 0.25 * max(0, 7 - state.meaning))
+    ei = p.E + p.I
+    # a hoard is worth less than tokens put to work: beyond 6, each counts a fifth
+    value += w["tokens"] * (min(ei, 6) + 0.2 * max(0, ei - 6)) + s_value * p.S
+    if (p.S == 0 and p.E >= 2 and state.rules.conversion and not state.converted
+            and state.phase == "turns" and state.seat == seat):
+        # a conversion still open this turn is most of a Support token already
+        value += 0.7 * (s_value - 2 * w["tokens"])
     pats = state.cards.patterns
     layers = sorted({pats[n].layer for n in p.palette})
     climb = 0
@@ -79,7 +86,8 @@ def evaluate(state, seat: int, weights=None) -> float:
             from .contribute import missing_layers
             shown = len(need) - len(missing_layers(state, name, [m for m in prog.markers if m >= 0] + [seat]))
             frac *= (1 + shown) / (1 + len(need))
-        value += w["progress"] * filled * frac
+        # convex: the last tokens into a card are worth the most (they finish it)
+        value += w["progress"] * 2 * total * frac * frac
         if seat in prog.markers:
             rank = prog.markers.index(seat)
             share = rewards[rank] if rank < len(rewards) else state.rules.other_reward
