@@ -11,7 +11,8 @@ feasible or infeasible at some player count, dominance changes.
 on the edited pool and compares them with :mod:`workbench.sim.compare`. Edits can
 be undone and redone; ``save`` writes the files back atomically (the previous
 file kept as ``.bak``) and refuses to overwrite a file changed on disk since it
-was loaded; ``export`` writes the flat card table as CSV or Parquet.
+was loaded (a saved file is rewritten in block style; its header comment is
+kept, and files without edits are not touched); ``export`` writes the flat card table as CSV or Parquet.
 """
 
 from __future__ import annotations
@@ -200,6 +201,7 @@ class TweakSession:
         self.game_id = game_id
         self.folder = Path(folder) if folder else cards_dir(game_id)
         self.raw = {name: load_yaml(self.folder / name) for name in EDITABLE_FILES}
+        self._saved_raw = self.raw
         self.headers = {name: _header(self.folder / name) for name in EDITABLE_FILES}
         self.fingerprints = {name: fingerprint(self.folder / name) for name in EDITABLE_FILES}
         self.cards = load_cards(self.folder)
@@ -375,13 +377,14 @@ class TweakSession:
         it was loaded. The pool saved becomes the new baseline of paired playtests."""
         written = []
         for name in EDITABLE_FILES:
+            if self.raw[name] == self._saved_raw[name]:
+                continue  # untouched files keep their own formatting
             path = self.folder / name
             text = self.headers[name] + dump_yaml(self.raw[name])
-            if fingerprint(path) is not None and path.read_text(encoding="utf-8") == text:
-                continue
             atomic_write_text(path, text, expected=self.fingerprints[name], keep_previous=True)
             self.fingerprints[name] = fingerprint(path)
             written.append(path)
+        self._saved_raw = self.raw
         self.baseline = self.cards
         self.dirty = False
         return written
@@ -413,11 +416,11 @@ class TweakSession:
         ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
         base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
         comp = compare(SimSpec(ref_old, **base), SimSpec(ref_new, **base), workers=workers, progress=progress)
-        wanted = {"completion": "survival rate", "rounds_mean": "game length (rounds)",
-                  "score_spread": "score spread", "actions_mean": "game length (actions)"}
+        wanted = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
+                  "duration_actions": "game length (actions)", "score_spread": "score spread"}
         rows = []
         for r in comp.rows:
-            label = wanted.get(r["metric"])
+            label = wanted.get(r.get("key"))
             if label:
                 rows.append({"metric": label, "old": r["a"], "new": r["b"], "diff": r["diff"],
                              "ci_low": r["ci_low"], "ci_high": r["ci_high"]})
@@ -464,13 +467,23 @@ def _register_pool(cards) -> str:
     """A game reference (``module:ATTR``) that batch workers resolve to a Meaning
     Made game bound to ``cards``. Registered as an attribute of this module, so
     forked pool workers inherit it; the in-process backend sees it directly."""
-    from workbench.games.meaning_made import MeaningMadeGame
     key = id(cards)
     if key not in _POOLS:
         attr = f"POOL_{len(_POOLS)}"
-        setattr(sys.modules[__name__], attr, MeaningMadeGame(cards=cards))
+        setattr(sys.modules[__name__], attr, _game_for(cards))
         _POOLS[key] = f"{__name__}:{attr}"
     return _POOLS[key]
+
+
+def _game_for(cards):
+    """A Meaning Made game that plays with ``cards`` instead of the files on disk."""
+    from workbench.games.meaning_made import MeaningMade
+
+    class PoolGame(MeaningMade):
+        def cards(self):
+            return cards
+
+    return PoolGame()
 
 
 def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:
