@@ -96,3 +96,22 @@ def test_parquet_output_has_three_tables(tmp_path):
     assert [p.rsplit("/", 1)[-1] for p in paths] == ["run.parquet", "run.players.parquet", "run.cards.parquet"]
     assert pl.read_parquet(paths[0]).equals(result.games)
     assert pl.read_parquet(paths[1]).equals(result.players)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(1, 5), games=st.integers(1, 12),
+       limit=st.sampled_from([4, 30, 20000]),
+       bots=st.sampled_from(["random", "greedy", "random,greedy", "force:Shell:random"]))
+def test_outcome_shares_add_up_and_rows_are_consistent(seed, players, games, limit, bots):
+    result = simulate(SimSpec(TOY, games=games, players=players, bots=bots, seed=seed, max_actions=limit),
+                      workers=0)
+    m = result.metrics()
+    assert m["completion"] + m["no_winner"] + m["timeout"] == pytest.approx(1.0)
+    assert result.games.height == games and result.players.height == games * players
+    assert (result.games["actions"] <= limit).all()
+    assert ((result.games["multi_option_decisions"] <= result.games["decisions"])).all()
+    for value in (m["balance"], m["drawishness"], m["decision_moves"]):
+        assert 0.0 <= value <= 1.0
