@@ -1,0 +1,176 @@
+"""Pax Transhumanity's data: the idea deck, the infrastructure boards and the
+settings, read from ``cards/pax_transhumanity/`` and validated with pydantic.
+
+A broken file raises :class:`DataError` naming the file, the card and the field.
+The loaded :class:`Content` is immutable in spirit and shared by every state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.errors import DataError
+
+GAME_ID = "pax-transhumanity"
+SPHERES = ("yellow", "green", "blue", "orange")
+Colour = Literal["yellow", "green", "blue", "orange"]
+EFFECT_WORDS = ("growth", "solve", "found", "resilience", "disruption", "recession",
+                "damping", "nuclear", "game end")
+
+
+class Idea(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    kind: Literal["idea", "tipping point", "plurality"] = "idea"
+    disciplines: tuple[Colour, Colour]
+    arrows: tuple[Colour, ...] = ()
+    heat: tuple[Literal["white", "black"], ...] = ()
+    effects: tuple[str, ...] = ()
+    provenance: Literal["seed", "draft"]
+    draft_fields: tuple[str, ...] = ()
+
+    @field_validator("effects")
+    @classmethod
+    def _effects_parse(cls, value):
+        from .effects import parse_effect_term
+        for term in value:
+            parse_effect_term(term)  # raises ValueError with the reason
+        return value
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    T: Literal["barrier", "company", "utility"]
+    M: Literal["barrier", "company", "utility"]
+
+
+class Board(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    provenance: Literal["seed", "draft"]
+    developing_world: bool
+    problem: str
+    problem_tokens: int
+    rows: tuple[Row, ...]
+
+
+class Setting(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    value: object
+    provenance: Literal["seed", "draft"]
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place on a sphere's board, e.g. ``yellow T2`` (row 2, Thinker side)."""
+    key: str
+    sphere: str
+    side: str      # "T" (Thinker, left) or "M" (Maker, right)
+    row: int       # 1 = top
+    kind: str      # "barrier", "company" (a site for a Company disc) or "utility"
+
+
+@dataclass(frozen=True)
+class Content:
+    ideas: dict            # name -> Idea
+    boards: dict           # sphere -> Board
+    settings: dict         # key -> value
+    places: dict           # key -> Place
+    sphere_places: dict    # sphere -> tuple of Place keys, top row first, T before M
+    folder: str
+
+    def idea(self, name: str) -> Idea:
+        return self.ideas[name]
+
+    @property
+    def tipping_points(self) -> list[str]:
+        return [n for n, c in self.ideas.items() if c.kind == "tipping point"]
+
+    @property
+    def plurality(self) -> str:
+        return next(n for n, c in self.ideas.items() if c.kind == "plurality")
+
+    @property
+    def plain_ideas(self) -> list[str]:
+        return [n for n, c in self.ideas.items() if c.kind == "idea"]
+
+
+def _load(folder, name):
+    path = folder / name
+    return path, load_yaml(path)
+
+
+def load_content(folder=None) -> Content:
+    """Read and validate the game's data files (``folder`` defaults to the cards folder)."""
+    folder = cards_dir(GAME_ID) if folder is None else folder
+    path, raw = _load(folder, "ideas.yaml")
+    if not isinstance(raw, dict) or not isinstance(raw.get("ideas"), list):
+        raise DataError("expected a mapping with a list 'ideas'", file=str(path))
+    ideas = {}
+    for i, entry in enumerate(raw["ideas"]):
+        label = entry.get("name", f"#{i + 1}") if isinstance(entry, dict) else f"#{i + 1}"
+        try:
+            idea = Idea.model_validate(entry)
+        except ValidationError as exc:
+            raise validation_error(exc, file=str(path), card=str(label)) from None
+        if idea.name in ideas:
+            raise DataError("the name is used twice", file=str(path), card=idea.name, field="name")
+        ideas[idea.name] = idea
+    kinds = [c.kind for c in ideas.values()]
+    if kinds.count("tipping point") != 4 or kinds.count("plurality") != 1:
+        raise DataError("the deck needs exactly 4 Tipping Points and 1 Plurality", file=str(path))
+
+    bpath, braw = _load(folder, "boards.yaml")
+    boards, places, sphere_places = {}, {}, {}
+    spheres = (braw or {}).get("spheres") if isinstance(braw, dict) else None
+    if not isinstance(spheres, dict) or sorted(spheres) != sorted(SPHERES):
+        raise DataError(f"'spheres' must define exactly {', '.join(SPHERES)}", file=str(bpath))
+    for sphere in SPHERES:
+        try:
+            board = Board.model_validate(spheres[sphere])
+        except ValidationError as exc:
+            raise validation_error(exc, file=str(bpath), card=sphere) from None
+        boards[sphere] = board
+        keys = []
+        for r, row in enumerate(board.rows, start=1):
+            for side in ("T", "M"):
+                key = f"{sphere} {side}{r}"
+                places[key] = Place(key, sphere, side, r, getattr(row, side))
+                keys.append(key)
+        sphere_places[sphere] = tuple(keys)
+
+    spath, sraw = _load(folder, "settings.yaml")
+    settings = {}
+    for key, entry in (sraw or {}).items():
+        try:
+            settings[key] = Setting.model_validate(entry).value
+        except ValidationError as exc:
+            raise validation_error(exc, file=str(spath), card=key) from None
+    needed = ("player_colours", "agents_in_play", "agents_in_pool", "finance_start", "draw_deck",
+              "market_slots", "market_deal", "secret_cards", "hire_cost", "singular_run",
+              "tycoon_company", "solo_target", "round_limit")
+    for key in needed:
+        if key not in settings:
+            raise DataError("missing setting", file=str(spath), card=key, field="value")
+    settings["player_colours"] = {int(k): list(v) for k, v in settings["player_colours"].items()}
+    plain = sum(1 for k in kinds if k == "idea")
+    if plain < settings["draw_deck"] + 2 * 4:
+        raise DataError(f"{plain} ideas cannot fill a Draw Deck of {settings['draw_deck']} "
+                        "and deal secret-sphere cards to four players", file=str(path))
+    return Content(ideas, boards, settings, places, sphere_places, str(folder))
+
+
+@lru_cache(maxsize=8)
+def _cached(folder: str) -> Content:
+    from pathlib import Path
+    return load_content(Path(folder))
+
+
+def content() -> Content:
+    """The content of the current cards folder (cached per folder)."""
+    return _cached(str(cards_dir(GAME_ID)))

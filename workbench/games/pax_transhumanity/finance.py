@@ -1,0 +1,121 @@
+"""The finance track (Capital -> Wealth -> Debt), Install and Divest, and money.
+
+A player's board keeps agents in three boxes stacked Capital over Wealth over
+Debt. Paying $1 moves the topmost agent one box down (Capital to Wealth, else
+Wealth to Debt), so the track can pay ``2*capital + wealth`` in all. Installing an
+agent anywhere takes the topmost agent off the track; divesting one puts it in
+Wealth. Selling a Patent pays its sale value and divests its agent (which may then
+pay another $1 from Wealth). Money raised for one action is gone afterwards: the
+surplus of a sale does not carry over.
+"""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .regime import dominant_sphere
+
+CAPITAL, WEALTH, DEBT = 0, 1, 2
+
+
+def track_money(state, seat: int) -> int:
+    """What the finance track alone can still pay."""
+    c, w, _ = state.fin[seat]
+    return 2 * c + w
+
+
+def finance_agents(state, seat: int) -> int:
+    return sum(state.fin[seat])
+
+
+def topmost_box(state, seat: int):
+    """Index of the box the next agent leaves from (Capital, then Wealth, then Debt)."""
+    for box in (CAPITAL, WEALTH, DEBT):
+        if state.fin[seat][box]:
+            return box
+    return None
+
+
+def move_finance_agent(state, seat: int) -> None:
+    """Pay $1: the topmost finance agent goes one box down."""
+    f = state.fin[seat]
+    if f[CAPITAL]:
+        f[CAPITAL] -= 1
+        f[WEALTH] += 1
+    elif f[WEALTH]:
+        f[WEALTH] -= 1
+        f[DEBT] += 1
+    else:
+        raise IllegalAction("no finance agent left in Capital or Wealth to pay with")
+
+
+def install(state, seat: int) -> None:
+    """Take the topmost finance agent off the track (Capital > Wealth > Debt)."""
+    box = topmost_box(state, seat)
+    if box is None:
+        raise IllegalAction(f"{state.name(seat)} has no agent on the finance track to install")
+    state.fin[seat][box] -= 1
+
+
+def divest(state, seat: int, n: int = 1) -> None:
+    """Agents come back to their owner's Wealth."""
+    state.fin[seat][WEALTH] += n
+
+
+def patent_value(state, colour: str) -> int:
+    """Sale value of a Patent: the visible bands of its colour in the Splay, doubled
+    for the dominant sphere's discipline; under Paradigm Shift every one doubles."""
+    value = sum(1 for _, band, _ in state.splay if band == colour)
+    if state.regime == "Paradigm Shift" or dominant_sphere(state.regime) == colour:
+        value *= 2
+    return value
+
+
+def plan_payment(state, seat: int, cost: int, reserve=None):
+    """How a cost is paid: ``(sales, finance_moves)`` or None if it cannot be.
+
+    Our rule for choosing (see rulings): the finance track pays if it can; only the
+    shortfall is met by selling Patents, the most valuable first, and each sold
+    Patent's agent may then pay $1 more from Wealth. ``reserve`` holds Patents
+    (colour -> count) the action needs for itself; they are not sold."""
+    if cost <= 0:
+        return (), 0
+    money = track_money(state, seat)
+    if money >= cost:
+        return (), cost
+    reserve = reserve or {}
+    owned = sorted(((patent_value(state, c), c) for c, n in state.patents[seat].items()
+                    for _ in range(n - reserve.get(c, 0))), reverse=True)
+    sales, raised = [], 0
+    for value, colour in owned:
+        sales.append(colour)
+        raised += value
+        if raised + money + len(sales) >= cost:
+            return tuple(sales), max(0, cost - raised)
+    return None
+
+
+def can_pay(state, seat: int, cost: int, reserve=None) -> bool:
+    return plan_payment(state, seat, cost, reserve) is not None
+
+
+def pay(state, seat: int, cost: int, reserve=None) -> None:
+    """Pay ``cost`` (validated by the caller with :func:`can_pay`)."""
+    plan = plan_payment(state, seat, cost, reserve)
+    if plan is None:
+        raise IllegalAction(f"{state.name(seat)} cannot raise ${cost}")
+    sales, moves = plan
+    for colour in sales:
+        state.patents[seat][colour] -= 1
+        divest(state, seat)
+        state.bump("patents_sold")
+    for _ in range(moves):
+        move_finance_agent(state, seat)
+
+
+def agents_after_payment(state, seat: int, cost: int) -> int:
+    """Finance agents left to install after paying ``cost`` (sold Patents add theirs)."""
+    plan = plan_payment(state, seat, cost)
+    if plan is None:
+        return -1
+    return finance_agents(state, seat) + len(plan[0])

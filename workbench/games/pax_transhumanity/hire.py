@@ -1,0 +1,74 @@
+"""Hire: install an Employee at a Barrier, a Company or a Utility.
+
+The Employee comes from the finance track (the topmost agent) or from the
+player's own unemployed in the same sphere. It costs $3 (free under Group
+Dynamics). At a Utility each player may have one Employee; any other place holds
+one Employee in all. Hiring at a place where the player has a Company takes no
+action (it may be done any time during the own turn), but is still paid for.
+"""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .finance import agents_after_payment, can_pay, install, pay
+from .labour import add_staff, can_hire_at, change_unemployed
+from .notation import A
+from .regime import hire_is_free
+
+
+def hire_cost(state) -> int:
+    return 0 if hire_is_free(state) else state.content.settings["hire_cost"]
+
+
+def is_free_action(state, seat: int, key: str) -> bool:
+    """Hiring into an own Company does not use one of the turn's two actions."""
+    return state.companies.get(key) == seat
+
+
+def check(state, seat: int, key: str, from_unemployed: bool) -> None:
+    place = state.content.places.get(key)
+    if place is None:
+        raise IllegalAction(f"there is no place {key!r}")
+    if place.kind == "company" and key not in state.companies:
+        raise IllegalAction(f"{key} is an empty Company site: hiring needs a Barrier, a Company or a Utility")
+    if not can_hire_at(state, key, seat):
+        if place.kind == "utility":
+            raise IllegalAction(f"{state.name(seat)} already has an Employee at the Utility {key}")
+        raise IllegalAction(f"{key} already has an Employee")
+    cost = hire_cost(state)
+    if not can_pay(state, seat, cost):
+        raise IllegalAction(f"{state.name(seat)} cannot raise ${cost} to hire")
+    if from_unemployed:
+        if not state.unemployed[place.sphere][seat]:
+            raise IllegalAction(f"{state.name(seat)} has no unemployed agent in the {place.sphere} sphere")
+    elif agents_after_payment(state, seat, cost) < 1:
+        raise IllegalAction(f"{state.name(seat)} has no agent on the finance track to hire")
+
+
+def legal(state, seat: int, free_only: bool = False) -> list:
+    out = []
+    for key, place in state.content.places.items():
+        if free_only and not is_free_action(state, seat, key):
+            continue
+        for from_unemployed in (False, True):
+            try:
+                check(state, seat, key, from_unemployed)
+            except IllegalAction:
+                continue
+            out.append(A("hire", key, from_unemployed))
+    return out
+
+
+def apply(state, seat: int, action) -> bool:
+    """Hire; returns True when it used one of the turn's actions."""
+    key, from_unemployed = action.args
+    check(state, seat, key, from_unemployed)
+    pay(state, seat, hire_cost(state))
+    if from_unemployed:
+        change_unemployed(state, state.content.places[key].sphere, seat, -1)
+    else:
+        install(state, seat)
+    add_staff(state, key, seat)
+    state.bump("hires")
+    return not is_free_action(state, seat, key)

@@ -1,0 +1,41 @@
+"""Import: move a Market idea that carries no rival agent to another empty slot of
+the Market (any sphere's column). No money, no labour."""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .content import SPHERES
+from .notation import A
+
+
+def movable(state, seat: int, idea: str) -> bool:
+    rivals = [s for s in state.synd.get(idea, ()) if s != seat]
+    rivals += [s for s in state.heat.get(idea, ()) if s is not None and s != seat]
+    return not rivals
+
+
+def empty_slots(state) -> list:
+    return [(s, i) for s in SPHERES for i, c in enumerate(state.market[s]) if c is None]
+
+
+def legal(state, seat: int) -> list:
+    slots = empty_slots(state)
+    return [A("import", idea, s, i) for idea in state.market_ideas() if movable(state, seat, idea)
+            for s, i in slots]
+
+
+def apply(state, seat: int, action) -> None:
+    idea, sphere, slot = action.args
+    where = state.where_in_market(idea)
+    if where is None:
+        raise IllegalAction(f"{idea} is not in the Market")
+    if not movable(state, seat, idea):
+        raise IllegalAction(f"{idea} carries another player's agent and cannot be imported")
+    if not 0 <= slot < len(state.market[sphere]):
+        raise IllegalAction(f"the Market has slots 0 to {len(state.market[sphere]) - 1}")
+    if state.market[sphere][slot] is not None:
+        raise IllegalAction(f"slot {slot} of the {sphere} column is not empty")
+    state.market[where[0]][where[1]] = None
+    state.market[sphere][slot] = idea
+    state.bump("imports")

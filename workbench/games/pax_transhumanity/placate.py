@@ -1,0 +1,34 @@
+"""Placate Heat: the player divests one of their own Heat agents from a Market
+idea (no money, no labour)."""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .finance import divest
+from .notation import A
+
+
+def legal(state, seat: int) -> list:
+    out = []
+    for idea in state.market_ideas():
+        squares = state.idea(idea).heat
+        for colour in ("white", "black"):
+            if any(c == colour and state.heat[idea][i] == seat for i, c in enumerate(squares)):
+                out.append(A("placate", idea, colour))
+    return out
+
+
+def apply(state, seat: int, action) -> None:
+    idea, colour = action.args
+    if state.where_in_market(idea) is None:
+        raise IllegalAction(f"{idea} is not in the Market")
+    squares = state.idea(idea).heat
+    owners = list(state.heat[idea])
+    mine = [i for i, c in enumerate(squares) if c == colour and owners[i] == seat]
+    if not mine:
+        raise IllegalAction(f"{state.name(seat)} has no Heat agent on a {colour} square of {idea}")
+    owners[mine[0]] = None
+    state.heat[idea] = tuple(owners)
+    divest(state, seat)
+    state.bump("placations")

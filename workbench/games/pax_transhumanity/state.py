@@ -1,0 +1,122 @@
+"""The position of a Pax Transhumanity game, as plain Python data.
+
+Where every agent is (each player's agents are counted in exactly one place):
+
+- ``fin[seat]``: the finance track ``[capital, wealth, debt]``;
+- ``pool[seat]``: own agents waiting in the pool (Growth brings them in);
+- ``marker[seat]``: the agent on the Human Progress card (out of play, see rulings);
+- ``synd[idea]``: seats with a Syndication on a Market idea, in the order they came;
+- ``heat[idea]``: per Heat square of the idea, the seat whose agent covers it or None;
+- ``splay``: the Splay, oldest first; each entry ``(idea, visible colour, owners)``
+  where ``owners`` gives, per Heat square, the seat of its Future Shock agent or None;
+- ``patents[seat]``: Patent agents per discipline;
+- ``staff[place]``: seats with an Employee at a place (one, or one per player at a Utility);
+- ``unemployed[sphere][seat]``: Employees in a sphere's unemployment row.
+
+Cards: ``market[sphere]`` (6 slots, index = price, None = empty), ``deck`` (the Draw
+Deck, top at the end), ``think_tank[seat]`` (top at the end). Tuples inside dicts are
+replaced, never mutated, so :meth:`PaxState.clone` copies only the outer containers.
+"""
+
+from __future__ import annotations
+
+from workbench.core.game import TERMINAL, State
+
+from .content import SPHERES
+
+
+class PaxState(State):
+    def __init__(self, config, content, rng):
+        self.config = config
+        self.content = content
+        self.rng = rng
+        self.options = {}
+        self.colours: tuple = ()
+        self.fin: list = []
+        self.pool: list = []
+        self.marker: list = []
+        self.patents: list = []          # per seat: {colour: count}
+        self.solved: list = []           # per seat: {sphere: tokens}
+        self.think_tank: list = []       # per seat: list of idea names (top last)
+        self.secret: list = []           # per seat: colour or None
+        self.secret_offer: list = []     # per seat: colours on the two dealt cards
+        self.companies: dict = {}        # place -> seat
+        self.staff: dict = {}            # place -> tuple of seats
+        self.unemployed: dict = {s: () for s in SPHERES}   # sphere -> tuple counts per seat
+        self.market: dict = {}           # sphere -> list of 6
+        self.synd: dict = {}             # idea -> tuple of seats
+        self.heat: dict = {}             # idea -> tuple of seat|None per square
+        self.splay: list = []            # (idea, colour, owners tuple)
+        self.deck: list = []
+        self.set_aside: list = []
+        self.out_of_game: list = []
+        self.problems: dict = {}         # sphere -> tokens left
+        self.regime = "Globalization"
+        self.turn = 0
+        self.actions_left = 2
+        self.round = 1
+        self.decision = None             # dict: kind, seat, ... (a choice inside an action)
+        self.tasks: list = []            # pending steps of the action being resolved
+        self.act: dict | None = None     # the action being resolved (commercialize, syndicate...)
+        self.ending = None               # tipping-point | singular | plurality | tycoon | timeout
+        self.tycoon = None
+        self.game_end_flag = False
+        self.stats: dict = {}
+
+    # -- protocol --------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.ending is not None:
+            return TERMINAL
+        if self.decision is not None:
+            return self.decision["seat"]
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.ending is not None
+
+    def legal_actions(self) -> list:
+        from .turn import legal_actions
+        return legal_actions(self)
+
+    def apply_action(self, action) -> None:
+        from .turn import apply_action
+        apply_action(self, action)
+
+    def clone(self) -> "PaxState":
+        new = PaxState.__new__(PaxState)
+        d = self.__dict__.copy()
+        for key in ("fin", "patents", "solved", "think_tank"):
+            d[key] = [x.copy() for x in d[key]]
+        for key in ("pool", "marker", "secret", "splay", "deck", "set_aside", "out_of_game", "tasks"):
+            d[key] = d[key].copy()
+        for key in ("companies", "staff", "unemployed", "synd", "heat", "problems", "stats"):
+            d[key] = d[key].copy()
+        d["market"] = {s: col.copy() for s, col in self.market.items()}
+        if self.decision is not None:
+            d["decision"] = dict(self.decision)
+        if self.act is not None:
+            d["act"] = dict(self.act)
+        d["rng"] = self.rng.copy()
+        new.__dict__ = d
+        return new
+
+    # -- small queries used everywhere ----------------------------------------
+    def name(self, seat: int) -> str:
+        return self.config.players[seat]
+
+    def idea(self, name: str):
+        return self.content.ideas[name]
+
+    def where_in_market(self, idea: str):
+        """``(sphere, slot)`` of an idea in the Market, or None."""
+        for sphere in SPHERES:
+            col = self.market[sphere]
+            if idea in col:
+                return sphere, col.index(idea)
+        return None
+
+    def market_ideas(self) -> list:
+        return [c for s in SPHERES for c in self.market[s] if c is not None]
+
+    def bump(self, key: str, n: int = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + n

@@ -1,0 +1,150 @@
+"""Syndicate: install an agent as a Syndication on a Market idea.
+
+One Syndication per player per idea. The price is the idea's height in its column
+(the price tokens 0 at the bottom to 5 at the top), doubled when any rival has
+already syndicated it; under Paradigm Shift it is free. Every uncovered white Heat
+square on the idea's left edge must also get an agent as Heat; an uncovered black
+one may (``cover black``). If the idea has a Surge Arrow (every idea does under
+Transbiology), a higher idea in the same column that carries the arrow's colour may
+be syndicated in the same action for free, provided its white Heat can be covered;
+from there the chain may go on (``surge <Idea>`` decisions, ``stop`` to end).
+"""
+
+from __future__ import annotations
+
+from workbench.core.errors import IllegalAction
+
+from .finance import agents_after_payment, can_pay, finance_agents, install, pay
+from .notation import A
+from .regime import surge_colours, syndication_is_free
+
+
+def price(state, seat: int, idea: str) -> int:
+    if syndication_is_free(state):
+        return 0
+    _, slot = state.where_in_market(idea)
+    rivals = any(s != seat for s in state.synd.get(idea, ()))
+    return slot * 2 if rivals else slot
+
+
+def uncovered(state, idea: str, colour: str) -> int:
+    squares = state.idea(idea).heat
+    return sum(1 for i, c in enumerate(squares) if c == colour and state.heat[idea][i] is None)
+
+
+def agents_needed(state, idea: str, black: bool) -> int:
+    return 1 + uncovered(state, idea, "white") + (uncovered(state, idea, "black") if black else 0)
+
+
+def check(state, seat: int, idea: str, black: bool, cost: int) -> None:
+    if state.where_in_market(idea) is None:
+        raise IllegalAction(f"{idea} is not in the Market")
+    if seat in state.synd.get(idea, ()):
+        raise IllegalAction(f"{state.name(seat)} already has a Syndication on {idea}")
+    if black and not uncovered(state, idea, "black"):
+        raise IllegalAction(f"{idea} has no uncovered black Heat square to cover")
+    if not can_pay(state, seat, cost):
+        raise IllegalAction(f"{state.name(seat)} cannot raise ${cost} to syndicate {idea}")
+    need = agents_needed(state, idea, black)
+    if agents_after_payment(state, seat, cost) < need:
+        raise IllegalAction(f"syndicating {idea} needs {need} agent(s) from the finance track "
+                            "(the Syndication and its white Heat)")
+
+
+def place_agents(state, seat: int, idea: str, black: bool) -> None:
+    install(state, seat)
+    state.synd[idea] = state.synd.get(idea, ()) + (seat,)
+    squares = state.idea(idea).heat
+    owners = list(state.heat[idea])
+    for i, c in enumerate(squares):
+        if owners[i] is None and (c == "white" or black):
+            install(state, seat)
+            owners[i] = seat
+    state.heat[idea] = tuple(owners)
+    state.bump("syndications")
+
+
+def legal(state, seat: int) -> list:
+    out = []
+    for idea in state.market_ideas():
+        if seat in state.synd.get(idea, ()):
+            continue
+        cost = price(state, seat, idea)
+        for black in ((False, True) if uncovered(state, idea, "black") else (False,)):
+            try:
+                check(state, seat, idea, black, cost)
+            except IllegalAction:
+                continue
+            out.append(A("syndicate", idea, black))
+    return out
+
+
+def apply(state, seat: int, action) -> None:
+    idea, black = action.args
+    if state.where_in_market(idea) is None:
+        raise IllegalAction(f"{idea} is not in the Market")
+    cost = price(state, seat, idea)
+    check(state, seat, idea, black, cost)
+    pay(state, seat, cost)
+    place_agents(state, seat, idea, black)
+    state.act = {"kind": "syndicate", "seat": seat, "chain": (idea,)}
+    offer_surge(state, seat)
+
+
+def surge_targets(state, seat: int) -> list:
+    """Ideas the chain may reach now: higher in the column of an idea syndicated in
+    this action, carrying one of its Surge Arrow colours, white Heat coverable."""
+    reach = state.options.get("surge_reach", "any")
+    found = []
+    for origin in state.act["chain"]:
+        sphere, slot = state.where_in_market(origin)
+        colours = surge_colours(state, state.idea(origin))
+        if not colours:
+            continue
+        col = state.market[sphere]
+        above = range(slot + 1, len(col)) if reach == "any" else range(slot + 1, min(slot + 2, len(col)))
+        for j in above:
+            target = col[j]
+            if target is None or target in found or target in state.act["chain"]:
+                continue
+            if seat in state.synd.get(target, ()):
+                continue
+            if not set(colours) & set(state.idea(target).disciplines):
+                continue
+            if finance_agents(state, seat) < agents_needed(state, target, False):
+                continue
+            found.append(target)
+    return found
+
+
+def offer_surge(state, seat: int) -> bool:
+    """Ask for a chained syndication if one is possible; False when the action is over."""
+    if surge_targets(state, seat):
+        state.decision = {"kind": "surge", "seat": seat}
+        return True
+    return False
+
+
+def surge_options(state, seat: int) -> list:
+    out = []
+    for target in surge_targets(state, seat):
+        out.append(A("surge", target, False))
+        if uncovered(state, target, "black") and finance_agents(state, seat) >= agents_needed(state, target, True):
+            out.append(A("surge", target, True))
+    return out + [A("stop")]
+
+
+def answer_surge(state, seat: int, action) -> bool:
+    """Apply ``surge``/``stop``; True when the Syndicate action is over."""
+    if action.kind == "stop":
+        state.decision = None
+        return True
+    if action not in surge_options(state, seat):
+        idea = action.args[0]
+        raise IllegalAction(f"{idea} cannot be reached by a Surge Arrow now (it must be higher in the same "
+                            "column, carry the arrow's colour, and its white Heat must be coverable)")
+    place_agents(state, seat, action.args[0], action.args[1])
+    state.bump("surges")
+    state.act["chain"] = state.act["chain"] + (action.args[0],)
+    state.decision = None
+    return not offer_surge(state, seat)
