@@ -141,3 +141,23 @@ def test_check_fails_on_a_check_naming_an_unknown_clause(cards_copy, capsys):
     refs = doc["games"][0]["unknown_clause_refs"]
     assert refs == [{"check": "zz-unknown-clause.yaml", "clause": "meaning-made/setup/meanig",
                      "hint": "(did you mean 'meaning-made/setup/meaning'?)"}]
+
+
+def test_cli_import_translation_updates_the_catalogue(cards_copy, capsys):
+    from workbench.rules import catalog
+    src = catalog.source_path("meaning-made").read_text(encoding="utf-8")
+    old = catalog.entries_by_context(catalog.read_catalog(catalog.po_path("meaning-made", "hu")))
+    # a translator's Markdown: the Hungarian texts, one clause revised
+    book = catalog.load_source("meaning-made")
+    from workbench.rules.render import compose
+    texts = {c: m.string for c, m in old.items()}
+    texts["meaning-made/setup/meaning"] = "Az 🌟Értelem jelölője az 5-ös mezőn kezd."
+    hu_md = cards_copy / "hu-translation.md"
+    hu_md.write_text(compose(book, texts), encoding="utf-8")
+    assert src  # the original stays the original
+    assert main(["rules", "import", str(hu_md), "--lang", "hu", "--game", "meaning-made", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["mode"] == "translation" and doc["translated"] == ["meaning-made/setup/meaning"]
+    new = catalog.entries_by_context(catalog.read_catalog(catalog.po_path("meaning-made", "hu")))
+    assert new["meaning-made/setup/meaning"].string.startswith("Az 🌟Értelem jelölője")
+    assert catalog.source_language("meaning-made") == "en"

@@ -163,3 +163,32 @@ def test_stem_matching_follows_hungarian_inflection():
 def test_endings():
     assert ending("Do it.") == "." and ending("Choose:") == ":" and ending("**Bold.**") == "."
     assert ending("| a | b |") == "table" and ending("Ends with 🌟") == "none"
+
+
+# ----------------------------------------------------------------------------- spelling
+@pytest.mark.skipif(not __import__("workbench.rules.review", fromlist=["x"]).spelling_available("hu"),
+                    reason="no Hungarian hunspell dictionary installed")
+def test_spelling_finds_unknown_words_and_accepts_listed_ones(demo):
+    game, write = demo
+    write({**HU_GOOD, "demo/setup/fundraise": "A Tőkebevonás 2 pénzt add xyzqw."})
+    rev = review("demo", "hu", spelling=True)
+    spell = [f for f in rev.findings if f.check == "spelling"]
+    assert [f.clause for f in spell] == ["demo/setup/fundraise"] and "xyzqw" in spell[0].detail
+    (game / "rules" / "accepted-findings.yaml").write_text(
+        "- {check: spelling, lang: hu, words: [xyzqw], reason: a card name the dictionary cannot know}\n",
+        encoding="utf-8")
+    assert [f for f in review("demo", "hu", spelling=True).findings if f.check == "spelling"] == []
+
+
+# ----------------------------------------------------------------------------- the bundled texts
+def _bundled():
+    from workbench.core.registry import game_ids
+    return [(g, lang) for g in game_ids() for lang in C.translation_languages(g)]
+
+
+@pytest.mark.parametrize("game_id, lang", _bundled())
+def test_bundled_translations_show_only_accepted_findings(game_id, lang):
+    rev = review(game_id, lang, spelling=False)
+    assert rev.missing == 0 and rev.fuzzy == 0
+    assert rev.findings == [], "\n".join(f"{f.clause} [{f.check}] {f.message}" for f in rev.findings)
+    assert rev.stale == []
