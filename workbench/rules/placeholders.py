@@ -98,7 +98,49 @@ def context_for(game_id: str, lang: str, *, game=None) -> dict:
                     ctx["game"] = {**ctx["game"], **value}
                 elif ns != "terms":
                     ctx[ns] = value
+    _overlay_translated_content(ctx, game_id, lang)
     return ctx
+
+
+def _overlay_translated_content(ctx: dict, game_id: str, lang: str) -> None:
+    """Merge ``cards/<game>/rules/content.<lang>.yaml`` over the namespaces the game
+    provides, so strings its data holds in one language (district texts, project
+    names) read in ``lang``. Mappings merge key by key; a list of rows is matched by
+    each row's ``key`` (the overlay gives ``{key: {field: text}}``). Absent file: no-op."""
+    from workbench.core.data import cards_dir, load_yaml
+    path = cards_dir(game_id) / "rules" / f"content.{lang}.yaml"
+    if not path.exists():
+        return
+    data = load_yaml(path) or {}
+    if not isinstance(data, Mapping):
+        raise DataError("a content translation is a mapping of namespaces", file=str(path))
+    import copy
+
+    def merge(base: dict, over: Mapping, where: str) -> None:
+        for k, v in over.items():
+            if k in META_KEYS:
+                continue
+            here = f"{where}.{k}" if where else str(k)
+            cur = base.get(k)
+            if isinstance(cur, list) and isinstance(v, Mapping):
+                rows = {str(r.get("key")): r for r in cur if isinstance(r, dict)}
+                for key, fields in v.items():
+                    if str(key) not in rows or not isinstance(fields, Mapping):
+                        raise DataError(f"{here} has no row with key {key!r}", file=str(path))
+                    rows[str(key)].update({f: t for f, t in fields.items() if f not in META_KEYS})
+            elif isinstance(cur, dict) and isinstance(v, Mapping):
+                merge(cur, v, here)
+            else:
+                base[k] = v
+
+    for ns, value in data.items():
+        if ns in META_KEYS or ns == "terms":
+            continue
+        if isinstance(value, Mapping) and isinstance(ctx.get(ns), Mapping):
+            ctx[ns] = copy.deepcopy(dict(ctx[ns]))
+            merge(ctx[ns], value, ns)
+        else:
+            ctx[ns] = value
 
 
 # --------------------------------------------------------------------------- lookup
