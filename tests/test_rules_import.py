@@ -161,3 +161,17 @@ def test_cli_import_translation_updates_the_catalogue(cards_copy, capsys):
     new = catalog.entries_by_context(catalog.read_catalog(catalog.po_path("meaning-made", "hu")))
     assert new["meaning-made/setup/meaning"].string.startswith("Az 🌟Értelem jelölője")
     assert catalog.source_language("meaning-made") == "en"
+
+
+def test_cli_update_marks_changed_clauses_fuzzy(cards_copy, capsys):
+    from workbench.rules import catalog
+    path = catalog.source_path("meaning-made")
+    path.write_text(path.read_text(encoding="utf-8").replace("Put the 🌟Meaning marker on 5.",
+                                                             "Put the 🌟Meaning marker on 4."), encoding="utf-8")
+    assert main(["rules", "update", "meaning-made", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["languages"][0]["changed"] == ["meaning-made/setup/meaning"]
+    assert main(["rules", "review", "meaning-made", "--lang", "hu", "--no-spell", "--json"]) == 1
+    review = json.loads(capsys.readouterr().out)
+    assert {(f["clause"], f["check"]) for f in review["findings"]} == {
+        ("meaning-made/setup/meaning", "fuzzy"), ("meaning-made/setup/meaning", "numbers")}

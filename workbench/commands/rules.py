@@ -37,6 +37,14 @@ def add_parser(sub) -> None:
     i.add_argument("--json", action="store_true", help="print one JSON document")
     i.set_defaults(func=run_import)
 
+    u = rs.add_parser("update", help="bring the translations in line with a changed original",
+                      description="Update cards/<game>/rules/<lang>.po after the original changed: changed "
+                                  "clauses keep their translation marked fuzzy, removed ones become obsolete.")
+    u.add_argument("game")
+    u.add_argument("--lang", action="append", default=[], help="a language (default: every .po)")
+    u.add_argument("--json", action="store_true", help="print one JSON document")
+    u.set_defaults(func=run_update)
+
     g = rs.add_parser("glossary", help="term pairs and icon-marked terms of a text")
     g.add_argument("file", metavar="FILE")
     g.add_argument("--json", action="store_true", help="print one JSON document")
@@ -140,6 +148,23 @@ def run_import(args) -> int:
     else:
         print(f"{len(imp.clauses)} clauses in {len(imp.sections)} sections")
         print(f"wrote {md_path} and {pot_path}")
+    return 0
+
+
+def run_update(args) -> int:
+    from workbench.core.errors import WorkbenchError
+    from workbench.rules.catalog import translation_languages, update_game_catalog
+    game_id = _game_id(args.game)
+    langs = args.lang or translation_languages(game_id)
+    if not langs:
+        raise WorkbenchError(f"{game_id} has no translations to update")
+    summaries = [update_game_catalog(game_id, lang)[1] for lang in langs]
+    if args.json:
+        emit_json({"game": game_id, "languages": [s.to_dict() for s in summaries]})
+        return 0
+    for s in summaries:
+        print(f"{s.lang}.po: {len(s.changed)} marked fuzzy (source changed), {len(s.new)} new untranslated, "
+              f"{len(s.obsolete)} kept as obsolete, {len(s.revived)} restored")
     return 0
 
 
