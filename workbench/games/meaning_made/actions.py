@@ -30,15 +30,17 @@ def legal_actions(state) -> list:
         rules = state.rules
         if not rules.solo and not state.touch_used[seat] and "touchpoint" not in state.restricted:
             me = state.players[seat]
-            names = state.config.players
+            mine = (me.E, me.I, me.S)
+            made = rules.touchpoint_actions
             for other, op in enumerate(state.players):
                 if other == seat:
                     continue
-                for kind in ("E", "I", "S"):
-                    if getattr(me, kind) > 0:
-                        out.append(N.Touchpoint("give", kind, names[other]))
-                    if getattr(op, kind) > 0:
-                        out.append(N.Touchpoint("request", kind, names[other]))
+                theirs = (op.E, op.I, op.S)
+                for k, (give, request) in enumerate(made[other]):
+                    if mine[k] > 0:
+                        out.append(give)
+                    if theirs[k] > 0:
+                        out.append(request)
         if "recycle" not in state.restricted and not (
                 rules.limited_recycle and (any(state.recycled) if rules.options["limited_recycle_scope"] == "table"
                                            else state.recycled[seat])):
@@ -85,20 +87,19 @@ def apply_action(state, action) -> None:
                             + (" (no Touchpoint is waiting for an answer)" if isinstance(action, N.Answer)
                                else " (the Stability Window is not open)"))
     seat = state.seat
-    state_changed_by = None
     if isinstance(action, N.Gather):
         if action.tokens[2] or action.tokens[3] or action.tokens[0] + action.tokens[1] != 2:
             raise IllegalAction("gather takes exactly 2 tokens, Energy and/or Insight")
         gather(state, action)
-        state_changed_by = "action"
     elif isinstance(action, N.Load):
         plan = plan_load(state, action)
         load_pattern(state, plan)
-        state_changed_by = "action"
+        check_completions(state, seat, [n for n, prog in state.progress.items()
+                                         if seat in prog.markers or state.cards.initiatives[n].requirement.patterns_in_play])
     elif isinstance(action, N.Contribute):
         plan = plan_contribute(state, action)
         contribute(state, plan)
-        state_changed_by = "action"
+        check_completions(state, seat, (action.initiative,))
     elif isinstance(action, N.Touchpoint):
         other = plan_touchpoint(state, action)
         propose(state, action, other)
@@ -107,16 +108,13 @@ def apply_action(state, action) -> None:
     elif isinstance(action, N.Recycle):
         check_recycle(state, action.area)
         recycle(state, action.area)
-        state_changed_by = "action"
     elif isinstance(action, N.Convert):
         check_convert(state)
         convert(state)
         state.actions_taken += 1
-        check_completions(state, seat)
         return
     else:
         raise IllegalAction(f"unknown action {action!r}")
     state.actions_taken += 1
     state.actions_left -= 1
-    check_completions(state, seat)
     action_done(state)

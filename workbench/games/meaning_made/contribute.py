@@ -191,18 +191,22 @@ def completes(state, name: str) -> bool:
     return not completion_missing(state, name)
 
 
-def check_completions(state, actor: int) -> None:
-    """Complete every face-up Initiative whose requirements all hold (an
-    Initiative completes the moment the last requirement is met, which can be
-    an action other than a contribution, e.g. a load adding Patterns in play)."""
-    changed = True
-    while changed and state.ending is None:
-        changed = False
-        for name in state.face_up_initiatives():
+def check_completions(state, actor: int, names=None) -> None:
+    """Complete every face-up Initiative whose requirements all hold: an
+    Initiative completes the moment its last requirement is met. That moment
+    can come from a contribution (``names``: that card), from a load (a
+    contributor's Palette now shows a Layer, or Patterns in play rise) or from
+    another completion (an earlier completed Initiative it needed), after which
+    every face-up card is checked again."""
+    candidates = state.face_up_initiatives() if names is None else [n for n in names if n in state.progress]
+    while state.ending is None:
+        for name in candidates:
             if completes(state, name):
                 complete(state, name, actor)
-                changed = True
                 break
+        else:
+            return
+        candidates = state.face_up_initiatives()
 
 
 _SINGLES = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
@@ -248,32 +252,38 @@ def complete(state, name: str, actor: int) -> None:
 def contribution_options(state) -> list:
     """Contributions the player to move may make: per face-up Initiative the
     default payment, plus one token of each single kind that fits (E, I, S, V)."""
-    from .notation import Contribute
     if "contribute" in state.restricted:
         return []
     seat = state.seat
     p = state.players[seat]
+    rules = state.rules
+    made = rules.contribute_actions
     out = []
-    prereq_gate = state.rules.options["prerequisites"] == "contribution"
+    prereq_gate = rules.options["prerequisites"] == "contribution"
+    have = (p.E, p.I, p.S, p.vitals)
     for name in state.face_up_initiatives():
-        card = state.cards.initiatives[name]
         prog = state.progress.get(name)
-        markers = prog.markers if prog else []
-        first_time = seat not in markers
-        if first_time and (p.markers <= 0 or len(markers) >= card.order_spaces):
-            continue
+        if prog is None:
+            first_time = True
+            if p.markers <= 0:
+                continue
+        else:
+            first_time = seat not in prog.markers
+            if first_time and (p.markers <= 0 or len(prog.markers) >= state.cards.initiatives[name].order_spaces):
+                continue
         if prereq_gate and earlier_missing(state, name):
             continue
         opened = open_boxes(state, name)
-        default = (min(opened[0], p.E), min(opened[1], p.I), min(opened[2], p.S), 0)
-        if sum(default):
-            out.append(Contribute(name))
-        elif first_time and marker_only_refusal(state, name, seat, True, opened) is None:
-            out.append(Contribute(name))
-        have = (p.E, p.I, p.S, p.vitals)
+        default = (min(opened[0], have[0]), min(opened[1], have[1]), min(opened[2], have[2]), 0)
+        actions = made[name]
+        if default[0] or default[1] or default[2]:
+            out.append(actions[0])
+        elif first_time and opened[0] <= 0 and opened[1] <= 0 and opened[2] <= 0 and opened[3] <= 0 \
+                and marker_only_refusal(state, name, seat, True, opened) is None:
+            out.append(actions[0])
         for k in range(4):
             if opened[k] > 0 and have[k] > 0:
                 single = _SINGLES[k]
                 if single != default:
-                    out.append(Contribute(name, single))
+                    out.append(actions[k + 1])
     return out

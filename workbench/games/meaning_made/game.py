@@ -8,7 +8,7 @@ from workbench.core.errors import DataError
 from workbench.core.game import Game, GameConfig, GameResult, State
 
 from . import notation
-from .cards import cards_for, load_cards
+from .cards import CardSet, cards_for, load_cards
 from .evaluation import evaluate as _evaluate
 from .variants import OPTIONS, VARIANTS, Rules
 
@@ -22,14 +22,42 @@ class MeaningMade(Game):
     variants = VARIANTS
     options = {k: v[2] for k, v in OPTIONS.items()}
 
-    def cards(self):
-        return cards_for()
+    def __init__(self, cards: CardSet | None = None):
+        """``cards``: an in-memory card pool (e.g. a designer's edited copy);
+        None reads ``cards/meaning_made`` (reloaded when a file changes)."""
+        self._cards = cards
+        self._rules: dict = {}
+
+    def cards(self) -> CardSet:
+        return self._cards if self._cards is not None else cards_for()
+
+    def __getstate__(self):  # process-pool workers get the pool, not the caches
+        return {"_cards": self._cards}
+
+    def __setstate__(self, data):
+        self._cards = data["_cards"]
+        self._rules = {}
+
+    def rules(self, config: GameConfig, cards: CardSet) -> Rules:
+        """Resolved rule parameters, cached per card pool and configuration."""
+        key = (id(cards), config.players, config.variants, tuple(sorted(config.options.items(), key=str)))
+        hit = self._rules.get(key)
+        if hit is None or hit[0] is not cards:
+            hit = self._rules[key] = (cards, Rules(config, cards))
+            if len(self._rules) > 256:
+                self._rules.clear()
+                self._rules[key] = hit
+        return hit[1]
 
     # -- states ------------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> State:
         from .setup import new_state
         cards = self.cards()
-        return new_state(config, Rules(config, cards), cards)
+        try:
+            rules = self.rules(config, cards)
+        except TypeError:  # unhashable option values: no caching
+            rules = Rules(config, cards)
+        return new_state(config, rules, cards)
 
     # -- notation ----------------------------------------------------------------
     def parse_action(self, state, text: str):
@@ -95,6 +123,10 @@ class MeaningMade(Game):
         from .scenario import scenario_step
         return scenario_step(state, step)
 
+    def scenario_skip(self, state, action_text: str) -> None:
+        from .scenario import scenario_skip
+        scenario_skip(state, action_text)
+
     def scenario_force(self, state, expect) -> None:
         from .scenario import scenario_force
         scenario_force(state, expect)
@@ -105,6 +137,10 @@ class MeaningMade(Game):
 
     # -- data --------------------------------------------------------------------
     def validate_data(self) -> list[str]:
+        """Problems in the card files (or, for an in-memory pool, its cross-file checks)."""
+        if self._cards is not None:
+            from .cards import cross_check
+            return [f"{file}: card {card!r}: field {field!r}: {msg}" for file, card, field, msg in cross_check(self._cards)]
         try:
             load_cards()
         except DataError as exc:

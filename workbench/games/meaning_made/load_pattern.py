@@ -120,7 +120,6 @@ def load_pattern(state, plan) -> None:
 
 def affordable_loads(state) -> list:
     """Prism Patterns the player to move can load with the default payment."""
-    from .notation import Load
     if "load" in state.restricted:
         return []
     seat = state.seat
@@ -128,6 +127,7 @@ def affordable_loads(state) -> list:
     layers = p.layers
     rules = state.rules
     need = rules.icon_need
+    made = rules.load_actions
     fat = rules.fatigue_extra if rules.fatigue_free is not None and len(p.palette) >= rules.fatigue_free else 0
     out = []
     for name in state.prism:
@@ -143,5 +143,5 @@ def affordable_loads(state) -> list:
             continue
         if p.E + p.I + p.S - t.E - t.I - t.S < extra:
             continue
-        out.append(Load(name))
+        out.append(made[name])
     return out

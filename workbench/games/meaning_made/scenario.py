@@ -18,7 +18,13 @@ from .variants import Rules
 
 SETUP_KEYS = {"seed", "players", "variants", "options", "start", "turn", "world", "players_state"}
 WORLD_KEYS = {"meaning", "world_layer", "round", "prism", "index", "end_initiative", "events", "completed",
-              "consequence_code", "event", "contributions"}
+              "consequence_code", "event", "contributions", "patterns", "initiatives", "pattern_discard",
+              "initiative_discard", "event_discard", "decks", "discards"}
+PILES = {  # kind -> (deck attribute, discard attribute, name lookup)
+    "patterns": ("pattern_deck", "pattern_discard", "_pattern"),
+    "initiatives": ("init_deck", "init_discard", "_initiative"),
+    "events": ("event_deck", "event_discard", "_event"),
+}
 PLAYER_KEYS = {"E", "I", "S", "vitals", "legacy", "palette", "fragile", "touchpoint_used", "markers"}
 
 
@@ -47,6 +53,60 @@ def _initiative(state, text) -> str:
     if name is None:
         raise ScenarioError(f"no Initiative named {text!r}{suggest(str(text), state.cards.initiatives)}")
     return name
+
+
+def _event(state, text) -> str:
+    letter = str(text).upper()
+    if letter not in state.cards.events:
+        raise ScenarioError(f"no Event {text!r}{suggest(letter, state.cards.events)}")
+    return letter
+
+
+def _order_piles(state, world: dict) -> None:
+    """Deck and discard order from ``world``: ``patterns``/``initiatives``/``events``
+    put the named cards on top (top first) with the rest below in seeded order;
+    ``decks: {kind: [...]}`` gives a whole deck, the cards not named going to the
+    discard pile (or, when the discard is given too, set aside out of play);
+    ``discards: {kind: [...]}`` (or ``pattern_discard`` etc.) gives a discard pile."""
+    lookup = {"_pattern": _pattern, "_initiative": _initiative, "_event": _event}
+    decks = dict(world.get("decks") or {})
+    discards = dict(world.get("discards") or {})
+    _unknown(decks, PILES, "setup.world.decks")
+    _unknown(discards, PILES, "setup.world.discards")
+    singular = {"patterns": "pattern_discard", "initiatives": "initiative_discard", "events": "event_discard"}
+    for kind, (deck_attr, discard_attr, find) in PILES.items():
+        top = world.get(kind)
+        whole = decks.get(kind)
+        disc = discards.get(kind, world.get(singular[kind]))
+        if top is None and whole is None and disc is None:
+            continue
+        free = getattr(state, deck_attr) + getattr(state, discard_attr)
+        def names(items, where):
+            out = []
+            for text in items or []:
+                name = lookup[find](state, text)
+                if name not in free:
+                    raise ScenarioError(f"{where}: {name} is already placed elsewhere")
+                if name in out:
+                    raise ScenarioError(f"{where}: {name} is named twice")
+                out.append(name)
+            return out
+        discard = names(disc, f"setup.world discard of {kind}") if disc is not None else []
+        rest = [n for n in free if n not in discard]
+        if whole is not None:
+            deck = names(whole, f"setup.world.decks.{kind}")
+            if any(n in discard for n in deck):
+                raise ScenarioError(f"setup.world: a card of {kind} is both in the deck and the discard")
+            left = [n for n in rest if n not in deck]
+            if disc is not None:
+                state.aside.extend(left)
+            else:
+                discard = left
+        else:
+            head = names(top, f"setup.world.{kind}")
+            deck = head + [n for n in rest if n not in head]
+        setattr(state, deck_attr, deck)
+        setattr(state, discard_attr, discard)
 
 
 def _take_pattern(state, name: str, placed: set) -> None:
@@ -206,13 +266,6 @@ def scenario_state(game, setup: dict):
         top = max([state.cards.patterns[n].layer for p in state.players for n in p.palette] +
                   [state.cards.initiatives[n].layer for n in state.completed] + [1])
         state.world_layer = top
-    if "events" in world:
-        order = [str(e).upper() for e in world["events"] or []]
-        for letter in order:
-            if letter not in state.cards.events:
-                raise ScenarioError(f"setup.world.events: no Event {letter!r}{suggest(letter, state.cards.events)}")
-        rest = [e for e in state.event_deck if e not in order]
-        state.event_deck = order + rest
     if "consequence_code" in world:
         state.code = int(world["consequence_code"])
     if "event" in world:
@@ -224,6 +277,7 @@ def scenario_state(game, setup: dict):
         state.events = [letter]
         if "consequence_code" not in world:
             state.code = state.cards.events[letter].code
+    _order_piles(state, world)
     number = state.round
     if start == "event":
         start_round(state, number)
@@ -290,10 +344,14 @@ def observe(state) -> dict:
     names = state.config.players
     over = state.phase == PHASE_OVER
     players = {}
+    cards = state.cards
     for seat, (n, p) in enumerate(zip(names, state.players)):
+        mark = cards.reading(cards.mark_table, p.legacy)
         players[n] = {"E": p.E, "I": p.I, "S": p.S, "vitals": p.vitals, "legacy": p.legacy,
                       "palette": list(p.palette), "fragile": p.fragile, "score": end_score(p),
-                      "markers": p.markers, "touchpoint_used": state.touch_used[seat]}
+                      "markers": p.markers, "touchpoint_used": state.touch_used[seat],
+                      "mark": mark.title if mark else None}
+    world = cards.reading(cards.world_table, state.meaning)
     contributions = {}
     for name, prog in state.progress.items():
         contributions[name] = {"filled": {k: v for k, v in prog.filled.items() if v},
@@ -310,6 +368,7 @@ def observe(state) -> dict:
         "prism": [n for n in state.prism if n is not None],
         "index": [n for n in state.index if n is not None],
         "end_initiative": state.end, "event": event, "consequence_code": state.code,
+        "world_reading": world.title if world else None,
         "community": state.community, "contributions": contributions, "restricted": list(state.restricted),
         "decks": {"patterns": len(state.pattern_deck), "initiatives": len(state.init_deck),
                   "events": len(state.event_deck)},
@@ -335,6 +394,20 @@ def scenario_force(state, expect: dict) -> None:
             state.index = names + [None] * max(0, len(state.index) - len(names))
         except ScenarioError:
             pass
+    if isinstance(expect.get("completed"), list):
+        _force_completed(state, expect["completed"])
+    for text, prog in (expect.get("contributions") or {}).items():
+        try:
+            name = _initiative(state, text)
+        except ScenarioError:
+            continue
+        if name in state.face_up_initiatives() and isinstance((prog or {}).get("filled"), dict):
+            entry = progress_of(state, name)
+            for kind in ("E", "I", "S", "V"):
+                entry.filled[kind] = min(int(prog["filled"].get(kind, 0)), state.rules.boxes[name][kind])
+    if expect.get("over") is True or isinstance(expect.get("ending"), str):
+        from .rounds import finish
+        finish(state, expect.get("ending") if isinstance(expect.get("ending"), str) else "survived")
     for who, values in (expect.get("players") or {}).items():
         try:
             seat = _seat(state, who)
@@ -353,3 +426,55 @@ def scenario_force(state, expect: dict) -> None:
             p.fragile = values["fragile"]
         elif "vitals" in (values or {}):
             p.fragile = p.vitals == 0
+
+
+def _force_completed(state, wanted) -> None:
+    """Make the completed list what the text claims: a claimed card still face up
+    leaves its slot (which refills; the End Initiative's slot stays empty and the
+    game ends as a success). Markers on it go home."""
+    for text in wanted:
+        try:
+            name = _initiative(state, text)
+        except ScenarioError:
+            continue
+        if name in state.completed:
+            continue
+        prog = state.progress.pop(name, None)
+        if prog is not None:
+            for who in prog.markers:
+                if who == COMMUNITY:
+                    state.community += 1
+                else:
+                    state.players[who].markers += 1
+        state.completed.append(name)
+        if state.cards.initiatives[name].layer > state.world_layer:
+            state.world_layer = state.cards.initiatives[name].layer
+        if name == state.end:
+            state.end = None
+            from .rounds import finish
+            finish(state, "survived")
+        elif name in state.index:
+            from .setup import refill_index_slot
+            refill_index_slot(state, state.index.index(name))
+        else:
+            for pile in (state.init_deck, state.init_discard):
+                if name in pile:
+                    pile.remove(name)
+
+
+def scenario_skip(state, action_text: str) -> None:
+    """Report mode: a refused step uses up the decision it was meant to be, but
+    only when it belongs to the decision now open (a refused donation when the
+    window is closed does not eat someone's turn action)."""
+    from . import notation as N
+    from .rounds import action_done
+    from .stability_window import donation
+    from .state import PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS
+    verb = action_text.strip().split()[0].lower() if action_text.strip() else ""
+    if state.phase == PHASE_STABILITY and verb in ("donate", "pass"):
+        donation(state, False)
+    elif state.phase == PHASE_TOUCHPOINT and verb in ("accept", "decline"):
+        state.apply_action(N.DECLINE)
+    elif state.phase == PHASE_TURNS and verb in ("gather", "load", "contribute", "touchpoint", "recycle"):
+        state.actions_left -= 1
+        action_done(state)

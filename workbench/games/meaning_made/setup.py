@@ -13,6 +13,7 @@ def new_state(config, rules, cards, start_round: bool = True) -> MMState:
     from workbench.core.rng import Rng
     state = MMState(config, rules, cards, Rng(config.seed))
     rng = state.rng
+    # every deck keeps its top card at index 0
     state.pattern_deck = sorted(cards.patterns)
     rng.shuffle(state.pattern_deck)
     state.end = rules.end_initiative
@@ -50,7 +51,7 @@ def draw_pattern(state):
         state.pattern_deck = state.pattern_discard
         state.pattern_discard = []
         state.rng.shuffle(state.pattern_deck)
-    return state.pattern_deck.pop()
+    return state.pattern_deck.pop(0)
 
 
 def refill_prism_slot(state, slot: int) -> None:
@@ -66,7 +67,7 @@ def draw_initiative(state):
         state.init_deck = state.init_discard
         state.init_discard = []
         state.rng.shuffle(state.init_deck)
-    return state.init_deck.pop()
+    return state.init_deck.pop(0)
 
 
 def refill_index_slot(state, slot: int) -> None:

@@ -113,6 +113,7 @@ class MMState(State):
         self.ending: str | None = None
         self.actions_taken = 0
         self.completions: list[tuple] = []  # (name, round, player contributors, actor)
+        self.aside: list[str] = []  # cards a scenario set out of play (never changes during play)
 
     # -- protocol --------------------------------------------------------------
     def current_player(self) -> int:
@@ -144,6 +145,7 @@ class MMState(State):
         s.players = [p.copy() for p in self.players]
         s.community, s.ending, s.actions_taken = self.community, self.ending, self.actions_taken
         s.completions = self.completions[:]
+        s.aside = self.aside
         return s
 
     # -- small lookups used by several rules ------------------------------------

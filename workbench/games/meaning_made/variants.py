@@ -159,6 +159,14 @@ class Rules:
         self.icon_need = {n: _counted(c.requirement.layers) for n, c in cards.patterns.items()}
         self.layer_need = {n: _counted(c.requirement.layers) for n, c in cards.initiatives.items()}
         self.completed_need = {n: _counted(c.requirement.completed) for n, c in cards.initiatives.items()}
+        # every action object the listing can offer, built once (frozen dataclasses are slow to make)
+        from . import notation as N
+        self.load_actions = {n: N.Load(n) for n in cards.patterns}
+        self.contribute_actions = {n: (N.Contribute(n),) + tuple(N.Contribute(n, t) for t in
+                                                                  ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1)))
+                                   for n in cards.initiatives}
+        self.touchpoint_actions = [[(N.Touchpoint("give", k, config.players[o]), N.Touchpoint("request", k, config.players[o]))
+                                    for k in ("E", "I", "S")] for o in range(n)]
         self.first_player = 0
         if opts["first_player"] is not None:
             if opts["first_player"].lower() not in lowered:
