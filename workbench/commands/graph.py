@@ -63,16 +63,31 @@ def _write_html(path, graph, tables) -> None:
 
 
 def _board_graph(args) -> int:
-    import networkx as nx
+    """Mandate 2038 has no card graph; its graph is the hex adjacency of the board
+    the seed lays out, with each tile's degree and its inner/outer contacts."""
+    from workbench.core.registry import get_game
+    from workbench.games.mandate_2038 import board
 
-    from workbench.graphs.hexboard import board_graph
+    from .board import board_document
 
-    graph = board_graph(args.seed)
-    doc = {"game": args.game, "seed": args.seed, **nx.node_link_data(graph, edges="edges")}
+    game = get_game("mandate-2038")
+    state = game.new_initial_state(game.config(4, seed=args.seed))
+    doc = board_document(state)
+    g = board.graph(state)
+    rings = {state.tile_ids[i]: board.RINGS[i] for i in g.nodes}
+    degree = []
+    for i in sorted(g.nodes):
+        tid = state.tile_ids[i]
+        near = [state.tile_ids[j] for j in g.neighbors(i)]
+        degree.append({"tile": tid, "ring": rings[tid], "degree": len(near),
+                       "inner_neighbours": sum(rings[n] == 1 for n in near),
+                       "outer_neighbours": sum(rings[n] == 2 for n in near)})
+    doc["analyses"] = {"degree": degree}
     if args.json:
         emit_json(doc)
-    else:
-        print(f"{graph.number_of_nodes()} tiles, {graph.number_of_edges()} adjacencies (seed {args.seed})")
-        for n, d in sorted(graph.nodes(data=True)):
-            print(f"  {n}: {d}")
+        return 0
+    print(f"{len(doc['tiles'])} tiles, {doc['edges']} adjacencies (seed {args.seed})")
+    for row in degree:
+        print(f"  {row['tile']:<14} ring {row['ring']}  degree {row['degree']}  "
+              f"inner {row['inner_neighbours']}  outer {row['outer_neighbours']}")
     return 0

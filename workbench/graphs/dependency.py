@@ -287,7 +287,7 @@ def layer_bottlenecks(cards, graph: nx.DiGraph | None = None) -> pl.DataFrame:
     """How much of the pool hangs on each Layer.
 
     ``suppliers``: cards that supply the Layer; ``direct``: cards whose requirement shows
-    it; ``downstream``: cards reachable from it in the graph (everything that needs it
+    it (for Layers 7-10, Initiatives that need one of that Layer completed); ``downstream``: cards reachable from it in the graph (everything that needs it
     directly or through a chain); ``betweenness``: its normalised betweenness centrality
     in the dependency graph (0-1; high means many requirement chains pass through it);
     ``per_supplier``: direct dependents per supplying card.
@@ -298,8 +298,14 @@ def layer_bottlenecks(cards, graph: nx.DiGraph | None = None) -> pl.DataFrame:
     for layer in ALL_LAYERS:
         n = node_id("layer", layer)
         suppliers = [u for u in g.predecessors(n) if g.edges[u, n]["kind"] == "supplies"]
-        direct = [v for v in g.successors(n) if g.edges[n, v]["kind"] == "requires"]
-        downstream = [v for v in nx.descendants(g, n) if g.nodes[v]["kind"] != "layer"]
+        direct = {v for v in g.successors(n) if g.edges[n, v]["kind"] == "requires"}
+        # an Initiative Layer is needed through "requires a completed Layer N" links
+        direct |= {v for u in suppliers for v in g.successors(u) if g.edges[u, v]["kind"] == "prerequisite"}
+        downstream = set(nx.descendants(g, n))
+        for u in suppliers:
+            if g.nodes[u]["kind"] == "initiative":
+                downstream |= {v for v in nx.descendants(g, u) if v != n}
+        downstream = [v for v in downstream - set(suppliers) if g.nodes[v]["kind"] != "layer"]
         rows.append({
             "layer": layer, "suppliers": len(suppliers), "direct": len(direct),
             "downstream": len(downstream), "betweenness": round(between[n], 6),
