@@ -28,7 +28,7 @@ OUT = Path(__file__).resolve().parent / "out"
 
 #: the ladder: MCTS cut its playouts after a few actions and scores the
 #: position with the game's evaluation, so a long game stays affordable
-LADDER = ["random", "greedy", "mcts:16:d=6", "mcts:48:d=6"]
+LADDER = ["random", "greedy", "mcts:8:d=4", "mcts:24:d=4"]
 
 
 def seat_specs(focal: str, field: str, seat: int, players: int) -> str:
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(OUT))
     args = p.parse_args(argv)
     ladder = ["random", "greedy", "mcts:4:d=3", "mcts:12:d=3"] if args.quick else LADDER
-    games = args.games or (args.players if args.quick else 40)
+    games = args.games or (args.players if args.quick else 12)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
