@@ -111,8 +111,9 @@ def apply_action(state, action) -> None:
     elif isinstance(action, N.Convert):
         check_convert(state)
         convert(state)
-        state.actions_taken += 1
-        return
+        if not state.rules.options["conversion_action"]:
+            state.actions_taken += 1
+            return
     else:
         raise IllegalAction(f"unknown action {action!r}")
     state.actions_taken += 1

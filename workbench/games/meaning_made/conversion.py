@@ -1,5 +1,6 @@
 """The optional conversion rule: 2 Energy become 1 Support, once per turn. It
-is not one of the turn's two actions (ruling ``conversion-free``)."""
+is not one of the turn's two actions (ruling ``conversion-free``; option
+``conversion_action`` makes it one)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,8 @@ ACTIONS_PER_TURN = 2
 
 def start_round(state, number: int, reveal: bool = True) -> None:
     n = len(state.players)
+    if number > state.round and state.rules.options["first_player_rotates"]:
+        state.first = (state.first + number - state.round) % n
     state.round = number
     state.restricted = []
     state.touch_used = [False] * n

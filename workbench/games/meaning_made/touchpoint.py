@@ -30,6 +30,8 @@ def plan_touchpoint(state, action) -> int:
 
 def propose(state, action, other: int) -> None:
     state.touch_used[state.seat] = True
+    if state.rules.options["touchpoint_limit"] == "both":
+        state.touch_used[other] = True
     state.actions_left -= 1
     state.pending = (state.seat, other, action.mode, action.token)
     state.phase = PHASE_TOUCHPOINT

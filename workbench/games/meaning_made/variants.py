@@ -42,6 +42,12 @@ OPTIONS = {
     "solo_end_slot": (False, bool, "solo: the Community may also land on the End Initiative"),
     "limited_recycle_scope": ("player", ("player", "table"), "Limited Recycle: once per round per player or per table"),
     "first_player": (None, str, "name of the starting player (default: the first seat)"),
+    "first_player_rotates": (False, bool, "the first player passes clockwise each round"),
+    "fragile_table": ("individual", ("individual", "group"), "the table a Vitals-at-0 Consequence uses"),
+    "fragile_repeat": (False, bool, "a Fragile player who loses Vitals again resolves another Consequence"),
+    "touchpoint_limit": ("initiator", ("initiator", "both"),
+                         "once-per-round Touchpoint counts for the player who starts it, or for both players"),
+    "conversion_action": (False, bool, "the 2 Energy -> 1 Support conversion uses one of the two actions"),
 }
 
 
