@@ -111,8 +111,20 @@ def _is_heading(line: str) -> bool:
     return len(ws) <= 5 and first.isalpha() and first.isupper()
 
 
+_STRUCTURE = re.compile(r"^\s{0,3}(?:[#<>=`~]|[-*_](?:\s*[-*_]){2,}\s*$|[-+*]\s*$|\d+[.)]\s*$)")
+
+
+def _escape_plain(line: str) -> str:
+    """Plain text going into Markdown: a line that Markdown would read as a
+    heading, HTML, quote, fence or rule gets a backslash so it stays text."""
+    if _STRUCTURE.match(line):
+        stripped = line.lstrip()
+        return line[:len(line) - len(stripped)] + "\\" + stripped
+    return line
+
+
 def _plain_blocks(text: str) -> list[Block]:
-    lines = [ln.rstrip() for ln in text.splitlines()]
+    lines = [_escape_plain(ln.rstrip()) for ln in text.splitlines()]
     paragraphs = any(not ln.strip() for ln in lines[1:-1]) and _has_multiline_paragraph(lines)
     blocks: list[Block] = []
     i = 0
@@ -207,7 +219,10 @@ def split_rulebook(text: str, *, game: str, lang: str, name: str = "") -> Import
         out += [f"<!-- rule: {cid} -->", b.text, ""]
         res.clauses.append({"id": cid, "section": f"{game}/{section}", "line": b.line, "text": b.text})
     res.markdown = "\n".join(out).rstrip("\n") + "\n"
-    parse_rulebook(res.markdown, game=game, lang=lang)  # what we write must read back
+    back = parse_rulebook(res.markdown, game=game, lang=lang)  # what we write must read back
+    if list(back.clauses) != [c["id"] for c in res.clauses]:
+        raise WorkbenchError(f"{name or 'the text'} does not split cleanly (Markdown structure inside a "
+                             "clause); add headings or blank lines, or convert it to Markdown first")
     return res
 
 
