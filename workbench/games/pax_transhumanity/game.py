@@ -162,7 +162,7 @@ class PaxGame(Game):
                 "pool": state.pool[s], "secret": state.secret[s],
                 "patents": {k: v for k, v in state.patents[s].items() if v},
                 "solved": {k: v for k, v in state.solved[s].items() if v},
-                "think_tank": list(state.think_tank[s]),
+                "think_tank": state.think_tank[s][::-1],   # top first
                 "employees": employees_of(state, s),
                 "unemployed": {sp: state.unemployed[sp][s] for sp in SPHERES if state.unemployed[sp][s]},
                 "companies": sorted(companies_of(state, s)),

@@ -11,7 +11,7 @@ the Draw Deck, lowest slot first; the Tipping Points are shuffled into the lower
 of the remaining 24 and Plurality goes to the very bottom. The top card starts the
 Splay under the Human Progress card, its left band showing. Each player is dealt two
 set-aside cards and picks a Secret sphere among their bands (the ``secret``
-decisions, in seat order); those cards then leave play.
+decisions, in seat order); those cards go back to the set-aside pile, out of play.
 """
 
 from __future__ import annotations
@@ -98,10 +98,10 @@ def new_game(config, content) -> PaxState:
     first = state.deck.pop()
     state.splay = [(first, content.ideas[first].disciplines[0], (None,) * len(content.ideas[first].heat))]
     for seat in range(len(config.players)):
-        dealt = [state.set_aside.pop() for _ in range(content.settings["secret_cards"])]
+        k = content.settings["secret_cards"]
+        dealt = state.set_aside[len(state.set_aside) - k * (seat + 1):len(state.set_aside) - k * seat]
         bands = [c for card in dealt for c in content.ideas[card].disciplines]
         state.secret_offer[seat] = tuple(dict.fromkeys(sorted(bands, key=SPHERES.index)))
-        state.out_of_game.extend(dealt)
     state.decision = {"kind": "secret", "seat": 0}
     return state
 
