@@ -224,6 +224,9 @@ def format_report(reports: list[GameReport]) -> str:
             for r in rep.clauses:
                 langs = "  ".join(f"{_LANG_MARK[r.languages[lang]]:<5}" for lang in rep.languages)
                 out.append(f"  {r.id:<{width}}  {langs}  {len(r.checks):>6}  {r.status}")
+                if r.status == "fail":
+                    failing = [c for c in rep.checks if c.status == "fail" and r.id in c.clauses]
+                    out.append(f"  {'':<{width}}  failing: " + ", ".join(f"{c.kind}:{c.name}" for c in failing))
             c = rep.counts()
             out.append(f"  {len(rep.clauses)} clauses: {c['pass']} pass, {c['fail']} fail, {c['none']} without checks")
             for ref in rep.unknown_refs:
