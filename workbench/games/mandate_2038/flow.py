@@ -139,7 +139,7 @@ def apply(state, move: Move) -> None:
         if move.verb == "draw":
             p = state.players[seat]
             state.pre_draw = (seat, state.run["prov"], tuple(state.run["seen"]), p.capability, p.trust,
-                              p.bag, p.mandate, tuple(state.deck or state.discard))
+                              p.bag, p.mandate, tuple(state.deck or state.discard), p.runway)
         research.apply_decision(state, move)
         if state.run is None:
             _finish_action(state)

@@ -181,11 +181,11 @@ class Mandate2038(Game):
         if weights:
             w.update(weights)
         p = state.players[seat]
-        capability, trust, bag, mandate = p.capability, p.trust, p.bag, p.mandate
+        capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
         prov = 0.0
         if state.pre_draw is not None and state.pre_draw[0] == seat:
             snap = state.pre_draw
-            capability, trust, bag, mandate = snap[3], snap[4], snap[5], snap[6]
+            capability, trust, bag, mandate, runway = snap[3], snap[4], snap[5], snap[6], snap[8]
             step = odds.one_draw(odds.composition_of(state.content, snap[7]), set(snap[2]), snap[1])
             prov = step["expected_prov"]
             bag += step["expected_scrutiny"]
@@ -199,7 +199,7 @@ class Mandate2038(Game):
         connected = len(board.connected_facilities(state, seat))
         built = sum(f is not None for f in p.facilities)
         return (w["mandate"] * mandate + w["capability"] * capability + w["customers"] * p.customers
-                + w["trust"] * trust + w["runway"] * p.runway + w["compute"] * p.compute
+                + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
                 + w["connected"] * connected + w["offline"] * (built - connected)
                 + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
                 + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)

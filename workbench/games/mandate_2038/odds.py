@@ -134,51 +134,51 @@ def should_draw(comp, seen, prov: int, bonus: int = 0) -> bool:
     return draw_value(tuple(comp), seen_idx, prov, Fraction(0), bonus) > prov + bonus
 
 
+def _policy(comp: tuple, stop, bonus: int) -> dict:
+    """Expected banked Capability and crash chance of a run from ``comp`` when the
+    player stops as soon as ``stop(comp, seen, prov, cards_drawn)`` says so (asked
+    after every non-duplicate card). Memoised over run positions."""
+    memo: dict = {}
+
+    def draw_from(c, seen, prov, n):
+        key = (c, seen, prov, n)
+        if key in memo:
+            return memo[key]
+        if sum(c) == 0:
+            out = (Fraction(prov + bonus), Fraction(0))
+        else:
+            ev = crash = Fraction(0)
+            for q, kind, nc, ns, np_ in _outcomes(c, seen, prov):
+                if kind == "crash":
+                    crash += q
+                elif kind == "bank":
+                    ev += q * (np_ + bonus)
+                elif stop(nc, ns, np_, n + 1):
+                    ev += q * (np_ + bonus)
+                else:
+                    e2, c2 = draw_from(nc, ns, np_, n + 1)
+                    ev += q * e2
+                    crash += q * c2
+            out = (ev, crash)
+        memo[key] = out
+        return out
+
+    ev, crash = draw_from(tuple(comp), frozenset(), 0, 0)
+    return {"expected": ev, "p_crash": crash}
+
+
 def run_value(comp: tuple, rule, bonus: int = 0) -> dict:
     """Exact expected banked Capability and crash chance of a whole run from ``comp``
     under ``rule(cards_drawn, prov) -> stop?`` (asked after every non-duplicate card)."""
-    ev = Fraction(0)
-    crash = Fraction(0)
-    stack = [(Fraction(1), tuple(comp), frozenset(), 0, 0)]
-    while stack:
-        p, c, seen, prov, n = stack.pop()
-        if sum(c) == 0:
-            ev += p * (prov + bonus)
-            continue
-        for q, kind, nc, ns, np_ in _outcomes(c, seen, prov):
-            pq = p * q
-            if kind == "crash":
-                crash += pq
-            elif kind == "bank":
-                ev += pq * (np_ + bonus)
-            elif rule(n + 1, np_):
-                ev += pq * (np_ + bonus)
-            else:
-                stack.append((pq, nc, ns, np_, n + 1))
-    return {"expected": ev, "p_crash": crash}
+    return _policy(comp, lambda c, seen, prov, n: rule(n, prov), bonus)
 
 
 def optimal_run(comp: tuple, bonus: int = 0) -> dict:
-    """The best rule's expected banked Capability and its crash chance."""
-    comp = tuple(comp)
-    ev = Fraction(0)
-    crash = Fraction(0)
-    stack = [(Fraction(1), comp, frozenset(), 0)]
-    first = True
-    while stack:
-        p, c, seen, prov = stack.pop()
-        if not first and (sum(c) == 0 or not draw_value(c, seen, prov, Fraction(0), bonus) > prov + bonus):
-            ev += p * (prov + bonus)
-            continue
-        first = False
-        for q, kind, nc, ns, np_ in _outcomes(c, seen, prov):
-            if kind == "crash":
-                crash += p * q
-            elif kind == "bank":
-                ev += p * q * (np_ + bonus)
-            else:
-                stack.append((p * q, nc, ns, np_))
-    return {"expected": ev, "p_crash": crash}
+    """The best rule's expected banked Capability and its crash chance: stop exactly
+    when drawing once more (and playing on well) is not worth more than banking."""
+    def stop(c, seen, prov, n):
+        return not draw_value(c, seen, prov, Fraction(0), bonus) > prov + bonus
+    return _policy(comp, stop, bonus)
 
 
 def crash_by_draw(comp: tuple, max_draws: int = 12) -> list[dict]:

@@ -1,0 +1,187 @@
+"""Mandate 2038 engine: whole games, determinism, refusals, notation, data errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from workbench.cli import main
+from workbench.core.bots import make_bots
+from workbench.core.errors import DataError, IllegalAction, NotationError
+from workbench.core.play import play_game
+from workbench.games.mandate_2038 import GAME, board
+from workbench.games.mandate_2038.data import load_content
+from workbench.games.mandate_2038.world_ending import TABLE
+
+STANDARD_TILES = ["research", "cloud", "chip", "capital", "talent", "grid", "research", "research", "cloud",
+                  "cloud", "consumer", "consumer", "media", "media", "government", "government", "renewable",
+                  "renewable"]
+
+
+def test_play_json_names_winner_and_world_ending(capsys):
+    assert main(["play", "mandate-2038", "--players", "4", "--seed", "1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["game"] == "mandate-2038" and doc["turns"] == 12
+    assert len(doc["players"]) == 4 and doc["winners"]
+    assert set(doc["winners"]) <= {p["name"] for p in doc["players"]}
+    assert doc["ending"] in TABLE.values()
+    assert doc["log"][0].startswith("select ")
+    best = max(p["score"] for p in doc["players"])
+    assert all(p["score"] == best for p in doc["players"] if p["name"] in doc["winners"])
+
+
+def test_same_seed_same_game_and_mixed_bots():
+    cfg = GAME.config(3, seed=11)
+    a = play_game(GAME, cfg, make_bots("greedy,random", 3))[1]
+    b = play_game(GAME, cfg, make_bots("greedy,random", 3))[1]
+    assert a == b
+    c = play_game(GAME, GAME.config(3, seed=12), make_bots("greedy,random", 3))[1]
+    assert a != c
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_player_counts_play_to_the_end(players):
+    state, log = play_game(GAME, GAME.config(players, seed=3), make_bots("random", players))
+    assert state.is_terminal()
+    res = GAME.result(state)
+    assert res.turns == 12 and res.ending in TABLE.values()
+    assert len(state.timeline) == 12
+
+
+def test_player_count_out_of_range():
+    with pytest.raises(Exception, match="2 to 5 players"):
+        GAME.new_initial_state(GAME.config(6))
+
+
+def _scenario(**setup):
+    base = {"players": ["Alex", "Brooke"], "factions": {"Alex": "Northwind Systems", "Brooke": "Halden Capital Trust"},
+            "tiles": STANDARD_TILES, "initiative": "Alex"}
+    base.update(setup)
+    return GAME.scenario_state(base)
+
+
+def test_illegal_action_changes_nothing_and_says_why():
+    s = _scenario(start="act", selections={"Alex": "deploy", "Brooke": "fund"},
+                  players_state={"Alex": {"capability": 1, "compute": 2}})
+    before = GAME.observe(s)
+    with pytest.raises(IllegalAction, match="Deploy|deploy"):
+        s.apply_action(GAME.parse_action(s, "deploy with agent 1 at Grid"))
+    with pytest.raises(IllegalAction, match="selected deploy"):
+        s.apply_action(GAME.parse_action(s, "fund conservative with agent 1 at Grid"))
+    with pytest.raises(IllegalAction, match="no Agent 3"):
+        s.apply_action(GAME.parse_action(s, "deploy blocked with agent 3 at Grid"))
+    assert GAME.observe(s) == before
+
+
+def test_notation_round_trips_and_suggests():
+    state, _ = play_game(GAME, GAME.config(3, seed=5), make_bots("random", 3), max_actions=60)
+    for action in state.legal_actions():
+        assert GAME.parse_action(state, str(action)) == action
+        assert GAME.parse_action(state, str(action).upper()) == action
+    with pytest.raises(NotationError, match="did you mean"):
+        GAME.parse_action(state, "fund conservative with agent 1 at Captial")
+    with pytest.raises(NotationError, match="with agent"):
+        GAME.parse_action(state, "fund conservative")
+    with pytest.raises(NotationError, match="did you mean 'research'"):
+        GAME.parse_action(state, "select reserch")
+
+
+def test_selection_stays_hidden_until_everyone_chose():
+    s = _scenario(headline="none")
+    first = s.player_name(s.decider)
+    s.apply_action(GAME.parse_action(s, "select fund"))
+    assert GAME.observe(s)["players"][first]["selected"] == "hidden"
+
+
+def test_clone_is_independent():
+    s = GAME.new_initial_state(GAME.config(4, seed=2))
+    c = s.clone()
+    c.apply_action(c.legal_actions()[0])
+    assert GAME.observe(s) != GAME.observe(c)
+    assert s.players[0].ready == [True] * 6
+
+
+def test_board_layout_rings_and_adjacency():
+    content = load_content()
+    for seed in range(5):
+        s = GAME.new_initial_state(GAME.config(4, seed=seed))
+        assert s.tiles[0] == "frontier"
+        assert sorted(s.tiles[1:7]) == sorted(content.pools["operational"])
+        assert sorted(s.tiles[7:]) == sorted(content.pools["public"])
+        g = board.graph(s)
+        assert g.number_of_nodes() == 19 and g.number_of_edges() == 42
+        assert sorted(g.neighbors(0)) == board.INNER
+
+
+def test_control_ties_and_frontier():
+    s = _scenario(start="act", selections={"Alex": "fund", "Brooke": "fund"},
+                  players_state={"Alex": {"agents": ["Grid", "Frontier"], "facilities": ["Grid"]},
+                                 "Brooke": {"agents": ["Grid", "Grid"]}})
+    grid = s.tile_ids.index("Grid")
+    assert board.controller(s, grid) is None            # 2 v 2 is a tie
+    assert board.controller(s, board.FRONTIER_POS) is None
+    s.players[1].agents[1] = s.tile_ids.index("Talent")
+    assert board.controller(s, grid) == 0
+
+
+def test_board_command_json(capsys):
+    assert main(["board", "mandate-2038", "--seed", "4", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["tiles"]) == 19 and doc["edges"] == 42
+    rings = [t["ring"] for t in doc["tiles"]]
+    assert rings.count(0) == 1 and rings.count(1) == 6 and rings.count(2) == 12
+    assert all(t["control"] is None for t in doc["tiles"])
+    centre = next(t for t in doc["tiles"] if t["ring"] == 0)
+    assert len(doc["adjacency"][centre["id"]]) == 6
+
+
+def test_broken_data_names_file_card_field(cards_copy):
+    path = cards_copy / "mandate_2038" / "factions.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["factions"][2]["start"]["trust"] = 9
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(DataError) as err:
+        load_content()
+    msg = str(err.value)
+    assert "factions.yaml" in msg and "Halden Capital Trust" in msg and "start.trust" in msg
+
+
+def test_checks_fail_on_broken_contract(cards_copy):
+    from workbench.games.mandate_2038 import checks
+    path = cards_copy / "mandate_2038" / "game.yaml"
+    text = path.read_text().replace("auditTable: {2: [1, 2, 2, 3]", "auditTable: {2: [1, 2, 3, 3]")
+    path.write_text(text)
+    assert checks.audit_table_matches_formula()
+    assert not checks.deck_contracts_add_up()
+
+
+def test_validate_data_flags_starting_mandate(cards_copy):
+    path = cards_copy / "mandate_2038" / "factions.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["factions"][4]["start"]["mandate"] = 0      # Lumen starts at Trust 3: one milestone already scored
+    path.write_text(yaml.safe_dump(data))
+    problems = GAME.validate_data()
+    assert problems and "Lumen Civic Lab" in problems[0]
+
+
+def test_greedy_cannot_peek_at_the_training_deck():
+    """After a draw the evaluation uses the draw's expectation, not the card drawn."""
+    values = []
+    for deck in (["Code", "Science"], ["Code", "Code"]):
+        s = _scenario(start="act", selections={"Alex": "research", "Brooke": "fund"}, deck=deck,
+                      players_state={"Alex": {"compute": 2}})
+        s.apply_action(GAME.parse_action(s, "research with agent 1 at Frontier"))
+        s.apply_action(GAME.parse_action(s, "draw"))
+        values.append(GAME.evaluate(s, 0))
+    assert values[0] == pytest.approx(values[1])
+
+
+def test_statistics_hooks():
+    state, log = play_game(GAME, GAME.config(4, seed=9), make_bots("random", 4))
+    stats = GAME.game_stats(state)
+    assert {"customers_total", "agi_declarations", "open_continuity"} <= set(stats)
+    rows = GAME.card_stats(state)
+    assert sum(1 for r in rows if r["kind"] == "mandate") == 4
+    assert GAME.action_cards(state, GAME.parse_action(state, "select fund")) == ("Fund",)
