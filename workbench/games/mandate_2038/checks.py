@@ -113,3 +113,113 @@ def factions_start_consistent() -> list[str]:
 def faction_starts():
     """Starting Mandate includes the milestones the printed starts have passed."""
     return factions_start_consistent()
+
+
+# -- setup and flow, proved on fresh and played games ------------------------------------
+
+def _fresh(players: int = 4, seed: int = 1):
+    from . import GAME
+    return GAME, GAME.new_initial_state(GAME.config(players, seed=seed))
+
+
+@check("mandate-2038/setup/pieces")
+def setup_pieces():
+    """Two Agents per player on Frontier, two in supply; no Facility or Generator on the
+    board; every Scrutiny cube outside an empty bag."""
+    problems = []
+    for n in (2, 5):
+        game, s = _fresh(n)
+        # no Headline moves pieces, so the position after the first reveal shows the setup
+        for seat, p in enumerate(s.players):
+            if p.agents.count(board.FRONTIER_POS) != 2 or p.agents.count(None) != 2:
+                problems.append(f"{n} players: seat {seat} Agents {p.agents}")
+            if any(f is not None for f in p.facilities) or p.generator is not None:
+                problems.append(f"{n} players: seat {seat} starts with pieces built")
+    return problems
+
+
+@check("mandate-2038/setup/decks", "mandate-2038/setup/initiative")
+def setup_decks_and_initiative():
+    """Headline decks are split by Era (6 each, one revealed for cycle 1), the Training
+    deck is whole, one Mandate card is in force, and Initiative is drawn from the seed."""
+    problems = []
+    holders = set()
+    for seed in range(12):
+        game, s = _fresh(4, seed)
+        sizes = [len(d) for d in s.headline_decks]
+        if sizes != [5, 6, 6, 6]:
+            problems.append(f"seed {seed}: Headline decks {sizes} after the first reveal")
+        if len(s.deck) + len(s.discard) != 40:
+            problems.append(f"seed {seed}: Training deck has {len(s.deck)} cards")
+        if s.mandate_card not in [m.name for m in s.content.mandates if m.era == 1]:
+            problems.append(f"seed {seed}: Mandate {s.mandate_card} is not an Era I card")
+        holders.add(s.initiative)
+    if len(holders) < 2:
+        problems.append("Initiative never changes with the seed")
+    return problems
+
+
+@check("mandate-2038/overview/era-structure", "mandate-2038/cycle/headline")
+def four_eras_of_three_cycles():
+    """A played game reveals twelve Headlines (three per Era), scores four Era Mandates,
+    and every player resolves exactly three Core Actions per Era."""
+    from workbench.core.bots import make_bots
+    from workbench.core.play import play_game
+    from . import GAME
+    state, log = play_game(GAME, GAME.config(3, seed=4), make_bots("random", 3))
+    problems = []
+    if len(state.timeline) != 12:
+        problems.append(f"{len(state.timeline)} Headlines revealed")
+    if [m["era"] for m in state.mandate_results] != [1, 2, 3, 4]:
+        problems.append(f"Mandates scored in Eras {[m['era'] for m in state.mandate_results]}")
+    selects = [line for line in log if line.startswith("select ")]
+    if len(selects) != 3 * 4 * 3:
+        problems.append(f"{len(selects)} selections for 3 players in 12 cycles")
+    return problems
+
+
+SOURCE_CONTRACTS = ["none", "compute", "compute", "runway", "compute", "runway", "runway", "runway", "runway",
+                    "compute", "runway"]
+
+
+@check("mandate-2038/board/district-table")
+def district_table_contracts():
+    """The district rows carry the contract icons the source's table prints, row by
+    row, and every district of the pools has a row."""
+    c = load_content()
+    rows = c.raw["content"]["gameConfig"]["board"]["tiles"]
+    got = [r["contract"] or "none" for r in rows]
+    problems = [] if got == SOURCE_CONTRACTS else [f"contract icons {got} differ from {SOURCE_CONTRACTS}"]
+    missing = set(STATED_KINDS) - {r["key"] for r in rows}
+    if missing:
+        problems.append(f"no row for {sorted(missing)}")
+    return problems
+
+
+@check("mandate-2038/board/presence-control")
+def control_follows_presence():
+    """Most presence (Agents and Facilities) controls; a tie or an empty district has
+    no controller; Frontier never has one."""
+    game, s = _fresh(3, 2)
+    problems = []
+    pos = board.INNER[0]
+    for p in s.players:
+        p.agents = [None] * 4
+        p.facilities = [None] * 4
+    if board.controller(s, pos) is not None:
+        problems.append("an empty district has a controller")
+    s.players[0].agents[0] = pos
+    if board.controller(s, pos) != 0:
+        problems.append("a lone Agent does not control")
+    s.players[1].facilities[0] = pos
+    if board.controller(s, pos) is not None:
+        problems.append("one Agent against one Facility is not a tie")
+    s.players[1].agents[0] = pos
+    if board.controller(s, pos) != 1:
+        problems.append("two presence do not beat one")
+    for p in s.players:
+        p.agents[1] = board.FRONTIER_POS
+    s.players[0].agents[2] = board.FRONTIER_POS
+    if board.controller(s, board.FRONTIER_POS) is not None:
+        problems.append("Frontier has a controller")
+    return problems
