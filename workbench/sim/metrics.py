@@ -10,7 +10,7 @@ per-seat metrics a dict keyed by seat.
 Notation: ``G`` games, ``g`` one game, ``S`` seats, ``W_g`` the winners of
 game ``g`` (possibly empty; a game cut off at the action limit has none),
 ``won[g, s]`` 1 if seat ``s`` is in ``W_g``. Evaluation samples ``e_t[s]`` are
-``Game.evaluate(state, s)`` taken every ``S`` actions and at the end (see
+``Game.evaluate(state, s)`` taken once per round and at the end (see
 :mod:`workbench.sim.runner`); the per-game trace values are computed there,
 by the formulas given here.
 

@@ -9,8 +9,9 @@ it or in which order.
 
 Besides the outcome, the runner keeps what the design metrics need and cannot
 be recomputed afterwards: the number of options at each decision, and every
-seat's evaluation (``Game.evaluate``) sampled once per ``n_players`` actions,
-from which lead changes, drama and decisiveness follow.
+seat's evaluation (``Game.evaluate``) sampled once per round (at the first
+look after the round changes; the runner looks every ``n_players`` actions)
+and at the end, from which lead changes, drama and decisiveness follow.
 """
 
 from __future__ import annotations
@@ -109,15 +110,22 @@ def play_one(spec: SimSpec, index: int) -> dict:
     state = game.new_initial_state(config)
     evaluate, action_cards = game.evaluate, game.action_cards
     trace = spec.trace
+    turn_count = game.turn_count
     samples: list[list[float]] = []
+    sampled_round = None
     decisions = multi = options_sum = 0
     taken: dict[str, dict] = {}
     actions = 0
     while not state.is_terminal():
         if actions >= spec.max_actions:
             break
+        # one evaluation sample per round: the round is looked at every n
+        # actions (evaluations are the costly part of a random game)
         if trace and actions % n == 0:
-            samples.append([evaluate(state, s) for s in range(n)])
+            rnd = turn_count(state)
+            if rnd != sampled_round:
+                sampled_round = rnd
+                samples.append([evaluate(state, s) for s in range(n)])
         seat = state.current_player()
         legal = state.legal_actions()
         k = len(legal)
