@@ -71,3 +71,21 @@ def test_a_whole_meaning_made_game_with_openspiel_mcts():
     assert moves > 0
     returns = state.returns()
     assert len(returns) == 4 and all(r in (0.0, 1.0 / max(1, len(result.winners))) for r in returns)
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_every_shipped_game_plays_through_openspiel(game_id):
+    game = load(game_id, max_game_length=150)
+    rs = np.random.RandomState(3)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    steps = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal == list(range(len(legal)))
+        action = legal[rs.randint(len(legal))]
+        assert state.action_to_string(action)
+        state.apply_action(action)
+        steps += 1
+    assert steps <= 150
+    assert len(state.returns()) == game.num_players()
