@@ -80,6 +80,30 @@ def effects(state, seat: int, pos: int) -> list[str]:
     return out
 
 
+def effects_by_tile(state, seat: int) -> list[list[str]]:
+    """:func:`effects` for every district at once, sharing the work that does not
+    depend on the district (the long legal-action lists of a Build turn)."""
+    p = state.players[seat]
+    content = state.content
+    spaces = [0] * len(state.tiles)
+    for q in state.players:
+        for pos in q.facilities:
+            if pos is not None:
+                spaces[pos] += 1
+    nxt = next_facility(p)
+    project_ok = bool(p.generator is None and state.era >= GENERATOR_ERA) or any(
+        state.era >= proj.era and pid not in p.projects for pid, proj in content.projects.items())
+    out = []
+    for pos in range(len(state.tiles)):
+        can_fac = (nxt is not None and pos != board.FRONTIER_POS and spaces[pos] < content.facility_spaces
+                   and p.runway >= facility_cost(state, seat, pos))
+        if not can_fac and not (project_ok and (pos in p.facilities or board.is_energy(state, pos))):
+            out.append([])
+            continue
+        out.append(effects(state, seat, pos))
+    return out
+
+
 _PROJECT = re.compile(r"^(mega-cluster|fusion|quantum) on facility (\d)$")
 
 

@@ -29,17 +29,38 @@ def resolutions(state, seat: int, action: str) -> list[Move]:
     """Every (Agent, district, effect) for the selected Action; only if none exists,
     the bare assignment ('blocked')."""
     rules = ACTION_RULES[action]
-    p = state.players[seat]
-    agents = [i for i, a in enumerate(p.agents) if a is not None]
-    out = []
-    for pos, tile in enumerate(state.tile_ids):
-        modes = rules.effects(state, seat, pos)
-        for mode in modes:
-            for a in agents:
-                out.append(Move(action, mode, a + 1, tile))
+    agents = distinct_agents(state.players[seat])
+    by_tile = getattr(rules, "effects_by_tile", None)
+    table = by_tile(state, seat) if by_tile else [rules.effects(state, seat, pos) for pos in range(len(state.tiles))]
+    new = tuple.__new__
+    out = [new(Move, (action, mode, a + 1, tile))
+           for tile, modes in zip(state.tile_ids, table) for mode in modes for a in agents]
     if not out:
-        out = [Move(action, "blocked", a + 1, tile) for tile in state.tile_ids for a in agents]
+        out = [new(Move, (action, "blocked", a + 1, tile)) for tile in state.tile_ids for a in agents]
     return out
+
+
+def distinct_agents(p) -> list[int]:
+    """Agents are identical pieces: of several on one district only the lowest-numbered
+    is listed (any of them is accepted, see :func:`canonical`)."""
+    seen, out = set(), []
+    for i, at in enumerate(p.agents):
+        if at is not None and at not in seen:
+            seen.add(at)
+            out.append(i)
+    return out
+
+
+def canonical(state, move):
+    """The listed form of ``move``: an Agent standing with a lower-numbered Agent of
+    the same player acts as that one (the positions that result are the same)."""
+    if not isinstance(move, Move) or move.agent < 1 or state.phase not in ("act", "talent"):
+        return move
+    p = state.players[state.decider]
+    if move.agent > len(p.agents) or p.agents[move.agent - 1] is None:
+        return move
+    first = p.agents.index(p.agents[move.agent - 1]) + 1
+    return move if first == move.agent else move._replace(agent=first)
 
 
 def legal_actions(state) -> list[Move]:
@@ -54,8 +75,7 @@ def legal_actions(state) -> list[Move]:
     if ph == "run":
         return research.decisions(state)
     if ph == "talent":
-        p = state.players[seat]
-        return [Move("reassign", "", a + 1, tile) for a, at in enumerate(p.agents) if at is not None
+        return [Move("reassign", "", a + 1, tile) for a in distinct_agents(state.players[seat])
                 for tile in state.tile_ids]
     if ph == "agi":
         return [Move("agi", "declare"), Move("agi", "decline")]

@@ -30,15 +30,17 @@ Words match case-insensitively.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from workbench.core.errors import NotationError, suggest
 
 from .data import CORE_ACTIONS, DOMAINS
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
+    """One decision; a named tuple so the long legal-action lists stay cheap to build,
+    hash and compare."""
+
     verb: str
     mode: str = ""
     agent: int = 0          # 1-based, 0 when no Agent is involved

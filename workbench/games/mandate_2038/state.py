@@ -67,6 +67,7 @@ class MandateState(State):
 
     def __init__(self):
         self._legal = None
+        self._legal_set = None
 
     def clone(self) -> "MandateState":
         c = MandateState.__new__(MandateState)
@@ -87,6 +88,7 @@ class MandateState(State):
         c.run = _copy_run(self.run)
         c.mandate_results = list(self.mandate_results)
         c._legal = None
+        c._legal_set = None
         return c
 
     # -- protocol -------------------------------------------------------------
@@ -97,20 +99,28 @@ class MandateState(State):
         return self.phase == self.OVER
 
     def legal_actions(self) -> list:
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list:
         if self._legal is None:
             from . import flow
             self._legal = flow.legal_actions(self)
-        return list(self._legal)
+            self._legal_set = None
+        return self._legal
 
     def apply_action(self, action) -> None:
         from . import flow
         if self.phase == self.OVER:
             raise IllegalAction("the game is over")
-        if action not in self.legal_actions():
+        legal = self._legal_list()
+        action = flow.canonical(self, action)
+        if self._legal_set is None:
+            self._legal_set = frozenset(legal)
+        if action not in self._legal_set:
             raise IllegalAction(flow.why_illegal(self, action))
-        self._legal = None
+        self._legal = self._legal_set = None
         flow.apply(self, action)
-        self._legal = None
+        self._legal = self._legal_set = None
 
     # -- helpers every rules module uses --------------------------------------
     @property
