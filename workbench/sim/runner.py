@@ -142,7 +142,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
             action = bot.choose(game, state, rngs[seat])
         cards = action_cards(state, action)
         if cards:
-            rnd = game.turn_count(state)
+            rnd = turn_count(state)
             for card in cards:
                 entry = taken.get(card)
                 if entry is None:
@@ -180,11 +180,17 @@ def play_one(spec: SimSpec, index: int) -> dict:
                 "score": float(res.scores.get(names[s], 0)), "won": s in winners,
                 "win_credit": credit if s in winners else 0.0}
                for s in range(n)]
+    cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions)
+    return {"game": row, "players": players, "cards": cards}
+
+
+def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int, actions: int) -> list[dict]:
+    """One row per card of a finished game: what the runner saw it taken for,
+    merged with the game's own ``card_stats`` rows."""
     card_rows = {}
-    winner_set = set(winners)
     for card, e in taken.items():
         takers = e["seats"]
-        card_rows[card] = {"index": index, "seed": config.seed, "card": card, "times_taken": e["times"],
+        card_rows[card] = {"index": index, "seed": seed, "card": card, "times_taken": e["times"],
                            "takers": len(takers), "first_action": e["first_action"],
                            "first_fraction": e["first_action"] / actions if actions else 0.0,
                            "first_round": e["first_round"], "first_seat": e["first_seat"],
@@ -195,7 +201,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
     own = set()
     for extra in game.card_stats(state):
         card = extra["card"]
-        base = card_rows.setdefault(card, {"index": index, "seed": config.seed, "card": card,
+        base = card_rows.setdefault(card, {"index": index, "seed": seed, "card": card,
                                            "times_taken": 0, "takers": 0})
         if card not in own:
             own.add(card)
@@ -208,7 +214,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
                 key = f"stat_{key}"
             if base.get(key) is None:
                 base[key] = value
-    return {"game": row, "players": players, "cards": [card_rows[c] for c in sorted(card_rows)]}
+    return [card_rows[c] for c in sorted(card_rows)]
 
 
 _RUNNER_CARD_KEYS = frozenset({"index", "seed", "card", "times_taken", "takers", "first_action",
