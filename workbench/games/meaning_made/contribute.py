@@ -126,6 +126,8 @@ def marker_only_refusal(state, name, seat, first_time, opened) -> str | None:
     """None if ``seat`` may contribute only a marker to ``name``, else why not."""
     if not first_time:
         return "a contribution commits at least one token (your marker is already there)"
+    if state.rules.options["bare_marker"]:
+        return None
     if any(n > 0 for n in opened[:4]):
         return (f"a contribution commits at least one token into an open box "
                 f"(open: {format_tokens(tuple(max(0, n) for n in opened)) or 'none'}); "
@@ -134,9 +136,10 @@ def marker_only_refusal(state, name, seat, first_time, opened) -> str | None:
     missing_now = missing_layers(state, name, now)
     if missing_now and len(missing_layers(state, name, now + [seat])) < len(missing_now):
         return None
-    if len(now) < state.rules.needed[name]:
+    if len(now) < state.rules.needed[name] and state.rules.options["marker_only"] == "layers_or_contributors":
         return None
-    return "your Palette supplies none of the missing Layers and no contributor is missing"
+    return "your Palette supplies none of the missing Layers" + (
+        " and no contributor is missing" if state.rules.options["marker_only"] == "layers_or_contributors" else "")
 
 
 def contribute(state, plan) -> None:
@@ -278,8 +281,9 @@ def contribution_options(state) -> list:
         actions = made[name]
         if default[0] or default[1] or default[2]:
             out.append(actions[0])
-        elif first_time and opened[0] <= 0 and opened[1] <= 0 and opened[2] <= 0 and opened[3] <= 0 \
-                and marker_only_refusal(state, name, seat, True, opened) is None:
+        elif first_time and (rules.options["bare_marker"] or (
+                opened[0] <= 0 and opened[1] <= 0 and opened[2] <= 0 and opened[3] <= 0
+                and marker_only_refusal(state, name, seat, True, opened) is None)):
             out.append(actions[0])
         for k in range(4):
             if opened[k] > 0 and have[k] > 0:

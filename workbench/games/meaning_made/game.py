@@ -114,6 +114,17 @@ class MeaningMade(Game):
                          "contributors": len(seats)})
         return rows
 
+    def determinize(self, state, seat: int, rng):
+        """A copy of ``state`` in which what ``seat`` cannot see (the order of the
+        Pattern, Initiative and Event decks, and the future random stream) is
+        re-drawn from ``rng``; used by search bots."""
+        from workbench.core.rng import Rng
+        new = state.clone()
+        for pile in (new.pattern_deck, new.init_deck, new.event_deck):
+            rng.shuffle(pile)
+        new.rng = Rng(rng.next64())
+        return new
+
     # -- scenarios ---------------------------------------------------------------
     def scenario_state(self, setup):
         from .scenario import scenario_state

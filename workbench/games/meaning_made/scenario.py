@@ -212,7 +212,7 @@ def scenario_state(game, setup: dict):
         values = dict(values or {})
         _unknown(values, PLAYER_KEYS, f"setup.players_state.{who}")
         p = state.players[seat]
-        for key in ("E", "I", "S", "vitals", "legacy", "markers"):
+        for key in ("E", "I", "S", "vitals", "legacy"):
             if key in values:
                 v = values[key]
                 if not isinstance(v, int) or v < 0:
@@ -234,6 +234,7 @@ def scenario_state(game, setup: dict):
             if name is None:
                 refill_prism_slot(state, slot)
     # progress on face-up Initiatives
+    placed = [0] * len(state.players)
     for text, prog in (world.get("contributions") or {}).items():
         name = _initiative(state, text)
         if name not in state.face_up_initiatives():
@@ -257,7 +258,19 @@ def scenario_state(game, setup: dict):
                 if seat in entry.markers:
                     raise ScenarioError(f"{who} has two markers on {name}")
                 entry.markers.append(seat)
-                state.players[seat].markers = max(0, state.players[seat].markers - 1)
+                placed[seat] += 1
+    # markers in supply: as given, else what is left after the placed ones
+    for seat, p in enumerate(state.players):
+        name = state.config.players[seat]
+        given = next((v.get("markers") for k, v in pstates.items()
+                      if str(k).lower() == name.lower() and isinstance(v, dict) and "markers" in v), None)
+        if given is not None and (not isinstance(given, int) or given < 0):
+            raise ScenarioError(f"setup.players_state.{name}.markers: a whole number >= 0, not {given!r}")
+        supply = given if given is not None else state.rules.markers - placed[seat]
+        if supply < 0 or supply + placed[seat] > state.rules.markers:
+            raise ScenarioError(f"setup: {name} would have {supply} markers in supply and {placed[seat]} placed, "
+                                f"more than the {state.rules.markers} each player has")
+        p.markers = supply
     # tracks
     for key in ("meaning", "world_layer", "round"):
         if key in world:

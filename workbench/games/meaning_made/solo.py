@@ -24,8 +24,13 @@ def community_target(state):
         markers = prog.markers if prog else []
         if card.layer <= state.world_layer or len(markers) >= card.order_spaces:
             continue
-        # the rightmost eligible card is the only candidate (ruling solo-community-already-there)
-        return None if COMMUNITY in markers else name
+        if COMMUNITY in markers:
+            # ruling solo-community-rightmost: the rightmost eligible card is the only
+            # candidate, unless option solo_community is next_left
+            if state.rules.options["solo_community"] == "next_left":
+                continue
+            return None
+        return name
     return None
 
 

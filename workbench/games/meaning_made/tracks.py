@@ -35,6 +35,8 @@ def world_layer_check(state, layer: int, seats) -> bool:
 
 
 def change_legacy(state, seat: int, delta: int) -> None:
+    if state.rules.cooperative and state.rules.options["cooperative_legacy"] == "none":
+        return
     p = state.players[seat]
     p.legacy = max(0, min(state.rules.legacy_max, p.legacy + delta))
 

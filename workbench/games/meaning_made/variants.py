@@ -48,6 +48,13 @@ OPTIONS = {
     "touchpoint_limit": ("initiator", ("initiator", "both"),
                          "once-per-round Touchpoint counts for the player who starts it, or for both players"),
     "conversion_action": (False, bool, "the 2 Energy -> 1 Support conversion uses one of the two actions"),
+    "marker_only": ("layers_or_contributors", ("layers_or_contributors", "layers"),
+                    "a marker-only contribution may supply a missing Layer or a missing contributor, or only a Layer"),
+    "bare_marker": (False, bool, "a first contribution may place a marker with no tokens at any time"),
+    "solo_community": ("rightmost", ("rightmost", "next_left"),
+                       "Community already on the rightmost eligible card: no placement, or the next one to the left"),
+    "cooperative_legacy": ("recorded", ("recorded", "none"),
+                           "Cooperative: Legacy is still recorded for the readings, or not gained at all"),
 }
 
 
