@@ -1,8 +1,9 @@
 """Final scoring, after the Era IV Audit and Mandate card.
 
 Mandate is already on the track. Each player loses one Mandate per Facility that
-is offline now (never below zero). Most Mandate wins; ties go to more Trust, then
-more Customers, then more Compute; a complete tie is a shared victory.
+is offline now (never below zero). The highest Mandate wins; equal scores are
+split by Trust, next by Customers, last by Compute, and players equal in all four
+share the win.
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
-"""The shared World Ending: two public results read into a 2×2 table.
+"""The shared World Ending, read from two public results.
 
-Recognized AGI: someone paid for recognition after Era IV Production. Open
-continuity: final Collective Trust is at least Setup Collective Trust plus the
-number of players AND fewer Systemic Risk cubes than players remain in the bag.
+Recognition: some institution paid for recognized AGI after Era IV Production.
+Continuity is Open when the Trust of all players together has grown since setup by
+at least the number of players, and the bag still holds fewer black Systemic Risk
+cubes than there are players; otherwise it is Closed.
 
-=================  ===============  ====================
-                   Open             Closed
-AGI recognized     The Singularity  The Closed Loop
-No AGI recognized  The Plural Future  Assured Continuity
-=================  ===============  ====================
+- recognition with Open continuity: The Singularity
+- recognition with Closed continuity: The Closed Loop
+- no recognition, Open continuity: The Plural Future
+- no recognition, Closed continuity: Assured Continuity
 """
 
 from __future__ import annotations
