@@ -1,0 +1,213 @@
+"""Python checks of Pax Transhumanity's computable clauses, each comparing the
+engine with the rule written out independently here: the Regime from the Cutting
+Edge, the finance track, Fundraise's three steps, action costs and their doubling,
+patent sale values, the endings and their scoring."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from workbench.rules.checks import check
+
+from .content import SPHERES
+
+G = "pax-transhumanity"
+
+
+def _state(setup: dict):
+    from .game import GAME
+    return GAME.scenario_state(setup)
+
+
+@check(f"{G}/regime/table", f"{G}/regime/cutting-edge")
+def regime_table_every_cutting_edge():
+    """Every Cutting Edge of 1 to 3 bands (and longer Splays) gets the Regime of the table."""
+    from .regime import cutting_edge, regime_for
+    names = {"yellow": "Transbiology", "green": "Group Dynamics", "blue": "Computing", "orange": "Assembly"}
+    problems = []
+    for n in range(1, 5):
+        for bands in product(SPHERES, repeat=n):
+            edge = list(bands[-3:])
+            want = "Globalization"
+            pairs = [c for c in SPHERES if edge.count(c) == 2]
+            if len(edge) >= 2 and pairs:
+                want = names[pairs[0]]
+            elif len(edge) == 3 and len(set(edge)) == 1:
+                want = "Paradigm Shift"
+            got = regime_for(cutting_edge([("x", b, ()) for b in bands]))
+            if got != want:
+                problems.append(f"{bands}: engine {got}, rule {want}")
+    return problems
+
+
+@check(f"{G}/money/finance-track", f"{G}/money/install", f"{G}/money/divest")
+def finance_track_moves():
+    """Paying moves the topmost agent one box down; installing takes the topmost; divesting adds to Wealth."""
+    from .finance import divest, install, move_finance_agent, track_money
+    problems = []
+    for c, w, d in product(range(4), repeat=3):
+        st = _state({"players": 2, "players_state": {"Alex": {"capital": c, "wealth": w, "debt": d}}})
+        if track_money(st, 0) != 2 * c + w:
+            problems.append(f"{(c, w, d)}: can pay {track_money(st, 0)}, rule {2 * c + w}")
+        if c or w:
+            move_finance_agent(st, 0)
+            want = [c - 1, w + 1, d] if c else [c, w - 1, d + 1]
+            if st.fin[0] != want:
+                problems.append(f"pay $1 from {(c, w, d)} gave {st.fin[0]}, rule {want}")
+        st = _state({"players": 2, "players_state": {"Alex": {"capital": c, "wealth": w, "debt": d}}})
+        if c or w or d:
+            install(st, 0)
+            want = [c - 1, w, d] if c else ([c, w - 1, d] if w else [c, w, d - 1])
+            if st.fin[0] != want:
+                problems.append(f"install from {(c, w, d)} gave {st.fin[0]}, rule {want}")
+        divest(st, 0)
+    return problems
+
+
+@check(f"{G}/fundraise/steps")
+def fundraise_three_steps():
+    """Steps 2 and 3: pair Capital with Debt into Wealth while both last, then Wealth to Capital."""
+    from .fundraise import fundraise_steps
+    problems = []
+    for c, w, d in product(range(6), repeat=3):
+        cc, ww, dd = c, w, d
+        while cc and dd:
+            cc, dd, ww = cc - 1, dd - 1, ww + 2
+        want = (cc + ww, 0, dd)
+        if fundraise_steps(c, w, d) != want:
+            problems.append(f"{(c, w, d)}: engine {fundraise_steps(c, w, d)}, rule {want}")
+    st = _state({"players": 2, "players_state": {"Alex": {"capital": 2, "wealth": 1, "debt": 3,
+                                                          "patents": {"blue": 1}, "employees": ["yellow T1"]}}})
+    for text in ("fundraise", "divest patent blue", "divest employee yellow T1", "raise"):
+        st.apply_action(text)
+    if st.fin[0] != [7, 0, 1] or st.patents[0].get("blue") or st.staff.get("yellow T1"):
+        problems.append(f"fundraise with two divestments gave {st.fin[0]}")
+    return problems
+
+
+@check(f"{G}/commercialize/cost", f"{G}/research/cost", f"{G}/labour/subsidized",
+       f"{G}/regime/assembly", f"{G}/regime/globalization", f"{G}/regime/computing")
+def action_costs_and_doubling():
+    """Cost = uncovered Barriers of the sphere, doubled unless labour or act is Subsidized."""
+    from . import commercialize, research
+    problems = []
+    regimes = {"Globalization": ["Orbital Mirror/orange"],
+               "Assembly": ["Orbital Mirror/orange", "Mycelium Brick/orange"],
+               "Computing": ["Space Elevator Tether/blue", "Longevity Escape Pill/blue"]}
+    for regime, splay in regimes.items():
+        for sphere in SPHERES:
+            st = _state({"players": 2, "splay": splay, "market": {sphere: ["Gene Drive"]}})
+            developing = st.content.boards[sphere].developing_world
+            for key in st.content.sphere_places[sphere]:
+                place = st.content.places[key]
+                st.staff = {key: (0,)}          # the only Employee of the sphere, doing the labour
+                uncovered = sum(1 for k in st.content.sphere_places[sphere]
+                                if st.content.places[k].kind == "barrier" and k != key)
+                labour_sub = place.kind == "utility"
+                if place.side == "M":
+                    act_sub = regime == "Assembly" or (regime == "Globalization" and developing)
+                    want = uncovered if (labour_sub or act_sub) else 2 * uncovered
+                    got = commercialize.cost(st, "Gene Drive", key)
+                else:
+                    act_sub = regime == "Globalization" and developing
+                    want = 0 if regime == "Computing" else (uncovered if (labour_sub or act_sub) else 2 * uncovered)
+                    got = research.cost(st, sphere, key)
+                if got != want:
+                    problems.append(f"{regime}, labour at {key}: engine {got}, rule {want}")
+    return problems
+
+
+@check(f"{G}/hire/cost", f"{G}/syndicate/price", f"{G}/regime/group-dynamics", f"{G}/regime/paradigm-shift")
+def hire_and_syndicate_prices():
+    """Hire costs 3 (0 under Group Dynamics); Syndicate costs the height, doubled after a rival, 0 under Paradigm Shift."""
+    from .hire import hire_cost
+    from .syndicate import price
+    problems = []
+    st = _state({"players": 2})
+    if hire_cost(st) != 3:
+        problems.append(f"hire costs {hire_cost(st)}")
+    st = _state({"players": 2, "splay": ["Synthetic Genome/green", "Open Source Seed Bank/green"]})
+    if hire_cost(st) != 0:
+        problems.append(f"hire under Group Dynamics costs {hire_cost(st)}")
+    for slot in range(6):
+        col = [None] * slot + ["Protein Folding Engine"]
+        st = _state({"players": 2, "market": {"yellow": col}})
+        if price(st, 0, "Protein Folding Engine") != slot:
+            problems.append(f"price at height {slot}: {price(st, 0, 'Protein Folding Engine')}")
+        st = _state({"players": 2, "market": {"yellow": col},
+                     "players_state": {"Brooke": {"syndications": ["Protein Folding Engine"]}}})
+        if price(st, 0, "Protein Folding Engine") != 2 * slot:
+            problems.append(f"price after a rival at height {slot}: {price(st, 0, 'Protein Folding Engine')}")
+        st = _state({"players": 2, "market": {"yellow": col},
+                     "splay": ["Gene Drive/yellow", "Swarm Robotics/yellow", "Attention Filter/yellow"]})
+        if price(st, 0, "Protein Folding Engine") != 0:
+            problems.append("Syndicate is not free under Paradigm Shift")
+    return problems
+
+
+@check(f"{G}/money/patent-sale")
+def patent_sale_values():
+    """Visible bands of the colour; doubled for the dominant sphere, every one doubled under Paradigm Shift."""
+    from .finance import patent_value
+    from .regime import cutting_edge, dominant_sphere, regime_for
+    problems = []
+    for bands in product(SPHERES, repeat=4):
+        cards = {"yellow": ["Gene Drive", "Swarm Robotics", "Attention Filter", "Drone Courier"],
+                 "green": ["Synthetic Genome", "Open Source Seed Bank", "Quantum Annealer", "Empathy Amplifier"],
+                 "blue": ["Space Elevator Tether", "Longevity Escape Pill", "Fusion Torus", "Sleep Compression"],
+                 "orange": ["Orbital Mirror", "Mycelium Brick", "Xenotransplant", "Nootropic Stack"]}
+        used = {c: 0 for c in SPHERES}
+        splay = []
+        for b in bands:
+            splay.append(f"{cards[b][used[b]]}/{b}")
+            used[b] += 1
+        st = _state({"players": 2, "splay": splay})
+        regime = regime_for(cutting_edge(st.splay))
+        for colour in SPHERES:
+            want = bands.count(colour)
+            if regime == "Paradigm Shift" or dominant_sphere(regime) == colour:
+                want *= 2
+            if patent_value(st, colour) != want:
+                problems.append(f"{bands} {colour}: {patent_value(st, colour)}, rule {want}")
+    return problems
+
+
+@check(f"{G}/scoring/normal", f"{G}/scoring/globalization", f"{G}/scoring/paradigm-shift",
+       f"{G}/scoring/singular", f"{G}/scoring/plurality", f"{G}/scoring/tie-break",
+       f"{G}/ending/tipping-points", f"{G}/ending/singular", f"{G}/ending/plurality", f"{G}/ending/tycoon")
+def endings_and_scoring():
+    """The scoring of each ending on a fixed position, worked out by hand from the clauses."""
+    from . import scoring
+    problems = []
+    holdings = {"Alex": {"secret": "yellow", "companies": ["yellow M1", "green T1"], "solved": {"yellow": 1, "blue": 2}},
+                "Brooke": {"secret": "blue", "companies": ["blue T2"], "solved": {"green": 1, "blue": 1}}}
+    fs_splay = [{"card": "Drone Courier", "down": "yellow", "future_shock": ["Brooke", "Brooke"]},
+                {"card": "Xenotransplant", "down": "orange", "future_shock": ["Alex"]}]
+    cases = [
+        # (extra splay giving the Regime, ending, Alex, Brooke)
+        # Transbiology: Alex yellow (dominant, Secret) 2 x 3; Brooke blue (Secret) 2 x 1
+        (["Gene Drive/yellow", "Swarm Robotics/yellow"], "tipping-point", 2 * 3, 2 * 1),
+        # Computing: Alex blue (dominant) 2 x 2 + yellow (Secret) 2 x 1; Brooke blue (both) 2 x 3
+        (["Space Elevator Tether/blue", "Fusion Torus/blue"], "tipping-point", 2 * 2 + 2, 2 * 3),
+        (["Synthetic Genome/green", "Gene Drive/yellow"], "tipping-point", 2, 2),                 # Globalization
+        (["Synthetic Genome/green", "Quantum Annealer/green", "Empathy Amplifier/green"], "tipping-point", 1, 2),  # PS
+        (["Synthetic Genome/green", "Gene Drive/yellow"], "singular", 1, 2),
+        (["Synthetic Genome/green", "Gene Drive/yellow"], "plurality", 3 + 1, 2 + 1),
+    ]
+    for extra, ending, alex, brooke in cases:
+        st = _state({"players": ["Alex", "Brooke"], "splay": fs_splay + extra, "players_state": holdings})
+        st.ending = ending
+        got = scoring.scores(st)
+        if got != [alex, brooke]:
+            problems.append(f"{ending} under {st.regime}: engine {got}, rule {[alex, brooke]}")
+    st = _state({"players": ["Alex", "Brooke"], "players_state": {
+        "Alex": {"solved": {"green": 1}, "capital": 2, "wealth": 1},
+        "Brooke": {"solved": {"green": 1}, "capital": 2, "wealth": 4}}, "secret": {"Alex": "blue", "Brooke": "blue"}})
+    st.ending = "plurality"
+    if scoring.winners(st) != [1]:
+        problems.append(f"tie on score and Capital should go to more Wealth; winners {scoring.winners(st)}")
+    st.ending = "tycoon"
+    st.tycoon = 0
+    if scoring.winners(st) != [0]:
+        problems.append("the Tycoon does not win")
+    return problems
