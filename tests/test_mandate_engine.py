@@ -185,3 +185,31 @@ def test_statistics_hooks():
     rows = GAME.card_stats(state)
     assert sum(1 for r in rows if r["kind"] == "mandate") == 4
     assert GAME.action_cards(state, GAME.parse_action(state, "select fund")) == ("Fund",)
+
+
+def test_cost_change_order():
+    from workbench.games.mandate_2038.costs import modified_cost
+    assert modified_cost(2, discounts=1) == 1
+    assert modified_cost(2, discounts=5) == 0                      # never below zero
+    assert modified_cost(2, waived=True, surcharges=1) == 1        # waiver first, then the surcharge
+    assert modified_cost(2, replacement=4, surcharges=1, discounts=2) == 3
+
+
+def test_training_deck_reshuffles_the_discard_when_it_runs_out():
+    s = _scenario(start="act", selections={"Alex": "research", "Brooke": "fund"},
+                  players_state={"Alex": {"compute": 2}})
+    s.discard = s.deck[:-1]
+    s.deck = ["Code"]
+    s.apply_action(GAME.parse_action(s, "research with agent 1 at Frontier"))
+    assert s.run["revealed"] == ["Code"]
+    assert len(s.deck) == 39 and s.discard == []                  # the discard became the deck at once
+    s.apply_action(GAME.parse_action(s, "bank"))
+    assert s.discard == ["Code"] and len(s.deck) + len(s.discard) == 40
+
+
+def test_agents_on_one_district_are_listed_once_but_any_is_accepted():
+    s = _scenario(start="act", selections={"Alex": "fund", "Brooke": "fund"})
+    listed = {a.agent for a in s.legal_actions() if a.verb == "fund"}
+    assert listed == {1}                                           # both Agents start on Frontier
+    s.apply_action(GAME.parse_action(s, "fund conservative with agent 2 at Capital"))
+    assert GAME.observe(s)["players"]["Alex"]["agents"] == ["Capital", "Frontier"]

@@ -212,6 +212,7 @@ def observe(game, state) -> dict:
         "ventures": [{"pair": v["pair"], "a": state.player_name(v["a"]), "a_facility": v["a_fac"] + 1,
                       "b": state.player_name(v["b"]), "b_facility": v["b_fac"] + 1, "era": v["era"],
                       "active": influence.active(state, v)} for v in state.ventures],
+        "venture_pairs": [v["pair"] for v in state.ventures],
         "control": control,
         "tiles": {state.tile_ids[i]: {"kind": k, "q": board.COORDS[i][0], "r": board.COORDS[i][1],
                                       "ring": board.RINGS[i]} for i, k in enumerate(state.tiles)},
