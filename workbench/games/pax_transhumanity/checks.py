@@ -211,3 +211,38 @@ def endings_and_scoring():
     if scoring.winners(st) != [0]:
         problems.append("the Tycoon does not win")
     return problems
+
+
+@check(f"{G}/setup/player-boards", f"{G}/setup/spheres", f"{G}/setup/draw-deck", f"{G}/setup/tipping-points",
+       f"{G}/setup/market-deal", f"{G}/setup/splay-start", f"{G}/setup/agents")
+def setup_for_every_player_count():
+    """Boards by player count, 6 Market slots per sphere, the Tipping Points in the lower half
+    of the 24 remaining cards, Plurality at the bottom, over many seeds."""
+    from workbench.core.errors import WorkbenchError
+    from .content import content
+    from .game import GAME, agent_total
+    problems = []
+    boards = {1: ("blue",), 2: ("blue", "red"), 3: ("blue", "pink", "red"), 4: ("blue", "black", "pink", "red")}
+    tps = set(content().tipping_points)
+    for n, colours in boards.items():
+        for seed in range(10):
+            st = GAME.new_initial_state(GAME.config(n, seed=seed))
+            if st.colours != colours:
+                problems.append(f"{n} players sit at {st.colours}, rule {colours}")
+            counts = {s: sum(1 for c in st.market[s] if c) for s in SPHERES}
+            if counts != {"yellow": 6, "green": 6, "blue": 1, "orange": 1} or any(len(st.market[s]) != 6 for s in SPHERES):
+                problems.append(f"Market dealt {counts}")
+            top_first = st.deck[::-1]
+            if len(top_first) != 28 or top_first[-1] != content().plurality:
+                problems.append(f"Draw Deck of {len(top_first)}, bottom {top_first[-1]}")
+            # after the Splay took the top card: 11 cards of the upper half, then 16 with the Tipping Points
+            if set(top_first[11:27]) & tps != tps:
+                problems.append(f"seed {seed}: a Tipping Point is outside the lower half")
+            if len(st.splay) != 1 or any(agent_total(st, s) != 14 for s in range(n)):
+                problems.append("Splay or agents wrong at setup")
+    try:
+        GAME.new_initial_state(GAME.config(5))
+        problems.append("five players were accepted")
+    except WorkbenchError:
+        pass
+    return problems
