@@ -28,7 +28,7 @@ OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer")
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
     "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
-    "generator": 0.4, "projects": 0.6, "provisional": 0.3, "blocked_selection": -1.5,
+    "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
 }
 
 
