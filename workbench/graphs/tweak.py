@@ -346,21 +346,19 @@ class TweakSession:
         return diff_analyses(before, self._analyses, card=card, field=column, old=old, new=new)
 
     def undo(self) -> EditReport:
-        if not self._undo:
-            raise WorkbenchError("nothing to undo")
-        raw, card, column = self._undo.pop()
-        current = self.raw
-        report = self._commit(raw, self._validate(raw), card, column, None, None)
-        self._redo.append((current, card, column))
-        return report
+        return self._travel(self._undo, self._redo, "undo")
 
     def redo(self) -> EditReport:
-        if not self._redo:
-            raise WorkbenchError("nothing to redo")
-        raw, card, column = self._redo.pop()
+        return self._travel(self._redo, self._undo, "redo")
+
+    def _travel(self, source: list, target: list, what: str) -> EditReport:
+        """Restore the pool at the top of ``source``, remembering the current one on ``target``."""
+        if not source:
+            raise WorkbenchError(f"nothing to {what}")
+        raw, card, column = source.pop()
         current = self.raw
         report = self._commit(raw, self._validate(raw), card, column, None, None)
-        self._undo.append((current, card, column))
+        target.append((current, card, column))
         return report
 
     @property
