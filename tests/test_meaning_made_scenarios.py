@@ -105,3 +105,29 @@ def test_worked_example_strict_mode_stops_at_the_first_erratum():
     assert not strict.passed
     assert len(strict.divergences) >= 1
     assert _tags(strict.divergences[0].line), strict.divergences[0]
+
+
+def test_report_mode_lets_a_refused_action_use_up_its_turn():
+    """A refused step in report mode still spends that player's action
+    (``Game.scenario_skip``), so the following steps keep the text's turn order
+    and only the refusal itself is reported."""
+    from workbench.core.registry import get_game
+    from workbench.core.scenario import ScenarioRunner
+
+    data = {
+        "game": "meaning-made",
+        "setup": {"players": ["Alex", "Brooke"], "start": "turns",
+                  "world": {"prism": ["Shell", "Selective Membrane", "Shelter", "Pulse", "Setpoint", "Buffer"]},
+                  "players_state": {"Alex": {"E": 2, "S": 0}, "Brooke": {"S": 0}}},
+        "steps": [
+            {"Alex": "load Shelter"},          # refused: no Support
+            {"Alex": "gather 2E"},
+            {"Brooke": "gather 2E"},
+            {"expect": {"turn": "Brooke", "actions_left": 1, "players": {"Alex": {"E": 4}}}},
+        ],
+    }
+    result = ScenarioRunner(get_game("meaning-made"), report=True).run(data)
+    assert [(d.step, d.kind) for d in result.divergences] == [(1, "illegal")]
+    strict = ScenarioRunner(get_game("meaning-made")).run(data)
+    assert [(d.step, d.kind) for d in strict.divergences] == [(1, "illegal")]
+    assert strict.steps_run == 1
