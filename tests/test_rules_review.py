@@ -158,6 +158,19 @@ def test_stem_matching_follows_hungarian_inflection():
     assert not find_term("⚠️Consequence", "a ⚠️Pattern Consequence")
     assert find_term("Emberiség fejlődése", "az Emberiség fejlődésének sora")
     assert word_match("Tőkebevonás", "Tőkebevonással")
+    assert word_match("Törékeny", "Törékennyé") and word_match("kártya", "kártyát")
+    assert word_match("Fundraise", "Fundraising") and word_match("Hire", "Hiring")
+    assert not word_match("Alkalmazás", "Alkalmazott") and not word_match("Kutatás", "Kutatóközpont")
+
+
+def test_the_longer_term_wins_where_two_match(demo):
+    from workbench.rules.glossary import GlossaryPair
+    from workbench.rules.review import check_glossary
+    pairs = [GlossaryPair(["Tőke"], ["Capital"], "t"), GlossaryPair(["Tőkebevonás"], ["Fundraise"], "t")]
+    assert check_glossary("A Tőkebevonás pénzt ad.", "Fundraise gives money.", pairs) == []
+    assert [d for d, _ in check_glossary("A Tőkebevonás pénzt ad.", "Raise gives money.", pairs)] == \
+        ["Tőkebevonás -> Fundraise"]
+    assert [d for d, _ in check_glossary("A Tőke nő.", "Money grows.", pairs)] == ["Tőke -> Capital"]
 
 
 def test_endings():

@@ -8,11 +8,10 @@ such as ``{hu: Tőkebevonás, en: Fundraise}`` (a value may be a list of accepte
 forms; ``note`` says why the pair exists).
 
 Terms are found by word stems because Hungarian inflects: a text word matches a
-term word when it is at least as long and shares a prefix of all but the last
-two letters (at least four), so ``Értelem`` is found in ``Értelmet`` and ``Minta``
-in ``Mintát``, but not in ``mint``; a shorter word matches when it shares all but
-three letters (at least five), because Hungarian puts a noun in the singular after
-numbers and ``minden`` (``2 zsetont`` for "2 tokens"). Icons are ignored here; icon parity is a
+term word when it begins with one of the term's stem shapes (:func:`stem_variants`),
+so ``Értelem`` is found in ``Értelmet`` and ``Minta`` in ``Mintát`` but not in
+``mint``, and ``Alkalmazás`` is not found in ``Alkalmazott``. On the translation
+side the singular of a plural term also counts (:func:`singulars`). Icons are ignored here; icon parity is a
 check of its own.
 """
 
@@ -31,23 +30,69 @@ _CONNECTORS = {"of", "the", "and", "a", "an", "to", "in", "on", "for", "de", "la
 
 
 # --------------------------------------------------------------------------- matching
+_LENGTHEN = {"a": "á", "e": "é", "o": "ó", "ö": "ő"}
+_SHORTEN = {"á": "a", "é": "e", "í": "i", "ó": "o", "ő": "ö", "ú": "u", "ű": "ü"}
+_VOWELS = set("aáeéiíoóöőuúüűy")
+_DIGRAPHS = ("cs", "dz", "gy", "ly", "ny", "sz", "ty", "zs")
+
+
+def stem_variants(word: str) -> set[str]:
+    """The shapes a word's stem takes before a suffix: as written; a final vowel
+    lengthened (kártya -> kártyá-t); a last-syllable vowel dropped (Értelem ->
+    Értelm-et) or shortened (pohár -> pohar-at); a final digraph doubled (törékeny ->
+    törékenny-é); an English final e or y changed
+    (Fundraise -> Fundrais-ing, Assembly -> Assembli-es)."""
+    w = word.lower()
+    out = {w}
+    if not w:
+        return out
+    if w[-1] in _LENGTHEN:
+        out.add(w[:-1] + _LENGTHEN[w[-1]])
+    if len(w) >= 5 and w[-2] in _VOWELS and w[-1] not in _VOWELS:
+        out.add(w[:-2] + w[-1])
+        if w[-2] in _SHORTEN:
+            out.add(w[:-2] + _SHORTEN[w[-2]] + w[-1])
+    for digraph in _DIGRAPHS:  # a doubled digraph before -val/-vá: törékeny -> törékenny-é
+        if len(w) >= 4 and w.endswith(digraph):
+            out.add(w[:-len(digraph)] + digraph[0] + digraph)
+    if len(w) >= 4 and w[-1] == "e":
+        out.add(w[:-1])
+    if len(w) >= 4 and w[-1] == "y":
+        out.add(w[:-1] + "i")
+    return out
+
+
+def singulars(word: str) -> set[str]:
+    """Singular stems of a plural term: Játékosok -> Játékos, Minták -> Minta,
+    Players -> Player, Abilities -> Ability."""
+    w = word.lower()
+    out: set[str] = set()
+    if len(w) >= 4 and w.endswith("k"):
+        s = w[:-1]
+        out.add(s)
+        if s[-1] in "oeöa":
+            out.add(s[:-1])
+        if s[-1] in _SHORTEN:
+            out.add(s[:-1] + _SHORTEN[s[-1]])
+    if len(w) >= 4 and w.endswith("s"):
+        out.add(w[:-1])
+        if w.endswith("ies"):
+            out.add(w[:-3] + "y")
+    return out
+
+
 def word_match(term_word: str, text_word: str, lenient: bool = False) -> bool:
-    t, x = term_word.lower(), text_word.lower()
-    if t == x:
+    """Is ``text_word`` an inflected form of ``term_word``? It must begin with one
+    of the term's stem shapes (see :func:`stem_variants`). ``lenient`` (used on the
+    translation side) also accepts the singular of a plural term, because Hungarian
+    puts nouns in the singular after numbers and ``minden`` (``2 zsetont`` for
+    "2 tokens")."""
+    x = text_word.lower()
+    if any(x.startswith(v) for v in stem_variants(term_word)):
         return True
-    common = 0
-    for a, b in zip(t, x):
-        if a != b:
-            break
-        common += 1
-    if len(x) >= len(t):
-        if len(t) <= 4:
-            return x.startswith(t)
-        return common >= max(4 if len(t) <= 5 else 5, len(t) - 2)
-    # A shorter text word: the singular or a suffixed singular of a plural term
-    # (Játékos for Játékosok, zsetont for zsetonok); five letters at least, so that
-    # "mint" is never taken for "minta". Only for the translation side.
-    return lenient and len(x) >= len(t) - 3 and common >= max(5, len(t) - 3)
+    if lenient:
+        return any(x.startswith(v) for s in singulars(term_word) for v in stem_variants(s))
+    return False
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -65,15 +110,22 @@ def tokens(text: str) -> list[tuple[str, str]]:
 def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = False,
               case: bool = False) -> bool:
     """Does ``text`` (or its :func:`tokens`) contain ``term``, allowing inflection?
-    A term written with an icon is found only with that icon in front of it, so
+    See :func:`term_positions`."""
+    return bool(term_positions(term, text, lenient=lenient, case=case))
+
+
+def term_positions(term: str, text: str | list[tuple[str, str]], *, lenient: bool = False,
+                   case: bool = False) -> list[int]:
+    """Token positions where ``term`` starts in ``text``, allowing inflection. A term written with an icon is found only with that icon in front of it, so
     ``⚠️Consequence`` is not found in ``⚠️Pattern Consequence`` nor ``🌳Legacy`` in
     "legally". With ``case``, a capitalised term is found only capitalised, so the
     location ``Chip`` is not the ordinary word "chip"."""
     tt = tokens(term)
     if not tt:
-        return False
+        return []
     xs = text if isinstance(text, list) else tokens(text)
     n = len(tt)
+    found = []
     for i in range(len(xs) - n + 1):
         ok = True
         for k in range(n):
@@ -86,8 +138,8 @@ def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = F
                 ok = False
                 break
         if ok:
-            return True
-    return False
+            found.append(i)
+    return found
 
 
 # --------------------------------------------------------------------------- game glossary

@@ -186,13 +186,26 @@ def check_icons(src: str, tr: str):
 
 
 def check_glossary(src: str, tr: str, pairs) -> list:
-    from .glossary import tokens
+    """Each pair whose source term the source uses must have its agreed translation
+    in the translation. Where two terms match at the same word, the longer one is
+    meant (``Tőkebevonás`` is Fundraise, not ``Tőke`` Capital), so the shorter one
+    does not count there."""
+    from .glossary import term_positions, tokens
     out = []
     src_tokens, tr_tokens = tokens(src), tokens(tr)
+    hits: list[tuple[int, int, int]] = []   # (pair index, start token, term length)
+    for n, pair in enumerate(pairs):
+        for form in pair.source:
+            for start in term_positions(form, src_tokens, case=True):
+                hits.append((n, start, len(strip_icons(form))))
+    used: set[int] = set()
+    for n, start, length in hits:
+        if not any(m != n and s2 == start and l2 > length and pairs[m].source != pairs[n].source
+                   for m, s2, l2 in hits):
+            used.add(n)
     seen = set()
-    for pair in pairs:
-        if not any(find_term(f, src_tokens, case=True) for f in pair.source):
-            continue
+    for n in sorted(used):
+        pair = pairs[n]
         if any(find_term(f, tr_tokens, lenient=True) for f in pair.target):
             continue
         key = (pair.source[0], pair.target[0])
