@@ -15,7 +15,7 @@ from __future__ import annotations
 from workbench.core.errors import IllegalAction
 
 from . import (agi, audit, board, build, costs, deploy, exchange, final_scoring, fund, headlines,
-               influence, mandate_scoring, organize, production, research)
+               influence, mandate_scoring, organize, production, research, selection)
 from .data import CORE_ACTIONS
 from .notation import Move
 
@@ -66,7 +66,7 @@ def canonical(state, move):
 def legal_actions(state) -> list[Move]:
     ph, seat = state.phase, state.decider
     if ph == "select":
-        return [Move("select", a) for a in state.players[seat].ready_actions()]
+        return selection.choices(state, seat)
     if ph == "act":
         out = [] if state.offered else exchange.offers(state, seat)
         return out + resolutions(state, seat, state.selections[seat])
@@ -123,13 +123,7 @@ def apply(state, move: Move) -> None:
     state.pre_draw = None
     ph, seat = state.phase, state.decider
     if ph == "select":
-        state.selections[seat] = move.mode
-        state.sel_index += 1
-        if state.sel_index < state.n:
-            state.decider = state.order[state.sel_index]
-        else:
-            state.note("Selections revealed: " + ", ".join(
-                f"{state.player_name(s)} {state.selections[s]}" for s in state.order))
+        if selection.choose(state, seat, move.mode):
             state.act_index = 0
             _start_turn(state)
     elif ph == "act":
@@ -244,11 +238,7 @@ def begin_cycle(state, *, headline: bool = True) -> None:
 
 
 def start_selection(state) -> None:
-    state.phase = "select"
-    state.selections = [None] * state.n
-    state.order = state.initiative_order()
-    state.sel_index = 0
-    state.decider = state.order[0]
+    selection.start(state)
 
 
 def end_era(state) -> None:

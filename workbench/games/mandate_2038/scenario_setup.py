@@ -10,7 +10,7 @@ from typing import Mapping
 from workbench.core.errors import ScenarioError, WorkbenchError, suggest
 from workbench.core.game import GameConfig, default_names
 
-from . import board, build as build_rules, flow, influence, mandate_scoring, milestones, world_ending
+from . import board, build as build_rules, flow, influence, milestones, selection, world_ending
 from .data import CORE_ACTIONS
 
 SETUP_KEYS = {"seed", "players", "options", "variants", "factions", "tiles", "era", "cycle", "mandate",
@@ -35,6 +35,13 @@ def _seat(state, name) -> int:
 
 
 def build(game, setup: Mapping):
+    try:
+        return _build(game, setup)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ScenarioError(f"malformed value ({type(exc).__name__}: {exc})") from None
+
+
+def _build(game, setup: Mapping):
     unknown = set(setup) - SETUP_KEYS
     if unknown:
         bad = sorted(unknown)[0]
@@ -191,8 +198,7 @@ def observe(game, state) -> dict:
             "agi": p.agi,
             "trust_milestone": p.trust_cube,
             "capability_milestones": list(p.cap_milestones),
-            "selected": (state.selections[seat] if state.phase != "select" or state.selections[seat] is None
-                         else "hidden"),
+            "selected": selection.visible(state, seat),
         }
     control = {state.tile_ids[pos]: (None if (c := board.controller(state, pos)) is None else state.player_name(c))
                for pos in range(len(state.tiles))}
