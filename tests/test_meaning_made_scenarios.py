@@ -131,3 +131,22 @@ def test_report_mode_lets_a_refused_action_use_up_its_turn():
     strict = ScenarioRunner(get_game("meaning-made")).run(data)
     assert [(d.step, d.kind) for d in strict.divergences] == [(1, "illegal")]
     assert strict.steps_run == 1
+
+
+def test_command_line_report_of_the_worked_example():
+    """``workbench scenario run FILE --report --json``: one JSON document whose
+    divergences carry every erratum id, and exit 1 (the example does not pass)."""
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "workbench.cli", "scenario", "run", str(WORKED),
+                           "--report", "--json"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["failed"] == 1 and doc["passed"] == 0
+    found = set()
+    for d in doc["scenarios"][0]["divergences"]:
+        found |= _tags(d.get("line"))
+    documented = set(re.findall(r"^#+\s*([A-Z]\d+)\b", ERRATA.read_text("utf-8"), re.M))
+    assert documented <= found
