@@ -213,3 +213,12 @@ def test_agents_on_one_district_are_listed_once_but_any_is_accepted():
     assert listed == {1}                                           # both Agents start on Frontier
     s.apply_action(GAME.parse_action(s, "fund conservative with agent 2 at Capital"))
     assert GAME.observe(s)["players"]["Alex"]["agents"] == ["Capital", "Frontier"]
+
+
+def test_headline_effect_needs_a_measure(cards_copy):
+    path = cards_copy / "mandate_2038" / "headlines.yaml"
+    data = yaml.safe_load(path.read_text())
+    del data["cards"][1]["effects"][0]["measure"]
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(DataError, match="headlines.yaml.*Open Dataset Release.*needs a measure"):
+        load_content()

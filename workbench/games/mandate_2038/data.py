@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from workbench.core.data import cards_dir, load_yaml, validation_error
 from workbench.core.errors import DataError
@@ -79,6 +79,14 @@ class HeadlineEffect(_Model):
     remove_scrutiny: int = 0
     systemic_risk: int = 0
     produce: Optional[str] = None
+
+    @model_validator(mode="after")
+    def _who_needs_measure(self):
+        if self.who in ("highest", "lowest", "at_least") and self.measure is None:
+            raise ValueError(f"who: {self.who} needs a measure")
+        if self.who is None and (self.gain or self.lose or self.scrutiny or self.remove_scrutiny):
+            raise ValueError("an effect on players needs who: all, highest, lowest or at_least")
+        return self
 
 
 class Headline(_Model):
