@@ -19,8 +19,10 @@ Figures
                   separately, not counted).
 ``startup``       ``workbench --help`` wall time, best of 5 (target 0.3 s).
 ``paired``        the card page's quick paired playtest: 200 greedy games per
-                  arm (quick: 20, extrapolated) on the same seeds, the second arm banning seat 1 from the
-                  card taken most in the first, plus the comparison (target 2 s).
+                  arm (quick: 20, extrapolated) on the same seeds, plus the comparison
+                  (target 2 s). Uses ``workbench.graphs.tweak`` (one Pattern's cost
+                  raised) when it handles the game, else bans seat 1 from the card
+                  taken most in the first arm.
 """
 
 from __future__ import annotations
@@ -186,12 +188,41 @@ def fig_startup(game_id, players, quick, note):
     return [_figure("startup", "start-up: workbench --help", best, "s", 0.3, False, "best of 5 runs")]
 
 
+def _paired_with_tweak(game_id, players, n):
+    """The card page's own quick playtest (``workbench.graphs.tweak``), if it is
+    there and handles this game: one Pattern's Energy cost raised by one, then
+    ``n`` greedy games on the old and the new pool. Returns (seconds, note) or None."""
+    import importlib.util
+    from workbench.core.errors import WorkbenchError
+    if importlib.util.find_spec("workbench.graphs.tweak") is None:
+        return None
+    from workbench.graphs.tweak import TweakSession
+    try:
+        session = TweakSession(game_id)
+    except WorkbenchError:
+        return None  # the card page does not edit this game
+    row = session.table().filter(session.table()["kind"] == "pattern").row(0, named=True)
+    session.edit(row["name"], "E", int(row["E"]) + 1)
+    t0 = time.perf_counter()
+    res = session.quick_playtest(n=n, players=players, workers=None)
+    took = time.perf_counter() - t0
+    return took, (f"workbench.graphs.tweak quick_playtest after raising {row['name']}'s Energy cost "
+                  f"{row['E']} -> {int(row['E']) + 1}; {len(res.flipped)} of {n} games flipped")
+
+
 def fig_paired(game_id, players, quick, note):
     from workbench.sim import SimSpec, simulate
     from workbench.sim.compare import compare_results
     full = 200
     n = full // 10 if quick else full
     note(f"paired: {n} greedy games per arm on the same seeds ...")
+    tweak = _paired_with_tweak(game_id, players, n)
+    if tweak is not None:
+        took, text = tweak
+        if quick:
+            text += f"; {n} games per arm took {took:.1f} s, extrapolated to {full}"
+        return [_figure("paired", f"paired playtest: {full} greedy games x 2 arms", took * full / n, "s", 2.0,
+                        False, text, measured_seconds=took, games=n)]
     t0 = time.perf_counter()
     spec = SimSpec(game=game_id, games=n, players=players, bots="greedy", seed=2026)
     a = simulate(spec)
