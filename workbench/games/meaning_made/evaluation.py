@@ -22,6 +22,8 @@ Weights (``Game.evaluate(state, seat, weights)``; any subset may be given):
 | marker | 0.8 | own marker's Legacy share on a face-up Initiative, times the same readiness |
 | reachable | 0.7 | each Index Initiative that no longer waits for an earlier completed one |
 | completed | 4.0 | each completed Initiative (shared progress toward the end) |
+| few_support | 0.25 | added to support per "few" step (1.5 solo, 1 for 2 players, 0.5 for 3, 0 from 4 on) |
+| few_progress | 0.9 | added to progress per "few" step |
 | win | 60 | the game ended and this seat is among the winners |
 | survive | 30 | the world survived |
 """
@@ -33,12 +35,25 @@ from .scoring import winners
 DEFAULT_WEIGHTS = {
     "meaning": 1.5, "danger": 4.0, "column": 0.8, "collapse": 200.0, "legacy": 1.0, "vitals": 0.4, "fragile": 2.0,
     "tokens": 0.2, "support": 0.55, "palette": 0.8, "layer": 0.3, "diversity": 0.6, "progress": 0.6,
-    "marker": 0.8, "reachable": 0.7, "completed": 4.0, "win": 60.0, "survive": 30.0,
+    "marker": 0.8, "reachable": 0.7, "few_support": 0.25, "few_progress": 0.9, "completed": 4.0, "win": 60.0, "survive": 30.0,
 }
 
 
+def _weights(weights, n: int) -> dict:
+    w = dict(DEFAULT_WEIGHTS)
+    few = max(0, 4 - n) / 2  # 1.5 solo, 1 for 2 players, 0.5 for 3, 0 from 4 on
+    if few:
+        # fewer hands share the load: Support and finishing cards matter more
+        w["support"] += w["few_support"] * few
+        w["progress"] += w["few_progress"] * few
+    if weights:
+        w.update(weights)
+    return w
+
+
 def evaluate(state, seat: int, weights=None) -> float:
-    w = DEFAULT_WEIGHTS if not weights else {**DEFAULT_WEIGHTS, **weights}
+    rules = state.rules
+    w = _weights(weights, rules.num_players)
     p = state.players[seat]
     value = 0.0
     if state.ending is not None:
@@ -60,47 +75,47 @@ def evaluate(state, seat: int, weights=None) -> float:
     ei = p.E + p.I
     # a hoard is worth less than tokens put to work: beyond 6, each counts a fifth
     value += w["tokens"] * (min(ei, 6) + 0.2 * max(0, ei - 6)) + s_value * p.S
-    if (p.S == 0 and p.E >= 2 and state.rules.conversion and not state.converted
+    if (p.S == 0 and p.E >= 2 and rules.conversion and not state.converted
             and state.phase == "turns" and state.seat == seat):
         # a conversion still open this turn is most of a Support token already
         value += 0.7 * (s_value - 2 * w["tokens"])
-    pats = state.cards.patterns
-    layers = sorted({pats[n].layer for n in p.palette})
+    counts = p.layers
     climb = 0
-    for layer in layers:  # the unbroken ladder 1, 2, 3... counts toward "layer"
-        if layer != climb + 1:
-            break
-        climb = layer
-    value += w["palette"] * len(p.palette) + w["layer"] * climb * (climb + 1) / 2 + w["diversity"] * len(layers)
-    rewards = state.rules.order_rewards
-    boxes = state.rules.boxes
+    while climb < 6 and counts[climb + 1]:  # the unbroken ladder 1, 2, 3... counts toward "layer"
+        climb += 1
+    value += (w["palette"] * len(p.palette) + w["layer"] * climb * (climb + 1) / 2
+              + w["diversity"] * sum(1 for c in counts if c))
+    done = {state.cards.initiatives[c].layer for c in state.completed}
+    need_done = rules.completed_need
+    rewards = rules.order_rewards
+    boxes = rules.boxes
+    players = state.players
     for name, prog in state.progress.items():
+        if any(layer not in done for layer, _ in need_done[name]):
+            continue  # still waits for an earlier completed Initiative
         f = prog.filled
         filled = f["E"] + f["I"] + f["S"] + f["V"]
-        total = sum(boxes[name].values()) or 1
-        if _blocked(state, name):
-            continue
+        b = boxes[name]
+        total = (b["E"] + b["I"] + b["S"] + b["V"]) or 1
         frac = filled / total
-        need = state.cards.initiatives[name].requirement.layers
+        need = rules.layer_need[name]
         if need:
-            from .contribute import missing_layers
-            shown = len(need) - len(missing_layers(state, name, [m for m in prog.markers if m >= 0] + [seat]))
-            frac *= (1 + shown) / (1 + len(need))
+            shown = wanted = 0
+            for layer, n in need:
+                have = counts[layer]
+                for m in prog.markers:
+                    if m >= 0 and m != seat:
+                        have += players[m].layers[layer]
+                shown += min(n, have)
+                wanted += n
+            frac *= (1 + shown) / (1 + wanted)
         # convex: the last tokens into a card are worth the most (they finish it)
         value += w["progress"] * 2 * total * frac * frac
         if seat in prog.markers:
             rank = prog.markers.index(seat)
-            share = rewards[rank] if rank < len(rewards) else state.rules.other_reward
+            share = rewards[rank] if rank < len(rewards) else rules.other_reward
             value += w["marker"] * share * frac
     value += w["completed"] * len(state.completed)
-    value += w["reachable"] * sum(1 for n in state.index if n is not None and not _blocked(state, n))
+    value += w["reachable"] * sum(1 for n in state.index
+                                  if n is not None and all(layer in done for layer, _ in need_done[n]))
     return value
-
-
-def _blocked(state, name: str) -> bool:
-    """True while the card still needs an earlier completed Initiative."""
-    req = state.cards.initiatives[name].requirement
-    if not req.completed:
-        return False
-    done = [state.cards.initiatives[c].layer for c in state.completed]
-    return any(layer not in done for layer in req.completed)
