@@ -196,3 +196,12 @@ def test_import_ids_are_stable_unique_and_read_back(lines, paragraphs):
     ids = [c["id"] for c in a.clauses]
     assert ids == [c["id"] for c in b.clauses] and len(set(ids)) == len(ids)
     assert list(parse_rulebook(a.markdown, game="mine").clauses) == ids
+
+
+def test_cli_glossary_as_yaml_entries(tmp_path, capsys):
+    import yaml
+    src = tmp_path / "g.txt"
+    src.write_text("A Tőkebevonás (Fundraise) pénzt ad; a Rendszer (Regime) változik.\n", encoding="utf-8")
+    assert main(["rules", "glossary", str(src), "--yaml", "hu,en"]) == 0
+    assert yaml.safe_load(capsys.readouterr().out) == [{"hu": "Tőkebevonás", "en": "Fundraise"},
+                                                      {"hu": "Rendszer", "en": "Regime"}]

@@ -47,6 +47,8 @@ def add_parser(sub) -> None:
 
     g = rs.add_parser("glossary", help="term pairs and icon-marked terms of a text")
     g.add_argument("file", metavar="FILE")
+    g.add_argument("--yaml", metavar="LANG,OTHER", default=None,
+                   help="print the pairs as glossary.yaml entries, e.g. --yaml hu,en for 'Tőkebevonás (Fundraise)'")
     g.add_argument("--json", action="store_true", help="print one JSON document")
     g.set_defaults(func=run_glossary)
 
@@ -179,6 +181,14 @@ def run_glossary(args) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         raise WorkbenchError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     pairs, icon_terms = extract_pairs(text), extract_icon_terms(text)
+    if args.yaml:
+        from workbench.core.data import dump_yaml
+        from workbench.rules.glossary import glossary_entries_from
+        langs = [x.strip() for x in args.yaml.split(",")]
+        if len(langs) != 2 or not all(langs):
+            raise WorkbenchError(f"--yaml takes two language codes, e.g. hu,en (got {args.yaml!r})")
+        sys.stdout.write(dump_yaml(glossary_entries_from(pairs, langs[0], langs[1])))
+        return 0
     if args.json:
         emit_json({"file": str(path), "pairs": [p.to_dict() for p in pairs],
                    "icons": [t.to_dict() for t in icon_terms]})
