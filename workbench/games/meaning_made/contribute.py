@@ -31,12 +31,12 @@ from .tracks import change_legacy, change_meaning, change_vitals, world_layer_ch
 
 
 def open_boxes(state, name: str) -> list[int]:
-    boxes = state.rules.boxes[name]
+    b = state.rules.box_tuple[name]
     prog = state.progress.get(name)
     if prog is None:
-        return [boxes["E"], boxes["I"], boxes["S"], boxes["V"]]
+        return list(b)
     f = prog.filled
-    return [boxes["E"] - f["E"], boxes["I"] - f["I"], boxes["S"] - f["S"], boxes["V"] - f["V"]]
+    return [b[0] - f["E"], b[1] - f["I"], b[2] - f["S"], b[3] - f["V"]]
 
 
 def missing_layers(state, name: str, seats) -> list[int]:
@@ -260,34 +260,49 @@ def contribution_options(state) -> list:
     seat = state.seat
     p = state.players[seat]
     rules = state.rules
-    made = rules.contribute_actions
-    out = []
+    made, boxes, spaces = rules.contribute_actions, rules.box_tuple, rules.order_spaces
+    bare = rules.options["bare_marker"]
     prereq_gate = rules.options["prerequisites"] == "contribution"
-    have = (p.E, p.I, p.S, p.vitals)
-    for name in state.face_up_initiatives():
-        prog = state.progress.get(name)
+    E, I, S, V = p.E, p.I, p.S, p.vitals
+    has_marker = p.markers > 0
+    out = []
+    progress = state.progress
+    names = [n for n in state.index if n is not None]
+    if state.end is not None:
+        names.append(state.end)
+    for name in names:
+        prog = progress.get(name)
+        b = boxes[name]
         if prog is None:
-            first_time = True
-            if p.markers <= 0:
+            if not has_marker:
                 continue
+            first_time = True
+            oe, oi, os_, ov = b
         else:
             first_time = seat not in prog.markers
-            if first_time and (p.markers <= 0 or len(prog.markers) >= state.cards.initiatives[name].order_spaces):
+            if first_time and (not has_marker or len(prog.markers) >= spaces[name]):
                 continue
+            f = prog.filled
+            oe, oi, os_, ov = b[0] - f["E"], b[1] - f["I"], b[2] - f["S"], b[3] - f["V"]
         if prereq_gate and earlier_missing(state, name):
             continue
-        opened = open_boxes(state, name)
-        default = (min(opened[0], have[0]), min(opened[1], have[1]), min(opened[2], have[2]), 0)
+        de = oe if oe < E else E
+        di = oi if oi < I else I
+        ds = os_ if os_ < S else S
         actions = made[name]
-        if default[0] or default[1] or default[2]:
+        if de > 0 or di > 0 or ds > 0:
             out.append(actions[0])
-        elif first_time and (rules.options["bare_marker"] or (
-                opened[0] <= 0 and opened[1] <= 0 and opened[2] <= 0 and opened[3] <= 0
-                and marker_only_refusal(state, name, seat, True, opened) is None)):
+        elif first_time and (bare or (oe <= 0 and oi <= 0 and os_ <= 0 and ov <= 0
+                                      and marker_only_refusal(state, name, seat, True, [oe, oi, os_, ov]) is None)):
             out.append(actions[0])
-        for k in range(4):
-            if opened[k] > 0 and have[k] > 0:
-                single = _SINGLES[k]
-                if single != default:
-                    out.append(actions[k + 1])
+        # single-kind contributions, unless the default payment is that very token
+        dsum = (de > 0) + (di > 0) + (ds > 0)
+        if oe > 0 and E > 0 and not (dsum == 1 and de == 1):
+            out.append(actions[1])
+        if oi > 0 and I > 0 and not (dsum == 1 and di == 1):
+            out.append(actions[2])
+        if os_ > 0 and S > 0 and not (dsum == 1 and ds == 1):
+            out.append(actions[3])
+        if ov > 0 and V > 0:
+            out.append(actions[4])
     return out

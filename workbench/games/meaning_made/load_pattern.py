@@ -122,26 +122,25 @@ def affordable_loads(state) -> list:
     """Prism Patterns the player to move can load with the default payment."""
     if "load" in state.restricted:
         return []
-    seat = state.seat
-    p = state.players[seat]
-    layers = p.layers
+    p = state.players[state.seat]
+    have = p.layers
     rules = state.rules
-    need = rules.icon_need
-    made = rules.load_actions
-    fat = rules.fatigue_extra if rules.fatigue_free is not None and len(p.palette) >= rules.fatigue_free else 0
+    fixed = rules.pattern_extra + (rules.fatigue_extra if rules.fatigue_free is not None
+                                   and len(p.palette) >= rules.fatigue_free else 0)
+    need, cost, made = rules.icon_need, rules.pattern_cost, rules.load_actions
+    E, I, S, V = p.E, p.I, p.S, p.vitals
+    total = E + I + S
     out = []
     for name in state.prism:
         if name is None:
             continue
-        card = state.cards.patterns[name]
-        req = card.requirement
-        if req.vitals and p.vitals < req.vitals:
+        e, i, s_, v = cost[name]
+        if E < e or I < i or S < s_ or V < v:
             continue
-        t = req.tokens
-        extra = unmet_icons(layers, need[name]) + rules.pattern_extra + fat
-        if p.E < t.E or p.I < t.I or p.S < t.S:
-            continue
-        if p.E + p.I + p.S - t.E - t.I - t.S < extra:
-            continue
-        out.append(made[name])
+        extra = fixed
+        for layer, n in need[name]:
+            if have[layer] < n:
+                extra += n - have[layer]
+        if total - e - i - s_ >= extra:
+            out.append(made[name])
     return out

@@ -172,6 +172,10 @@ class Rules:
         self.icon_need = {n: _counted(c.requirement.layers) for n, c in cards.patterns.items()}
         self.layer_need = {n: _counted(c.requirement.layers) for n, c in cards.initiatives.items()}
         self.completed_need = {n: _counted(c.requirement.completed) for n, c in cards.initiatives.items()}
+        self.box_tuple = {n: (b["E"], b["I"], b["S"], b["V"]) for n, b in self.boxes.items()}
+        self.pattern_cost = {n: (c.requirement.tokens.E, c.requirement.tokens.I, c.requirement.tokens.S,
+                                 c.requirement.vitals) for n, c in cards.patterns.items()}
+        self.order_spaces = {n: c.order_spaces for n, c in cards.initiatives.items()}
         # every action object the listing can offer, built once (frozen dataclasses are slow to make)
         from . import notation as N
         self.load_actions = {n: N.Load(n) for n in cards.patterns}
