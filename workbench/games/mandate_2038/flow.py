@@ -106,6 +106,8 @@ def why_illegal(state, move) -> str:
             return f"{who} selected {action}, so must resolve {action}, not {move.verb}"
         if not 1 <= move.agent <= len(p.agents) or p.agents[move.agent - 1] is None:
             return f"{who} has no Agent {move.agent} on the board"
+        if move.tile not in state.tile_ids:
+            return f"there is no district {move.tile!r} on this board"
         if move.mode == "blocked":
             return f"{action} still has a legal effect, so it cannot be spent as a bare assignment"
         pos = state.tile_ids.index(move.tile)
