@@ -30,13 +30,13 @@ DEFAULT_WEIGHTS = {
     "progress": 1.5,        # best own Syndication's readiness: feasible + Maker labour + affordable (0-3)
     "thinkers": 1.0,        # spheres with a card to research where the player has Thinker labour
     "employees": 0.5,       # (counted up to 4)
-    "money": 0.1,           # what the finance track can pay (counted up to $10)
-    "broke": -2.0,          # 1 when the finance track cannot pay $3
+    "money": 0.1,           # what the player could pay, Patent sales included (counted up to $10)
+    "broke": -1.0,          # 1 when that is less than $3
     "debt": -0.4,           # agents in Debt (only Capital pairs them off in a Fundraise)
     "agents": 0.4,          # agents on the finance track, free to install
     "future_shock": 0.4,
     "think_tank": 0.3,
-    "clock": 0.5,           # cards drawn from the Draw Deck plus Splay length: bots move the game on
+    "clock": 2.0,           # cards drawn, researched away or commercialized: bots move the game on
     "imports": -0.05,       # Imports made by anyone: moving cards is no progress in itself
 }
 
@@ -75,6 +75,9 @@ class PaxGame(Game):
                      "secret": {names[s]: state.secret[s] for s in range(state.num_players)}})
 
     def features(self, state, seat: int) -> dict:
+        # what the player could pay now: the finance track plus selling every Patent
+        liquid = track_money(state, seat) + sum((patent_value(state, c) + 1) * n
+                                                for c, n in state.patents[seat].items())
         return {
             "score": scoring.score(state, seat),
             "companies": len(companies_of(state, seat)),
@@ -87,12 +90,12 @@ class PaxGame(Game):
             "commercialized": state.stats.get(f"commercialized_by_{seat}", 0),
             "thinkers": sum(1 for sp in SPHERES if any(state.market[sp]) and labour_places(state, seat, sp, "T")),
             "employees": min(4, len(employees_of(state, seat))),
-            "money": min(10, track_money(state, seat)),
-            "broke": 1 if track_money(state, seat) < 3 else 0,
+            "money": min(10, liquid),
+            "broke": 1 if liquid < 3 else 0,
             "agents": sum(state.fin[seat]),
             "debt": state.fin[seat][2],
             "imports": state.stats.get("imports", 0),
-            "clock": len(state.splay) - len(state.deck),
+            "clock": len(state.splay) + len(state.out_of_game) - len(state.deck),
             "future_shock": scoring.singular_score(state, seat),
             "think_tank": len(state.think_tank[seat]),
         }

@@ -120,6 +120,7 @@ def apply(state, seat: int, action) -> None:
                 install(state, seat)
                 state.patents[seat][colour] = state.patents[seat].get(colour, 0) + 1
                 state.bump("patents_made")
+            state.out_of_game.append(idea)     # the card itself leaves; its value lives on as Patents
         else:
             state.out_of_game.append(idea)
             if state.idea(idea).kind == "plurality":
