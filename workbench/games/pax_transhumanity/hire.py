@@ -13,7 +13,7 @@ from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, can_pay, install, pay
 from .labour import add_staff, can_hire_at, change_unemployed
-from .notation import A
+from .notation import Action
 from .regime import hire_is_free
 
 
@@ -47,16 +47,21 @@ def check(state, seat: int, key: str, from_unemployed: bool) -> None:
 
 
 def legal(state, seat: int, free_only: bool = False) -> list:
+    """Every legal Hire (the same tests as :func:`check`, without raising)."""
+    cost = hire_cost(state)
+    if not can_pay(state, seat, cost):
+        return []
+    from_track = agents_after_payment(state, seat, cost) >= 1
     out = []
     for key, place in state.content.places.items():
-        if free_only and not is_free_action(state, seat, key):
+        if free_only and state.companies.get(key) != seat:
             continue
-        for from_unemployed in (False, True):
-            try:
-                check(state, seat, key, from_unemployed)
-            except IllegalAction:
-                continue
-            out.append(A("hire", key, from_unemployed))
+        if not can_hire_at(state, key, seat):
+            continue
+        if from_track:
+            out.append(Action("hire", (key, False)))
+        if state.unemployed[place.sphere][seat]:
+            out.append(Action("hire", (key, True)))
     return out
 
 

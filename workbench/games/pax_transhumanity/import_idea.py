@@ -6,7 +6,7 @@ from __future__ import annotations
 from workbench.core.errors import IllegalAction
 
 from .content import SPHERES
-from .notation import A
+from .notation import Action
 
 
 def movable(state, seat: int, idea: str) -> bool:
@@ -21,7 +21,7 @@ def empty_slots(state) -> list:
 
 def legal(state, seat: int) -> list:
     slots = empty_slots(state)
-    return [A("import", idea, s, i) for idea in state.market_ideas() if movable(state, seat, idea)
+    return [Action("import", (idea, s, i)) for idea in state.market_ideas() if movable(state, seat, idea)
             for s, i in slots]
 
 

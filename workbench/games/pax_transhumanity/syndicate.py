@@ -65,17 +65,21 @@ def place_agents(state, seat: int, idea: str, black: bool) -> None:
 
 
 def legal(state, seat: int) -> list:
+    """Every legal Syndicate (the same tests as :func:`check`, without raising)."""
     out = []
     for idea in state.market_ideas():
         if seat in state.synd.get(idea, ()):
             continue
         cost = price(state, seat, idea)
-        for black in ((False, True) if uncovered(state, idea, "black") else (False,)):
-            try:
-                check(state, seat, idea, black, cost)
-            except IllegalAction:
-                continue
-            out.append(A("syndicate", idea, black))
+        agents = agents_after_payment(state, seat, cost)
+        if agents < 0:
+            continue
+        whites = uncovered(state, idea, "white")
+        if agents >= 1 + whites:
+            out.append(A("syndicate", idea, False))
+            blacks = uncovered(state, idea, "black")
+            if blacks and agents >= 1 + whites + blacks:
+                out.append(A("syndicate", idea, True))
     return out
 
 
