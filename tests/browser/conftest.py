@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -70,22 +71,22 @@ def server(tmp_path_factory, _require_browser):
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port),
                              "--no-browser"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 180
     while True:
         if proc.poll() is not None:
             pytest.fail(f"workbench serve exited with {proc.returncode}; see {log.name}")
         try:
-            with urllib.request.urlopen(url + "liveness", timeout=2):
-                break
+            # any HTTP answer means the server is up; asking for a missing page
+            # avoids building a whole dashboard session just to find out
+            urllib.request.urlopen(url + "ready-probe", timeout=5)
+            break
+        except urllib.error.HTTPError:
+            break
         except OSError:
-            try:
-                with urllib.request.urlopen(url, timeout=5):
-                    break
-            except OSError:
-                pass
+            pass
         if time.monotonic() > deadline:
             proc.terminate()
-            pytest.fail("workbench serve did not answer within 90 s")
+            pytest.fail("workbench serve did not answer within 180 s")
         time.sleep(0.5)
     yield {"url": url, "cards": cards, "log": Path(log.name)}
     proc.terminate()
@@ -133,5 +134,8 @@ class UI:
 
 @pytest.fixture
 def ui(page, server):
-    page.set_default_timeout(30_000)
+    from playwright.sync_api import expect
+    # the machine is shared: give the server time rather than fail on a busy moment
+    page.set_default_timeout(60_000)
+    expect.set_options(timeout=60_000)
     return UI(page, server)

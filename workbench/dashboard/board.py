@@ -82,6 +82,14 @@ class BoardModel(param.Parameterized):
                                      for f in board.offline_facilities(s, seat)) or "none"})
         return pl.DataFrame(rows)
 
+    def caption(self) -> str:
+        tiles = self.tiles()
+        energy = tiles.filter(tiles["energy"])["tile"].to_list()
+        played = f", after {self.bot_actions} bot actions" if self.bot_actions else ""
+        return (f"Mandate 2038 board, seed {self.seed}, {self.players} players{played}: "
+                f"{tiles.height} districts, {tiles['degree'].sum() // 2} adjacencies; "
+                f"energy districts {', '.join(energy) or 'none'}")
+
     def figure(self):
         from workbench.games.mandate_2038.drawing import board_figure
         return board_figure(self.state, title=f"Mandate 2038 board, seed {self.seed}"
@@ -100,6 +108,7 @@ class BoardPage(pn.viewable.Viewer):
         self._show = pn.widgets.Button(name="Lay out", button_type="primary", width=100)
         self._next = pn.widgets.Button(name="Reshuffle (next seed)", width=170)
         self._plot = pn.Column()
+        self._caption = pn.pane.Markdown("", css_classes=["board-caption"])
         self._tiles = pn.widgets.Tabulator(m.tiles().to_pandas(), disabled=True, show_index=False, height=420,
                                            sizing_mode="stretch_width", pagination=None)
         self._power = pn.widgets.Tabulator(m.power().to_pandas(), disabled=True, show_index=False,
@@ -123,6 +132,7 @@ class BoardPage(pn.viewable.Viewer):
     def _draw(self):
         m = self.model
         self._plot.objects = [pn.pane.Bokeh(m.figure())]
+        self._caption.object = m.caption()
         self._tiles.value = m.tiles().to_pandas()
         self._power.value = m.power().to_pandas()
 
@@ -130,5 +140,5 @@ class BoardPage(pn.viewable.Viewer):
         controls = pn.Row(self._seed, self._players, self._actions, self._show, self._next)
         side = pn.Column("#### Districts and adjacency", self._tiles, "#### Local Power", self._power,
                          sizing_mode="stretch_width")
-        return pn.Column(controls, pn.Row(self._plot, side, sizing_mode="stretch_width"),
+        return pn.Column(controls, self._caption, pn.Row(self._plot, side, sizing_mode="stretch_width"),
                          sizing_mode="stretch_width")

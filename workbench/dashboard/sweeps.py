@@ -381,7 +381,7 @@ class SweepsPage(pn.viewable.Viewer):
     def __panel__(self):
         settings = pn.Column("### Batch", self._game, self._players, self._games, self._seed,
                              self._workers, self._bots_a, self._var_a, self._compare, self._bots_b,
-                             self._var_b, self._run, width=280, sizing_mode="fixed")
+                             self._var_b, self._run, width=280)
         flipped = pn.Column("#### Games whose outcome flipped between A and B", self._flipped,
                             pn.Row(self._open_a, self._open_b), sizing_mode="stretch_width")
         return pn.Row(settings, pn.Column(self._status, self._bar, self._plots, flipped,
