@@ -29,11 +29,9 @@ class Rendered:
     fuzzy: list[str] = field(default_factory=list)         # entries whose translation is out of date
 
 
-def _heading_line(original: str, title: str, level: int) -> str:
-    first = original.split("\n", 1)[0]
-    if first.lstrip().startswith("#"):
-        return "#" * level + " " + title
-    return "#" * level + " " + title  # a Setext heading comes out as ATX
+def _heading_line(level: int, title: str) -> str:
+    """An ATX heading (a Setext heading of the original comes out as ATX too)."""
+    return "#" * level + (" " + title if title else "")
 
 
 def compose(book: Rulebook, texts: dict[str, str] | None = None) -> str:
@@ -46,8 +44,8 @@ def compose(book: Rulebook, texts: dict[str, str] | None = None) -> str:
             out.append(seg.text)
         elif seg.kind == "heading":
             sec = book.sections[seg.ref]
-            if seg.ref in texts:
-                out.append(_heading_line(seg.text, texts[seg.ref], sec.level))
+            if seg.ref in texts and texts[seg.ref] != sec.title:
+                out.append(_heading_line(sec.level, texts[seg.ref]))
             else:
                 out.append(seg.text)
         else:
@@ -58,7 +56,8 @@ def compose(book: Rulebook, texts: dict[str, str] | None = None) -> str:
             lines = seg.text.split("\n")
             head = [] if cl.auto else [lines[0]]
             trailing = len(lines) - len(seg.text.rstrip("\n").split("\n"))
-            out.append("\n".join(head + [texts[seg.ref]] + [""] * trailing))
+            body = [texts[seg.ref]] if texts[seg.ref] else []
+            out.append("\n".join(head + body + [""] * trailing))
     return "\n".join(out) + "\n"
 
 
