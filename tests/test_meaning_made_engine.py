@@ -9,7 +9,6 @@ from workbench.core.bots import make_bots
 from workbench.core.errors import IllegalAction, NotationError, WorkbenchError
 from workbench.core.play import play_game
 from workbench.games.meaning_made import GAME
-from workbench.games.meaning_made import notation as N
 
 PLAYERS = ["Alex", "Brooke", "Casey", "Drew"]
 

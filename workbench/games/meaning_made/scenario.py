@@ -13,7 +13,7 @@ from .cards import Effect
 from .rounds import begin_turn, open_stability_window, start_round
 from .scoring import end_score, winners
 from .setup import new_state, progress_of
-from .state import COMMUNITY, PHASE_OVER, Progress
+from .state import COMMUNITY, PHASE_OVER
 from .variants import Rules
 
 SETUP_KEYS = {"seed", "players", "variants", "options", "start", "turn", "world", "players_state"}
@@ -186,14 +186,11 @@ def scenario_state(game, setup: dict):
             _take_initiative(state, name, placed_i)
             state.index[slot] = name
     else:
-        for slot, name in enumerate(state.index):  # completed cards named above may have left the Index
-            if name is None or name in placed_i:
-                from .setup import refill_index_slot
-                if name is None:
-                    refill_index_slot(state, slot)
-        for name in state.index:
-            if name is not None:
-                placed_i.add(name)
+        from .setup import refill_index_slot
+        for slot, name in enumerate(state.index):  # a card named as completed may have left its slot
+            if name is None:
+                refill_index_slot(state, slot)
+        placed_i.update(n for n in state.index if n is not None)
     # Prism and palettes
     if "prism" in world:
         for name in state.prism:
@@ -297,7 +294,6 @@ def scenario_state(game, setup: dict):
     else:
         start_round(state, number, reveal=False)
         if start == "stability":
-            state.touch_used = state.touch_used  # kept as set up
             open_stability_window(state)
         else:
             begin_turn(state, state.first)
