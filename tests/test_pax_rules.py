@@ -129,3 +129,17 @@ def test_cli_play_json_is_deterministic():
     assert a == b
     doc = json.loads(a)
     assert doc["game"] == "pax-transhumanity" and len(doc["players"]) == 3 and doc["log"]
+
+
+def test_greedy_bots_play_seed_one_to_an_ending():
+    from workbench.core.bots import make_bots
+    from workbench.core.play import play_game
+    from workbench.games.pax_transhumanity.ending import ENDINGS
+    config = GAME.config(3, seed=1)
+    state, log = play_game(GAME, config, make_bots("greedy", 3))
+    assert state.ending in ENDINGS, state.ending
+    result = GAME.result(state)
+    assert result.winners and set(result.scores) == set(config.players)
+    stats = GAME.game_stats(state)
+    assert stats["ending"] == state.ending and stats["n_commercializations"] >= 1
+    assert GAME.card_stats(state)
