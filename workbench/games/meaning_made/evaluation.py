@@ -39,7 +39,19 @@ DEFAULT_WEIGHTS = {
 }
 
 
+_DEFAULTS_BY_SIZE: dict = {}
+
+
 def _weights(weights, n: int) -> dict:
+    if not weights:
+        hit = _DEFAULTS_BY_SIZE.get(n)
+        if hit is None:
+            hit = _DEFAULTS_BY_SIZE[n] = _build_weights(None, n)
+        return hit
+    return _build_weights(weights, n)
+
+
+def _build_weights(weights, n: int) -> dict:
     w = dict(DEFAULT_WEIGHTS)
     few = max(0, 4 - n) / 2  # 1.5 solo, 1 for 2 players, 0.5 for 3, 0 from 4 on
     if few:
