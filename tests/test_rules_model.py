@@ -207,3 +207,16 @@ def test_translation_with_a_missing_marker_is_refused(demo_cards, tmp_path):
     bad.write_text(BOOK.replace("<!-- rule: demo/setup/deal -->\n", ""), encoding="utf-8")
     with pytest.raises(DataError, match="clauses missing: demo/setup/deal"):
         C.import_translation("demo", "hu", bad)
+
+
+def test_a_broken_catalogue_is_refused_with_its_line(demo_cards, tmp_path):
+    cat, _ = C.update_catalog(None, parse_rulebook(BOOK, game="demo", lang="en", path="en.md"), lang="hu")
+    C.entries_by_context(cat)["demo/setup/deal"].string = 'Ossz 3 "lapot".'
+    text = C.catalog_text(cat)
+    assert C.entries_by_context(C.parse_catalog_text(text))["demo/setup/deal"].string == 'Ossz 3 "lapot".'
+    broken = text.replace('msgstr "Ossz 3', 'msgstr Ossz 3')
+    path = C.po_path("demo", "hu")
+    path.write_text(broken, encoding="utf-8")
+    line = broken.splitlines().index(next(ln for ln in broken.splitlines() if ln.startswith("msgstr Ossz"))) + 1
+    with pytest.raises(DataError, match=f"hu.po.*line {line}: not valid PO syntax"):
+        C.read_catalog(path)

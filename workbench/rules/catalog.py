@@ -89,16 +89,35 @@ def new_catalog(game_id: str, lang: str | None, *, creation_date=None):
     return cat
 
 
+_PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
+
+
+def check_po_syntax(text: str, file: str) -> None:
+    """Babel reads a broken line without complaint and drops what it holds, so a
+    catalogue is checked line by line first: every line is blank, a comment, or a
+    keyword with one complete string (or a continuation string)."""
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if not _PO_LINE.match(stripped):
+            raise DataError(f"line {n}: not valid PO syntax: {stripped[:60]!r} (a keyword and one quoted "
+                            "string per line, inner quotes written as \\\")", file=file)
+
+
 def read_catalog(path: Path):
     from babel.messages.pofile import PoFileError, read_po
     path = Path(path)
     try:
+        check_po_syntax(path.read_text(encoding="utf-8"), str(path))
         with path.open("rb") as fh:
             cat = read_po(fh, abort_invalid=True)
         _restore_previous(cat)
         return cat
     except OSError as exc:
         raise DataError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    except UnicodeDecodeError:
+        raise DataError("not UTF-8 text", file=str(path)) from None
     except (PoFileError, ValueError) as exc:
         raise DataError(f"not a valid PO file: {exc}", file=str(path)) from None
 
@@ -106,6 +125,7 @@ def read_catalog(path: Path):
 def parse_catalog_text(text: str):
     """A catalogue from PO text (what :func:`read_catalog` does for a file)."""
     from babel.messages.pofile import read_po
+    check_po_syntax(text, "<text>")
     cat = read_po(io.BytesIO(text.encode("utf-8")), abort_invalid=True)
     _restore_previous(cat)
     return cat
