@@ -200,11 +200,13 @@ def _bar(title: str, categories: list[str], series: dict[str, list[float]], y_la
     """Grouped bars, one group per category, one bar per arm."""
     from bokeh.models import ColumnDataSource, FactorRange, HoverTool
     from bokeh.plotting import figure
-    factors = [(c, arm) for c in categories for arm in series]
+    single = len(series) == 1
+    # one setting: plain categories; two: a (category, setting) pair per bar
+    factors = [c if single else (c, arm) for c in categories for arm in series]
     values = [series[arm][i] for i, _ in enumerate(categories) for arm in series]
     colours = [ARM_COLOURS[arm] for _ in categories for arm in series]
     source = ColumnDataSource({"x": factors, "v": values, "colour": colours,
-                               "label": [f"{c} ({a})" for c, a in factors]})
+                               "label": [f if single else f"{f[0]} ({f[1]})" for f in factors]})
     if horizontal:
         fig = figure(y_range=FactorRange(*reversed(factors)), title=title,
                      height=max(250, 22 * len(factors) + 60), sizing_mode="stretch_width",
