@@ -616,3 +616,59 @@ def test_clone_is_independent():
     c = s.clone()
     do(c, "contribute Listening Circle with S")
     assert "Listening Circle" not in obs(s)["contributions"] and me(s)["S"] == 2
+
+
+# -- property tests ----------------------------------------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_counts = st.tuples(*(st.integers(0, 5) for _ in range(4))).filter(lambda t: sum(t) > 0)
+
+
+@given(_counts, st.sampled_from(["Shell", "Valence Tag", "Division of Labor"]))
+@settings(max_examples=150, deadline=None)
+def test_token_lists_round_trip_in_both_forms(counts, pattern):
+    from workbench.games.meaning_made.notation import format_tokens, parse_tokens
+    text = format_tokens(counts)
+    assert parse_tokens(text) == counts
+    spelled = " ".join(k for k, n in zip("EISV", counts) for _ in range(n))
+    assert parse_tokens(spelled.lower()) == counts
+    s = make()
+    action = GAME.parse_action(s, f"load {pattern.upper()} with {spelled}")
+    assert GAME.parse_action(s, str(action)) == action and action.pay == counts
+
+
+@given(st.integers(0, 10_000), st.sampled_from([1, 2, 3, 4, 5, 6]))
+@settings(max_examples=25, deadline=None)
+def test_refused_actions_change_nothing(seed, players):
+    """Every action that is not listed as legal, when tried, is refused and leaves
+    the position exactly as it was."""
+    from workbench.core.rng import Rng
+    state = GAME.new_initial_state(GAME.config(players, seed=seed))
+    rng = Rng(seed)
+    probes = ["gather 2E", "load Shell", "contribute Stewardship with V", "contribute Listening Circle",
+              "touchpoint give S to Brooke", "accept", "decline", "recycle index", "recycle prism",
+              "convert", "donate", "pass"]
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        legal = {str(a) for a in state.legal_actions()}
+        for text in probes:
+            try:
+                action = GAME.parse_action(state, text)
+            except NotationError:
+                continue
+            if str(action) in legal:
+                continue
+            before, rng_before = obs(state), state.rng.state
+            try:
+                state.apply_action(action)
+            except IllegalAction:
+                assert obs(state) == before and state.rng.state == rng_before
+            else:  # accepted though not listed: only other payments of listed actions may be
+                assert str(action).startswith(("load", "contribute")), str(action)
+                break
+        if state.is_terminal():
+            break
+        actions = state.legal_actions()
+        state.apply_action(actions[rng.randbelow(len(actions))])
