@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from workbench.cli import main
 from workbench.rules.glossary import extract_icon_terms, extract_pairs
 from workbench.rules.importer import split_rulebook

@@ -24,7 +24,7 @@ from typing import Iterable, Mapping
 
 from workbench.core.errors import DataError
 
-from .text import WORD_RE, icon_key, icons, is_icon_char, strip_icons, words
+from .text import WORD_RE, icon_key, icons, is_icon_char, strip_icons
 
 _CONNECTORS = {"of", "the", "and", "a", "an", "to", "in", "on", "for", "de", "la"}
 

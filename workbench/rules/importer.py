@@ -78,8 +78,7 @@ def _markdown_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     pending_id: str | None = None
     in_marked = False
-    for n, (kind, start, end, payload) in enumerate(spans):
-        nxt = spans[n + 1][1] if n + 1 < len(spans) else len(lines)
+    for kind, start, end, payload in spans:
         if kind == "heading":
             level, title = payload
             blocks.append(Block("heading", title, start + 1, level))
