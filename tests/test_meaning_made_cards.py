@@ -240,3 +240,11 @@ def test_in_memory_pool_changes_play(cards):
                      cards.tables, cards.world_table, cards.mark_table, Settings.model_validate(data), None)
     state = MeaningMade(edited).new_initial_state(GAME.config(4, seed=2, events="scripted"))
     assert state.meaning == 7
+
+
+def test_rulings_name_real_switches(cards_copy):
+    assert MeaningMade().validate_data() == []
+    path = cards_copy / "meaning_made" / "rulings.yaml"
+    _edit(path, "switch: contributors", "switch: contributers")
+    problems = MeaningMade().validate_data()
+    assert problems and "contributors-scaled" in problems[0] and "did you mean 'contributors'" in problems[0]

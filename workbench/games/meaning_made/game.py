@@ -153,10 +153,40 @@ class MeaningMade(Game):
             from .cards import cross_check
             return [f"{file}: card {card!r}: field {field!r}: {msg}" for file, card, field, msg in cross_check(self._cards)]
         try:
-            load_cards()
+            cards = load_cards()
         except DataError as exc:
             return [str(exc)]
+        return rulings_problems(cards.folder / "rulings.yaml")
+
+
+def rulings_problems(path) -> list[str]:
+    """Problems in ``rulings.yaml``: the format of docs/conventions.md, unique ids,
+    and every ``switch`` naming a real option or variant."""
+    from workbench.core.data import load_yaml
+    from workbench.core.errors import suggest
+    if not path.exists():
         return []
+    try:
+        data = load_yaml(path)
+    except DataError as exc:
+        return [str(exc)]
+    if not isinstance(data, list):
+        return [f"file {path}: a list of rulings is expected"]
+    out, seen = [], set()
+    keys = {"id", "clause", "question", "decision", "alternative", "switch"}
+    for n, entry in enumerate(data, start=1):
+        rid = entry.get("id", f"#{n}") if isinstance(entry, dict) else f"#{n}"
+        if not isinstance(entry, dict) or set(entry) != keys:
+            out.append(f"file {path}, ruling {rid!r}: needs exactly the keys {', '.join(sorted(keys))}")
+            continue
+        if rid in seen:
+            out.append(f"file {path}, ruling {rid!r}, field 'id': duplicate id")
+        seen.add(rid)
+        switch = entry["switch"]
+        if switch is not None and switch not in OPTIONS and switch not in VARIANTS:
+            out.append(f"file {path}, ruling {rid!r}, field 'switch': no option or variant {switch!r}"
+                       f"{suggest(str(switch), list(OPTIONS) + list(VARIANTS))}")
+    return out
 
 
 GAME = MeaningMade()
