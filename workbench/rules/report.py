@@ -7,7 +7,8 @@ For one game it gathers:
 - the Python checks registered with :func:`workbench.rules.checks.check`;
 - the clause table: each clause of the original with its languages (original,
   translated, fuzzy or missing per ``.po``), its checks and a status: ``fail`` if
-  any check fails, ``pass`` if it has checks and all pass, ``none`` without checks;
+  any check fails, ``pass`` if a check passes and none fails, ``none`` otherwise
+  (no checks, or only a worked example with errata);
 - check references to clause ids the rulebook does not have (a failure: the link
   between text and engine is broken);
 - the errata report: worked examples (scenario files named ``worked-example*``)
@@ -178,8 +179,8 @@ def game_report(game_id: str) -> GameReport:
         proofs = by_clause.get(cid, [])
         if any(p.status == "fail" for p in proofs):
             status = "fail"
-        elif proofs:
-            status = "pass"
+        elif any(p.status == "pass" for p in proofs):
+            status = "pass"  # a worked example with errata proves nothing, but is not a failure
         else:
             status = "none"
         rep.clauses.append(ClauseRow(cid, clause.section, langs, [f"{p.kind}:{p.name}" for p in proofs], status))
