@@ -315,3 +315,35 @@ def test_board_after_bot_actions_shows_power():
     power = board.power()
     assert set(power.columns) == {"player", "power sources", "connected", "offline"}
     assert board.figure() is not None
+
+
+# -- serve ------------------------------------------------------------------------
+
+def test_serve_defaults_to_this_machine_and_warns_otherwise():
+    import io
+
+    from workbench.cli import build_parser
+    from workbench.commands.serve import warn_if_exposed
+    args = build_parser().parse_args(["serve", "--no-browser"])
+    assert (args.host, args.port, args.no_browser) == ("127.0.0.1", 5006, True)
+    quiet, loud = io.StringIO(), io.StringIO()
+    assert not warn_if_exposed("127.0.0.1", quiet) and quiet.getvalue() == ""
+    assert warn_if_exposed("0.0.0.0", loud) and "warning" in loud.getvalue()
+
+
+def test_serve_command_imports_no_panel():
+    import subprocess
+    import sys
+    code = ("import sys, workbench.cli as c; c.build_parser(); "
+            "print('panel' in sys.modules, 'bokeh' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_app_builds_every_page_without_errors():
+    from workbench.dashboard.app import PAGES, Workbench, build_page
+    import panel as pn
+    bench = Workbench()
+    for title, module, cls in PAGES:
+        page = build_page(title, module, cls, bench)
+        assert not isinstance(page, pn.pane.Alert), page.object

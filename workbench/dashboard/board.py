@@ -100,13 +100,13 @@ class BoardPage(pn.viewable.Viewer):
     def __init__(self, bench=None, model: BoardModel | None = None, **params):
         super().__init__(**params)
         self.model = m = model or BoardModel()
-        self._seed = pn.widgets.IntInput(name="Seed", value=m.seed, start=0, width=120)
-        self._players = pn.widgets.IntInput(name="Players", value=m.players, start=m.param.players.bounds[0],
+        self._seed = pn.widgets.IntInput(label="Seed", value=m.seed, start=0, width=120)
+        self._players = pn.widgets.IntInput(label="Players", value=m.players, start=m.param.players.bounds[0],
                                             end=m.param.players.bounds[1], width=100)
-        self._actions = pn.widgets.IntInput(name="Bot actions first", value=m.bot_actions, start=0,
+        self._actions = pn.widgets.IntInput(label="Bot actions first", value=m.bot_actions, start=0,
                                             end=2000, width=140)
-        self._show = pn.widgets.Button(name="Lay out", button_type="primary", width=100)
-        self._next = pn.widgets.Button(name="Reshuffle (next seed)", width=170)
+        self._show = pn.widgets.Button(label="Lay out", color="primary", width=100)
+        self._next = pn.widgets.Button(label="Reshuffle (next seed)", width=170)
         self._plot = pn.Column()
         self._caption = pn.pane.Markdown("", css_classes=["board-caption"])
         self._tiles = pn.widgets.Tabulator(m.tiles().to_pandas(), disabled=True, show_index=False, height=420,

@@ -208,18 +208,18 @@ class CardsPage(pn.viewable.Viewer):
         self._report = pn.pane.Markdown("", css_classes=["cards-report"])
         self._info = pn.pane.Markdown("", css_classes=["cards-info"])
         self._graph = pn.Column(sizing_mode="stretch_width")
-        self._undo = pn.widgets.Button(name="Undo", width=80)
-        self._redo = pn.widgets.Button(name="Redo", width=80)
-        self._save = pn.widgets.Button(name="Save to card files", button_type="primary", width=160)
+        self._undo = pn.widgets.Button(label="Undo", width=80)
+        self._redo = pn.widgets.Button(label="Redo", width=80)
+        self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160)
         self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".csv")),
                                                filename="cards.csv", label="Export CSV", width=120)
         self._export_pq = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".parquet")),
                                                   filename="cards.parquet", label="Export Parquet",
                                                   width=140)
-        self._games = pn.widgets.IntInput(name="Games per pool", value=m.playtest_games, start=2,
+        self._games = pn.widgets.IntInput(label="Games per pool", value=m.playtest_games, start=2,
                                           end=20_000, width=120)
-        self._bots = pn.widgets.TextInput(name="Bots", value=m.playtest_bots, width=120)
-        self._run = pn.widgets.Button(name="Quick paired playtest", button_type="success", width=200)
+        self._bots = pn.widgets.TextInput(label="Bots", value=m.playtest_bots, width=120)
+        self._run = pn.widgets.Button(label="Quick paired playtest", color="success", width=200)
         self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
         self._playtest = pn.Column(sizing_mode="stretch_width", css_classes=["cards-playtest"])
         self._undo.on_click(lambda e: (m.undo(), self._reload()))

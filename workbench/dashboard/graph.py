@@ -67,10 +67,10 @@ class GraphPage(pn.viewable.Viewer):
         super().__init__(**params)
         self.bench = bench
         self.model = m = model or GraphModel(bench=bench)
-        self._card = pn.widgets.AutocompleteInput(name="Card", options=m.card_names(), case_sensitive=False,
+        self._card = pn.widgets.AutocompleteInput(label="Card", options=m.card_names(), case_sensitive=False,
                                                   search_strategy="includes", placeholder="type a card name",
                                                   width=260, restrict=False)
-        self._clear = pn.widgets.Button(name="Clear selection", width=130)
+        self._clear = pn.widgets.Button(label="Clear selection", width=130)
         self._links = pn.pane.Markdown("", css_classes=["graph-links"])
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
         self._plot = pn.Column(sizing_mode="stretch_width")

@@ -292,25 +292,25 @@ class PlayPage(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = model or PlayModel()
         m = self.model
-        self._game = pn.widgets.Select(name="Game", options=m.param.game_id.objects,
+        self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects,
                                        value=m.game_id, width=200)
-        self._players = pn.widgets.IntInput(name="Players", value=m.players, width=90,
+        self._players = pn.widgets.IntInput(label="Players", value=m.players, width=90,
                                             start=m.param.players.bounds[0],
                                             end=m.param.players.bounds[1])
-        self._seed = pn.widgets.IntInput(name="Seed", value=m.seed, start=0, width=100)
-        self._variants = pn.widgets.MultiChoice(name="Variants", options=list(m.param.variants.objects),
+        self._seed = pn.widgets.IntInput(label="Seed", value=m.seed, start=0, width=100)
+        self._variants = pn.widgets.MultiChoice(label="Variants", options=list(m.param.variants.objects),
                                                 value=list(m.variants), width=200)
-        self._new = pn.widgets.Button(name="New game", button_type="primary", width=200)
+        self._new = pn.widgets.Button(label="New game", color="primary", width=200)
         self._seats = pn.Column(sizing_mode="stretch_width")
-        self._moves = pn.widgets.Select(name="Legal moves", options=[], size=10, width=320)
-        self._typed = pn.widgets.TextInput(name="…or type a move", placeholder="e.g. gather E I",
+        self._moves = pn.widgets.Select(label="Legal moves", options=[], size=10, width=320)
+        self._typed = pn.widgets.TextInput(label="…or type a move", placeholder="e.g. gather E I",
                                            width=320)
-        self._play = pn.widgets.Button(name="Play move", button_type="success", width=100)
-        self._bot = pn.widgets.Button(name="Bot move", width=100)
-        self._end = pn.widgets.Button(name="Play to end", width=100)
-        self._back = pn.widgets.Button(name="◀ Back", width=80)
-        self._fwd = pn.widgets.Button(name="Forward ▶", width=80)
-        self._slider = pn.widgets.IntSlider(name="History", start=0, end=1, value=0,
+        self._play = pn.widgets.Button(label="Play move", color="success", width=100)
+        self._bot = pn.widgets.Button(label="Bot move", width=100)
+        self._end = pn.widgets.Button(label="Play to end", width=100)
+        self._back = pn.widgets.Button(label="◀ Back", width=80)
+        self._fwd = pn.widgets.Button(label="Forward ▶", width=80)
+        self._slider = pn.widgets.IntSlider(label="History", start=0, end=1, value=0,
                                             sizing_mode="stretch_width")
         self._status = pn.pane.Markdown("", css_classes=["play-status"])
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
@@ -394,7 +394,7 @@ class PlayPage(pn.viewable.Viewer):
         widgets = []
         for i, kind in enumerate(m.seats):
             name = names[i] if i < len(names) else f"seat {i + 1}"
-            w = pn.widgets.Select(name=name, options=SEAT_KINDS, value=kind if kind in SEAT_KINDS
+            w = pn.widgets.Select(label=name, options=SEAT_KINDS, value=kind if kind in SEAT_KINDS
                                   else SEAT_KINDS[1], width=200)
             w.param.watch(lambda e, seat=i: self._guard(m.set_seat, seat, e.new), "value")
             widgets.append(w)

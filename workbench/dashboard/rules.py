@@ -288,13 +288,13 @@ class RulesPage(pn.viewable.Viewer):
     def __init__(self, bench=None, model: RulesModel | None = None, **params):
         super().__init__(**params)
         self.model = m = model or RulesModel()
-        self._game = pn.widgets.Select(name="Game", options=m.param.game_id.objects, value=m.game_id)
-        self._left = pn.widgets.Select(name="Left", options=m.languages, value=m.left)
-        self._right = pn.widgets.Select(name="Right", options=m.languages, value=m.right)
-        self._filter = pn.widgets.Select(name="Show clauses where",
+        self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id)
+        self._left = pn.widgets.Select(label="Left", options=m.languages, value=m.left)
+        self._right = pn.widgets.Select(label="Right", options=m.languages, value=m.right)
+        self._filter = pn.widgets.Select(label="Show clauses where",
                                          options={v: k for k, v in FILTERS.items()}, value=m.filter)
-        self._resolve = pn.widgets.Checkbox(name="Fill in placeholders", value=m.resolve)
-        self._run = pn.widgets.Button(name="Run checks", button_type="primary")
+        self._resolve = pn.widgets.Checkbox(label="Fill in placeholders", value=m.resolve)
+        self._run = pn.widgets.Button(label="Run checks", color="primary")
         self._summary = pn.pane.Markdown("")
         self._table = pn.pane.HTML("", sizing_mode="stretch_width")
         self._game.param.watch(self._on_game, "value")
