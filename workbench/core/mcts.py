@@ -5,8 +5,8 @@ Spec on the command line (``--bots``)::
     mcts                 200 iterations, random playouts
     mcts:500             500 iterations
     mcts:200:greedy      playouts choose by the game's evaluation (one ply)
-    mcts:200:d=30        playouts stop after 30 actions; the position is scored
-                         from ``Game.evaluate`` (see ``_cutoff_rewards``)
+    mcts:200:d=30        playouts stop after 30 actions and every leaf is scored
+                         by ``Game.evaluate`` (see "Values" below)
     mcts:t=0.05          a time budget of 0.05 s per decision instead of a count
     mcts:200:c=1.0       exploration constant (default 1.4)
 
@@ -15,11 +15,18 @@ Options after the first may come in any order, separated by colons.
 How it searches
 ---------------
 Each iteration walks down the tree from the root by UCB1 on the mover's mean
-reward, expands one untried action, plays the game out, and backs up one reward
-per seat (multi-player UCT: every node keeps the reward vector and the player
-to move there picks by their own component). Rewards of a finished game are
-``1/len(winners)`` for each winner and 0 for everyone else, so a game where all
-lose is worth nothing to anybody.
+value, expands one untried action, plays the game out, and backs up one value
+per seat (multi-player UCT: every node keeps the value vector and the player
+to move there picks by their own component).
+
+Values. Without a depth limit a playout runs to the end and is worth
+``1/len(winners)`` to each winner and 0 to everyone else (a game where all
+lose is worth nothing to anybody). With ``d=`` every leaf, finished or cut
+off, is worth each seat's ``Game.evaluate``: absolute, so a shared danger such
+as Meaning Made's collapse lowers everybody's value, not just the relative
+standing. Because evaluations have a game-specific scale, UCB uses each mean
+normalised by the smallest and largest value backed up so far in this search
+(as MuZero does), so the exploration constant means the same in every game.
 
 Hidden information (determinization)
 ------------------------------------
@@ -71,20 +78,6 @@ def terminal_rewards(game, state) -> list[float]:
     return [share if n in winners else 0.0 for n in names]
 
 
-def _cutoff_rewards(game, state) -> list[float]:
-    """Rewards of an unfinished playout: each seat's evaluation relative to the
-    best and worst seat, ``(v - min) / (max - min)`` scaled to sum to at most 1,
-    so the leader looks like the likely winner without claiming a certain win."""
-    n = state.num_players
-    values = [game.evaluate(state, s) for s in range(n)]
-    lo, hi = min(values), max(values)
-    if hi - lo < 1e-12:
-        return [1.0 / n] * n
-    raw = [(v - lo) / (hi - lo) for v in values]
-    total = sum(raw)
-    return [r / total for r in raw]
-
-
 class MCTSBot(Bot):
     """UCT with optional determinization, greedy playouts and a depth cut-off."""
 
@@ -120,6 +113,7 @@ class MCTSBot(Bot):
         determinize = getattr(game, "determinize", None)
         deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
         done = 0
+        bounds = [math.inf, -math.inf]  # smallest and largest value backed up
         while True:
             if deadline is not None:
                 if done > 0 and time.perf_counter() >= deadline:
@@ -127,7 +121,7 @@ class MCTSBot(Bot):
             elif done >= self.iterations:
                 break
             sample = determinize(state, seat, rng) if determinize else state.clone()
-            self._iterate(game, root, sample, rng)
+            self._iterate(game, root, sample, rng, bounds)
             done += 1
         # most visited root action; ties go to the higher mean, then list order
         best, best_key = None, None
@@ -140,7 +134,7 @@ class MCTSBot(Bot):
                 best, best_key = action, key
         return best if best is not None else legal[0]
 
-    def _iterate(self, game, root: _Node, state, rng: Rng) -> None:
+    def _iterate(self, game, root: _Node, state, rng: Rng, bounds: list[float]) -> None:
         path = [root]
         node = root
         # selection and expansion
@@ -160,20 +154,28 @@ class MCTSBot(Bot):
                 state.apply_action(action)
                 path.append(child)
                 break
+            lo, hi = bounds
+            span = hi - lo if hi > lo else 0.0
             best, best_score = None, -math.inf
             for a in legal:
                 c = node.children[a]
                 c.avail += 1
+                mean = c.totals[mover] / c.visits
+                q = (mean - lo) / span if span else 0.5
                 # availability count instead of parent visits (ISMCTS): a child
                 # seen in few samples is not punished for the others
-                score = (c.totals[mover] / c.visits
-                         + self.exploration * math.sqrt(math.log(max(c.avail, 1)) / c.visits))
+                score = q + self.exploration * math.sqrt(math.log(max(c.avail, 1)) / c.visits)
                 if score > best_score:
                     best, best_score = a, score
             state.apply_action(best)
             node = node.children[best]
             path.append(node)
         rewards = self._playout(game, state, rng)
+        low, high = min(rewards), max(rewards)
+        if low < bounds[0]:
+            bounds[0] = low
+        if high > bounds[1]:
+            bounds[1] = high
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -184,9 +186,12 @@ class MCTSBot(Bot):
         steps = 0
         limit = self.depth if self.depth is not None else self.max_playout
         greedy = self._greedy
+        evaluated = self.depth is not None
         while not state.is_terminal():
             if steps >= limit:
-                return _cutoff_rewards(game, state)
+                if evaluated:
+                    break
+                return terminal_rewards(game, state)  # runaway playout: nobody won
             if greedy is not None:
                 action = greedy.choose(game, state, rng)
             else:
@@ -194,6 +199,8 @@ class MCTSBot(Bot):
                 action = legal[rng.randbelow(len(legal))]
             state.apply_action(action)
             steps += 1
+        if evaluated:
+            return [game.evaluate(state, s) for s in range(state.num_players)]
         return terminal_rewards(game, state)
 
 
