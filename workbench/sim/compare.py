@@ -55,7 +55,9 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
     va, vb = flatten(compute_all(da)), flatten(compute_all(db))
     diffs: dict[str, list[float]] = {k: [] for k in va}
     # a metric that is the mean of one per-game column is resampled in one
-    # vectorised step; the others are recomputed on each resample
+    # vectorised step (over the games where both arms have a value: drama and
+    # decisiveness exist only in games with a winner); the others are
+    # recomputed on each resample
     by_column = [m for m in METRICS if m.column]
     others = [m for m in METRICS if not m.column]
     if samples:
@@ -75,9 +77,7 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
             y = rb.get(k)
             if x is not None and y is not None:
                 diffs[k].append(y - x)
-    labels = {}
-    for metric in METRICS:
-        labels[metric.key] = metric.label
+    labels = {m.key: m.label for m in METRICS}
     rows = []
     for k, x in va.items():
         base, _, seat = k.partition("_seat")
