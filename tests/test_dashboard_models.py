@@ -347,3 +347,22 @@ def test_app_builds_every_page_without_errors():
     for title, module, cls in PAGES:
         page = build_page(title, module, cls, bench)
         assert not isinstance(page, pn.pane.Alert), page.object
+
+
+def test_play_view_follows_a_loaded_game(toy):
+    from workbench.dashboard.play import PlayPage
+    view = PlayPage(model=toy)
+    toy.move(toy.legal_moves()[0])
+    saved = toy.match.to_dict()
+    toy.new_game()
+    view._upload.value = json.dumps(saved).encode()
+    # the loaded game is shown, not replaced by a fresh one
+    assert toy.match.actions == saved["actions"]
+    assert [w.value for w in view._seats.objects] == [HUMAN, HUMAN]
+    assert view._slider.value == toy.ply and view._slider.end >= toy.length
+    assert "position" in view._status.object
+    view._moves.value = toy.legal_moves()[-1]
+    view._on_play()
+    assert toy.match.actions[-1] == view.model.match.actions[-1]
+    view._back.clicks += 1
+    assert toy.ply == toy.length - 1

@@ -331,6 +331,7 @@ class PlayPage(pn.viewable.Viewer):
         self._slider.param.watch(self._on_slider, "value_throttled")
         self._upload.param.watch(self._on_upload, "value")
         m.param.watch(lambda e: self._refresh(), "version")
+        self._shown_game = m.game_id
         self._build_seats()
         self._refresh()
 
@@ -343,13 +344,11 @@ class PlayPage(pn.viewable.Viewer):
             self._refresh()
 
     def _on_game(self, event):
-        self._guard(self.model.choose_game, event.new)
-        m = self.model
-        self._players.start, self._players.end = m.param.players.bounds
-        self._players.value = m.players
-        self._variants.options = list(m.param.variants.objects)
-        self._variants.value = list(m.variants)
-        self._build_seats()
+        # the widget also follows the model when a game is loaded or handed over;
+        # only a choice by the designer starts a new game
+        if event.new != self.model.game_id:
+            self._guard(self.model.choose_game, event.new)
+        self._on_sync_settings()
 
     def _on_new(self, event=None):
         m = self.model
@@ -377,10 +376,16 @@ class PlayPage(pn.viewable.Viewer):
             self._on_sync_settings()
 
     def _on_sync_settings(self):
+        """Settings widgets follow the model (after a load, a hand-over, a game switch)."""
         m = self.model
-        self._game.param.update(value=m.game_id)
+        self._shown_game = m.game_id
+        if self._game.value != m.game_id:
+            self._game.value = m.game_id
+        self._players.start, self._players.end = m.param.players.bounds
         self._players.value = m.players
         self._seed.value = m.seed
+        self._variants.options = list(m.param.variants.objects)
+        self._variants.value = list(m.variants)
         self._build_seats()
 
     def _save_file(self):
@@ -403,6 +408,8 @@ class PlayPage(pn.viewable.Viewer):
     # -- drawing --------------------------------------------------------------
     def _refresh(self):
         m = self.model
+        if m.game_id != self._shown_game or [w.value for w in self._seats.objects] != list(m.seats):
+            self._on_sync_settings()
         moves = m.legal_moves()
         self._moves.options = moves
         if moves:
