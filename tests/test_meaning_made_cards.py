@@ -102,8 +102,16 @@ def test_resolution_tables_have_ten_columns_and_later_layers_hit_no_softer(cards
         assert cards.tables[table]
         for key, row in cards.tables[table].items():
             assert sorted(row.outcomes) == list(range(1, 11))
-            losses = [-(o.meaning) + -(o.vitals) + o.lose_tokens for o in (row.outcomes[c] for c in range(1, 11))]
+            losses = [-(o.meaning) + -(o.vitals) + o.lose_tokens + (1 if o.consequence else 0)
+                      for o in (row.outcomes[c] for c in range(1, 11))]
             assert losses == sorted(losses), f"{table} {key}: a later column is softer"
+
+
+def test_event_outcomes_may_chain_a_consequence_but_consequence_tables_may_not(cards):
+    chained = [(k, c) for k, row in cards.tables["event"].items() for c, o in row.outcomes.items() if o.consequence]
+    assert chained, "the draft Event table should show the 'further Consequence' outcome somewhere"
+    for table in ("group", "individual"):
+        assert not any(o.consequence for row in cards.tables[table].values() for o in row.outcomes.values())
 
 
 def test_every_code_has_rows_in_both_consequence_tables(cards):

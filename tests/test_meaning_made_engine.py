@@ -135,6 +135,16 @@ def test_event_targets_first_player_and_all():
     assert all(p["vitals"] == 4 for p in obs(s)["players"].values())
 
 
+def test_event_outcome_can_trigger_a_further_consequence():
+    # Event C from column 7 on: -1 Meaning, then an Individual Consequence with C's code (1)
+    # for the first player: column 7 of code 1 takes 1 Vitals and 1 token
+    s = make(start="event", world={"events": ["C"], "meaning": 8, "world_layer": 7},
+             players_state={"Alex": {"E": 4, "I": 2, "S": 1}})
+    assert s.meaning == 7 and s.code == 1
+    assert me(s)["vitals"] == 4 and (me(s)["E"], me(s)["I"], me(s)["S"]) == (3, 2, 1)
+    assert me(s, "Brooke")["vitals"] == 5
+
+
 def test_restriction_lasts_until_the_round_ends():
     s = make(start="event", world={"events": ["G", "A"], "meaning": 8}, players_state={"Alex": {"S": 0}})
     assert "recycle" in obs(s)["restricted"]

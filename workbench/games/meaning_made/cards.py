@@ -50,10 +50,11 @@ class Effect(_Strict):
     lose_tokens: int = Field(0, ge=0)
     target: Literal["all", "first", "affected", "contributors"] = "affected"
     restrict: Optional[Literal["load", "contribute", "touchpoint", "recycle", "convert"]] = None
+    consequence: Optional[Literal["group", "individual"]] = None
 
     def is_empty(self) -> bool:
         return not (self.meaning or self.vitals or self.legacy or self.E or self.I or self.S
-                    or self.lose_tokens or self.restrict)
+                    or self.lose_tokens or self.restrict or self.consequence)
 
 
 class ConsequenceRef(_Strict):
@@ -384,6 +385,20 @@ def cross_check(cards: CardSet) -> list[tuple[str, str, str, str]]:
         for table in ("group", "individual"):
             if str(e.code) not in cards.tables[table]:
                 problems.append(("events.yaml", e.id, "code", f"code {e.code} has no row in the {table} table"))
+    for table in ("group", "individual"):
+        for key, row in cards.tables[table].items():
+            for col, eff in row.outcomes.items():
+                if eff.consequence:
+                    problems.append(("tables.yaml", f"{table} {key}", f"outcomes.{col}.consequence",
+                                     "only Event outcomes may trigger a further Consequence"))
+    for i in cards.initiatives.values():
+        if i.bonus is not None and i.bonus.consequence:
+            problems.append(("initiatives.yaml", i.name, "bonus.consequence",
+                             "a Completion Bonus cannot trigger a Consequence; use penalty"))
+    for p in cards.patterns.values():
+        if p.bonus is not None and p.bonus.consequence:
+            problems.append(("patterns.yaml", p.name, "bonus.consequence",
+                             "a Pattern Bonus cannot trigger a Consequence; use consequence"))
     end = cards.settings.end_initiative
     if end not in cards.initiatives:
         problems.append(("settings.yaml", "settings", "end_initiative",

@@ -25,7 +25,8 @@ def targets(state, target: str, affected, contributors) -> list[int]:
 def apply_effect(state, effect, affected=None, contributors=(), depth: int = 0) -> None:
     """Apply one outcome: Meaning first, then each targeted player's tokens and
     Legacy, then Vitals (which may make someone Fragile and chain a
-    Consequence), then any restriction for the rest of the round."""
+    Consequence), then any restriction for the rest of the round, then any
+    further Consequence the outcome calls for (with the round's code)."""
     if effect is None:
         return
     if effect.meaning:
@@ -44,6 +45,9 @@ def apply_effect(state, effect, affected=None, contributors=(), depth: int = 0) 
                 change_vitals(state, seat, effect.vitals, depth)
     if effect.restrict and effect.restrict not in state.restricted:
         state.restricted.append(effect.restrict)
+    if effect.consequence and state.code is not None and depth < 8:
+        # an Event that "triggers additional Consequences": the round's code on that table
+        resolve_consequence(state, effect.consequence, state.code, affected, contributors, depth + 1)
 
 
 def resolve_consequence(state, table: str, code: int, affected=None, contributors=(), depth: int = 0) -> None:
