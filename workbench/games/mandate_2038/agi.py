@@ -21,6 +21,21 @@ def qualifies(state, seat: int) -> bool:
             and p.compute >= t["computeCost"])
 
 
+def readiness(state, seat: int, capability: int, connected: int, trust: int) -> float:
+    """How close ``seat`` stands to qualifying, 0 to 1 (1 once recognized): the mean
+    share of each threshold met. Only bots read it (a planning feature from Era III
+    on, when recognition is one Era away); it is no rule."""
+    p = state.players[seat]
+    if p.agi:
+        return 1.0
+    if state.era < AGI_ERA - 1:
+        return 0.0
+    t = state.content.agi
+    shares = (capability / t["capability"], connected / t["poweredFacilities"],
+              trust / t["trust"], p.compute / t["computeCost"])
+    return sum(min(1.0, x) for x in shares) / 4
+
+
 def declare(state, seat: int) -> None:
     t = state.content.agi
     p = state.players[seat]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from workbench.graphs import hexboard
 
+from . import costs
+
 RADIUS = 2
 COORDS: list[tuple[int, int]] = hexboard.positions(RADIUS)
 RINGS: list[int] = [hexboard.hex_distance(c, (0, 0)) for c in COORDS]
@@ -75,6 +77,17 @@ def controller(state, pos: int) -> int | None:
 
 def controlled_by(state, seat: int) -> list[int]:
     return [pos for pos in range(1, len(COORDS)) if controller(state, pos) == seat]
+
+
+# -- Frontier ------------------------------------------------------------------
+
+def frontier_runway(state, seat: int, pos: int) -> None:
+    """Frontier's visit bonus: one Runway after the Action (blocked ones included),
+    once for the acting player whose Agent was assigned there. It modifies no
+    Action and is no production. Optional in the rulebook; taken always (ruling
+    frontier-bonus-taken: the cap returns any excess, so declining never helps)."""
+    if pos == FRONTIER_POS:
+        costs.gain(state, seat, "runway", state.content.rules["frontierRunway"])
 
 
 # -- spaces and slots ------------------------------------------------------------

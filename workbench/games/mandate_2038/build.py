@@ -44,64 +44,86 @@ def generator_cost(state, pos: int) -> int:
     return state.content.generators[state.tiles[pos]]["cost"]
 
 
-def project_options(state, seat: int, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
-    """Projects buildable with the given resources; ``new_fac`` is a Facility placed
-    on ``pos`` earlier in this same Build."""
-    p = state.players[seat]
+class _Plan:
+    """What a Build by ``seat`` can do anywhere this turn, worked out once: the
+    Facility to place next, the projects still open to it (unlocked, unbuilt) and
+    the districts its own Power sources reach. Every district's options read it."""
+
+    __slots__ = ("seat", "p", "next_fac", "generator_ok", "projects", "reach", "spaces")
+
+    def __init__(self, state, seat: int):
+        p = self.p = state.players[seat]
+        self.seat = seat
+        self.next_fac = next_facility(p)
+        self.generator_ok = state.era >= GENERATOR_ERA and p.generator is None
+        self.projects = [(pid, WORD_OF[pid], proj.cost.get("runway", 0), proj.cost.get("compute", 0))
+                         for pid, proj in state.content.projects.items()
+                         if state.era >= proj.era and pid not in p.projects]
+        reach = set()
+        for src in board.power_sources(state, seat):
+            reach.add(src)
+            reach.update(board.ADJ[src])
+        self.reach = reach
+        spaces = [0] * len(state.tiles)
+        for q in state.players:
+            for pos in q.facilities:
+                if pos is not None:
+                    spaces[pos] += 1
+        self.spaces = spaces
+
+
+def _host_connected(plan: _Plan, facility: int, pos: int) -> bool:
+    """The connection rule of :func:`board.would_be_connected`, read from the plan."""
+    return facility == 0 or pos in plan.reach
+
+
+def _projects_at(state, plan: _Plan, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
     out = []
-    if (state.era >= GENERATOR_ERA and board.is_energy(state, pos) and p.generator is None
+    if (plan.generator_ok and state.tiles[pos] in state.content.energy_tiles
             and board.generators_on(state, pos) < state.content.generator_slots
             and runway >= generator_cost(state, pos)):
         out.append("generator")
-    hosts = [f for f, fpos in enumerate(p.facilities) if fpos == pos]
+    if not plan.projects:
+        return out
+    hosts = [f for f, fpos in enumerate(plan.p.facilities) if fpos == pos]
     if new_fac is not None:
         hosts.append(new_fac)
-    hosts.sort()
-    for pid, proj in state.content.projects.items():
-        if state.era < proj.era or pid in p.projects:
-            continue
-        if runway < proj.cost.get("runway", 0) or compute < proj.cost.get("compute", 0):
-            continue
-        for h in hosts:
-            if board.would_be_connected(state, seat, h, pos):
-                out.append(f"{WORD_OF[pid]} on facility {h + 1}")
+    hosts = [h for h in sorted(hosts) if _host_connected(plan, h, pos)]
+    for _pid, word, need_runway, need_compute in plan.projects:
+        if runway >= need_runway and compute >= need_compute:
+            out.extend(f"{word} on facility {h + 1}" for h in hosts)
+    return out
+
+
+def project_options(state, seat: int, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
+    """Projects buildable with the given resources; ``new_fac`` is a Facility placed
+    on ``pos`` earlier in this same Build (recheck after placing it)."""
+    return _projects_at(state, _Plan(state, seat), pos, runway, compute, new_fac)
+
+
+def _effects_at(state, plan: _Plan, pos: int) -> list[str]:
+    p = plan.p
+    out = []
+    if (plan.next_fac is not None and pos != board.FRONTIER_POS
+            and plan.spaces[pos] < state.content.facility_spaces):
+        cost = facility_cost(state, plan.seat, pos)
+        if p.runway >= cost:
+            out.append("facility")
+            out.extend(f"facility + {proj}" for proj in
+                       _projects_at(state, plan, pos, p.runway - cost, p.compute, plan.next_fac))
+    out.extend(_projects_at(state, plan, pos, p.runway, p.compute, None))
     return out
 
 
 def effects(state, seat: int, pos: int) -> list[str]:
-    p = state.players[seat]
-    out = []
-    if can_build_facility(state, seat, pos):
-        out.append("facility")
-        cost = facility_cost(state, seat, pos)
-        for proj in project_options(state, seat, pos, p.runway - cost, p.compute, next_facility(p)):
-            out.append(f"facility + {proj}")
-    out.extend(project_options(state, seat, pos, p.runway, p.compute, None))
-    return out
+    return _effects_at(state, _Plan(state, seat), pos)
 
 
 def effects_by_tile(state, seat: int) -> list[list[str]]:
     """:func:`effects` for every district at once, sharing the work that does not
     depend on the district (the long legal-action lists of a Build turn)."""
-    p = state.players[seat]
-    content = state.content
-    spaces = [0] * len(state.tiles)
-    for q in state.players:
-        for pos in q.facilities:
-            if pos is not None:
-                spaces[pos] += 1
-    nxt = next_facility(p)
-    project_ok = bool(p.generator is None and state.era >= GENERATOR_ERA) or any(
-        state.era >= proj.era and pid not in p.projects for pid, proj in content.projects.items())
-    out = []
-    for pos in range(len(state.tiles)):
-        can_fac = (nxt is not None and pos != board.FRONTIER_POS and spaces[pos] < content.facility_spaces
-                   and p.runway >= facility_cost(state, seat, pos))
-        if not can_fac and not (project_ok and (pos in p.facilities or board.is_energy(state, pos))):
-            out.append([])
-            continue
-        out.append(effects(state, seat, pos))
-    return out
+    plan = _Plan(state, seat)
+    return [_effects_at(state, plan, pos) for pos in range(len(state.tiles))]
 
 
 _PROJECT = re.compile(r"^(mega-cluster|fusion|quantum) on facility (\d)$")

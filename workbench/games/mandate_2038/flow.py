@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from . import (agi, audit, board, build, costs, deploy, exchange, final_scoring, fund, headlines,
+from . import (agi, audit, board, build, deploy, exchange, final_scoring, fund, headlines,
                influence, mandate_scoring, organize, production, research, selection)
 from .data import CORE_ACTIONS
 from .notation import Move
@@ -189,8 +189,7 @@ def _resolve_action(state, seat: int, move: Move) -> None:
 
 def _finish_action(state) -> None:
     seat, pos, action = state.acting
-    if pos == board.FRONTIER_POS:
-        costs.gain(state, seat, "runway", 1)      # Frontier's optional Runway, after the Action
+    board.frontier_runway(state, seat, pos)
     state.players[seat].ready[CORE_ACTIONS.index(action)] = False
     state.acting = None
     state.act_index += 1

@@ -7,8 +7,10 @@ Options (``GameConfig.options``):
   from the six, from the game's seed);
 - ``jv_colocated``: Joint Ventures may also join Facilities on the same district
   (ruling jv-colocated; default false);
-- ``systemic_risk_on_customer``: a Deploy to three or more Customers adds a
-  Systemic Risk cube (ruling systemic-risk-entry; default true).
+- ``systemic_risk_on_customer``: a Deploy to four or more Customers adds a
+  Systemic Risk cube (ruling systemic-risk-entry; default true);
+- ``jv_range_checked_once``: a Joint Venture's hosts need to be adjacent only when
+  it is created, not while it produces (ruling jv-range-kept; default false).
 """
 
 from __future__ import annotations
@@ -19,17 +21,43 @@ from workbench.core.errors import NotationError, WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult
 from workbench.core.rng import Rng
 
-from . import agi, audit, board, final_scoring, flow, milestones, notation, odds, research, world_ending
+from . import agi, audit, board, costs, final_scoring, flow, milestones, notation, odds, research, world_ending
 from .data import CORE_ACTIONS, load_content
 from .state import MandateState, new_player
 
-OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer")
+OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer", "jv_range_checked_once")
 
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
     "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
     "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
+    "agi_readiness": 2.0, "outlook": 1.0,
 }
+
+
+def _unresolved_selection(state, seat: int) -> str | None:
+    """The Core Action ``seat`` has selected this cycle and not yet resolved (None
+    outside selection and resolution, and once its resolution has begun)."""
+    if state.phase not in ("select", "act", "answer") or state.run is not None:
+        return None
+    action = state.selections[seat]
+    if action is None or not state.players[seat].ready[CORE_ACTIONS.index(action)]:
+        return None
+    if state.acting is not None and state.acting[0] == seat:
+        return None
+    return action
+
+
+_RUN_VALUE: dict = {}
+
+
+def _expected_run(on_research: bool) -> int:
+    """A Training run's expected banked Capability under the best stopping rule from
+    a full deck (odds.py), rounded: what a bot expects of selecting Research."""
+    if on_research not in _RUN_VALUE:
+        comp = odds.full_deck(load_content())
+        _RUN_VALUE[on_research] = round(odds.optimal_run(comp, 1 if on_research else 0)["expected"])
+    return _RUN_VALUE[on_research]
 
 
 class Mandate2038(Game):
@@ -175,11 +203,51 @@ class Mandate2038(Game):
 
     def evaluate(self, state, seat: int, weights: Mapping[str, float] | None = None) -> float:
         """Weighted features of ``seat``'s position (``DEFAULT_WEIGHTS`` names them).
-        After a Training draw the realised card is replaced by the draw's expected
-        value, so a greedy bot cannot peek at the deck through its look-ahead."""
+
+        While ``seat`` has a selected Core Action still to resolve, the position is
+        rated as it would stand after the best resolution of that Action (its
+        *outlook*), so a one-ply greedy bot selects the Action that will do most for
+        it instead of picking blind. After a Training draw the realised card is
+        replaced by the draw's expected value, so the look-ahead cannot peek at the
+        deck."""
         w = dict(DEFAULT_WEIGHTS)
         if weights:
             w.update(weights)
+        action = _unresolved_selection(state, seat)
+        if action is not None and w.get("outlook", 1.0):
+            return self._outlook(state, seat, action, w)
+        return self._features(state, seat, w)
+
+    def _outlook(self, state, seat: int, action: str, w: dict) -> float:
+        """The best feature value among the resolutions of ``seat``'s selected Action,
+        each applied to a copy of the position (a Training run counts its expected
+        banked Capability from a full deck, never the real cards)."""
+        rules = flow.ACTION_RULES[action]
+        index = CORE_ACTIONS.index(action)
+        best, tried = None, set()
+        for move in flow.resolutions(state, seat, action):
+            if (move.mode, move.tile) in tried:
+                continue                      # which identical Agent moves changes nothing here
+            tried.add((move.mode, move.tile))
+            c = state.clone()
+            pos = c.tile_ids.index(move.tile)
+            c.players[seat].agents[move.agent - 1] = pos
+            if move.mode != "blocked":
+                if action == "research":
+                    c.players[seat].compute -= research.compute_cost(c, pos)
+                    costs.gain(c, seat, "capability", _expected_run(c.tiles[pos] == "research"))
+                else:
+                    rules.resolve(c, seat, pos, move.mode)
+                    c.pending = None
+            if pos == board.FRONTIER_POS:
+                costs.gain(c, seat, "runway", 1)
+            c.players[seat].ready[index] = False
+            value = self._features(c, seat, w)
+            if best is None or value > best:
+                best = value
+        return best if best is not None else self._features(state, seat, w)
+
+    def _features(self, state, seat: int, w: dict) -> float:
         p = state.players[seat]
         capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
         prov = 0.0
@@ -193,12 +261,14 @@ class Mandate2038(Game):
         elif state.run is not None and state.run["seat"] == seat:
             prov = state.run["prov"]
         blocked = 0
-        if state.phase == "select" and state.selections[seat] is not None:
+        if _unresolved_selection(state, seat) is not None:
             # a pick whose Action will have no legal effect wastes one of the Era's three turns
             blocked = flow.resolutions(state, seat, state.selections[seat])[0].mode == "blocked"
         connected = len(board.connected_facilities(state, seat))
         built = sum(f is not None for f in p.facilities)
-        return (w["mandate"] * mandate + w["capability"] * capability + w["customers"] * p.customers
+        readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
+        return (w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
+                + w["customers"] * p.customers
                 + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
                 + w["connected"] * connected + w["offline"] * (built - connected)
                 + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)

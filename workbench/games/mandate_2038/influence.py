@@ -5,8 +5,9 @@ acting district and an adjacent rival Facility (the rival answers; refusal spend
 the Action), or end one you share.
 
 A venture holds one numbered pair from the shared supply (six pairs), lowest free
-number first. At Production, while both hosts are connected, each partner gains one
-of the resource shown by the contract icon of the other host's district.
+number first. At Production, while both hosts are connected and still adjacent, each
+partner gains one of the resource shown by the contract icon of the other host's
+district.
 """
 
 from __future__ import annotations
@@ -99,9 +100,21 @@ def accept(state) -> None:
     state.note(f"Joint Venture {pair} between {state.player_name(pend['from'])} and {state.player_name(pend['to'])}")
 
 
+def in_range(state, v: dict) -> bool:
+    """Whether a venture's two hosts still stand in Joint Venture range (adjacent, or
+    co-located under ``jv_colocated``). Hosts move with Organize's Relocate."""
+    a = state.players[v["a"]].facilities[v["a_fac"]]
+    b = state.players[v["b"]].facilities[v["b_fac"]]
+    return a is not None and b is not None and hosts_adjacent(state, a, b)
+
+
 def active(state, v: dict) -> bool:
-    """A venture produces only while both hosts stand on the board and are connected."""
-    return (board.is_connected(state, v["a"], v["a_fac"]) and board.is_connected(state, v["b"], v["b_fac"]))
+    """A contract stays owned but is active only while its hosts meet its
+    requirements: both connected and, unless ``jv_range_checked_once`` is set, still
+    in range of each other (ruling jv-range-kept: Relocate rechecks contracts)."""
+    if not (board.is_connected(state, v["a"], v["a_fac"]) and board.is_connected(state, v["b"], v["b_fac"])):
+        return False
+    return bool(state.options.get("jv_range_checked_once", False)) or in_range(state, v)
 
 
 def contract_of(state, seat: int, fac: int) -> str | None:
