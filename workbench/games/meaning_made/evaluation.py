@@ -52,14 +52,16 @@ def _weights(weights, n: int) -> dict:
 
 
 def _build_weights(weights, n: int) -> dict:
+    """Defaults, then the given weights; then the small-table additions (with the
+    given ``few_*`` values) on top of ``support`` and ``progress``."""
     w = dict(DEFAULT_WEIGHTS)
+    if weights:
+        w.update(weights)
     few = max(0, 4 - n) / 2  # 1.5 solo, 1 for 2 players, 0.5 for 3, 0 from 4 on
     if few:
         # fewer hands share the load: Support and finishing cards matter more
         w["support"] += w["few_support"] * few
         w["progress"] += w["few_progress"] * few
-    if weights:
-        w.update(weights)
     return w
 
 
