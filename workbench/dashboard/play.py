@@ -10,6 +10,7 @@ engines (see :mod:`workbench.dashboard.tabletop`)."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import panel as pn
@@ -260,12 +261,15 @@ class PlayModel(param.Parameterized):
         self._changed()
         return played
 
-    def play_to_end(self, limit: int = MAX_ACTIONS_TO_END) -> int:
+    def play_to_end(self, limit: int = MAX_ACTIONS_TO_END, notify: bool = True) -> int:
         """Bots take every seat (humans' too) until the game ends; returns the
-        number of actions played."""
+        number of actions played. ``notify=False`` leaves telling the views to
+        the caller (the page runs this on a worker thread and redraws on the
+        event loop)."""
         done = self._run_bots(stop_at_human=False, limit=limit)
         self.message = "" if self.state.is_terminal() else f"stopped after {done} actions"
-        self._changed()
+        if notify:
+            self._changed()
         return done
 
     def back(self, steps: int = 1) -> None:
@@ -325,12 +329,14 @@ class PlayPage(pn.viewable.Viewer):
         self._play.on_click(self._on_play)
         self._typed.param.watch(self._on_play, "enter_pressed")
         self._bot.on_click(lambda e: self._guard(m.bot_move))
-        self._end.on_click(lambda e: self._guard(m.play_to_end))
+        self._end.on_click(self._on_end)
         self._back.on_click(lambda e: self._guard(m.back))
         self._fwd.on_click(lambda e: self._guard(m.forward))
         self._slider.param.watch(self._on_slider, "value_throttled")
         self._upload.param.watch(self._on_upload, "value")
         m.param.watch(lambda e: self._refresh(), "version")
+        self._worker: threading.Thread | None = None
+        self._poll = None
         self._shown_game = m.game_id
         self._build_seats()
         self._refresh()
@@ -342,6 +348,38 @@ class PlayPage(pn.viewable.Viewer):
         except WorkbenchError as exc:
             self.model.message = str(exc)
             self._refresh()
+
+    def _on_end(self, event=None):
+        """Play to the end on a worker thread (a long game would otherwise
+        freeze the page); a periodic callback on the event loop shows progress
+        and redraws when it is done."""
+        if self._worker is not None and self._worker.is_alive():
+            return
+        self._set_busy(True)
+        self._worker = threading.Thread(target=self._end_worker, name="play-to-end", daemon=True)
+        self._worker.start()
+        self._poll = pn.state.add_periodic_callback(self._end_tick, period=250)
+
+    def _end_worker(self):
+        try:
+            self.model.play_to_end(notify=False)
+        except WorkbenchError as exc:
+            self.model.message = str(exc)
+
+    def _end_tick(self):
+        if self._worker is not None and self._worker.is_alive():
+            self._status.object = f"**{self.model.game.name}** · bots playing… {self.model.length} actions"
+            return
+        if self._poll is not None:
+            self._poll.stop()
+            self._poll = None
+        self._set_busy(False)
+        self.model._changed()
+
+    def _set_busy(self, busy: bool):
+        for w in (self._play, self._bot, self._end, self._back, self._fwd, self._slider, self._new,
+                  self._upload, self._game):
+            w.disabled = busy
 
     def _on_game(self, event):
         # the widget also follows the model when a game is loaded or handed over;
