@@ -366,3 +366,38 @@ def test_play_view_follows_a_loaded_game(toy):
     assert toy.match.actions[-1] == view.model.match.actions[-1]
     view._back.clicks += 1
     assert toy.ply == toy.length - 1
+
+
+# -- property: time travel never loses or invents a position --------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+OPS = st.lists(st.one_of(st.tuples(st.just("move"), st.integers(0, 5)),
+                         st.tuples(st.just("bot"), st.just(0)),
+                         st.tuples(st.just("back"), st.integers(1, 3)),
+                         st.tuples(st.just("forward"), st.integers(1, 3)),
+                         st.tuples(st.just("goto"), st.integers(0, 40))), max_size=25)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=OPS)
+def test_play_history_matches_a_replay(toy, ops):
+    from workbench.core.history import Match
+    toy.new_game()
+    for op, arg in ops:
+        if op == "move":
+            moves = toy.legal_moves()
+            if moves:
+                toy.move(moves[arg % len(moves)])
+        elif op == "bot":
+            toy.bot_move()
+        elif op == "back":
+            toy.back(arg)
+        elif op == "forward":
+            toy.forward(arg)
+        else:
+            toy.goto(min(arg, toy.length))
+        assert 0 <= toy.ply <= toy.length == len(toy.log())
+        replay = Match.replay(toy.game, toy.match.config, toy.match.actions[:toy.ply])
+        assert toy.game.observe(replay.state) == toy.game.observe(toy.state)

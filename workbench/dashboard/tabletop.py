@@ -279,8 +279,16 @@ def draw_pax(game, state):
     body += (f"<div class='wb-row'><b>Cutting Edge</b>{cards(obs.get('cutting_edge', []), 'event')}"
              f" → Regime <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
 
+    # while the secret choice is still being made, show only who has chosen: at a
+    # shared screen the others should not read a choice off the mats
+    hide_secret = obs.get("decision") == "secret"
+
     def board(name, p):
-        return "".join(f"<div>{escape(str(k)).replace('_', ' ')}: <b>{escape(_fmt(v))}</b></div>"
-                       for k, v in p.items())
+        rows = []
+        for k, v in p.items():
+            if k == "secret" and hide_secret:
+                v = "chosen" if v is not None else "—"
+            rows.append(f"<div>{escape(str(k)).replace('_', ' ')}: <b>{escape(_fmt(v))}</b></div>")
+        return "".join(rows)
     body += mats(players, obs.get("to_move") or obs.get("turn"), board)
     return html_pane(body)
