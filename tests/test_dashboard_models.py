@@ -401,3 +401,26 @@ def test_play_history_matches_a_replay(toy, ops):
         assert 0 <= toy.ply <= toy.length == len(toy.log())
         replay = Match.replay(toy.game, toy.match.config, toy.match.actions[:toy.ply])
         assert toy.game.observe(replay.state) == toy.game.observe(toy.state)
+
+
+def test_flipped_game_opens_on_the_play_page():
+    from workbench.dashboard.app import Workbench
+    from workbench.dashboard.sweeps import SweepsModel, SweepsPage
+    bench = Workbench()
+    model = SweepsModel(game_id="meaning-made")
+    model.param.update(games=12, players=3, bots_a="greedy", compare=True, bots_b="random")
+    page = SweepsPage(bench=bench, model=model)
+    model.run()
+    page._show()
+    flips = model.flipped()
+    assert len(page._flipped.value) == len(flips)
+    if not flips:
+        pytest.skip("no outcome flipped in this small batch")
+    bench.page = 4
+    page._flipped.selection = [0]
+    page._open("B")
+    assert bench.page == 0
+    play = bench.play
+    assert play.game_id == "meaning-made" and play.match.config.seed == flips[0]["seed"]
+    res = play.game.result(play.match.states[-1])
+    assert res.ending == flips[0]["b"]["ending"]
