@@ -111,7 +111,10 @@ def _effects_at(state, plan: _Plan, pos: int) -> list[str]:
             out.append("facility")
             out.extend(f"facility + {proj}" for proj in
                        _projects_at(state, plan, pos, p.runway - cost, p.compute, plan.next_fac))
-    out.extend(_projects_at(state, plan, pos, p.runway, p.compute, None))
+    # a project alone needs a Generator site here or one of the seat's Facilities here
+    if ((plan.generator_ok and state.tiles[pos] in state.content.energy_tiles)
+            or (plan.projects and pos in p.facilities)):
+        out.extend(_projects_at(state, plan, pos, p.runway, p.compute, None))
     return out
 
 

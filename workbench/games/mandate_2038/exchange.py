@@ -16,16 +16,17 @@ OTHER = {"runway": "compute", "compute": "runway"}
 
 def offers(state, seat: int) -> list[Move]:
     p = state.players[seat]
+    caps = {"runway": costs.cap_of(state, "runway"), "compute": costs.cap_of(state, "compute")}
     out = []
     for give in ("runway", "compute"):
         get = OTHER[give]
-        if getattr(p, give) < 1 or not costs.can_receive(state, seat, get):
+        if getattr(p, give) < 1 or getattr(p, get) >= caps[get]:
             continue
         for rival in range(state.n):
             if rival == seat:
                 continue
             r = state.players[rival]
-            if getattr(r, get) >= 1 and costs.can_receive(state, rival, give):
+            if getattr(r, get) >= 1 and getattr(r, give) < caps[give]:
                 out.append(Move("offer", f"{give} for {get} to {state.player_name(rival)}"))
     return out
 

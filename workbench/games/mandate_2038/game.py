@@ -21,7 +21,7 @@ from workbench.core.errors import NotationError, WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult
 from workbench.core.rng import Rng
 
-from . import agi, audit, board, costs, final_scoring, flow, milestones, notation, odds, research, world_ending
+from . import agi, audit, board, costs, final_scoring, flow, influence, milestones, notation, odds, research, world_ending
 from .data import CORE_ACTIONS, load_content
 from .state import MandateState, new_player
 
@@ -31,7 +31,7 @@ DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
     "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
     "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
-    "agi_readiness": 2.0, "outlook": 1.0,
+    "agi_readiness": 2.0, "outlook": 1.0, "ventures": 0.6,
 }
 
 
@@ -236,8 +236,8 @@ class Mandate2038(Game):
                 if action == "research":
                     c.players[seat].compute -= research.compute_cost(c, pos)
                     costs.gain(c, seat, "capability", _expected_run(c.tiles[pos] == "research"))
-                else:
-                    rules.resolve(c, seat, pos, move.mode)
+                elif rules.resolve(c, seat, pos, move.mode):
+                    influence.accept(c)       # a proposal is rated as if the partner agreed
                     c.pending = None
             if pos == board.FRONTIER_POS:
                 costs.gain(c, seat, "runway", 1)
@@ -266,6 +266,10 @@ class Mandate2038(Game):
             blocked = flow.resolutions(state, seat, state.selections[seat])[0].mode == "blocked"
         connected = len(board.connected_facilities(state, seat))
         built = sum(f is not None for f in p.facilities)
+        ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v))
+        pend = state.pending
+        if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
+            ventures += 0.5                   # a proposal waiting for the partner's answer
         readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
         return (w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
                 + w["customers"] * p.customers
@@ -273,7 +277,7 @@ class Mandate2038(Game):
                 + w["connected"] * connected + w["offline"] * (built - connected)
                 + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
                 + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
-                + w["provisional"] * prov + w["blocked_selection"] * blocked)
+                + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures)
 
     # -- scenarios -------------------------------------------------------------
     def scenario_state(self, setup: Mapping):
