@@ -476,12 +476,7 @@ def _register_pool(cards) -> str:
 def _game_for(cards):
     """A Meaning Made game that plays with ``cards`` instead of the files on disk."""
     from workbench.games.meaning_made import MeaningMade
-
-    class PoolGame(MeaningMade):
-        def cards(self):
-            return cards
-
-    return PoolGame()
+    return MeaningMade(cards=cards)
 
 
 def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:
