@@ -84,6 +84,15 @@ class Content:
     sphere_places: dict    # sphere -> tuple of Place keys, top row first, T before M
     folder: str
 
+    @property
+    def place_order(self) -> dict:
+        """Place key -> its position in board order (sphere, row, Thinker before Maker)."""
+        order = self.__dict__.get("_place_order")
+        if order is None:
+            order = {k: i for i, k in enumerate(self.places)}
+            object.__setattr__(self, "_place_order", order)
+        return order
+
     def idea(self, name: str) -> Idea:
         return self.ideas[name]
 

@@ -78,6 +78,7 @@ class PaxGame(Game):
         # what the player could pay now: the finance track plus selling every Patent
         liquid = track_money(state, seat) + sum((patent_value(state, c) + 1) * n
                                                 for c, n in state.patents[seat].items())
+        feasible_count, best_progress = syndication_outlook(state, seat)
         return {
             "score": scoring.score(state, seat),
             "companies": len(companies_of(state, seat)),
@@ -85,8 +86,8 @@ class PaxGame(Game):
             "patents": sum(state.patents[seat].values()),
             "patent_value": sum(patent_value(state, c) * n for c, n in state.patents[seat].items()),
             "syndications": min(3, sum(1 for owners in state.synd.values() if seat in owners)),
-            "feasible": ready(state, seat, labour=False),
-            "progress": progress(state, seat),
+            "feasible": feasible_count,
+            "progress": best_progress,
             "commercialized": state.stats.get(f"commercialized_by_{seat}", 0),
             "thinkers": sum(1 for sp in SPHERES if any(state.market[sp]) and labour_places(state, seat, sp, "T")),
             "employees": min(4, len(employees_of(state, seat))),
@@ -196,38 +197,27 @@ class PaxGame(Game):
         return build_scenario(self, setup)
 
 
-def ready(state, seat: int, labour: bool = True) -> int:
-    """Own feasible Syndications (with ``labour``: in spheres where the player has
-    Maker labour at hand)."""
-    from .commercialize import WAYS, feasible
-    from .labour import labour_places
-    n = 0
-    for sphere in SPHERES:
-        if labour and not labour_places(state, seat, sphere, "M"):
-            continue
-        for idea in state.market[sphere]:
-            if idea is not None and seat in state.synd.get(idea, ()) \
-                    and any(feasible(state, seat, idea, w) for w in WAYS):
-                n += 1
-    return n
-
-
-def progress(state, seat: int) -> int:
-    """How close the player's best Syndication is to being commercialized: one point
-    each for being feasible, for Maker labour in its sphere, and for the money."""
+def syndication_outlook(state, seat: int) -> tuple:
+    """``(feasible, progress)`` of the player's Syndications: how many are feasible
+    now, and how close the best one is to being commercialized (one point each for
+    being feasible, for Maker labour in its sphere, and for the money: 0-3)."""
     from .commercialize import WAYS, cost, feasible
     from .finance import can_pay
-    best = 0
+    count = best = 0
     for sphere in SPHERES:
-        places = labour_places(state, seat, sphere, "M")
+        places = None
         for idea in state.market[sphere]:
             if idea is None or seat not in state.synd.get(idea, ()):
                 continue
-            points = 1 if any(feasible(state, seat, idea, w) for w in WAYS) else 0
+            ok = any(feasible(state, seat, idea, w) for w in WAYS)
+            count += ok
+            if places is None:
+                places = labour_places(state, seat, sphere, "M")
+            points = int(ok)
             if places:
                 points += 1 + (1 if any(can_pay(state, seat, cost(state, idea, k)) for k in places) else 0)
             best = max(best, points)
-    return best
+    return count, best
 
 
 def agent_total(state, seat: int) -> int:

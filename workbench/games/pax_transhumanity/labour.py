@@ -127,7 +127,8 @@ def do_labour(state, key: str, owner: int) -> None:
 
 def employees_of(state, seat: int) -> list:
     """Places where ``seat`` has an Employee (board order)."""
-    return [key for key in state.content.places if seat in state.staff.get(key, ())]
+    order = state.content.place_order
+    return sorted((key for key, seats in state.staff.items() if seat in seats), key=order.__getitem__)
 
 
 def action_cost(state, sphere: str, labour_key: str, act_subsidized: bool) -> int:
