@@ -33,20 +33,24 @@ Decisions inside an action (the state asks the deciding seat)::
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from workbench.core.errors import NotationError, suggest
 
 from .content import SPHERES
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
+    """An action or decision: its kind and arguments. A named tuple rather than a
+    dataclass because bots build hundreds of them per decision."""
     kind: str
     args: tuple = ()
 
     def __str__(self) -> str:
         return format_action(self)
+
+    def __repr__(self) -> str:
+        return f"Action({format_action(self)!r})"
 
 
 def A(kind: str, *args) -> Action:

@@ -16,6 +16,7 @@ from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, can_pay, finance_agents, install, pay
 from .notation import A
+from .content import SPHERES
 from .regime import surge_colours, syndication_is_free
 
 
@@ -67,20 +68,30 @@ def place_agents(state, seat: int, idea: str, black: bool) -> None:
 def legal(state, seat: int) -> list:
     """Every legal Syndicate (the same tests as :func:`check`, without raising)."""
     out = []
-    for idea in state.market_ideas():
-        if seat in state.synd.get(idea, ()):
-            continue
-        cost = price(state, seat, idea)
-        agents = agents_after_payment(state, seat, cost)
-        if agents < 0:
-            continue
-        whites = uncovered(state, idea, "white")
-        if agents >= 1 + whites:
-            out.append(A("syndicate", idea, False))
-            blacks = uncovered(state, idea, "black")
-            if blacks and agents >= 1 + whites + blacks:
-                out.append(A("syndicate", idea, True))
+    free = syndication_is_free(state)
+    for sphere in SPHERES:
+        for slot, idea in enumerate(state.market[sphere]):
+            if idea is None:
+                continue
+            owners = state.synd.get(idea, ())
+            if seat in owners:
+                continue
+            cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
+            _offer(state, seat, idea, cost, out)
     return out
+
+
+def _offer(state, seat: int, idea: str, cost: int, out: list) -> None:
+    """Append the Syndicate actions ``idea`` allows at ``cost`` (with and without the black Heat)."""
+    agents = agents_after_payment(state, seat, cost)
+    if agents < 0:
+        return
+    whites = uncovered(state, idea, "white")
+    if agents >= 1 + whites:
+        out.append(A("syndicate", idea, False))
+        blacks = uncovered(state, idea, "black")
+        if blacks and agents >= 1 + whites + blacks:
+            out.append(A("syndicate", idea, True))
 
 
 def apply(state, seat: int, action) -> None:
