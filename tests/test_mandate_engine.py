@@ -222,3 +222,29 @@ def test_headline_effect_needs_a_measure(cards_copy):
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(DataError, match="headlines.yaml.*Open Dataset Release.*needs a measure"):
         load_content()
+
+
+def test_greedy_rates_a_selection_by_its_best_resolution():
+    """A one-ply bot sees what its selected Action will do: with a Customer in reach,
+    selecting Deploy rates above Fund; with outlook switched off both look alike."""
+    s = _scenario(start="select", headline="none", initiative="Alex",
+                  players_state={"Alex": {"capability": 2, "compute": 1, "runway": 0}})
+    rated = {}
+    for weights in (None, {"outlook": 0}):
+        for action in ("deploy", "fund"):
+            c = s.clone()
+            c.apply_action(GAME.parse_action(c, f"select {action}"))
+            rated[(action, bool(weights))] = GAME.evaluate(c, 0, weights)
+    assert rated[("deploy", False)] > rated[("fund", False)] + 1.5
+    assert rated[("deploy", True)] == pytest.approx(rated[("fund", True)])
+
+
+def test_outlook_never_reads_the_training_deck():
+    """Selecting Research is rated with the exact expectation of a run, whatever lies on top."""
+    values = []
+    for deck in (["Code", "Science", "Web"], ["Code", "Code", "Code"]):
+        s = _scenario(start="select", headline="none", initiative="Alex", deck=deck,
+                      players_state={"Alex": {"compute": 2}})
+        s.apply_action(GAME.parse_action(s, "select research"))
+        values.append(GAME.evaluate(s, 0))
+    assert values[0] == pytest.approx(values[1])
