@@ -10,7 +10,8 @@ the script writes, to ``analyses/out/``:
 * ``player_count_cards.parquet``: the card summary per player count (pick
   rate, how early, win rate when taken, the game's own per-card figures);
 * ``player_count_sweep.html``: survival / collapse, duration and balance plotted
-  against the player count (bokeh).
+  against the player count (bokeh), and ``.png``, a snapshot of it (headless
+  Chromium; skipped with a note when there is none, or with ``--no-png``).
 
 Run: ``.venv/bin/python analyses/player_count_sweep.py [--game meaning-made]
 [--bots greedy] [--games 200] [--quick]``.
@@ -23,6 +24,7 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for snapshot.py beside this script
 
 
 def sweep(game: str, counts, games: int, bots: str, seed: int, workers, log):
@@ -59,7 +61,7 @@ def plot(table, path: Path, title: str) -> None:
     for keys, label in ((("completion", "no_winner", "timeout"), "share of games"),
                         (("duration_rounds",), "rounds"),
                         (("balance", "drama", "lead_change"), "score (0-1)")):
-        fig = figure(title=f"{title}: {', '.join(keys)}", width=420, height=300, x_axis_label="players",
+        fig = figure(title=", ".join(keys), width=420, height=300, x_axis_label="players",
                      y_axis_label=label, tools="hover,save")
         colours = ["#1b9e77", "#d95f02", "#7570b3"]
         for key, colour in zip(keys, colours):
@@ -68,7 +70,10 @@ def plot(table, path: Path, title: str) -> None:
             fig.scatter(x, y, size=7, color=colour)
         fig.legend.location = "top_left"
         plots.append(fig)
-    save(gridplot(plots, ncols=3), filename=str(path), resources=INLINE, title=title)
+    from bokeh.layouts import column
+    from bokeh.models import Div
+    page = column(Div(text=f"<h3>Player-count sweep: {title}</h3>"), gridplot(plots, ncols=3))
+    save(page, filename=str(path), resources=INLINE, title=title)
 
 
 def main(argv=None) -> int:
@@ -82,6 +87,7 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--quick", action="store_true", help="a handful of games per count: a smoke run")
     p.add_argument("--out", default=str(OUT))
+    p.add_argument("--no-png", action="store_true", help="skip the PNG snapshot of the HTML page")
     args = p.parse_args(argv)
     games = args.games or (6 if args.quick else 200)
     out = Path(args.out)
@@ -98,6 +104,10 @@ def main(argv=None) -> int:
     if cards.height:
         cards.write_parquet(out / "player_count_cards.parquet")
     plot(table, out / "player_count_sweep.html", f"{args.game}, bots {args.bots}")
+    if not args.no_png:
+        from snapshot import html_to_png
+        skipped = html_to_png(out / "player_count_sweep.html", out / "player_count_sweep.png")
+        log(f"PNG skipped: {skipped}" if skipped else f"wrote {out}/player_count_sweep.png")
     print(table.select("players", "games", "completion", "no_winner", "timeout", "balance",
                        "duration_rounds", "duration_actions", "branching_factor", "seconds"))
     print(f"wrote {out}/player_count_sweep.csv (+ .parquet), player_count_cards.parquet, player_count_sweep.html")

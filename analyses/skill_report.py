@@ -12,7 +12,9 @@ other on the same seeds and writes, to ``analyses/out/``:
 * ``skill_pools.csv`` / ``.parquet``: every seat the same bot: completion (for
   Meaning Made the survival rate), mean score, duration. For a cooperative
   game this is where skill shows: do better players save the world more often?
-* ``skill_report.html``: both as bokeh plots.
+* ``skill_report.html``: both as bokeh plots, and ``skill_report.png``, a
+  snapshot of it (headless Chromium; skipped with a note when there is none,
+  or with ``--no-png``).
 
 Run: ``.venv/bin/python analyses/skill_report.py [--game meaning-made] [--quick]``.
 All games are seeded (``--seed``), so a rerun gives the same tables.
@@ -25,6 +27,7 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for snapshot.py beside this script
 
 #: the ladder: MCTS cut its playouts after a few actions and scores the
 #: position with the game's evaluation, so a long game stays affordable
@@ -112,6 +115,7 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=None, help="pool processes (default every core)")
     p.add_argument("--quick", action="store_true", help="few games and cheap bots: a smoke run")
     p.add_argument("--out", default=str(OUT))
+    p.add_argument("--no-png", action="store_true", help="skip the PNG snapshot of the HTML page")
     args = p.parse_args(argv)
     ladder = ["random", "greedy", "mcts:4:d=3", "mcts:12:d=3"] if args.quick else LADDER
     games = args.games or (args.players if args.quick else 12)
@@ -129,6 +133,10 @@ def main(argv=None) -> int:
         table.write_csv(out / f"{name}.csv")
         table.write_parquet(out / f"{name}.parquet")
     plot(matrix, pools, out / "skill_report.html", f"{args.game}, {args.players} players")
+    if not args.no_png:
+        from snapshot import html_to_png
+        skipped = html_to_png(out / "skill_report.html", out / "skill_report.png")
+        log(f"PNG skipped: {skipped}" if skipped else f"wrote {out}/skill_report.png")
     print(matrix)
     print(pools)
     print(f"wrote {out}/skill_matrix.csv, skill_pools.csv (+ .parquet) and skill_report.html")

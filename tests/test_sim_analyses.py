@@ -21,7 +21,7 @@ def _script(name):
 
 def test_skill_report_quick(tmp_path):
     assert _script("skill_report").main(["--game", TOY, "--quick", "--players", "2", "--games", "8",
-                                         "--workers", "0", "--out", str(tmp_path)]) == 0
+                                         "--workers", "0", "--out", str(tmp_path), "--no-png"]) == 0
     matrix = pl.read_csv(tmp_path / "skill_matrix.csv")
     assert matrix.height == 16
     assert set(matrix.columns) >= {"focal", "field", "focal_win_rate", "field_win_rate", "edge"}
@@ -34,7 +34,7 @@ def test_skill_report_quick(tmp_path):
 
 @pytest.mark.parametrize("game", [TOY, "meaning-made"])
 def test_player_count_sweep_quick(tmp_path, game):
-    args = ["--game", game, "--quick", "--games", "2", "--workers", "0", "--out", str(tmp_path)]
+    args = ["--game", game, "--quick", "--games", "2", "--workers", "0", "--out", str(tmp_path), "--no-png"]
     if game != TOY:
         args += ["--bots", "random"]
     assert _script("player_count_sweep").main(args) == 0
@@ -42,3 +42,15 @@ def test_player_count_sweep_quick(tmp_path, game):
     assert table["players"].to_list() == [1, 2, 3, 4, 5, 6]
     assert {"completion", "no_winner", "balance", "duration_rounds"} <= set(table.columns)
     assert (tmp_path / "player_count_sweep.html").exists()
+
+
+@pytest.mark.slow
+def test_png_snapshot_of_a_plot_page(tmp_path):
+    import os
+    chromium = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        pytest.skip(f"no Chromium at {chromium}")
+    assert _script("player_count_sweep").main(["--game", TOY, "--quick", "--games", "2", "--max-players", "2",
+                                               "--workers", "0", "--out", str(tmp_path)]) == 0
+    png = tmp_path / "player_count_sweep.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
