@@ -11,13 +11,46 @@ from .contribute import check_completions, contribute, contribution_options, pla
 from .conversion import check_convert, convert
 from .gather import gather
 from .load_pattern import affordable_loads, load_pattern, plan_load
-from .recycle import check_recycle, recycle, unstarted_slots
+from .recycle import check_recycle, has_unstarted, recycle
 from .rounds import action_done
 from .stability_window import can_donate, check_donation, donation
 from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS
 from .touchpoint import answer, check_answer, exchange_possible, plan_touchpoint, propose
 
 _RECYCLE_PRISM, _RECYCLE_INDEX = N.Recycle("prism"), N.Recycle("index")
+
+
+def touchpoint_options(state, seat: int) -> list:
+    """Touchpoints ``seat`` may propose: give a kind they hold, or request a
+    kind the other player holds, to or from each other player in seat order.
+    The list depends only on who holds which kinds, so it is kept per
+    (seat, holdings) on the game's Rules (shared, never changed by callers)."""
+    players = state.players
+    key = [seat]
+    for op in players:
+        key.append((op.E > 0) | (op.I > 0) << 1 | (op.S > 0) << 2)
+    key = tuple(key)
+    cache = state.rules.touchpoint_cache
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    out = []
+    made = state.rules.touchpoint_actions
+    me = players[seat]
+    mine = (me.E, me.I, me.S)
+    for other, op in enumerate(players):
+        if other == seat:
+            continue
+        theirs = (op.E, op.I, op.S)
+        for k, (give, request) in enumerate(made[other]):
+            if mine[k] > 0:
+                out.append(give)
+            if theirs[k] > 0:
+                out.append(request)
+    if len(cache) > 100_000:
+        cache.clear()
+    cache[key] = out
+    return out
 
 
 def legal_actions(state) -> list:
@@ -28,28 +61,18 @@ def legal_actions(state) -> list:
         out.extend(contribution_options(state))
         seat = state.seat
         rules = state.rules
-        if not rules.solo and not state.touch_used[seat] and "touchpoint" not in state.restricted:
-            me = state.players[seat]
-            mine = (me.E, me.I, me.S)
-            made = rules.touchpoint_actions
-            for other, op in enumerate(state.players):
-                if other == seat:
-                    continue
-                theirs = (op.E, op.I, op.S)
-                for k, (give, request) in enumerate(made[other]):
-                    if mine[k] > 0:
-                        out.append(give)
-                    if theirs[k] > 0:
-                        out.append(request)
-        if "recycle" not in state.restricted and not (
+        restricted = state.restricted
+        if not rules.solo and not state.touch_used[seat] and "touchpoint" not in restricted:
+            out.extend(touchpoint_options(state, seat))
+        if "recycle" not in restricted and not (
                 rules.limited_recycle and (any(state.recycled) if rules.options["limited_recycle_scope"] == "table"
                                            else state.recycled[seat])):
             if any(state.prism):
                 out.append(_RECYCLE_PRISM)
-            if unstarted_slots(state):
+            if has_unstarted(state):
                 out.append(_RECYCLE_INDEX)
         if rules.conversion and not state.converted and state.players[seat].E >= 2 \
-                and "convert" not in state.restricted:
+                and "convert" not in restricted:
             out.append(N.CONVERT)
         return out
     if phase == PHASE_TOUCHPOINT:

@@ -8,6 +8,7 @@ model) that the engine reads; it never changes during play.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal, Optional
 
@@ -411,16 +412,30 @@ def cross_check(cards: CardSet) -> list[tuple[str, str, str, str]]:
 
 
 _CACHE: dict = {}
+_RESOLVED: dict = {}  # (folder as given, $WORKBENCH_CARDS) -> (resolved folder, its files' paths)
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
 
 
 def cards_for(folder: Path | None = None) -> CardSet:
-    """Cached :func:`load_cards`; reloads when a file's modification time changes."""
-    folder = Path(folder) if folder else cards_dir(GAME_ID)
-    stamp = tuple((folder / n).stat().st_mtime_ns if (folder / n).exists() else 0 for n in FILES)
-    key = str(folder.resolve())
+    """Cached :func:`load_cards`; reloads when a file's modification time changes.
+    Called for every new game, so the folder is resolved once and only the
+    files' modification times are read each time."""
+    given = (str(folder) if folder else None, os.environ.get("WORKBENCH_CARDS"))
+    found = _RESOLVED.get(given)
+    if found is None:
+        path = Path(folder) if folder else cards_dir(GAME_ID)
+        found = _RESOLVED[given] = (path, str(path.resolve()), tuple(str(path / n) for n in FILES))
+    path, key, files = found
+    stamp = tuple(_mtime(f) for f in files)
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp:
         return hit[1]
-    cards = load_cards(folder)
+    cards = load_cards(path)
     _CACHE[key] = (stamp, cards)
     return cards

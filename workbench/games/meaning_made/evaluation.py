@@ -66,6 +66,9 @@ def _build_weights(weights, n: int) -> dict:
 
 
 def evaluate(state, seat: int, weights=None) -> float:
+    # Called for every legal action of every greedy decision: the terms are
+    # added in a fixed order (so equal positions get bit-identical values) and
+    # the loops avoid generator expressions.
     rules = state.rules
     w = _weights(weights, rules.num_players)
     p = state.players[seat]
@@ -77,18 +80,19 @@ def evaluate(state, seat: int, weights=None) -> float:
             value += w["survive"]
             if state.config.players[seat] in winners(state):
                 value += w["win"]
-    value += w["meaning"] * state.meaning - w["column"] * (state.world_layer - 1)
-    if state.meaning < 3:
-        value -= w["danger"] * (3 - state.meaning)
+    meaning = state.meaning
+    value += w["meaning"] * meaning - w["column"] * (state.world_layer - 1)
+    if meaning < 3:
+        value -= w["danger"] * (3 - meaning)
     value += w["legacy"] * p.legacy + w["vitals"] * p.vitals
     if p.fragile:
         value -= w["fragile"]
     # Support is worth more the closer the world is to collapse: it becomes Meaning
     # in the Stability Window.
-    s_value = w["support"] * (1 + 0.25 * max(0, 7 - state.meaning))
+    s_value = w["support"] * (1 + 0.25 * (7 - meaning if meaning < 7 else 0))
     ei = p.E + p.I
     # a hoard is worth less than tokens put to work: beyond 6, each counts a fifth
-    value += w["tokens"] * (min(ei, 6) + 0.2 * max(0, ei - 6)) + s_value * p.S
+    value += w["tokens"] * ((ei if ei < 6 else 6) + 0.2 * (ei - 6 if ei > 6 else 0)) + s_value * p.S
     if (p.S == 0 and p.E >= 2 and rules.conversion and not state.converted
             and state.phase == "turns" and state.seat == seat):
         # a conversion still open this turn is most of a Support token already
@@ -97,30 +101,40 @@ def evaluate(state, seat: int, weights=None) -> float:
     climb = 0
     while climb < 6 and counts[climb + 1]:  # the unbroken ladder 1, 2, 3... counts toward "layer"
         climb += 1
+    distinct = 0
+    for c in counts:
+        if c:
+            distinct += 1
     value += (w["palette"] * len(p.palette) + w["layer"] * climb * (climb + 1) / 2
-              + w["diversity"] * sum(1 for c in counts if c))
-    done = {state.cards.initiatives[c].layer for c in state.completed}
+              + w["diversity"] * distinct)
     need_done = rules.completed_need
+    done = None  # Layers of completed Initiatives, worked out only when a card asks
     rewards = rules.order_rewards
-    boxes = rules.boxes
+    boxes = rules.box_tuple
+    layer_need = rules.layer_need
     players = state.players
     for name, prog in state.progress.items():
-        if any(layer not in done for layer, _ in need_done[name]):
-            continue  # still waits for an earlier completed Initiative
+        needs = need_done[name]
+        if needs:
+            if done is None:
+                done = _done_layers(state)
+            if not _all_done(needs, done):
+                continue  # still waits for an earlier completed Initiative
         f = prog.filled
         filled = f["E"] + f["I"] + f["S"] + f["V"]
         b = boxes[name]
-        total = (b["E"] + b["I"] + b["S"] + b["V"]) or 1
+        total = (b[0] + b[1] + b[2] + b[3]) or 1
         frac = filled / total
-        need = rules.layer_need[name]
+        need = layer_need[name]
         if need:
             shown = wanted = 0
+            markers = prog.markers
             for layer, n in need:
                 have = counts[layer]
-                for m in prog.markers:
+                for m in markers:
                     if m >= 0 and m != seat:
                         have += players[m].layers[layer]
-                shown += min(n, have)
+                shown += n if n < have else have
                 wanted += n
             frac *= (1 + shown) / (1 + wanted)
         # convex: the last tokens into a card are worth the most (they finish it)
@@ -130,6 +144,27 @@ def evaluate(state, seat: int, weights=None) -> float:
             share = rewards[rank] if rank < len(rewards) else rules.other_reward
             value += w["marker"] * share * frac
     value += w["completed"] * len(state.completed)
-    value += w["reachable"] * sum(1 for n in state.index
-                                  if n is not None and all(layer in done for layer, _ in need_done[n]))
+    reachable = 0
+    for n in state.index:
+        if n is not None:
+            needs = need_done[n]
+            if needs:
+                if done is None:
+                    done = _done_layers(state)
+                if not _all_done(needs, done):
+                    continue
+            reachable += 1
+    value += w["reachable"] * reachable
     return value
+
+
+def _done_layers(state) -> set:
+    inits = state.cards.initiatives
+    return {inits[c].layer for c in state.completed}
+
+
+def _all_done(needs, done) -> bool:
+    for layer, _ in needs:
+        if layer not in done:
+            return False
+    return True

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
+from .consequences import apply_effect, resolve_consequence
 from .notation import format_tokens
 from .setup import refill_prism_slot
 from .tracks import change_vitals, gain_tokens, world_layer_check
@@ -91,6 +92,15 @@ def plan_load(state, action):
     return slot, card, pay, vit
 
 
+def add_to_palette(p, card) -> None:
+    """The card joins the Palette. New lists, because clones of the state share
+    them (``Player.copy``)."""
+    p.palette = p.palette + [card.name]
+    layers = p.layers[:]
+    layers[card.layer] += 1
+    p.layers = layers
+
+
 def load_pattern(state, plan) -> None:
     slot, card, pay, vit = plan
     seat = state.seat
@@ -98,8 +108,7 @@ def load_pattern(state, plan) -> None:
     p.E -= pay[0]
     p.I -= pay[1]
     p.S -= pay[2]
-    p.palette.append(card.name)
-    p.layers[card.layer] += 1
+    add_to_palette(p, card)
     state.prism[slot] = None
     if vit:
         change_vitals(state, seat, -vit)
@@ -109,11 +118,10 @@ def load_pattern(state, plan) -> None:
         gain_tokens(state, seat, b.E, b.I, b.S)
         if b.vitals:
             change_vitals(state, seat, b.vitals)
-        if b.meaning or b.legacy or b.lose_tokens or b.restrict:
-            from .consequences import apply_effect
-            apply_effect(state, b.model_copy(update={"E": 0, "I": 0, "S": 0, "vitals": 0}), affected=seat)
+        rest = state.rules.bonus_rest[card.name]
+        if rest is not None:
+            apply_effect(state, rest, affected=seat)
     if card.consequence is not None:
-        from .consequences import resolve_consequence
         resolve_consequence(state, card.consequence.table, card.consequence.code, affected=seat)
     refill_prism_slot(state, slot)
 

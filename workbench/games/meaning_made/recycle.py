@@ -25,6 +25,16 @@ def unstarted_slots(state) -> list[int]:
     return [i for i, n in enumerate(state.index) if n is not None and not started(state, n)]
 
 
+def has_unstarted(state) -> bool:
+    """Whether some Index Initiative is unstarted (the quick form of
+    :func:`unstarted_slots`, asked on every legal-action listing)."""
+    progress = state.progress
+    for name in state.index:
+        if name is not None and (name not in progress or not started(state, name)):
+            return True
+    return False
+
+
 def check_recycle(state, area: str) -> None:
     if "recycle" in state.restricted:
         raise IllegalAction("Recycle is restricted this round")

@@ -78,7 +78,10 @@ def refill_index_slot(state, slot: int) -> None:
 
 
 def progress_of(state, name: str) -> Progress:
+    """The progress on ``name``, ready to be changed. Clones share Progress
+    entries (see ``MMState.clone``), so every change goes through here and gets
+    a fresh copy first: copy on write, paid once per contribution instead of
+    once per clone."""
     prog = state.progress.get(name)
-    if prog is None:
-        prog = state.progress[name] = Progress()
+    prog = state.progress[name] = Progress() if prog is None else prog.copy()
     return prog

@@ -21,7 +21,8 @@ PHASE_OVER = "over"
 
 
 class Player:
-    """One player's mat and supply."""
+    """One player's mat and supply. Copies share the ``palette`` and ``layers``
+    lists, so those are replaced, never changed in place."""
 
     __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers", "layers")
 
@@ -40,12 +41,13 @@ class Player:
             self.layers[cards.patterns[name].layer] += 1
 
     def copy(self) -> "Player":
+        # ``palette`` and ``layers`` are shared with the copy: rules never change
+        # them in place but replace them (see ``load_pattern.add_to_palette``).
         p = Player.__new__(Player)
         p.E, p.I, p.S = self.E, self.I, self.S
         p.vitals, p.legacy = self.vitals, self.legacy
-        p.palette = self.palette[:]
+        p.palette, p.layers = self.palette, self.layers
         p.fragile, p.markers = self.fragile, self.markers
-        p.layers = self.layers[:]
         return p
 
     def tokens(self, kind: str) -> int:
@@ -54,7 +56,10 @@ class Player:
 
 class Progress:
     """Tokens committed to a face-up Initiative and its Contribution Order
-    markers (seat numbers in order; :data:`COMMUNITY` for a Community marker)."""
+    markers (seat numbers in order; :data:`COMMUNITY` for a Community marker).
+
+    Clones of a state share these entries, so rules never change one in place:
+    they take it from ``setup.progress_of``, which hands out a fresh copy."""
 
     __slots__ = ("filled", "markers")
 
@@ -129,23 +134,29 @@ class MMState(State):
         _rules.apply_action(self, action)
 
     def clone(self) -> "MMState":
+        # Copy the attribute dict in one go (C speed), then give the clone its own
+        # copies of everything that play mutates in place. Progress entries are
+        # shared: they are copied on write by ``setup.progress_of``.
         s = MMState.__new__(MMState)
-        s.config, s.rules, s.cards = self.config, self.rules, self.cards
-        s.rng = self.rng.copy()
-        s.meaning, s.world_layer, s.round, s.phase = self.meaning, self.world_layer, self.round, self.phase
-        s.first, s.seat, s.decider, s.actions_left = self.first, self.seat, self.decider, self.actions_left
-        s.converted, s.pending, s.donations, s.stab_next = self.converted, self.pending, self.donations, self.stab_next
-        s.pattern_deck, s.pattern_discard, s.prism = self.pattern_deck[:], self.pattern_discard[:], self.prism[:]
-        s.init_deck, s.init_discard, s.index, s.end = self.init_deck[:], self.init_discard[:], self.index[:], self.end
-        s.progress = {k: v.copy() for k, v in self.progress.items()}
-        s.completed = self.completed[:]
-        s.event_deck, s.event_discard, s.events = self.event_deck[:], self.event_discard[:], self.events[:]
-        s.code, s.restricted = self.code, self.restricted[:]
-        s.touch_used, s.recycled = self.touch_used[:], self.recycled[:]
-        s.players = [p.copy() for p in self.players]
-        s.community, s.ending, s.actions_taken = self.community, self.ending, self.actions_taken
-        s.completions = self.completions[:]
-        s.aside = self.aside
+        d = self.__dict__.copy()
+        d["rng"] = self.rng.copy()
+        d["pattern_deck"] = self.pattern_deck[:]
+        d["pattern_discard"] = self.pattern_discard[:]
+        d["prism"] = self.prism[:]
+        d["init_deck"] = self.init_deck[:]
+        d["init_discard"] = self.init_discard[:]
+        d["index"] = self.index[:]
+        d["progress"] = self.progress.copy()
+        d["completed"] = self.completed[:]
+        d["event_deck"] = self.event_deck[:]
+        d["event_discard"] = self.event_discard[:]
+        d["events"] = self.events[:]
+        d["restricted"] = self.restricted[:]
+        d["touch_used"] = self.touch_used[:]
+        d["recycled"] = self.recycled[:]
+        d["players"] = [p.copy() for p in self.players]
+        d["completions"] = self.completions[:]
+        s.__dict__ = d
         return s
 
     # -- small lookups used by several rules ------------------------------------

@@ -19,8 +19,10 @@ def plan_touchpoint(state, action) -> int:
         raise IllegalAction("Touchpoint is restricted this round")
     if state.touch_used[state.seat]:
         raise IllegalAction("you have already used your Touchpoint this round")
-    names = [n.lower() for n in state.config.players]
-    other = names.index(action.other.lower())
+    other = state.rules.seat_by_name.get(action.other.lower())
+    if other is None:
+        from workbench.core.errors import suggest
+        raise IllegalAction(f"no player named {action.other!r}{suggest(action.other, state.config.players)}")
     if other == state.seat:
         raise IllegalAction("a Touchpoint is made with another player")
     if action.mode == "give" and getattr(state.players[state.seat], action.token) < 1:

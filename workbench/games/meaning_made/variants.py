@@ -184,6 +184,16 @@ class Rules:
                                    for n in cards.initiatives}
         self.touchpoint_actions = [[(N.Touchpoint("give", k, config.players[o]), N.Touchpoint("request", k, config.players[o]))
                                     for k in ("E", "I", "S")] for o in range(n)]
+        self.touchpoint_cache: dict = {}  # see actions.touchpoint_options
+        self.seat_by_name = {p: i for i, p in enumerate(lowered)}
+        # a Pattern Bonus's effects beyond tokens and Vitals (Meaning, Legacy, token
+        # loss, a restriction), applied after them; None when it has none
+        self.bonus_rest = {}
+        for pname, card in cards.patterns.items():
+            b = card.bonus
+            self.bonus_rest[pname] = (b.model_copy(update={"E": 0, "I": 0, "S": 0, "vitals": 0})
+                                      if b is not None and (b.meaning or b.legacy or b.lose_tokens or b.restrict)
+                                      else None)
         self.first_player = 0
         if opts["first_player"] is not None:
             if opts["first_player"].lower() not in lowered:
