@@ -22,7 +22,7 @@ def test_registration_is_idempotent_and_loadable_by_name():
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
 
 
-def test_the_seed_is_one_chance_node_and_actions_keep_their_notation():
+def test_the_seed_is_a_chance_node_and_actions_keep_their_notation():
     game = load(TOY, players=2, seeds=10)
     state = game.new_initial_state()
     assert state.is_chance_node()
@@ -41,14 +41,51 @@ def test_the_seed_is_one_chance_node_and_actions_keep_their_notation():
     assert state.current_player() == 0 and clone.current_player() == 1
 
 
+def _at(state, text):
+    for a in state.legal_actions():
+        if state.action_to_string(a) == text:
+            return a
+    raise AssertionError(f"{text!r} not legal")
+
+
+def test_an_action_that_draws_is_followed_by_a_chance_node():
+    game = load(TOY, players=2)
+    state = game.new_initial_state()
+    state.apply_action(1)
+    take = [a for a in state.legal_actions() if state.action_to_string(a).startswith("take")][0]
+    state.apply_action(take)  # refilling the market pops the (already shuffled) deck: no chance
+    assert state.current_player() == 1
+    state.apply_action(_at(state, "gamble"))  # a die roll: chance decides
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 64 and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    scores = set()
+    for outcome, _ in outcomes:
+        child = state.clone()
+        child.apply_action(outcome)
+        assert child.current_player() == 0
+        scores.add(child.engine_state.scores[1])
+    assert scores == {-1, 0, 2}  # every face of the die is reachable, as the rules allow
+
+
+def test_seed_mode_has_no_chance_after_the_start():
+    game = load(TOY, players=2, chance="seed")
+    state = game.new_initial_state()
+    state.apply_action(1)
+    state.apply_action(_at(state, "gamble"))
+    assert not state.is_chance_node() and state.current_player() == 1
+
+
 def test_openspiel_mcts_with_random_rollouts_plays_the_test_game():
     game = load(TOY, players=2)
     rs = np.random.RandomState(0)
     bot = mcts.MCTSBot(game, 2, 30, mcts.RandomRolloutEvaluator(1, rs), random_state=rs, solve=False)
     state = game.new_initial_state()
-    state.apply_action(7)
     while not state.is_terminal():
-        state.apply_action(bot.step(state))
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[7][0])
+        else:
+            state.apply_action(bot.step(state))
     assert sum(state.returns()) in (0.0, pytest.approx(1.0))
 
 
@@ -57,13 +94,18 @@ def test_a_whole_meaning_made_game_with_openspiel_mcts():
     rs = np.random.RandomState(1)
     bot = mcts.MCTSBot(game, 2, 4, heuristic_evaluator(game), random_state=rs, solve=False)
     state = game.new_initial_state()
-    state.apply_action(int(rs.randint(game.max_chance_outcomes())))
-    moves = 0
+    moves = draws = 0
     while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            state.apply_action(outcomes[rs.randint(len(outcomes))])
+            draws += 1
+            continue
         action = bot.step(state)
         assert action in state.legal_actions()
         state.apply_action(action)
         moves += 1
+    assert draws >= 2  # the start, and at least the Event draw of a later round
     engine = state.engine_state
     assert engine.is_terminal()
     result = game.engine.result(engine)
@@ -78,9 +120,11 @@ def test_every_shipped_game_plays_through_openspiel(game_id):
     game = load(game_id, max_game_length=150)
     rs = np.random.RandomState(3)
     state = game.new_initial_state()
-    state.apply_action(0)
     steps = 0
     while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
         legal = state.legal_actions()
         assert legal == list(range(len(legal)))
         action = legal[rs.randint(len(legal))]

@@ -11,14 +11,21 @@ What OpenSpiel sees, and what it does not
 -----------------------------------------
 * **Chance.** Our engines keep their randomness in the state's own seeded
   stream: shuffles and draws happen inside ``apply_action`` from that stream,
-  not as separate moves. The adapter therefore exposes exactly one explicit
-  chance node, at the start: it chooses one of ``seeds`` equally likely game
-  seeds (parameter, default 1000), which fixes every later shuffle and draw.
-  After it the game is deterministic as far as OpenSpiel can tell. That is
-  exact as a description of the distribution over games, but an algorithm
-  that reasons about chance (expectimax, chance sampling in CFR) sees a single
-  big draw instead of one per shuffle; searching past a shuffle inside one
-  sampled seed means the searcher knows the order of the deck.
+  not as separate moves. The adapter turns that into explicit chance nodes:
+
+  - the start is a chance node choosing one of ``seeds`` equally likely game
+    seeds (parameter, default 1000); it fixes the setup shuffles;
+  - with ``chance="draws"`` (the default) every later action that draws from
+    the stream (a die, a reshuffle, a drawn Event) is followed by a chance
+    node: the adapter tries the action on a copy, sees the stream move, and
+    asks chance for one of ``draw_outcomes`` (default 64) equally likely
+    re-seedings of the stream before applying it for real. OpenSpiel thus
+    sees when randomness happens and can sample or enumerate it, though each
+    draw is a uniform choice among 64 streams, not the exact distribution of
+    that particular shuffle or die (the engines do not expose those);
+  - with ``chance="seed"`` only the start is a chance node and every later
+    draw is fixed by the seed: exact as a distribution over whole games, but
+    a search past a shuffle then knows the order of the deck.
 * **Hidden information.** The game type says imperfect information, but the
   adapter provides no information-state or observation strings, so algorithms
   that need them refuse to run; OpenSpiel's MCTSBot searches the true state
@@ -36,7 +43,7 @@ What OpenSpiel sees, and what it does not
 from __future__ import annotations
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.rng import derive_seed
+from workbench.core.rng import Rng, derive_seed
 
 _REGISTERED: dict[str, str] = {}
 
@@ -77,7 +84,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
     sname = name or short_name(game_ref)
     default_players = getattr(game, "default_players", game.min_players)
     params = {"players": int(default_players), "seeds": 1000, "seed": 0, "max_game_length": 20000,
-              "max_actions_per_decision": 4096}
+              "max_actions_per_decision": 4096, "chance": "draws", "draw_outcomes": 64}
     game_type = pyspiel.GameType(
         short_name=sname,
         long_name=f"Workbench {game.name}",
@@ -102,9 +109,14 @@ def register(game_ref: str, *, name: str | None = None) -> str:
             self.base_seed = int(p["seed"])
             self.max_length = int(p["max_game_length"])
             self.max_ids = int(p["max_actions_per_decision"])
+            self.chance = str(p["chance"])
+            self.draw_outcomes = int(p["draw_outcomes"])
+            if self.chance not in ("draws", "seed"):
+                raise ValueError(f"chance must be 'draws' or 'seed', not {self.chance!r}")
             if not game.min_players <= self.players <= game.max_players:
                 raise ValueError(f"{game.name} takes {game.min_players}-{game.max_players} players")
-            info = pyspiel.GameInfo(num_distinct_actions=self.max_ids, max_chance_outcomes=self.seeds,
+            info = pyspiel.GameInfo(num_distinct_actions=self.max_ids,
+                                    max_chance_outcomes=max(self.seeds, self.draw_outcomes),
                                     num_players=self.players, min_utility=0.0, max_utility=1.0,
                                     utility_sum=None, max_game_length=self.max_length + 1)
             super().__init__(game_type, info, p)
@@ -122,6 +134,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
             super().__init__(spiel_game)
             self._box = _Box(None)
             self._n = 0
+            self._pending = None  # index of a drawing action waiting for its chance outcome
 
         # -- engine access --------------------------------------------------
         @property
@@ -140,7 +153,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
         # -- OpenSpiel API ------------------------------------------------------
         def current_player(self):
             state = self._box.state
-            if state is None:
+            if state is None or self._pending is not None:
                 return pyspiel.PlayerId.CHANCE
             if state.is_terminal() or self._n >= self.get_game().max_length:
                 return pyspiel.PlayerId.TERMINAL
@@ -150,8 +163,9 @@ def register(game_ref: str, *, name: str | None = None) -> str:
             return self.current_player() == pyspiel.PlayerId.TERMINAL
 
         def chance_outcomes(self):
-            seeds = self.get_game().seeds
-            return [(i, 1.0 / seeds) for i in range(seeds)]
+            spiel_game = self.get_game()
+            k = spiel_game.seeds if self._box.state is None else spiel_game.draw_outcomes
+            return [(i, 1.0 / k) for i in range(k)]
 
         def _legal_actions(self, player):
             return list(range(len(self._engine_legal())))
@@ -163,13 +177,29 @@ def register(game_ref: str, *, name: str | None = None) -> str:
                 box.legal = None
                 return
             legal = self._engine_legal()
-            box.state.apply_action(legal[action])
+            spiel_game = self.get_game()
+            if self._pending is not None:
+                # the chance outcome re-seeds the stream, then the waiting action draws from it
+                box.state.rng = Rng(derive_seed(spiel_game.base_seed, "draw", self._n, action))
+                box.state.apply_action(legal[self._pending])
+                self._pending = None
+            elif spiel_game.chance == "draws":
+                trial = box.state.clone()
+                trial.apply_action(legal[action])
+                if trial.rng.state != box.state.rng.state:
+                    self._pending = action  # it draws: chance decides how
+                    return
+                box.state = trial
+            else:
+                box.state.apply_action(legal[action])
             box.legal = None
             self._n += 1
 
         def _action_to_string(self, player, action):
             if self._box.state is None:
                 return f"seed outcome {action}"
+            if self._pending is not None:
+                return f"draw outcome {action}"
             return game.format_action(self._box.state, self._engine_legal()[action])
 
         def returns(self):
