@@ -49,10 +49,7 @@ class GreedyBot(Bot):
         if len(actions) == 1:
             return actions[0]
         best, best_value = [], None
-        for action in actions:
-            nxt = state.clone()
-            nxt.apply_action(action)
-            value = game.evaluate(nxt, seat, self.weights)
+        for action, value in zip(actions, game.action_values(state, seat, actions, self.weights)):
             if best_value is None or value > best_value + 1e-12:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-12:

@@ -152,6 +152,17 @@ class Game(abc.ABC):
         designer's setting; each game documents its features and defaults."""
         return 0.0
 
+    def action_values(self, state: State, seat: int, actions, weights: Mapping[str, float] | None = None) -> list[float]:
+        """``evaluate`` of the position each action leads to, for ``seat``, in the
+        order given (what the greedy bot compares). A game may override this to
+        skip look-aheads it knows give equal values; the result must be the same."""
+        out = []
+        for action in actions:
+            nxt = state.clone()
+            nxt.apply_action(action)
+            out.append(self.evaluate(nxt, seat, weights))
+        return out
+
     def turn_count(self, state: State) -> int:
         """Rounds (or cycles) played so far."""
         return self.result(state).turns

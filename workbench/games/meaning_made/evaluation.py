@@ -26,6 +26,10 @@ Weights (``Game.evaluate(state, seat, weights)``; any subset may be given):
 | few_progress | 0.9 | added to progress per "few" step |
 | win | 60 | the game ended and this seat is among the winners |
 | survive | 30 | the world survived |
+
+The evaluation never reads the pending Touchpoint (who answers, which token):
+``MeaningMade.action_values`` relies on that to value every Touchpoint proposal
+from one look-ahead.
 """
 
 from __future__ import annotations
