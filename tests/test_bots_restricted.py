@@ -66,3 +66,22 @@ def test_ban_changes_play_compared_with_the_free_bot():
     free = [_play("greedy", s)[0] for s in range(6)]
     banned = [_play("ban:Gem:greedy,greedy", s)[0] for s in range(6)]
     assert free != banned
+
+
+def test_ban_wrapping_mcts_never_searches_the_banned_card_at_the_root():
+    from workbench.core.mcts import MCTSBot
+    state = GAME.new_initial_state(GAME.config(2, seed=1))
+    while "Gem" not in state.market:
+        state = GAME.new_initial_state(GAME.config(2, seed=state.config.seed + 1))
+    inner = MCTSBot(30)
+    seen = []
+    original = inner._iterate
+
+    def spy(game, root, sample, rng, bounds, root_legal):
+        seen.append(list(root_legal))
+        return original(game, root, sample, rng, bounds, root_legal)
+
+    inner._iterate = spy
+    bot = RestrictedBot("ban", "Gem", inner)
+    assert str(bot.choose(GAME, state, Rng(0))) != "take Gem"
+    assert seen and all("take Gem" not in map(str, legal) for legal in seen)

@@ -57,14 +57,13 @@ from .rng import Rng
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "totals", "seat")
+    __slots__ = ("children", "visits", "avail", "totals")
 
     def __init__(self, n_players: int):
         self.children: dict = {}
         self.visits = 0
         self.avail = 0
         self.totals = [0.0] * n_players
-        self.seat = -1
 
 
 def terminal_rewards(game, state) -> list[float]:
@@ -121,7 +120,7 @@ class MCTSBot(Bot):
             elif done >= self.iterations:
                 break
             sample = determinize(state, seat, rng) if determinize else state.clone()
-            self._iterate(game, root, sample, rng, bounds)
+            self._iterate(game, root, sample, rng, bounds, legal)
             done += 1
         # most visited root action; ties go to the higher mean, then list order
         best, best_key = None, None
@@ -134,14 +133,15 @@ class MCTSBot(Bot):
                 best, best_key = action, key
         return best if best is not None else legal[0]
 
-    def _iterate(self, game, root: _Node, state, rng: Rng, bounds: list[float]) -> None:
+    def _iterate(self, game, root: _Node, state, rng: Rng, bounds: list[float], root_legal: list) -> None:
         path = [root]
         node = root
         # selection and expansion
         while not state.is_terminal():
             mover = state.current_player()
-            node.seat = mover
-            legal = state.legal_actions()
+            # at the root, the caller's list: a restricted-play wrapper may
+            # have shortened it, and search should not spend time on the rest
+            legal = root_legal if node is root else state.legal_actions()
             untried = [a for a in legal if a not in node.children]
             if untried:
                 action = untried[rng.randbelow(len(untried))]
