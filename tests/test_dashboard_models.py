@@ -424,3 +424,19 @@ def test_flipped_game_opens_on_the_play_page():
     assert play.game_id == "meaning-made" and play.match.config.seed == flips[0]["seed"]
     res = play.game.result(play.match.states[-1])
     assert res.ending == flips[0]["b"]["ending"]
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_every_bundled_game_is_drawn_at_start_and_end(game_id):
+    import panel as pn
+
+    from workbench.dashboard.play import PlayPage, available_games
+    if game_id not in available_games():
+        pytest.skip(f"{game_id} does not load")
+    model = PlayModel(game_id=game_id)
+    view = PlayPage(model=model)
+    for _ in range(2):
+        drawn = view._table.objects[0]
+        assert not isinstance(drawn, pn.pane.Alert), drawn.object
+        model.play_to_end()
+    assert model.state.is_terminal() and "Game over" in model.status()

@@ -159,9 +159,9 @@ def draw_meaning_made(game, state):
     Index with each Initiative's boxes (filled ones dark) and contribution
     markers in order, and each player's mat."""
     obs = game.observe(state)
-    cards = getattr(state, "cards", None)
-    patterns = getattr(cards, "patterns", {}) or {}
-    initiatives = getattr(cards, "initiatives", {}) or {}
+    pool = getattr(state, "cards", None)
+    patterns = getattr(pool, "patterns", {}) or {}
+    initiatives = getattr(pool, "initiatives", {}) or {}
     rules = getattr(state, "rules", None)
     meaning_max = getattr(rules, "meaning_max", max(10, obs.get("meaning", 0)))
 
