@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from workbench.core.bots import make_bots
 from workbench.core.play import bot_rngs
 from workbench.core.scenario import run_file, scenario_files
-from workbench.games.mandate_2038 import GAME, audit, board
+from workbench.games.mandate_2038 import GAME, audit, board, influence
 from workbench.rules.checks import load_game_checks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,6 +113,26 @@ def test_random_games_end_and_keep_invariants(seed, players):
     _invariants(state)
     res = GAME.result(state)
     assert res.turns == 12 and res.winners
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 5),
+       colocated=st.booleans(), range_once=st.booleans(), risk_on_customer=st.booleans())
+def test_random_games_under_every_ruling_switch(seed, players, colocated, range_once, risk_on_customer):
+    """Each ruling's alternative (an option) still plays whole games within the invariants."""
+    options = {"jv_colocated": colocated, "jv_range_checked_once": range_once,
+               "systemic_risk_on_customer": risk_on_customer}
+    config = GAME.config(players, seed=seed, **options)
+    state = GAME.new_initial_state(config)
+    bots = make_bots("random", players)
+    rngs = bot_rngs(config)
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(bots[seat].choose(GAME, state, rngs[seat]))
+    _invariants(state)
+    if not range_once:
+        # an active venture's hosts are in range (ruling jv-range-kept)
+        assert all(influence.in_range(state, v) for v in state.ventures if influence.active(state, v))
 
 
 #: every placeholder the designer's original document uses (keys only; the document
