@@ -64,6 +64,7 @@ def test_meaning_made_forward_and_back_on_play_page(ui, console_errors):
     expect(page.locator(".play-status")).to_contain_text(f"position {ply} of {ply}")
     page.get_by_role("button", name="Play to end").click()
     expect(page.locator(".play-status")).to_contain_text("Game over", timeout=180_000)
+    expect(page.get_by_text("cannot draw this position")).to_have_count(0)
     assert console_errors == []
 
 
