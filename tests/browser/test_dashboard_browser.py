@@ -166,3 +166,28 @@ def test_sweeps_page_runs_a_batch_with_plots(ui, console_errors):
     expect(page.get_by_text("Design metrics")).to_be_visible()
     ui.screenshot("sweeps")
     assert console_errors == []
+
+
+SELECT_IN_GRAPH = """(card) => {
+    // what a click on a node does: set the node source's selection, which Bokeh
+    // sends to the server like any other change
+    const doc = Bokeh.documents[0];
+    let hit = 0;
+    for (const model of doc.all_models) {
+        const data = model.data;
+        if (data && data.name && data.kind && data.requirement) {
+            const i = Array.from(data.name).indexOf(card);
+            if (i >= 0) { model.selected.indices = [i]; hit += 1; }
+        }
+    }
+    return hit;
+}"""
+
+
+def test_graph_click_selects_a_card(ui, console_errors):
+    page = ui.page
+    ui.open("Graph")
+    page.wait_for_timeout(1500)
+    assert page.evaluate(SELECT_IN_GRAPH, "Pulse") >= 1
+    expect(page.locator(".graph-links")).to_contain_text("Pulse needs")
+    assert console_errors == []
