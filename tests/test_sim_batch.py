@@ -116,3 +116,22 @@ def test_outcome_shares_add_up_and_rows_are_consistent(seed, players, games, lim
     assert ((result.games["multi_option_decisions"] <= result.games["decisions"])).all()
     for value in (m["balance"], m["drawishness"], m["decision_moves"]):
         assert 0.0 <= value <= 1.0
+
+
+class _BrokenRace(type(GAME)):
+    """Pebble Race whose engine breaks in one game, as a buggy engine would."""
+
+    def new_initial_state(self, config):
+        if config.seed == derive_seed(6, "game", 3):
+            raise ZeroDivisionError("engine bug")
+        return super().new_initial_state(config)
+
+
+BROKEN = _BrokenRace()
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_crashing_game_is_named_with_its_seed(workers):
+    spec = SimSpec(f"{__name__}:BROKEN", games=6, players=2, seed=6)
+    with pytest.raises(WorkbenchError, match=r"game 3 \(seed \d+, bots random\) raised ZeroDivisionError"):
+        simulate(spec, workers=workers)
