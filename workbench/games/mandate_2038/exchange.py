@@ -14,6 +14,18 @@ from .notation import Move
 OTHER = {"runway": "compute", "compute": "runway"}
 
 
+_OFFER_MOVES: dict = {}
+
+
+def _offer_move(state, give: str, rival: int) -> Move:
+    """The offer's Move, built once per seat names (its text names the rival)."""
+    key = (state.config.players, give, rival)
+    move = _OFFER_MOVES.get(key)
+    if move is None:
+        move = _OFFER_MOVES[key] = Move("offer", f"{give} for {OTHER[give]} to {state.player_name(rival)}")
+    return move
+
+
 def offers(state, seat: int) -> list[Move]:
     p = state.players[seat]
     caps = {"runway": costs.cap_of(state, "runway"), "compute": costs.cap_of(state, "compute")}
@@ -22,12 +34,9 @@ def offers(state, seat: int) -> list[Move]:
         get = OTHER[give]
         if getattr(p, give) < 1 or getattr(p, get) >= caps[get]:
             continue
-        for rival in range(state.n):
-            if rival == seat:
-                continue
-            r = state.players[rival]
-            if getattr(r, get) >= 1 and getattr(r, give) < caps[give]:
-                out.append(Move("offer", f"{give} for {get} to {state.player_name(rival)}"))
+        for rival, r in enumerate(state.players):
+            if rival != seat and getattr(r, get) >= 1 and getattr(r, give) < caps[give]:
+                out.append(_offer_move(state, give, rival))
     return out
 
 

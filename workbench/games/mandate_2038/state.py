@@ -103,8 +103,7 @@ class MandateState(State):
 
     def _legal_list(self) -> list:
         if self._legal is None:
-            from . import flow
-            self._legal = flow.legal_actions(self)
+            self._legal = _flow().legal_actions(self)
             self._legal_set = None
         return self._legal
 
@@ -114,9 +113,8 @@ class MandateState(State):
             raise IllegalAction("the game is over")
         legal = self._legal_list()
         action = flow.canonical(self, action)
-        if self._legal_set is None:
-            self._legal_set = frozenset(legal)
-        if action not in self._legal_set:
+        # one membership test per position: a linear scan is cheaper than hashing the list
+        if action not in legal:
             raise IllegalAction(flow.why_illegal(self, action))
         self._legal = self._legal_set = None
         flow.apply(self, action)
@@ -134,6 +132,18 @@ class MandateState(State):
     def note(self, text: str) -> None:
         """Record what happened (for the dashboard's log and scenario reports)."""
         self.events = self.events + (text,)  # a tuple: clones share it for free
+
+
+def _flow():
+    """The flow module (imported late: it imports this one)."""
+    global _FLOW
+    if _FLOW is None:
+        from . import flow
+        _FLOW = flow
+    return _FLOW
+
+
+_FLOW = None
 
 
 def _copy_run(run):
