@@ -135,6 +135,18 @@ def setup_pieces():
                 problems.append(f"{n} players: seat {seat} Agents {p.agents}")
             if any(f is not None for f in p.facilities) or p.generator is not None:
                 problems.append(f"{n} players: seat {seat} starts with pieces built")
+        # before Era I begins (a Headline may add Scrutiny at once): the bag is empty,
+        # the Systemic Risk cubes wait in supply, no project chip is built, and each
+        # faction's printed Mandate is on the track
+        bare = game._setup(game.config(n, seed=1))
+        if any(p.bag for p in bare.players) or bare.bag_black:
+            problems.append(f"{n} players: the Audit bag does not start empty")
+        if bare.black_supply != bare.content.shared["systemicRiskCubes"]:
+            problems.append(f"{n} players: {bare.black_supply} Systemic Risk cubes in supply")
+        for seat, p in enumerate(bare.players):
+            start = bare.content.faction_by_name[p.faction.lower()].start
+            if p.projects or p.mandate != start.mandate:
+                problems.append(f"{n} players: seat {seat} starts with projects {p.projects} or Mandate {p.mandate}")
     return problems
 
 
