@@ -172,26 +172,19 @@ class RulesModel(param.Parameterized):
         return "not run"
 
     def run_checks(self) -> dict[str, int]:
-        """Run every check of this game once; returns counts by status."""
-        from workbench.core.registry import get_game
-        from workbench.core.scenario import run_file
-        game = get_game(self.game_id)
-        results: dict[object, tuple[bool, str]] = {}
-        for checks in self._checks.values():
-            for name, runner in checks:
-                if runner in results:
-                    continue
-                if hasattr(runner, "run"):
-                    results[runner] = runner.run()
-                else:
-                    try:
-                        res = run_file(runner, game=game)
-                        results[runner] = (res.passed, "; ".join(d.message for d in res.divergences))
-                    except WorkbenchError as exc:
-                        results[runner] = (False, str(exc))
+        """Run every check of this game once (as ``workbench check`` does: a worked
+        example replays in report mode, its divergences are errata, not failures);
+        returns counts by status."""
+        from workbench.rules.report import game_report
+        report = game_report(self.game_id)
+        failing: dict[str, list[str]] = {}
+        for chk in report.checks:
+            if chk.status == "fail":
+                for clause in chk.clauses:
+                    failing.setdefault(clause, []).append(f"{chk.kind} {chk.name}: {chk.message}")
         self.check_status = {}
-        for clause, checks in self._checks.items():
-            failed = [f"{name}: {results[runner][1]}" for name, runner in checks if not results[runner][0]]
+        for clause in self._checks:
+            failed = failing.get(clause, [])
             self.check_status[clause] = ("fail" if failed else "pass", failed)
         self.version += 1
         counts: dict[str, int] = {}
