@@ -33,7 +33,6 @@ DEFAULT_WEIGHTS = {
     "money": 0.1,           # what the player could pay, Patent sales included (counted up to $10)
     "broke": -1.0,          # 1 when that is less than $3
     "debt": -0.4,           # agents in Debt (only Capital pairs them off in a Fundraise)
-    "stuck": -2.5,          # 1 when no agent is left on the finance track
     "agents": 0.4,          # agents on the finance track, free to install
     "future_shock": 0.4,
     "think_tank": 0.3,
@@ -95,7 +94,6 @@ class PaxGame(Game):
             "money": min(10, liquid),
             "broke": 1 if liquid < 3 else 0,
             "agents": sum(state.fin[seat]),
-            "stuck": 1 if not any(state.fin[seat]) else 0,
             "debt": state.fin[seat][2],
             "imports": state.stats.get("imports", 0),
             "clock": len(state.splay) + len(state.out_of_game) - len(state.deck),
