@@ -106,18 +106,20 @@ def test_event_resolves_from_the_table_in_the_world_layer_column():
 
 
 def test_event_column_one_when_nothing_above_layer_one():
-    s = make(start="event", world={"events": ["D"], "meaning": 8})
-    assert s.meaning == 7  # D column 1 costs 1, column 2 would cost 2
+    s = make(start="event", world={"events": ["E"], "meaning": 8})
+    assert s.meaning == 8  # draft Event E costs nothing in column 1
+    s = make(start="event", world={"events": ["E"], "meaning": 8, "world_layer": 2})
+    assert s.meaning == 6  # and 2 in column 2 (the worked example's lookup)
 
 
 def test_hard_mode_costs_one_more_meaning_per_event():
-    s = make(start="event", variants=["hard-mode"], world={"events": ["D"], "meaning": 8})
-    assert s.meaning == 6
+    s = make(start="event", variants=["hard-mode"], world={"events": ["A"], "meaning": 8})
+    assert s.meaning == 6  # Event A's column 1 (-1, the worked example's lookup) and Hard Mode's -1
 
 
 def test_high_instability_reveals_two_events_and_keeps_the_second_code():
-    s = make(start="event", variants=["high-instability"], world={"events": ["C", "B"], "meaning": 8})
-    assert s.events == ["C", "B"] and s.code == 3 and s.meaning == 6
+    s = make(start="event", variants=["high-instability"], world={"events": ["A", "B"], "meaning": 8})
+    assert s.events == ["A", "B"] and s.code == 3 and s.meaning == 6
 
 
 def test_event_deck_reshuffles_its_discard_when_empty():
