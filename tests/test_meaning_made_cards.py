@@ -256,3 +256,34 @@ def test_rulings_name_real_switches(cards_copy):
     _edit(path, "switch: contributors", "switch: contributers")
     problems = MeaningMade().validate_data()
     assert problems and "contributors-scaled" in problems[0] and "did you mean 'contributors'" in problems[0]
+
+
+def test_validate_data_lists_every_problem_and_load_cards_raises_the_first(cards_copy):
+    """A designer fixes a broken pool in one go: every bad field of every card in
+    every file is listed; loading stops at the first, with the same message."""
+    mm = cards_copy / "meaning_made"
+    _edit(mm / "patterns.yaml", "- name: Shell\n  layer: 1", "- name: Shell\n  layer: 9")
+    _edit(mm / "patterns.yaml", "- name: Shelter\n  layer: 1", "- name: Shelter\n  layer: 0")
+    _edit(mm / "initiatives.yaml", "tokens: {S: 1, I: 1}", "tokens: {S: 1, I: -1}")
+    _edit(mm / "events.yaml", "- {id: A, code: 2, provenance: seed}", "- {id: A, code: zero, provenance: seed}")
+    problems = MeaningMade().validate_data()
+    wanted = [("patterns.yaml", "'Shell'", "'layer'"), ("patterns.yaml", "'Shelter'", "'layer'"),
+              ("initiatives.yaml", "'Listening Circle'", "'requirement.tokens"),
+              ("events.yaml", "'A'", "'code'")]
+    for file, card, field in wanted:
+        assert any(file in p and f"card {card}" in p and f"field {field}" in p for p in problems), (file, card, problems)
+    # in the order the files are read, and the loader raises exactly the first
+    first = [next(i for i, p in enumerate(problems) if file in p and f"card {card}" in p) for file, card, _ in wanted]
+    assert first == sorted(first)
+    with pytest.raises(DataError) as err:
+        load_cards(mm)
+    assert str(err.value) == problems[0]
+
+
+def test_validate_data_lists_each_bad_field_of_one_card(cards_copy):
+    mm = cards_copy / "meaning_made"
+    _edit(mm / "patterns.yaml", "- name: Shell\n  layer: 1", "- name: Shell\n  layer: 9\n  colour: red")
+    problems = [p for p in MeaningMade().validate_data() if "card 'Shell'" in p]
+    assert any("field 'layer'" in p for p in problems) and any("field 'colour'" in p for p in problems)
+    with pytest.raises(DataError, match=r"and 1 more problem"):
+        load_cards(mm)

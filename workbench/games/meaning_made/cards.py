@@ -293,74 +293,146 @@ class CardSet:
 FILES = ("patterns.yaml", "initiatives.yaml", "events.yaml", "tables.yaml", "settings.yaml")
 
 
-def _items(data, file: Path, key: str) -> list:
+class _Problems:
+    """Where the loader reports a problem: ``strict`` raises the first one (what
+    :func:`load_cards` wants), otherwise every problem is kept (what a designer
+    fixing a file wants, see :func:`card_problems`)."""
+
+    def __init__(self, strict: bool):
+        self.strict = strict
+        self.found: list[DataError] = []
+
+    def add(self, error: DataError) -> None:
+        if self.strict:
+            raise error
+        self.found.append(error)
+
+    def invalid(self, exc: ValidationError, *, file: Path, card: str) -> None:
+        """A card that failed validation: the first failing field when strict
+        (with a count of the others), else one problem per failing field."""
+        if self.strict:
+            raise validation_error(exc, file=str(file), card=card) from None
+        for err in exc.errors():
+            loc = [str(p) for p in err.get("loc", ())]
+            self.found.append(DataError(err.get("msg", "invalid value"), file=str(file), card=card,
+                                        field=".".join(loc) if loc else None))
+
+
+def _items(data, file: Path, key: str, report: _Problems) -> list:
     if not isinstance(data, dict) or not isinstance(data.get(key), list):
-        raise DataError(f"expected a mapping with a list under {key!r}", file=str(file))
+        report.add(DataError(f"expected a mapping with a list under {key!r}", file=str(file)))
+        return []
     return data[key]
 
 
-def _model_list(model, items, file: Path, name_key: str) -> list:
+def _model_list(model, items, file: Path, name_key: str, report: _Problems) -> list:
     out, seen = [], {}
     for n, raw in enumerate(items, start=1):
         label = raw.get(name_key) if isinstance(raw, dict) else None
         card = str(label) if label is not None else f"#{n}"
         if not isinstance(raw, dict):
-            raise DataError("each entry must be a mapping", file=str(file), card=card)
+            report.add(DataError("each entry must be a mapping", file=str(file), card=card))
+            continue
         try:
             obj = model.model_validate(raw)
         except ValidationError as exc:
-            raise validation_error(exc, file=str(file), card=card) from None
+            report.invalid(exc, file=file, card=card)
+            continue
         key = str(getattr(obj, name_key)).lower()
         if key in seen:
-            raise DataError(f"duplicate name (also entry {seen[key]})", file=str(file), card=card, field=name_key)
+            report.add(DataError(f"duplicate name (also entry {seen[key]})", file=str(file), card=card,
+                                 field=name_key))
+            continue
         seen[key] = n
         out.append(obj)
     return out
 
 
-def _table(rows, file: Path, table: str) -> dict[str, TableRow]:
+def _table(rows, file: Path, table: str, report: _Problems) -> dict[str, TableRow]:
     out = {}
     for n, raw in enumerate(rows, start=1):
         card = f"{table} {raw.get('key', '#' + str(n))}" if isinstance(raw, dict) else f"{table} #{n}"
         try:
             row = TableRow.model_validate(raw)
         except ValidationError as exc:
-            raise validation_error(exc, file=str(file), card=card) from None
+            report.invalid(exc, file=file, card=card)
+            continue
         if row.key in out:
-            raise DataError("duplicate row", file=str(file), card=card, field="key")
+            report.add(DataError("duplicate row", file=str(file), card=card, field="key"))
+            continue
         out[row.key] = row
     return out
+
+
+def _read(folder: Path, report: _Problems) -> CardSet | None:
+    """Read and validate every file, reporting each problem to ``report``; the
+    CardSet of what validated, or None when a whole file could not be used."""
+    f = {name: folder / name for name in FILES}
+
+    def data_of(name):
+        try:
+            return load_yaml(f[name])
+        except DataError as exc:
+            report.add(exc)
+            return None
+
+    # file by file, in the order of FILES, so the strict mode's first problem is
+    # the first a reader of the files meets
+    pdata = data_of("patterns.yaml")
+    patterns = _model_list(Pattern, _items(pdata, f["patterns.yaml"], "patterns", report) if pdata is not None
+                           else [], f["patterns.yaml"], "name", report)
+    idata = data_of("initiatives.yaml")
+    initiatives = _model_list(Initiative, _items(idata, f["initiatives.yaml"], "initiatives", report)
+                              if idata is not None else [], f["initiatives.yaml"], "name", report)
+    edata = data_of("events.yaml")
+    events = _model_list(Event, _items(edata, f["events.yaml"], "events", report) if edata is not None else [],
+                         f["events.yaml"], "id", report)
+    tdata = data_of("tables.yaml")
+    usable = all(d is not None for d in (pdata, idata, edata, tdata))
+    tables, world, mark = {}, [], []
+    if tdata is not None and not isinstance(tdata, dict):
+        report.add(DataError("expected a mapping of tables", file=str(f["tables.yaml"])))
+        usable = False
+    elif tdata is not None:
+        for table in ("event", "group", "individual"):
+            tables[table] = _table(_items(tdata, f["tables.yaml"], table, report), f["tables.yaml"], table, report)
+        world = _model_list(Reading, _items(tdata, f["tables.yaml"], "world", report), f["tables.yaml"], "title",
+                            report)
+        mark = _model_list(Reading, _items(tdata, f["tables.yaml"], "mark", report), f["tables.yaml"], "title",
+                           report)
+    settings = None
+    sdata = data_of("settings.yaml")
+    if sdata is not None:
+        try:
+            settings = Settings.model_validate(sdata)
+        except ValidationError as exc:
+            report.invalid(exc, file=f["settings.yaml"], card="settings")
+    if not usable or settings is None:
+        return None
+    cards = CardSet(patterns, initiatives, events, tables, world, mark, settings, folder)
+    # cross-file checks also run on a partly broken pool: what they say holds for
+    # the cards that did validate
+    for file, card, field, message in cross_check(cards):
+        report.add(DataError(message, file=str(folder / file), card=card, field=field))
+    return cards
 
 
 def load_cards(folder: Path | None = None) -> CardSet:
     """Read and validate every file; the first problem raises :class:`DataError`."""
     folder = Path(folder) if folder else cards_dir(GAME_ID)
-    f = {name: folder / name for name in FILES}
-    patterns = _model_list(Pattern, _items(load_yaml(f["patterns.yaml"]), f["patterns.yaml"], "patterns"),
-                           f["patterns.yaml"], "name")
-    initiatives = _model_list(Initiative, _items(load_yaml(f["initiatives.yaml"]), f["initiatives.yaml"],
-                                                 "initiatives"), f["initiatives.yaml"], "name")
-    events = _model_list(Event, _items(load_yaml(f["events.yaml"]), f["events.yaml"], "events"),
-                         f["events.yaml"], "id")
-    tdata = load_yaml(f["tables.yaml"])
-    if not isinstance(tdata, dict):
-        raise DataError("expected a mapping of tables", file=str(f["tables.yaml"]))
-    tables = {}
-    for table in ("event", "group", "individual"):
-        tables[table] = _table(_items(tdata, f["tables.yaml"], table), f["tables.yaml"], table)
-    world = _model_list(Reading, _items(tdata, f["tables.yaml"], "world"), f["tables.yaml"], "title")
-    mark = _model_list(Reading, _items(tdata, f["tables.yaml"], "mark"), f["tables.yaml"], "title")
-    sdata = load_yaml(f["settings.yaml"])
+    return _read(folder, _Problems(strict=True))
+
+
+def card_problems(folder: Path | None = None) -> list[DataError]:
+    """Every problem in the card files at once (file, card, field each), in the
+    order :func:`load_cards` meets them: its first is the one it raises."""
+    folder = Path(folder) if folder else cards_dir(GAME_ID)
+    report = _Problems(strict=False)
     try:
-        settings = Settings.model_validate(sdata)
-    except ValidationError as exc:
-        raise validation_error(exc, file=str(f["settings.yaml"]), card="settings") from None
-    cards = CardSet(patterns, initiatives, events, tables, world, mark, settings, folder)
-    problems = cross_check(cards)
-    if problems:
-        file, card, field, message = problems[0]
-        raise DataError(message, file=str(folder / file), card=card, field=field)
-    return cards
+        _read(folder, report)
+    except (KeyError, TypeError, AttributeError) as exc:  # a cross-check tripping over a missing table
+        report.found.append(DataError(f"cannot check across files: {type(exc).__name__}: {exc}", file=str(folder)))
+    return report.found
 
 
 def cross_check(cards: CardSet) -> list[tuple[str, str, str, str]]:

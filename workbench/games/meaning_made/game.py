@@ -8,7 +8,7 @@ from workbench.core.errors import DataError
 from workbench.core.game import Game, GameConfig, GameResult, State
 
 from . import notation
-from .cards import CardSet, cards_for, load_cards
+from .cards import CardSet, cards_for
 from .evaluation import evaluate as _evaluate
 from .variants import OPTIONS, VARIANTS, Rules
 
@@ -168,15 +168,15 @@ class MeaningMade(Game):
 
     # -- data --------------------------------------------------------------------
     def validate_data(self) -> list[str]:
-        """Problems in the card files (or, for an in-memory pool, its cross-file checks)."""
+        """Every problem in the card files, each naming file, card and field (for
+        an in-memory pool, its cross-file checks), then those of rulings.yaml."""
         if self._cards is not None:
             from .cards import cross_check
             return [f"{file}: card {card!r}: field {field!r}: {msg}" for file, card, field, msg in cross_check(self._cards)]
-        try:
-            cards = load_cards()
-        except DataError as exc:
-            return [str(exc)]
-        return rulings_problems(cards.folder / "rulings.yaml")
+        from workbench.core.data import cards_dir
+        from .cards import GAME_ID, card_problems
+        folder = cards_dir(GAME_ID)
+        return [str(p) for p in card_problems(folder)] + rulings_problems(folder / "rulings.yaml")
 
 
 def rulings_problems(path) -> list[str]:
