@@ -83,13 +83,26 @@ def legal_actions(state) -> list:
 
 
 def apply_action(state, action) -> None:
-    if isinstance(action, str):
+    if type(action) is str:
         action = N.parse(action, state.cards, state.config.players)
     phase = state.phase
+    if phase == PHASE_TURNS:
+        turn = _TURN_ACTIONS.get(type(action))
+        if turn is None:
+            if isinstance(action, (N.Answer, N.Donate)):
+                raise IllegalAction(f"'{action}' is not an action of a player's turn"
+                                    + (" (no Touchpoint is waiting for an answer)" if isinstance(action, N.Answer)
+                                       else " (the Stability Window is not open)"))
+            raise IllegalAction(f"unknown action {action!r}")
+        if turn(state, action):  # the action used one of the turn's two
+            state.actions_taken += 1
+            state.actions_left -= 1
+            action_done(state)
+        return
     if phase == PHASE_OVER:
         raise IllegalAction("the game is over")
     if phase == PHASE_TOUCHPOINT:
-        if not isinstance(action, N.Answer):
+        if type(action) is not N.Answer:
             frm = state.player_name(state.pending[0])
             raise IllegalAction(f"{state.player_name(state.decider)} must answer {frm}'s Touchpoint: accept or decline")
         check_answer(state, action.accept)
@@ -98,47 +111,66 @@ def apply_action(state, action) -> None:
         action_done(state)
         return
     if phase == PHASE_STABILITY:
-        if not isinstance(action, N.Donate):
+        if type(action) is not N.Donate:
             raise IllegalAction("the Stability Window is open: donate or pass")
         check_donation(state, action.donate)
         state.actions_taken += 1
         donation(state, action.donate)
         return
-    # Phase B
-    if isinstance(action, (N.Answer, N.Donate)):
-        raise IllegalAction(f"'{action}' is not an action of a player's turn"
-                            + (" (no Touchpoint is waiting for an answer)" if isinstance(action, N.Answer)
-                               else " (the Stability Window is not open)"))
+    raise IllegalAction(f"unknown phase {phase!r}")
+
+
+# Phase B, one function per action: validate in full, then apply. Each returns
+# True when the action used one of the turn's two actions and the turn moves on;
+# False when it handled the bookkeeping itself (a Touchpoint waits for its answer;
+# a free conversion).
+
+def _gather(state, action) -> bool:
+    t = action.tokens
+    if t[2] or t[3] or t[0] + t[1] != 2:
+        raise IllegalAction("gather takes exactly 2 tokens, Energy and/or Insight")
+    gather(state, action)
+    return True
+
+
+def _load(state, action) -> bool:
     seat = state.seat
-    if isinstance(action, N.Gather):
-        if action.tokens[2] or action.tokens[3] or action.tokens[0] + action.tokens[1] != 2:
-            raise IllegalAction("gather takes exactly 2 tokens, Energy and/or Insight")
-        gather(state, action)
-    elif isinstance(action, N.Load):
-        plan = plan_load(state, action)
-        load_pattern(state, plan)
-        check_completions(state, seat, [n for n, prog in state.progress.items()
-                                         if seat in prog.markers or state.cards.initiatives[n].requirement.patterns_in_play])
-    elif isinstance(action, N.Contribute):
-        plan = plan_contribute(state, action)
-        contribute(state, plan)
-        check_completions(state, seat, (action.initiative,))
-    elif isinstance(action, N.Touchpoint):
-        other = plan_touchpoint(state, action)
-        propose(state, action, other)
-        state.actions_taken += 1
-        return
-    elif isinstance(action, N.Recycle):
-        check_recycle(state, action.area)
-        recycle(state, action.area)
-    elif isinstance(action, N.Convert):
-        check_convert(state)
-        convert(state)
-        if not state.rules.options["conversion_action"]:
-            state.actions_taken += 1
-            return
-    else:
-        raise IllegalAction(f"unknown action {action!r}")
+    plan = plan_load(state, action)
+    load_pattern(state, plan)
+    inits = state.cards.initiatives
+    check_completions(state, seat, [n for n, prog in state.progress.items()
+                                     if seat in prog.markers or inits[n].requirement.patterns_in_play])
+    return True
+
+
+def _contribute(state, action) -> bool:
+    plan = plan_contribute(state, action)
+    contribute(state, plan)
+    check_completions(state, state.seat, (action.initiative,))
+    return True
+
+
+def _touchpoint(state, action) -> bool:
+    other = plan_touchpoint(state, action)
+    propose(state, action, other)
     state.actions_taken += 1
-    state.actions_left -= 1
-    action_done(state)
+    return False
+
+
+def _recycle(state, action) -> bool:
+    check_recycle(state, action.area)
+    recycle(state, action.area)
+    return True
+
+
+def _convert(state, action) -> bool:
+    check_convert(state)
+    convert(state)
+    if state.rules.options["conversion_action"]:
+        return True
+    state.actions_taken += 1
+    return False
+
+
+_TURN_ACTIONS = {N.Gather: _gather, N.Load: _load, N.Contribute: _contribute, N.Touchpoint: _touchpoint,
+                 N.Recycle: _recycle, N.Convert: _convert}
