@@ -684,3 +684,38 @@ def test_refused_actions_change_nothing(seed, players):
             break
         actions = state.legal_actions()
         state.apply_action(actions[rng.randbelow(len(actions))])
+
+
+def test_clones_share_nothing_a_move_changes():
+    """Clones share Progress entries and Palettes until a rule replaces them
+    (copy on write): play on the clone, or on the original, never shows in the other."""
+    from workbench.core.bots import make_bots
+    from workbench.core.play import bot_rngs
+    state = GAME.new_initial_state(GAME.config(4, seed=11))
+    bots, rngs = make_bots("random", 4), bot_rngs(GAME.config(4, seed=11))
+    checked = 0
+    while not state.is_terminal() and checked < 400:
+        before = obs(state)
+        twin = state.clone()
+        seat = state.current_player()
+        action = bots[seat].choose(GAME, state, rngs[seat])
+        twin.apply_action(action)
+        assert obs(state) == before, f"playing {action} on a clone changed the original"
+        state.apply_action(action)
+        assert obs(twin) == obs(state)
+        checked += 1
+    assert checked > 100
+
+
+def test_greedy_values_every_touchpoint_as_its_own_look_ahead():
+    """``action_values`` skips look-aheads for all but one Touchpoint; the values
+    must be exactly those of applying each action to a clone."""
+    from workbench.core.game import Game
+    state = GAME.new_initial_state(GAME.config(4, seed=5))
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        actions = state.legal_actions()
+        seat = state.current_player()
+        assert GAME.action_values(state, seat, actions) == Game.action_values(GAME, state, seat, actions)
+        state.apply_action(actions[len(actions) // 2])
