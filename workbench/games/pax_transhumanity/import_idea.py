@@ -10,9 +10,14 @@ from .notation import Action
 
 
 def movable(state, seat: int, idea: str) -> bool:
-    rivals = [s for s in state.synd.get(idea, ()) if s != seat]
-    rivals += [s for s in state.heat.get(idea, ()) if s is not None and s != seat]
-    return not rivals
+    """No rival Syndication or rival Heat agent on the idea."""
+    for s in state.synd.get(idea, ()):
+        if s != seat:
+            return False
+    for s in state.heat.get(idea, ()):
+        if s is not None and s != seat:
+            return False
+    return True
 
 
 def empty_slots(state) -> list:
@@ -20,9 +25,17 @@ def empty_slots(state) -> list:
 
 
 def legal(state, seat: int) -> list:
+    # Imports are most of the legal moves in a typical position (every movable idea
+    # times every empty slot), so this list is built without per-action helpers.
     slots = empty_slots(state)
-    return [Action("import", (idea, s, i)) for idea in state.market_ideas() if movable(state, seat, idea)
-            for s, i in slots]
+    if not slots:
+        return []
+    make = tuple.__new__
+    out = []
+    for idea in state.market_ideas():
+        if movable(state, seat, idea):
+            out += [make(Action, ("import", (idea, s, i))) for s, i in slots]
+    return out
 
 
 def apply(state, seat: int, action) -> None:

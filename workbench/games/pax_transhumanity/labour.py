@@ -58,9 +58,15 @@ def employee_at(state, key: str, seat: int):
 
 def labour_places(state, seat: int, sphere: str, side: str) -> list:
     """Places from which ``seat`` can do labour of ``side`` in ``sphere``."""
-    places = state.content.places
-    return [key for key in state.content.sphere_places[sphere]
-            if places[key].side == side and employee_at(state, key, seat) is not None]
+    # the same test as employee_at(...) is not None, inlined: legal_actions asks this
+    # for every sphere in every position
+    places, staff, companies = state.content.places, state.staff, state.companies
+    out = []
+    for key in state.content.sphere_places[sphere]:
+        here = staff.get(key)
+        if here and places[key].side == side and (seat in here or companies.get(key) == seat):
+            out.append(key)
+    return out
 
 
 def check_labour(state, seat: int, key: str, sphere: str, side: str) -> int:

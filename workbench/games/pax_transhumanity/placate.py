@@ -12,6 +12,8 @@ from .notation import A
 def legal(state, seat: int) -> list:
     out = []
     for idea in state.market_ideas():
+        if seat not in state.heat[idea]:
+            continue
         squares = state.idea(idea).heat
         for colour in ("white", "black"):
             if any(c == colour and state.heat[idea][i] == seat for i, c in enumerate(squares)):

@@ -69,6 +69,7 @@ def legal(state, seat: int) -> list:
     """Every legal Syndicate (the same tests as :func:`check`, without raising)."""
     out = []
     free = syndication_is_free(state)
+    agents_at = {}      # cost -> agents left after paying it (few distinct costs)
     for sphere in SPHERES:
         for slot, idea in enumerate(state.market[sphere]):
             if idea is None:
@@ -77,13 +78,15 @@ def legal(state, seat: int) -> list:
             if seat in owners:
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
-            _offer(state, seat, idea, cost, out)
+            if cost not in agents_at:
+                agents_at[cost] = agents_after_payment(state, seat, cost)
+            _offer(state, seat, idea, agents_at[cost], out)
     return out
 
 
-def _offer(state, seat: int, idea: str, cost: int, out: list) -> None:
-    """Append the Syndicate actions ``idea`` allows at ``cost`` (with and without the black Heat)."""
-    agents = agents_after_payment(state, seat, cost)
+def _offer(state, seat: int, idea: str, agents: int, out: list) -> None:
+    """Append the Syndicate actions ``idea`` allows when ``agents`` would be left
+    after paying its price (with and without the black Heat)."""
     if agents < 0:
         return
     whites = uncovered(state, idea, "white")
