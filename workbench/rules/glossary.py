@@ -228,6 +228,8 @@ class ExtractedPair:
 
 
 def _inner_term(inner: str) -> str | None:
+    if inner.count(",") >= 2:  # an enumeration in brackets is an aside, not a translation
+        return None
     first = inner.split(",")[0].split(";")[0].strip()
     if not first or not re.fullmatch(r"[^\W\d_][\w' -]*", first):
         return None
@@ -252,9 +254,9 @@ def _before_term(before: str, n_inner: int) -> str | None:
         if window[i][:1].isupper():
             start = i
             break
-    chosen = window[start:] if start is not None else window[-n_inner:]
-    if not chosen:
+    if start is None:  # a lower-case word before the brackets is running text, not a term
         return None
+    chosen = window[start:]
     last = chosen[-1]
     m = _SUFFIX_RE.match(last)
     if m:  # Hungarian writes a suffix after a hyphen on a foreign-looking term: Akadály-nál
