@@ -33,8 +33,10 @@ def test_ending_value_follows_rank_and_margin():
     assert ending_value(state, 0, w) == w["win"] + w["margin"] * 2
     assert ending_value(state, 1, w) == w["loss"] / 2 + w["margin"] * -2
     assert ending_value(state, 2, w) == w["loss"] + w["margin"] * -3
-    values = [GAME.evaluate(state, s) - sum(DEFAULT_WEIGHTS.get(k, 0) * v
-                                            for k, v in GAME.features(state, s).items()) for s in range(3)]
+    # with spend_by off every feature keeps its full weight
+    values = [GAME.evaluate(state, s, {"spend_by": 0}) - sum(DEFAULT_WEIGHTS.get(k, 0) * v
+                                                             for k, v in GAME.features(state, s).items())
+              for s in range(3)]
     assert values == [ending_value(state, s, w) for s in range(3)]
 
 
@@ -49,12 +51,24 @@ def test_tie_on_points_is_broken_by_capital_for_the_ending_value():
 
 def test_unfinished_positions_pay_the_stall_charge_per_round():
     state = GAME.new_initial_state(GAME.config(3, seed=2))
-    early = GAME.evaluate(state, 0)
+    w = {"spend_by": 0}                         # holdings at full weight, so only the stall charge moves
+    early = GAME.evaluate(state, 0, w)
     state.round += 10
-    assert GAME.evaluate(state, 0) == pytest.approx(early - 10 * DEFAULT_WEIGHTS["stall"])
-    assert GAME.evaluate(state, 0, {"stall": 0.0}) == pytest.approx(early + DEFAULT_WEIGHTS["stall"])
+    assert GAME.evaluate(state, 0, w) == pytest.approx(early - 10 * DEFAULT_WEIGHTS["stall"])
+    assert GAME.evaluate(state, 0, {"spend_by": 0, "stall": 0.0}) == pytest.approx(early + DEFAULT_WEIGHTS["stall"])
     state.ending = "timeout"                    # the safety stop is no ending: still charged
-    assert GAME.evaluate(state, 0) == pytest.approx(early - 10 * DEFAULT_WEIGHTS["stall"])
+    assert GAME.evaluate(state, 0, w) == pytest.approx(early - 10 * DEFAULT_WEIGHTS["stall"])
+
+
+def test_money_held_is_worth_nothing_by_spend_by():
+    state = GAME.new_initial_state(GAME.config(3, seed=2))
+    state.round = 30
+    rich = state.clone()
+    rich.fin[0][0] += 4                        # four more agents in Capital
+    w = {"spend_by": 30}
+    assert GAME.evaluate(rich, 0, w) == pytest.approx(GAME.evaluate(state, 0, w))
+    state.round = rich.round = 10
+    assert GAME.evaluate(rich, 0, w) > GAME.evaluate(state, 0, w)
 
 
 def test_tycoon_progress_grows_faster_near_the_fifth_company():

@@ -40,7 +40,8 @@ DEFAULT_WEIGHTS = {
     "think_tank": 0.3,
     "clock": 2.0,           # cards drawn, researched away or commercialized: bots move the game on
     "imports": -0.05,       # Imports made by anyone: moving cards is no progress in itself
-    "tipping_points": 2.0,  # own Syndications on Tipping Points in the Market (the way to end the game)
+    "tipping_points": 2.0,  # 1 with an own Syndication on a Tipping Point in the Market (the way to end
+                            # the game); more would only tie up agents
     "tipping_ready": 1.0,   # ... of them, those at the bottom of their column (researchable now)
     "cash": 0.2,            # what the finance track alone pays (up to $6): a Fundraise needs track agents
     "tycoon": 1.0,          # Companies counted again, squared over the fifth: the closer to Tycoon the better
@@ -50,10 +51,14 @@ DEFAULT_WEIGHTS = {
     "margin": 2.0,          # per point ahead of (or behind) the best rival under the final scoring
     "stall": 0.5,           # per round played, charged to unfinished positions only, so a dragging
                             # game makes finishing (even second) worth more than going on
+    "spend_by": 30.0,       # round by which money and Patents held are worth nothing (their weights
+                            # shrink linearly to 0): scoring never counts money, so bots spend it
 }
 
-#: keys used only to value a finished game (not features)
-ENDING_KEYS = ("win", "loss", "margin", "stall")
+#: keys that are not features: how endings, long games and held money are valued
+ENDING_KEYS = ("win", "loss", "margin", "stall", "spend_by")
+#: features whose weight shrinks toward ``spend_by``
+HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
 
 class PaxGame(Game):
@@ -114,14 +119,15 @@ class PaxGame(Game):
             "clock": len(state.splay) + len(state.out_of_game) - len(state.deck),
             "future_shock": scoring.singular_score(state, seat),
             "think_tank": len(state.think_tank[seat]),
-            "tipping_points": sum(1 for tp in held_tipping_points(state, seat)),
+            "tipping_points": min(1, sum(1 for tp in held_tipping_points(state, seat))),
             "tipping_ready": sum(1 for tp in held_tipping_points(state, seat) if is_lowest(state, tp)),
             "cash": min(6, track_money(state, seat)),
             "tycoon": tycoon_progress(len(companies_of(state, seat)), state.content.settings),
         }
 
     def evaluate(self, state, seat: int, weights=None) -> float:
-        """Weighted features (see ``DEFAULT_WEIGHTS``). A finished game adds the
+        """Weighted features (see ``DEFAULT_WEIGHTS``; money and Patents held count
+        less and less until round ``spend_by``). A finished game adds the
         ending's worth for ``seat`` (:func:`ending_value`); an unfinished one pays
         ``stall`` per round, so the longer a game drags on the more an ending the
         player would not win beats going on. The safety stop (``timeout``) is
@@ -130,7 +136,8 @@ class PaxGame(Game):
         if weights:
             w.update(weights)
         f = self.features(state, seat)
-        value = sum(w.get(k, 0.0) * v for k, v in f.items())
+        keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
+        value = sum(w.get(k, 0.0) * v * (keep if k in HOLDINGS else 1.0) for k, v in f.items())
         if state.is_terminal() and state.ending != "timeout":
             return value + ending_value(state, seat, w)
         return value - w["stall"] * state.round
