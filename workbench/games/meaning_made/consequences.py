@@ -9,6 +9,7 @@ highest Layer. Outcomes are :class:`~.cards.Effect` objects applied here.
 
 from __future__ import annotations
 
+from .setup import draw
 from .tracks import change_legacy, change_meaning, change_vitals, gain_tokens, highest_layer, lose_tokens
 
 
@@ -87,13 +88,7 @@ def resolve_event(state, letter: str, effect=None) -> None:
 
 
 def draw_event(state):
-    if not state.event_deck:
-        if not state.event_discard:
-            return None
-        state.event_deck = state.event_discard
-        state.event_discard = []
-        state.rng.shuffle(state.event_deck)
-    return state.event_deck.pop(0)
+    return draw(state, "event_deck", "event_discard")
 
 
 def discard_events(state) -> None:

@@ -42,16 +42,25 @@ def new_state(config, rules, cards, start_round: bool = True) -> MMState:
     return state
 
 
-def draw_pattern(state):
-    """Top Pattern; an empty deck is replaced by the shuffled discard pile; None
-    when both are empty."""
-    if not state.pattern_deck:
-        if not state.pattern_discard:
+def draw(state, deck: str, discard: str):
+    """Top card of the pile ``state.<deck>``. An empty deck is replaced by its
+    shuffled discard pile, as the rulebook says for the Event, Pattern and
+    Initiative decks alike (for Initiatives by ruling ``initiative-refill-reshuffle``);
+    None when both are empty."""
+    pile = getattr(state, deck)
+    if not pile:
+        spent = getattr(state, discard)
+        if not spent:
             return None
-        state.pattern_deck = state.pattern_discard
-        state.pattern_discard = []
-        state.rng.shuffle(state.pattern_deck)
-    return state.pattern_deck.pop(0)
+        pile = spent
+        setattr(state, deck, pile)
+        setattr(state, discard, [])
+        state.rng.shuffle(pile)
+    return pile.pop(0)
+
+
+def draw_pattern(state):
+    return draw(state, "pattern_deck", "pattern_discard")
 
 
 def refill_prism_slot(state, slot: int) -> None:
@@ -59,15 +68,7 @@ def refill_prism_slot(state, slot: int) -> None:
 
 
 def draw_initiative(state):
-    """Top Initiative; an empty deck is replaced by the shuffled discard pile
-    (ruling ``initiative-refill-reshuffle``); None when both are empty."""
-    if not state.init_deck:
-        if not state.init_discard:
-            return None
-        state.init_deck = state.init_discard
-        state.init_discard = []
-        state.rng.shuffle(state.init_deck)
-    return state.init_deck.pop(0)
+    return draw(state, "init_deck", "init_discard")
 
 
 def refill_index_slot(state, slot: int) -> None:
