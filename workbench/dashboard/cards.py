@@ -21,11 +21,13 @@ import param
 
 from workbench.core.errors import WorkbenchError
 
+from .background import BackgroundWork
+
 #: columns shown first; the rest follow in the session's order
 LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
 
 
-class CardsModel(param.Parameterized):
+class CardsModel(BackgroundWork, param.Parameterized):
     """One game's card pool being tweaked, the last edit's report and the last
     paired playtest."""
 
@@ -141,13 +143,6 @@ class CardsModel(param.Parameterized):
             self.bench.cards_version += 1
 
     # -- paired playtest ------------------------------------------------------------
-    @property
-    def progress(self) -> float:
-        return self.done_games / self.total_games if self.total_games else 0.0
-
-    def _progress(self, k: int) -> None:
-        self.done_games = min(self.total_games, self.done_games + k)
-
     def run_playtest(self) -> None:
         """Old pool against edited pool on the same seeds, here and blocking."""
         self.running, self.done_games = True, 0
@@ -165,17 +160,7 @@ class CardsModel(param.Parameterized):
             self.playtest_version += 1
 
     def start_playtest(self) -> threading.Thread | None:
-        if self.running:
-            self.message = "a playtest is already running"
-            return None
-        self.running = True
-        self._thread = threading.Thread(target=self.run_playtest, name="quick-playtest", daemon=True)
-        self._thread.start()
-        return self._thread
-
-    def wait(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
+        return self._start(self.run_playtest, "quick-playtest", "a playtest is already running")
 
 
 def _new_session():

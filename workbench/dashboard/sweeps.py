@@ -16,11 +16,13 @@ import param
 
 from workbench.core.errors import WorkbenchError
 
+from .background import BackgroundWork
+
 ARMS = ("A", "B")
 ARM_COLOURS = {"A": "#4a7bd0", "B": "#e08a00"}
 
 
-class SweepsModel(param.Parameterized):
+class SweepsModel(BackgroundWork, param.Parameterized):
     """Settings of one batch (A) and an optional second setting (B) played on
     the same seeds, the run's progress, and its results."""
 
@@ -74,13 +76,6 @@ class SweepsModel(param.Parameterized):
         return SimSpec(self.game_id, games=self.games, players=self.players, bots=bots,
                        seed=self.seed, variants=tuple(variants))
 
-    @property
-    def progress(self) -> float:
-        return self.done_games / self.total_games if self.total_games else 0.0
-
-    def _progress(self, k: int) -> None:
-        self.done_games = min(self.total_games, self.done_games + k)
-
     def run(self) -> None:
         """Play the batch (both arms when comparing) here, blocking; errors
         become :attr:`message`, never an exception."""
@@ -105,17 +100,7 @@ class SweepsModel(param.Parameterized):
 
     def start(self) -> threading.Thread | None:
         """Run the batch on a background thread so the page stays responsive."""
-        if self.running:
-            self.message = "a batch is already running"
-            return None
-        self.running = True  # claimed now, so a double click cannot start two
-        self._thread = threading.Thread(target=self.run, name="sweep", daemon=True)
-        self._thread.start()
-        return self._thread
-
-    def wait(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
+        return self._start(self.run, "sweep", "a batch is already running")
 
     # -- results as tables -----------------------------------------------------------
     def metrics_table(self):
