@@ -63,10 +63,29 @@ def test_time_travel_and_branching(toy):
     assert toy.game.observe(toy.state) == seen
     toy.goto(0)
     assert toy.ply == 0
-    # a different move from an earlier position drops the old future
-    alt = toy.legal_moves()[-1]
+    # the recorded move (by hand or by the bot) keeps the future
+    recorded = list(toy.match.actions)
+    toy.move(recorded[0])
+    assert toy.length == 4 and toy.match.actions == recorded
+    # a different move forks; the old line is kept as the other line
+    toy.goto(0)
+    alt = next(t for t in toy.legal_moves() if t != recorded[0])
     toy.move(alt)
     assert toy.match.actions[0] == alt and toy.length == 2
+    assert "other line: 4 actions after position 0" in toy.alternate()
+    toy.switch_line()
+    assert toy.match.actions == recorded and toy.ply == 1
+
+
+def test_bot_move_after_stepping_back_keeps_the_future(toy):
+    # a bot's choice depends only on the position, so replaying a bot line
+    # from an earlier position with Bot move walks the same line forward
+    for _ in range(5):
+        toy.bot_move()
+    recorded = list(toy.match.actions)
+    toy.goto(1)
+    toy.bot_move()
+    assert toy.ply == 2 and toy.match.actions == recorded and toy.match.alternate is None
 
 
 def test_bot_choices_depend_on_position_only(toy):
@@ -97,7 +116,20 @@ def test_save_and_load_roundtrip(toy, tmp_path):
     other.load(path)
     assert other.match.actions == toy.match.actions
     assert other.ply == toy.ply
-    assert other.seats == [HUMAN, HUMAN]  # an opened game waits for the designer
+    assert other.seats == [HUMAN, "greedy"]  # the seats travel with the game
+    toy.set_seat(0, "random")
+    toy.set_seat(1, "ban:take 1:greedy")
+    toy.save(path)
+    other.load(path)
+    assert other.seats == ["random", "ban:take 1:greedy"]
+    # a file from before seats were saved opens with every seat human
+    data = json.loads(path.read_text())
+    del data["seats"]
+    other.open_match(data)
+    assert other.seats == [HUMAN, HUMAN]
+    data["seats"] = ["human", "wizard"]
+    with pytest.raises(WorkbenchError, match="unknown bot"):
+        other.open_match(data)
 
 
 def test_load_refuses_bad_file_and_keeps_game(toy):
@@ -353,12 +385,12 @@ def test_play_view_follows_a_loaded_game(toy):
     from workbench.dashboard.play import PlayPage
     view = PlayPage(model=toy)
     toy.move(toy.legal_moves()[0])
-    saved = toy.match.to_dict()
+    saved = toy.to_dict()
     toy.new_game()
     view._upload.value = json.dumps(saved).encode()
     # the loaded game is shown, not replaced by a fresh one
     assert toy.match.actions == saved["actions"]
-    assert [w.value for w in view._seats.objects] == [HUMAN, HUMAN]
+    assert [w.value for w in view._seats.objects] == [HUMAN, "greedy"]
     assert view._slider.value == toy.ply and view._slider.end >= toy.length
     assert "position" in view._status.object
     view._moves.value = toy.legal_moves()[-1]
@@ -422,6 +454,7 @@ def test_flipped_game_opens_on_the_play_page():
     assert bench.page == 0
     play = bench.play
     assert play.game_id == "meaning-made" and play.match.config.seed == flips[0]["seed"]
+    assert play.seats == ["random"] * 3  # setting B's bots keep their seats
     res = play.game.result(play.match.states[-1])
     assert res.ending == flips[0]["b"]["ending"]
 

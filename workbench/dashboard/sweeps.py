@@ -166,7 +166,8 @@ class SweepsModel(BackgroundWork, param.Parameterized):
     def flipped_match(self, row: int, arm: str = "A") -> dict:
         """The flipped game ``row`` as played in setting ``arm``, in the
         ``Match.to_dict`` shape the Play page opens (replayed from its config
-        and bots with the same streams as the batch)."""
+        and bots with the same streams as the batch). Its seats keep the
+        setting's bots, so the Play page goes on with the same players."""
         from workbench.core.bots import make_bots
         from workbench.core.game import GameConfig
         from workbench.core.play import play_game
@@ -175,7 +176,9 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         game = self._game()
         config = GameConfig.from_dict(flip[f"config_{key}"])
         _, log = play_game(game, config, make_bots(flip[f"bots_{key}"], len(config.players)))
-        return {"game": game.id, "config": config.to_dict(), "actions": log, "cursor": 0}
+        from .play import seats_from_bots
+        return {"game": game.id, "config": config.to_dict(), "actions": log, "cursor": 0,
+                "seats": seats_from_bots(flip[f"bots_{key}"], len(config.players))}
 
 
 # -- drawing --------------------------------------------------------------------------
