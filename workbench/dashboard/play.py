@@ -65,13 +65,15 @@ class PlayModel(param.Parameterized):
         super().__init__(**params)
         self.param.game_id.objects = list(games)
         self.match: Match | None = None
+        self._session_game = None  # a game bound to an edited card pool, opened from Cards
+        self.session_label = ""
         self._sync_game_settings(game_id or games[0], keep_players=False)
         self.new_game()
 
     # -- settings ------------------------------------------------------------
     @property
     def game(self):
-        return get_game(self.game_id)
+        return self._session_game or get_game(self.game_id)
 
     def _sync_game_settings(self, game_id: str, keep_players: bool = True) -> None:
         game = get_game(game_id)
@@ -110,6 +112,7 @@ class PlayModel(param.Parameterized):
     # -- starting --------------------------------------------------------------
     def new_game(self) -> None:
         """A fresh game from the current settings; bots move until a human must."""
+        self._session_game, self.session_label = None, ""
         game = self.game
         self.seats = self._fit_seats(self.seats, self.players)
         config = game.config(self.players, seed=self.seed, variants=self.variants)
@@ -119,14 +122,15 @@ class PlayModel(param.Parameterized):
             self._run_bots(stop_at_human=True)
         self._changed()
 
-    def open_match(self, data: dict) -> None:
+    def open_match(self, data: dict, game=None, label: str = "") -> None:
         """Open a saved or handed-over game (``Match.to_dict`` shape: game, config,
         actions, cursor, and optionally ``seats``: per seat ``human`` or a bot
         spec with its settings). A game that does not replay, or names an
         unknown bot, is refused, the current one kept. A file without seats
-        opens with every seat human."""
+        opens with every seat human. ``game`` plays it with a session game (an
+        edited card pool, named by ``label``) instead of the registered one."""
         try:
-            match = Match.from_dict(data)
+            match = Match.from_dict(data, game=game)
             seats = seats_from(data.get("seats"), len(match.config.players))
         except (KeyError, TypeError, ValueError) as exc:
             raise WorkbenchError(f"not a saved game: missing or bad {exc}") from None
@@ -137,7 +141,9 @@ class PlayModel(param.Parameterized):
             self.variants = [v for v in match.config.variants if v in self.param.variants.objects]
             self.seats = seats
         self.match = match
-        self.message = f"opened a {match.game.name} game of {len(match)} actions"
+        self._session_game, self.session_label = game, (label if game is not None else "")
+        where = f" on the {label}" if game is not None and label else ""
+        self.message = f"opened a {match.game.name} game of {len(match)} actions{where}"
         self._changed()
 
     def to_dict(self) -> dict:
@@ -233,6 +239,8 @@ class PlayModel(param.Parameterized):
         """One line saying where the game stands."""
         game, state = self.game, self.state
         position = f"position {self.ply} of {self.length}"
+        if self.session_label:
+            position += f" ({self.session_label})"
         if state.is_terminal():
             res = game.result(state)
             winners = ", ".join(res.winners) or "nobody"
@@ -617,7 +625,7 @@ class PlayPage(pn.viewable.Viewer):
 
     # -- drawing --------------------------------------------------------------
     def _visible(self) -> bool:
-        return self.bench is None or self.bench.page == 0
+        return self.bench is None or self.bench.shown("Play")
 
     def _show_moves(self):
         """The moves list: one kind (or all), narrowed by the filter words."""
