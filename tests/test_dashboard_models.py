@@ -473,3 +473,62 @@ def test_every_bundled_game_is_drawn_at_start_and_end(game_id):
         assert not isinstance(drawn, pn.pane.Alert), drawn.object
         model.play_to_end()
     assert model.state.is_terminal() and "Game over" in model.status()
+
+
+# -- legibility, numbers, icons ------------------------------------------------------------
+
+def test_table_colours_meet_wcag_aa():
+    from workbench.dashboard.tabletop import contrast, text_on
+    # Pax Transhumanity's market colours with the label colour chosen for them
+    for colour in ("yellow", "green", "blue", "orange"):
+        assert contrast(colour, text_on(colour)) >= 4.5, colour
+    assert text_on("yellow") == "#000000"
+    # the track's marked box and the log's greyed future
+    assert contrast("#2f5fb3", "#ffffff") >= 4.5
+    assert contrast("#6b6b6b", "#ffffff") >= 4.5
+
+
+def test_numbers_and_seeds_are_shown_as_computed():
+    import polars as pl
+
+    from workbench.dashboard.formats import paired_table, seed_text, sig3
+    assert sig3(0.10500000000000043) == "0.105"
+    assert sig3(1234.56) == "1,235" and sig3(None) == "—"
+    assert seed_text(7002520603566679317) == "7002520603566679317"
+    frame = pl.DataFrame({"metric": ["survival rate"], "old": [0.5], "new": [0.605],
+                          "diff": [0.10500000000000043], "ci_low": [-0.02], "ci_high": [0.19]})
+    table = paired_table(frame)
+    assert list(table.columns) == ["metric", "old", "new", "difference [95% CI]"]
+    assert table.iloc[0]["difference [95% CI]"] == "+0.105 [−0.02, +0.19]"
+
+
+def test_icons_fall_back_to_text_without_an_emoji_font(monkeypatch):
+    from workbench.dashboard import tabletop
+    tabletop.emoji_font_available.cache_clear()
+    monkeypatch.setenv("WORKBENCH_ICONS", "text")
+    try:
+        assert tabletop.icon("⚡", "Energy") == "<span class='wb-icon-text'>[Energy]</span>"
+        model = PlayModel(game_id="meaning-made")
+        html = tabletop.draw_table(model.game, model.state).object
+        assert "⚡" not in html and "🌟" not in html and "[Energy]" in html
+    finally:
+        tabletop.emoji_font_available.cache_clear()
+
+
+def test_moves_grouped_by_kind_and_state_inspector():
+    model = PlayModel(game_id="meaning-made")
+    groups = model.move_groups()
+    assert sum(len(g) for g in groups.values()) == len(model.legal_moves())
+    assert all(all(t.split()[0] == kind for t in moves) for kind, moves in groups.items())
+    assert model.inspect() == json.loads(json.dumps(model.game.observe(model.state), default=str))
+
+
+def test_sweeps_headline_fits_the_game():
+    from workbench.dashboard.sweeps import SweepsModel
+    model = SweepsModel(games=[TOY_SIM], game_id=TOY_SIM)
+    model.param.update(games=6, bots_a="random")
+    model.run()
+    assert model.headline().startswith("Win-rate spread across seats")
+    csv = model.export_bytes(".csv").decode()
+    assert csv.startswith("arm,") and csv.count("\n") == 7
+    assert model.export_bytes(".parquet")[:4] == b"PAR1"
