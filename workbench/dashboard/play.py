@@ -635,9 +635,10 @@ class PlayPage(pn.viewable.Viewer):
         words = (self._filter.value_input or "").lower().split()
         if words:
             moves = [t for t in moves if all(w in t.lower() for w in words)]
-        self._moves.options = moves
-        if moves:
-            self._moves.value = moves[0]
+        # never an empty list: a browser select without options sends back a null
+        # value, which Panel refuses
+        self._moves.options = moves or {"(no move matches)": ""}
+        self._moves.value = moves[0] if moves else ""
         total = sum(len(g) for g in groups.values())
         self._moves.name = f"Legal moves ({len(moves)} of {total})" if len(moves) != total \
             else f"Legal moves ({total})"
