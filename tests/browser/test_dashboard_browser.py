@@ -51,8 +51,9 @@ def test_meaning_made_forward_and_back_on_play_page(ui, console_errors):
     ui.open("Play")
     expect(page.locator(".play-status")).to_contain_text("Meaning Made")
     assert position(page) == (0, 0)
-    moves = page.locator("select").filter(has=page.locator("option", has_text="gather"))
+    moves = page.locator(".play-moves select")
     expect(moves).to_have_count(1)
+    expect(moves.locator("option", has_text="gather").first).to_be_attached()
     first = moves.locator("option").first.inner_text()
     page.get_by_role("button", name="Play move").click()
     expect(page.locator(".play-log")).to_contain_text(first)
@@ -233,7 +234,7 @@ def test_sweeps_page_runs_a_batch_with_plots(ui, console_errors):
 def test_competitive_sweep_compares_and_opens_in_play_with_its_bots(ui, console_errors):
     page = ui.page
     ui.open("Sweeps")
-    page.get_by_label("Game").select_option("mandate-2038")
+    page.locator(".sweeps-game select").select_option("mandate-2038")
     page.get_by_label("Games", exact=True).fill("8")
     page.get_by_label("Bots, setting A").fill("random")
     page.get_by_label("Compare with setting B (same seeds)").check()
@@ -265,12 +266,12 @@ def test_competitive_sweep_compares_and_opens_in_play_with_its_bots(ui, console_
 def test_large_game_moves_filtered_and_board_legend(ui, console_errors):
     page = ui.page
     ui.open("Play")
-    page.get_by_label("Game").first.select_option("mandate-2038")
+    page.locator(".play-game select").select_option("mandate-2038")
     expect(page.locator(".play-status")).to_contain_text("Mandate 2038")
     expect(page.locator(".wb-legend")).to_contain_text("Players")
     kinds = page.locator(".play-kind select option").all_inner_texts()
     assert kinds[0] == "all kinds" and len(kinds) >= 2
-    moves = page.get_by_label(re.compile(r"^Legal moves"))
+    moves = page.locator(".play-moves select")
     total = moves.locator("option").count()
     kind = kinds[1]
     page.locator(".play-kind select").select_option(kind)
@@ -283,7 +284,7 @@ def test_large_game_moves_filtered_and_board_legend(ui, console_errors):
     assert moves.locator("option").count() <= total
     # the typed move suggests legal moves as you type
     typed = page.locator(".play-typed input")
-    typed.fill(kind[:3])
+    typed.press_sequentially(kind[:3], delay=50)
     expect(page.locator(".bk-menu, .bk-autocomplete, [class*='menu']").first).to_be_visible()
     ui.screenshot("play-mandate")
     assert console_errors == []
@@ -292,7 +293,7 @@ def test_large_game_moves_filtered_and_board_legend(ui, console_errors):
 def test_pax_market_labels_are_legible(ui, console_errors):
     page = ui.page
     ui.open("Play")
-    page.get_by_label("Game").first.select_option("pax-transhumanity")
+    page.locator(".play-game select").select_option("pax-transhumanity")
     expect(page.locator(".play-status")).to_contain_text("Pax Transhumanity")
     yellow = page.locator(".wb-colour", has_text=re.compile("^yellow$"))
     expect(yellow).to_have_css("color", "rgb(0, 0, 0)")
@@ -302,6 +303,7 @@ def test_pax_market_labels_are_legible(ui, console_errors):
 def test_cards_page_offers_every_game(ui, console_errors):
     page = ui.page
     ui.open("Cards")
+    page.locator(".cards-game select").wait_for()
     options = page.locator(".cards-game select option").all_inner_texts()
     assert {"meaning-made", "mandate-2038", "pax-transhumanity"} <= set(options)
     page.locator(".cards-game select").select_option("mandate-2038")

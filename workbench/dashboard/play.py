@@ -443,7 +443,7 @@ class PlayPage(pn.viewable.Viewer):
         self.model = model or (bench.play if bench is not None else PlayModel())
         m = self.model
         self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects,
-                                       value=m.game_id, width=200)
+                                       value=m.game_id, width=200, css_classes=["play-game"])
         self._players = pn.widgets.IntInput(label="Players", value=m.players, width=90,
                                             start=m.param.players.bounds[0],
                                             end=m.param.players.bounds[1])
@@ -456,7 +456,8 @@ class PlayPage(pn.viewable.Viewer):
                                        css_classes=["play-kind"])
         self._filter = pn.widgets.TextInput(label="Filter moves", placeholder="words in the move",
                                             width=320, css_classes=["play-filter"])
-        self._moves = pn.widgets.Select(label="Legal moves", options=[], size=12, width=320)
+        self._moves = pn.widgets.Select(label="Legal moves", options=[], size=12, width=320,
+                                        css_classes=["play-moves"])
         self._typed = pn.widgets.AutocompleteInput(
             label="…or type a move", placeholder="e.g. gather E I", width=320, options=[],
             restrict=False, case_sensitive=False, search_strategy="includes", min_characters=1,

@@ -346,7 +346,8 @@ class SweepsPage(pn.viewable.Viewer):
         # every input stretches to the settings column (a fixed default width
         # overflowed it once results widened the page)
         fit = {"sizing_mode": "stretch_width"}
-        self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id, **fit)
+        self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id,
+                                       css_classes=["sweeps-game"], **fit)
         self._players = pn.widgets.IntInput(label="Players", value=m.players, **fit)
         self._games = pn.widgets.IntInput(label="Games", value=m.games, start=1, end=100_000, **fit)
         self._seed = pn.widgets.IntInput(label="Master seed", value=m.seed, start=0, **fit)
