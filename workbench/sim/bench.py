@@ -67,9 +67,13 @@ def random_play_rate(new_state, seconds: float, max_actions: int = 100000) -> tu
     while time.perf_counter() - start < seconds:
         state = new_state(games)
         n = 0
+        sample = getattr(state, "sample_legal_action", None)
         while not state.is_terminal() and n < max_actions:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randbelow(len(legal))])
+            if sample is None:  # OpenSpiel's states: list, then draw
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randbelow(len(legal))])
+            else:  # ours: the same draw, without listing where the game can
+                state.apply_action(sample(rng)[0])
             n += 1
         actions += n
         games += 1
