@@ -1,0 +1,62 @@
+"""The engines' fast paths give exactly what the plain paths give.
+
+- ``sample_legal_action(rng)`` draws what ``rng.choice(legal_actions())`` draws
+  and picks the same action; ``legal_action_count()`` and ``legal_action(i)``
+  agree with the listing (every game, every player count, along random games);
+- Meaning Made's ``action_values`` (look-aheads shared by Touchpoints and by
+  Gathers the evaluation cannot tell apart) equals one look-ahead per action,
+  for the mover and for every other seat, with and without the conversion.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.core.game import Game
+from workbench.core.registry import get_game
+from workbench.core.rng import Rng
+
+
+def _walk(game, players: int, seed: int, steps: int, **options):
+    """Positions along a random game (the state itself, advanced in place)."""
+    state = game.new_initial_state(game.config(players, seed=seed, **options))
+    rng = Rng(seed + 1000)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        yield state
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randbelow(len(legal))])
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_sampling_counting_and_indexing_match_the_listing(game_id):
+    game = get_game(game_id)
+    checked = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in (1, 2):
+            for state in _walk(game, players, seed, 150):
+                legal = state.legal_actions()
+                assert state.legal_action_count() == len(legal)
+                for i in {0, len(legal) // 2, len(legal) - 1}:
+                    assert state.legal_action(i) == legal[i]
+                a, b = Rng(checked), Rng(checked)
+                action, k = state.sample_legal_action(a)
+                assert (action, k) == (b.choice(legal), len(legal))
+                assert a.state == b.state
+                checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("options", [{}, {"conversion": False}, {"conversion_action": True}])
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_meaning_made_action_values_equal_one_look_ahead_per_action(players, options):
+    game = get_game("meaning-made")
+    checked = 0
+    for seed in (3, 4):
+        for state in _walk(game, players, seed, 120, **options):
+            actions = state.legal_actions()
+            for seat in range(players):
+                assert game.action_values(state, seat, actions) == Game.action_values(game, state, seat, actions)
+            checked += 1
+    assert checked > 40
