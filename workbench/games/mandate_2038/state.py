@@ -101,6 +101,21 @@ class MandateState(State):
     def legal_actions(self) -> list:
         return list(self._legal_list())
 
+    def legal_action_count(self) -> int:
+        return len(self._legal_list())
+
+    def legal_action(self, index: int):
+        return self._legal_list()[index]
+
+    def sample_legal_action(self, rng) -> tuple:
+        # the draw of rng.choice(legal_actions()); an Action's resolutions are
+        # indexed without being listed (flow.Resolutions)
+        legal = self._legal_list()
+        k = len(legal)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return legal[rng.randbelow(k)], k
+
     def _legal_list(self) -> list:
         if self._legal is None:
             self._legal = _flow().legal_actions(self)

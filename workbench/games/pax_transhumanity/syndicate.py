@@ -29,8 +29,17 @@ def price(state, seat: int, idea: str) -> int:
 
 
 def uncovered(state, idea: str, colour: str) -> int:
-    squares = state.idea(idea).heat
-    return sum(1 for i, c in enumerate(squares) if c == colour and state.heat[idea][i] is None)
+    if colour not in _SIDE:
+        return 0
+    owners = state.heat[idea]
+    n = 0
+    for i in state.content.heat_squares[idea][_SIDE[colour]]:
+        if owners[i] is None:
+            n += 1
+    return n
+
+
+_SIDE = {"white": 0, "black": 1}
 
 
 def agents_needed(state, idea: str, black: bool) -> int:
