@@ -60,3 +60,15 @@ def test_meaning_made_action_values_equal_one_look_ahead_per_action(players, opt
                 assert game.action_values(state, seat, actions) == Game.action_values(game, state, seat, actions)
             checked += 1
     assert checked > 40
+
+
+def test_mandate_player_copy_copies_every_slot():
+    """``Player.copy`` writes each slot out by hand: a new slot must be added there."""
+    game = get_game("mandate-2038")
+    state = game.new_initial_state(game.config(4, seed=2))
+    for p in state.players:
+        c = p.copy()
+        for name in type(p).__slots__:
+            assert getattr(c, name) == getattr(p, name), name
+            if isinstance(getattr(p, name), (list, dict)):
+                assert getattr(c, name) is not getattr(p, name), f"{name} is shared, not copied"

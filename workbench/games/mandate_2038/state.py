@@ -22,15 +22,20 @@ class Player:
                  "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
 
     def copy(self) -> "Player":
+        # one assignment per slot, written out: a loop of getattr/setattr over
+        # __slots__ was most of a greedy bot's look-ahead (every clone copies
+        # every player); test_player_copy_copies_every_slot keeps this complete
         c = Player.__new__(Player)
-        for name in Player.__slots__:
-            setattr(c, name, getattr(self, name))
-        c.agents = list(self.agents)
-        c.facilities = list(self.facilities)
-        c.projects = dict(self.projects)
-        c.ready = list(self.ready)
-        c.cap_milestones = list(self.cap_milestones)
-        c.rec = dict(self.rec)
+        c.faction, c.ability, c.runway, c.compute = self.faction, self.ability, self.runway, self.compute
+        c.capability, c.customers, c.trust, c.mandate = self.capability, self.customers, self.trust, self.mandate
+        c.bag, c.generator, c.trust_cube, c.agi = self.bag, self.generator, self.trust_cube, self.agi
+        c.start_trust = self.start_trust
+        c.agents = self.agents[:]
+        c.facilities = self.facilities[:]
+        c.projects = self.projects.copy()
+        c.ready = self.ready[:]
+        c.cap_milestones = self.cap_milestones[:]
+        c.rec = self.rec.copy()
         return c
 
     def ready_actions(self) -> list[str]:
