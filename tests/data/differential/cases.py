@@ -60,6 +60,8 @@ def play_cases(game: str) -> list[dict]:
             bots = "greedy" if i % 3 or players == 1 else "greedy,random"
             variants = MM_VARIANTS[(5 * i) % len(MM_VARIANTS)] if i % 4 == 1 else ()
             out.append(_case(game, players, 500 + i, bots, variants, {}))
+        for i in range(2):  # MCTS playouts draw through sample_legal_action
+            out.append(_case(game, 2 + 2 * i, 700 + i, "mcts:5,random", (), {}))
     elif game == "mandate-2038":
         for i in range(208):
             players = 2 + i % 4
@@ -69,6 +71,8 @@ def play_cases(game: str) -> list[dict]:
             players = 2 + i % 4
             bots = "greedy" if i % 2 else "greedy,random"
             out.append(_case(game, players, 500 + i, bots, (), {}))
+        for i in range(2):  # MCTS playouts draw through sample_legal_action
+            out.append(_case(game, 2 + 2 * i, 700 + i, "mcts:5,random", (), {}))
     elif game == "pax-transhumanity":
         for i in range(200):
             players = 1 + i % 4
