@@ -44,6 +44,20 @@ def resolutions(state, seat: int, action: str, head=()) -> "Resolutions":
     return Resolutions(list(head), action, rows, agents, blocked)
 
 
+def is_blocked(state, seat: int, action: str) -> bool:
+    """True when the selected Action has no legal effect on any district (its
+    resolutions would be the bare 'blocked' assignments): the same effect rules
+    as :func:`resolutions`, asked district by district until one answers."""
+    rules = ACTION_RULES[action]
+    if getattr(rules, "effects_by_tile", None) is not None:
+        return not any(rules.effects_by_tile(state, seat))
+    effects = rules.effects
+    for pos in range(len(state.tiles)):
+        if effects(state, seat, pos):
+            return False
+    return True
+
+
 class Resolutions:
     """The legal moves of an ``act`` decision, in the listed order: ``head``, then
     per district (board order) per effect per Agent ``Move(verb, effect, agent,

@@ -92,7 +92,10 @@ class MandateState(State):
         c.pending = dict(self.pending) if self.pending else None
         c.run = _copy_run(self.run)
         c.mandate_results = list(self.mandate_results)
-        c._legal = None
+        # the same position has the same legal moves: a look-ahead's clone checks
+        # its move against the listing already made here instead of redoing it
+        # (the listing is never changed in place; apply_action drops it)
+        c._legal = self._legal
         c._legal_set = None
         return c
 
