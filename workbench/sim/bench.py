@@ -291,7 +291,8 @@ def fig_paired(game_id, players, quick, note):
     spec = SimSpec(game=game_id, games=n, players=players, bots="greedy", seed=2026)
     a = simulate(spec)
     summary = a.card_summary()
-    card = summary["card"][0] if summary.height else None
+    # the most taken card a bot spec can name (a comma or colon would split the spec)
+    card = next((c for c in summary["card"] if "," not in c and ":" not in c), None) if summary.height else None
     b = simulate(spec.with_(bots=f"ban:{card}:greedy,greedy")) if card else simulate(spec)
     comparison = compare_results(a, b)
     took = time.perf_counter() - t0
