@@ -57,7 +57,8 @@ class Deck:
         w = self.words
         return {"game": self.game, "lang": self.lang, "version": self.version, "pages": self.pages,
                 "words": {"game": self.game_name, "lang": self.lang, "labels": w.labels, "terms": w.terms,
-                          "emoji": w.emoji}}
+                          "emoji": w.emoji,
+                          "icons": {k: w.icon(k) for k in w.icons}}}
 
 
 def crop_marks(g: Grid, rows_used: int) -> list[list[float]]:
