@@ -15,7 +15,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench"]
+COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "print", "export"]
 
 
 def build_parser() -> argparse.ArgumentParser:
