@@ -129,13 +129,13 @@ def _main_source(deck: Deck) -> str:
     imports, entries = [], []
     for i, kind in enumerate(deck.kinds):
         imports.append(f'#import "/templates/{kind.template}" as k{i}')
-        entries.append(f"{json.dumps(kind.key)}: (face: k{i}.face, back: k{i}.back)")
-    fonts = ", ".join(json.dumps(f) for f in FONTS)
+        entries.append(f"{json.dumps(kind.key, ensure_ascii=False)}: (face: k{i}.face, back: k{i}.back)")
+    fonts = ", ".join(json.dumps(f, ensure_ascii=False) for f in FONTS)
     return "\n".join([
         '#import "/workbench.typ": deck',
         *imports,
-        f"#set text(font: ({fonts}), size: 7pt, lang: {json.dumps(deck.lang)}, fallback: true)",
-        f"#set document(title: {json.dumps(deck.game_name + ' — ' + deck.lang)})",
+        f"#set text(font: ({fonts}), size: 7pt, lang: {json.dumps(deck.lang, ensure_ascii=False)}, fallback: true)",
+        f"#set document(title: {json.dumps(deck.game_name + ' — ' + deck.lang, ensure_ascii=False)})",
         # Typst takes a symbol such as ☀️ from the text font when that font has it; the
         # variation selector asks for the colour picture, so pictographs go to the emoji font.
         (r'#show regex("\p{Extended_Pictographic}\u{FE0F}?"): set text(font: "Noto Color Emoji")'
