@@ -125,14 +125,14 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
     return deck
 
 
-def _main_source(deck: Deck) -> str:
+def _main_source(deck: Deck, entry: str = "deck") -> str:
     imports, entries = [], []
     for i, kind in enumerate(deck.kinds):
         imports.append(f'#import "/templates/{kind.template}" as k{i}')
         entries.append(f"{json.dumps(kind.key, ensure_ascii=False)}: (face: k{i}.face, back: k{i}.back)")
     fonts = ", ".join(json.dumps(f, ensure_ascii=False) for f in FONTS)
     return "\n".join([
-        '#import "/workbench.typ": deck',
+        f'#import "/workbench.typ": {entry}',
         *imports,
         f"#set text(font: ({fonts}), size: 7pt, lang: {json.dumps(deck.lang, ensure_ascii=False)}, fallback: true)",
         f"#set document(title: {json.dumps(deck.game_name + ' — ' + deck.lang, ensure_ascii=False)})",
@@ -142,24 +142,28 @@ def _main_source(deck: Deck) -> str:
          if deck.words.emoji else ""),
         '#let doc = json("/deck.json")',
         "#let kinds = (" + ", ".join(entries) + (",)" if len(entries) == 1 else ")"),
-        "#deck(doc, kinds)",
+        f"#{entry}(doc, kinds)",
         ""])
 
 
 def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float = 144.0,
-            pages: list[int] | None = None) -> bytes | list[bytes]:
+            pages: list[int] | None = None, page_list: list[dict] | None = None,
+            entry: str = "deck") -> bytes | list[bytes]:
     """Compile ``deck`` to ``fmt`` (pdf, or png: one image per page). ``pages`` keeps
-    only those page indexes (a preview). Writes ``out`` when given."""
+    only those page indexes (a preview); ``page_list`` replaces the pages (drawn by the
+    library function ``entry``, e.g. ``tts``). Writes ``out`` when given."""
     import typst
     doc = deck.document()
     if pages is not None:
         doc = {**doc, "pages": [doc["pages"][i] for i in pages]}
+    if page_list is not None:
+        doc = {**doc, "pages": page_list}
     with tempfile.TemporaryDirectory(prefix="workbench-print-") as tmp:
         root = Path(tmp)
         shutil.copy(LIB, root / "workbench.typ")
         shutil.copytree(print_folder(deck.game), root / "templates")
         (root / "deck.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-        (root / "main.typ").write_text(_main_source(deck), encoding="utf-8")
+        (root / "main.typ").write_text(_main_source(deck, entry), encoding="utf-8")
         try:
             data = typst.compile(str(root / "main.typ"), root=str(root), format=fmt,
                                  ppi=ppi if fmt == "png" else None)
