@@ -61,19 +61,18 @@ class Deck:
                           "icons": {k: w.icon(k) for k in w.icons}}}
 
 
-def crop_marks(g: Grid, rows_used: int) -> list[list[float]]:
-    """Line segments (x1, y1, x2, y2) in the margin, on every cut line of the grid."""
+def crop_marks(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
+    """Line segments (x1, y1, x2, y2) in the margin around the cards at ``cells``
+    (their bleed boxes' corners), on every cut line those cards have."""
     marks = []
-    top, bottom = g.y0, g.y0 + rows_used * g.cell_h
-    left, right = g.x0, g.x0 + g.cols * g.cell_w
-    for col in range(g.cols):
-        for x in (g.x0 + col * g.cell_w + g.bleed, g.x0 + col * g.cell_w + g.bleed + g.card_w):
-            marks.append([x, max(top - MARK_GAP - MARK_LEN, 0.5), x, top - MARK_GAP])
-            marks.append([x, bottom + MARK_GAP, x, bottom + MARK_GAP + MARK_LEN])
-    for row in range(rows_used):
-        for y in (g.y0 + row * g.cell_h + g.bleed, g.y0 + row * g.cell_h + g.bleed + g.card_h):
-            marks.append([max(left - MARK_GAP - MARK_LEN, 0.5), y, left - MARK_GAP, y])
-            marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - 0.5), y])
+    top, bottom = min(y for _, y in cells), max(y for _, y in cells) + g.cell_h
+    left, right = min(x for x, _ in cells), max(x for x, _ in cells) + g.cell_w
+    for x in sorted({round(cx + g.bleed + d, 3) for cx, _ in cells for d in (0, g.card_w)}):
+        marks.append([x, max(top - MARK_GAP - MARK_LEN, 0.5), x, top - MARK_GAP])
+        marks.append([x, bottom + MARK_GAP, x, min(bottom + MARK_GAP + MARK_LEN, g.paper_h - 0.5)])
+    for y in sorted({round(cy + g.bleed + d, 3) for _, cy in cells for d in (0, g.card_h)}):
+        marks.append([max(left - MARK_GAP - MARK_LEN, 0.5), y, left - MARK_GAP, y])
+        marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - 0.5), y])
     return [[round(v, 3) for v in m] for m in marks]
 
 
@@ -113,15 +112,15 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
             for c in chunk:
                 c["geom"] = {"w": g.card_w, "h": g.card_h, "bleed": g.bleed}
             sheet += 1
-            rows_used = (len(chunk) + g.cols - 1) // g.cols
             for back in (False, True):
+                cells = [g.cell(i, back=back) for i in range(len(chunk))]
                 side = words.label("back" if back else "face")
                 footer = (f"{game_name} · {lang} · {words.label('pool')} {version} · {kind.title} "
                           f"{start + 1}–{start + len(chunk)}/{len(kind.cards)} · "
                           f"{words.label('sheet')} {sheet} {side} · † {legend}")
                 deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer,
-                                   "grid": g.to_dict(), "marks": crop_marks(g, rows_used),
-                                   "cells": [list(g.cell(i, back=back)) for i in range(len(chunk))]})
+                                   "grid": g.to_dict(), "marks": crop_marks(g, cells),
+                                   "cells": [list(c) for c in cells]})
     return deck
 
 
