@@ -40,7 +40,10 @@ def _effect(w: Words, term: str) -> str:
 
 
 def _idea(w: Words, c: dict) -> dict:
-    return record(c["name"], c, kind=c.get("kind", "idea"),
+    kind = c.get("kind", "idea")
+    label = {"tipping point": w.term("board.tippingPoint"), "plurality": w.term("board.plurality")}.get(
+        kind, w.label("idea"))
+    return record(c["name"], c, kind=kind, kind_label=label,
                   disciplines=list(c.get("disciplines") or []),
                   bands=[w.icon(x) for x in c.get("disciplines") or []],
                   arrows=" ".join(w.icon(x) for x in c.get("arrows") or []),
