@@ -15,7 +15,6 @@ def add_parser(sub) -> None:
                                   "JSON, linked by file:// URLs unless --base-url is given. See docs/print.md.")
     t.add_argument("game")
     t.add_argument("--lang", default="en", help="language of the components (default en)")
-    t.add_argument("--cards", default=None, metavar="DIR", help="card folder to export from")
     t.add_argument("--seats", type=int, default=4, help="players to make counters for (default 4)")
     t.add_argument("--seed", type=int, default=1, help="seed of the Mandate 2038 map layout (default 1)")
     t.add_argument("--base-url", default=None, metavar="URL",
@@ -31,9 +30,8 @@ def run_tts(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.print.tts import export
 
-    from .print import check_game, use_cards
+    from .print import check_game
     game_id = check_game(args.game)
-    use_cards(args.cards, game_id)
     out = Path(args.out)
     if not out.parent.is_dir():
         raise WorkbenchError(f"cannot write {out}: no folder {out.parent}")

@@ -11,33 +11,14 @@ def add_parser(sub) -> None:
     p = sub.add_parser("print", help="print-and-play card sheets (PDF) in a language",
                        description="Card sheets for every component kind of GAME: bleed, crop marks, "
                                    "backs on the following page with mirrored columns (long-edge duplex). "
-                                   "Templates: cards/<game>/print/. See docs/print.md.")
+                                   "Templates: cards/<game>/print/ (in --cards DIR when given). "
+                                   "See docs/print.md.")
     p.add_argument("game")
     p.add_argument("--lang", default="en", help="language of the cards' texts (default en)")
-    p.add_argument("--cards", default=None, metavar="DIR",
-                   help="card folder to print from (a cards/ root, or the game's own folder)")
     p.add_argument("--paper", default="a4", choices=["a4", "letter"], help="paper size (default a4)")
     p.add_argument("--out", required=True, metavar="FILE.pdf", help="where to write the PDF")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
-
-
-def use_cards(folder: str | None, game_id: str) -> None:
-    """Point the card loaders at ``folder`` (a cards root, or the game's folder in one)."""
-    import os
-    from pathlib import Path
-
-    from workbench.core.errors import WorkbenchError
-    if folder is None:
-        return
-    path = Path(folder).resolve()
-    sub = game_id.replace("-", "_")
-    if (path / sub).is_dir():
-        os.environ["WORKBENCH_CARDS"] = str(path)
-    elif path.name == sub and path.is_dir():
-        os.environ["WORKBENCH_CARDS"] = str(path.parent)
-    else:
-        raise WorkbenchError(f"{folder} holds no {sub}/ card folder")
 
 
 def check_game(name: str) -> str:
@@ -55,7 +36,6 @@ def run(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.print.sheets import build_deck, typeset
     game_id = check_game(args.game)
-    use_cards(args.cards, game_id)
     deck = build_deck(game_id, args.lang, paper=args.paper)
     out = Path(args.out)
     if not out.parent.is_dir():
