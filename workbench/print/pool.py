@@ -3,7 +3,7 @@
 Every sheet's footer carries it, so a printed prototype can be traced back to its data.
 The hash covers the game's card files (``*.yaml`` beside the game), its terms, its print
 folder (templates, strings) and the rulebook's content translations; not the scenarios
-or the rulebook text, which do not change a card.
+the rulings, the glossary or the rulebook text, which do not change a card.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from pathlib import Path
 from workbench.core.data import cards_dir
 
 
+NOT_PRINTED = {"rulings.yaml", "glossary.yaml"}   # the rulebook's, not the cards'
+
+
 def pool_files(game_id: str) -> list[Path]:
     root = cards_dir(game_id)
-    files = list(root.glob("*.yaml")) + list((root / "terms").glob("*.yaml")) \
+    files = [p for p in root.glob("*.yaml") if p.name not in NOT_PRINTED] + list((root / "terms").glob("*.yaml")) \
         + [p for p in (root / "print").glob("*") if p.is_file()] + list((root / "rules").glob("content.*.yaml"))
     return sorted(files, key=lambda p: p.relative_to(root).as_posix())
 
