@@ -231,11 +231,13 @@ def test_markdown_is_escaped_for_typst():
 
     from workbench.print.mdtypst import markdown_to_typst
     md = ("# Costs #1\n\nPay $5 * 2 = 10 [sic] @home 1 < 2 > 0 a/b // c `x*y`(z) *em*(s) **b**.\n\n"
-          "- one\n- two\n  1. inner\n\n| a | b |\n|---|---|\n| 1 = 1 | - |\n")
+          "- one\n- two\n  1. inner\n\n| a | b |\n|---|---|\n| 1 = 1 | - |\n\nTen<sup>†</sup> <span>kept</span>\n")
     src = markdown_to_typst(md)
     pdf = typst.compile(src.encode("utf-8"))
     text = pdf_text(pdf)
-    for piece in ("Costs #1", "Pay $5 * 2 = 10 [sic] @home 1 < 2 > 0 a/b // c", "x*y(z)", "em(s)", "inner", "1 = 1"):
+    assert "#super[†];" in src
+    for piece in ("Costs #1", "Pay $5 * 2 = 10 [sic] @home 1 < 2 > 0 a/b // c", "x*y(z)", "em(s)", "inner", "1 = 1",
+                  "kept"):
         assert piece in text, piece
 
 

@@ -16,6 +16,9 @@ from typing import Callable
 from markdown_it import MarkdownIt
 
 RULE_MARKER = re.compile(r"<!--\s*rule:\s*([\w/-]+)\s*-->")
+INLINE_TAGS = {"<sup>": "#super[", "</sup>": "];", "<sub>": "#sub[", "</sub>": "];",
+               "<mark>": "#highlight[", "</mark>": "];", "<b>": "#strong[", "</b>": "];",
+               "<i>": "#emph[", "</i>": "];", "<br>": "#linebreak();", "<br/>": "#linebreak();"}
 _SPECIAL = re.compile(r"([\\#*_`$@<>\[\]~/=+\-\"'();])")
 
 
@@ -52,7 +55,11 @@ def _inline(children) -> str:
         elif t.type == "image":
             out.append(escape(t.content or ""))
         elif t.type == "html_inline":
-            continue
+            # the few inline tags a rendered rulebook may carry (a raised draft mark,
+            # a highlighted ruling); any other tag is dropped and its text kept
+            tag = INLINE_TAGS.get(t.content.strip().lower())
+            if tag:
+                out.append(tag)
         else:
             out.append(escape(t.content or ""))
     return "".join(out)
