@@ -147,7 +147,7 @@ def test_footer_names_game_language_and_card_pool_version_and_draft_marks_show(g
     deck, pdf = printed(game, "en")
     text = pdf_text(pdf)
     assert f"{deck.game_name} · en · cards {pool_version(game)}" in text
-    assert "†" in text      # every game has draft values, and they carry the mark
+    assert "‡" in text      # every game has draft values, and they carry the mark
 
 
 def test_hungarian_decks_are_in_hungarian():
@@ -231,13 +231,13 @@ def test_markdown_is_escaped_for_typst():
 
     from workbench.print.mdtypst import markdown_to_typst
     md = ("# Costs #1\n\nPay $5 * 2 = 10 [sic] @home 1 < 2 > 0 a/b // c `x*y`(z) *em*(s) **b**.\n\n"
-          "- one\n- two\n  1. inner\n\n| a | b |\n|---|---|\n| 1 = 1 | - |\n\nTen<sup>†</sup> <span>kept</span>\n")
+          "- one\n- two\n  1. inner\n\n| a | b |\n|---|---|\n| 1 = 1 | - |\n\nTen<sup>†</sup> <span>kept</span> [†1](#ruling-x)\n\n- <a id=\"ruling-x\"></a>†1 `x`\n")
     src = markdown_to_typst(md)
     pdf = typst.compile(src.encode("utf-8"))
     text = pdf_text(pdf)
     assert "#super[†];" in src
     for piece in ("Costs #1", "Pay $5 * 2 = 10 [sic] @home 1 < 2 > 0 a/b // c", "x*y(z)", "em(s)", "inner", "1 = 1",
-                  "kept"):
+                  "kept †1", "†1 x"):
         assert piece in text, piece
 
 

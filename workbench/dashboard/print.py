@@ -119,7 +119,7 @@ class PrintPage(pn.viewable.Viewer):
         counts = ", ".join(f"{k.title} {len(k.cards)}" for k in deck.kinds)
         note = "" if deck.words.emoji else " Icons print as text: the emoji font is not installed."
         self._status.object = (f"{deck.game_name} in {m.lang}: {counts}; {len(deck.pages)} pages on {m.paper}; "
-                               f"card pool {deck.version}. † marks a draft value.{note}")
+                               f"card pool {deck.version}. ‡ marks a draft value.{note}")
 
     def _sheets(self):
         return io.BytesIO(self.model.sheets_pdf())

@@ -33,6 +33,7 @@ def _parser() -> MarkdownIt:
 
 def _inline(children) -> str:
     out: list[str] = []
+    links: list[str] = []      # what closes each open link
     for t in children or []:
         if t.type == "text":
             out.append(escape(t.content))
@@ -49,9 +50,16 @@ def _inline(children) -> str:
         elif t.type == "hardbreak":
             out.append("#linebreak();")
         elif t.type == "link_open":
-            out.append("#link(" + _string(str(t.attrs.get("href", ""))) + ")[")
+            href = str(t.attrs.get("href", ""))
+            if href.startswith("#"):
+                # an anchor inside the rendered book (a ruling mark pointing at its
+                # legend line): paper has no anchors, the mark's text is what counts
+                links.append("")
+            else:
+                out.append("#link(" + _string(href) + ")[")
+                links.append("];")
         elif t.type == "link_close":
-            out.append("];")
+            out.append(links.pop() if links else "")
         elif t.type == "image":
             out.append(escape(t.content or ""))
         elif t.type == "html_inline":

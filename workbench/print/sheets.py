@@ -117,7 +117,7 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
                 side = words.label("back" if back else "face")
                 footer = (f"{game_name} · {lang} · {words.label('pool')} {version} · {kind.title} "
                           f"{start + 1}–{start + len(chunk)}/{len(kind.cards)} · "
-                          f"{words.label('sheet')} {sheet} {side} · † {legend}")
+                          f"{words.label('sheet')} {sheet} {side} · ‡ {legend}")
                 deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer,
                                    "grid": g.to_dict(), "marks": crop_marks(g, cells),
                                    "cells": [list(c) for c in cells]})
