@@ -226,6 +226,13 @@ def test_rulebook_pdf_and_side_by_side(tmp_path, capsys):
     assert any("Runway" in p and "Tartalék" in p for p in pages)
 
 
+def test_clause_markers_give_notes_and_keep_text_on_their_line():
+    from workbench.print.mdtypst import markdown_to_typst
+    src = markdown_to_typst("<!-- rule: g/s/a ruling: r-1, r-2 --> Pay 2.\n\n<!-- rule: g/s/b -->\nTake 1.\n",
+                            on_clause=lambda cid: f"[{cid}]")
+    assert src.index("[g/s/a]") < src.index("Pay 2.") < src.index("[g/s/b]") < src.index("Take 1.")
+
+
 def test_markdown_is_escaped_for_typst():
     import typst
 
@@ -280,3 +287,19 @@ def test_dashboard_print_model_previews_one_card_per_kind():
     previews = m.previews(ppi=40)
     assert [t for t, _ in previews] == ["Ötletek", "Átbillenési pontok", "Szfératáblák"]
     assert all(png[:8] == b"\x89PNG\r\n\x1a\n" for _, png in previews)
+
+
+def test_tts_deck_over_several_sheets_numbers_cards_per_sheet(tmp_path, monkeypatch):
+    from workbench.print import tts
+    monkeypatch.setattr(tts, "PER_SHEET", 25)       # 60 Patterns over three sheets
+    out = tmp_path / "mm.json"
+    summary = tts.export("meaning-made", out, seats=2)
+    save = json.loads(out.read_text(encoding="utf-8"))
+    patterns = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom" and "Patterns" in o["Nickname"])
+    assert sorted(patterns["CustomDeck"]) == ["1", "2", "3"] and summary["decks"]["patterns"] == 60
+    ids = patterns["DeckIDs"]
+    assert ids[:2] == [100, 101] and ids[25] == 200 and ids[-1] == 309 and len(set(ids)) == 60
+    names = [c["Nickname"] for c in patterns["ContainedObjects"]]
+    assert names == [c["name"] for c in _yaml("meaning-made", "patterns.yaml")["patterns"]]
+    counters = [o for o in save["ObjectStates"] if o["Name"] == "Counter"]
+    assert len(counters) == 1 + 2 * 5 and counters[0]["Counter"]["value"] == _yaml("meaning-made", "settings.yaml")["meaning"]

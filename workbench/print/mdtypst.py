@@ -15,7 +15,9 @@ from typing import Callable
 
 from markdown_it import MarkdownIt
 
-RULE_MARKER = re.compile(r"<!--\s*rule:\s*([\w/-]+)\s*-->")
+# a clause marker may go on to name its rulings: <!-- rule: g/s/name ruling: a, b -->
+RULE_MARKER = re.compile(r"<!--\s*rule:\s*([\w/-]+)[^>]*?-->")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
 INLINE_TAGS = {"<sup>": "#super[", "</sup>": "];", "<sub>": "#sub[", "</sub>": "];",
                "<mark>": "#highlight[", "</mark>": "];", "<b>": "#strong[", "</b>": "];",
                "<i>": "#emph[", "</i>": "];", "<br>": "#linebreak();", "<br/>": "#linebreak();"}
@@ -142,4 +144,8 @@ def markdown_to_typst(md: str, *, on_clause: Callable[[str], str] | None = None)
             for cid in RULE_MARKER.findall(t.content):
                 if on_clause is not None:
                     emit(on_clause(cid))
+            # text on the marker's own line after "-->" belongs to the clause body
+            rest = COMMENT.sub("", t.content).strip()
+            if rest and not rest.startswith("<"):
+                emit(markdown_to_typst(rest))
     return "".join(stack[0])
