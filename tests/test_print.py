@@ -135,8 +135,10 @@ def test_page_count_is_a_face_and_a_back_page_per_sheet(game, lang):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_card_name_appears_in_the_pdf_text(game):
-    _, pdf = printed(game, "en")
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_every_card_name_appears_in_the_pdf_text(game, lang):
+    # a translated name is printed with the card files' name under it
+    _, pdf = printed(game, lang)
     text = pdf_text(pdf).replace("- ", "-")      # a long name may break after a hyphen
     missing = [n for n in card_names(game) if n not in text]
     assert not missing, missing
@@ -152,17 +154,18 @@ def test_footer_names_game_language_and_card_pool_version_and_draft_marks_show(g
 
 def test_hungarian_decks_are_in_hungarian():
     text = pdf_text(printed("meaning-made", "hu")[1])
-    for word in ("Minták", "Követelmény", "Energia", "Belátás", "Életerő", "Következménykód", "ív 1 előlap"):
+    for word in ("Minták", "Követelmény", "Energia", "Belátás", "Életerő", "Következménykód", "ív 1 előlap",
+                 "Burok", "Szelektív hártya", "Közjavak alapítványa"):
         assert word in text, word
     for english in ("Requirement", "Energy", "Patterns"):
         assert english not in text, english
     text = pdf_text(printed("mandate-2038", "hu")[1])
-    for word in ("Főcím", "Minden intézmény 1 Tartalékot kap.", "Határvidék", "Tanítási futam", "Megaklaszter",
-                 "Tudományos módszer"):
+    for word in ("Főcím", "Magvetőköri láz", "Minden intézmény 1 Tartalékot kap.", "Határvidék", "Tanítási futam",
+                 "Megaklaszter", "Tudományos módszer", "Korai alkalmazók", "Kód"):
         assert word in text, word
     assert "Every institution gains 1 Runway." not in text
     text = pdf_text(printed("pax-transhumanity", "hu")[1])
-    for word in ("Ötlet", "Hatások", "Növekedés", "Akadály", "Átbillenési pont", "Betegség"):
+    for word in ("Ötlet", "Hatások", "Növekedés", "Akadály", "Átbillenési pont", "Betegség", "Génhajtás", "Többség"):
         assert word in text, word
 
 

@@ -30,10 +30,12 @@ def cards(w: Words) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     head = load_yaml(folder / "headlines.yaml") or {}
     out["headlines"] = [record(c["name"], c, default=head.get("provenance", "seed"), era=int(c["era"]),
+                               title=w.card_text(c["name"], "name", c["name"]),
                                text=w.card_text(c["name"], "text", c.get("text")))
                         for c in head.get("cards", [])]
     mand = load_yaml(folder / "mandates.yaml") or {}
     out["mandates"] = [record(c["name"], c, default=mand.get("provenance", "seed"), era=int(c["era"]),
+                              title=w.card_text(c["name"], "name", c["name"]),
                               minimum=int(c.get("minimum") or 0),
                               text=w.card_text(c["name"], "text", c.get("text")))
                        for c in mand.get("cards", [])]

@@ -58,7 +58,7 @@ def cards(w: Words) -> dict[str, list[dict]]:
     for p in (load_yaml(folder / "patterns.yaml") or {}).get("patterns", []):
         req = p.get("requirement") or {}
         pats.append(record(
-            p["name"], p, layer=int(p["layer"]), layer_name=_layer(w, int(p["layer"])),
+            p["name"], p, title=w.card_text(p["name"], "name", p["name"]), layer=int(p["layer"]), layer_name=_layer(w, int(p["layer"])),
             requirement=_tokens(w, req.get("tokens")) + [_layer(w, int(n)) for n in req.get("layers") or []],
             bonus=_effect(w, p.get("bonus")), consequence=_consequence(w, p.get("consequence")),
             flavour=_flavour(w, p)))
@@ -74,7 +74,7 @@ def cards(w: Words) -> dict[str, list[dict]]:
         if req.get("patterns_in_play"):
             need.append(f"{req['patterns_in_play']} {w.term('cards.patterns')}")
         inits.append(record(
-            c["name"], c, layer=int(c["layer"]), layer_name=_layer(w, int(c["layer"])), requirement=need,
+            c["name"], c, title=w.card_text(c["name"], "name", c["name"]), layer=int(c["layer"]), layer_name=_layer(w, int(c["layer"])), requirement=need,
             order_spaces=int(c.get("order_spaces") or 0), meaning=int(c.get("meaning") or 0),
             bonus=_effect(w, c.get("bonus")), penalty=_consequence(w, c.get("penalty")),
             flavour=_flavour(w, c)))

@@ -43,7 +43,7 @@ def _idea(w: Words, c: dict) -> dict:
     kind = c.get("kind", "idea")
     label = {"tipping point": w.term("board.tippingPoint"), "plurality": w.term("board.plurality")}.get(
         kind, w.label("idea"))
-    return record(c["name"], c, kind=kind, kind_label=label,
+    return record(c["name"], c, title=w.card_text(c["name"], "name", c["name"]), kind=kind, kind_label=label,
                   disciplines=list(c.get("disciplines") or []),
                   bands=[w.icon(x) for x in c.get("disciplines") or []],
                   arrows=" ".join(w.icon(x) for x in c.get("arrows") or []),
