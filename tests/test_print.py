@@ -214,6 +214,21 @@ def test_letter_paper_and_bad_input(tmp_path, capsys):
         assert len(err) == 1 and words in err[0], err
 
 
+def test_a_broken_template_or_strings_file_is_one_clear_line(cards_copy, tmp_path, capsys):
+    template = cards_copy / "meaning_made" / "print" / "events.typ"
+    template.write_text(template.read_text(encoding="utf-8").replace("c.code", "c.no_such_field"), encoding="utf-8")
+    out = tmp_path / "x.pdf"
+    assert main(["print", "meaning-made", "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "events.typ line" in err[0] and "no_such_field" in err[0], err
+    assert not out.exists()
+    strings = cards_copy / "meaning_made" / "print" / "strings.hu.yaml"
+    strings.write_text("labels: [unclosed\n", encoding="utf-8")
+    assert main(["print", "meaning-made", "--lang", "hu", "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "strings.hu.yaml" in err[0] and "YAML" in err[0], err
+
+
 def test_rulebook_pdf_and_side_by_side(tmp_path, capsys):
     one, two = tmp_path / "hu.pdf", tmp_path / "sbs.pdf"
     assert main(["rules", "pdf", "mandate-2038", "--lang", "hu", "--out", str(one)]) == 0

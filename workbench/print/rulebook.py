@@ -152,7 +152,8 @@ def compile_book(book: Book, out: Path | None = None) -> bytes:
         try:
             data = typst.compile(str(main), root=tmp, format="pdf")
         except typst.TypstError as exc:
-            raise WorkbenchError(f"typesetting the rulebook failed: {exc.message}") from None
+            from .sheets import typst_error
+            raise WorkbenchError(typst_error(exc).replace("typesetting", "typesetting the rulebook", 1)) from None
     if out is not None:
         Path(out).write_bytes(data)
     return data

@@ -124,6 +124,19 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
     return deck
 
 
+def typst_error(exc) -> str:
+    """One line for a Typst error: where (the template and line) and what."""
+    import re
+    where = re.search(r"┌─ (\S+):(\d+):(\d+)", getattr(exc, "diagnostic", "") or "")
+    place = ""
+    if where:
+        path = where.group(1).replace("\\", "/")
+        name = path.split("/templates/")[-1] if "/templates/" in path else path.rsplit("/", 1)[-1]
+        place = f" in {name} line {where.group(2)}"
+    message = " ".join(str(getattr(exc, "message", exc)).split())
+    return f"typesetting failed{place}: {message}"
+
+
 def _main_source(deck: Deck, entry: str = "deck") -> str:
     imports, entries = [], []
     for i, kind in enumerate(deck.kinds):
@@ -167,7 +180,7 @@ def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float
             data = typst.compile(str(root / "main.typ"), root=str(root), format=fmt,
                                  ppi=ppi if fmt == "png" else None)
         except typst.TypstError as exc:
-            raise WorkbenchError(f"typesetting failed: {exc.message} {exc.diagnostic}".strip()) from None
+            raise WorkbenchError(typst_error(exc)) from None
     if out is not None:
         Path(out).write_bytes(data if isinstance(data, bytes) else data[0])
     return data
