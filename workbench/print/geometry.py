@@ -80,17 +80,16 @@ def grid_for(size: str, paper: str, *, bleed: float = BLEED) -> Grid:
     w, h = size_of(size)
     best: Grid | None = None
     pw0, ph0 = PAPERS[paper]
-    for pw, ph in ((pw0, ph0), (ph0, pw0)):
-        for cw, ch in ((w, h),):
-            cols = int((pw - 2 * MARGIN) // (cw + 2 * bleed))
-            rows = int((ph - 2 * MARGIN - FOOTER) // (ch + 2 * bleed))
-            if cols < 1 or rows < 1:
-                continue
-            x0 = (pw - cols * (cw + 2 * bleed)) / 2
-            y0 = (ph - FOOTER - rows * (ch + 2 * bleed)) / 2
-            g = Grid(pw, ph, cw, ch, bleed, cols, rows, round(x0, 3), round(y0, 3))
-            if best is None or g.per_page > best.per_page:
-                best = g
+    for pw, ph in ((pw0, ph0), (ph0, pw0)):      # portrait, then landscape
+        cols = int((pw - 2 * MARGIN) // (w + 2 * bleed))
+        rows = int((ph - 2 * MARGIN - FOOTER) // (h + 2 * bleed))
+        if cols < 1 or rows < 1:
+            continue
+        x0 = (pw - cols * (w + 2 * bleed)) / 2
+        y0 = (ph - FOOTER - rows * (h + 2 * bleed)) / 2
+        g = Grid(pw, ph, w, h, bleed, cols, rows, round(x0, 3), round(y0, 3))
+        if best is None or g.per_page > best.per_page:
+            best = g
     if best is None:
         raise WorkbenchError(f"a {size} card ({w}x{h} mm) does not fit on {paper}")
     return best

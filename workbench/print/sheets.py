@@ -91,7 +91,11 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
     from workbench.core.registry import get_game
     game_name = getattr(get_game(game_id), "name", game_id)
     kinds = []
-    for entry in manifest.get("kinds") or []:
+    entries = manifest.get("kinds") if isinstance(manifest, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and e.get("key") and e.get("template")
+                                                for e in entries):
+        raise DataError("kinds must be a list of {key, template, size}", file=str(manifest_path))
+    for entry in entries:
         key = str(entry["key"])
         if key not in by_kind:
             raise DataError(f"kind {key!r} is not one the workbench prints for {game_id} "
@@ -99,7 +103,10 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
         template = folder / str(entry["template"])
         if not template.exists():
             raise DataError(f"the template of {key} is missing", file=str(template))
-        grid = grid_for(str(entry.get("size", "poker")), paper)
+        try:
+            grid = grid_for(str(entry.get("size", "poker")), paper)
+        except WorkbenchError as exc:
+            raise DataError(f"{key}: {exc}", file=str(manifest_path)) from None
         kinds.append(Kind(key, str(entry["template"]), str(entry.get("size", "poker")),
                           words.label("kind." + key), grid, by_kind[key]))
     deck = Deck(game_id, game_name, lang, paper, version, words, kinds)
