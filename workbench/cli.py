@@ -15,7 +15,8 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "init"]
+COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "init",
+            "print", "export"]
 
 
 def _leaf_parsers(parser: argparse.ArgumentParser):
