@@ -62,6 +62,10 @@ def play_cases(game: str) -> list[dict]:
             out.append(_case(game, players, 500 + i, bots, variants, {}))
         for i in range(2):  # MCTS playouts draw through sample_legal_action
             out.append(_case(game, 2 + 2 * i, 700 + i, "mcts:5,random", (), {}))
+        # a random bot behind a restricted list (seeds where the card is on offer)
+        for seed, bots in [(807, "ban:Shell:random,random"), (807, "force:Shell:random,random"),
+                           (808, "ban:Shell:greedy,greedy")]:
+            out.append(_case(game, 3, seed, bots, (), {}))
     elif game == "mandate-2038":
         for i in range(208):
             players = 2 + i % 4
@@ -82,6 +86,9 @@ def play_cases(game: str) -> list[dict]:
             players = 1 + i % 4
             bots = "greedy" if i % 2 or players == 1 else "greedy,random"
             out.append(_case(game, players, 500 + i, bots, (), {}))
+        for seed, bots in [(811, "ban:Airborne Wind Kite:random,random"),
+                           (807, "force:Airborne Wind Kite:random,random")]:
+            out.append(_case(game, 3, seed, bots, (), {}))
     else:
         raise ValueError(game)
     return out
