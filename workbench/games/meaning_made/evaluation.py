@@ -122,7 +122,7 @@ def evaluate(state, seat: int, weights=None) -> float:
               + w_diversity * distinct)
     need_done = rules.completed_need
     done = None  # Layers of completed Initiatives, worked out only when a card asks
-    boxes = rules.box_tuple
+    box_total = rules.box_total
     layer_need = rules.layer_need
     players = state.players
     for name, prog in state.progress.items():
@@ -134,8 +134,7 @@ def evaluate(state, seat: int, weights=None) -> float:
                 continue  # still waits for an earlier completed Initiative
         f = prog.filled
         filled = f["E"] + f["I"] + f["S"] + f["V"]
-        b = boxes[name]
-        total = (b[0] + b[1] + b[2] + b[3]) or 1
+        total = box_total[name]
         frac = filled / total
         need = layer_need[name]
         markers = prog.markers

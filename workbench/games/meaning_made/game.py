@@ -89,6 +89,9 @@ class MeaningMade(Game):
         out = []
         touch_value = None
         Touchpoint, Gather = notation.Touchpoint, notation.Gather
+        # the rule functions themselves, one call frame fewer per look-ahead
+        from .actions import apply_action
+        evaluate = _evaluate if type(self).evaluate is MeaningMade.evaluate else self.evaluate
         gather_values: dict | None = None
         if state.phase == "turns" and state.actions_left >= 2:
             gather_values = {}
@@ -106,8 +109,8 @@ class MeaningMade(Game):
                     out.append(value)
                     continue
             nxt = state.clone()
-            nxt.apply_action(action)
-            value = self.evaluate(nxt, seat, weights)
+            apply_action(nxt, action)
+            value = evaluate(nxt, seat, weights)
             if kind is Touchpoint:
                 touch_value = value
             elif kind is Gather and gather_values is not None:
