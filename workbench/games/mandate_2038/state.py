@@ -80,18 +80,16 @@ class MandateState(State):
         d.update(self.__dict__)
         c.rng = self.rng.copy()
         c.players = [p.copy() for p in self.players]
-        c.deck = list(self.deck)
-        c.discard = list(self.discard)
-        c.headline_decks = [list(x) for x in self.headline_decks]
-        c.timeline = list(self.timeline)
-        c.mandate_decks = [list(x) for x in self.mandate_decks]
+        # shared, never changed in place (a change replaces the list): the
+        # Training deck and discard (research.draw), the Headline decks
+        # (headlines.reveal), the Mandate decks (only read after setup), the
+        # timeline and the Mandate results
         c.selections = list(self.selections)
         c.order = list(self.order)
         c.ventures = [dict(v) for v in self.ventures]
         c.queue = list(self.queue)
         c.pending = dict(self.pending) if self.pending else None
         c.run = _copy_run(self.run)
-        c.mandate_results = list(self.mandate_results)
         # the same position has the same legal moves: a look-ahead's clone checks
         # its move against the listing already made here instead of redoing it
         # (the listing is never changed in place; apply_action drops it)
