@@ -72,3 +72,35 @@ def test_mandate_player_copy_copies_every_slot():
             assert getattr(c, name) == getattr(p, name), name
             if isinstance(getattr(p, name), (list, dict)):
                 assert getattr(c, name) is not getattr(p, name), f"{name} is shared, not copied"
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038"])
+def test_earlier_clones_never_see_later_play(game_id):
+    """Clones share piles that play replaces instead of changing in place (Meaning
+    Made's decks, discards, Events and completions; Mandate 2038's decks,
+    timeline and results): a clone taken at any point still holds the piles it
+    had then, after the original plays on (draws, reshuffles, recycles)."""
+    from workbench.games.meaning_made.state import SHARED_PILES
+    game = get_game(game_id)
+    names = SHARED_PILES if game_id == "meaning-made" else (
+        "deck", "discard", "headline_decks", "timeline", "mandate_decks", "mandate_results")
+    kept = []
+    for seed in range(1, 9):
+        for state in _walk(game, 3, seed, 400):
+            twin = state.clone()
+            kept.append((twin, {n: repr(getattr(twin, n)) for n in names}))
+    assert len(kept) > 300
+    for twin, piles in kept:
+        assert {n: repr(getattr(twin, n)) for n in names} == piles
+
+
+def test_meaning_made_scenario_steps_edit_their_own_piles():
+    """A scenario step that reorders the Event deck leaves an earlier clone alone."""
+    game = get_game("meaning-made")
+    state = game.new_initial_state(game.config(2, seed=4, events="scripted"))
+    twin = state.clone()
+    before = (list(twin.event_deck), list(twin.events), list(twin.event_discard))
+    letter = state.event_deck[-1]
+    game.scenario_step(state, {"event": {"id": letter}})
+    assert (twin.event_deck, twin.events, twin.event_discard) == before
+    assert state.events[-1] == letter

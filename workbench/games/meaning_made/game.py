@@ -164,8 +164,10 @@ class MeaningMade(Game):
         re-drawn from ``rng``; used by search bots."""
         from workbench.core.rng import Rng
         new = state.clone()
-        for pile in (new.pattern_deck, new.init_deck, new.event_deck):
+        for name in ("pattern_deck", "init_deck", "event_deck"):
+            pile = getattr(new, name)[:]  # shared with the original (MMState.clone)
             rng.shuffle(pile)
+            setattr(new, name, pile)
         new.rng = Rng(rng.next64())
         return new
 

@@ -47,16 +47,17 @@ def draw(state, deck: str, discard: str):
     shuffled discard pile, as the rulebook says for the Event, Pattern and
     Initiative decks alike (for Initiatives by ruling ``initiative-refill-reshuffle``);
     None when both are empty."""
+    # piles are shared between clones (MMState.clone): replaced, never changed in place
     pile = getattr(state, deck)
     if not pile:
         spent = getattr(state, discard)
         if not spent:
             return None
-        pile = spent
-        setattr(state, deck, pile)
+        pile = spent[:]
         setattr(state, discard, [])
         state.rng.shuffle(pile)
-    return pile.pop(0)
+    setattr(state, deck, pile[1:])
+    return pile[0]
 
 
 def draw_pattern(state):
