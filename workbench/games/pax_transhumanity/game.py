@@ -98,8 +98,9 @@ class PaxGame(Game):
 
     def features(self, state, seat: int) -> dict:
         # what the player could pay now: the finance track plus selling every Patent
-        liquid = track_money(state, seat) + sum((patent_value(state, c) + 1) * n
-                                                for c, n in state.patents[seat].items())
+        held = state.patents[seat]
+        value_of = {c: patent_value(state, c) for c in held}   # each colour's sale value, once
+        liquid = track_money(state, seat) + sum((value_of[c] + 1) * n for c, n in held.items())
         feasible_count, best_progress = syndication_outlook(state, seat)
         tipping = list(held_tipping_points(state, seat))
         return {
@@ -107,7 +108,7 @@ class PaxGame(Game):
             "companies": len(companies_of(state, seat)),
             "solved": sum(state.solved[seat].values()),
             "patents": sum(state.patents[seat].values()),
-            "patent_value": sum(patent_value(state, c) * n for c, n in state.patents[seat].items()),
+            "patent_value": sum(value_of[c] * n for c, n in held.items()),
             "syndications": min(3, sum(1 for owners in state.synd.values() if seat in owners)),
             "feasible": feasible_count,
             "progress": best_progress,
