@@ -73,7 +73,7 @@ def test_is_draft_follows_blocks_and_draft_fields():
 def test_unknown_ruling_in_a_marker_fails_render(cards_copy, capsys):
     path = cards_copy / "meaning_made" / "rules" / "en.md"
     text = path.read_text(encoding="utf-8")
-    text = re.sub(r"<!-- rule: (\S+) -->", r"<!-- rule: \1 ruling: no-such-ruling -->", text, count=1)
+    text = re.sub(r"<!-- rule: (\S+)[^>]*-->", r"<!-- rule: \1 ruling: no-such-ruling -->", text, count=1)
     path.write_text(text, encoding="utf-8")
     assert main(["rules", "render", "meaning-made", "--lang", "en"]) == 1
     err = capsys.readouterr().err
@@ -87,3 +87,23 @@ def test_template_in_another_language_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "written in en" in err
     assert main(["rules", "render", "mandate-2038", "--lang", "en", "--template", str(tmpl)]) == 0
+
+
+@pytest.mark.parametrize("word,article", [("Elismerés", "az"), ("Bizalom", "a"), ("🛡️Életerő", "az"),
+                                          ("Ügyfél", "az"), ("1", "az"), ("5", "az"), ("50", "az"),
+                                          ("500", "az"), ("1000", "az"), ("2", "a"), ("10", "a"),
+                                          ("11", "a"), ("100", "a"), ("150", "a")])
+def test_hungarian_article_follows_the_first_sound(word, article):
+    from workbench.rules.placeholders import hungarian_article
+    assert hungarian_article(word) == article
+
+
+def test_article_filter_follows_a_renamed_term(cards_copy):
+    """Renaming Trust to a word with a vowel changes the article the Mandate book prints."""
+    path = cards_copy / "mandate_2038" / "terms" / "hu.yaml"
+    before = render("mandate-2038", "hu", plain=True).text
+    assert "a Bizalom" in before.replace("A Bizalom", "a Bizalom")
+    path.write_text(path.read_text(encoding="utf-8").replace("trust: Bizalom", "trust: Elismerés"), encoding="utf-8")
+    after = render("mandate-2038", "hu", plain=True).text
+    assert "a Elismerés" not in after and "A Elismerés" not in after
+    assert "az Elismerés" in after or "Az Elismerés" in after
