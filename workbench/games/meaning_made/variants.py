@@ -99,6 +99,9 @@ class Rules:
             if v not in VARIANTS:
                 raise WorkbenchError(f"unknown variant {v!r}{suggest(v, VARIANTS)}; "
                                      f"choose from {', '.join(VARIANTS)}")
+        if {"cooperative", "competitive"} <= set(config.variants):
+            raise WorkbenchError("variants cooperative and competitive contradict each other (a shared win or loss "
+                                 "against a fixed-length race for one winner); choose one")
         opts = {}
         for key, value in dict(config.options).items():
             if key not in OPTIONS:
