@@ -23,3 +23,20 @@ def test_scenario_option_switches_a_ruling(capsys):
     assert "was accepted but must be refused" in capsys.readouterr().out
     assert main(["scenario", "run", path, "--option", "bare_marker"]) == 1
     assert "must look like key=value" in capsys.readouterr().err
+
+
+def test_variant_start_meaning_precedence():
+    """Ruling variant-start-meaning: a variant's start replaces solo Hard's, High
+    Instability's replaces Faster Game's; start_meaning=lowest takes the lowest."""
+    from workbench.games.meaning_made import GAME
+
+    def start(players, variants=(), **options):
+        state = GAME.new_initial_state(GAME.config(players, seed=1, variants=variants, **options))
+        return state.rules.start_meaning
+
+    assert start(1, difficulty="hard") == 4
+    assert start(1, ("faster-game",), difficulty="hard") == 6
+    assert start(1, ("faster-game",), difficulty="hard", start_meaning="lowest") == 4
+    assert start(3, ("faster-game", "high-instability")) == 4
+    assert start(3, ("high-instability", "faster-game")) == 4      # order given does not matter
+    assert start(1, ("faster-game",), difficulty="easy", start_meaning="lowest") == 6
