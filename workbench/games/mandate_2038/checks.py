@@ -309,11 +309,12 @@ def project_once_per_institution():
 
 
 @check("mandate-2038/build/facilities-stay", "mandate-2038/resources/capability-spent",
-       "mandate-2038/cycle/initiative")
+       "mandate-2038/cycle/initiative", "mandate-2038/research/unique-domains")
 def pieces_and_tracks_over_whole_games():
     """Over whole games: a built Facility never leaves the board (it only relocates),
-    Capability never goes down (no effect spends it), and Initiative moves one seat
-    clockwise after every cycle, never otherwise."""
+    Capability never goes down (no effect spends it), Initiative moves one seat
+    clockwise after every cycle, never otherwise, and only the seven ordinary domains
+    are recorded as banked."""
     from workbench.core.bots import make_bots
     from workbench.core.rng import Rng, derive_seed
     from . import GAME
@@ -331,6 +332,9 @@ def pieces_and_tracks_over_whole_games():
                     problems.append(f"seed {seed}: a Facility of {a.faction} left the board")
                 if b.capability < a.capability:
                     problems.append(f"seed {seed}: {a.faction}'s Capability fell {a.capability} -> {b.capability}")
+                odd = set(b.rec.get("domains", ())) - set(DOMAINS)
+                if odd:
+                    problems.append(f"seed {seed}: {sorted(odd)} counted as banked domains")
             if state.initiative != prev.initiative and state.initiative != (prev.initiative + 1) % state.n:
                 problems.append(f"seed {seed}: Initiative jumped from seat {prev.initiative} to {state.initiative}")
             prev = state.clone()
