@@ -209,7 +209,7 @@ def district_table_contracts():
     return problems
 
 
-@check("mandate-2038/board/presence-control")
+@check("mandate-2038/board/presence-control", "mandate-2038/influence/no-presence")
 def control_follows_presence():
     """Most presence (Agents and Facilities) controls; a tie or an empty district has
     no controller; Frontier never has one."""
