@@ -172,6 +172,7 @@ def setup_decks_and_initiative():
 
 
 @check("mandate-2038/overview/era-structure", "mandate-2038/cycle/headline", "mandate-2038/resources/trust-floor",
+       "mandate-2038/final-scoring/sequence",
        "mandate-2038/cycle/one-action")
 def four_eras_of_three_cycles():
     """A played game reveals twelve Headlines (three per Era), scores four Era Mandates,
