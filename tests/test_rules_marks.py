@@ -109,3 +109,13 @@ def test_article_filter_follows_a_renamed_term(cards_copy):
     # every article the catalogue writes before the term now agrees with it
     import re as _re
     assert not _re.search(r"(?<![\w-])[aA] Elismerés", after.replace("A nulla Elismerés", ""))
+
+
+def test_check_fails_on_a_marker_naming_an_unknown_ruling(cards_copy, capsys):
+    path = cards_copy / "meaning_made" / "rules" / "en.md"
+    text = path.read_text(encoding="utf-8").replace("ruling: first-player-fixed", "ruling: first-player-fixd", 1)
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", "meaning-made"]) == 1
+    out = capsys.readouterr().out
+    assert "names ruling first-player-fixd, which rulings.yaml does not have" in out
+    assert "first-player-fixed" in out   # the suggestion
