@@ -126,9 +126,12 @@ class RulingMarks:
         if self.order:
             out += [words["ruling"], ""]
             for n, rid in enumerate(self.order, start=1):
-                clause = self.known.get(rid, {}).get("clause", "")
+                entry = self.known.get(rid, {})
+                # rulings.yaml is written in English: its question is quoted only in an
+                # English book, so no other language's legend mixes in English prose
+                question = str(entry.get("question") or "").strip() if self.lang == "en" else ""
                 out.append(f'- <a id="ruling-{rid}"></a>{RULING_MARK}{n} `{rid}`'
-                           + (f" ({clause})" if clause else ""))
+                           + (f": {question}" if question else ""))
             out.append("")
         return "\n".join(out)
 
