@@ -43,14 +43,14 @@ def expand(ideas, slots) -> list:
     make = tuple.__new__
     out = []
     for idea in ideas:
-        out += [make(Action, ("import", (idea, s, i))) for s, i in slots]
+        out += [make(Action, ("import", (idea, s, i), ())) for s, i in slots]
     return out
 
 
 def nth(ideas, slots, index: int):
     """The ``index``-th Import of :func:`expand` (without building the others)."""
     s, i = slots[index % len(slots)]
-    return tuple.__new__(Action, ("import", (ideas[index // len(slots)], s, i)))
+    return tuple.__new__(Action, ("import", (ideas[index // len(slots)], s, i), ()))
 
 
 def apply(state, seat: int, action) -> None:

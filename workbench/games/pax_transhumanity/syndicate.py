@@ -102,13 +102,13 @@ def legal(state, seat: int) -> list:
                 if held[i] is None:
                     whites += 1
             if agents >= 1 + whites:
-                out.append(tuple.__new__(Action, ("syndicate", (idea, False))))
+                out.append(tuple.__new__(Action, ("syndicate", (idea, False), ())))
                 blacks = 0
                 for i in blacks_at:
                     if held[i] is None:
                         blacks += 1
                 if blacks and agents >= 1 + whites + blacks:
-                    out.append(tuple.__new__(Action, ("syndicate", (idea, True))))
+                    out.append(tuple.__new__(Action, ("syndicate", (idea, True), ())))
     return out
 
 
