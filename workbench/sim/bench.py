@@ -17,7 +17,11 @@ Per-game figures (one section per game, :data:`GAME_FIGURES`)
                   games/s (Meaning Made's target, 45 games/s, is what 10,000
                   games in 120 s on 2 workers need at the 1.85x scaling target;
                   the other games have none and are reported).
-``paired``        the paired playtest (below), per game.
+``paired``        the paired playtest: 200 greedy games per arm (quick: 20,
+                  extrapolated) on the same seeds, plus the comparison (target
+                  2 s). Uses ``workbench.graphs.tweak`` (one Pattern's cost
+                  raised, the card page's own playtest) when it handles the
+                  game, else bans seat 1 from the most taken card of the first arm.
 
 Batch figures (``--game``'s first game, :data:`BATCH_FIGURES`)
 ------------------------------------------------------------
@@ -28,11 +32,6 @@ Batch figures (``--game``'s first game, :data:`BATCH_FIGURES`)
                   pool (target: at most 15% slower; cluster start-up reported
                   separately, not counted).
 ``startup``       ``workbench --help`` wall time, best of 5 (target 0.3 s).
-``paired``        the card page's quick paired playtest: 200 greedy games per
-                  arm (quick: 20, extrapolated) on the same seeds, plus the comparison
-                  (target 2 s). Uses ``workbench.graphs.tweak`` (one Pattern's cost
-                  raised) when it handles the game, else bans seat 1 from the card
-                  taken most in the first arm.
 """
 
 from __future__ import annotations
