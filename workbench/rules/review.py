@@ -182,10 +182,26 @@ def _fmt(n) -> str:
     return str(int(n)) if float(n).is_integer() else str(n)
 
 
+def _term_icons(text: str) -> Counter:
+    """Icons glued to a word (🧬Pattern): a term's mark, which a pronoun may replace."""
+    from .text import icon_key, icons as all_icons
+    out: Counter = Counter()
+    for m in re.finditer(r"((?:[^\w\s]\ufe0f?)+)(?=[^\W\d_])", text):
+        out.update(icon_key(i) for i in all_icons(m.group(1)))
+    return out
+
+
 def check_icons(src: str, tr: str):
+    """Same icons, as often; except that a term's icon may occur fewer times in the
+    translation (a pronoun stands for the repeated term) as long as it occurs."""
     a, b = icon_counts(src), icon_counts(tr)
     out = []
     lost, added = a - b, b - a
+    ta, tb = _term_icons(src), _term_icons(tr)
+    for icon in list(lost):
+        bare_lost = (a[icon] - ta[icon]) - (b[icon] - tb[icon])
+        if b[icon] >= 1 and bare_lost <= 0:
+            del lost[icon]
     if lost:
         s = " ".join(f"{k}×{v}" if v > 1 else k for k, v in lost.items())
         out.append((f"lost {s}", f"the translation lacks icon(s) {s}; keep every icon of the source"))

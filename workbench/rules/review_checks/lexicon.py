@@ -51,6 +51,11 @@ BOUNDS = {
            ("min", r"\bat least\b|\bor more\b|\bno fewer than\b|\bno less than\b|\bminimum\b")],
 }
 
+# the plain bound words; only these count when a translation drops a bound
+# ("minimum number of contributors" and "2 or more players share" describe, not bound)
+CORE_BOUNDS = {"hu": [("max", r"\blegfeljebb\b"), ("min", r"\blegalább\b")],
+               "en": [("max", r"\bat most\b|\bno more than\b"), ("min", r"\bat least\b|\bno fewer than\b")]}
+
 # -------------------------------------------------------------------------- ordinals, multipliers
 ORDINALS = {
     "en": {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
@@ -92,6 +97,7 @@ ANTONYMS: list[tuple[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[str, .
     ((("draw", "draws"), ("húz",)), (("discard", "discards"), ("eldob", "dobj")),),
     ((("always",), ("mindig",)), (("never",), ("soha", "sosem"))),
     ((("first",), ("első",)), (("last",), ("utolsó",))),
+    ((("money",), ("pénz",)), (("labour", "labor"), ("munka", "munkát", "munkába"))),
 ]
 
 # -------------------------------------------------------------------------- left untranslated
@@ -103,7 +109,9 @@ FUNCTION_WORDS = {
            "into", "onto", "than", "but", "or", "not", "are", "was", "were", "has", "have", "its", "may",
            "must", "can", "will", "shall", "would", "should", "could", "any", "on", "in", "at", "by", "it",
            "an", "if", "up", "down", "out", "does", "do", "one", "two", "three", "four", "player", "players",
-           "card", "cards", "turn", "round", "take", "takes", "put", "get", "gets", "gain", "gains"},
+           "card", "cards", "turn", "round", "take", "takes", "put", "get", "gets", "gain", "gains", "as",
+           "again", "above", "below", "after", "before", "there", "here", "all", "only", "also", "both",
+           "other", "more", "less"},
     "hu": {"és", "az", "hogy", "vagy", "nem", "van", "egy", "minden", "kell", "amely", "amelyet", "ami",
            "aki", "ha", "majd", "csak", "már", "pedig", "után", "között", "ezt", "azt", "ezek", "azok", "mint",
            "meg", "el", "fel", "lesz", "nincs", "játékos", "kártya", "lap", "lapot", "kör", "körben", "minden",

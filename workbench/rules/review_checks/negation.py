@@ -6,19 +6,19 @@ import re
 from collections import Counter
 
 from .base import ClauseCheck, Pair
-from .lexicon import BOUNDS, CONCORD_ONLY, EXPLETIVE, NEGATION, NOT_PRIVATIVE, PHRASES, PRIVATIVE
+from .lexicon import BOUNDS, CORE_BOUNDS, CONCORD_ONLY, EXPLETIVE, NEGATION, NOT_PRIVATIVE, PHRASES, PRIVATIVE
 from .tokens import base_lang
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[.;!?]|,")
 _CONCORD_GAP = 3   # markers this close (no sentence break between) are one negation
 
 
-def bounds(text: str, lang: str) -> tuple[Counter, str]:
+def bounds(text: str, lang: str, table: dict = BOUNDS) -> tuple[Counter, str]:
     """How many upper and lower bounds (``max``, ``min``) the text sets, and the text
     with them taken out (so "no more than" is a bound, not a negation)."""
     c: Counter = Counter()
     low = text.lower()
-    for kind, pattern in BOUNDS.get(base_lang(lang), []):
+    for kind, pattern in table.get(base_lang(lang), []):
         found = re.findall(pattern, low)
         c[kind] += len(found)
         low = re.sub(pattern, " ", low)
@@ -97,4 +97,8 @@ class NegationCheck(ClauseCheck):
             if ba[x] and not ba[y] and bb[y] and not bb[x]:
                 out.append((f"{xs} -> {ys}", f"the source sets an {xs} bound where the translation says {ys}; "
                                              "\"at most\" is \"legfeljebb\", \"at least\" is \"legalább\""))
+            elif (bounds(p.src_full, p.src_lang, CORE_BOUNDS)[0][x] and not ba[y] and not bb[x]
+                  and not bb[y]):
+                out.append((f"{xs} lost", f"the source sets an {xs} bound and the translation none; "
+                                          "\"at most\" is \"legfeljebb\", \"at least\" is \"legalább\""))
         return out
