@@ -16,10 +16,10 @@ NEGATION = {
     "hu": {"nem", "sem", "se", "ne", "soha", "sohasem", "sosem", "semmi", "semmit", "semmibe", "semmin",
            "semmilyen", "semennyi", "senki", "senkinek", "senkit", "senkitől", "sehol", "sehova", "sehonnan",
            "nincs", "nincsen", "nincsenek", "sincs", "sincsenek", "nélkül", "nélküli", "nélküle", "enélkül",
-           "anélkül", "hacsak", "egyik", "se", "helyett", "helyette", "ehelyett", "hanem"},
+           "anélkül", "hacsak", "egyik", "se", "hanem"},
     "en": {"no", "not", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without",
            "cannot", "can't", "don't", "doesn't", "isn't", "aren't", "won't", "mustn't", "unless", "n't",
-           "didn't", "hasn't", "haven't", "instead", "rather", "replace", "replaces", "replaced"},
+           "didn't", "hasn't", "haven't", "rather"},
 }
 # "egyik ... sem" is the negation; "egyik" alone is "one of": counted only right before a marker
 CONCORD_ONLY = {"hu": {"egyik", "hacsak"}, "en": set()}
@@ -30,7 +30,7 @@ CONCORD_ONLY = {"hu": {"egyik", "hacsak"}, "en": set()}
 PRIVATIVE = {
     "hu": re.compile(r"^(?:fedetlen|irányítatlan|ellenőrizetlen|felhasználatlan|kifizetetlen|foglalatlan|"
                      r"befejezetlen|feloldatlan|érvénytelen|szabálytalan|betöltetlen|használatlan|"
-                     r"értéktelen|lehetetlen|korlátlan|teljesítetlen|helyettesít)\w{0,6}$|^\w*nélküli\w*$"),
+                     r"értéktelen|lehetetlen|korlátlan|teljesítetlen)\w{0,6}$|^\w*nélküli\w*$"),
     # un-...-ed participles ("unstarted", "uncovered") and a few more; reversals such as
     # "unlocked" are not negations (NOT_PRIVATIVE)
     "en": re.compile(r"^(?:un\w{3,}ed|unbuilt|unseen|undrawn|incomplete|illegal|invalid|unable|worthless|"
@@ -39,7 +39,7 @@ PRIVATIVE = {
 NOT_PRIVATIVE: dict[str, set[str]] = {"hu": set(), "en": {"unlocked", "unloaded", "untapped", "unified", "unpacked",
                                                           "undone", "unfolded", "unleashed"}}
 # phrases that stand for one marker ("in place of" is "instead of", "helyett")
-PHRASES = {"en": {"in place of": "instead"}, "hu": {}}
+PHRASES: dict[str, dict[str, str]] = {"en": {}, "hu": {}}
 # Hungarian "amíg ... nem" ("until it runs out": amíg ki nem fogy) is no negation
 EXPLETIVE = {"hu": {"amíg", "míg"}, "en": set()}
 
@@ -84,7 +84,8 @@ MULTIPLIERS = {
 # (english, hungarian) pairs of opposites; the stems are prefixes of inflected forms.
 # A source that says one side while the translation says only the other is flagged.
 ANTONYMS: list[tuple[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...]]]] = [
-    ((("top",), ("tetej", "legfels", "felső")), (("bottom",), ("alj", "legals", "alsó"))),
+    ((("top", "topmost", "highest"), ("tetej", "legfels", "felső")),
+     (("bottom", "lowest", "bottommost"), ("alj", "legals", "alsó"))),
     ((("highest",), ("legmagasabb",)), (("lowest",), ("legalacsonyabb",))),
     ((("most",), ("legtöbb",)), (("least", "fewest"), ("legkevesebb",))),
     ((("before",), ("előtt", "előbb")), (("after",), ("után", "utána"))),

@@ -132,7 +132,10 @@ def ordinal_pairs(toks: list[Tok]) -> Counter:
     for i, t in enumerate(toks):
         if t.kind != "num" or not t.ordinal:
             continue
-        for u in toks[i + 1:]:
+        rest = toks[i + 1:]
+        if rest and rest[0].kind == "bar" and rest[0].text == "." and t.text[:1].isdigit():
+            rest = rest[1:]   # the dot of a Hungarian ordinal ("az 1. hozzájáruló")
+        for u in rest:
             if u.kind == "bar" and u.text in ".;:":
                 break
             if u.kind == "num":

@@ -29,15 +29,23 @@ def term_counts(text: str, pairs, side: str) -> Counter:
     counted by :func:`family`."""
     from ..text import icon_key, icons
     toks = tokens(text)
-    best: dict[int, tuple[int, str]] = {}
+    found: list[tuple[int, int, int, str]] = []   # (-chars, start, words, family)
     for pair in pairs:
         for form in (pair.source if side == "source" else pair.target):
             shown = icons(form)
             fam = "icon:" + icon_key(shown[0]) if shown else family(pair)
+            n = len(tokens(form))
             for i in term_positions(form, toks, lenient=side == "target", case=side == "source"):
-                if i not in best or best[i][0] < len(form):
-                    best[i] = (len(form), fam)
-    return Counter(fam for _, fam in best.values())
+                found.append((-len(form), i, n, fam))
+    covered: set[int] = set()
+    out: Counter = Counter()
+    for _neg, start, n, fam in sorted(found):   # the longest term wins where terms overlap
+        span = set(range(start, start + max(n, 1)))
+        if span & covered:
+            continue
+        covered |= span
+        out[fam] += 1
+    return out
 
 
 class TermSwapCheck(ClauseCheck):

@@ -23,6 +23,7 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _URL = re.compile(r"https?://\S+")
 _PH_WORD = re.compile(r"^zzph(\d+)zz$")
 BARRIERS = set(".,;:!?()[]|–—\n")
+_LABEL_LINKS = {"at", "on", "of", "to", "is", "=", "from"}
 
 
 @dataclass
@@ -121,11 +122,11 @@ def tokenize(text: str, lang: str, keys: Sequence[str] = (), pairs: Sequence = (
             out.append(Tok("num", w, float(value), dist="-" in w, ordinal=ordinal))
             continue
         tok = Tok("word", w)
-        if m.start() in starts:
-            tok.unit = starts[m.start()]
-        elif m.start() and out and out[-1].kind == "icon" and (is_icon_char(text[m.start() - 1])
-                                                              or text[m.start() - 1] in "\ufe0f\u200d"):
+        if m.start() and out and out[-1].kind == "icon" and (is_icon_char(text[m.start() - 1])
+                                                            or text[m.start() - 1] in "\ufe0f\u200d"):
             tok.unit = out[-1].unit   # 🪪Layer: the word glued to an icon is that icon's term
+        elif m.start() in starts:
+            tok.unit = starts[m.start()]
         out.append(tok)
     _gap(text[pos:], out)
     _attach_units(out)
@@ -159,6 +160,9 @@ def _attach_units(toks: list[Tok], reach: int = 1) -> None:
             words += 1
             if words >= reach:
                 break
+        if t.unit is None and i >= 2 and toks[i - 1].kind == "word" and toks[i - 1].text.lower() in _LABEL_LINKS \
+                and toks[i - 2].unit and toks[i - 2].kind == "word":
+            t.unit = toks[i - 2].unit   # "🛡️Vitals at 5": the number of the term before it
 
 
 def numbers(toks: Sequence[Tok]) -> list[Tok]:
