@@ -412,11 +412,11 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
             src_words = {w.lower() for w in words(strip_icons(msgid))}
             bad = unknown_words(tr, locale, known_words | src_words)
             if bad:
-                add(ctxt, "spelling", [(" ".join(bad), f"unknown to the {lang} dictionary: {', '.join(bad)}; "
+                add(ctxt, "spelling", [(" ".join(bad), f"unknown to the {locale} dictionary: {', '.join(bad)}; "
                                                         "fix the spelling or accept the words")])
 
     for chk in CATALOGUE_CHECKS:
-        inst = chk(terms_known) if chk is TermsSpellingCheck else chk()
+        inst = chk(terms_known, locale) if chk is TermsSpellingCheck else chk()
         for where, detail, message in inst.run(game_id, lang, po_text, source_ids, spelling):
             raw.append(Finding(where, inst.name, message, detail, lang))
 

@@ -100,8 +100,9 @@ class TermsSpellingCheck(CatalogueCheck):
 
     name = "terms-spelling"
 
-    def __init__(self, known: set[str] | None = None):
+    def __init__(self, known: set[str] | None = None, locale: str | None = None):
         self.known = known or set()
+        self.locale = locale
 
     def run(self, game_id, lang, po_text, source_ids, spelling):
         from ..placeholders import flatten_terms, load_terms, term_forms
@@ -109,7 +110,8 @@ class TermsSpellingCheck(CatalogueCheck):
         out = []
         for tl in sorted({lang, source_language(game_id) or lang}):
             terms = load_terms(game_id, tl)
-            if not terms or knows(tl, "a") is None:
+            loc = self.locale if tl == lang and self.locale else tl
+            if not terms or knows(loc, "a") is None:
                 continue
             flat = _leaves(terms)
             for key, texts in flat.items():
@@ -120,7 +122,7 @@ class TermsSpellingCheck(CatalogueCheck):
                             continue
                         if any(ch.isupper() for ch in w[1:]):
                             continue
-                        if not knows(tl, w) and w not in bad:
+                        if not knows(loc, w) and w not in bad:
                             bad.append(w)
                 if bad:
                     out.append((f"terms/{tl}.yaml {key}", " ".join(bad),

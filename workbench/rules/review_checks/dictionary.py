@@ -1,8 +1,9 @@
 """Hunspell dictionaries for the review (through spylls), per spelling locale.
 
-A catalogue may name the locale to spell against (``en-GB`` or ``en-US``) in its
-header, ``X-Spelling-Locale: en-GB`` or a ``Language: en_GB`` with a region; else the
-language's first installed dictionary is used. Without a dictionary, the checks
+A catalogue names the locale to spell against in its standard ``Language`` header
+(``Language: en_GB`` or ``en_US``; ``workbench rules update`` keeps the region); a
+setting (``--spelling-locale``) overrides it; else the language's first installed
+dictionary is used. Without a dictionary, the checks
 that need one say so and skip (``knows`` returns None)."""
 
 from __future__ import annotations
@@ -53,13 +54,10 @@ def knows(locale: str, word: str) -> bool | None:
 
 
 def spelling_locale(header: dict, lang: str, setting: str | None = None) -> str:
-    """The locale to spell against: a setting, the catalogue's ``X-Spelling-Locale``,
-    its ``Language`` when that names a region, else the language."""
+    """The locale to spell against: a setting, else the catalogue's ``Language``
+    header when that names a region, else the language."""
     if setting:
         return setting.replace("_", "-")
-    for key in ("X-Spelling-Locale", "X-Spelling"):
-        if header.get(key):
-            return str(header[key]).strip().replace("_", "-")
     language = str(header.get("Language", "") or "").strip()
     if "_" in language or "-" in language:
         return language.replace("_", "-")
