@@ -180,7 +180,8 @@ class RulesModel(param.Parameterized):
         """Show ``clause_id`` alone (a finding's clause); an id that is not a clause
         (a terms file entry, an orphan) shows nothing new."""
         if clause_id not in self.source.clauses:
-            raise WorkbenchError(f"{clause_id} is not a clause of the rulebook (a catalogue or terms entry)")
+            raise WorkbenchError(f"{clause_id} is not a clause of the rulebook (a heading, or a catalogue or "
+                                 "terms entry); the review panel lists its findings")
         with param.parameterized.discard_events(self):
             self.focus = clause_id
             self.filter = "all"
@@ -488,8 +489,11 @@ class RulesPage(pn.viewable.Viewer):
                                     + f"  \nReview: {m.review_state()}")
             self._table.object = rules_html(m)
             self._findings.object = findings_html(m)
-            self._finding.options = {f"{f.clause} · [{f.lang}] {f.check} · {f.detail}"[:140]: m.finding_key(f)
-                                     for f in m.all_findings()}
+            options = {f"{f.clause} · [{f.lang}] {f.check} · {f.detail}"[:140]: m.finding_key(f)
+                       for f in m.all_findings()}
+            self._finding.options = options
+            if self._finding.value not in options.values():
+                self._finding.value = next(iter(options.values()), None)
         except WorkbenchError as exc:
             self._table.object = f"<p><b>Cannot show the rules:</b> {escape(str(exc))}</p>"
 
