@@ -216,12 +216,15 @@ def check_glossary(src: str, tr: str, pairs) -> list:
     in the translation. Where two terms match at the same word, the longer one is
     meant (``Tőkebevonás`` is Fundraise, not ``Tőke`` Capital), so the shorter one
     does not count there."""
-    from .glossary import term_positions, tokens
+    from .glossary import might_occur, term_positions, tokens
     out = []
     src_tokens, tr_tokens = tokens(src), tokens(tr)
+    src_lower = src.lower()
     hits: list[tuple[int, int, int]] = []   # (pair index, start token, term length)
     for n, pair in enumerate(pairs):
         for form in pair.source:
+            if not might_occur(form, src_lower):
+                continue
             for start in term_positions(form, src_tokens, case=True):
                 hits.append((n, start, len(strip_icons(form))))
     used: set[int] = set()

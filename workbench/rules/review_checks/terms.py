@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..glossary import term_positions, tokens
+from ..glossary import might_occur, term_positions, tokens
 from .base import ClauseCheck, Pair
 from .lexicon import ANTONYMS
 from .tokens import base_lang
@@ -29,9 +29,12 @@ def term_counts(text: str, pairs, side: str) -> Counter:
     counted by :func:`family`."""
     from ..text import icon_key, icons
     toks = tokens(text)
+    lower = text.lower()
     found: list[tuple[int, int, int, str]] = []   # (-chars, start, words, family)
     for pair in pairs:
         for form in (pair.source if side == "source" else pair.target):
+            if not might_occur(form, lower, side == "target"):
+                continue
             shown = icons(form)
             fam = "icon:" + icon_key(shown[0]) if shown else family(pair)
             n = len(tokens(form))

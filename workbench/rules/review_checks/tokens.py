@@ -189,13 +189,16 @@ def value_counter(nums: Sequence[Tok]) -> tuple[Counter, Counter]:
 def glossary_starts(text: str, pairs: Sequence, side: str) -> dict[int, str]:
     """Character offsets where a glossary term begins in ``text`` -> the term's key
     (its pair index). ``side`` is ``source`` or ``target``; the longer term wins."""
-    from ..glossary import term_positions, tokens
+    from ..glossary import might_occur, term_positions, tokens
     spans = [m.start() for m in WORD_RE.finditer(text)]
     toks = tokens(text)
+    lower = text.lower()
     best: dict[int, tuple[int, str]] = {}
     for n, pair in enumerate(pairs):
         forms = pair.source if side == "source" else pair.target
         for form in forms:
+            if not might_occur(form, lower, side == "target"):
+                continue
             length = len(form)
             for i in term_positions(form, toks, lenient=side == "target", case=side == "source"):
                 if i < len(spans) and (spans[i] not in best or best[spans[i]][0] < length):
