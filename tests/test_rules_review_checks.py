@@ -88,3 +88,28 @@ def test_cli_refuses_a_malformed_locale(capsys):
     from workbench.cli import main
     assert main(["rules", "review", "pax-transhumanity", "--lang", "en", "--spelling-locale", "british!"]) == 1
     assert "en-GB" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- properties
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from workbench.rules.review_checks import Pair  # noqa: E402
+
+_PIECES = ["nem", "soha", "legfeljebb", "legalább", "a", "az", "Értelem", "Tőke", "3", "5-öt", "6-6", "harmadik",
+           "első", "1.", "IV.", "🌟", "🛡️", "${terms.x}", "|", "| --- |", "**", "(", ")", "„", "”", ".", ",", ";",
+           "\n", "  ", "not", "never", "at most", "the", "and", "uncovered", "double", "kétszer", "top", "alja"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map(" ".join),
+       st.lists(st.sampled_from(_PIECES), max_size=30).map(" ".join))
+def test_checks_never_fail_and_a_text_agrees_with_itself(a, b):
+    """Any text pair is checked without an exception; a text against itself (same
+    language) gives nothing but the copy and article findings."""
+    for src, tr in ((a, b), (a, a)):
+        pair = Pair("g/s/c", src, tr, src, tr, "hu", "hu")
+        found = {chk.name: chk().run(pair) for chk in CLAUSE_CHECKS}
+        if src == tr:
+            loud = {k: v for k, v in found.items() if v and k not in ("untranslated", "article")}
+            assert loud == {}, loud
