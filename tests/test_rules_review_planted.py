@@ -41,6 +41,7 @@ class Case:
     terms_lang: str = ""
     dictionary: bool = False   # needs the hunspell dictionary of the terms' language
     known_miss: bool = False
+    pre: tuple[str, str] = ()  # a correct edit of `clause` made first (part of the baseline)
 
     @property
     def lang(self) -> str:
@@ -60,8 +61,8 @@ PLANTED: list[Case] = [
          "0 🛡️Életerővel és 5 🌳Örökséggel"),
     Case("mm-ordinal-rewards-swapped", MM, "meaning-made/initiatives/legacy-by-order",
          "az 1. hozzájáruló 5-öt kap, a 2. hozzájáruló 3-at", "az 1. hozzájáruló 3-at kap, a 2. hozzájáruló 5-öt"),
-    Case("mm-ordinal-word", MM, "meaning-made/round/stability-cap", "A kör harmadik adománya után",
-         "A kör második adománya után"),
+    Case("mm-ordinal-word", MM, "meaning-made/round/stability-cap", "A forduló harmadik adománya után",
+         "A forduló második adománya után"),
     Case("mm-number-changed", MM, "meaning-made/setup/prism", "Fordíts fel 6 🧬Mintát", "Fordíts fel 5 🧬Mintát"),
     Case("mm-number-word-changed", MM, "meaning-made/overview/layers", "tíz 🪪Rétegen", "kilenc 🪪Rétegen"),
     Case("md-list-reordered", MD, "mandate-2038/audit/draws", "2, 3, 4, illetve 5", "2, 4, 3, illetve 5"),
@@ -73,7 +74,7 @@ PLANTED: list[Case] = [
     Case("md-ordinal-changed", MD, "mandate-2038/resources/customers", "a negyedik és az ötödik",
          "a harmadik és az ötödik"),
     Case("pax-ordinal-changed", PAX, "pax-transhumanity/ending/tycoon", "their 5th Company", "their 4th Company"),
-    Case("pax-number-changed", PAX, "pax-transhumanity/hire/cost", "Hire costs 3 money", "Hire costs 2 money"),
+    Case("pax-number-changed", PAX, "pax-transhumanity/hire/cost", "Hiring costs 3 money", "Hiring costs 2 money"),
     Case("pax-money-to-labour", PAX, "pax-transhumanity/hire/own-company", "the 3 money must be paid",
          "the 3 labour must be paid"),
     Case("pax-swap-without-units", PAX, "pax-transhumanity/setup/market-deal",
@@ -158,10 +159,14 @@ PLANTED: list[Case] = [
     Case("pax-lower-sentence", PAX, "pax-transhumanity/hire/cost", "The new Employee", "the new Employee"),
     # --- articles -------------------------------------------------------------------------------------------
     Case("mm-article-literal", MM, "meaning-made/setup/meaning", "Tedd az 🌟Értelem", "Tedd a 🌟Értelem"),
-    Case("md-article-placeholder", MD, "mandate-2038/power/connection", "Az ${terms.infrastructure.power}",
-         "A ${terms.infrastructure.power}"),
+    Case("md-article-placeholder", MD, "mandate-2038/power/connection", "${terms.infrastructure.power|Az} mindig",
+         "A ${terms.infrastructure.power} mindig"),
+    Case("md-article-doubled-by-filter", MD, "mandate-2038/setup/pieces", "kettő ${terms.locations.frontier|az}",
+         "kettő a ${terms.locations.frontier|az}"),
+    # a bare article that fits the term today, then the term is renamed in terms/hu.yaml
     Case("md-article-renamed-term", MD, "mandate-2038/setup/pieces", "frontier: Határvidék", "frontier: Élvonal",
-         kind="terms", clause="mandate-2038/setup/pieces", terms_lang="hu"),
+         kind="terms", clause="mandate-2038/setup/pieces", terms_lang="hu",
+         pre=("kettő ${terms.locations.frontier|az}", "kettő a ${terms.locations.frontier}")),
     # --- catalogue and terms files ----------------------------------------------------------------------------
     Case("pax-duplicate-entry", PAX, "pax-transhumanity/import/move", "",
          _entry("pax-transhumanity/import/move",
@@ -186,12 +191,12 @@ REWORDINGS: list[Case] = [
          "deal 6 cards each below the yellow and the green sphere and 1 card each below the blue and the orange one"),
     Case("pax-double-as-twice", PAX, "pax-transhumanity/money/patent-sale", "Patents of its discipline are worth double",
          "Patents of its discipline are worth twice as much"),
-    Case("pax-double-as-doubled", PAX, "pax-transhumanity/commercialize/cost", "Double it unless",
-         "It is doubled unless"),
+    Case("pax-double-as-doubled", PAX, "pax-transhumanity/commercialize/cost", "Double it if",
+         "It is doubled if"),
     Case("mm-digits-as-ordinals", MM, "meaning-made/initiatives/legacy-by-order",
          "az 1. hozzájáruló 5-öt kap, a 2. hozzájáruló 3-at", "az első hozzájáruló 5-öt kap, a második hozzájáruló 3-at"),
-    Case("mm-ordinal-as-digit", MM, "meaning-made/round/stability-cap", "A kör harmadik adománya után",
-         "A kör 3. adománya után"),
+    Case("mm-ordinal-as-digit", MM, "meaning-made/round/stability-cap", "A forduló harmadik adománya után",
+         "A forduló 3. adománya után"),
     Case("mm-pronoun-for-term", MM, "meaning-made/tracks/world-layer-legacy",
          "minden 👤Játékos, aki hozzájárult", "mindenki, aki hozzájárult"),
     Case("mm-digit-as-word", MM, "meaning-made/end/tie-break", "Ha 2 vagy több", "Ha két vagy több"),
@@ -220,6 +225,8 @@ def new_findings(case: Case) -> list:
     """The findings the planted change adds on its clause: what the review says
     after, less what it already said before (the bundled files say nothing, but a
     catalogue in the middle of an update may)."""
+    if case.pre:
+        plant(Case(case.id + "-pre", case.game, case.clause, case.pre[0], case.pre[1]))
     before = {(f.check, f.detail) for f in findings_on(case, locate(case))}
     where = plant(case)
     return [f for f in findings_on(case, where) if (f.check, f.detail) not in before]

@@ -28,15 +28,15 @@ CONCORD_ONLY = {"hu": {"egyik", "hacsak"}, "en": set()}
 # than matched by affix, because "közvetlenül" (directly), "függetlenül" (regardless)
 # and "unified" are not negations.
 PRIVATIVE = {
-    "hu": re.compile(r"^(?:fedetlen|irányítatlan|ellenőrizetlen|felhasználatlan|kifizetetlen|foglalatlan|"
-                     r"befejezetlen|feloldatlan|érvénytelen|szabálytalan|betöltetlen|használatlan|"
-                     r"értéktelen|lehetetlen|korlátlan|teljesítetlen)\w{0,6}$|^\w*nélküli\w*$"),
+    "hu": re.compile(r"^\w{3,}(?:atlan|etlen|tlan|tlen|talan|telen)(?:[aeoöuü]?[lnkt]?|ul|ül|ok|ek|ság|ség)$|"
+                     r"^\w*nélküli\w*$"),
     # un-...-ed participles ("unstarted", "uncovered") and a few more; reversals such as
     # "unlocked" are not negations (NOT_PRIVATIVE)
     "en": re.compile(r"^(?:un\w{3,}ed|unbuilt|unseen|undrawn|incomplete|illegal|invalid|unable|worthless|"
                      r"useless|impossible|unlimited)$"),
 }
-NOT_PRIVATIVE: dict[str, set[str]] = {"hu": set(), "en": {"unlocked", "unloaded", "untapped", "unified", "unpacked",
+NOT_PRIVATIVE: dict[str, set[str]] = {"hu": {"egyetlen", "közvetlen", "közvetlenül", "független", "függetlenül",
+                                             "szüntelen", "szüntelenül", "védtelen"}, "en": {"unlocked", "unloaded", "untapped", "unified", "unpacked",
                                                           "undone", "unfolded", "unleashed"}}
 # phrases that stand for one marker ("in place of" is "instead of", "helyett")
 PHRASES: dict[str, dict[str, str]] = {"en": {}, "hu": {}}

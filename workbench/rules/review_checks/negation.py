@@ -54,7 +54,8 @@ def negations(text: str, lang: str) -> int:
         hit = w in markers and w not in concord
         if w in concord:
             hit = any(x in markers and x not in concord for x in toks[i + 1:i + 1 + _CONCORD_GAP])
-        if not hit and priv is not None and w not in not_priv and priv.match(w):
+        if not hit and priv is not None and w not in not_priv and priv.match(w) \
+                and not any(w.startswith(x) for x in not_priv):
             hit = True
         if not hit:
             continue

@@ -24,12 +24,24 @@ def family(pair) -> str:
     return "word:" + (first[:-1] if first.endswith("s") and len(first) > 3 else first)
 
 
-def term_counts(text: str, pairs, side: str) -> Counter:
+def _english_form(word: str, term_word: str) -> bool:
+    """English inflects at the end only: "Syndicating" is Syndicate (final e dropped),
+    not Syndication, whatever the Hungarian-minded stem shapes allow."""
+    stem = term_word[:-1] if term_word[-1:] in ("e", "y") else term_word
+    return word.startswith(stem) and (word.startswith(term_word) or len(word) - len(stem) <= 4)
+
+
+def term_counts(text: str, pairs, side: str, lang: str = "") -> Counter:
+    return term_matches(text, pairs, side, lang)[0]
+
+
+def term_matches(text: str, pairs, side: str, lang: str = "") -> tuple[Counter, list[set]]:
     """How often each glossary pair's term occurs (the longer term wins at a word),
     counted by :func:`family`."""
     from ..text import icon_key, icons
     toks = tokens(text)
     lower = text.lower()
+    english = base_lang(lang) == "en"
     found: list[tuple[int, int, int, str]] = []   # (-chars, start, words, family)
     for pair in pairs:
         for form in (pair.source if side == "source" else pair.target):
@@ -38,17 +50,33 @@ def term_counts(text: str, pairs, side: str) -> Counter:
             shown = icons(form)
             fam = "icon:" + icon_key(shown[0]) if shown else family(pair)
             n = len(tokens(form))
+            first = tokens(form)[0][1].lower() if n else ""
             for i in term_positions(form, toks, lenient=side == "target", case=side == "source"):
+                if english and not _english_form(toks[i][1].lower(), first):
+                    continue
                 found.append((-len(form), i, n, fam))
+    return _resolve(found)
+
+
+def _resolve(found: list) -> tuple[Counter, list[set]]:
+    """Counts by family where terms overlap (the longest wins), and the positions
+    where equally long forms of different families match (a form listed for two
+    terms): those are left as sets of candidates."""
     covered: set[int] = set()
     out: Counter = Counter()
-    for _neg, start, n, fam in sorted(found):   # the longest term wins where terms overlap
+    ambiguous: list[set] = []
+    ordered = sorted(found)
+    for k, (neg, start, n, fam) in enumerate(ordered):   # the longest term wins where terms overlap
         span = set(range(start, start + max(n, 1)))
         if span & covered:
             continue
         covered |= span
-        out[fam] += 1
-    return out
+        rivals = {f for (ng, st, _n, f) in ordered if ng == neg and st == start}
+        if len(rivals) > 1:
+            ambiguous.append(rivals)
+        else:
+            out[fam] += 1
+    return out, ambiguous
 
 
 class TermSwapCheck(ClauseCheck):
@@ -59,8 +87,13 @@ class TermSwapCheck(ClauseCheck):
     def run(self, p: Pair):
         if not p.glossary:
             return []
-        a = term_counts(p.src_full, p.glossary, "source")
-        b = term_counts(p.tr_full, p.glossary, "target")
+        a, amb_a = term_matches(p.src_full, p.glossary, "source", p.src_lang)
+        b, amb_b = term_matches(p.tr_full, p.glossary, "target", p.tr_lang)
+        # a form shared by two terms counts for whichever the other side needs
+        for cands, mine, other in [(c, b, a) for c in amb_b] + [(c, a, b) for c in amb_a]:
+            need = [f for f in sorted(cands) if other[f] > mine[f]]
+            if need:
+                mine[need[0]] += 1
         extra = [n for n in b if b[n] > a[n]]
         short = [n for n in a if a[n] > b[n]]
         if not extra or not short:

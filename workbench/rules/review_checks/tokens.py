@@ -80,6 +80,8 @@ def _word_value(w: str, lang: str) -> tuple[float | None, bool]:
         parts = [table.get(p) for p in lw.split("-")]
         if len(parts) == 2 and all(p is not None for p in parts) and parts[0] == parts[1]:
             return parts[0], False   # "egy-egy", "két-két": distributive
+        if parts[0] is not None and all(p is None for p in parts[1:]):
+            return parts[0], False   # "Four-Era", "two-player": the number of a compound
     return None, False
 
 

@@ -83,7 +83,16 @@ def _first_letter(text: str) -> str:
 
 
 def _lower_starts(text: str) -> int:
-    return sum(1 for m in _SENT_START.finditer(_STRIP.sub(" X ", text)) if m.group(1).islower())
+    """Sentences starting in lower case after a full stop; a period after a number
+    or a Roman numeral is a Hungarian ordinal ("a III. a Közös"), not an end."""
+    clean = _STRIP.sub(" X ", text)
+    count = 0
+    for m in _SENT_START.finditer(clean):
+        before = clean[:m.start()].split()
+        if before and re.fullmatch(r"[IVXLC]+|\d+", before[-1]):
+            continue
+        count += m.group(1).islower()
+    return count
 
 
 class StartCapitalCheck(ClauseCheck):
