@@ -63,6 +63,20 @@ def test_article_wants(word, az):
     assert needs_az(word) is az
 
 
+def test_article_check_knows_the_article_filter():
+    from workbench.rules.placeholders import context_for
+    from workbench.rules.review_checks.articles import ArticleCheck
+    ctx = context_for("mandate-2038", "hu")
+
+    def run(text):
+        return [d for d, _ in ArticleCheck().run(Pair("x", "", text, "", text, "en", "hu", tr_ctx=ctx))]
+    power = "${terms.infrastructure.power}"        # Áram: takes "az"
+    assert run(f"Az {power} kell.") == [] and run("${terms.infrastructure.power|Az} kell.") == []
+    assert run(f"A {power} kell.") == [f"A {power}"]
+    assert run("A ${terms.infrastructure.power|Az} kell.")   # the filter writes the article: a doubled one
+    assert run("Tedd az 🌟Értelem jelölőjét.") == [] and run("Tedd a 🌟Értelem jelölőjét.") == ["a Értelem"]
+
+
 def test_po_entries_keep_duplicates_and_contexts():
     text = ('msgid ""\nmsgstr ""\n"Language: hu\\n"\n\nmsgctxt "g/a"\nmsgid "One"\nmsgstr "Egy"\n'
             'msgctxt "g/a"\nmsgid "One"\nmsgstr "Egy!"\n\nmsgid "loose"\nmsgstr "laza"\n')

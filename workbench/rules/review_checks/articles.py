@@ -47,7 +47,7 @@ def _verdict(article: str, az: bool) -> str:
     want = "az" if az else "a"
     if article.lower() == want:
         return ""
-    return want
+    return want.capitalize() if article[:1].isupper() else want
 
 
 class ArticleCheck(ClauseCheck):
@@ -62,7 +62,7 @@ class ArticleCheck(ClauseCheck):
         for m in _ARTICLE_PH.finditer(p.tr):
             article, raw = m.group(1), m.group(2)
             ph = find_placeholders(raw)[0]
-            if set(ph.filters) & ARTICLE_FILTERS:
+            if {f.lower() for f in ph.filters} & ARTICLE_FILTERS:
                 out.append((f"{article} {raw}", f"{raw} writes its own article (|az); remove the {article!r} "
                                                 "before it"))
                 continue
