@@ -105,7 +105,7 @@ class TermsSpellingCheck(CatalogueCheck):
         self.locale = locale
 
     def run(self, game_id, lang, po_text, source_ids, spelling):
-        from ..placeholders import flatten_terms, load_terms, term_forms
+        from ..placeholders import load_terms
         from ..catalog import source_language
         out = []
         for tl in sorted({lang, source_language(game_id) or lang}):
