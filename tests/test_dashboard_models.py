@@ -532,3 +532,16 @@ def test_sweeps_headline_fits_the_game():
     csv = model.export_bytes(".csv").decode()
     assert csv.startswith("arm,") and csv.count("\n") == 7
     assert model.export_bytes(".parquet")[:4] == b"PAR1"
+
+
+def test_rules_page_marks_rulings_and_drafts():
+    """The Rules page shows the same marks as the rendered book: †ruling-id on a clause
+    its marker ties to a ruling, ‡ after a draft value (Mandate's district table)."""
+    from workbench.dashboard.rules import RulesModel
+    mm = RulesModel(game_id="meaning-made")
+    cid = next(c for c, cl in mm.source.clauses.items() if cl.rulings)
+    rid = mm.source.clauses[cid].rulings[0]
+    for lang in mm.languages:
+        assert f"†{rid}" in mm.shown_text(lang, cid)
+    mandate = RulesModel(game_id="mandate-2038")
+    assert "‡" in mandate.shown_text("en", "mandate-2038/board/district-table")

@@ -17,12 +17,30 @@ def add_parser(sub) -> None:
     r.add_argument("--lang", required=True)
     r.add_argument("--template", default=None, metavar="FILE",
                    help="render this Markdown template instead of the game's rulebook")
+    r.add_argument("--template-lang", default=None, metavar="LANG",
+                   help="the language the template's prose is in (default: the game's original language)")
+    r.add_argument("--plain", action="store_true",
+                   help="leave out the marks for draft values (‡) and rulings (†) and their legend, for print")
     r.set_defaults(func=run_render)
+
+    pdf = rs.add_parser("pdf", help="the rulebook as a PDF, or two languages side by side",
+                        description="Typeset the rendered rulebook (clause ids and rulings marked); with "
+                                    "--side-by-side LANG2 a two-column PDF matched clause by clause.")
+    pdf.add_argument("game")
+    pdf.add_argument("--lang", required=True)
+    pdf.add_argument("--side-by-side", default=None, metavar="LANG2", dest="side_by_side",
+                     help="a second language in the right-hand column")
+    pdf.add_argument("--paper", default="a4", choices=["a4", "letter"])
+    pdf.add_argument("--out", required=True, metavar="FILE.pdf")
+    pdf.set_defaults(func=run_pdf)
 
     v = rs.add_parser("review", help="review a translation clause by clause")
     v.add_argument("game")
     v.add_argument("--lang", required=True)
     v.add_argument("--no-spell", action="store_true", help="skip the spelling check")
+    v.add_argument("--spelling-locale", default=None, metavar="LOCALE",
+                   help="spell against this locale (en-GB, en-US); default: the catalogue's "
+                        "X-Spelling-Locale header, else its Language")
     v.add_argument("--json", action="store_true", help="print one JSON document")
     v.set_defaults(func=run_review)
 
@@ -77,7 +95,7 @@ def run_render(args) -> int:
     from workbench.rules.render import render
     game_id = _game_id(args.game)
     res = render(game_id, args.lang, template=Path(args.template) if args.template else None,
-                 game=_engine(game_id))
+                 game=_engine(game_id), plain=args.plain, template_lang=args.template_lang)
     sys.stdout.write(res.text)
     if res.untranslated:
         print(f"rules render: {len(res.untranslated)} entries not translated into {args.lang}, shown in the "
@@ -94,10 +112,33 @@ def run_render(args) -> int:
     return 0
 
 
+def run_pdf(args) -> int:
+    from pathlib import Path
+
+    from workbench.core.errors import WorkbenchError
+    from workbench.print.rulebook import compile_book, side_by_side, single
+    game_id = _game_id(args.game)
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise WorkbenchError(f"cannot write {out}: no folder {out.parent}")
+    book = (side_by_side(game_id, args.lang, args.side_by_side, paper=args.paper) if args.side_by_side
+            else single(game_id, args.lang, paper=args.paper))
+    compile_book(book, out)
+    for w in book.warnings:
+        print(f"rules pdf: {w}", file=sys.stderr)
+    print(f"wrote {out}: {game_id} in {' | '.join(book.langs)}, {book.clauses} clauses; rules {book.version}")
+    return 0
+
+
 def run_review(args) -> int:
     from workbench.rules.review import review
     game_id = _game_id(args.game)
-    rev = review(game_id, args.lang, spelling=not args.no_spell, game=_engine(game_id))
+    locale = args.spelling_locale
+    if locale is not None and not __import__("re").fullmatch(r"[a-z]{2,3}(?:[-_][A-Za-z]{2})?", locale):
+        from workbench.core.errors import WorkbenchError
+        raise WorkbenchError(f"--spelling-locale {locale!r}: write a locale such as en-GB or en-US")
+    rev = review(game_id, args.lang, spelling=not args.no_spell, game=_engine(game_id),
+                 spelling_locale_setting=locale)
     if args.json:
         emit_json(rev.to_dict())
         return 0 if rev.ok else 1
@@ -107,6 +148,8 @@ def run_review(args) -> int:
         print(f"  {clause}")
         for f in items:
             print(f"    [{f.check}] {f.message}")
+            if f.explanation:
+                print(f"        ({f.explanation})")
     if rev.accepted:
         print(f"  {len(rev.accepted)} finding(s) accepted in accepted-findings.yaml")
     for st in rev.stale:
