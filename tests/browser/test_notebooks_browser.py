@@ -29,6 +29,13 @@ RUN_ALL = "() => { window.jupyterapp.commands.execute('notebook:run-all-cells');
 CELLS_STARTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
     .some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))"""
 
+SETTLED = """() => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+    const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+    return !!k && k.status === 'idle' && !prompts.some(p => p.textContent.includes('*'));
+}"""
+
 CELLS_DONE = """() => {
     const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
     return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
@@ -83,9 +90,13 @@ def test_notebook_runs_and_renders_offline(page, jupyter_lab, name):
             break
         except PlaywrightTimeout:
             page.wait_for_function(KERNEL_READY, timeout=60_000, polling=500)
-    page.wait_for_function(CELLS_DONE, timeout=RUN_TIMEOUT_MS, polling=1000)
-    page.wait_for_function(KERNEL_READY, timeout=RUN_TIMEOUT_MS, polling=1000)
+    # settled: nothing queued or running (a failing cell stops Run All early)
+    page.wait_for_function(SETTLED, timeout=RUN_TIMEOUT_MS, polling=1000)
     page.wait_for_timeout(1500)  # the last outputs' JavaScript draws them
+    errors_shown = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error'], "
+                                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    first_error = errors_shown.first.inner_text()[-800:] if errors_shown.count() else ""
+    assert page.evaluate(CELLS_DONE), f"Run All stopped early: {first_error}"
 
     failures = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
                             has_text="Traceback")

@@ -22,14 +22,14 @@ def offline_extension(*extensions: str, **config) -> None:
     if _patched:
         return
     from panel.io.notebook import patch_inline_stylesheets
-    from panel.pane.base import PaneBase
+    from panel.pane.base import ModelPane
 
-    update = PaneBase._update
+    update = ModelPane._update
 
     def _update_inline(self, ref, model):
         update(self, ref, model)
         if pn.config.inline:
             patch_inline_stylesheets(model)
 
-    PaneBase._update = _update_inline
+    ModelPane._update = _update_inline
     _patched = True
