@@ -237,7 +237,7 @@ def test_competitive_sweep_compares_and_opens_in_play_with_its_bots(ui, console_
     page.locator(".sweeps-game select").select_option("mandate-2038")
     page.get_by_label("Games", exact=True).fill("8")
     page.get_by_label("Bots, setting A").fill("random")
-    page.get_by_label("Compare with setting B (same seeds)").check()
+    page.locator(".sweeps-settings input[type=checkbox]").check()
     page.get_by_label("Bots, setting B").fill("greedy")
     page.get_by_role("button", name="Run batch").click()
     expect(page.get_by_text(re.compile(r"played 16 games"))).to_be_visible(timeout=300_000)
@@ -255,8 +255,10 @@ def test_competitive_sweep_compares_and_opens_in_play_with_its_bots(ui, console_
     flipped.first.click()
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     page.get_by_role("button", name="Open selected game (B) in Play").click()
+    expect(page.locator(".play-status")).to_contain_text("Mandate 2038")
     expect(page.locator(".play-status")).to_contain_text("position 0")
     seats = page.locator(".play-seat select")
+    expect(seats.first).to_have_value("greedy")
     assert {s.input_value() for s in seats.all()} == {"greedy"}
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.scrollY") == 0
