@@ -217,7 +217,8 @@ class DependencyView:
                                       ("dominated (outline)", OUTLINES["dominated"], 3),
                                       ("selected", ROLES["selected"], 4),
                                       ("needs", ROLES["needs"], 4), ("unlocks", ROLES["unlocks"], 4)):
-            r = fig.scatter([], [], marker="circle", size=12, fill_color="#ffffff", line_color=colour,
+            # one point outside the view: a renderer without data draws no legend swatch
+            r = fig.scatter([-100], [-100], marker="circle", size=12, fill_color="#ffffff", line_color=colour,
                             line_width=width_)
             items.append(LegendItem(label=label, renderers=[r]))
         fig.add_layout(Legend(items=items, orientation="horizontal", location="center",
