@@ -82,7 +82,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
 
     game = resolve_game(game_ref)
     sname = name or short_name(game_ref)
-    default_players = getattr(game, "default_players", game.min_players)
+    default_players = game.default_players
     params = {"players": int(default_players), "seeds": 1000, "seed": 0, "max_game_length": 20000,
               "max_actions_per_decision": 4096, "chance": "draws", "draw_outcomes": 64}
     game_type = pyspiel.GameType(

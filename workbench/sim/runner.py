@@ -90,7 +90,7 @@ def resolve_game(ref: str):
 
 
 def player_count(spec: SimSpec, game) -> int:
-    return spec.players or getattr(game, "default_players", game.min_players)
+    return spec.players or game.default_players
 
 
 def game_config(spec: SimSpec, index: int):

@@ -18,14 +18,23 @@ from __future__ import annotations
 from typing import Mapping
 
 from workbench.core.errors import NotationError, WorkbenchError, suggest
-from workbench.core.game import Game, GameConfig, GameResult
+from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
 from . import agi, audit, board, costs, final_scoring, flow, influence, milestones, notation, odds, research, world_ending
 from .data import CORE_ACTIONS, load_content
 from .state import MandateState, new_player
 
-OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer", "jv_range_checked_once")
+OPTION_SPECS = {
+    "factions": Option(None, list, "faction names, one per seat (default: dealt at random from the seed)"),
+    "jv_colocated": Option(False, bool, "Joint Ventures may also join Facilities on the same district "
+                                        "(ruling jv-colocated)"),
+    "systemic_risk_on_customer": Option(True, bool, "a Deploy to four or more Customers adds a Systemic Risk "
+                                                    "cube (ruling systemic-risk-entry)"),
+    "jv_range_checked_once": Option(False, bool, "a Joint Venture's hosts need to be adjacent only when it is "
+                                                 "created (ruling jv-range-kept)"),
+}
+OPTIONS = tuple(OPTION_SPECS)
 
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
@@ -67,6 +76,8 @@ class Mandate2038(Game):
     max_players = 5
     default_players = 4
     variants = {}
+    options = OPTION_SPECS
+    default_weights = DEFAULT_WEIGHTS
 
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:
@@ -307,6 +318,11 @@ class Mandate2038(Game):
             if term:
                 row["name"] = term
         return {"game": raw.get("game", {}), "facts": raw.get("facts", {}), "content": raw["content"]}
+
+    def drawing(self, state: MandateState):
+        """The hex board with districts, Facilities, Generators and Agents."""
+        from .drawing import board_figure
+        return board_figure(state)
 
     def validate_data(self) -> list[str]:
         from . import checks

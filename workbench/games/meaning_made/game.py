@@ -5,11 +5,11 @@ delegated to the module that holds that rule."""
 from __future__ import annotations
 
 from workbench.core.errors import DataError
-from workbench.core.game import Game, GameConfig, GameResult, State
+from workbench.core.game import Game, GameConfig, GameResult, State, options_from_tuples
 
 from . import notation
 from .cards import CardSet, cards_for
-from .evaluation import evaluate as _evaluate
+from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
 from .variants import OPTIONS, VARIANTS, Rules
 
 
@@ -20,7 +20,8 @@ class MeaningMade(Game):
     max_players = 6
     default_players = 4
     variants = VARIANTS
-    options = {k: v[2] for k, v in OPTIONS.items()}
+    options = options_from_tuples(OPTIONS)
+    default_weights = DEFAULT_WEIGHTS
 
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);

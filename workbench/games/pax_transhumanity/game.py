@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from workbench.core.errors import ScenarioError, WorkbenchError, suggest
-from workbench.core.game import Game, GameResult
+from workbench.core.game import Game, GameResult, Option
 
 from . import scoring
 from .content import SPHERES, content
@@ -16,7 +16,7 @@ from .finance import patent_value, track_money
 from .labour import employees_of, labour_places
 from .notation import Parser, format_action
 from .regime import cutting_edge, regime_for, REGIMES
-from .setup import empty_state, new_game
+from .setup import OPTION_DOCS, OPTIONS, empty_state, new_game
 
 DEFAULT_WEIGHTS = {
     "score": 2.0,           # points under the scoring that would apply now
@@ -68,6 +68,9 @@ class PaxGame(Game):
     max_players = 4
     default_players = 3
     variants: Mapping[str, str] = {}
+    options = {name: Option(allowed[0] if allowed else None, allowed or int, OPTION_DOCS[name])
+               for name, allowed in OPTIONS.items()}
+    default_weights = DEFAULT_WEIGHTS
 
     def new_initial_state(self, config):
         return new_game(config, content())

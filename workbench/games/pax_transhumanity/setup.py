@@ -30,6 +30,15 @@ OPTIONS = {
     "round_limit": None,
     "solo_target": None,
 }
+#: what each option does (ruling ids in cards/pax_transhumanity/rulings.yaml)
+OPTION_DOCS = {
+    "labour_move": "where displaced labour goes: the next place below, or unemployment (ruling labour-move)",
+    "subsidy_rule": "a Subsidy on either the labour or the act halves the cost, or only both (ruling subsidy-doubling)",
+    "surge_reach": "a Surge reaches any higher idea in the column, or only the adjacent one (ruling surge-reach)",
+    "plurality_commercialized": "scoring when Plurality is commercialized: its own, or the normal one",
+    "round_limit": "safety stop after this many rounds, 0 for none (default from settings.yaml)",
+    "solo_target": "solo: points needed to win (default from settings.yaml)",
+}
 
 
 def check_options(options) -> dict:
