@@ -2,7 +2,8 @@
 
 Each YAML file is checked with pydantic; a problem comes back as a ``DataError``
 naming the file, the card and the field. The engine reads the validated
-:class:`Content` (cached per card folder and file modification times), never raw YAML.
+:class:`Content` (a game's injected pool, or the card folder's through the core
+loader, which reloads it when a file changes), never raw YAML.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.cards import PoolSpec, load_pool
+from workbench.core.data import load_yaml, validation_error
 from workbench.core.errors import DataError
 
 GAME_ID = "mandate-2038"
@@ -196,14 +198,12 @@ class Content:
         return [c.name for c in self.training for _ in range(c.copies)]
 
 
-_CACHE: dict = {}
+FILES = ("game.yaml", "factions.yaml", "training.yaml", "headlines.yaml", "mandates.yaml")
+#: how the core loader (:mod:`workbench.core.cards`) reads this game's pool
+POOL = PoolSpec(GAME_ID, FILES, Content)
 
 
 def load_content(folder: Path | None = None) -> Content:
-    folder = Path(folder) if folder else cards_dir(GAME_ID)
-    files = sorted(folder.glob("*.yaml"))
-    key = (str(folder), tuple((f.name, f.stat().st_mtime_ns) for f in files))
-    if key not in _CACHE:
-        _CACHE.clear()
-        _CACHE[key] = Content(folder)
-    return _CACHE[key]
+    """The validated content of ``folder`` (default: the card folder), cached by
+    the core loader and read again when a file changes."""
+    return load_pool(POOL, folder)

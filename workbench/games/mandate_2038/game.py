@@ -15,6 +15,7 @@ Options (``GameConfig.options``):
 
 from __future__ import annotations
 
+import weakref
 from typing import Mapping
 
 from workbench.core.errors import NotationError, WorkbenchError, suggest
@@ -22,7 +23,7 @@ from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
 from . import agi, audit, board, costs, final_scoring, flow, influence, milestones, notation, odds, research, world_ending
-from .data import CORE_ACTIONS, load_content
+from .data import CORE_ACTIONS, Content, load_content
 from .state import MandateState, new_player
 
 OPTION_SPECS = {
@@ -57,16 +58,20 @@ def _unresolved_selection(state, seat: int) -> str | None:
     return action
 
 
-_RUN_VALUE: dict = {}
+#: content -> {on_research: expected banked Capability}; weak, so an edited pool's
+#: values go with it
+_RUN_VALUE: "weakref.WeakKeyDictionary[Content, dict]" = weakref.WeakKeyDictionary()
 
 
-def _expected_run(on_research: bool) -> int:
+def _expected_run(content: Content, on_research: bool) -> int:
     """A Training run's expected banked Capability under the best stopping rule from
-    a full deck (odds.py), rounded: what a bot expects of selecting Research."""
-    if on_research not in _RUN_VALUE:
-        comp = odds.full_deck(load_content())
-        _RUN_VALUE[on_research] = round(odds.optimal_run(comp, 1 if on_research else 0)["expected"])
-    return _RUN_VALUE[on_research]
+    a full deck of ``content`` (odds.py), rounded: what a bot expects of selecting
+    Research."""
+    values = _RUN_VALUE.setdefault(content, {})
+    if on_research not in values:
+        comp = odds.full_deck(content)
+        values[on_research] = round(odds.optimal_run(comp, 1 if on_research else 0)["expected"])
+    return values[on_research]
 
 
 class Mandate2038(Game):
@@ -78,6 +83,10 @@ class Mandate2038(Game):
     variants = {}
     options = OPTION_SPECS
     default_weights = DEFAULT_WEIGHTS
+    card_pool_type = Content
+
+    def load_cards(self, folder=None) -> Content:
+        return load_content(folder)
 
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:
@@ -86,7 +95,7 @@ class Mandate2038(Game):
         return state
 
     def _setup(self, config: GameConfig, factions: list[str] | None = None) -> MandateState:
-        content = load_content()
+        content = self.cards()
         n = len(config.players)
         if not content.rules["minPlayers"] <= n <= content.rules["maxPlayers"]:
             raise WorkbenchError(f"Mandate 2038 takes 2 to 5 players, not {n}")
@@ -246,7 +255,7 @@ class Mandate2038(Game):
             if move.mode != "blocked":
                 if action == "research":
                     c.players[seat].compute -= research.compute_cost(c, pos)
-                    costs.gain(c, seat, "capability", _expected_run(c.tiles[pos] == "research"))
+                    costs.gain(c, seat, "capability", _expected_run(c.content, c.tiles[pos] == "research"))
                 elif rules.resolve(c, seat, pos, move.mode):
                     influence.accept(c)       # a proposal is rated as if the partner agreed
                     c.pending = None
@@ -309,7 +318,7 @@ class Mandate2038(Game):
         District names in the district table follow the language's terms."""
         from workbench.rules.placeholders import load_terms
         import copy
-        raw = copy.deepcopy(load_content().raw)
+        raw = copy.deepcopy(self.cards().raw)
         locations = (load_terms(self.id, lang) or {}).get("locations") or {}
         for row in raw["content"]["gameConfig"]["board"]["tiles"]:
             term = locations.get(row["key"])

@@ -23,14 +23,16 @@ class MeaningMade(Game):
     options = options_from_tuples(OPTIONS)
     default_weights = DEFAULT_WEIGHTS
 
+    card_pool_type = CardSet
+
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);
         None reads ``cards/meaning_made`` (reloaded when a file changes)."""
-        self._cards = cards
+        super().__init__(cards)
         self._rules: dict = {}
 
-    def cards(self) -> CardSet:
-        return self._cards if self._cards is not None else cards_for()
+    def load_cards(self, folder=None) -> CardSet:
+        return cards_for(folder)
 
     def __getstate__(self):  # process-pool workers get the pool, not the caches
         return {"_cards": self._cards}

@@ -8,11 +8,11 @@ The loaded :class:`Content` is immutable in spirit and shared by every state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from workbench.core.cards import PoolSpec, load_pool
 from workbench.core.data import cards_dir, load_yaml, validation_error
 from workbench.core.errors import DataError
 
@@ -174,12 +174,12 @@ def load_content(folder=None) -> Content:
     return Content(ideas, boards, settings, places, sphere_places, str(folder))
 
 
-@lru_cache(maxsize=8)
-def _cached(folder: str) -> Content:
-    from pathlib import Path
-    return load_content(Path(folder))
+FILES = ("ideas.yaml", "boards.yaml", "settings.yaml")
+#: how the core loader (:mod:`workbench.core.cards`) reads this game's pool
+POOL = PoolSpec(GAME_ID, FILES, load_content)
 
 
-def content() -> Content:
-    """The content of the current cards folder (cached per folder)."""
-    return _cached(str(cards_dir(GAME_ID)))
+def content(folder=None) -> Content:
+    """The content of ``folder`` (default: the card folder), cached by the core
+    loader and read again when a file changes."""
+    return load_pool(POOL, folder)

@@ -6,16 +6,17 @@ from __future__ import annotations
 from typing import Mapping
 
 from workbench.core.errors import ScenarioError, WorkbenchError, suggest
-from workbench.core.game import Game, GameResult, Option
+from workbench.core.game import Game, GameConfig, GameResult, Option
 
 from . import scoring
-from .content import SPHERES, content
+from .content import SPHERES, Content, content
 from .effects import companies_of, uncovered_black_in_splay
 from .ending import longest_run
 from .finance import patent_value, track_money
 from .labour import employees_of, labour_places
 from .notation import Parser, format_action
 from .regime import cutting_edge, regime_for, REGIMES
+from .state import PaxState
 from .setup import OPTION_DOCS, OPTIONS, empty_state, new_game
 
 DEFAULT_WEIGHTS = {
@@ -72,8 +73,13 @@ class PaxGame(Game):
                for name, allowed in OPTIONS.items()}
     default_weights = DEFAULT_WEIGHTS
 
-    def new_initial_state(self, config):
-        return new_game(config, content())
+    card_pool_type = Content
+
+    def load_cards(self, folder=None) -> Content:
+        return content(folder)
+
+    def new_initial_state(self, config: GameConfig) -> PaxState:
+        return new_game(config, self.cards())
 
     def parse_action(self, state, text: str):
         if not isinstance(text, str):
@@ -317,7 +323,7 @@ def build_scenario(game: PaxGame, setup: Mapping):
         raise ScenarioError(f"unknown setup key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
     cfg = game.config(setup.get("players", 3), seed=int(setup.get("seed", 0)),
                       variants=setup.get("variants", ()), **dict(setup.get("options") or {}))
-    state = new_game(cfg, content())
+    state = new_game(cfg, game.cards())
     names = list(cfg.players)
     ideas = state.content.ideas
 
