@@ -152,6 +152,11 @@ class Game(abc.ABC):
     ideal_rounds: tuple[int, int] | None = None
     #: the class of the card pool :meth:`cards` returns (None: no card data)
     card_pool_type: ClassVar[type | None] = None
+    #: how the core loader reads the pool (:class:`workbench.core.cards.PoolSpec`)
+    pool_spec: ClassVar[Any] = None
+    #: set on a game registered for this session with an edited pool
+    #: (:func:`workbench.core.registry.register_session_game`); saved games name it
+    session_id: str | None = None
     #: feature name -> default weight of :meth:`evaluate` (empty: not weighted)
     default_weights: Mapping[str, float] = {}
 
@@ -174,7 +179,16 @@ class Game(abc.ABC):
     def load_cards(self, folder=None) -> Any:
         """The pool read from ``folder`` (default: the game's card folder),
         validated; cached until a file changes. None for a game without data."""
-        return None
+        if self.pool_spec is None:
+            return None
+        from .cards import load_pool
+        return load_pool(self.pool_spec, folder)
+
+    @property
+    def ref(self) -> str:
+        """The id that finds this very game again in the registry: the session
+        id of a game bound to an edited pool, else the game id."""
+        return self.session_id or self.id
 
     def with_cards(self, cards: Any) -> "Game":
         """A game of the same rules bound to ``cards``."""

@@ -23,7 +23,7 @@ from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
 from . import agi, audit, board, costs, final_scoring, flow, influence, milestones, notation, odds, research, world_ending
-from .data import CORE_ACTIONS, Content, load_content
+from .data import CORE_ACTIONS, POOL, Content, load_content
 from .state import MandateState, new_player
 
 OPTION_SPECS = {
@@ -84,9 +84,7 @@ class Mandate2038(Game):
     options = OPTION_SPECS
     default_weights = DEFAULT_WEIGHTS
     card_pool_type = Content
-
-    def load_cards(self, folder=None) -> Content:
-        return load_content(folder)
+    pool_spec = POOL
 
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:

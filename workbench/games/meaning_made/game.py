@@ -8,7 +8,7 @@ from workbench.core.errors import DataError
 from workbench.core.game import Game, GameConfig, GameResult, State, options_from_tuples
 
 from . import notation
-from .cards import CardSet, cards_for
+from .cards import POOL, CardSet
 from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
 from .variants import OPTIONS, VARIANTS, Rules
 
@@ -24,6 +24,7 @@ class MeaningMade(Game):
     default_weights = DEFAULT_WEIGHTS
 
     card_pool_type = CardSet
+    pool_spec = POOL
 
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);
@@ -31,8 +32,6 @@ class MeaningMade(Game):
         super().__init__(cards)
         self._rules: dict = {}
 
-    def load_cards(self, folder=None) -> CardSet:
-        return cards_for(folder)
 
     def __getstate__(self):  # process-pool workers get the pool, not the caches
         return {"_cards": self._cards}

@@ -9,7 +9,7 @@ from workbench.core.errors import ScenarioError, WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult, Option
 
 from . import scoring
-from .content import SPHERES, Content, content
+from .content import POOL, SPHERES, Content
 from .effects import companies_of, uncovered_black_in_splay
 from .ending import longest_run
 from .finance import patent_value, track_money
@@ -74,9 +74,7 @@ class PaxGame(Game):
     default_weights = DEFAULT_WEIGHTS
 
     card_pool_type = Content
-
-    def load_cards(self, folder=None) -> Content:
-        return content(folder)
+    pool_spec = POOL
 
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())
