@@ -158,6 +158,16 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.running = False
             self.playtest_version += 1
 
+    def open_flipped(self, row: int, arm: str = "new") -> dict:
+        """Flipped game ``row`` of the last playtest, on the pool it was played
+        with (a session game), handed to the Play page when there is one."""
+        if self.playtest is None:
+            raise WorkbenchError("run a paired playtest first")
+        data = self.session.flipped_match(self.playtest, row, arm)
+        if self.bench is not None:
+            self.bench.open_in_play(data)
+        return data
+
     def start_playtest(self) -> threading.Thread | None:
         return self._start(self.run_playtest, "quick-playtest", "a playtest is already running")
 
