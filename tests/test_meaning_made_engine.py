@@ -181,14 +181,15 @@ def test_fragile_recovers_when_vitals_rise():
 def test_no_second_consequence_while_already_fragile():
     s = make(world={"consequence_code": 3, "world_layer": 5},
              players_state={"Alex": {"vitals": 0, "E": 5, "I": 5, "S": 5}})
-    from workbench.games.meaning_made.tracks import change_vitals
+    from workbench.games.meaning_made.consequences import change_vitals
     change_vitals(s, 0, -1)
     assert me(s)["E"] + me(s)["I"] + me(s)["S"] == 15
 
 
 def test_tracks_stay_in_range():
     s = make(world={"meaning": 12}, players_state={"Alex": {"vitals": 10, "legacy": 30}})
-    from workbench.games.meaning_made.tracks import change_legacy, change_meaning, change_vitals
+    from workbench.games.meaning_made.consequences import change_vitals
+    from workbench.games.meaning_made.tracks import change_legacy, change_meaning
     change_meaning(s, 3)
     change_vitals(s, 0, 4)
     change_legacy(s, 0, 2)

@@ -8,7 +8,6 @@ one module per action (:mod:`.gather`, :mod:`.load_pattern`,
 :mod:`.notation`; :mod:`.game` ties them into the workbench protocol.
 """
 
-from . import state as _state  # noqa: F401  (binds the rules to the state class first)
 from .game import GAME, MeaningMade
 
 __all__ = ["GAME", "MeaningMade"]

@@ -7,10 +7,17 @@ from __future__ import annotations
 from workbench.core.errors import DataError
 from workbench.core.game import Game, GameConfig, GameResult, State, options_from_tuples
 
-from . import notation
+from . import actions, notation
 from .cards import POOL, CardSet
 from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
+from .rounds import start_round
+from .setup import new_state
+from .state import MMState
 from .variants import OPTIONS, VARIANTS, Rules
+
+# The state hands legal_actions and apply_action to the rules; the game layer,
+# which sits above both, wires them (the state never imports the rules).
+MMState.engine = actions
 
 
 class MeaningMade(Game):
@@ -52,14 +59,15 @@ class MeaningMade(Game):
         return hit[1]
 
     # -- states ------------------------------------------------------------------
-    def new_initial_state(self, config: GameConfig) -> State:
-        from .setup import new_state
+    def new_initial_state(self, config: GameConfig) -> MMState:
         cards = self.cards()
         try:
             rules = self.rules(config, cards)
         except TypeError:  # unhashable option values: no caching
             rules = Rules(config, cards)
-        return new_state(config, rules, cards)
+        state = new_state(config, rules, cards)
+        start_round(state, 1)
+        return state
 
     # -- notation ----------------------------------------------------------------
     def parse_action(self, state, text: str):

@@ -145,7 +145,7 @@ def scenario_state(game, setup: dict):
                         variants=tuple(setup.get("variants") or ()), options=dict(setup.get("options") or {}))
     cards = game.cards()
     rules = Rules(config, cards)
-    state = new_state(config, rules, cards, start_round=False)
+    state = new_state(config, rules, cards)
     world = dict(setup.get("world") or {})
     _unknown(world, WORLD_KEYS, "setup.world")
     pstates = dict(setup.get("players_state") or {})
@@ -476,12 +476,13 @@ def scenario_skip(state, action_text: str) -> None:
     only when it belongs to the decision now open (a refused donation when the
     window is closed does not eat someone's turn action)."""
     from . import notation as N
-    from .rounds import action_done
+    from .rounds import action_done, next_donor
     from .stability_window import donation
     from .state import PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS
     verb = action_text.strip().split()[0].lower() if action_text.strip() else ""
     if state.phase == PHASE_STABILITY and verb in ("donate", "pass"):
         donation(state, False)
+        next_donor(state)
     elif state.phase == PHASE_TOUCHPOINT and verb in ("accept", "decline"):
         state.apply_action(N.DECLINE)
     elif state.phase == PHASE_TURNS and verb in ("gather", "load", "contribute", "touchpoint", "recycle"):

@@ -8,7 +8,7 @@ from typing import Mapping
 from workbench.core.errors import ScenarioError, WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult, Option
 
-from . import scoring
+from . import scoring, turn
 from .content import POOL, SPHERES, Content
 from .effects import companies_of, uncovered_black_in_splay
 from .ending import longest_run
@@ -18,6 +18,10 @@ from .notation import Parser, format_action
 from .regime import cutting_edge, regime_for, REGIMES
 from .state import PaxState
 from .setup import OPTION_DOCS, OPTIONS, empty_state, new_game
+
+# The state hands legal_actions and apply_action to the turn; the game layer,
+# which sits above both, wires them (the state never imports the rules).
+PaxState.engine = turn
 
 DEFAULT_WEIGHTS = {
     "score": 2.0,           # points under the scoring that would apply now

@@ -20,12 +20,18 @@ replaced, never mutated, so :meth:`PaxState.clone` copies only the outer contain
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from workbench.core.game import TERMINAL, State
 
 from .content import SPHERES
 
 
 class PaxState(State):
+    #: the turn module (``legal_actions(state)``, ``apply_action(state, action)``),
+    #: bound by :mod:`.game`, which sits above both
+    engine: ClassVar[Any] = None
+
     def __init__(self, config, content, rng):
         self.config = config
         self.content = content
@@ -75,12 +81,10 @@ class PaxState(State):
         return self.ending is not None
 
     def legal_actions(self) -> list:
-        from .turn import legal_actions
-        return legal_actions(self)
+        return self.engine.legal_actions(self)
 
     def apply_action(self, action) -> None:
-        from .turn import apply_action
-        apply_action(self, action)
+        self.engine.apply_action(self, action)
 
     def clone(self) -> "PaxState":
         new = PaxState.__new__(PaxState)

@@ -10,7 +10,7 @@ from workbench.core.errors import IllegalAction
 
 from . import commercialize, effects, fundraise, hire, import_idea, placate, research, syndicate
 from .ending import check_round_limit
-from .notation import A, Action
+from .notation import A, Action, Parser
 from .setup import choose_secret
 
 MAIN = ("fundraise", "syndicate", "commercialize", "hire", "research", "placate", "import", "end")
@@ -45,8 +45,7 @@ def legal_actions(state) -> list:
 
 def apply_action(state, action) -> None:
     if isinstance(action, str):
-        from .game import GAME
-        action = GAME.parse_action(state, action)
+        action = Parser(state.content.ideas, state.config.players).parse(action)
     if not isinstance(action, Action):
         raise IllegalAction(f"not a Pax Transhumanity action: {action!r}")
     if state.ending is not None:
@@ -118,6 +117,9 @@ def finish_task(state, task) -> None:
         action_done(state)
     else:
         raise ValueError(f"unknown task {task!r}")
+
+
+effects.FLOW_TASKS["finish commercialize"] = finish_task
 
 
 def action_done(state, used: bool = True) -> None:
