@@ -128,7 +128,7 @@ def test_player_count_bounds_follow_game(toy):
 
 # -- Sweeps ------------------------------------------------------------------------
 
-TOY_SIM = "workbench.sim.toygame:GAME"
+TOY_SIM = "workbench.games.pebble_race:GAME"
 
 
 @pytest.fixture

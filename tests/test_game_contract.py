@@ -20,7 +20,7 @@ from workbench.core.game import Game, Option
 from workbench.core.registry import game_ids, get_game
 from workbench.core.rng import Rng, derive_seed
 from workbench.core.scenario import load_scenario, scenario_files
-from workbench.sim.toygame import GAME as TOY
+from workbench.games.pebble_race import GAME as TOY
 
 GAMES = {gid: get_game(gid) for gid in game_ids()}
 GAMES[TOY.id] = TOY

@@ -513,7 +513,7 @@ def test_tie_breaks_legacy_then_shared():
     s = make(world={"completed": ["Listening Circle"]},
              players_state={"Alex": {"legacy": 8, "vitals": 4}, "Brooke": {"legacy": 9, "vitals": 3},
                             "Casey": {"legacy": 9, "vitals": 3}, "Drew": {"legacy": 2, "vitals": 10}})
-    from workbench.games.meaning_made.rounds import finish
+    from workbench.games.meaning_made.flow import finish
     finish(s, "survived")
     assert GAME.result(s).winners == ["Brooke", "Casey"]  # all score 12; Legacy 9 beats 8 and 2
     s.players[2].legacy, s.players[2].vitals = 10, 2
@@ -524,14 +524,14 @@ def test_tie_breaks_legacy_then_shared():
 
 def test_cooperative_everyone_wins_or_nobody():
     s = make(variants=["cooperative"], players_state={"Alex": {"legacy": 20}})
-    from workbench.games.meaning_made.rounds import finish
+    from workbench.games.meaning_made.flow import finish
     finish(s, "survived")
     assert GAME.result(s).winners == PLAYERS
 
 
 def test_result_readings():
     s = make(world={"meaning": 8}, players_state={"Alex": {"legacy": 25}})
-    from workbench.games.meaning_made.rounds import finish
+    from workbench.games.meaning_made.flow import finish
     finish(s, "survived")
     d = GAME.result(s).details
     assert d["world"]["title"] == "Resilient" and d["marks"]["Alex"]["title"] == "World-Shaping Legacy"

@@ -26,7 +26,7 @@ def run(args) -> int:
         return _board_graph(args)
     if args.game != "meaning-made":
         raise WorkbenchError(f"{args.game} has no card dependency graph; try meaning-made or mandate-2038")
-    from workbench.games.meaning_made.cards import load_cards
+    from workbench.games.meaning_made.data import load_cards
     from workbench.graphs import dependency
 
     cards = load_cards()

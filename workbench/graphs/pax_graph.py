@@ -72,7 +72,7 @@ def _effect_spheres(term: str) -> list[tuple[str, str]]:
 
 
 def build_graph(content) -> nx.DiGraph:
-    """The graph of a loaded :class:`~workbench.games.pax_transhumanity.content.Content`."""
+    """The graph of a loaded :class:`~workbench.games.pax_transhumanity.data.Content`."""
     g = nx.DiGraph()
     for i, s in enumerate(SPHERES):
         g.add_node(f"sphere:{s}", kind="sphere", name=s.capitalize(), layer=0, hub=True, requirement="",

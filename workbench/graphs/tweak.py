@@ -218,7 +218,7 @@ class TweakSession:
 
     def __init__(self, game_id: str = GAME_ID, folder: str | Path | None = None):
         from workbench.core.registry import get_game
-        from workbench.games.meaning_made.cards import load_cards
+        from workbench.games.meaning_made.data import load_cards
         self._load_cards = load_cards
         self.game_id = game_id
         self.game = get_game(game_id)

@@ -5,7 +5,7 @@ name ``workbench_meaning_made``; ``pyspiel.load_game("workbench_meaning_made(pla
 then gives an ordinary ``pyspiel.Game`` on which OpenSpiel's algorithms run
 (its ``MCTSBot``, random rollouts, ``evaluate_bots`` ...). ``load(game_id, players=4)``
 does both steps. Any game of the protocol works, the test game
-``workbench.sim.toygame:GAME`` included.
+``workbench.games.pebble_race:GAME`` included.
 
 What OpenSpiel sees, and what it does not
 -----------------------------------------

@@ -299,15 +299,15 @@ class Mandate2038(Game):
 
     # -- scenarios -------------------------------------------------------------
     def scenario_state(self, setup: Mapping):
-        from .scenario_setup import build
+        from .scenario import build
         return build(self, setup)
 
     def scenario_step(self, state, step: Mapping) -> bool:
-        from .scenario_setup import step as do_step
+        from .scenario import step as do_step
         return do_step(self, state, step)
 
     def observe(self, state) -> dict:
-        from .scenario_setup import observe
+        from .scenario import observe
         return observe(self, state)
 
     def rules_context(self, lang: str) -> dict:

@@ -1,6 +1,6 @@
 """Meaning Made: a competitive-collaborative engine-building game.
 
-The engine is split by rulebook section: :mod:`.setup`, :mod:`.rounds`
+The engine is split by rulebook section: :mod:`.setup`, :mod:`.flow`
 (phases), :mod:`.consequences` (Events and Resolution Tables), :mod:`.tracks`,
 one module per action (:mod:`.gather`, :mod:`.load_pattern`,
 :mod:`.contribute`, :mod:`.touchpoint`, :mod:`.recycle`, :mod:`.conversion`),

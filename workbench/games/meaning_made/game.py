@@ -8,9 +8,9 @@ from workbench.core.errors import DataError
 from workbench.core.game import Game, GameConfig, GameResult, State, options_from_tuples
 
 from . import actions, notation
-from .cards import POOL, CardSet
+from .data import POOL, CardSet
 from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
-from .rounds import start_round
+from .flow import start_round
 from .setup import new_state
 from .state import MMState
 from .variants import OPTIONS, VARIANTS, Rules
@@ -181,10 +181,10 @@ class MeaningMade(Game):
         """Every problem in the card files, each naming file, card and field (for
         an in-memory pool, its cross-file checks), then those of rulings.yaml."""
         if self._cards is not None:
-            from .cards import cross_check
+            from .data import cross_check
             return [f"{file}: card {card!r}: field {field!r}: {msg}" for file, card, field, msg in cross_check(self._cards)]
         from workbench.core.data import cards_dir
-        from .cards import GAME_ID, card_problems
+        from .data import GAME_ID, card_problems
         folder = cards_dir(GAME_ID)
         return [str(p) for p in card_problems(folder)] + rulings_problems(folder / "rulings.yaml")
 

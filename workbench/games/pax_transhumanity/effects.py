@@ -35,7 +35,7 @@ from typing import Callable
 
 from workbench.core.errors import IllegalAction
 
-from .content import SIDES, SPHERES, parse_effect, parse_effect_term  # noqa: F401  (the grammar is data)
+from .data import SIDES, SPHERES, parse_effect, parse_effect_term  # noqa: F401  (the grammar is data)
 from .finance import divest
 from .labour import change_unemployed, remove_staff
 from .notation import A

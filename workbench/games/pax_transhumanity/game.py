@@ -8,8 +8,8 @@ from typing import Mapping
 from workbench.core.errors import ScenarioError, WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult, Option
 
-from . import scoring, turn
-from .content import POOL, SPHERES, Content
+from . import flow, scoring
+from .data import POOL, SPHERES, Content
 from .effects import companies_of, uncovered_black_in_splay
 from .ending import longest_run
 from .finance import patent_value, track_money
@@ -21,7 +21,7 @@ from .setup import OPTION_DOCS, OPTIONS, empty_state, new_game
 
 # The state hands legal_actions and apply_action to the turn; the game layer,
 # which sits above both, wires them (the state never imports the rules).
-PaxState.engine = turn
+PaxState.engine = flow
 
 DEFAULT_WEIGHTS = {
     "score": 2.0,           # points under the scoring that would apply now
@@ -188,7 +188,7 @@ class PaxGame(Game):
 
     def validate_data(self) -> list:
         try:
-            from .content import load_content
+            from .data import load_content
             load_content()
         except WorkbenchError as exc:
             return [str(exc)]

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from workbench.core.errors import NotationError, suggest
 
-from .content import SPHERES
+from .data import SPHERES
 
 
 class Action(NamedTuple):

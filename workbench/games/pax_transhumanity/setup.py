@@ -19,7 +19,7 @@ from __future__ import annotations
 from workbench.core.errors import IllegalAction, WorkbenchError, suggest
 from workbench.core.rng import Rng
 
-from .content import SPHERES
+from .data import SPHERES
 from .state import PaxState
 
 OPTIONS = {

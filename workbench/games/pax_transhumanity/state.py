@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from workbench.core.game import TERMINAL, State
 
-from .content import SPHERES
+from .data import SPHERES
 
 
 class PaxState(State):
