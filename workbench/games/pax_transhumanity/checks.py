@@ -220,7 +220,8 @@ def setup_for_every_player_count():
     of the 24 remaining cards, Plurality at the bottom, over many seeds."""
     from workbench.core.errors import WorkbenchError
     from .data import content
-    from .game import GAME, agent_total
+    from .game import GAME
+    from .scenario import agent_total
     problems = []
     boards = {1: ("blue",), 2: ("blue", "red"), 3: ("blue", "pink", "red"), 4: ("blue", "black", "pink", "red")}
     tps = set(content().tipping_points)
