@@ -4,8 +4,7 @@ delegated to the module that holds that rule."""
 
 from __future__ import annotations
 
-from workbench.core.errors import DataError
-from workbench.core.game import Game, GameConfig, GameResult, State, options_from_tuples
+from workbench.core.game import Game, GameConfig, GameResult, options_from_tuples
 
 from . import actions, notation
 from .data import POOL, CardSet
@@ -13,7 +12,7 @@ from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
 from .flow import start_round
 from .setup import new_state
 from .state import MMState
-from .variants import OPTIONS, VARIANTS, Rules
+from .variants import OPTIONS, VARIANTS, Rules, rulings_problems
 
 # The state hands legal_actions and apply_action to the rules; the game layer,
 # which sits above both, wires them (the state never imports the rules).
@@ -176,6 +175,11 @@ class MeaningMade(Game):
         from .scenario import observe
         return observe(state)
 
+    def drawing(self, state: MMState):
+        """Each player's tokens, Vitals and Legacy, with Meaning in the title."""
+        from .drawing import table_figure
+        return table_figure(state)
+
     # -- data --------------------------------------------------------------------
     def validate_data(self) -> list[str]:
         """Every problem in the card files, each naming file, card and field (for
@@ -187,36 +191,6 @@ class MeaningMade(Game):
         from .data import GAME_ID, card_problems
         folder = cards_dir(GAME_ID)
         return [str(p) for p in card_problems(folder)] + rulings_problems(folder / "rulings.yaml")
-
-
-def rulings_problems(path) -> list[str]:
-    """Problems in ``rulings.yaml``: the format of docs/conventions.md, unique ids,
-    and every ``switch`` naming a real option or variant."""
-    from workbench.core.data import load_yaml
-    from workbench.core.errors import suggest
-    if not path.exists():
-        return []
-    try:
-        data = load_yaml(path)
-    except DataError as exc:
-        return [str(exc)]
-    if not isinstance(data, list):
-        return [f"file {path}: a list of rulings is expected"]
-    out, seen = [], set()
-    keys = {"id", "clause", "question", "decision", "alternative", "switch"}
-    for n, entry in enumerate(data, start=1):
-        rid = entry.get("id", f"#{n}") if isinstance(entry, dict) else f"#{n}"
-        if not isinstance(entry, dict) or set(entry) != keys:
-            out.append(f"file {path}, ruling {rid!r}: needs exactly the keys {', '.join(sorted(keys))}")
-            continue
-        if rid in seen:
-            out.append(f"file {path}, ruling {rid!r}, field 'id': duplicate id")
-        seen.add(rid)
-        switch = entry["switch"]
-        if switch is not None and switch not in OPTIONS and switch not in VARIANTS:
-            out.append(f"file {path}, ruling {rid!r}, field 'switch': no option or variant {switch!r}"
-                       f"{suggest(str(switch), list(OPTIONS) + list(VARIANTS))}")
-    return out
 
 
 GAME = MeaningMade()

@@ -100,6 +100,11 @@ class PaxGame(Game):
                                  "syndications": len(state.synd.get(card, ()))})
         return rows
 
+    def drawing(self, state: PaxState):
+        """The four Market columns with their Syndications."""
+        from .drawing import market_figure
+        return market_figure(state)
+
     def validate_data(self) -> list:
         try:
             from .data import load_content
