@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,7 @@ from workbench.core.rng import Rng, derive_seed
 from workbench.core.scenario import load_scenario, scenario_files
 from workbench.games.pebble_race import GAME as TOY
 
+TOY_SCENARIO = Path(__file__).parent / "data" / "pebble-race-market.yaml"
 GAMES = {gid: get_game(gid) for gid in game_ids()}
 GAMES[TOY.id] = TOY
 IDS = list(GAMES)
@@ -191,7 +193,8 @@ def test_determinize_keeps_what_the_seat_sees(game):
 
 
 def test_scenario_files_load(game):
-    files = [] if game is TOY else scenario_files(game.id)
+    files = [TOY_SCENARIO] if game is TOY else scenario_files(game.id)
+    assert files
     for path in files:
         data = load_scenario(path)
         if data.get("game") not in (None, game.id):
@@ -200,6 +203,17 @@ def test_scenario_files_load(game):
             game.scenario_state(data.get("setup") or {})
         except WorkbenchError as exc:  # a scenario that checks a refusal of its own setup
             assert data.get("expect_error") or "error" in str(data), f"{path.name}: {exc}"
+
+
+def test_drawing_is_a_figure_or_none(game):
+    state = game.new_initial_state(game.config(game.default_players, seed=1))
+    fig = game.drawing(state)
+    assert fig is None or hasattr(fig, "renderers")
+
+
+def test_toy_scenario_runs():
+    from workbench.core.scenario import run_file
+    assert run_file(TOY_SCENARIO, game=TOY).passed
 
 
 def test_injected_pool_is_the_one_played(game):

@@ -159,6 +159,9 @@ class Game(abc.ABC):
     session_id: str | None = None
     #: feature name -> default weight of :meth:`evaluate` (empty: not weighted)
     default_weights: Mapping[str, float] = {}
+    #: the injected pool (None: the card folder's); a class default, so a
+    #: subclass whose ``__init__`` skips ours still reads the folder
+    _cards: Any = None
 
     def __init__(self, cards: Any = None) -> None:
         """``cards``: an in-memory card pool (e.g. a designer's edited copy) that

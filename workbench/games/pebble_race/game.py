@@ -1,4 +1,8 @@
-"""Pebble Race: a tiny card race used to exercise the playtesting machinery.
+"""Pebble Race: a tiny card race used to exercise the playtesting machinery, and
+the template of a new game (docs/adding-a-game.md): this module ties the parts
+(:mod:`.data`, :mod:`.state`, :mod:`.actions`, :mod:`.flow`, :mod:`.notation`,
+:mod:`.scenario`, :mod:`.evaluation`, :mod:`.checks`, :mod:`.drawing`) into the
+workbench's :class:`~workbench.core.game.Game` contract.
 
 It is not one of the shipped games. It exists so that bots, batch simulation,
 metrics and the OpenSpiel adapter can be tested (and demonstrated) without
@@ -23,122 +27,21 @@ Rules
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Mapping
 
-from workbench.core.errors import IllegalAction, NotationError, WorkbenchError, suggest
-from workbench.core.game import TERMINAL, Game, GameConfig, GameResult, State
+from workbench.core.errors import WorkbenchError
+from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
-CARD_POINTS = {"Pebble": 1, "Stone": 2, "Gem": 4, "Shell": 3}
-COPIES = 6
-MARKET_SIZE = 3
-SHELL_PENALTY_AT = 3
-SHELL_PENALTY = 6
+from . import evaluation, flow, notation, scenario
+from .checks import pool_problems
+from .data import MARKET_SIZE, POOL, Pool, load_cards
+from .notation import Take
+from .state import PebbleState
 
-
-@dataclass(frozen=True)
-class Take:
-    card: str
-
-    def __str__(self) -> str:
-        return f"take {self.card}"
-
-
-@dataclass(frozen=True)
-class Gamble:
-    def __str__(self) -> str:
-        return "gamble"
-
-
-@dataclass(frozen=True)
-class Pass:
-    def __str__(self) -> str:
-        return "pass"
-
-
-GAMBLE, PASS = Gamble(), Pass()
-
-
-class PebbleState(State):
-    __slots__ = ("config", "rng", "deck", "market", "scores", "hands", "turn", "actions",
-                 "round", "over", "ending", "winners", "gambles", "target", "round_limit")
-
-    def current_player(self) -> int:
-        return TERMINAL if self.over else self.turn
-
-    def legal_actions(self) -> list:
-        if self.over:
-            return []
-        seen, out = set(), []
-        for card in self.market:
-            if card not in seen:
-                seen.add(card)
-                out.append(Take(card))
-        out.append(GAMBLE)
-        out.append(PASS)
-        return out
-
-    def apply_action(self, action) -> None:
-        if self.over:
-            raise IllegalAction("the game is over")
-        seat = self.turn
-        if isinstance(action, Take):
-            if action.card not in self.market:
-                raise IllegalAction(f"{action.card} is not in the market")
-            self.market = list(self.market)
-            self.market.remove(action.card)
-            if self.deck:
-                self.deck = list(self.deck)
-                self.market.append(self.deck.pop())
-            hand = self.hands[seat] = self.hands[seat] + [action.card]
-            gain = CARD_POINTS[action.card]
-            if action.card == "Shell" and hand.count("Shell") == SHELL_PENALTY_AT:
-                gain -= SHELL_PENALTY
-            self._add(seat, gain)
-        elif isinstance(action, Gamble):
-            roll = self.rng.randint(1, 6)
-            self.gambles += 1
-            self._add(seat, 2 if roll >= 5 else (-1 if roll == 1 else 0))
-        elif isinstance(action, Pass):
-            pass
-        else:
-            raise IllegalAction(f"{action!r} is not a Pebble Race action")
-        self.actions += 1
-        if self.over:
-            return
-        if not self.market:
-            best = max(self.scores)
-            self._finish("exhausted", [i for i, s in enumerate(self.scores) if s == best])
-            return
-        self.turn = (seat + 1) % len(self.scores)
-        if self.turn == 0:
-            self.round += 1
-            if self.round > self.round_limit:
-                self.round -= 1
-                self._finish("collapsed", [])
-
-    def _add(self, seat: int, points: int) -> None:
-        self.scores = list(self.scores)
-        self.scores[seat] += points
-        if self.scores[seat] >= self.target:
-            self._finish("target", [seat])
-
-    def _finish(self, ending: str, winners: list[int]) -> None:
-        self.over, self.ending, self.winners = True, ending, winners
-
-    def clone(self) -> "PebbleState":
-        new = PebbleState.__new__(PebbleState)
-        new.config, new.rng = self.config, self.rng.copy()
-        # lists are replaced, never mutated in place, so sharing them is safe
-        new.deck, new.market, new.scores = self.deck, self.market, self.scores
-        new.hands = list(self.hands)
-        new.turn, new.actions, new.round = self.turn, self.actions, self.round
-        new.over, new.ending, new.winners = self.over, self.ending, self.winners
-        new.gambles, new.target, new.round_limit = self.gambles, self.target, self.round_limit
-        return new
-
-    def is_terminal(self) -> bool:
-        return self.over
+# The state hands legal_actions and apply_action to the flow; the game layer,
+# which sits above both, wires them.
+PebbleState.engine = flow
 
 
 class PebbleRace(Game):
@@ -148,17 +51,29 @@ class PebbleRace(Game):
     max_players = 6
     default_players = 4
     ideal_rounds = (4, 8)
+    version = "1"
+    options = {
+        "target": Option(12, int, "points that win at once"),
+        "round_limit": Option(12, int, "rounds after which the game ends with nobody winning"),
+    }
+    default_weights = evaluation.DEFAULT_WEIGHTS
+    card_pool_type = Pool
+    pool_spec = POOL
+
+    def load_cards(self, folder=None) -> Pool:
+        return load_cards(folder)
 
     def new_initial_state(self, config: GameConfig) -> PebbleState:
         n = len(config.players)
         if not self.min_players <= n <= self.max_players:
             raise WorkbenchError(f"Pebble Race takes {self.min_players}-{self.max_players} players, not {n}")
-        unknown = set(config.options) - {"target", "round_limit"}
+        unknown = set(config.options) - set(self.options)
         if unknown:
             raise WorkbenchError(f"unknown Pebble Race option {sorted(unknown)[0]!r}")
+        pool = self.cards()
         s = PebbleState.__new__(PebbleState)
-        s.config, s.rng = config, Rng(config.seed)
-        deck = [card for card in CARD_POINTS for _ in range(COPIES)]
+        s.config, s.rng, s.pool = config, Rng(config.seed), pool
+        deck = pool.deck()
         s.rng.shuffle(deck)
         s.market = [deck.pop() for _ in range(MARKET_SIZE)]
         s.deck = deck
@@ -170,21 +85,8 @@ class PebbleRace(Game):
         s.round_limit = int(config.options.get("round_limit", 12))
         return s
 
-    def parse_action(self, state, text: str):
-        words = text.strip().split(None, 1)
-        if not words:
-            raise NotationError("empty action")
-        verb = words[0].lower()
-        if verb == "gamble" and len(words) == 1:
-            return GAMBLE
-        if verb == "pass" and len(words) == 1:
-            return PASS
-        if verb == "take" and len(words) == 2:
-            for card in CARD_POINTS:
-                if card.lower() == words[1].strip().lower():
-                    return Take(card)
-            raise NotationError(f"no card {words[1]!r}{suggest(words[1], CARD_POINTS)}")
-        raise NotationError(f"cannot read {text!r}: write take <Card>, gamble or pass")
+    def parse_action(self, state: PebbleState, text: str):
+        return notation.parse(text, list(state.pool.points))
 
     def result(self, state: PebbleState) -> GameResult:
         names = state.config.players
@@ -196,13 +98,11 @@ class PebbleRace(Game):
     def turn_count(self, state: PebbleState) -> int:
         return state.round
 
-    def evaluate(self, state: PebbleState, seat: int, weights=None) -> float:
-        w = {"points": 1.0, "shells": -0.5, **(weights or {})}
-        shells = state.hands[seat].count("Shell")
-        value = w["points"] * state.scores[seat] + w["shells"] * shells
-        if state.over:
-            value += 100.0 if seat in state.winners else -100.0
-        return value
+    def features(self, state: PebbleState, seat: int) -> dict[str, float]:
+        return evaluation.features(state, seat)
+
+    def evaluate(self, state: PebbleState, seat: int, weights: Mapping[str, float] | None = None) -> float:
+        return evaluation.evaluate(state, seat, weights)
 
     def determinize(self, state: PebbleState, seat: int, rng: Rng) -> PebbleState:
         """The deck order and future dice are hidden from every seat: re-sample both."""
@@ -213,7 +113,7 @@ class PebbleRace(Game):
         new.rng = Rng(rng.next64())
         return new
 
-    def action_cards(self, state, action) -> tuple[str, ...]:
+    def action_cards(self, state: PebbleState, action) -> tuple[str, ...]:
         return (action.card,) if isinstance(action, Take) else ()
 
     def game_stats(self, state: PebbleState) -> dict:
@@ -221,11 +121,24 @@ class PebbleRace(Game):
 
     def card_stats(self, state: PebbleState) -> list[dict]:
         rows = []
-        for card in CARD_POINTS:
+        for card in state.pool.points:
             held = sum(h.count(card) for h in state.hands)
             if held:
                 rows.append({"card": card, "copies_held": held})
         return rows
+
+    def scenario_state(self, setup: Mapping) -> PebbleState:
+        return scenario.build(self, setup)
+
+    def observe(self, state: PebbleState) -> dict:
+        return scenario.observe(state)
+
+    def drawing(self, state: PebbleState):
+        from .drawing import scores_figure
+        return scores_figure(state)
+
+    def validate_data(self) -> list[str]:
+        return pool_problems(self.cards())
 
 
 GAME = PebbleRace()
