@@ -11,6 +11,7 @@ from typing import Mapping
 from . import agi, board, costs, flow, influence, odds, research
 from .actions import ACTION_RULES
 from .data import CORE_ACTIONS, Content
+from .state import MandateState
 
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
@@ -20,7 +21,7 @@ DEFAULT_WEIGHTS = {
 }
 
 
-def _unresolved_selection(state, seat: int) -> str | None:
+def _unresolved_selection(state: MandateState, seat: int) -> str | None:
     """The Core Action ``seat`` has selected this cycle and not yet resolved (None
     outside selection and resolution, and once its resolution has begun)."""
     if state.phase not in ("select", "act", "answer") or state.run is not None:
@@ -49,7 +50,7 @@ def _expected_run(content: Content, on_research: bool) -> int:
     return values[on_research]
 
 
-def evaluate(state, seat: int, weights: Mapping[str, float] | None = None) -> float:
+def evaluate(state: MandateState, seat: int, weights: Mapping[str, float] | None = None) -> float:
     """Weighted features of ``seat``'s position (``DEFAULT_WEIGHTS`` names them).
 
     While ``seat`` has a selected Core Action still to resolve, the position is
@@ -67,7 +68,7 @@ def evaluate(state, seat: int, weights: Mapping[str, float] | None = None) -> fl
     return features_value(state, seat, w)
 
 
-def _outlook(state, seat: int, action: str, w: dict) -> float:
+def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
     """The best feature value among the resolutions of ``seat``'s selected Action,
     each applied to a copy of the position (a Training run counts its expected
     banked Capability from a full deck, never the real cards)."""
@@ -97,7 +98,7 @@ def _outlook(state, seat: int, action: str, w: dict) -> float:
     return best if best is not None else features_value(state, seat, w)
 
 
-def features_value(state, seat: int, w: dict) -> float:
+def features_value(state: MandateState, seat: int, w: dict) -> float:
     p = state.players[seat]
     capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
     prov = 0.0

@@ -12,6 +12,7 @@ from .data import SPHERES
 from .effects import companies_of
 from .finance import patent_value, track_money
 from .labour import employees_of, labour_places
+from .state import PaxState
 
 DEFAULT_WEIGHTS = {
     "score": 2.0,           # points under the scoring that would apply now
@@ -56,7 +57,7 @@ ENDING_KEYS = ("win", "loss", "margin", "stall", "spend_by")
 HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
 
-def features(state, seat: int) -> dict:
+def features(state: PaxState, seat: int) -> dict:
     # what the player could pay now: the finance track plus selling every Patent
     liquid = track_money(state, seat) + sum((patent_value(state, c) + 1) * n
                                             for c, n in state.patents[seat].items())
@@ -88,7 +89,7 @@ def features(state, seat: int) -> dict:
     }
 
 
-def evaluate(state, seat: int, weights=None) -> float:
+def evaluate(state: PaxState, seat: int, weights=None) -> float:
     """Weighted features (see ``DEFAULT_WEIGHTS``; money and Patents held count
     less and less until round ``spend_by``). A finished game adds the
     ending's worth for ``seat`` (:func:`ending_value`); an unfinished one pays
@@ -106,7 +107,7 @@ def evaluate(state, seat: int, weights=None) -> float:
     return value - w["stall"] * state.round
 
 
-def ending_value(state, seat: int, w: Mapping) -> float:
+def ending_value(state: PaxState, seat: int, w: Mapping) -> float:
     """What a finished game is worth to ``seat`` on top of its features: ``win``
     for a winner, else ``loss`` scaled by rank (last place all of it), plus
     ``margin`` per point ahead of (behind) the best rival. Solo: the margin is
@@ -127,14 +128,14 @@ def ending_value(state, seat: int, w: Mapping) -> float:
     return w["loss"] * rank / (n - 1) + w["margin"] * margin
 
 
-def held_tipping_points(state, seat: int):
+def held_tipping_points(state: PaxState, seat: int):
     """Tipping Points in the Market the player has a Syndication on."""
     for idea in state.market_ideas():
         if seat in state.synd.get(idea, ()) and state.idea(idea).kind == "tipping point":
             yield idea
 
 
-def is_lowest(state, idea: str) -> bool:
+def is_lowest(state: PaxState, idea: str) -> bool:
     from .research import lowest_card
     where = state.where_in_market(idea)
     if where is None:
@@ -150,7 +151,7 @@ def tycoon_progress(companies: int, settings) -> float:
     return (min(companies, need) ** 2) / need
 
 
-def syndication_outlook(state, seat: int) -> tuple:
+def syndication_outlook(state: PaxState, seat: int) -> tuple:
     """``(feasible, progress)`` of the player's Syndications: how many are feasible
     now, and how close the best one is to being commercialized (one point each for
     being feasible, for Maker labour in its sphere, and for the money: 0-3)."""

@@ -16,8 +16,9 @@ from .labour import employees_of
 from .notation import format_action
 from .regime import REGIMES, cutting_edge, regime_for
 from .setup import new_game
+from .state import PaxState
 
-def observe(game, state) -> dict:
+def observe(game, state: PaxState) -> dict:
     names = state.config.players
     res = game.result(state)
     players = {}
@@ -56,7 +57,7 @@ def observe(game, state) -> dict:
     }
 
 
-def agent_total(state, seat: int) -> int:
+def agent_total(state: PaxState, seat: int) -> int:
     """Every agent of ``seat``, wherever it is (the property tests keep this fixed)."""
     return (sum(state.fin[seat]) + state.pool[seat] + state.marker[seat]
             + sum(owners.count(seat) for owners in state.synd.values())
