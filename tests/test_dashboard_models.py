@@ -121,7 +121,7 @@ def test_unknown_bot_refused(toy):
 
 
 def test_player_count_bounds_follow_game(toy):
-    assert toy.param.players.bounds == (2, 4)
+    assert toy.param.players.bounds == (toy.game.min_players, toy.game.max_players) == (1, 6)
     with pytest.raises(ValueError):
         toy.players = 7
 
@@ -358,7 +358,7 @@ def test_play_view_follows_a_loaded_game(toy):
     view._upload.value = json.dumps(saved).encode()
     # the loaded game is shown, not replaced by a fresh one
     assert toy.match.actions == saved["actions"]
-    assert [w.value for w in view._seats.objects] == [HUMAN, HUMAN]
+    assert [w.value for w in view._seats.objects] == [HUMAN] * toy.players
     assert view._slider.value == toy.ply and view._slider.end >= toy.length
     assert "position" in view._status.object
     view._moves.value = toy.legal_moves()[-1]
