@@ -181,3 +181,16 @@ def test_paired_playtest_plays_both_pools(mandate):
     res = mandate.quick_playtest(n=2, players=2, workers=0)
     assert res.games == 2 and set(res.summary["metric"]) >= {"game length (rounds)"}
     assert res.pools == (mandate.baseline, mandate.cards)
+
+
+def test_a_flipped_game_opens_on_the_play_page(pax):
+    from workbench.dashboard.play import PlayModel
+    pax.edit("Gene Drive", "heat", "black")
+    config = pax.game.config(2, seed=6)
+    result = PairedResult(summary=None, flipped=[{"config_b": config.to_dict(), "bots_b": "random",
+                                                  "config_a": config.to_dict(), "bots_a": "random"}],
+                          games=1, players=2, card=None, elapsed=0.0, pools=(pax.baseline, pax.cards))
+    play = PlayModel(game_id="pax-transhumanity", games=["pax-transhumanity"])
+    play.open_match(pax.flipped_match(result, 0, "new"))
+    assert play.match.game.cards() is pax.cards and len(play.match) > 0
+    assert play.match.to_dict()["game"].startswith("pax-transhumanity@")
