@@ -194,3 +194,18 @@ def test_a_flipped_game_opens_on_the_play_page(pax):
     play.open_match(pax.flipped_match(result, 0, "new"))
     assert play.match.game.cards() is pax.cards and len(play.match) > 0
     assert play.match.to_dict()["game"].startswith("pax-transhumanity@")
+
+
+@pytest.mark.parametrize("argv, kinds", [
+    (["graph", "pax-transhumanity", "--json"], {"idea", "tipping_point", "plurality", "board", "sphere", "regime"}),
+    (["graph", "mandate-2038", "--card-graph", "--json"], {"tile", "project", "generator", "facility", "era", "agi"}),
+])
+def test_card_graph_from_the_command_line(capsys, argv, kinds):
+    import json
+
+    from workbench.cli import main
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert kinds <= {n["kind"] for n in doc["nodes"]}
+    assert {"card_status", "bottlenecks"} <= set(doc["analyses"])
+    assert sum(r["bottleneck"] for r in doc["analyses"]["bottlenecks"]) == 1
