@@ -69,3 +69,22 @@ def test_the_checker_sees_a_cycle(tmp_path, monkeypatch):
     (pkg / "b.py").write_text("def f():\n    from .a import x\n")
     monkeypatch.setattr(sys.modules[__name__], "GAMES_DIR", tmp_path)
     assert not nx.is_directed_acyclic_graph(import_graph("cyc"))
+
+
+def _unannotated_state_params(path: Path) -> list[str]:
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef):
+            out += [f"{path.name}:{node.lineno} {node.name}" for a in node.args.args
+                    if a.arg == "state" and a.annotation is None]
+    return out
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_game_module_annotates_its_states(package):
+    """Each game's ``game.py`` names its state type on every ``state`` parameter
+    (the template annotates every module)."""
+    paths = sorted((GAMES_DIR / package).glob("*.py")) if package == "pebble_race" \
+        else [GAMES_DIR / package / "game.py"]
+    missing = [m for p in paths for m in _unannotated_state_params(p)]
+    assert not missing, missing

@@ -124,13 +124,13 @@ class Mandate2038(Game):
         return s
 
     # -- notation ------------------------------------------------------------
-    def parse_action(self, state, text: str):
+    def parse_action(self, state: MandateState, text: str):
         return notation.parse(state, text)
 
-    def format_action(self, state, action) -> str:
+    def format_action(self, state: MandateState, action) -> str:
         return str(action)
 
-    def action_cards(self, state, action) -> tuple[str, ...]:
+    def action_cards(self, state: MandateState, action) -> tuple[str, ...]:
         """The Core Action card an action selects or resolves (Training cards are
         drawn blind, so a draw names none)."""
         if getattr(action, "verb", None) == "select":
@@ -140,7 +140,7 @@ class Mandate2038(Game):
         return ()
 
     # -- outcome -------------------------------------------------------------
-    def result(self, state) -> GameResult:
+    def result(self, state: MandateState) -> GameResult:
         scores = {state.player_name(s): p.mandate for s, p in enumerate(state.players)}
         turns = (state.era - 1) * state.content.rules["cyclesPerEra"] + state.cycle
         if not state.is_terminal():
@@ -148,7 +148,7 @@ class Mandate2038(Game):
         wins = [state.player_name(s) for s in final_scoring.winners(state)]
         return GameResult(scores, wins, world_ending.ending(state), turns, self._details(state))
 
-    def _details(self, state) -> dict:
+    def _details(self, state: MandateState) -> dict:
         return {
             "factions": {state.player_name(s): p.faction for s, p in enumerate(state.players)},
             "agi_recognized": [state.player_name(s) for s, p in enumerate(state.players) if p.agi],
@@ -160,7 +160,7 @@ class Mandate2038(Game):
             "timeline": list(state.timeline),
         }
 
-    def game_stats(self, state) -> dict:
+    def game_stats(self, state: MandateState) -> dict:
         ps = state.players
         return {
             "agi_declarations": sum(p.agi for p in ps),
@@ -174,7 +174,7 @@ class Mandate2038(Game):
             "max_capability": max(p.capability for p in ps),
         }
 
-    def card_stats(self, state) -> list[dict]:
+    def card_stats(self, state: MandateState) -> list[dict]:
         rows = [{"card": h, "kind": "headline", "era": e + 1, "revealed": h in state.timeline}
                 for e, deck in enumerate(state.headline_decks) for h in deck]
         rows += [{"card": h, "kind": "headline", "revealed": True} for h in state.timeline]
@@ -192,11 +192,11 @@ class Mandate2038(Game):
         from .scenario import build
         return build(self, setup)
 
-    def scenario_step(self, state, step: Mapping) -> bool:
+    def scenario_step(self, state: MandateState, step: Mapping) -> bool:
         from .scenario import step as do_step
         return do_step(self, state, step)
 
-    def observe(self, state) -> dict:
+    def observe(self, state: MandateState) -> dict:
         from .scenario import observe
         return observe(self, state)
 

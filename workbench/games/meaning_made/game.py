@@ -69,21 +69,21 @@ class MeaningMade(Game):
         return state
 
     # -- notation ----------------------------------------------------------------
-    def parse_action(self, state, text: str):
+    def parse_action(self, state: MMState, text: str):
         return notation.parse(text, state.cards, state.config.players)
 
-    def format_action(self, state, action) -> str:
+    def format_action(self, state: MMState, action) -> str:
         return str(action)
 
     # -- outcome -----------------------------------------------------------------
-    def result(self, state) -> GameResult:
+    def result(self, state: MMState) -> GameResult:
         from .scoring import result
         return result(state)
 
-    def evaluate(self, state, seat: int, weights=None) -> float:
+    def evaluate(self, state: MMState, seat: int, weights=None) -> float:
         return _evaluate(state, seat, weights)
 
-    def action_values(self, state, seat: int, actions, weights=None) -> list[float]:
+    def action_values(self, state: MMState, seat: int, actions, weights=None) -> list[float]:
         """What the greedy bot compares. Proposing a Touchpoint changes only who
         answers and what is pending, which the evaluation does not read, so every
         Touchpoint on offer leads to a position of the same value: it is worked
@@ -103,11 +103,11 @@ class MeaningMade(Game):
             out.append(value)
         return out
 
-    def turn_count(self, state) -> int:
+    def turn_count(self, state: MMState) -> int:
         return state.round
 
     # -- statistics hooks --------------------------------------------------------
-    def action_cards(self, state, action) -> tuple[str, ...]:
+    def action_cards(self, state: MMState, action) -> tuple[str, ...]:
         if isinstance(action, str):
             action = self.parse_action(state, action)
         if isinstance(action, notation.Load):
@@ -116,7 +116,7 @@ class MeaningMade(Game):
             return (action.initiative,)
         return ()
 
-    def game_stats(self, state) -> dict:
+    def game_stats(self, state: MMState) -> dict:
         per_layer = {7: 0, 8: 0, 9: 0, 10: 0}
         for name in state.completed:
             per_layer[state.cards.initiatives[name].layer] += 1
@@ -131,7 +131,7 @@ class MeaningMade(Game):
             "actions": state.actions_taken,
         }
 
-    def card_stats(self, state) -> list[dict]:
+    def card_stats(self, state: MMState) -> list[dict]:
         rows = []
         for seat, p in enumerate(state.players):
             for name in p.palette:
@@ -143,7 +143,7 @@ class MeaningMade(Game):
                          "contributors": len(seats)})
         return rows
 
-    def determinize(self, state, seat: int, rng):
+    def determinize(self, state: MMState, seat: int, rng):
         """A copy of ``state`` in which what ``seat`` cannot see (the order of the
         Pattern, Initiative and Event decks, and the future random stream) is
         re-drawn from ``rng``; used by search bots."""
@@ -159,19 +159,19 @@ class MeaningMade(Game):
         from .scenario import scenario_state
         return scenario_state(self, setup)
 
-    def scenario_step(self, state, step) -> bool:
+    def scenario_step(self, state: MMState, step) -> bool:
         from .scenario import scenario_step
         return scenario_step(state, step)
 
-    def scenario_skip(self, state, action_text: str) -> None:
+    def scenario_skip(self, state: MMState, action_text: str) -> None:
         from .scenario import scenario_skip
         scenario_skip(state, action_text)
 
-    def scenario_force(self, state, expect) -> None:
+    def scenario_force(self, state: MMState, expect) -> None:
         from .scenario import scenario_force
         scenario_force(state, expect)
 
-    def observe(self, state) -> dict:
+    def observe(self, state: MMState) -> dict:
         from .scenario import observe
         return observe(state)
 

@@ -38,16 +38,16 @@ class PaxGame(Game):
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())
 
-    def parse_action(self, state, text: str):
+    def parse_action(self, state: PaxState, text: str):
         if not isinstance(text, str):
             return text
         return Parser(state.content.ideas, state.config.players).parse(text)
 
-    def format_action(self, state, action) -> str:
+    def format_action(self, state: PaxState, action) -> str:
         return format_action(action)
 
     # -- outcome ----------------------------------------------------------------
-    def result(self, state) -> GameResult:
+    def result(self, state: PaxState) -> GameResult:
         pts = scoring.scores(state)
         names = state.config.players
         ending = state.ending or "unfinished"
@@ -68,7 +68,7 @@ class PaxGame(Game):
         return evaluation.evaluate(state, seat, weights)
 
     # -- statistics hooks -------------------------------------------------------
-    def action_cards(self, state, action) -> tuple:
+    def action_cards(self, state: PaxState, action) -> tuple:
         action = self.coerce_action(state, action)
         k, x = action.kind, action.args
         if k in ("syndicate", "surge", "commercialize", "placate", "import", "disrupt", "damp"):
@@ -79,7 +79,7 @@ class PaxGame(Game):
             return (low[1],) if low else ()
         return ()
 
-    def game_stats(self, state) -> dict:
+    def game_stats(self, state: PaxState) -> dict:
         out = {"ending": state.ending or "unfinished", "regime": state.regime, "rounds": state.round,
                "splay_cards": len(state.splay), "longest_run": longest_run(state.splay),
                "deck_left": len(state.deck),
@@ -88,7 +88,7 @@ class PaxGame(Game):
         out.update({f"n_{k}": v for k, v in sorted(state.stats.items())})
         return out
 
-    def card_stats(self, state) -> list:
+    def card_stats(self, state: PaxState) -> list:
         rows = []
         for pos, (card, band, owners) in enumerate(state.splay):
             rows.append({"card": card, "where": "splay", "position": pos, "band": band,
