@@ -227,3 +227,13 @@ def test_injected_pool_is_the_one_played(game):
     a = bound.new_initial_state(bound.config(game.default_players, seed=1))
     b = game.new_initial_state(game.config(game.default_players, seed=1))
     assert game.observe(a) == game.observe(b)
+
+
+@pytest.mark.parametrize("text", ["", "xyzzy", "take", "123 456 789", "contribute Nowhere with Q"])
+def test_bad_notation_is_one_clear_refusal(game, text):
+    state = game.new_initial_state(game.config(game.default_players, seed=1))
+    before = _snapshot(state)
+    with pytest.raises(WorkbenchError) as err:
+        state.apply_action(game.parse_action(state, text))
+    assert str(err.value) and "\n" not in str(err.value)
+    assert _snapshot(state) == before
