@@ -462,13 +462,15 @@ class TweakSession:
         return path
 
     # -- playtesting ---------------------------------------------------------------
-    def quick_playtest(self, n: int = 200, players: int = 4, seed: int = 1, bots: str = "greedy",
+    def quick_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                        workers: int | None = 0, card: str | None = None, progress=None) -> PairedResult:
         """Play ``n`` games on the baseline pool and on the edited pool with the same
-        seeds; ``summary`` has survival rate, game length, score spread and the edited
-        card's use (share of games in which it was taken) with 95% intervals."""
+        seeds (``players`` defaults to the game's default); ``summary`` has survival
+        rate, game length, score spread and the edited card's use (share of games in
+        which it was taken) with 95% intervals."""
         import time
 
+        players = players or self.game.default_players
         from workbench.sim import SimSpec
         from workbench.sim.compare import compare
 
