@@ -211,7 +211,10 @@ class TweakSession:
 
     def __new__(cls, game_id: str = GAME_ID, folder: str | Path | None = None):
         if cls is TweakSession and game_id != GAME_ID:
+            from workbench.core.registry import get_game
+
             from .pool_tweak import PoolTweakSession, graph_module
+            get_game(game_id)      # an unknown id is refused with the known ones
             graph_module(game_id)  # a game without a card graph is refused here
             return PoolTweakSession.__new__(PoolTweakSession)
         return super().__new__(cls)
