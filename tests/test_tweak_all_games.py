@@ -209,3 +209,36 @@ def test_card_graph_from_the_command_line(capsys, argv, kinds):
     assert kinds <= {n["kind"] for n in doc["nodes"]}
     assert {"card_status", "bottlenecks"} <= set(doc["analyses"])
     assert sum(r["bottleneck"] for r in doc["analyses"]["bottlenecks"]) == 1
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+VALUES = st.one_of(st.integers(-3, 15), st.sampled_from(
+    ["", "white", "black white", "yellow blue", "growth", "solve green; game end", "company", "x",
+     "{runway: 2}", "[1, 2]", "true", "3", "-1", "Era"]))
+
+
+@pytest.mark.parametrize("game_id", ["mandate-2038", "pax-transhumanity"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_edit_is_taken_whole_or_refused_whole(cards_copy, game_id, data):
+    """Whatever a designer types: a refused edit leaves the pool exactly as it was;
+    a taken one validates as a pool and undo gives back exactly the files as loaded."""
+    import copy
+    session = TweakSession(game_id=game_id)
+    original = copy.deepcopy(session.raw)
+    table = session.table()
+    row = data.draw(st.integers(0, table.height - 1))
+    card, kind = table["name"][row], table["kind"][row]
+    columns = next(k.columns for k in session.catalogue.kinds if k.kind == kind)
+    column = data.draw(st.sampled_from(sorted(columns)))
+    value = data.draw(VALUES)
+    try:
+        session.edit(f"{kind}:{card}", column, value)
+    except DataError as exc:
+        assert "\n" not in str(exc) and session.raw == original and not session.can_undo
+        return
+    assert type(session.cards) is session.game.card_pool_type
+    session.undo()
+    assert session.raw == original and session.can_redo
