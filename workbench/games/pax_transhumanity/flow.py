@@ -10,7 +10,6 @@ from workbench.core.errors import IllegalAction
 
 from . import commercialize, effects, fundraise, hire, import_idea, placate, research, syndicate
 from .ending import check_round_limit
-from .actions import main_actions
 from .notation import A, Action, Parser
 from .setup import choose_secret
 
@@ -33,7 +32,15 @@ def legal_actions(state) -> list:
     seat = state.turn
     if state.actions_left <= 0:
         return hire.legal(state, seat, free_only=True) + [A("end")]
-    return main_actions(state, seat)
+    out = [A("fundraise")]
+    out += syndicate.legal(state, seat)
+    out += commercialize.legal(state, seat)
+    out += hire.legal(state, seat)
+    out += research.legal(state, seat)
+    out += placate.legal(state, seat)
+    out += import_idea.legal(state, seat)
+    out.append(A("end"))
+    return out
 
 
 def apply_action(state, action) -> None:

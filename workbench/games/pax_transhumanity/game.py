@@ -8,7 +8,7 @@ from typing import Mapping
 from workbench.core.errors import WorkbenchError
 from workbench.core.game import Game, GameConfig, GameResult, Option
 
-from . import evaluation, flow, scenario, scoring
+from . import actions, evaluation, flow, scenario, scoring
 from .data import POOL, SPHERES, Content
 from .ending import longest_run
 from .evaluation import DEFAULT_WEIGHTS
@@ -69,15 +69,7 @@ class PaxGame(Game):
 
     # -- statistics hooks -------------------------------------------------------
     def action_cards(self, state: PaxState, action) -> tuple:
-        action = self.coerce_action(state, action)
-        k, x = action.kind, action.args
-        if k in ("syndicate", "surge", "commercialize", "placate", "import", "disrupt", "damp"):
-            return (x[0],)
-        if k == "research":
-            from .research import lowest_card
-            low = lowest_card(state, x[0])
-            return (low[1],) if low else ()
-        return ()
+        return actions.cards_taken(state, self.coerce_action(state, action))
 
     def game_stats(self, state: PaxState) -> dict:
         out = {"ending": state.ending or "unfinished", "regime": state.regime, "rounds": state.round,
