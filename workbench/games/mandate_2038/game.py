@@ -10,7 +10,10 @@ Options (``GameConfig.options``):
 - ``systemic_risk_on_customer``: a Deploy to four or more Customers adds a
   Systemic Risk cube (ruling systemic-risk-entry; default true);
 - ``jv_range_checked_once``: a Joint Venture's hosts need to be adjacent only when
-  it is created, not while it produces (ruling jv-range-kept; default false).
+  it is created, not while it produces (ruling jv-range-kept; default false);
+- ``district_extra_any_mode``: Media's extra Scrutiny removal and Government's extra
+  Trust come with either lobbying choice, not only the matching one (ruling
+  influence-district-extra; default false).
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ OPTION_SPECS = {
                                                     "cube (ruling systemic-risk-entry)"),
     "jv_range_checked_once": Option(False, bool, "a Joint Venture's hosts need to be adjacent only when it is "
                                                  "created (ruling jv-range-kept)"),
+    "district_extra_any_mode": Option(False, bool, "Media's extra Scrutiny removal and Government's extra Trust "
+                                                   "come with either lobbying choice (ruling "
+                                                   "influence-district-extra)"),
 }
 OPTIONS = tuple(OPTION_SPECS)
 
