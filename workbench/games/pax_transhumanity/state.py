@@ -84,6 +84,23 @@ class PaxState(State):
     def legal_actions(self) -> list:
         return self.engine.legal_actions(self)
 
+    def legal_action_count(self) -> int:
+        flow = self.engine
+        return flow.legal_count(flow.legal_parts(self))
+
+    def legal_action(self, index: int):
+        flow = self.engine
+        return flow.legal_at(flow.legal_parts(self), index)
+
+    def sample_legal_action(self, rng) -> tuple:
+        # the draw of rng.choice(legal_actions()), without building every Import
+        flow = self.engine
+        parts = flow.legal_parts(self)
+        k = flow.legal_count(parts)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return flow.legal_at(parts, rng.randbelow(k)), k
+
     def apply_action(self, action) -> None:
         self.engine.apply_action(self, action)
 
