@@ -19,7 +19,7 @@ def run(args) -> int:
     from workbench.core.registry import get_game
 
     game = get_game(args.game)
-    players = args.players or getattr(game, "default_players", game.min_players)
+    players = args.players or game.default_players
     config = game.config(players, seed=args.seed, variants=args.variant, **parse_options(args.option))
     bots = make_bots(args.bots or "greedy", len(config.players))
     state, log = play_game(game, config, bots)

@@ -88,7 +88,7 @@ class Match:
 
     # -- saving ---------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"format": SAVE_FORMAT, "game": self.game.id, "config": self.config.to_dict(),
+        return {"format": SAVE_FORMAT, "game": self.game.ref, "config": self.config.to_dict(),
                 "actions": list(self.actions), "cursor": self.cursor}
 
     def save(self, path: str | Path) -> None:

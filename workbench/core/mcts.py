@@ -109,7 +109,6 @@ class MCTSBot(Bot):
         seat = state.current_player()
         n = state.num_players
         root = _Node(n)
-        determinize = getattr(game, "determinize", None)
         deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
         done = 0
         bounds = [math.inf, -math.inf]  # smallest and largest value backed up
@@ -119,7 +118,7 @@ class MCTSBot(Bot):
                     break
             elif done >= self.iterations:
                 break
-            sample = determinize(state, seat, rng) if determinize else state.clone()
+            sample = game.determinize(state, seat, rng)
             self._iterate(game, root, sample, rng, bounds, legal)
             done += 1
         # most visited root action; ties go to the higher mean, then list order

@@ -199,16 +199,15 @@ class ScenarioRunner:
         """Report mode: a refused step still uses up the decision the text gives
         that player (an action, a donation, an answer), so the replay keeps the
         text's turn order instead of waiting for an action that never comes.
-        Games opt in with ``Game.scenario_skip(state, action_text)`` and decide
-        whether the refused action belonged to the decision now open; without
-        the hook nothing happens."""
-        skip = getattr(self.game, "scenario_skip", None)
-        if skip is None or state.is_terminal():
+        Games opt in by overriding ``Game.scenario_skip(state, action_text)`` and
+        decide whether the refused action belonged to the decision now open; the
+        default does nothing."""
+        if state.is_terminal():
             return
         if player is not None and state.current_player() != resolve_seat(state, player):
             return
         try:
-            skip(state, action)
+            self.game.scenario_skip(state, action)
         except WorkbenchError:
             pass
 
@@ -220,9 +219,7 @@ class ScenarioRunner:
             result.divergences.append(Divergence(number, "value", f"{path}: expected {want!r}, engine has {got!r}",
                                                  claimed=want, actual=got, line=line))
         if self.report:
-            force = getattr(self.game, "scenario_force", None)
-            if force is not None:
-                force(state, expect)
+            self.game.scenario_force(state, expect)
             return False
         return True
 

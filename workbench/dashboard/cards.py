@@ -1,4 +1,4 @@
-"""The Cards page: the Meaning Made card pool in an editable table.
+"""The Cards page: a game's card pool (any bundled game) in an editable table.
 
 Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
 a bad value is refused with its message and the table keeps the old value; a
@@ -43,14 +43,26 @@ class CardsModel(BackgroundWork, param.Parameterized):
     total_games = param.Integer(default=0)
     playtest_version = param.Integer(default=0, doc="bumped when a playtest finishes")
 
-    def __init__(self, session=None, bench=None, **params):
+    def __init__(self, session=None, bench=None, game_id: str = "meaning-made", **params):
         super().__init__(**params)
         self.bench = bench
-        if session is None:
-            session = bench.tweak_session() if bench is not None else _new_session()
-        self.session = session
         self.playtest = None
         self._thread: threading.Thread | None = None
+        self.use_session(session if session is not None else _session_for(bench, game_id))
+
+    def use_session(self, session) -> None:
+        """Tweak ``session``'s pool from now on (a game chosen on the page)."""
+        self.session = session
+        game = session.game
+        self.param.playtest_players.bounds = (game.min_players, game.max_players)
+        self.playtest_players = game.default_players
+        self.playtest, self.selected, self.report, self.message = None, "", [], ""
+        self._changed()
+
+    def choose_game(self, game_id: str) -> None:
+        """Switch the page to ``game_id``'s pool (its session is kept per game)."""
+        if game_id != self.session.game_id:
+            self.use_session(_session_for(self.bench, game_id))
 
     # -- reading ----------------------------------------------------------------
     def table(self):
@@ -61,8 +73,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
 
     @property
     def editable_columns(self) -> list[str]:
-        from workbench.graphs.tweak import COLUMNS
-        return list(COLUMNS)
+        return list(self.session.columns)
 
     def cell(self, card: str, column: str):
         t = self.session.table()
@@ -72,19 +83,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def card_info(self, card: str | None = None) -> str:
         """One line about a card as the graph sees it: requirement, what it
         needs and what it unlocks."""
-        from workbench.graphs.drawing import card_links
-        card = card or self.selected
-        if not card:
-            return ""
-        graph = self.session.graph()
-        node = next((d for _, d in graph.nodes(data=True)
-                     if d["kind"] != "layer" and str(d["name"]).lower() == card.lower()), None)
-        if node is None:
-            return f"{card}: not in the graph"
-        links = card_links(graph, card)
-        return (f"{node['name']} (Layer {node['layer']}): requires {node.get('requirement') or 'nothing'}; "
-                f"needs {', '.join(links['needs']) or 'nothing'}; "
-                f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
+        return self.session.card_info(card or self.selected)
 
     # -- editing --------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> bool:
@@ -159,13 +158,25 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.running = False
             self.playtest_version += 1
 
+    def open_flipped(self, row: int, arm: str = "new") -> dict:
+        """Flipped game ``row`` of the last playtest, on the pool it was played
+        with (a session game), handed to the Play page when there is one."""
+        if self.playtest is None:
+            raise WorkbenchError("run a paired playtest first")
+        data = self.session.flipped_match(self.playtest, row, arm)
+        if self.bench is not None:
+            self.bench.open_in_play(data)
+        return data
+
     def start_playtest(self) -> threading.Thread | None:
         return self._start(self.run_playtest, "quick-playtest", "a playtest is already running")
 
 
-def _new_session():
+def _session_for(bench, game_id: str):
+    if bench is not None:
+        return bench.tweak_session(game_id)
     from workbench.graphs.tweak import TweakSession
-    return TweakSession()
+    return TweakSession(game_id=game_id)
 
 
 def _pane(fig):
@@ -186,6 +197,9 @@ class CardsPage(pn.viewable.Viewer):
             sizing_mode="stretch_width", frozen_columns=["name"], layout="fit_data_table",
             pagination=None, header_filters={"name": {"type": "input", "func": "like"},
                                              "kind": {"type": "input", "func": "like"}})
+        from workbench.core.registry import game_ids
+        self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=180)
+        self._game.param.watch(self._on_game, "value")
         self._table.on_edit(self._on_edit)
         self._table.param.watch(self._on_select, "selection")
         self._message = pn.pane.Alert("", alert_type="danger", visible=False, css_classes=["cards-message"])
@@ -216,6 +230,17 @@ class CardsPage(pn.viewable.Viewer):
         self._show_message()
 
     # -- callbacks -----------------------------------------------------------------
+    def _on_game(self, event):
+        m = self.model
+        try:
+            m.choose_game(event.new)
+        except WorkbenchError as exc:
+            m.message = f"refused: {exc}"
+            self._show_message()
+            return
+        self._table.editors = {c: None for c in m.table().columns if c not in m.editable_columns}
+        self._reload()
+
     def _on_edit(self, event):
         m = self.model
         column, row = event.column, event.row
@@ -250,10 +275,8 @@ class CardsPage(pn.viewable.Viewer):
         self._redo.disabled = not m.session.can_redo
 
     def _draw_graph(self):
-        from workbench.graphs.drawing import dependency_figure
         m = self.model
-        fig = dependency_figure(m.session.graph(), m.session.analyses(), selected=m.selected or None,
-                                width=760, height=520)
+        fig = m.session.figure(m.selected or None, width=760, height=520)
         self._graph.objects = [_pane(fig)]
         self._info.object = m.card_info()
 
@@ -290,7 +313,7 @@ class CardsPage(pn.viewable.Viewer):
                                                  for c in frame.columns if c != "metric"})]
 
     def __panel__(self):
-        buttons = pn.Row(self._undo, self._redo, self._save, self._export, self._export_pq)
+        buttons = pn.Row(self._game, self._undo, self._redo, self._save, self._export, self._export_pq)
         left = pn.Column(buttons, self._message, self._notice, self._table, sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              sizing_mode="stretch_width")

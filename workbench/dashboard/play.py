@@ -74,7 +74,7 @@ class PlayModel(param.Parameterized):
 
     def _sync_game_settings(self, game_id: str, keep_players: bool = True) -> None:
         game = get_game(game_id)
-        default = getattr(game, "default_players", game.min_players)
+        default = game.default_players
         with param.parameterized.discard_events(self):
             self.game_id = game_id
             self.param.players.bounds = (game.min_players, game.max_players)

@@ -63,7 +63,7 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         self.game_id = game_id
         game = self._game()
         self.param.players.bounds = (game.min_players, game.max_players)
-        self.players = getattr(game, "default_players", game.min_players)
+        self.players = game.default_players
         for name in ("variants_a", "variants_b"):
             self.param[name].objects = list(game.variants)
             setattr(self, name, [])

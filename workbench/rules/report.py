@@ -109,7 +109,7 @@ def game_report(game_id: str) -> GameReport:
     game = None
     try:
         game = get_game(game_id)
-        rep.name = getattr(game, "name", game_id)
+        rep.name = game.name
     except Exception as exc:  # a broken engine is reported, the other games still run
         rep.engine_error = f"{type(exc).__name__}: {exc}"
 

@@ -131,7 +131,7 @@ def simulate(spec: SimSpec, *, backend: str | None = None, workers: int | None =
     elapsed = time.perf_counter() - start
     games, players, cards = tables_from_records(records)
     if ideal_rounds is None:
-        ideal_rounds = getattr(game, "ideal_rounds", None)
+        ideal_rounds = game.ideal_rounds
     used = backend or ("dask" if scheduler else "serial" if workers == 0 else "pool")
     return SimResult(spec, games, players, cards, elapsed, used, tuple(ideal_rounds) if ideal_rounds else None)
 

@@ -264,7 +264,10 @@ def _paired_with_tweak(game_id, players, n):
         session = TweakSession(game_id)
     except WorkbenchError:
         return None  # the card page does not edit this game
-    row = session.table().filter(session.table()["kind"] == "pattern").row(0, named=True)
+    patterns = session.table().filter(session.table()["kind"] == "pattern")
+    if patterns.height == 0:
+        return None  # the benchmark's edit (a Pattern's Energy cost) is Meaning Made's
+    row = patterns.row(0, named=True)
     session.edit(row["name"], "E", int(row["E"]) + 1)
     t0 = time.perf_counter()
     res = session.quick_playtest(n=n, players=players, workers=None)

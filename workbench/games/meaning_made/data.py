@@ -8,12 +8,12 @@ model) that the engine reads; it never changes during play.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from workbench.core.cards import PoolSpec, load_pool
 from workbench.core.data import cards_dir, load_yaml, validation_error
 from workbench.core.errors import DataError, suggest
 
@@ -483,31 +483,11 @@ def cross_check(cards: CardSet) -> list[tuple[str, str, str, str]]:
     return problems
 
 
-_CACHE: dict = {}
-_RESOLVED: dict = {}  # (folder as given, $WORKBENCH_CARDS) -> (resolved folder, its files' paths)
-
-
-def _mtime(path: str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
+#: how the core loader (:mod:`workbench.core.cards`) reads this game's pool
+POOL = PoolSpec(GAME_ID, FILES, load_cards)
 
 
 def cards_for(folder: Path | None = None) -> CardSet:
-    """Cached :func:`load_cards`; reloads when a file's modification time changes.
-    Called for every new game, so the folder is resolved once and only the
-    files' modification times are read each time."""
-    given = (str(folder) if folder else None, os.environ.get("WORKBENCH_CARDS"))
-    found = _RESOLVED.get(given)
-    if found is None:
-        path = Path(folder) if folder else cards_dir(GAME_ID)
-        found = _RESOLVED[given] = (path, str(path.resolve()), tuple(str(path / n) for n in FILES))
-    path, key, files = found
-    stamp = tuple(_mtime(f) for f in files)
-    hit = _CACHE.get(key)
-    if hit and hit[0] == stamp:
-        return hit[1]
-    cards = load_cards(path)
-    _CACHE[key] = (stamp, cards)
-    return cards
+    """The validated pool of ``folder`` (default: the card folder), cached by the
+    core loader and read again when a file changes."""
+    return load_pool(POOL, folder)
