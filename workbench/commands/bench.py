@@ -33,6 +33,9 @@ def run(args) -> int:
 
     from workbench.sim.bench import ALL_FIGURES, run_figures
 
+    from . import validate
+    game = validate.game(args.game)
+    validate.players(game, args.players)
     only = args.only or list(ALL_FIGURES)
     unknown = [n for n in only if n not in ALL_FIGURES]
     if unknown:

@@ -167,6 +167,16 @@ class Game(abc.ABC):
         """Rounds (or cycles) played so far."""
         return self.result(state).turns
 
+    # -- names a bot spec may use (checked before a game starts) --
+    def card_names(self) -> frozenset[str] | None:
+        """Every card name :meth:`action_cards` can return, so ``ban:X``/``force:X``
+        can refuse a misspelt X; None when the game names no cards."""
+        return None
+
+    def weight_names(self) -> frozenset[str] | None:
+        """The greedy-weight names :meth:`evaluate` reads; None when unchecked."""
+        return None
+
     # -- statistics hooks (used by batch simulation and restricted-play bots) --
     def action_cards(self, state: State, action) -> tuple[str, ...]:
         """Names of the cards ``action`` takes, loads or plays in ``state`` (empty

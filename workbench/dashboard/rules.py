@@ -15,6 +15,8 @@ from html import escape
 import panel as pn
 import param
 
+from .escape import md
+
 from workbench.core.errors import WorkbenchError
 
 FILTERS = {
@@ -247,8 +249,8 @@ def _badge(text: str, colour: str) -> str:
 
 def rules_html(model: RulesModel) -> str:
     rows = model.rows()
-    head = (f"<tr><th style='width:14%'>clause</th><th style='width:36%' lang='{model.left}'>"
-            f"{escape(model.left)}</th><th style='width:36%' lang='{model.right}'>{escape(model.right)}</th>"
+    head = (f"<tr><th style='width:14%'>clause</th><th style='width:36%' lang='{escape(model.left)}'>"
+            f"{escape(model.left)}</th><th style='width:36%' lang='{escape(model.right)}'>{escape(model.right)}</th>"
             f"<th>checks and findings</th></tr>")
     body = []
     for row in rows:
@@ -258,7 +260,7 @@ def rules_html(model: RulesModel) -> str:
             text = model.shown_text(lang, cid)
             badge = "" if state in ("source", "translated") else \
                 _badge(state, "#b26a00" if state == "fuzzy" else "#c62828") + "<br>"
-            cells.append(f"<td lang='{lang}' class='rules-text rules-{escape(lang)}'>{badge}"
+            cells.append(f"<td lang='{escape(lang)}' class='rules-text rules-{escape(lang)}'>{badge}"
                          f"{markdown_html(text) if text else '<em>not translated</em>'}</td>")
         label, colour = STATUS_STYLE[row["status"]]
         notes = [_badge(label, colour)]
@@ -313,7 +315,7 @@ class RulesPage(pn.viewable.Viewer):
         try:
             self.model.run_checks()
         except WorkbenchError as exc:
-            self._summary.object = f"**Cannot run the checks:** {exc}"
+            self._summary.object = f"**Cannot run the checks:** {md(exc)}"
         finally:
             self._run.disabled = False
 

@@ -148,6 +148,12 @@ class Mandate2038(Game):
     def format_action(self, state, action) -> str:
         return str(action)
 
+    def card_names(self) -> frozenset[str]:
+        return frozenset(verb.capitalize() for verb in CORE_ACTIONS)
+
+    def weight_names(self) -> frozenset[str]:
+        return frozenset(DEFAULT_WEIGHTS)
+
     def action_cards(self, state, action) -> tuple[str, ...]:
         """The Core Action card an action selects or resolves (Training cards are
         drawn blind, so a draw names none)."""

@@ -142,6 +142,12 @@ class PaxGame(Game):
             return value + ending_value(state, seat, w)
         return value - w["stall"] * state.round
 
+    def card_names(self) -> frozenset[str]:
+        return frozenset(content().ideas)
+
+    def weight_names(self) -> frozenset[str]:
+        return frozenset(DEFAULT_WEIGHTS)
+
     # -- statistics hooks -------------------------------------------------------
     def action_cards(self, state, action) -> tuple:
         action = self.coerce_action(state, action)
