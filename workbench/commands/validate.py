@@ -156,8 +156,22 @@ _WORD = re.compile(r"[\w\-. /]*", re.UNICODE)
 
 def option_value(text: str, key: str):
     """One ``--option`` value: a whole number, a decimal, true/false, null or a
-    plain word. No YAML: a tag, anchor or flow collection is refused."""
+    plain word, or a list of those written ``a,b`` or ``[a, b]``. No YAML: a tag,
+    an anchor or a nested collection is refused."""
     value = text.strip()
+    inner = value[1:-1] if value.startswith("[") and value.endswith("]") else None
+    if inner is not None or "," in value:
+        items = [x for x in (inner if inner is not None else value).split(",")]
+        if len(items) > 100:
+            raise WorkbenchError(f"option {key}: at most 100 items")
+        if inner is not None and not inner.strip():
+            return []
+        return [_scalar(x, key, text) for x in items]
+    return _scalar(value, key, text)
+
+
+def _scalar(value: str, key: str, text: str):
+    value = value.strip()
     lowered = value.lower()
     if lowered in ("true", "yes", "on"):
         return True
@@ -172,7 +186,7 @@ def option_value(text: str, key: str):
         return number
     if _FLOAT.fullmatch(value):
         return float(value)
-    if _WORD.fullmatch(value) and len(value) <= 200:
+    if value and _WORD.fullmatch(value) and len(value) <= 200:
         return value
     raise WorkbenchError(f"option {key}={text!r}: a value is a number, true/false or a plain word")
 

@@ -14,10 +14,12 @@ alias bomb is refused instead of filling memory)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
+from pydantic import AfterValidator, Strict
 
 from .errors import DataError
 
@@ -140,6 +142,33 @@ def load_yaml(path: Path) -> Any:
     :func:`safe_load_text`); every problem names the file and line."""
     path = Path(path)
     return safe_load_text(read_text_file(path), file=str(path))
+
+
+#: a whole number that must be written as one: ``true`` is refused, not read as 1
+Int = Annotated[int, Strict()]
+
+NAME_PUNCTUATION = " -'’:.,()/!?+"
+_NAME = re.compile(r"[^\W_](?:[^\W_]|[ \-'’:.,()/!?+])*")
+MAX_NAME = 60
+
+
+def check_card_name(value: str) -> str:
+    """A card name: letters, digits, spaces and a little punctuation, at most
+    :data:`MAX_NAME` characters; nothing that is markup in HTML or Markdown, so a
+    name can never run as code wherever it is shown."""
+    if len(value) > MAX_NAME:
+        raise ValueError(f"a card name is at most {MAX_NAME} characters")
+    if not _NAME.fullmatch(value):
+        bad = "".join(sorted({c for c in value if not (c.isalnum() or c in NAME_PUNCTUATION)}))
+        if bad:
+            raise ValueError(f"a card name holds letters, digits, spaces and {NAME_PUNCTUATION.strip()} "
+                             f"only, not {bad!r}")
+        raise ValueError("a card name starts with a letter or digit")
+    return value
+
+
+#: a validated card name (see :func:`check_card_name`)
+CardName = Annotated[str, AfterValidator(check_card_name)]
 
 
 def validation_error(exc, *, file: str, card: str | None = None) -> DataError:

@@ -12,7 +12,7 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.data import CardName, cards_dir, load_yaml, validation_error
 from workbench.core.errors import DataError
 
 GAME_ID = "mandate-2038"
@@ -28,7 +28,7 @@ class _Model(BaseModel):
 
 class TileKind(_Model):
     key: str
-    name: str
+    name: CardName
     contract: Optional[Literal["runway", "compute"]]
     visit: str
     production: str
@@ -51,7 +51,7 @@ ABILITIES = ("scientific_method", "crash_checkpoint", "patient_capital", "utilit
 
 
 class Faction(_Model):
-    name: str
+    name: CardName
     provenance: Provenance
     draft_fields: list[str] = []
     start: Start
@@ -61,7 +61,7 @@ class Faction(_Model):
 
 
 class TrainingCard(_Model):
-    name: str
+    name: CardName
     kind: Literal["domain", "curated_corpus", "benchmark_leak", "human_evaluation"]
     copies: int = Field(ge=1)
 
@@ -90,7 +90,7 @@ class HeadlineEffect(_Model):
 
 
 class Headline(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     text: str
     effects: list[HeadlineEffect]
@@ -102,7 +102,7 @@ CRITERIA = ("customers", "capability_gained", "best_run", "compute_produced", "c
 
 
 class MandateCard(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     criterion: Literal[CRITERIA]  # type: ignore[valid-type]
     minimum: int = Field(ge=0)
@@ -110,7 +110,7 @@ class MandateCard(_Model):
 
 
 class Project(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     cost: dict[Literal["runway", "compute"], int]
     backText: str
@@ -182,13 +182,16 @@ class Content:
         rows = data.get(key)
         if not isinstance(rows, list):
             raise DataError(f"expected a list under {key!r}", file=str(self.folder / name))
-        out = []
+        out, seen = [], set()
         for i, row in enumerate(rows):
             label = row.get("name", f"#{i + 1}") if isinstance(row, dict) else f"#{i + 1}"
             try:
                 out.append(model.model_validate(row))
             except ValidationError as exc:
                 raise validation_error(exc, file=str(self.folder / name), card=label) from None
+            if out[-1].name.lower() in seen:  # a second card of a name would shadow the first
+                raise DataError("duplicate name", file=str(self.folder / name), card=label, field="name")
+            seen.add(out[-1].name.lower())
         return out
 
     def training_deck(self) -> list[str]:
