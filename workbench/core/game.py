@@ -224,7 +224,12 @@ def default_names(n: int) -> tuple[str, ...]:
 
 def resolve_seat(state: State, who: str | int) -> int:
     """Seat index from a player name (case-insensitive) or index."""
+    n = len(state.config.players)
+    if isinstance(who, bool):
+        raise NotationError(f"{who!r} is not a player: give a name or a seat number")
     if isinstance(who, int):
+        if not 0 <= who < n:
+            raise NotationError(f"no seat {who}: this game has seats 0 to {n - 1}")
         return who
     names = [n.lower() for n in state.config.players]
     try:
