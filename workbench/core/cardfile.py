@@ -99,17 +99,32 @@ def _yaml():
     return yml
 
 
-def _configured(text: str):
-    from ruamel.yaml.util import load_yaml_guess_indent
+def _guess_indent(text: str) -> tuple[int, int]:
+    """(mapping indent, dash offset) as the file writes them, from its first
+    nested key and its first block sequence under a key (a cheap scan; ruamel's
+    own guess parses the whole file)."""
+    indent = offset = None
+    previous: tuple[int, str] | None = None
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        here = len(line) - len(body)
+        if previous is not None and previous[1].endswith(":"):
+            if body.startswith("- ") or body == "-":
+                offset = here - previous[0] if offset is None else offset
+            elif indent is None and here > previous[0]:
+                indent = here - previous[0]
+        previous = (here, body.split(" #")[0].rstrip())
+        if indent is not None and offset is not None:
+            break
+    return indent or 2, offset or 0
 
+
+def _configured(text: str):
     yml = _yaml()
-    try:
-        _, indent, block_seq = load_yaml_guess_indent(text)
-    except Exception:  # noqa: BLE001 - a guess only; the defaults are fine
-        indent, block_seq = None, None
-    indent = indent or 2
-    offset = block_seq or 0
-    yml.indent(mapping=indent, sequence=indent + offset if offset else indent, offset=offset)
+    indent, offset = _guess_indent(text)
+    yml.indent(mapping=indent, sequence=max(indent, offset + 2), offset=offset)
     return yml
 
 
