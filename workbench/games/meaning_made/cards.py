@@ -511,7 +511,13 @@ def cards_for(folder: Path | None = None) -> CardSet:
     stamp = tuple(_mtime(f) for f in files)
     hit = _CACHE.get(key)
     if hit and hit[0] == stamp:
+        if isinstance(hit[1], DataError):
+            raise hit[1]  # the same broken files: the same refusal, without parsing them again
         return hit[1]
-    cards = load_cards(path)
+    try:
+        cards = load_cards(path)
+    except DataError as exc:
+        _CACHE[key] = (stamp, exc)
+        raise
     _CACHE[key] = (stamp, cards)
     return cards
