@@ -123,9 +123,13 @@ def _check_expanded_size(root) -> None:
 def safe_load_text(text: str, *, file: str | None = None) -> Any:
     """Parse YAML text with :class:`_LimitedLoader`; every problem is a
     :class:`DataError` naming the file and line."""
-    loader = _LimitedLoader(text)
+    loader = None
     try:
+        loader = _LimitedLoader(text)  # the reader refuses control characters at once
         return loader.get_single_data()
+    except yaml.reader.ReaderError as exc:
+        raise DataError(f"not valid YAML: character U+{exc.character:04X} is not allowed in a YAML file "
+                        "(is it a binary file?)", file=file) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -134,7 +138,8 @@ def safe_load_text(text: str, *, file: str | None = None) -> Any:
     except RecursionError:
         raise DataError(f"nested more than {MAX_YAML_DEPTH} levels deep", file=file) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def load_yaml(path: Path) -> Any:
