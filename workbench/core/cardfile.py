@@ -256,7 +256,7 @@ def _os_message(exc: OSError, path: Path, doing: str) -> str:
     code = exc.errno
     if code == errno.ENOSPC or code == errno.EDQUOT:
         return (f"{where} failed: the disk is full; free some space and save again "
-                "(your edits are still open, the card files and their backups are unchanged)")
+                "(your edits are still open; nothing on disk was changed, backups included)")
     if code in (errno.EACCES, errno.EPERM):
         return (f"{where} failed: permission denied; make the file and its folder writable "
                 "for you, or copy the card folder somewhere you can write (WORKBENCH_CARDS)")

@@ -269,8 +269,10 @@ class SweepsPage(pn.viewable.Viewer):
         self._players = pn.widgets.IntInput(label="Players", value=m.players)
         self._games = pn.widgets.IntInput(label="Games", value=m.games, start=1, end=100_000)
         self._seed = pn.widgets.IntInput(label="Master seed", value=m.seed, start=0)
-        self._workers = pn.widgets.IntInput(label="Worker processes (0 = here)", value=m.workers,
-                                            start=0, end=64)
+        from workbench.commands.validate import cores
+        # no more processes than cores from the page (the command line has --many-workers)
+        self._workers = pn.widgets.IntInput(label="Worker processes (0 = here)", value=min(m.workers, cores()),
+                                            start=0, end=min(64, cores()))
         self._bots_a = pn.widgets.TextInput(label="Bots, setting A", value=m.bots_a)
         self._var_a = pn.widgets.MultiChoice(label="Variants, setting A", options=list(m.param.variants_a.objects))
         self._compare = pn.widgets.Checkbox(label="Compare with setting B (same seeds)", value=m.compare)
