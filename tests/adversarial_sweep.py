@@ -389,7 +389,9 @@ def summary(results: list[dict]) -> dict:
     counts: dict[str, int] = {}
     for r in results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-    return {"inputs": len(results), **counts, "problems": [r["id"] for r in bad]}
+    slowest = max(results, key=lambda r: r["seconds"]) if results else None
+    return {"inputs": len(results), **counts, "problems": [r["id"] for r in bad],
+            "slowest": [slowest["id"], slowest["seconds"]] if slowest else None}
 
 
 def main(argv: list[str] | None = None) -> int:

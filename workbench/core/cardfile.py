@@ -75,9 +75,10 @@ def load(path: str | Path) -> LoadedFile:
     folder), keeping what a later :func:`save_files` needs."""
     path = Path(path)
     target = Path(os.path.realpath(path))
-    with contextlib.suppress(SaveError):
-        with _locked([target.parent], timeout=0.5):
-            _recover_dirs([target.parent])
+    if _interrupted(target.parent):  # only then a lock (reading writes nothing otherwise)
+        with contextlib.suppress(SaveError, OSError):
+            with _locked([target.parent], timeout=0.5):
+                _recover_dirs([target.parent])
     text = read_text_file(path)
     raw = text.encode("utf-8")
     with contextlib.suppress(OSError):
@@ -329,6 +330,14 @@ def _recover_dirs(dirs: list[Path]) -> None:
         with contextlib.suppress(OSError):
             for stale in folder.glob(f".*{TEMP_MARK}*"):
                 stale.unlink()
+
+
+def _interrupted(folder: Path) -> bool:
+    """Whether ``folder`` holds a journal or temp files of an unfinished save."""
+    try:
+        return (folder / JOURNAL_NAME).exists() or any(folder.glob(f".*{TEMP_MARK}*"))
+    except OSError:
+        return False
 
 
 def recover(folder: str | Path) -> None:

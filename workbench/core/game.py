@@ -17,7 +17,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from .errors import IllegalAction, NotationError
+from .errors import IllegalAction, NotationError, WorkbenchError
 from .rng import Rng
 
 TERMINAL = -1
@@ -117,7 +117,12 @@ class Game(abc.ABC):
 
     def config(self, players: int | Sequence[str] = 4, seed: int = 0,
                variants: Iterable[str] = (), **options) -> GameConfig:
-        """Convenience: a :class:`GameConfig` with default seat names."""
+        """Convenience: a :class:`GameConfig` with default seat names. A player
+        count outside the game's range is refused here, before a name is made."""
+        low, high = getattr(self, "min_players", 1), getattr(self, "max_players", 1)
+        if isinstance(players, bool) or (isinstance(players, int) and not low <= players <= high):
+            raise WorkbenchError(f"{getattr(self, 'name', 'this game')} is for {low} to {high} players, "
+                                 f"not {players!r}")
         names = default_names(players) if isinstance(players, int) else tuple(players)
         return GameConfig(players=names, seed=seed, variants=tuple(variants), options=options)
 
@@ -217,7 +222,14 @@ class Game(abc.ABC):
         return []
 
 
+#: more seats than any table game has; a bigger count is a typo, refused before
+#: a name is made (``players: 100000000`` would otherwise build a huge tuple)
+MAX_SEATS = 64
+
+
 def default_names(n: int) -> tuple[str, ...]:
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_SEATS:
+        raise WorkbenchError(f"a game has 1 to {MAX_SEATS} players, not {n!r}")
     base = ["Alex", "Brooke", "Casey", "Drew", "Eva", "Finn"]
     return tuple(base[i] if i < len(base) else f"P{i + 1}" for i in range(n))
 
