@@ -401,6 +401,12 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
     changes = [(lf, new) for lf, new in changes if new != lf.data]
     if not changes:
         return []
+    from .storage import refuse_inside_installed_package
+    for lf, _ in changes:
+        try:
+            refuse_inside_installed_package(lf.target)
+        except WorkbenchError as exc:
+            raise SaveError(str(exc)) from None
     dirs = [lf.target.parent for lf, _ in changes]
     texts = [render(lf, new) for lf, new in changes]
     staged: list[Path] = []
