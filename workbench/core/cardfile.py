@@ -12,8 +12,10 @@ and its data. :func:`save_files` writes new data for one or more of them:
   kept, a symlink is written through to its target (the link stays), and a
   read-only file is refused, never replaced.
 - **Compare-and-swap under a lock**: the check that the file is unchanged since
-  it was loaded and the replace happen while holding a lock on the folder, so of
-  two simultaneous saves one wins and the other is refused; no edit is lost.
+  it was loaded and the replace happen while holding a lock on the folder (a lock
+  file in the system's temp folder, named from the folder's real path, so the
+  designer's folder stays clean), so of two simultaneous saves one wins and the
+  other is refused; no edit is lost.
 - **All or nothing**: every new file and backup is staged as a temp file and
   synced, then a journal naming them is written (the commit point), then the
   renames happen. A crash before the journal leaves the old files (the stale
@@ -42,7 +44,7 @@ from typing import Any, Iterator
 from .data import MAX_FILE_BYTES, dump_yaml, read_text_file, safe_load_text
 from .errors import DataError, WorkbenchError
 
-LOCK_NAME = ".workbench-save.lock"
+LOCK_DIR = "workbench-save-locks"
 JOURNAL_NAME = ".workbench-save.journal"
 TEMP_MARK = ".wbsave-"
 BACKUPS = 3
@@ -276,7 +278,7 @@ def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
 
     with contextlib.ExitStack() as stack:
         for folder in sorted(set(dirs)):
-            lock = FileLock(str(folder / LOCK_NAME), timeout=timeout)
+            lock = FileLock(str(_lock_path(folder)), timeout=timeout, mode=0o666)
             try:
                 stack.enter_context(lock)
             except Timeout:
@@ -284,6 +286,19 @@ def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
             except OSError as exc:
                 raise SaveError(_os_message(exc, folder, "locking")) from None
         yield
+
+
+def _lock_path(folder: Path) -> Path:
+    """The lock of ``folder``: one file per folder (by its real path) in the
+    system's temp folder, shared by every process of every user on the machine."""
+    import tempfile
+    place = Path(tempfile.gettempdir()) / LOCK_DIR
+    if not place.is_dir():
+        place.mkdir(exist_ok=True)
+        with contextlib.suppress(OSError):
+            os.chmod(place, 0o1777)  # like /tmp itself: anyone may lock, nobody may delete others' locks
+    key = hashlib.sha256(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return place / f"{key}.lock"
 
 
 def _fsync_dir(folder: Path) -> None:
