@@ -306,6 +306,25 @@ def cases() -> list[Case]:
     add("rules-render-binary-md", ["rules", "render", mm, "--lang", "hu"], mention="binary",
         mutate=MUTATIONS["md-binary"])
     add("unknown-command", ["nosuch"], mention="invalid choice")
+    # -- print, export, init and --cards
+    add("print-unknown-game", ["print", "chess", "--out", f"{W}/x.pdf"], mention="unknown game")
+    add("print-lang-path", ["print", mm, "--lang", "../x", "--out", f"{W}/x.pdf"], mention="--lang", quick=True)
+    add("print-out-suffix", ["print", mm, "--out", f"{W}/x.txt"], mention=".pdf")
+    add("print-out-missing-dir", ["print", mm, "--out", "/nonexistent/x.pdf"], mention="does not exist")
+    add("print-paper", ["print", mm, "--paper", "a0", "--out", f"{W}/x.pdf"], mention="--paper")
+    add("rules-pdf-lang", ["rules", "pdf", mm, "--lang", "../x", "--out", f"{W}/x.pdf"], mention="--lang")
+    add("rules-pdf-side-lang", ["rules", "pdf", mm, "--lang", "hu", "--side-by-side", "x/y", "--out",
+                                f"{W}/x.pdf"], mention="--side-by-side")
+    add("rules-pdf-out-suffix", ["rules", "pdf", mm, "--lang", "hu", "--out", f"{W}/x.txt"], mention=".pdf")
+    add("export-out-suffix", ["export", "tts", mm, "--out", f"{W}/x.txt"], mention=".json")
+    add("export-seats-0", ["export", "tts", mm, "--out", f"{W}/x.json", "--seats", "0"], mention="--seats")
+    add("export-lang", ["export", "tts", mm, "--out", f"{W}/x.json", "--lang", "EN"], mention="--lang")
+    add("export-seed-neg", ["export", "tts", md, "--out", f"{W}/x.json", "--seed", "-1"], mention="--seed")
+    add("init-unwritable", ["init", "/proc/xyz"], mention="cannot write")
+    add("init-a-file", ["init", "/etc/passwd"], mention="not a folder")
+    add("init-unknown-game", ["init", f"{W}/mine", "--game", "chess"], mention="unknown game")
+    add("cards-missing", ["play", mm, "--cards", "/nonexistent"], mention="--cards", quick=True)
+    add("cards-a-file", ["play", mm, "--cards", "/etc/passwd"], mention="--cards")
     # -- valid controls: must still work
     add("ok-play", ["play", mm, "--players", "2", "--seed", "3", "--json"], "ok", quick=True)
     add("ok-play-factions", ["play", md, "--players", "2", "--option", "factions=Mirevanta,Orisonix",

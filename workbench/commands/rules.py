@@ -112,14 +112,14 @@ def run_render(args) -> int:
 
 
 def run_pdf(args) -> int:
-    from pathlib import Path
-
-    from workbench.core.errors import WorkbenchError
     from workbench.print.rulebook import compile_book, side_by_side, single
+
+    from . import validate
     game_id = _game_id(args.game)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"cannot write {out}: no folder {out.parent}")
+    validate.lang(args.lang)
+    if args.side_by_side:
+        validate.lang(args.side_by_side, "--side-by-side")
+    out = validate.out_path(args.out, "--out", (".pdf",))
     book = (side_by_side(game_id, args.lang, args.side_by_side, paper=args.paper) if args.side_by_side
             else single(game_id, args.lang, paper=args.paper))
     compile_book(book, out)
