@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from .data import MAX_FILE_BYTES, dump_yaml, read_text_file, safe_load_text
+from .data import MAX_FILE_BYTES, decode_text, dump_yaml, read_file_bytes, safe_load_text
 from .errors import DataError, WorkbenchError
 
 LOCK_DIR = "workbench-save-locks"
@@ -81,10 +81,8 @@ def load(path: str | Path) -> LoadedFile:
         with contextlib.suppress(SaveError, OSError):
             with _locked([target.parent], timeout=0.5):
                 _recover_dirs([target.parent])
-    text = read_text_file(path)
-    raw = text.encode("utf-8")
-    with contextlib.suppress(OSError):
-        raw = target.read_bytes()
+    raw = read_file_bytes(path)  # one read: the text and its fingerprint are of the same bytes
+    text = decode_text(raw, path)
     return LoadedFile(path, target, text, _digest(raw), safe_load_text(text, file=str(path)))
 
 

@@ -83,6 +83,11 @@ MAX_YAML_NODES = 200_000
 def read_text_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> str:
     """The text of a designer's file, refused with one clear line when it is
     missing, too big, binary or not UTF-8 (a leading BOM is accepted)."""
+    return decode_text(read_file_bytes(path, limit=limit), path)
+
+
+def read_file_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a designer's file (see :func:`read_text_file`)."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -99,6 +104,11 @@ def read_text_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> str:
         raise DataError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
     if len(raw) > limit:
         raise DataError(f"is larger than {limit / 1e6:.0f} MB, the most the workbench reads", file=str(path))
+    return raw
+
+
+def decode_text(raw: bytes, path: Path) -> str:
+    """``raw`` as text, or one line saying why it is not (binary, not UTF-8)."""
     if b"\x00" in raw:
         raise DataError("is a binary file, not text (save it as UTF-8 text)", file=str(path))
     try:
