@@ -216,7 +216,7 @@ def cases() -> list[Case]:
     add("sim-game-module", ["simulate", "os:getcwd", "--games", "2"], mention="not a game", quick=True)
     add("sim-game-json", ["simulate", "json:dumps", "--games", "2"], mention="not a game")
     add("sim-game-missing-module", ["simulate", "nosuchmodule:GAME", "--games", "2"], mention="cannot load")
-    add("sim-cards-neg", S + ["--games", "4", "--cards", "-1"], mention="--cards")
+    add("sim-card-rows-neg", S + ["--games", "4", "--card-rows", "-1"], mention="--card-rows")
     add("sim-players-0", S + ["--games", "4", "--players", "0"], mention="--players")
     add("sim-ban-misspelt", S + ["--games", "4", "--bots", "ban:Shel:greedy"], mention="Shell")
     add("sim-option-bad", S + ["--games", "4", "--option", "round_limit=-1"], mention="round_limit")

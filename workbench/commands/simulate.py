@@ -65,7 +65,7 @@ def run(args) -> int:
     validate.max_actions(args.max_actions)
     validate.out_path(args.out, "--out", (".parquet",))
     ideal = _ideal(args.ideal_rounds)
-    validate.whole(args.cards, "--cards", 0, 100_000)
+    validate.whole(args.card_rows, "--card-rows", 0, 100_000)
     players, seed, options, bots = game_setup(args, game, default_bots="random")
     game.new_initial_state(game.config(players or getattr(game, "default_players", game.min_players),
                                        seed=seed, variants=args.variant, **options))
