@@ -144,7 +144,8 @@ class PlayModel(param.Parameterized):
         return json.dumps(self.match.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
     def load(self, path: str | Path) -> None:
-        self.open_match(json.loads(Path(path).read_text(encoding="utf-8")))
+        from workbench.core.data import read_text_file
+        self.load_text(read_text_file(Path(path)))
 
     def load_text(self, text: str) -> None:
         try:

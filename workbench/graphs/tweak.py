@@ -19,6 +19,7 @@ again; ``export`` writes the flat card table as CSV or Parquet.
 from __future__ import annotations
 
 import copy
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -315,7 +316,7 @@ class TweakSession:
             tmp_path = Path(tmp)
             for item in self.folder.iterdir():
                 if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
-                    (tmp_path / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
+                    shutil.copyfile(item, tmp_path / item.name)  # bytes: the loader judges them
             for name in EDITABLE_FILES:
                 (tmp_path / name).write_text(dump_yaml(raw[name]), encoding="utf-8")
             try:
