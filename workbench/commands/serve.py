@@ -34,13 +34,14 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def warn_if_exposed(host: str, stream=None) -> bool:
+def warn_if_exposed(host: str, stream=None, read_only: bool = False) -> bool:
     """Say so when the dashboard listens beyond this machine (it then asks for a
     password). Returns True when it warned."""
     if host in LOCAL_HOSTS:
         return False
-    print(f"warning: serving on {host}: visitors must log in with the password; anyone who has it "
-          f"can play, edit and save card files (use --read-only to show only)",
+    can = ("can play and read, not edit, save or run sweeps (read-only)" if read_only
+           else "can play, edit and save card files (use --read-only to show only)")
+    print(f"warning: serving on {host}: visitors must log in with the password; anyone who has it {can}",
           file=stream or sys.stderr)
     return True
 
@@ -77,7 +78,7 @@ def run(args) -> int:
     password = login_password(args.host)
     from workbench.dashboard.app import serve
 
-    warn_if_exposed(args.host)
+    warn_if_exposed(args.host, read_only=args.read_only)
     try:
         serve(port=number, host=args.host, show=not args.no_browser, password=password,
               read_only=args.read_only)
