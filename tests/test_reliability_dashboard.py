@@ -92,3 +92,17 @@ def test_served_dashboard_passes_the_password_to_panels_basic_auth(monkeypatch):
     seen.clear()
     app.serve(port=5999, host="127.0.0.1", show=False)
     assert "basic_auth" not in seen
+
+
+def test_a_refused_save_says_what_to_do_in_one_line(cards_copy):
+    from workbench.dashboard.cards import CardsModel
+    model = CardsModel()
+    assert model.edit("Shell", "E", 2)
+    path = cards_copy / "meaning_made" / "patterns.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "# edited in a notebook\n", encoding="utf-8")
+    assert model.save() == []
+    assert model.message.startswith("not saved:") and "Reload from disk" in model.message
+    assert "\n" not in model.message
+    model.reload()
+    assert model.edit("Shell", "E", 2) and model.save() == [path]
+    assert path.read_text(encoding="utf-8").endswith("# edited in a notebook\n")
