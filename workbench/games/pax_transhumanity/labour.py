@@ -60,11 +60,11 @@ def labour_places(state, seat: int, sphere: str, side: str) -> list:
     """Places from which ``seat`` can do labour of ``side`` in ``sphere``."""
     # the same test as employee_at(...) is not None, inlined: legal_actions asks this
     # for every sphere in every position
-    places, staff, companies = state.content.places, state.staff, state.companies
+    staff, companies = state.staff, state.companies
     out = []
-    for key in state.content.sphere_places[sphere]:
+    for key in state.content.side_places[(sphere, side)]:
         here = staff.get(key)
-        if here and places[key].side == side and (seat in here or companies.get(key) == seat):
+        if here and (seat in here or companies.get(key) == seat):
             out.append(key)
     return out
 
@@ -139,10 +139,11 @@ def employees_of(state, seat: int) -> list:
 
 def action_cost(state, sphere: str, labour_key: str, act_subsidized: bool) -> int:
     """Cost of Commercialize or Research: uncovered Barriers of the sphere, doubled
-    unless the labour or the act is Subsidized (option ``subsidy_rule: both``
-    doubles unless both are; see rulings)."""
+    if the labour or the act is not Subsidized, so only both together escape it (the
+    summary's wording; ruling subsidy-doubling). ``subsidy_rule: either`` plays the
+    other reading: one Subsidized part is enough."""
     base = uncovered_barriers(state, sphere)
     labour_sub = is_subsidized_labour(state, labour_key)
-    if state.options.get("subsidy_rule", "either") == "both":
-        return base if (labour_sub and act_subsidized) else 2 * base
-    return base if (labour_sub or act_subsidized) else 2 * base
+    if state.options.get("subsidy_rule", "both") == "either":
+        return base if (labour_sub or act_subsidized) else 2 * base
+    return base if (labour_sub and act_subsidized) else 2 * base
