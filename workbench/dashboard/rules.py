@@ -458,7 +458,7 @@ class RulesPage(pn.viewable.Viewer):
             self.model.jump(self.model.finding_by_key(key).clause)
             self._note.object = ""
         except WorkbenchError as exc:
-            self._note.object = f"**Cannot jump:** {exc}"
+            self._note.object = f"**Cannot jump:** {md(exc)}"
 
     def _on_accept(self, event=None):
         key = self._finding.value
@@ -468,7 +468,7 @@ class RulesPage(pn.viewable.Viewer):
         try:
             path = self.model.accept(key, self._reason.value)
         except WorkbenchError as exc:
-            self._note.object = f"**Not accepted:** {exc}"
+            self._note.object = f"**Not accepted:** {md(exc)}"
             return
         self._reason.value = ""
         self._note.object = f"Accepted; recorded in `{path}`."
@@ -481,14 +481,14 @@ class RulesPage(pn.viewable.Viewer):
             self._bench.play.choose_game(self.model.game_id)
             self._bench.page = 0
         except WorkbenchError as exc:
-            self._note.object = f"**Cannot open Play:** {exc}"
+            self._note.object = f"**Cannot open Play:** {md(exc)}"
 
     def _refresh(self):
         m = self.model
         try:
             counts = m.summary()
             self._summary.object = (" · ".join(f"**{v}** {k}" for k, v in counts.items())
-                                    + f"  \nReview: {m.review_state()}")
+                                    + f"  \nReview: {md(m.review_state())}")
             self._table.object = rules_html(m)
             self._findings.object = findings_html(m)
             options = {f"{f.clause} · [{f.lang}] {f.check} · {f.detail}"[:140]: m.finding_key(f)
