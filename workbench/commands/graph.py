@@ -23,7 +23,11 @@ def run(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.core.registry import get_game
 
+    from . import validate
+
     get_game(args.game)  # a clear message for an unknown id
+    validate.seed(args.seed)
+    validate.out_path(args.html, "--html", (".html", ".htm"))  # before the work, not after
     if args.game == "mandate-2038" and not args.card_graph:
         return _board_graph(args)
     if args.game in ("mandate-2038", "pax-transhumanity"):
@@ -63,8 +67,12 @@ def _write_html(path, graph, tables) -> None:
     from bokeh.io import save
     from bokeh.resources import INLINE
 
+    from workbench.core.errors import WorkbenchError
     from workbench.graphs.drawing import dependency_figure
-    save(dependency_figure(graph, tables), filename=path, resources=INLINE, title="Card dependency graph")
+    try:
+        save(dependency_figure(graph, tables), filename=path, resources=INLINE, title="Card dependency graph")
+    except OSError as exc:
+        raise WorkbenchError(f"--html {path!r}: cannot write ({exc.strerror or exc})") from None
 
 
 def _pool_graph(args) -> int:

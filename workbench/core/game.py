@@ -17,7 +17,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
-from .errors import IllegalAction, NotationError
+from .errors import IllegalAction, NotationError, WorkbenchError
 from .rng import Rng
 
 TERMINAL = -1
@@ -227,7 +227,12 @@ class Game(abc.ABC):
 
     def config(self, players: int | Sequence[str] = 4, seed: int = 0,
                variants: Iterable[str] = (), **options) -> GameConfig:
-        """Convenience: a :class:`GameConfig` with default seat names."""
+        """Convenience: a :class:`GameConfig` with default seat names. A player
+        count outside the game's range is refused here, before a name is made."""
+        low, high = getattr(self, "min_players", 1), getattr(self, "max_players", 1)
+        if isinstance(players, bool) or (isinstance(players, int) and not low <= players <= high):
+            raise WorkbenchError(f"{getattr(self, 'name', 'this game')} is for {low} to {high} players, "
+                                 f"not {players!r}")
         names = default_names(players) if isinstance(players, int) else tuple(players)
         return GameConfig(players=names, seed=seed, variants=tuple(variants), options=options)
 
@@ -288,6 +293,16 @@ class Game(abc.ABC):
         """Rounds (or cycles) played so far."""
         return self.result(state).turns
 
+    # -- names a bot spec may use (checked before a game starts) --
+    def card_names(self) -> frozenset[str] | None:
+        """Every card name :meth:`action_cards` can return, so ``ban:X``/``force:X``
+        can refuse a misspelt X; None when the game names no cards."""
+        return None
+
+    def weight_names(self) -> frozenset[str] | None:
+        """The greedy-weight names :meth:`evaluate` reads; None when unchecked."""
+        return None
+
     # -- statistics hooks (used by batch simulation and restricted-play bots) --
     def action_cards(self, state: State, action) -> tuple[str, ...]:
         """Names of the cards ``action`` takes, loads or plays in ``state`` (empty
@@ -347,14 +362,26 @@ class Game(abc.ABC):
         return None
 
 
+#: more seats than any table game has; a bigger count is a typo, refused before
+#: a name is made (``players: 100000000`` would otherwise build a huge tuple)
+MAX_SEATS = 64
+
+
 def default_names(n: int) -> tuple[str, ...]:
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_SEATS:
+        raise WorkbenchError(f"a game has 1 to {MAX_SEATS} players, not {n!r}")
     base = ["Alex", "Brooke", "Casey", "Drew", "Eva", "Finn"]
     return tuple(base[i] if i < len(base) else f"P{i + 1}" for i in range(n))
 
 
 def resolve_seat(state: State, who: str | int) -> int:
     """Seat index from a player name (case-insensitive) or index."""
+    n = len(state.config.players)
+    if isinstance(who, bool):
+        raise NotationError(f"{who!r} is not a player: give a name or a seat number")
     if isinstance(who, int):
+        if not 0 <= who < n:
+            raise NotationError(f"no seat {who}: this game has seats 0 to {n - 1}")
         return who
     names = [n.lower() for n in state.config.players]
     try:

@@ -4,8 +4,11 @@ Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.Tw
 a bad value is refused with its message and the table keeps the old value; a
 good one updates the dependency graph and its analyses at once and says what
 changed. A quick paired playtest (old pool against edited pool on the same
-seeds) runs off the event loop with progress. Undo, redo, save (atomic,
-refusing a file changed on disk) and export (CSV or Parquet).
+seeds) runs off the event loop with progress. Undo, redo, save (through
+:mod:`workbench.core.cardfile`: only the edited lines change, a file changed on
+disk is refused), Reload from disk and export (CSV or Parquet). Every text shown
+is escaped (:mod:`.escape`); a read-only dashboard (``serve --read-only``) takes
+no edits and saves nothing.
 
 :class:`CardsModel` is the plain model; :class:`CardsPage` draws it. Polars
 tables become pandas only where Tabulator takes them."""
@@ -22,6 +25,7 @@ import param
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork
+from .escape import md
 
 #: columns shown first; the rest follow in the session's order
 LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
@@ -89,6 +93,9 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def edit(self, card: str, column: str, value) -> bool:
         """Apply one edit; a refused edit sets :attr:`message` and leaves the pool
         as it was. Returns whether the edit was taken."""
+        if self.read_only:
+            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
+            return False
         try:
             report = self.session.edit(card, column, value)
         except WorkbenchError as exc:
@@ -116,7 +123,25 @@ class CardsModel(BackgroundWork, param.Parameterized):
         self.report = report.lines()
         self._changed()
 
+    @property
+    def read_only(self) -> bool:
+        return bool(getattr(self.bench, "read_only", False))
+
+    def reload(self) -> None:
+        """Reload from disk: drop unsaved edits and read the card files again."""
+        try:
+            report = self.session.reload()
+        except WorkbenchError as exc:
+            self.message = f"not reloaded: {exc}"
+            return
+        self.message = "reloaded from disk"
+        self.report = report.lines()
+        self._changed()
+
     def save(self) -> list[Path]:
+        if self.read_only:
+            self.message = "not saved: this dashboard is read-only (workbench serve --read-only)"
+            return []
         try:
             written = self.session.save()
         except WorkbenchError as exc:
@@ -191,7 +216,8 @@ class CardsPage(pn.viewable.Viewer):
         super().__init__(**params)
         self.bench = bench
         self.model = m = model or CardsModel(bench=bench)
-        editors = {c: None for c in m.table().columns if c not in m.editable_columns}
+        editors = {c: None for c in m.table().columns
+                   if m.read_only or c not in m.editable_columns}
         self._table = pn.widgets.Tabulator(
             m.table().to_pandas(), editors=editors, show_index=False, height=560, selectable=1,
             sizing_mode="stretch_width", frozen_columns=["name"], layout="fit_data_table",
@@ -209,7 +235,9 @@ class CardsPage(pn.viewable.Viewer):
         self._graph = pn.Column(sizing_mode="stretch_width")
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
-        self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160)
+        self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160,
+                                       disabled=m.read_only)
+        self._reload_button = pn.widgets.Button(label="Reload from disk", width=140)
         self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".csv")),
                                                filename="cards.csv", label="Export CSV", width=120)
         self._export_pq = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".parquet")),
@@ -224,6 +252,7 @@ class CardsPage(pn.viewable.Viewer):
         self._undo.on_click(lambda e: (m.undo(), self._reload()))
         self._redo.on_click(lambda e: (m.redo(), self._reload()))
         self._save.on_click(lambda e: (m.save(), self._show_message()))
+        self._reload_button.on_click(lambda e: (m.reload(), self._reload()))
         self._run.on_click(self._on_run)
         self._poll = None
         self._draw_graph()
@@ -264,21 +293,23 @@ class CardsPage(pn.viewable.Viewer):
 
     def _show_message(self):
         m = self.model
-        refused = m.message.startswith(("refused", "not saved", "playtest failed", "nothing to"))
-        self._message.object = m.message
+        refused = m.message.startswith(("refused", "not saved", "not reloaded", "playtest failed",
+                                        "nothing to"))
+        # every text here can hold card names or file paths: escaped, never markup
+        self._message.object = md(m.message)
         self._message.visible = bool(m.message) and refused
-        self._notice.object = "" if refused else m.message
-        self._report.object = ("**What the last edit changed**\n\n" + "\n".join(f"- {line}" for line in m.report)
+        self._notice.object = "" if refused else md(m.message)
+        self._report.object = ("**What the last edit changed**\n\n" + "\n".join(f"- {md(line)}" for line in m.report)
                                if m.report else "")
-        self._info.object = m.card_info()
-        self._undo.disabled = not m.session.can_undo
-        self._redo.disabled = not m.session.can_redo
+        self._info.object = md(m.card_info())
+        self._undo.disabled = m.read_only or not m.session.can_undo
+        self._redo.disabled = m.read_only or not m.session.can_redo
 
     def _draw_graph(self):
         m = self.model
         fig = m.session.figure(m.selected or None, width=760, height=520)
         self._graph.objects = [_pane(fig)]
-        self._info.object = m.card_info()
+        self._info.object = md(m.card_info())
 
     def _on_run(self, event=None):
         m = self.model
@@ -313,7 +344,8 @@ class CardsPage(pn.viewable.Viewer):
                                                  for c in frame.columns if c != "metric"})]
 
     def __panel__(self):
-        buttons = pn.Row(self._game, self._undo, self._redo, self._save, self._export, self._export_pq)
+        buttons = pn.Row(self._game, self._undo, self._redo, self._save, self._reload_button, self._export,
+                         self._export_pq)
         left = pn.Column(buttons, self._message, self._notice, self._table, sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              sizing_mode="stretch_width")

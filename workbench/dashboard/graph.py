@@ -11,6 +11,8 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from .escape import md
+
 from workbench.core.errors import WorkbenchError
 
 
@@ -100,8 +102,8 @@ class GraphPage(pn.viewable.Viewer):
         if not m.selected:
             return "*Select a card (type its name, or click it in the graph) to see what it needs and unlocks.*"
         links = m.links()
-        return (f"**{m.selected}** needs: {', '.join(links['needs']) or 'nothing'} · "
-                f"unlocks: {', '.join(links['unlocks']) or 'nothing'}")
+        return (f"**{md(m.selected)}** needs: {md(', '.join(links['needs']) or 'nothing')} · "
+                f"unlocks: {md(', '.join(links['unlocks']) or 'nothing')}")
 
     def _redraw(self):
         m = self.model

@@ -15,15 +15,17 @@ feasible or infeasible at some player count, dominance changes.
 
 ``quick_playtest`` plays the same seeds on the pool as loaded (or last saved) and
 on the edited pool and compares them with :mod:`workbench.sim.compare`. Edits can
-be undone and redone; ``save`` writes the files back atomically (the previous
-file kept as ``.bak``) and refuses to overwrite a file changed on disk since it
-was loaded (a saved file is rewritten in block style; its header comment is
-kept, and files without edits are not touched); ``export`` writes the flat card table as CSV or Parquet.
+be undone and redone; ``save`` writes the edited files through
+:mod:`workbench.core.cardfile` (only the edited values' lines change, comments,
+mode and symlinks stay, all files or none, a file changed on disk since it was
+loaded is refused, backups rotate) and ``reload`` reads the files from disk
+again; ``export`` writes the flat card table as CSV or Parquet.
 """
 
 from __future__ import annotations
 
 import copy
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -32,9 +34,9 @@ from typing import Any
 
 import polars as pl
 
-from workbench.core.data import cards_dir, dump_yaml, load_yaml
+from workbench.core import cardfile
+from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
-from workbench.core.storage import atomic_write_text, fingerprint
 
 from . import dependency
 
@@ -118,17 +120,6 @@ class PairedResult:
     #: the pools played (old, new), so a flipped game replays on the pool it was played with
     pools: tuple = ()
     bots: str = "greedy"
-
-
-def _header(path: Path) -> str:
-    """The comment block at the top of a YAML file, kept on save."""
-    lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#") or not line.strip():
-            lines.append(line)
-        else:
-            break
-    return "\n".join(lines).rstrip() + "\n" if any(l.startswith("#") for l in lines) else ""
 
 
 def _int(value, what: str) -> int:
@@ -226,10 +217,8 @@ class TweakSession:
         self.game_id = game_id
         self.game = get_game(game_id)
         self.folder = Path(folder) if folder else cards_dir(game_id)
-        self.raw = {name: load_yaml(self.folder / name) for name in EDITABLE_FILES}
-        self._saved_raw = self.raw
-        self.headers = {name: _header(self.folder / name) for name in EDITABLE_FILES}
-        self.fingerprints = {name: fingerprint(self.folder / name) for name in EDITABLE_FILES}
+        self.files = {name: cardfile.load(self.folder / name) for name in EDITABLE_FILES}
+        self.raw = {name: copy.deepcopy(f.data) for name, f in self.files.items()}
         self.cards = load_cards(self.folder)
         self.baseline = self.cards
         self._undo: list[tuple[dict, str, str]] = []
@@ -392,7 +381,7 @@ class TweakSession:
             tmp_path = Path(tmp)
             for item in self.folder.iterdir():
                 if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
-                    (tmp_path / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
+                    shutil.copyfile(item, tmp_path / item.name)  # bytes: the loader judges them
             for name in EDITABLE_FILES:
                 (tmp_path / name).write_text(dump_yaml(raw[name]), encoding="utf-8")
             try:
@@ -436,21 +425,32 @@ class TweakSession:
 
     # -- saving --------------------------------------------------------------
     def save(self) -> list[Path]:
-        """Write the edited files atomically; refuse if one changed on disk since
-        it was loaded. The pool saved becomes the new baseline of paired playtests."""
-        written = []
-        for name in EDITABLE_FILES:
-            if self.raw[name] == self._saved_raw[name]:
-                continue  # untouched files keep their own formatting
-            path = self.folder / name
-            text = self.headers[name] + dump_yaml(self.raw[name])
-            atomic_write_text(path, text, expected=self.fingerprints[name], keep_previous=True)
-            self.fingerprints[name] = fingerprint(path)
-            written.append(path)
-        self._saved_raw = self.raw
+        """Write the edited files, all or none (see :mod:`workbench.core.cardfile`);
+        a file changed on disk since it was loaded, a read-only file or a disk
+        error is refused with a :class:`~workbench.core.cardfile.SaveError` and
+        nothing changes. The pool saved becomes the new baseline of paired playtests."""
+        changes = [(self.files[name], self.raw[name]) for name in EDITABLE_FILES]
+        saved = cardfile.save_files(changes)
+        for loaded in saved:
+            self.files[loaded.path.name] = loaded
         self.baseline = self.cards
         self.dirty = False
-        return written
+        return [loaded.path for loaded in saved]
+
+    def reload(self) -> EditReport:
+        """Read the card files from disk again, dropping unsaved edits and the undo
+        history (Reload from disk); a file that no longer validates is refused and
+        the session stays as it was."""
+        files = {name: cardfile.load(self.folder / name) for name in EDITABLE_FILES}
+        raw = {name: copy.deepcopy(f.data) for name, f in files.items()}
+        cards = self._load_cards(self.folder)
+        self.files = files
+        report = self._commit(raw, cards, None, None, None, None)
+        self.baseline = self.cards
+        self._undo.clear()
+        self._redo.clear()
+        self.dirty = False
+        return report
 
     def export(self, path: str | Path) -> Path:
         """The flat card table as ``.csv`` or ``.parquet`` (by suffix)."""

@@ -335,7 +335,7 @@ def game_players(game_id: str, players: int | None) -> int:
         return players
     from workbench.sim.runner import resolve_game
     game = resolve_game(game_id)
-    return getattr(game, "default_players", game.min_players)
+    return game.default_players
 
 
 def run_sections(game_ids, players: int | None, *, quick: bool = False, only=None,

@@ -14,7 +14,7 @@ from typing import Annotated, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from workbench.core.cards import PoolSpec, load_pool
-from workbench.core.data import load_yaml, validation_error
+from workbench.core.data import CardName, load_yaml, validation_error
 from workbench.core.errors import DataError
 
 GAME_ID = "mandate-2038"
@@ -31,7 +31,7 @@ class _Model(BaseModel):
 
 class TileKind(_Model):
     key: str
-    name: str
+    name: CardName
     contract: Optional[Literal["runway", "compute"]]
     visit: str
     production: str
@@ -54,7 +54,7 @@ ABILITIES = ("scientific_method", "crash_checkpoint", "patient_capital", "utilit
 
 
 class Faction(_Model):
-    name: str
+    name: CardName
     provenance: Provenance
     draft_fields: list[str] = []
     start: Start
@@ -64,7 +64,7 @@ class Faction(_Model):
 
 
 class TrainingCard(_Model):
-    name: str
+    name: CardName
     kind: Literal["domain", "curated_corpus", "benchmark_leak", "human_evaluation"]
     copies: int = Field(ge=1)
 
@@ -93,7 +93,7 @@ class HeadlineEffect(_Model):
 
 
 class Headline(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     text: str
     effects: list[HeadlineEffect]
@@ -105,7 +105,7 @@ CRITERIA = ("customers", "capability_gained", "best_run", "compute_produced", "c
 
 
 class MandateCard(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     criterion: Literal[CRITERIA]  # type: ignore[valid-type]
     minimum: int = Field(ge=0)
@@ -113,7 +113,7 @@ class MandateCard(_Model):
 
 
 class Project(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     cost: dict[Literal["runway", "compute"], Amount]
     backText: str
@@ -230,13 +230,16 @@ class Content:
         rows = data.get(key)
         if not isinstance(rows, list):
             raise DataError(f"expected a list under {key!r}", file=str(self.folder / name))
-        out = []
+        out, seen = [], set()
         for i, row in enumerate(rows):
             label = row.get("name", f"#{i + 1}") if isinstance(row, dict) else f"#{i + 1}"
             try:
                 out.append(model.model_validate(row))
             except ValidationError as exc:
                 raise validation_error(exc, file=str(self.folder / name), card=label) from None
+            if out[-1].name.lower() in seen:  # a second card of a name would shadow the first
+                raise DataError("duplicate name", file=str(self.folder / name), card=label, field="name")
+            seen.add(out[-1].name.lower())
         return out
 
     def training_deck(self) -> list[str]:

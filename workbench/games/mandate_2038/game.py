@@ -86,8 +86,16 @@ class Mandate2038(Game):
         s.tile_ids = board.tile_ids(s.tiles, content)
         chosen = factions or config.options.get("factions")
         if chosen:
+            if isinstance(chosen, str):
+                chosen = [chosen]
             if len(chosen) != n:
                 raise WorkbenchError(f"give one faction per player ({n}), got {len(chosen)}")
+            if isinstance(chosen, str):
+                chosen = [chosen]
+            lowered = [str(x).lower() for x in chosen]
+            dup = next((x for i, x in enumerate(chosen) if str(x).lower() in lowered[:i]), None)
+            if dup is not None:
+                raise WorkbenchError(f"faction {dup!r} is given twice; each player plays a different faction")
             picks = []
             for name in chosen:
                 f = content.faction_by_name.get(str(name).lower())
@@ -135,6 +143,12 @@ class Mandate2038(Game):
 
     def format_action(self, state: MandateState, action) -> str:
         return str(action)
+
+    def card_names(self) -> frozenset[str]:
+        return frozenset(verb.capitalize() for verb in CORE_ACTIONS)
+
+    def weight_names(self) -> frozenset[str]:
+        return frozenset(DEFAULT_WEIGHTS)
 
     def action_cards(self, state: MandateState, action) -> tuple[str, ...]:
         """The Core Action card an action selects or resolves (Training cards are

@@ -130,6 +130,14 @@ class MeaningMade(Game):
     def turn_count(self, state: MMState) -> int:
         return state.round
 
+    def card_names(self) -> frozenset[str]:
+        cards = self.cards()
+        return frozenset(cards.patterns) | frozenset(cards.initiatives)
+
+    def weight_names(self) -> frozenset[str]:
+        from .evaluation import DEFAULT_WEIGHTS
+        return frozenset(DEFAULT_WEIGHTS)
+
     # -- statistics hooks --------------------------------------------------------
     def action_cards(self, state: MMState, action) -> tuple[str, ...]:
         if isinstance(action, str):

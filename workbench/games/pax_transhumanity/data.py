@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from workbench.core.cards import PoolSpec, load_pool
-from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.data import CardName, cards_dir, load_yaml, validation_error
 from workbench.core.errors import DataError
 
 GAME_ID = "pax-transhumanity"
@@ -60,7 +60,7 @@ def parse_effect_term(term: str) -> tuple:
 
 class Idea(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
+    name: CardName
     kind: Literal["idea", "tipping point", "plurality"] = "idea"
     disciplines: tuple[Colour, Colour]
     arrows: tuple[Colour, ...] = ()
@@ -221,6 +221,15 @@ def load_content(folder=None) -> Content:
     for key in needed:
         if key not in settings:
             raise DataError("missing setting", file=str(spath), card=key, field="value")
+    # counts the rules play with: whole numbers (true is not 1) within sense
+    for key, low, high in (("agents_in_play", 1, 50), ("agents_in_pool", 0, 50), ("draw_deck", 1, 500),
+                           ("market_slots", 1, 20), ("secret_cards", 0, 10), ("hire_cost", 0, 100),
+                           ("singular_run", 1, 20), ("tycoon_company", 1, 20), ("solo_target", 1, 1000),
+                           ("round_limit", 1, 10_000)):
+        value = settings[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise DataError(f"must be a whole number from {low} to {high}, not {value!r}",
+                            file=str(spath), card=key, field="value")
     settings["player_colours"] = {int(k): list(v) for k, v in settings["player_colours"].items()}
     plain = sum(1 for k in kinds if k == "idea")
     if plain < settings["draw_deck"] + 2 * 4:

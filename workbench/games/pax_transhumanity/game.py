@@ -67,6 +67,12 @@ class PaxGame(Game):
         """Weighted features (see :mod:`.evaluation`)."""
         return evaluation.evaluate(state, seat, weights)
 
+    def card_names(self) -> frozenset[str]:
+        return frozenset(self.cards().ideas)
+
+    def weight_names(self) -> frozenset[str]:
+        return frozenset(DEFAULT_WEIGHTS)
+
     # -- statistics hooks -------------------------------------------------------
     def action_cards(self, state: PaxState, action) -> tuple:
         return actions.cards_taken(state, self.coerce_action(state, action))

@@ -50,8 +50,8 @@ def check_options(options) -> dict:
         allowed = OPTIONS[key]
         if allowed is not None and value not in allowed:
             raise WorkbenchError(f"option {key} must be one of {', '.join(allowed)}, not {value!r}")
-        if allowed is None and not isinstance(value, int):
-            raise WorkbenchError(f"option {key} must be a whole number, not {value!r}")
+        if allowed is None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise WorkbenchError(f"option {key} must be a whole number from 1, not {value!r}")
         out[key] = value
     return out
 
