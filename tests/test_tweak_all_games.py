@@ -242,3 +242,27 @@ def test_any_edit_is_taken_whole_or_refused_whole(cards_copy, game_id, data):
     assert type(session.cards) is session.game.card_pool_type
     session.undo()
     assert session.raw == original and session.can_redo
+
+
+@pytest.mark.parametrize("game_id, card, column, value", [
+    ("pax-transhumanity", "Gene Drive", "heat", "white white black"),
+    ("mandate-2038", "Research", "compute", 3),
+])
+def test_a_one_value_save_keeps_the_rest_of_the_file(cards_copy, game_id, card, column, value):
+    """Saves of Mandate and Pax pools go through the same round-trip writer as
+    Meaning Made's: only the edited value's lines change, comments stay."""
+    import difflib
+
+    session = TweakSession(game_id=game_id)
+    before = {name: (session.folder / name).read_text(encoding="utf-8") for name in session.file_names}
+    session.edit(card, column, value)
+    written = session.save()
+    assert len(written) == 1
+    after = written[0].read_text(encoding="utf-8")
+    old = before[written[0].name]
+    changed = [line for line in difflib.unified_diff(old.splitlines(), after.splitlines(), lineterm="", n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    assert 0 < len(changed) <= 6, changed
+    comments = [line for line in old.splitlines() if line.lstrip().startswith("#")]
+    assert comments and all(c in after for c in comments)
+    assert TweakSession(game_id=game_id).table().equals(session.table())

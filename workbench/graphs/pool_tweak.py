@@ -22,12 +22,12 @@ from typing import Any
 
 import polars as pl
 
-from workbench.core.data import cards_dir, dump_yaml, load_yaml
+from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
-from workbench.core.storage import atomic_write_text, fingerprint
+from workbench.core import cardfile
 
 from . import pool_edit
-from .tweak import EditReport, TweakSession, _header
+from .tweak import EditReport, TweakSession
 
 
 def graph_module(game_id: str):
@@ -56,11 +56,12 @@ class PoolTweakSession(TweakSession):
         self.catalogue: pool_edit.Catalogue = self.graphs.CATALOGUE
         self.spec = self.game.pool_spec
         self.folder = Path(folder) if folder else cards_dir(game_id)
-        self.files = self.catalogue.files
-        self.raw = {name: load_yaml(self.folder / name) for name in self.files}
-        self._saved_raw = self.raw
-        self.headers = {name: _header(self.folder / name) for name in self.files}
-        self.fingerprints = {name: fingerprint(self.folder / name) for name in self.files}
+        self.file_names = tuple(self.catalogue.files)
+        # Loaded round-trip (comments, order, style) so a save changes only the
+        # edited values' lines: see workbench.core.cardfile.
+        self.files = {name: cardfile.load(self.folder / name) for name in self.file_names}
+        self.raw = {name: copy.deepcopy(f.data) for name, f in self.files.items()}
+        self._load_cards = self.spec.load
         self.cards = self.spec.load(self.folder)
         self.baseline = self.cards
         self._undo: list[tuple[dict, str, str]] = []
@@ -176,25 +177,6 @@ class PoolTweakSession(TweakSession):
             return pool_edit.find(self.raw, self.catalogue, card).kind.played
         except DataError:
             return False
-
-    # -- saving ---------------------------------------------------------------
-    def save(self) -> list[Path]:
-        """Write the edited files atomically (the previous file kept as ``.bak``);
-        refuse if one changed on disk since it was loaded. The saved pool becomes
-        the baseline of paired playtests."""
-        written = []
-        for name in self.files:
-            if self.raw[name] == self._saved_raw[name]:
-                continue  # untouched files keep their own formatting
-            path = self.folder / name
-            atomic_write_text(path, self.headers[name] + dump_yaml(self.raw[name]),
-                              expected=self.fingerprints[name], keep_previous=True)
-            self.fingerprints[name] = fingerprint(path)
-            written.append(path)
-        self._saved_raw = self.raw
-        self.baseline = self.cards
-        self.dirty = False
-        return written
 
 
 def diff_status(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:

@@ -217,7 +217,8 @@ class TweakSession:
         self.game_id = game_id
         self.game = get_game(game_id)
         self.folder = Path(folder) if folder else cards_dir(game_id)
-        self.files = {name: cardfile.load(self.folder / name) for name in EDITABLE_FILES}
+        self.file_names: tuple[str, ...] = EDITABLE_FILES
+        self.files = {name: cardfile.load(self.folder / name) for name in self.file_names}
         self.raw = {name: copy.deepcopy(f.data) for name, f in self.files.items()}
         self.cards = load_cards(self.folder)
         self.baseline = self.cards
@@ -429,7 +430,7 @@ class TweakSession:
         a file changed on disk since it was loaded, a read-only file or a disk
         error is refused with a :class:`~workbench.core.cardfile.SaveError` and
         nothing changes. The pool saved becomes the new baseline of paired playtests."""
-        changes = [(self.files[name], self.raw[name]) for name in EDITABLE_FILES]
+        changes = [(self.files[name], self.raw[name]) for name in self.file_names]
         saved = cardfile.save_files(changes)
         for loaded in saved:
             self.files[loaded.path.name] = loaded
@@ -441,7 +442,7 @@ class TweakSession:
         """Read the card files from disk again, dropping unsaved edits and the undo
         history (Reload from disk); a file that no longer validates is refused and
         the session stays as it was."""
-        files = {name: cardfile.load(self.folder / name) for name in EDITABLE_FILES}
+        files = {name: cardfile.load(self.folder / name) for name in self.file_names}
         raw = {name: copy.deepcopy(f.data) for name, f in files.items()}
         cards = self._load_cards(self.folder)
         self.files = files
