@@ -1,88 +1,199 @@
 """Where batch games are played: in this process, in a process pool, or on Dask.
 
-All three split the game indices ``0..N-1`` into chunks, play each chunk with
-:func:`workbench.sim.runner.run_chunk`, and put the records back in index
-order, so the tables are identical whatever the backend or the number of
-workers (each game's seed depends only on the master seed and its index).
+All three take a list of *tasks* (a spec and a run of game indices), play each
+with :func:`workbench.sim.runner.run_chunk`, and yield the finished chunks as
+they arrive (:func:`iter_tasks`); :func:`run_backend` collects a whole batch.
+Each game's seed depends only on the master seed and its index, so the tables
+are identical whatever the backend, the worker count or the chunking.
 
 * ``serial``: in this process; no start-up cost, one core.
 * ``pool``: :class:`concurrent.futures.ProcessPoolExecutor` with ``workers``
-  processes (default: every core). Standard library only.
+  processes (default: every core). Standard library only. Workers ignore
+  Ctrl-C (the main process decides what to keep); a worker that dies (killed,
+  out of memory) breaks the pool, and the chunks that were in flight are
+  played again on a fresh pool, up to ``retries`` times each.
 * ``dask``: a Dask distributed cluster; ``scheduler="local"`` starts a
   ``LocalCluster`` of ``workers`` single-threaded processes for the run, any
   other value is the address of a running scheduler (``tcp://host:port``).
-  Dask is imported only here, so it stays an optional extra.
+  Dask retries a task whose worker died by itself; when it gives up
+  (``KilledWorker``) the batch stops with one line. Dask is imported only here,
+  so it stays an optional extra.
+
+Chunks are sized by guided self-scheduling (:func:`chunks`): large while much
+is left, shrinking towards the end so the workers finish together, and capped
+so that finished work streams back steadily (and little is lost on Ctrl-C).
+Only a few chunks per worker are in flight at a time, so the results waiting
+in the main process stay bounded however large the batch.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from typing import Callable
+import signal
+from collections import deque
+from typing import Callable, Iterator, Sequence
 
 from workbench.core.errors import WorkbenchError
 
 from .runner import SimSpec, run_chunk
+from .tables import Chunk, join_chunks
 
 Progress = Callable[[int], None]
+Task = tuple  # (spec as a dict, list of game indices)
+
+#: the largest chunk: about 0.4 s of random Meaning Made play, 5 s of greedy
+MAX_CHUNK = 200
 
 
 def default_workers() -> int:
+    """The cores this process may run on."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
 
 
-def chunks(n_games: int, workers: int, per_worker: int = 8) -> list[list[int]]:
-    """Game indices in contiguous chunks: about ``per_worker`` chunks for each
-    worker, so a slow chunk does not leave the others idle at the end."""
-    if n_games <= 0:
-        return []
-    size = max(1, math.ceil(n_games / (max(1, workers) * per_worker)))
-    return [list(range(i, min(i + size, n_games))) for i in range(0, n_games, size)]
+def check_workers(workers: int | None, *, force: bool = False) -> None:
+    """Refuse more worker processes than cores unless ``force`` (more only
+    adds start-up cost and memory: the games are CPU-bound)."""
+    cores = default_workers()
+    if workers is not None and workers > cores and not force:
+        raise WorkbenchError(f"--workers {workers} is more than the {cores} cores of this machine; "
+                             f"use --workers {cores} or less, or add --force-workers")
 
 
-def run_serial(spec: SimSpec, progress: Progress | None = None) -> list[dict]:
-    out = []
-    for chunk in chunks(spec.games, 1, per_worker=max(1, spec.games // 20 or 1)):
-        out.extend(run_chunk(spec, chunk))
-        if progress:
-            progress(len(chunk))
+def chunks(games: int | Sequence[int], workers: int, *, max_size: int = MAX_CHUNK,
+           min_size: int = 1) -> list[list[int]]:
+    """Game indices (``range(games)`` or the given ones) in contiguous runs.
+
+    Guided self-scheduling: each run takes a quarter of the remaining games'
+    share per worker, between ``min_size`` and ``max_size``, so early runs are
+    large (little overhead) and late ones small (no worker idles at the end)."""
+    indices = list(range(games)) if isinstance(games, int) else list(games)
+    out, i, n = [], 0, len(indices)
+    workers = max(1, workers)
+    while i < n:
+        size = max(min_size, min(max_size, math.ceil((n - i) / (4 * workers))))
+        out.append(indices[i:i + size])
+        i += size
     return out
 
 
-def run_pool(spec: SimSpec, workers: int | None = None, progress: Progress | None = None) -> list[dict]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+def spec_tasks(spec: SimSpec, workers: int, **sizes) -> list[Task]:
+    d = spec.to_dict()
+    return [(d, part) for part in chunks(spec.games, workers, **sizes)]
 
-    workers = workers or default_workers()
-    parts = chunks(spec.games, workers)
-    # fork starts workers at once with the engine already imported (Linux);
-    # elsewhere the platform default is used
+
+# -- serial ---------------------------------------------------------------------------------------
+def _iter_serial(tasks: list[Task]) -> Iterator[tuple[int, Chunk]]:
+    for t, (spec, part) in enumerate(tasks):
+        yield t, run_chunk(spec, part)
+
+
+# -- process pool ------------------------------------------------------------------------------
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group: only the main process acts on
+    # it, so a worker is stopped by the main process, never mid-chunk by itself
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _new_pool(workers: int):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    # fork starts workers at once with the engine already imported (Linux),
+    # and lets them see games registered in this process (the Cards page's
+    # edited pools); elsewhere the platform default is used
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    results: dict[int, list[dict]] = {}
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(run_chunk, spec.to_dict(), part): k for k, part in enumerate(parts)}
-        for fut in as_completed(futures):
-            k = futures[fut]
-            results[k] = fut.result()
-            if progress:
-                progress(len(parts[k]))
-    return [rec for k in range(len(parts)) for rec in results[k]]
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
 
 
-def run_dask(spec: SimSpec, scheduler: str = "local", workers: int | None = None,
-             progress: Progress | None = None, client=None, timeout: str = "10s") -> list[dict]:
-    """Play the batch on Dask. ``client`` (an existing ``distributed.Client``)
-    takes precedence over ``scheduler``; ``timeout`` bounds connecting to one."""
+def _stop_pool(pool, *, graceful: bool) -> None:
+    """Shut a pool down; unless ``graceful``, without waiting for running
+    chunks: queued ones are cancelled and the worker processes terminated."""
+    if graceful:
+        pool.shutdown(wait=True)
+        return
+    # no public way to end running workers before Python 3.14
+    # (ProcessPoolExecutor.terminate_workers); _processes is stable since 3.2
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=2)
+
+
+def _iter_pool(tasks: list[Task], workers: int, retries: int) -> Iterator[tuple[int, Chunk]]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    workers = max(1, min(workers, len(tasks)))  # never more processes than chunks
+    window = 2 * workers                         # chunks in flight at a time
+    pending = deque(range(len(tasks)))
+    lost_count = [0] * len(tasks)
+    while pending:
+        pool = _new_pool(workers)
+        running: dict = {}
+        graceful = False
+        try:
+            broken = False
+            while (pending or running) and not broken:
+                while pending and len(running) < window:
+                    t = pending.popleft()
+                    running[pool.submit(run_chunk, *tasks[t])] = t
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in sorted(done, key=running.get):
+                    t = running.pop(fut)
+                    try:
+                        chunk = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        running[fut] = t  # requeued with the others below
+                        continue
+                    yield t, chunk
+            if broken:
+                # a worker died: every chunk in flight is lost with the pool;
+                # play them again (same indices, same seeds) on a fresh pool
+                lost = sorted(running.values())
+                for t in lost:
+                    lost_count[t] += 1
+                    if lost_count[t] > retries:
+                        part = tasks[t][1]
+                        raise WorkbenchError(
+                            f"a worker process died {lost_count[t]} times while playing games "
+                            f"{part[0]}-{part[-1]}; giving up (out of memory? try fewer --workers)")
+                pending.extendleft(reversed(lost))
+                running.clear()
+            graceful = not running
+        finally:
+            _stop_pool(pool, graceful=graceful)
+
+
+# -- Dask ----------------------------------------------------------------------------------------
+def _quiet_dask_logs() -> None:
+    """Dask logs every lost worker and cancelled task; the batch reports what
+    matters in one line instead."""
+    import logging
+    for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker",
+                 "distributed.core", "distributed.client", "distributed.comm"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout: str,
+               ) -> Iterator[tuple[int, Chunk]]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
+        from distributed.client import FutureCancelledError
+        from distributed.scheduler import KilledWorker
     except ImportError:
-        raise WorkbenchError("the Dask backend needs the optional extra: pip install 'tabletop-workbench[dask]'") from None
-    workers = workers or default_workers()
+        raise WorkbenchError("the Dask backend needs the optional extra: "
+                             "pip install 'tabletop-workbench[dask]'") from None
+    _quiet_dask_logs()
     cluster = own_client = None
+    futures = []
     try:
         if client is None:
             if scheduler == "local":
@@ -92,42 +203,109 @@ def run_dask(spec: SimSpec, scheduler: str = "local", workers: int | None = None
             else:
                 try:
                     own_client = client = Client(scheduler, timeout=timeout)
-                except (OSError, TimeoutError) as exc:
-                    raise WorkbenchError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-        n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
-        parts = chunks(spec.games, n_workers)
-        spec_dict = spec.to_dict()
-        futures = client.map(run_chunk, [spec_dict] * len(parts), parts, pure=False)
-        index_of = {f.key: k for k, f in enumerate(futures)}
-        results: dict[int, list[dict]] = {}
+                except (OSError, TimeoutError, ValueError, TypeError) as exc:
+                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                    raise WorkbenchError(f"cannot reach the Dask scheduler at {scheduler!r}: {first} "
+                                         f"(give 'local' or tcp://host:port)") from None
+        futures = client.map(run_chunk, [t[0] for t in tasks], [t[1] for t in tasks], pure=False)
+        task_of = {f.key: t for t, f in enumerate(futures)}
         for fut in as_completed(futures):
-            k = index_of[fut.key]
-            results[k] = fut.result()
-            if progress:
-                progress(len(parts[k]))
-        return [rec for k in range(len(parts)) for rec in results[k]]
+            t = task_of[fut.key]
+            try:
+                chunk = fut.result()
+            except KilledWorker:
+                part = tasks[t][1]
+                raise WorkbenchError(f"Dask lost the workers playing games {part[0]}-{part[-1]} too many "
+                                     f"times (KilledWorker); check the workers' memory and logs") from None
+            except (FutureCancelledError, OSError, TimeoutError) as exc:
+                raise WorkbenchError(f"the Dask cluster failed: {type(exc).__name__}: {exc}") from None
+            fut.release()
+            yield t, chunk
     finally:
+        if futures and client is not None:
+            try:
+                client.cancel(futures)
+            except Exception:  # the cluster may already be gone; nothing left to cancel
+                pass
         if own_client is not None:
             own_client.close()
         if cluster is not None:
             cluster.close()
 
 
-def run_backend(spec: SimSpec, *, backend: str | None = None, workers: int | None = None,
-                scheduler: str | None = None, progress: Progress | None = None) -> list[dict]:
-    """Pick a backend: ``scheduler`` means Dask; ``workers == 0`` or a single
-    game means serial; otherwise the process pool."""
+# -- choosing ------------------------------------------------------------------------------------
+def resolve_backend(backend: str | None, workers: int | None, scheduler: str | None, games: int) -> str:
+    """``scheduler`` means Dask; ``workers == 0`` or a single game means serial;
+    otherwise the process pool."""
     if backend is None:
         if scheduler:
-            backend = "dask"
-        elif workers == 0 or (workers == 1 and spec.games <= 1):
-            backend = "serial"
-        else:
-            backend = "pool"
+            return "dask"
+        if workers == 0 or (workers == 1 and games <= 1):
+            return "serial"
+        return "pool"
+    if backend not in ("serial", "pool", "dask"):
+        raise WorkbenchError(f"unknown backend {backend!r}; choose serial, pool or dask")
+    return backend
+
+
+def iter_tasks(tasks: list[Task], *, backend: str = "pool", workers: int | None = None,
+               scheduler: str | None = None, client=None, retries: int = 2,
+               timeout: str = "10s") -> Iterator[tuple[int, Chunk]]:
+    """``(task number, chunk)`` as each task finishes (not in task order).
+
+    Close the iterator (or let an exception run through it) to stop: queued
+    tasks are cancelled and pool workers terminated at once."""
+    if not tasks:
+        return iter(())
+    workers = workers or default_workers()
     if backend == "serial":
-        return run_serial(spec, progress)
+        return _iter_serial(tasks)
     if backend == "pool":
-        return run_pool(spec, workers, progress)
+        return _iter_pool(tasks, workers, retries)
     if backend == "dask":
-        return run_dask(spec, scheduler or "local", workers, progress)
+        return _iter_dask(tasks, scheduler or "local", workers, client, timeout)
     raise WorkbenchError(f"unknown backend {backend!r}; choose serial, pool or dask")
+
+
+def iter_chunks(spec: SimSpec, *, backend: str | None = None, workers: int | None = None,
+                scheduler: str | None = None, client=None, retries: int = 2,
+                max_chunk: int = MAX_CHUNK) -> Iterator[Chunk]:
+    """The batch's chunks as they finish (see :func:`iter_tasks`)."""
+    backend = resolve_backend(backend, workers, scheduler, spec.games)
+    n = 1 if backend == "serial" else (workers or default_workers())
+    tasks = spec_tasks(spec, n, max_size=max_chunk)
+    return (chunk for _, chunk in iter_tasks(tasks, backend=backend, workers=workers, scheduler=scheduler,
+                                             client=client, retries=retries))
+
+
+def run_backend(spec: SimSpec, *, backend: str | None = None, workers: int | None = None,
+                scheduler: str | None = None, progress: Progress | None = None, client=None):
+    """Play the whole batch; returns (games, players, cards) in index order."""
+    from contextlib import closing
+    done = []
+    with closing(iter_chunks(spec, backend=backend, workers=workers, scheduler=scheduler,
+                             client=client)) as stream:
+        for chunk in stream:
+            done.append(chunk)
+            if progress:
+                progress(len(chunk))
+    return join_chunks(done)
+
+
+def run_dask(spec: SimSpec, scheduler: str = "local", workers: int | None = None,
+             progress: Progress | None = None, client=None, timeout: str = "10s"):
+    """Play the batch on Dask. ``client`` (an existing ``distributed.Client``)
+    takes precedence over ``scheduler``; ``timeout`` bounds connecting to one.
+    Returns (games, players, cards)."""
+    from contextlib import closing
+    workers = workers or default_workers()
+    if client is not None:
+        workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
+    done = []
+    tasks = spec_tasks(spec, workers)
+    with closing(_iter_dask(tasks, scheduler, workers, client, timeout)) as stream:
+        for _, chunk in stream:
+            done.append(chunk)
+            if progress:
+                progress(len(chunk))
+    return join_chunks(done)

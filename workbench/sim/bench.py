@@ -161,13 +161,11 @@ def fig_dask(game_id, players, quick, note):
         # one warm-up task so that importing the engine on the workers is not timed
         run_dask(SimSpec(game=game_id, games=2, players=players, bots="random", seed=1), client=client)
         t0 = time.perf_counter()
-        records = run_dask(spec, client=client)
+        games, players, cards = run_dask(spec, client=client)
         dask_seconds = time.perf_counter() - t0
     finally:
         client.close()
         cluster.close()
-    from workbench.sim import tables_from_records
-    games, players, cards = tables_from_records(records)
     same = games.equals(pool.games) and players.equals(pool.players) and cards.equals(pool.cards)
     return [_figure("dask", "dask: LocalCluster time / pool time", dask_seconds / pool.elapsed, "x", 1.15, False,
                     f"{n:,} games: pool {pool.elapsed:.2f} s, Dask {dask_seconds:.2f} s "
