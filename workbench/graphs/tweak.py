@@ -429,6 +429,29 @@ class TweakSession:
                                              "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64})
         return PairedResult(summary, comp.flipped, n, players, card, time.perf_counter() - start)
 
+    def stream_playtest(self, n: int = 200, players: int = 4, seed: int = 1, bots: str = "greedy",
+                        workers: int | None = None, card: str | None = None,
+                        watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
+                        margins: dict | None = None, look_every: int = 20, stop_early: bool = True,
+                        on_update=None):
+        """The paired playtest as it happens: yields a
+        :class:`workbench.sim.progressive.PairedUpdate` every ``look_every`` games
+        per pool (old pool = A, edited pool = B, same seeds), each with the
+        difference and interval of every watched metric and of the edited card's
+        use, and stops once all are decided or ``n`` games per pool are played
+        (rule and error control in :mod:`workbench.sim.progressive`).
+        ``on_update(update)`` is called as well, for a page that listens."""
+        from workbench.sim import SimSpec
+        from workbench.sim.progressive import CARD_USE, paired_playtest
+
+        ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
+        base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
+        card = card or (self._undo[-1][1] if self._undo else None)
+        keys = list(watch) + ([f"{CARD_USE}{card}"] if card else [])
+        return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
+                               look_every=look_every, stop_early=stop_early, workers=workers,
+                               seed=seed, on_update=on_update)
+
 
 def _card_use_row(a, b, card: str, seed: int) -> dict:
     """Share of games in which ``card`` was taken, old vs new, with a paired
