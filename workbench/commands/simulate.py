@@ -17,11 +17,14 @@ def add_parser(sub) -> None:
     add_game_options(p)
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None,
-                       help="processes in the pool (default: every core; 0 plays in this process)")
+                       help="processes in the pool (default: every core; 0 plays in this process; "
+                            "more than the cores only with --force-workers)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS|local",
                        help="run on Dask: 'local' starts a LocalCluster, else tcp://host:port")
-    p.add_argument("--out", default=None, metavar="FILE.parquet",
-                   help="write the per-game table there (players and cards beside it)")
+    p.add_argument("--force-workers", action="store_true", help="allow --workers above the number of cores")
+    p.add_argument("--out", default=None, metavar="FILE.parquet|FILE.csv",
+                   help="write the per-game table there as games finish (players and cards beside it, "
+                        "e.g. FILE.players.parquet); the format follows the suffix")
     p.add_argument("--max-actions", type=int, default=20000, help="cut a game off after this many actions")
     p.add_argument("--ideal-rounds", default=None, metavar="LO-HI", help="target length for the Ideal Duration score")
     p.add_argument("--cards", type=int, default=10, help="card rows to print (default 10)")
@@ -50,13 +53,18 @@ def _fmt(value) -> str:
 
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
-    from workbench.sim import SimSpec, simulate
+    from workbench.sim import SimSpec
+    from workbench.sim.backends import check_workers
     from workbench.sim.metrics import flatten
+    from workbench.sim.sweep import SweepInterrupted, check_output, run_sweep
 
     if args.games < 1:
         raise WorkbenchError("--games must be at least 1")
     if args.workers is not None and args.workers < 0:
         raise WorkbenchError("--workers must be 0 or more")
+    check_workers(args.workers, force=args.force_workers)
+    if args.out:
+        check_output(args.out)  # before any game is played
     spec = SimSpec(game=args.game, games=args.games, players=args.players, bots=args.bots or "random",
                    seed=args.seed, variants=tuple(args.variant), options=parse_options(args.option),
                    max_actions=args.max_actions)
@@ -66,12 +74,17 @@ def run(args) -> int:
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=args.game, leave=False,
                    disable=not sys.stderr.isatty())
     try:
-        result = simulate(spec, workers=args.workers, scheduler=args.scheduler,
-                          progress=bar.update if bar else None, ideal_rounds=_ideal(args.ideal_rounds))
+        outcome = run_sweep(spec, args.out, workers=args.workers, scheduler=args.scheduler,
+                            progress=bar.update if bar else None, ideal_rounds=_ideal(args.ideal_rounds))
+    except SweepInterrupted as exc:
+        if bar is not None:
+            bar.close()
+        print(f"workbench simulate: {exc}", file=sys.stderr)
+        return 130
     finally:
         if bar is not None:
             bar.close()
-    written = result.write_parquet(args.out) if args.out else []
+    result, written = outcome.result, outcome.written
     metrics = flatten(result.metrics())
     cards = result.card_summary()
     if args.json:

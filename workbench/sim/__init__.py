@@ -34,6 +34,7 @@ class SimResult:
     backend: str = ""
     ideal_rounds: tuple[int, int] | None = None
     _metrics: dict | None = field(default=None, repr=False)
+    _card_summary: object = field(default=None, repr=False)
 
     def metric_data(self):
         from .metrics import MetricData
@@ -76,8 +77,11 @@ class SimResult:
         return out
 
     def card_summary(self):
-        from .metrics import card_summary
-        return card_summary(self)
+        """One row per card over the batch (see :func:`workbench.sim.metrics.card_summary`)."""
+        if self._card_summary is None:
+            from .metrics import card_summary
+            self._card_summary = card_summary(self)
+        return self._card_summary
 
     def game_config(self, index: int):
         """The config that replays game ``index`` (with the bots in ``spec.bots``)."""

@@ -1,0 +1,202 @@
+"""A large batch written to disk as it is played: what ``workbench simulate`` runs.
+
+:func:`workbench.sim.simulate` keeps every table in memory, which suits a
+notebook. A sweep instead writes each finished chunk to a part file at once
+(Parquet, in a hidden folder beside the output), so the main process holds no
+per-game rows; when the batch ends the parts are joined into the output files
+by polars' streaming engine, in index order and with the same rule as
+:func:`workbench.sim.tables.join_chunks` (so the files equal the tables of
+``simulate``). The metrics are then computed from the per-game table and the
+seat column of the players table; the card summary is a streaming group-by
+over the cards file. What grows with the number of games is the per-game
+table (about 30 numbers a game); the per-card and per-player rows, which were
+~60 KB a game, stay on disk.
+
+Ctrl-C stops the workers at once; the finished games are joined and written
+as usual, flagged ``partial`` (Parquet key-value metadata, or the
+``.meta.json`` beside CSV files), and :class:`SweepInterrupted` says how many
+were kept.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from workbench.core.errors import WorkbenchError
+
+from . import SimResult
+from .backends import iter_chunks, resolve_backend
+from .runner import SimSpec, game_config, resolve_game
+
+TABLES = ("games", "players", "cards")
+FORMATS = (".parquet", ".csv")
+
+
+class SweepInterrupted(WorkbenchError):
+    """Ctrl-C during a sweep; ``outcome`` holds what was kept."""
+
+    def __init__(self, message: str, outcome: "SweepOutcome"):
+        super().__init__(message)
+        self.outcome = outcome
+
+
+@dataclass
+class SweepOutcome:
+    result: SimResult              # metrics, card summary (cards stay a lazy scan of the file)
+    written: list[str] = field(default_factory=list)
+    games_done: int = 0
+    partial: bool = False
+
+
+def output_paths(out: str | Path) -> tuple[str, list[Path]]:
+    """The format (``.parquet`` or ``.csv``) and the three paths for ``--out``:
+    ``run.parquet`` -> ``run.parquet``, ``run.players.parquet``, ``run.cards.parquet``.
+    Any other suffix is refused (never Parquet under a CSV name or the reverse)."""
+    path = Path(out)
+    suffix = path.suffix.lower()
+    if suffix not in FORMATS:
+        raise WorkbenchError(f"--out {out}: write .parquet or .csv, not {path.suffix or 'a name without suffix'}")
+    stem = path.name[:-len(suffix)]
+    if not stem:
+        raise WorkbenchError(f"--out {out}: give the file a name")
+    return suffix, [path, path.with_name(f"{stem}.players{suffix}"), path.with_name(f"{stem}.cards{suffix}")]
+
+
+def check_output(out: str | Path) -> tuple[str, list[Path]]:
+    """Refuse before any game is played an output that cannot be written."""
+    import os
+    fmt, paths = output_paths(out)
+    folder = paths[0].parent
+    if not folder.is_dir():
+        raise WorkbenchError(f"--out {out}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise WorkbenchError(f"--out {out}: the folder {folder} is not writable")
+    for p in paths:
+        if p.is_dir():
+            raise WorkbenchError(f"--out {out}: {p} is a folder")
+    return fmt, paths
+
+
+def _validate(spec: SimSpec) -> None:
+    from workbench.core.bots import make_bots
+    game = resolve_game(spec.game)
+    first = game_config(spec, 0)
+    game.new_initial_state(first)
+    make_bots(spec.bots, len(first.players))
+
+
+def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | None = None,
+              workers: int | None = None, scheduler: str | None = None,
+              progress: Callable[[int], None] | None = None, ideal_rounds=None) -> SweepOutcome:
+    """Play ``spec`` writing chunks as they finish; see the module docstring.
+    Without ``out`` the parts go to a temporary folder removed at the end."""
+    fmt, paths = check_output(out) if out else (None, [])
+    _validate(spec)
+    used = resolve_backend(backend, workers, scheduler, spec.games)
+    parts = Path(tempfile.mkdtemp(prefix=f".{paths[0].name}.parts-" if paths else "workbench-sweep-",
+                                  dir=paths[0].parent if paths else None))
+    start = time.perf_counter()
+    done = 0
+    interrupted = False
+    try:
+        try:
+            with closing(iter_chunks(spec, backend=used, workers=workers, scheduler=scheduler)) as stream:
+                for chunk in stream:
+                    for name, frame in zip(TABLES, chunk.frames()):
+                        frame.write_parquet(parts / f"{chunk.start:012d}.{name}.parquet")
+                    done += len(chunk)
+                    if progress:
+                        progress(len(chunk))
+        except KeyboardInterrupt:
+            interrupted = True  # the stream is closed: workers are gone; keep what finished
+        elapsed = time.perf_counter() - start
+        meta = {"spec": spec.to_dict(), "games_requested": spec.games, "games_done": done,
+                "partial": done < spec.games, "backend": used}
+        written = _join(parts, paths, fmt, meta) if paths and done else []
+        result = _result(spec, parts, paths, fmt, done, elapsed, used, ideal_rounds) if done else None
+    finally:
+        shutil.rmtree(parts, ignore_errors=True)
+    outcome = SweepOutcome(result, written, done, done < spec.games)
+    if interrupted:
+        kept = f"kept {done} of {spec.games} games in {written[0]} (flagged partial)" if written else \
+            (f"{done} of {spec.games} games were finished (add --out to keep them)" if done
+             else "no game had finished")
+        raise SweepInterrupted(f"interrupted: {kept}", outcome)
+    return outcome
+
+
+def _scan(parts: Path, name: str):
+    import polars as pl
+    files = sorted(parts.glob(f"*.{name}.parquet"))
+    frames = [pl.scan_parquet(f) for f in files]
+    # an empty cards part has only the four base columns and would pull the
+    # column order away from the full parts (join_chunks skips it too)
+    full = [lf for f, lf in zip(files, frames) if _rows(f)]
+    frames = full or frames[:1]
+    return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+
+
+def _rows(path: Path) -> int:
+    import pyarrow.parquet as pq
+    return pq.ParquetFile(path).metadata.num_rows
+
+
+def _join(parts: Path, paths: list[Path], fmt: str, meta: dict) -> list[str]:
+    """The parts joined into the output files (streaming), written under a
+    temporary name and renamed, so a failed write leaves no half file."""
+    written = []
+    for name, target in zip(TABLES, paths):
+        lazy = _scan(parts, name)
+        tmp = target.with_name(f".{target.name}.tmp")
+        try:
+            if fmt == ".parquet":
+                lazy.sink_parquet(tmp, metadata={"workbench": json.dumps(meta)})
+            else:
+                lazy.sink_csv(tmp)
+            tmp.replace(target)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise WorkbenchError(f"cannot write {target}: {exc.strerror or exc}") from None
+        written.append(str(target))
+    if fmt == ".csv":
+        stem = paths[0].name[:-len(".csv")]
+        side = paths[0].with_name(f"{stem}.meta.json")
+        side.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        written.append(str(side))
+    return written
+
+
+def _result(spec, parts: Path, paths, fmt, done, elapsed, used, ideal_rounds) -> SimResult:
+    """A SimResult over the finished games: the games table and the players'
+    (index, seat, won) in memory; the cards as a lazy scan, read only by the
+    (streaming) card summary."""
+    import polars as pl
+    games = _scan(parts, "games").collect()
+    players = _scan(parts, "players").select("index", "seat", "won").collect()
+    cards = pl.scan_parquet(paths[2]) if paths and fmt == ".parquet" else _scan(parts, "cards")
+    if ideal_rounds is None:
+        ideal_rounds = getattr(resolve_game(spec.game), "ideal_rounds", None)
+    result = SimResult(spec.with_(games=done) if done != spec.games else spec, games, players, cards, elapsed,
+                       used, tuple(ideal_rounds) if ideal_rounds else None)
+    if not (paths and fmt == ".parquet"):
+        # the parts are removed at the end: summarise the card rows while they exist
+        result.card_summary()
+    return result
+
+
+def read_metadata(path: str | Path) -> dict:
+    """The sweep's metadata (spec, games done, partial) from a Parquet output
+    or from the ``.meta.json`` beside a CSV output."""
+    path = Path(path)
+    if path.suffix == ".csv":
+        return json.loads(path.with_name(path.name[:-4] + ".meta.json").read_text(encoding="utf-8"))
+    import pyarrow.parquet as pq
+    kv = pq.read_metadata(path).metadata or {}
+    return json.loads(kv[b"workbench"])
