@@ -103,7 +103,9 @@ def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | No
     parts = Path(tempfile.mkdtemp(prefix=f".{paths[0].name}.parts-" if paths else "workbench-sweep-",
                                   dir=paths[0].parent if paths else None))
     start = time.perf_counter()
-    done = 0
+    # (first index, games) of each chunk whose three parts are all written: a
+    # Ctrl-C in the middle of writing a chunk leaves it out, never half in
+    committed: list[tuple[int, int]] = []
     interrupted = False
     try:
         try:
@@ -111,16 +113,18 @@ def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | No
                 for chunk in stream:
                     for name, frame in zip(TABLES, chunk.frames()):
                         frame.write_parquet(parts / f"{chunk.start:012d}.{name}.parquet")
-                    done += len(chunk)
+                    committed.append((chunk.start, len(chunk)))
                     if progress:
                         progress(len(chunk))
         except KeyboardInterrupt:
             interrupted = True  # the stream is closed: workers are gone; keep what finished
         elapsed = time.perf_counter() - start
+        done = sum(n for _, n in committed)
+        starts = sorted(s for s, _ in committed)
         meta = {"spec": spec.to_dict(), "games_requested": spec.games, "games_done": done,
                 "partial": done < spec.games, "backend": used}
-        written = _join(parts, paths, fmt, meta) if paths and done else []
-        result = _result(spec, parts, paths, fmt, done, elapsed, used, ideal_rounds) if done else None
+        written = _join(parts, starts, paths, fmt, meta) if paths and done else []
+        result = _result(spec, parts, starts, paths, fmt, done, elapsed, used, ideal_rounds) if done else None
     finally:
         shutil.rmtree(parts, ignore_errors=True)
     outcome = SweepOutcome(result, written, done, done < spec.games)
@@ -132,9 +136,9 @@ def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | No
     return outcome
 
 
-def _scan(parts: Path, name: str):
+def _scan(parts: Path, starts: list[int], name: str):
     import polars as pl
-    files = sorted(parts.glob(f"*.{name}.parquet"))
+    files = [parts / f"{s:012d}.{name}.parquet" for s in starts]
     frames = [pl.scan_parquet(f) for f in files]
     # an empty cards part has only the four base columns and would pull the
     # column order away from the full parts (join_chunks skips it too)
@@ -148,12 +152,12 @@ def _rows(path: Path) -> int:
     return pq.ParquetFile(path).metadata.num_rows
 
 
-def _join(parts: Path, paths: list[Path], fmt: str, meta: dict) -> list[str]:
+def _join(parts: Path, starts: list[int], paths: list[Path], fmt: str, meta: dict) -> list[str]:
     """The parts joined into the output files (streaming), written under a
     temporary name and renamed, so a failed write leaves no half file."""
     written = []
     for name, target in zip(TABLES, paths):
-        lazy = _scan(parts, name)
+        lazy = _scan(parts, starts, name)
         tmp = target.with_name(f".{target.name}.tmp")
         try:
             if fmt == ".parquet":
@@ -173,14 +177,14 @@ def _join(parts: Path, paths: list[Path], fmt: str, meta: dict) -> list[str]:
     return written
 
 
-def _result(spec, parts: Path, paths, fmt, done, elapsed, used, ideal_rounds) -> SimResult:
+def _result(spec, parts: Path, starts, paths, fmt, done, elapsed, used, ideal_rounds) -> SimResult:
     """A SimResult over the finished games: the games table and the players'
     (index, seat, won) in memory; the cards as a lazy scan, read only by the
     (streaming) card summary."""
     import polars as pl
-    games = _scan(parts, "games").collect()
-    players = _scan(parts, "players").select("index", "seat", "won").collect()
-    cards = pl.scan_parquet(paths[2]) if paths and fmt == ".parquet" else _scan(parts, "cards")
+    games = _scan(parts, starts, "games").collect()
+    players = _scan(parts, starts, "players").select("index", "seat", "won").collect()
+    cards = pl.scan_parquet(paths[2]) if paths and fmt == ".parquet" else _scan(parts, starts, "cards")
     if ideal_rounds is None:
         ideal_rounds = getattr(resolve_game(spec.game), "ideal_rounds", None)
     result = SimResult(spec.with_(games=done) if done != spec.games else spec, games, players, cards, elapsed,
