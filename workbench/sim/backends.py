@@ -31,7 +31,9 @@ from __future__ import annotations
 import math
 import os
 import signal
+import threading
 from collections import deque
+from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
 
 from workbench.core.errors import WorkbenchError
@@ -182,6 +184,32 @@ def _quiet_dask_logs() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
+def _close(closable, timeout: float) -> None:
+    if closable is None:
+        return
+    try:
+        closable.close(timeout=timeout)
+    except Exception:  # noqa: BLE001 - already stopping: a slow or failed close changes nothing
+        pass
+
+
+@contextmanager
+def _children_ignore_sigint():
+    """Start processes that ignore Ctrl-C: a disposition of "ignore" is
+    inherited by child processes, and Python keeps it, so a LocalCluster's
+    workers leave Ctrl-C to this process (which then stops them) instead of
+    each printing a traceback. Only the main thread may change handlers; from
+    another thread (the dashboard) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout: str,
                ) -> Iterator[tuple[int, Chunk]]:
     try:
@@ -193,12 +221,20 @@ def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout:
                              "pip install 'tabletop-workbench[dask]'") from None
     _quiet_dask_logs()
     cluster = own_client = None
-    futures = []
+    futures, spawned = [], []
+    finished = False
     try:
         if client is None:
             if scheduler == "local":
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                # the worker processes read their log level from the environment
+                # at start-up: cancelled tasks on Ctrl-C are not worth a warning each
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
+                import multiprocessing
+                before = {p.pid for p in multiprocessing.active_children()}
+                with _children_ignore_sigint():
+                    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+                spawned = [p for p in multiprocessing.active_children() if p.pid not in before]
                 own_client = client = Client(cluster)
             else:
                 try:
@@ -209,6 +245,7 @@ def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout:
                                          f"(give 'local' or tcp://host:port)") from None
         futures = client.map(run_chunk, [t[0] for t in tasks], [t[1] for t in tasks], pure=False)
         task_of = {f.key: t for t, f in enumerate(futures)}
+        finished = False
         for fut in as_completed(futures):
             t = task_of[fut.key]
             try:
@@ -221,16 +258,36 @@ def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout:
                 raise WorkbenchError(f"the Dask cluster failed: {type(exc).__name__}: {exc}") from None
             fut.release()
             yield t, chunk
+        finished = True
     finally:
         if futures and client is not None:
             try:
                 client.cancel(futures)
             except Exception:  # the cluster may already be gone; nothing left to cancel
                 pass
-        if own_client is not None:
-            own_client.close()
-        if cluster is not None:
-            cluster.close()
+        # stopped early (Ctrl-C, an error): do not wait long for a tidy shutdown
+        if finished:
+            _close(own_client, 10)
+            _close(cluster, 10)
+        else:
+            # stopped early (Ctrl-C, an error): no tidy shutdown of running
+            # chunks; the worker processes of our LocalCluster are ended
+            # first, so closing the cluster does not wait for them (nor does
+            # Dask's exit handler, which closes any cluster left open)
+            _close(own_client, 0.5)
+            for proc in spawned:
+                if proc.is_alive():
+                    proc.kill()
+            for proc in spawned:
+                proc.join(timeout=1)
+            _close(cluster, 1)
+            if cluster is not None and cluster.status.name != "closed":
+                # Dask's exit handler would wait 10 s more on the same dead
+                # workers; the processes are gone, so it is taken off its list
+                # (SpecCluster._instances is private: hence the guard)
+                instances = getattr(type(cluster), "_instances", None)
+                if instances is not None:
+                    instances.discard(cluster)
 
 
 # -- choosing ------------------------------------------------------------------------------------
