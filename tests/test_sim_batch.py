@@ -22,6 +22,13 @@ def test_chunks_cover_every_index_once_in_order():
     assert chunks(0, 2) == []
 
 
+def test_chunks_shrink_towards_the_end_and_stay_capped():
+    sizes = [len(p) for p in chunks(10_000, 2)]
+    assert max(sizes) == 200 and sizes[-1] == 1
+    assert sizes == sorted(sizes, reverse=True)
+    assert [i for p in chunks([5, 9, 11], 4) for i in p] == [5, 9, 11]
+
+
 def test_game_seeds_are_derived_from_the_master_seed():
     result = simulate(SimSpec(TOY, games=5, players=3, seed=42), workers=0)
     assert result.games["seed"].to_list() == [derive_seed(42, "game", i) for i in range(5)]

@@ -9,7 +9,10 @@ Game ``i`` is seeded ``derive_seed(spec.seed, "game", i)``, so the tables are
 identical for any backend and worker count, and any game can be reopened with
 :meth:`SimResult.game_config` (or ``workbench play GAME --seed <seed> --bots ...``).
 Paired comparisons of two settings on the same seeds live in
-:mod:`workbench.sim.compare`; the metrics in :mod:`workbench.sim.metrics`.
+:mod:`workbench.sim.compare` (all games, then one comparison) and
+:mod:`workbench.sim.progressive` (looks as games finish, early stop); batches
+streamed to disk (what ``workbench simulate`` runs) in :mod:`workbench.sim.sweep`;
+the metrics in :mod:`workbench.sim.metrics`.
 """
 
 from __future__ import annotations
