@@ -4,13 +4,13 @@
 notebook. A sweep instead writes each finished chunk to a part file at once
 (Parquet, in a hidden folder beside the output), so the main process holds no
 per-game rows; when the batch ends the parts are joined into the output files
-by polars' streaming engine, in index order and with the same rule as
+one part at a time, in index order and with the same rule as
 :func:`workbench.sim.tables.join_chunks` (so the files equal the tables of
 ``simulate``). The metrics are then computed from the per-game table and the
-seat column of the players table; the card summary is a streaming group-by
-over the cards file. What grows with the number of games is the per-game
-table (about 30 numbers a game); the per-card and per-player rows, which were
-~60 KB a game, stay on disk.
+seat column of the players table; the card summary from per-block sums over
+the cards file, read 2,000 games at a time. What grows with the number of
+games is the per-game table (about 30 numbers a game); the per-card and
+per-player rows, which took ~30-60 KB a game as Python dicts, stay on disk.
 
 Ctrl-C stops the workers at once; the finished games are joined and written
 as usual, flagged ``partial`` (Parquet key-value metadata, or the
@@ -136,15 +136,13 @@ def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | No
     return outcome
 
 
-def _scan(parts: Path, starts: list[int], name: str):
-    import polars as pl
+def _part_files(parts: Path, starts: list[int], name: str) -> list[Path]:
+    """The committed parts of one table, in index order; an empty cards part
+    (only the four base columns) is left out when others have rows, as
+    :func:`workbench.sim.tables.concat_frames` does."""
     files = [parts / f"{s:012d}.{name}.parquet" for s in starts]
-    frames = [pl.scan_parquet(f) for f in files]
-    # an empty cards part has only the four base columns and would pull the
-    # column order away from the full parts (join_chunks skips it too)
-    full = [lf for f, lf in zip(files, frames) if _rows(f)]
-    frames = full or frames[:1]
-    return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+    full = [f for f in files if _rows(f)]
+    return full or files[:1]
 
 
 def _rows(path: Path) -> int:
@@ -152,18 +150,59 @@ def _rows(path: Path) -> int:
     return pq.ParquetFile(path).metadata.num_rows
 
 
+def _joined_schema(files: list[Path]):
+    """The schema of the joined table: the diagonal-relaxed concatenation of
+    the parts' schemas (read from their footers, no rows)."""
+    import polars as pl
+    empties = [pl.DataFrame(schema=pl.read_parquet_schema(f)) for f in files]
+    return empties[0].schema if len(empties) == 1 else pl.concat(empties, how="diagonal_relaxed").schema
+
+
+def _conformed(path: Path, schema):
+    """One part read and given the joined schema (missing columns null, types widened)."""
+    import polars as pl
+    frame = pl.read_parquet(path)
+    return frame.select([pl.col(c).cast(t) if c in frame.columns else pl.lit(None, dtype=t).alias(c)
+                         for c, t in schema.items()])
+
+
+def _read(parts: Path, starts: list[int], name: str, columns: list[str] | None = None):
+    """A whole table from its parts (for the compact games and players columns)."""
+    import polars as pl
+    files = _part_files(parts, starts, name)
+    schema = _joined_schema(files)
+    frames = [_conformed(f, schema) for f in files]
+    frames = [f.select(columns) for f in frames] if columns else frames
+    return frames[0] if len(frames) == 1 else pl.concat(frames)
+
+
 def _join(parts: Path, starts: list[int], paths: list[Path], fmt: str, meta: dict) -> list[str]:
-    """The parts joined into the output files (streaming), written under a
-    temporary name and renamed, so a failed write leaves no half file."""
+    """The parts joined into the output files one part at a time (memory is one
+    part, whatever the number of games), written under a temporary name and
+    renamed, so a failed write leaves no half file."""
+    import pyarrow.parquet as pq
     written = []
     for name, target in zip(TABLES, paths):
-        lazy = _scan(parts, starts, name)
+        files = _part_files(parts, starts, name)
+        schema = _joined_schema(files)
         tmp = target.with_name(f".{target.name}.tmp")
         try:
             if fmt == ".parquet":
-                lazy.sink_parquet(tmp, metadata={"workbench": json.dumps(meta)})
+                writer = None
+                try:
+                    for f in files:
+                        table = _conformed(f, schema).to_arrow()
+                        if writer is None:
+                            arrow_schema = table.schema.with_metadata({"workbench": json.dumps(meta)})
+                            writer = pq.ParquetWriter(tmp, arrow_schema)
+                        writer.write_table(table.replace_schema_metadata(arrow_schema.metadata))
+                finally:
+                    if writer is not None:
+                        writer.close()
             else:
-                lazy.sink_csv(tmp)
+                with open(tmp, "wb") as fh:
+                    for k, f in enumerate(files):
+                        _conformed(f, schema).write_csv(fh, include_header=k == 0)
             tmp.replace(target)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
@@ -180,11 +219,18 @@ def _join(parts: Path, starts: list[int], paths: list[Path], fmt: str, meta: dic
 def _result(spec, parts: Path, starts, paths, fmt, done, elapsed, used, ideal_rounds) -> SimResult:
     """A SimResult over the finished games: the games table and the players'
     (index, seat, won) in memory; the cards as a lazy scan, read only by the
-    (streaming) card summary."""
+    card summary, block by block."""
     import polars as pl
-    games = _scan(parts, starts, "games").collect()
-    players = _scan(parts, starts, "players").select("index", "seat", "won").collect()
-    cards = pl.scan_parquet(paths[2]) if paths and fmt == ".parquet" else _scan(parts, starts, "cards")
+    games = _read(parts, starts, "games")
+    players = _read(parts, starts, "players", ["index", "seat", "won"])
+    if paths and fmt == ".parquet":
+        cards = pl.scan_parquet(paths[2])
+    else:
+        files = _part_files(parts, starts, "cards")
+        schema = _joined_schema(files)
+        cards = pl.concat([pl.scan_parquet(f).select(
+            [pl.col(c).cast(t) if c in pl.read_parquet_schema(f) else pl.lit(None, dtype=t).alias(c)
+             for c, t in schema.items()]) for f in files])
     if ideal_rounds is None:
         ideal_rounds = getattr(resolve_game(spec.game), "ideal_rounds", None)
     result = SimResult(spec.with_(games=done) if done != spec.games else spec, games, players, cards, elapsed,
