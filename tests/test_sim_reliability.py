@@ -121,12 +121,17 @@ def test_interrupted_sweep_keeps_the_finished_games_flagged_partial(tmp_path):
     assert games.equals(full.filter(pl.col("index").is_in(games["index"].to_list())))
 
 
-def test_ctrl_c_on_a_subprocess_sweep_stops_it_with_one_line(tmp_path):
+@pytest.mark.parametrize("where", [["--workers", "2"], ["--scheduler", "local"]], ids=["pool", "dask"])
+def test_ctrl_c_on_a_subprocess_sweep_stops_it_with_one_line(tmp_path, where):
+    if where[0] == "--scheduler":
+        pytest.importorskip("dask.distributed")
     out = tmp_path / "big.parquet"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # its own process group, signalled as a whole, as a terminal's Ctrl-C is
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate", "meaning-made",
-                             "--games", "200000", "--workers", "2", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+                             "--games", "200000", *where, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                            start_new_session=True)
     try:
         # wait (functionally, not for a time) until some games are on disk
         deadline = time.monotonic() + 300
@@ -134,8 +139,8 @@ def test_ctrl_c_on_a_subprocess_sweep_stops_it_with_one_line(tmp_path):
             assert proc.poll() is None, proc.stderr.read()
             assert time.monotonic() < deadline, "no chunk finished"
             time.sleep(0.2)
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=20)
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
