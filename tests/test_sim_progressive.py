@@ -127,3 +127,7 @@ def test_tweak_session_streams_its_playtest(cards_copy):
     keys = [r["key"] for r in updates[-1].rows]
     assert keys == ["completion", "duration_rounds", "score_spread", "card_use:Pulse"]
     assert updates[-1].done
+    from workbench.graphs.tweak import update_summary
+    summary = update_summary(updates[-1])
+    assert summary["metric"].to_list() == ["survival rate", "game length (rounds)", "score spread",
+                                           "games taking Pulse"]

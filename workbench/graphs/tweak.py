@@ -58,6 +58,9 @@ COLUMNS = {
     "flavour": ("both", "flavour text"),
 }
 EFFECT_KEYS = ("meaning", "vitals", "legacy", "E", "I", "S", "lose_tokens")
+#: how the playtest summary names the metrics it shows
+PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
+                   "duration_actions": "game length (actions)", "score_spread": "score spread"}
 
 
 @dataclass
@@ -414,11 +417,9 @@ class TweakSession:
         ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
         base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
         comp = compare(SimSpec(ref_old, **base), SimSpec(ref_new, **base), workers=workers, progress=progress)
-        wanted = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
-                  "duration_actions": "game length (actions)", "score_spread": "score spread"}
         rows = []
         for r in comp.rows:
-            label = wanted.get(r.get("key"))
+            label = PLAYTEST_LABELS.get(r.get("key"))
             if label:
                 rows.append({"metric": label, "old": r["a"], "new": r["b"], "diff": r["diff"],
                              "ci_low": r["ci_low"], "ci_high": r["ci_high"]})
@@ -451,6 +452,17 @@ class TweakSession:
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
                                look_every=look_every, stop_early=stop_early, workers=workers,
                                seed=seed, on_update=on_update)
+
+
+def update_summary(update) -> pl.DataFrame:
+    """A streaming update in the shape of :attr:`PairedResult.summary` (metric,
+    old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page."""
+    rows = [{"metric": PLAYTEST_LABELS.get(r["key"], r["metric"]), "old": r["a"], "new": r["b"],
+             "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "verdict": r["verdict"]}
+            for r in update.rows]
+    return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
+                                      "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+                                      "verdict": pl.Utf8})
 
 
 def _card_use_row(a, b, card: str, seed: int) -> dict:

@@ -169,7 +169,7 @@ def _iter_pool(tasks: list[Task], workers: int, retries: int) -> Iterator[tuple[
                             f"{part[0]}-{part[-1]}; giving up (out of memory? try fewer --workers)")
                 pending.extendleft(reversed(lost))
                 running.clear()
-            graceful = not running
+            graceful = not running and not broken
         finally:
             _stop_pool(pool, graceful=graceful)
 
