@@ -1,3 +1,15 @@
 """Tabletop Design Workbench: engines, analyses and dashboards for board-game designers."""
 
-__version__ = "0.1.0"
+from __future__ import annotations
+
+
+def __getattr__(name: str):
+    # The version comes from the installed package's metadata (pyproject.toml is
+    # its one source); read lazily so importing the package stays quick.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            return version("tabletop-workbench")
+        except PackageNotFoundError:
+            return "0+unknown"
+    raise AttributeError(name)

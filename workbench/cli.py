@@ -15,13 +15,41 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench"]
+COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "init",
+            "print", "export"]
+
+
+def _leaf_parsers(parser: argparse.ArgumentParser):
+    """Every parser that runs a command (``rules render``, not ``rules``)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield parser
+        return
+    for action in subs:
+        for child in dict.fromkeys(action.choices.values()):
+            yield from _leaf_parsers(child)
+
+
+def _add_cards_option(parser: argparse.ArgumentParser) -> None:
+    # One option on every command rather than in each module, so no command can
+    # forget it: it points every card read (and write) at the designer's folder.
+    if any("--cards" in a.option_strings for a in parser._actions):
+        return
+    parser.add_argument("--cards", metavar="DIR", default=None,
+                        help="your card folder (made by `workbench init`); default: $WORKBENCH_CARDS, "
+                             "else the cards bundled with the workbench")
+
+
+def _version() -> str:
+    import workbench
+    return workbench.__version__
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="workbench",
         description="Tabletop Design Workbench: play, analyse and playtest board games.")
+    parser.add_argument("--version", action="version", version=f"workbench {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -31,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue  # a command not built yet is simply not offered
         module.add_parser(sub)
+    for leaf in _leaf_parsers(parser):
+        if leaf is not parser:
+            _add_cards_option(leaf)
     return parser
 
 
@@ -42,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from workbench.core.errors import WorkbenchError
     try:
+        _use_cards(getattr(args, "cards", None))
         return int(args.func(args) or 0)
     except WorkbenchError as exc:
         print(f"workbench {args.command}: {exc}", file=sys.stderr)
@@ -51,6 +83,20 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _use_cards(folder: str | None) -> None:
+    """Point every card read of this run at ``folder`` (``--cards DIR``)."""
+    import os
+    from pathlib import Path
+
+    from workbench.core.errors import WorkbenchError
+    if folder is None:
+        return
+    path = Path(folder).expanduser()
+    if not path.is_dir():
+        raise WorkbenchError(f"--cards {folder}: no such folder (make one with `workbench init {folder}`)")
+    os.environ["WORKBENCH_CARDS"] = str(path.resolve())
 
 
 if __name__ == "__main__":

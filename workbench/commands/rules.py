@@ -17,7 +17,22 @@ def add_parser(sub) -> None:
     r.add_argument("--lang", required=True)
     r.add_argument("--template", default=None, metavar="FILE",
                    help="render this Markdown template instead of the game's rulebook")
+    r.add_argument("--template-lang", default=None, metavar="LANG",
+                   help="the language the template's prose is in (default: the game's original language)")
+    r.add_argument("--plain", action="store_true",
+                   help="leave out the marks for draft values (‡) and rulings (†) and their legend, for print")
     r.set_defaults(func=run_render)
+
+    pdf = rs.add_parser("pdf", help="the rulebook as a PDF, or two languages side by side",
+                        description="Typeset the rendered rulebook (clause ids and rulings marked); with "
+                                    "--side-by-side LANG2 a two-column PDF matched clause by clause.")
+    pdf.add_argument("game")
+    pdf.add_argument("--lang", required=True)
+    pdf.add_argument("--side-by-side", default=None, metavar="LANG2", dest="side_by_side",
+                     help="a second language in the right-hand column")
+    pdf.add_argument("--paper", default="a4", choices=["a4", "letter"])
+    pdf.add_argument("--out", required=True, metavar="FILE.pdf")
+    pdf.set_defaults(func=run_pdf)
 
     v = rs.add_parser("review", help="review a translation clause by clause")
     v.add_argument("game")
@@ -77,7 +92,7 @@ def run_render(args) -> int:
     from workbench.rules.render import render
     game_id = _game_id(args.game)
     res = render(game_id, args.lang, template=Path(args.template) if args.template else None,
-                 game=_engine(game_id))
+                 game=_engine(game_id), plain=args.plain, template_lang=args.template_lang)
     sys.stdout.write(res.text)
     if res.untranslated:
         print(f"rules render: {len(res.untranslated)} entries not translated into {args.lang}, shown in the "
@@ -91,6 +106,24 @@ def run_render(args) -> int:
             print(f"rules render: unresolved {u['placeholder']} in {where}: {u['reason']}", file=sys.stderr)
         print(f"rules render: {len(res.unresolved)} unresolved placeholder(s)", file=sys.stderr)
         return 1
+    return 0
+
+
+def run_pdf(args) -> int:
+    from pathlib import Path
+
+    from workbench.core.errors import WorkbenchError
+    from workbench.print.rulebook import compile_book, side_by_side, single
+    game_id = _game_id(args.game)
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise WorkbenchError(f"cannot write {out}: no folder {out.parent}")
+    book = (side_by_side(game_id, args.lang, args.side_by_side, paper=args.paper) if args.side_by_side
+            else single(game_id, args.lang, paper=args.paper))
+    compile_book(book, out)
+    for w in book.warnings:
+        print(f"rules pdf: {w}", file=sys.stderr)
+    print(f"wrote {out}: {game_id} in {' | '.join(book.langs)}, {book.clauses} clauses; rules {book.version}")
     return 0
 
 

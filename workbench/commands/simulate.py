@@ -27,7 +27,7 @@ def add_parser(sub) -> None:
                         "e.g. FILE.players.parquet); the format follows the suffix")
     p.add_argument("--max-actions", type=int, default=20000, help="cut a game off after this many actions")
     p.add_argument("--ideal-rounds", default=None, metavar="LO-HI", help="target length for the Ideal Duration score")
-    p.add_argument("--cards", type=int, default=10, help="card rows to print (default 10)")
+    p.add_argument("--card-rows", type=int, default=10, help="card rows to print (default 10)")
     p.set_defaults(func=run)
 
 
@@ -96,7 +96,7 @@ def run(args) -> int:
             "endings": dict(sorted(result.games["ending"].value_counts().rows())),
             "metrics": metrics,
             "game_stats": result.game_stats_summary(),
-            "cards": cards.head(args.cards).to_dicts(),
+            "cards": cards.head(args.card_rows).to_dicts(),
             "out": written,
         })
         return 0
@@ -127,13 +127,13 @@ def run(args) -> int:
         extra.sort(key=lambda c: (c != "mean_contributors", cards[c].null_count()))
         extra = extra[:2]
         cols += extra
-        shown = cards.select(cols).head(args.cards)
+        shown = cards.select(cols).head(args.card_rows)
         cw = max(4, max(len(str(c)) for c in shown["card"]))
         print(f"{'card':<{cw}}  " + "  ".join(f"{c:>{max(len(c), 8)}}" for c in cols[1:]))
         for row in shown.rows():
             print(f"{row[0]:<{cw}}  " + "  ".join(f"{_fmt(v):>{max(len(c), 8)}}" for c, v in zip(cols[1:], row[1:])))
-        if cards.height > args.cards:
-            print(f"... {cards.height - args.cards} more cards (--cards N, or --out for every row)")
+        if cards.height > args.card_rows:
+            print(f"... {cards.height - args.card_rows} more cards (--card-rows N, or --out for every row)")
     for path in written:
         print(f"wrote {path}")
     return 0

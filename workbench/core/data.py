@@ -1,13 +1,22 @@
-"""Finding and reading the designer's data files under ``cards/``.
+"""Finding and reading the designer's data files (the card folders).
 
-The card folder is ``$WORKBENCH_CARDS`` when set, otherwise ``cards/`` beside the
-``workbench`` package (the repository checkout an editable install points at).
-YAML errors and validation errors come back as :class:`DataError` naming the
-file, the card and the field."""
+Where the cards are read from, first match wins:
+
+1. ``--cards DIR`` on the command line (the CLI sets ``$WORKBENCH_CARDS``) or
+   ``$WORKBENCH_CARDS``: a folder the designer owns, made by ``workbench init``;
+2. the cards bundled inside the installed package (``workbench/_cards`` in a
+   wheel, read through :mod:`importlib.resources`);
+3. ``cards/`` of the repository checkout an editable install points at.
+
+Bundled cards in an installed (non-editable) package are read-only: nothing is
+ever written inside site-packages (:mod:`workbench.core.storage` refuses and
+says to run ``workbench init``). YAML errors and validation errors come back as
+:class:`DataError` naming the file, the card and the field."""
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +25,42 @@ import yaml
 from .errors import DataError
 
 
+GAME_FOLDERS = ("meaning_made", "mandate_2038", "pax_transhumanity")
+
+
+def bundled_cards_root() -> Path:
+    """The card folders that ship with the workbench.
+
+    A wheel carries them as ``workbench/_cards`` (setup.py copies ``cards/``
+    there at build time); a source checkout has them at ``cards/`` beside the
+    package."""
+    packaged = resources.files("workbench") / "_cards"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "cards"
+
+
+def bundled_is_installed() -> bool:
+    """True when the bundled cards live inside an installed package (a wheel),
+    where the designer must not edit them."""
+    return (resources.files("workbench") / "_cards").is_dir()
+
+
 def cards_root() -> Path:
     env = os.environ.get("WORKBENCH_CARDS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "cards"
+    return Path(env) if env else bundled_cards_root()
 
 
 def cards_dir(game_id: str) -> Path:
-    return cards_root() / game_id.replace("-", "_")
+    """The game's card folder: in the designer's folder when it holds the game,
+    otherwise the bundled one (so ``workbench init DIR --game X`` and ``--cards
+    DIR`` still leave the other games playable)."""
+    folder = game_id.replace("-", "_")
+    own = cards_root() / folder
+    if own.is_dir() or not os.environ.get("WORKBENCH_CARDS"):
+        return own
+    bundled = bundled_cards_root() / folder
+    return bundled if bundled.is_dir() else own
 
 
 def load_yaml(path: Path) -> Any:

@@ -20,6 +20,21 @@ def fingerprint(path: Path) -> str | None:
         return None
 
 
+def refuse_inside_installed_package(path: Path) -> None:
+    """Nothing is ever written inside the installed package (site-packages):
+    the bundled cards there are the pristine copy every ``workbench init`` starts
+    from. A source checkout's ``cards/`` stays writable for the project's own
+    developers."""
+    from .data import bundled_cards_root, bundled_is_installed
+    if not bundled_is_installed():
+        return
+    package = Path(bundled_cards_root()).resolve().parent
+    if Path(path).resolve().is_relative_to(package):
+        raise WorkbenchError(
+            f"{path} is inside the installed package and read-only; make your own card folder with "
+            f"`workbench init DIR` and pass `--cards DIR`")
+
+
 def atomic_write_text(path: Path, text: str, *, expected: str | None = None,
                       keep_previous: bool = False) -> None:
     """Write ``text`` to ``path`` so readers see the old file or the new one,
@@ -29,6 +44,7 @@ def atomic_write_text(path: Path, text: str, *, expected: str | None = None,
     on disk no longer matches it, nothing is written. ``keep_previous`` keeps the
     replaced file as ``<name>.bak``."""
     path = Path(path)
+    refuse_inside_installed_package(path)
     if expected is not None and fingerprint(path) != expected:
         raise WorkbenchError(f"{path} changed on disk since it was loaded; reload it before saving")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,7 @@ PAGES = [
     ("Board", "workbench.dashboard.board", "BoardPage"),
     ("Rules", "workbench.dashboard.rules", "RulesPage"),
     ("Sweeps", "workbench.dashboard.sweeps", "SweepsPage"),
+    ("Print", "workbench.dashboard.print", "PrintPage"),
 ]
 
 TITLE = "Tabletop Design Workbench"

@@ -1,0 +1,52 @@
+"""``workbench init DIR``: a card folder the designer owns.
+
+Copies the bundled card folders (cards, tables, rules texts, translations,
+scenarios, print templates) of one game or of all games into ``DIR``, so edits
+go into files the designer versions, never into the installed package. Every
+command then reads them with ``--cards DIR`` (or ``WORKBENCH_CARDS=DIR``)."""
+
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("init", help="copy the bundled cards into a folder you own",
+                       description="Copy a game's card folder (or every game's) into DIR, to edit and "
+                                   "version; then pass --cards DIR to any command.")
+    p.add_argument("dir", metavar="DIR", help="the new card folder (must not hold the game already)")
+    p.add_argument("--game", default=None, help="one game id (default: all bundled games)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    import shutil
+    from pathlib import Path
+
+    from workbench.core.data import GAME_FOLDERS, bundled_cards_root
+    from workbench.core.errors import WorkbenchError
+
+    folders = list(GAME_FOLDERS)
+    if args.game:
+        folder = args.game.replace("-", "_")
+        if folder not in GAME_FOLDERS:
+            known = ", ".join(f.replace("_", "-") for f in GAME_FOLDERS)
+            raise WorkbenchError(f"unknown game {args.game!r}; bundled games: {known}")
+        folders = [folder]
+    dest = Path(args.dir).expanduser()
+    if dest.exists() and not dest.is_dir():
+        raise WorkbenchError(f"{dest} exists and is not a folder")
+    clashes = [f for f in folders if (dest / f).exists()]
+    if clashes:
+        # Never overwrite a designer's edits: init only ever creates.
+        raise WorkbenchError(f"{dest / clashes[0]} already exists; nothing copied (choose another DIR)")
+    source = bundled_cards_root()
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        for folder in folders:
+            shutil.copytree(source / folder, dest / folder,
+                            ignore=shutil.ignore_patterns("*.bak", "__pycache__", ".*.tmp"))
+    except OSError as exc:
+        raise WorkbenchError(f"cannot write {dest}: {exc.strerror or exc}") from None
+    for folder in folders:
+        print(f"{dest / folder}")
+    print(f"edit these files, then run commands with --cards {dest}")
+    return 0

@@ -1,0 +1,27 @@
+"""Shared helpers for turning card-file entries into printable card records.
+
+A printable card is a plain dict of texts (already in the chosen language) that the
+kind's Typst template lays out. Every record carries ``name``, ``draft_all`` (the
+whole card is ``provenance: draft``) and ``draft`` (the fields authored by us), which
+the templates turn into the printed draft mark.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+
+def provenance(entry: Mapping, *, default: str = "seed") -> dict:
+    """The draft marks of a card-file entry."""
+    prov = entry.get("provenance", default)
+    return {"draft_all": prov == "draft", "draft": [str(f) for f in entry.get("draft_fields") or []]}
+
+
+def record(name: str, entry: Mapping | None = None, *, default: str = "seed", **fields: Any) -> dict:
+    rec = {"name": name, **provenance(entry or {}, default=default)}
+    rec.update(fields)
+    return rec
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n).replace("-", "−")

@@ -1,0 +1,95 @@
+"""Sizes of card kinds and papers, and how many cards of a kind fit a sheet.
+
+All lengths are millimetres. Cards sit in a grid of cells (card plus bleed on every
+side), centred horizontally so the back page can mirror the columns about the page's
+centre line (long-edge duplex). Crop marks stand in the margin around the grid, so the
+margins keep room for them; the bottom margin also holds the footer.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from workbench.core.errors import WorkbenchError
+
+# Standard sizes (width, height) in mm. Designers pick one per kind in print.yaml.
+SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "mini": (44.0, 63.0),          # "mini American/Euro" small cards
+    "square": (70.0, 70.0),
+    "chip": (30.0, 30.0),          # square chits and chips
+    "hex": (70.0, round(70.0 * 2 / math.sqrt(3), 2)),   # pointy-top hex, 70 mm across the flats
+    "board": (170.0, 115.0),       # player and faction boards
+}
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+BLEED = 2.0         # printed past the cut line on every side
+MARGIN = 4.0        # least room around the grid (crop marks stand there)
+FOOTER = 5.0        # extra room under the grid for the footer line
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where the cards of one kind go on a sheet."""
+    paper_w: float
+    paper_h: float
+    card_w: float
+    card_h: float
+    bleed: float
+    cols: int
+    rows: int
+    x0: float       # left edge of the first cell (bleed box), mm from the page's left
+    y0: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def cell_w(self) -> float:
+        return self.card_w + 2 * self.bleed
+
+    @property
+    def cell_h(self) -> float:
+        return self.card_h + 2 * self.bleed
+
+    def cell(self, index: int, *, back: bool = False) -> tuple[float, float]:
+        """Top-left corner of cell ``index`` (row-major). On a back page the column
+        is mirrored, so a card's back lands behind its face when the sheet is turned
+        over its long edge."""
+        row, col = divmod(index, self.cols)
+        if back:
+            col = self.cols - 1 - col
+        return self.x0 + col * self.cell_w, self.y0 + row * self.cell_h
+
+    def to_dict(self) -> dict:
+        return {"paper_w": self.paper_w, "paper_h": self.paper_h, "w": self.card_w, "h": self.card_h,
+                "bleed": self.bleed, "cols": self.cols, "rows": self.rows, "x0": self.x0, "y0": self.y0}
+
+
+def size_of(name: str) -> tuple[float, float]:
+    if name not in SIZES:
+        raise WorkbenchError(f"unknown card size {name!r}; choose one of {', '.join(SIZES)}")
+    return SIZES[name]
+
+
+def grid_for(size: str, paper: str, *, bleed: float = BLEED) -> Grid:
+    """The densest grid of ``size`` cards on ``paper``, portrait or landscape."""
+    if paper not in PAPERS:
+        raise WorkbenchError(f"unknown paper {paper!r}; choose a4 or letter")
+    w, h = size_of(size)
+    best: Grid | None = None
+    pw0, ph0 = PAPERS[paper]
+    for pw, ph in ((pw0, ph0), (ph0, pw0)):      # portrait, then landscape
+        cols = int((pw - 2 * MARGIN) // (w + 2 * bleed))
+        rows = int((ph - 2 * MARGIN - FOOTER) // (h + 2 * bleed))
+        if cols < 1 or rows < 1:
+            continue
+        x0 = (pw - cols * (w + 2 * bleed)) / 2
+        y0 = (ph - FOOTER - rows * (h + 2 * bleed)) / 2
+        g = Grid(pw, ph, w, h, bleed, cols, rows, round(x0, 3), round(y0, 3))
+        if best is None or g.per_page > best.per_page:
+            best = g
+    if best is None:
+        raise WorkbenchError(f"a {size} card ({w}x{h} mm) does not fit on {paper}")
+    return best

@@ -1,0 +1,193 @@
+"""Card sheets: cards of every kind in one language, laid out on pages with bleed,
+crop marks, a footer, and each face page followed by its back page (columns mirrored).
+
+:func:`build_deck` gathers everything into a plain document (a dict) that the Typst
+library ``workbench.typ`` draws; :func:`typeset` compiles it with the kinds' templates
+from ``cards/<game>/print/`` to PDF or PNG.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+
+from workbench.core.data import load_yaml
+from workbench.core.errors import DataError, WorkbenchError
+
+from .geometry import Grid, grid_for
+from .pool import pool_version
+from .words import Words, load_words, print_folder
+
+MODULES = {"meaning-made": "meaning_made", "mandate-2038": "mandate_2038",
+           "pax-transhumanity": "pax_transhumanity"}
+LIB = Path(__file__).with_name("workbench.typ")
+FONTS = ("DejaVu Sans", "Libertinus Serif", "Noto Color Emoji")
+MARK_LEN, MARK_GAP = 3.0, 1.0      # crop mark length and its distance from the bleed edge
+
+
+@dataclass
+class Kind:
+    key: str
+    template: str
+    size: str
+    title: str
+    grid: Grid
+    cards: list[dict]
+
+
+@dataclass
+class Deck:
+    game: str
+    game_name: str
+    lang: str
+    paper: str
+    version: str
+    words: Words
+    kinds: list[Kind]
+    pages: list[dict] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        return {k.key: len(k.cards) for k in self.kinds}
+
+    def document(self) -> dict:
+        w = self.words
+        return {"game": self.game, "lang": self.lang, "version": self.version, "pages": self.pages,
+                "words": {"game": self.game_name, "lang": self.lang, "labels": w.labels, "terms": w.terms,
+                          "emoji": w.emoji,
+                          "icons": {k: w.icon(k) for k in w.icons}}}
+
+
+def crop_marks(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
+    """Line segments (x1, y1, x2, y2) in the margin around the cards at ``cells``
+    (their bleed boxes' corners), on every cut line those cards have."""
+    marks = []
+    top, bottom = min(y for _, y in cells), max(y for _, y in cells) + g.cell_h
+    left, right = min(x for x, _ in cells), max(x for x, _ in cells) + g.cell_w
+    for x in sorted({round(cx + g.bleed + d, 3) for cx, _ in cells for d in (0, g.card_w)}):
+        marks.append([x, max(top - MARK_GAP - MARK_LEN, 0.5), x, top - MARK_GAP])
+        marks.append([x, bottom + MARK_GAP, x, min(bottom + MARK_GAP + MARK_LEN, g.paper_h - 0.5)])
+    for y in sorted({round(cy + g.bleed + d, 3) for _, cy in cells for d in (0, g.card_h)}):
+        marks.append([max(left - MARK_GAP - MARK_LEN, 0.5), y, left - MARK_GAP, y])
+        marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - 0.5), y])
+    return [[round(v, 3) for v in m] for m in marks]
+
+
+def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None) -> Deck:
+    """Every card of ``game_id`` in ``lang``, paginated for ``paper``."""
+    if game_id not in MODULES:
+        raise WorkbenchError(f"unknown game {game_id!r}; choose one of {', '.join(MODULES)}")
+    folder = print_folder(game_id)
+    manifest_path = folder / "print.yaml"
+    if not manifest_path.exists():
+        raise DataError("no print manifest (print.yaml)", file=str(manifest_path))
+    manifest = load_yaml(manifest_path) or {}
+    words = load_words(game_id, lang, emoji=emoji)
+    by_kind = import_module(f"workbench.print.{MODULES[game_id]}").cards(words)
+    version = pool_version(game_id)
+    from workbench.core.registry import get_game
+    game_name = getattr(get_game(game_id), "name", game_id)
+    kinds = []
+    entries = manifest.get("kinds") if isinstance(manifest, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and e.get("key") and e.get("template")
+                                                for e in entries):
+        raise DataError("kinds must be a list of {key, template, size}", file=str(manifest_path))
+    for entry in entries:
+        key = str(entry["key"])
+        if key not in by_kind:
+            raise DataError(f"kind {key!r} is not one the workbench prints for {game_id} "
+                            f"({', '.join(by_kind)})", file=str(manifest_path))
+        template = folder / str(entry["template"])
+        if not template.exists():
+            raise DataError(f"the template of {key} is missing", file=str(template))
+        try:
+            grid = grid_for(str(entry.get("size", "poker")), paper)
+        except WorkbenchError as exc:
+            raise DataError(f"{key}: {exc}", file=str(manifest_path)) from None
+        kinds.append(Kind(key, str(entry["template"]), str(entry.get("size", "poker")),
+                          words.label("kind." + key), grid, by_kind[key]))
+    deck = Deck(game_id, game_name, lang, paper, version, words, kinds)
+    legend = words.label("draft_legend")
+    sheet = 0
+    for kind in kinds:
+        g = kind.grid
+        for start in range(0, len(kind.cards), g.per_page):
+            chunk = kind.cards[start:start + g.per_page]
+            for c in chunk:
+                c["geom"] = {"w": g.card_w, "h": g.card_h, "bleed": g.bleed}
+            sheet += 1
+            for back in (False, True):
+                cells = [g.cell(i, back=back) for i in range(len(chunk))]
+                side = words.label("back" if back else "face")
+                footer = (f"{game_name} · {lang} · {words.label('pool')} {version} · {kind.title} "
+                          f"{start + 1}–{start + len(chunk)}/{len(kind.cards)} · "
+                          f"{words.label('sheet')} {sheet} {side} · ‡ {legend}")
+                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer,
+                                   "grid": g.to_dict(), "marks": crop_marks(g, cells),
+                                   "cells": [list(c) for c in cells]})
+    return deck
+
+
+def typst_error(exc) -> str:
+    """One line for a Typst error: where (the template and line) and what."""
+    import re
+    where = re.search(r"┌─ (\S+):(\d+):(\d+)", getattr(exc, "diagnostic", "") or "")
+    place = ""
+    if where:
+        path = where.group(1).replace("\\", "/")
+        name = path.split("/templates/")[-1] if "/templates/" in path else path.rsplit("/", 1)[-1]
+        place = f" in {name} line {where.group(2)}"
+    message = " ".join(str(getattr(exc, "message", exc)).split())
+    return f"typesetting failed{place}: {message}"
+
+
+def _main_source(deck: Deck, entry: str = "deck") -> str:
+    imports, entries = [], []
+    for i, kind in enumerate(deck.kinds):
+        imports.append(f'#import "/templates/{kind.template}" as k{i}')
+        entries.append(f"{json.dumps(kind.key, ensure_ascii=False)}: (face: k{i}.face, back: k{i}.back)")
+    fonts = ", ".join(json.dumps(f, ensure_ascii=False) for f in FONTS)
+    return "\n".join([
+        f'#import "/workbench.typ": {entry}',
+        *imports,
+        f"#set text(font: ({fonts}), size: 7pt, lang: {json.dumps(deck.lang, ensure_ascii=False)}, fallback: true)",
+        f"#set document(title: {json.dumps(deck.game_name + ' — ' + deck.lang, ensure_ascii=False)})",
+        # Typst takes a symbol such as ☀️ from the text font when that font has it; the
+        # variation selector asks for the colour picture, so pictographs go to the emoji font.
+        (r'#show regex("\p{Extended_Pictographic}\u{FE0F}?"): set text(font: "Noto Color Emoji")'
+         if deck.words.emoji else ""),
+        '#let doc = json("/deck.json")',
+        "#let kinds = (" + ", ".join(entries) + (",)" if len(entries) == 1 else ")"),
+        f"#{entry}(doc, kinds)",
+        ""])
+
+
+def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float = 144.0,
+            pages: list[int] | None = None, page_list: list[dict] | None = None,
+            entry: str = "deck") -> bytes | list[bytes]:
+    """Compile ``deck`` to ``fmt`` (pdf, or png: one image per page). ``pages`` keeps
+    only those page indexes (a preview); ``page_list`` replaces the pages (drawn by the
+    library function ``entry``, e.g. ``tts``). Writes ``out`` when given."""
+    import typst
+    doc = deck.document()
+    if pages is not None:
+        doc = {**doc, "pages": [doc["pages"][i] for i in pages]}
+    if page_list is not None:
+        doc = {**doc, "pages": page_list}
+    with tempfile.TemporaryDirectory(prefix="workbench-print-") as tmp:
+        root = Path(tmp)
+        shutil.copy(LIB, root / "workbench.typ")
+        shutil.copytree(print_folder(deck.game), root / "templates")
+        (root / "deck.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        (root / "main.typ").write_text(_main_source(deck, entry), encoding="utf-8")
+        try:
+            data = typst.compile(str(root / "main.typ"), root=str(root), format=fmt,
+                                 ppi=ppi if fmt == "png" else None)
+        except typst.TypstError as exc:
+            raise WorkbenchError(typst_error(exc)) from None
+    if out is not None:
+        Path(out).write_bytes(data if isinstance(data, bytes) else data[0])
+    return data
