@@ -215,25 +215,27 @@ def _run(spec_a, spec_b, watch, margin_of, alpha, look_every, min_equivalence, s
                 prefix += 1
             n = parts[prefix - 1][-1] + 1 if prefix else 0
             reached = n // look_every if n < budget else looks
-            if reached <= look:
-                continue
-            look = reached
-            upto = prefix
-            last = n >= budget
-            a = _result(spec_a, [got[2 * c] for c in range(upto)])
-            b = _result(spec_b, [got[2 * c + 1] for c in range(upto)])
-            update = _look(a, b, watch, margin_of, level, look, looks, budget, n, min_equivalence, resamples,
-                           seed, start, last)
-            if stop_early and update.decided and not last:
-                update.done = True
-            if update.done:
-                from .compare import flipped_games
-                update.flipped = flipped_games(a, b)
-            if on_update:
-                on_update(update)
-            yield update
-            if update.done:
-                return
+            # every look point the prefix has passed, in order (several at
+            # once when chunks arrive together), each on exactly its games
+            while look < reached:
+                look += 1
+                upto_games = min(budget, look * look_every)
+                upto = sum(1 for part in parts if part[-1] < upto_games)
+                last = upto_games >= budget
+                a = _result(spec_a, [got[2 * c] for c in range(upto)])
+                b = _result(spec_b, [got[2 * c + 1] for c in range(upto)])
+                update = _look(a, b, watch, margin_of, level, look, looks, budget, upto_games, min_equivalence,
+                               resamples, seed, start, last)
+                if stop_early and update.decided and not last:
+                    update.done = True
+                if update.done:
+                    from .compare import flipped_games
+                    update.flipped = flipped_games(a, b)
+                if on_update:
+                    on_update(update)
+                yield update
+                if update.done:
+                    return
 
 
 def _result(spec: SimSpec, chunks: list) -> SimResult:
