@@ -7,11 +7,13 @@ Each game's seed depends only on the master seed and its index, so the tables
 are identical whatever the backend, the worker count or the chunking.
 
 * ``serial``: in this process; no start-up cost, one core.
-* ``pool``: :class:`concurrent.futures.ProcessPoolExecutor` with ``workers``
-  processes (default: every core). Standard library only. Workers ignore
-  Ctrl-C (the main process decides what to keep); a worker that dies (killed,
-  out of memory) breaks the pool, and the chunks that were in flight are
-  played again on a fresh pool, up to ``retries`` times each.
+* ``pool``: ``workers`` processes (default: every core) of a small pool of
+  our own on :mod:`multiprocessing` (one pipe per worker, one chunk at a time
+  each). Standard library only. Workers ignore Ctrl-C (the main process
+  decides what to keep and terminates them); a worker that dies (killed, out
+  of memory) costs its own chunk, played again on a fresh process, up to
+  ``retries`` times. (``ProcessPoolExecutor`` loses every chunk in flight with
+  one worker and can hang at exit after its workers are terminated.)
 * ``dask``: a Dask distributed cluster; ``scheduler="local"`` starts a
   ``LocalCluster`` of ``workers`` single-threaded processes for the run, any
   other value is the address of a running scheduler (``tcp://host:port``).
@@ -22,8 +24,8 @@ are identical whatever the backend, the worker count or the chunking.
 Chunks are sized by guided self-scheduling (:func:`chunks`): large while much
 is left, shrinking towards the end so the workers finish together, and capped
 so that finished work streams back steadily (and little is lost on Ctrl-C).
-Only a few chunks per worker are in flight at a time, so the results waiting
-in the main process stay bounded however large the batch.
+Only one chunk per worker is in flight at a time, so the results waiting in
+the main process stay bounded however large the batch.
 """
 
 from __future__ import annotations
@@ -100,78 +102,113 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _new_pool(workers: int):
+def _context():
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     # fork starts workers at once with the engine already imported (Linux),
     # and lets them see games registered in this process (the Cards page's
     # edited pools); elsewhere the platform default is used
     methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
-def _stop_pool(pool, *, graceful: bool) -> None:
-    """Shut a pool down; unless ``graceful``, without waiting for running
-    chunks: queued ones are cancelled and the worker processes terminated."""
-    if graceful:
-        pool.shutdown(wait=True)
-        return
-    # no public way to end running workers before Python 3.14
-    # (ProcessPoolExecutor.terminate_workers); _processes is stable since 3.2
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
-    for p in procs:
-        p.join(timeout=2)
+def _worker_main(conn) -> None:
+    """A pool worker: play each (task, spec, indices) received, send the chunk
+    (or the error) back; ``None`` ends it."""
+    _worker_init()
+    while True:
+        try:
+            msg = conn.recv()
+        except EOFError:  # the main process has gone
+            return
+        if msg is None:
+            return
+        t, spec, part = msg
+        try:
+            reply = ("ok", t, run_chunk(spec, part))
+        except Exception as exc:  # noqa: BLE001 - sent back and raised in the main process
+            reply = ("error", t, exc)
+        conn.send(reply)
+
+
+class _Worker:
+    """One worker process, its end of a pipe, and the task it is playing."""
+
+    def __init__(self, ctx):
+        parent, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.proc.start()
+        child.close()
+        self.conn = parent
+        self.task: int | None = None
+
+    def stop(self, *, graceful: bool) -> None:
+        if graceful and self.proc.is_alive():
+            try:
+                self.conn.send(None)
+            except OSError:
+                pass
+            self.proc.join(timeout=5)
+        if self.proc.is_alive():
+            self.proc.terminate()
+            self.proc.join(timeout=2)
+        if self.proc.is_alive():  # has not ended on SIGTERM in 2 s
+            self.proc.kill()
+            self.proc.join(timeout=5)
+        self.conn.close()
 
 
 def _iter_pool(tasks: list[Task], workers: int, retries: int) -> Iterator[tuple[int, Chunk]]:
-    from concurrent.futures import FIRST_COMPLETED, wait
-    from concurrent.futures.process import BrokenProcessPool
+    """A small process pool of our own rather than ProcessPoolExecutor: one
+    task per worker at a time, so a dead worker costs exactly its own chunk
+    (replayed on a fresh process), and stopping is terminating processes, with
+    no manager thread left to join at exit."""
+    from multiprocessing.connection import wait
 
-    workers = max(1, min(workers, len(tasks)))  # never more processes than chunks
-    window = 2 * workers                         # chunks in flight at a time
+    ctx = _context()
     pending = deque(range(len(tasks)))
     lost_count = [0] * len(tasks)
-    while pending:
-        pool = _new_pool(workers)
-        running: dict = {}
-        graceful = False
-        try:
-            broken = False
-            while (pending or running) and not broken:
-                while pending and len(running) < window:
-                    t = pending.popleft()
-                    running[pool.submit(run_chunk, *tasks[t])] = t
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in sorted(done, key=running.get):
-                    t = running.pop(fut)
-                    try:
-                        chunk = fut.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        running[fut] = t  # requeued with the others below
-                        continue
-                    yield t, chunk
-            if broken:
-                # a worker died: every chunk in flight is lost with the pool;
-                # play them again (same indices, same seeds) on a fresh pool
-                lost = sorted(running.values())
-                for t in lost:
+    pool = [_Worker(ctx) for _ in range(max(1, min(workers, len(tasks))))]  # never more than chunks
+    graceful = False
+    try:
+        while True:
+            for w in pool:
+                if w.task is None and pending:
+                    w.task = pending.popleft()
+                    w.conn.send((w.task, *tasks[w.task]))
+            busy = [w for w in pool if w.task is not None]
+            if not busy:
+                break
+            ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in busy]))
+            for k, w in enumerate(pool):
+                if w.task is None or not (w.conn in ready or w.proc.sentinel in ready):
+                    continue
+                try:
+                    kind, t, payload = w.conn.recv() if w.conn.poll() else (None, None, None)
+                except (EOFError, OSError):
+                    kind = None
+                if kind is None:
+                    # the process died (killed, out of memory): replay its
+                    # chunk (same indices, same seeds) on a fresh process
+                    t = w.task
                     lost_count[t] += 1
                     if lost_count[t] > retries:
                         part = tasks[t][1]
                         raise WorkbenchError(
                             f"a worker process died {lost_count[t]} times while playing games "
                             f"{part[0]}-{part[-1]}; giving up (out of memory? try fewer --workers)")
-                pending.extendleft(reversed(lost))
-                running.clear()
-            graceful = not running and not broken
-        finally:
-            _stop_pool(pool, graceful=graceful)
+                    pending.appendleft(t)
+                    w.task = None
+                    w.stop(graceful=False)
+                    pool[k] = _Worker(ctx)
+                    continue
+                w.task = None
+                if kind == "error":
+                    raise payload
+                yield t, payload
+        graceful = True
+    finally:
+        for w in pool:
+            w.stop(graceful=graceful)
 
 
 # -- Dask ----------------------------------------------------------------------------------------
