@@ -189,17 +189,20 @@ def test_bad_dask_scheduler_is_one_line(capsys):
     assert "cannot reach the Dask scheduler" in err and len(err.strip().splitlines()) == 1
 
 
-def test_dask_killed_worker_is_one_clear_error(tmp_path, monkeypatch):
+def test_dask_killed_worker_is_one_clear_error(tmp_path):
     pytest.importorskip("dask.distributed")
-    import dask
     (tmp_path / "always").mkdir()
-    monkeypatch.setenv("WB_TEST_MAIN", str(os.getpid()))
-    monkeypatch.setenv("WB_TEST_KILL_MARKER", str(tmp_path / "always" / "m"))
-    spec = SimSpec(f"{__name__}:KILLER", games=8, players=2, seed=13)
-    # the scheduler of a LocalCluster runs in this process: give up after one loss
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        with pytest.raises(WorkbenchError, match=r"Dask lost the workers playing games \d+-\d+"):
-            simulate(spec, scheduler="local", workers=1)
+    # in a fresh interpreter (its own Dask event loop), as typed; the scheduler
+    # of a LocalCluster runs in that process: give up after one loss
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+               WB_TEST_KILL_MARKER=str(tmp_path / "always" / "m"), WB_TEST_MAIN="0",
+               DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="0")
+    out = subprocess.run([sys.executable, "-m", "workbench.cli", "simulate", "test_sim_reliability:KILLER",
+                          "--games", "8", "--players", "2", "--seed", "13", "--scheduler", "local"],
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode == 1
+    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Dask lost the workers playing games" in lines[0], out.stderr[-2000:]
 
 
 def test_chunks_stream_in_completion_order_and_join_to_the_batch():
