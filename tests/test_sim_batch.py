@@ -10,9 +10,9 @@ from workbench.core.play import play_game
 from workbench.core.rng import derive_seed
 from workbench.sim import SimSpec, simulate
 from workbench.sim.backends import chunks
-from workbench.sim.toygame import GAME
+from workbench.games.pebble_race import GAME
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def test_chunks_cover_every_index_once_in_order():

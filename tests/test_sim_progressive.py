@@ -12,7 +12,7 @@ from workbench.sim import SimSpec
 from workbench.sim.compare import compare_results
 from workbench.sim.progressive import HIGHER, LOWER, SAME, UNDECIDED, paired_playtest, verdict
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def test_the_stopping_rule_for_one_metric():

@@ -22,9 +22,9 @@ from workbench.sim import SimSpec, simulate
 from workbench.sim.backends import iter_chunks
 from workbench.sim.sweep import SweepInterrupted, read_metadata, run_sweep
 from workbench.sim.tables import join_chunks
-from workbench.sim.toygame import GAME
+from workbench.games.pebble_race import GAME
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -165,9 +165,9 @@ def test_csv_output_is_csv(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--out", "{tmp}/run.txt"], "write .parquet or .csv"),
+    (["--out", "{tmp}/run.txt"], "must end in .parquet or .csv"),
     (["--out", "{tmp}/missing/run.parquet"], "does not exist"),
-    (["--workers", "100000"], "more than the"),
+    (["--workers", "100000"], "more than"),
 ])
 def test_bad_output_or_worker_count_is_refused_before_playing(tmp_path, capsys, argv, message):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
@@ -178,7 +178,7 @@ def test_bad_output_or_worker_count_is_refused_before_playing(tmp_path, capsys, 
 
 
 def test_more_workers_than_cores_when_forced_never_exceeds_the_chunks(capsys):
-    assert main(["simulate", TOY, "--games", "3", "--workers", "64", "--force-workers", "--json"]) == 0
+    assert main(["simulate", TOY, "--games", "3", "--workers", "64", "--many-workers", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 3
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_game_options, emit_json, parse_options
+from .common import add_game_options, emit_json, game_setup
 
 
 def add_parser(sub) -> None:
@@ -18,10 +18,11 @@ def add_parser(sub) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None,
                        help="processes in the pool (default: every core; 0 plays in this process; "
-                            "more than the cores only with --force-workers)")
+                            "more than the cores only with --many-workers)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS|local",
                        help="run on Dask: 'local' starts a LocalCluster, else tcp://host:port")
-    p.add_argument("--force-workers", action="store_true", help="allow --workers above the number of cores")
+    p.add_argument("--many-workers", action="store_true",
+                   help="allow --workers above the number of cores (up to 256), on purpose")
     p.add_argument("--out", default=None, metavar="FILE.parquet|FILE.csv",
                    help="write the per-game table there as games finish (players and cards beside it, "
                         "e.g. FILE.players.parquet); the format follows the suffix")
@@ -40,8 +41,8 @@ def _ideal(text):
         lo, hi = int(lo), int(hi)
     except ValueError:
         raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12") from None
-    if not sep or lo > hi:
-        raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12 (low first)")
+    if not sep or lo > hi or lo < 1:
+        raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12 (low first, from 1)")
     return lo, hi
 
 
@@ -54,19 +55,26 @@ def _fmt(value) -> str:
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.sim import SimSpec
-    from workbench.sim.backends import check_workers
     from workbench.sim.metrics import flatten
     from workbench.sim.sweep import SweepInterrupted, check_output, run_sweep
 
-    if args.games < 1:
-        raise WorkbenchError("--games must be at least 1")
-    if args.workers is not None and args.workers < 0:
-        raise WorkbenchError("--workers must be 0 or more")
-    check_workers(args.workers, force=args.force_workers)
+    from . import validate
+    # every value is checked before a game is played or a worker started
+    game = validate.game(args.game)
+    validate.games(args.games)
+    validate.workers(args.workers, many=args.many_workers)
+    validate.scheduler(args.scheduler)
+    validate.max_actions(args.max_actions)
+    validate.out_path(args.out, "--out", (".parquet", ".csv"))
     if args.out:
-        check_output(args.out)  # before any game is played
-    spec = SimSpec(game=args.game, games=args.games, players=args.players, bots=args.bots or "random",
-                   seed=args.seed, variants=tuple(args.variant), options=parse_options(args.option),
+        check_output(args.out)  # the three files' names too
+    ideal = _ideal(args.ideal_rounds)
+    validate.whole(args.card_rows, "--card-rows", 0, 100_000)
+    players, seed, options, bots = game_setup(args, game, default_bots="random")
+    game.new_initial_state(game.config(players or game.default_players,
+                                       seed=seed, variants=args.variant, **options))
+    spec = SimSpec(game=args.game, games=args.games, players=players, bots=bots,
+                   seed=seed, variants=tuple(args.variant), options=options,
                    max_actions=args.max_actions)
     bar = None
     if sys.stderr.isatty() or not args.json:
@@ -75,7 +83,7 @@ def run(args) -> int:
                    disable=not sys.stderr.isatty())
     try:
         outcome = run_sweep(spec, args.out, workers=args.workers, scheduler=args.scheduler,
-                            progress=bar.update if bar else None, ideal_rounds=_ideal(args.ideal_rounds))
+                            progress=bar.update if bar else None, ideal_rounds=ideal)
     except SweepInterrupted as exc:
         if bar is not None:
             bar.close()

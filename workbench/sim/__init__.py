@@ -119,7 +119,7 @@ def simulate(spec: SimSpec, *, backend: str | None = None, workers: int | None =
                                         progress=progress)
     elapsed = time.perf_counter() - start
     if ideal_rounds is None:
-        ideal_rounds = getattr(game, "ideal_rounds", None)
+        ideal_rounds = game.ideal_rounds
     used = resolve_backend(backend, workers, scheduler, spec.games)
     return SimResult(spec, games, players, cards, elapsed, used, tuple(ideal_rounds) if ideal_rounds else None)
 

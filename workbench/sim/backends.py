@@ -58,15 +58,6 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def check_workers(workers: int | None, *, force: bool = False) -> None:
-    """Refuse more worker processes than cores unless ``force`` (more only
-    adds start-up cost and memory: the games are CPU-bound)."""
-    cores = default_workers()
-    if workers is not None and workers > cores and not force:
-        raise WorkbenchError(f"--workers {workers} is more than the {cores} cores of this machine; "
-                             f"use --workers {cores} or less, or add --force-workers")
-
-
 def chunks(games: int | Sequence[int], workers: int, *, max_size: int = MAX_CHUNK,
            min_size: int = 1) -> list[list[int]]:
     """Game indices (``range(games)`` or the given ones) in contiguous runs.

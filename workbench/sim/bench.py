@@ -275,7 +275,10 @@ def _paired_with_tweak(game_id, players, budget, quick):
         session = TweakSession(game_id)
     except WorkbenchError:
         return None  # the card page does not edit this game
-    row = session.table().filter(session.table()["kind"] == "pattern").row(0, named=True)
+    patterns = session.table().filter(session.table()["kind"] == "pattern")
+    if patterns.height == 0:
+        return None  # the benchmark's edit (a Pattern's Energy cost) is Meaning Made's
+    row = patterns.row(0, named=True)
     session.edit(row["name"], "E", int(row["E"]) + 1)
     t0 = time.perf_counter()
     first = last = None
@@ -362,7 +365,7 @@ def game_players(game_id: str, players: int | None) -> int:
         return players
     from workbench.sim.runner import resolve_game
     game = resolve_game(game_id)
-    return getattr(game, "default_players", game.min_players)
+    return game.default_players
 
 
 def run_sections(game_ids, players: int | None, *, quick: bool = False, only=None,

@@ -38,7 +38,7 @@ class SimSpec:
     """What a batch plays: a game, a seat count, bots, variants, options and a master seed.
 
     ``game`` is a registry id (``meaning-made``) or ``package.module:ATTR`` for a
-    game outside the registry (tests use ``workbench.sim.toygame:GAME``).
+    game outside the registry (tests use ``workbench.games.pebble_race:GAME``).
     ``max_actions`` ends a runaway game with ending ``timeout``. ``trace=False``
     skips the evaluation samples (lead change, drama, decisiveness become null)."""
 
@@ -90,7 +90,7 @@ def resolve_game(ref: str):
 
 
 def player_count(spec: SimSpec, game) -> int:
-    return spec.players or getattr(game, "default_players", game.min_players)
+    return spec.players or game.default_players
 
 
 def game_config(spec: SimSpec, index: int):
