@@ -186,7 +186,7 @@ def test_bad_dask_scheduler_is_one_line(capsys):
     pytest.importorskip("dask.distributed")
     assert main(["simulate", TOY, "--games", "4", "--scheduler", "bogus"]) == 1
     err = capsys.readouterr().err
-    assert "cannot reach the Dask scheduler" in err and len(err.strip().splitlines()) == 1
+    assert "scheduler" in err and "bogus" in err and len(err.strip().splitlines()) == 1
 
 
 def test_dask_killed_worker_is_one_clear_error(tmp_path):
