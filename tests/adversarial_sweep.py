@@ -205,7 +205,9 @@ def cases() -> list[Case]:
     add("sim-scheduler-port", S + ["--games", "4", "--scheduler", "tcp://host:70000"], mention="port")
     add("sim-max-actions-0", S + ["--games", "4", "--max-actions", "0"], mention="--max-actions", quick=True)
     add("sim-max-actions-neg", S + ["--games", "4", "--max-actions", "-1"], mention="--max-actions")
-    add("sim-out-csv", S + ["--games", "4", "--out", f"{W}/x.csv"], mention="parquet", quick=True)
+    # --out x.csv writes CSV (tests/test_sim_reliability.py reads it back); another suffix is refused
+    add("sim-out-csv", S + ["--games", "4", "--out", f"{W}/x.csv"], "ok", quick=True)
+    add("sim-out-txt", S + ["--games", "4", "--out", f"{W}/x.txt"], mention="parquet", quick=True)
     add("sim-out-missing-dir", S + ["--games", "4", "--out", "/nonexistent/dir/x.parquet"],
         mention="does not exist", quick=True)
     add("sim-out-unwritable", S + ["--games", "4", "--out", "/proc/x.parquet"], mention="cannot write")

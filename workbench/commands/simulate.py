@@ -23,8 +23,9 @@ def add_parser(sub) -> None:
                        help="run on Dask: 'local' starts a LocalCluster, else tcp://host:port")
     p.add_argument("--many-workers", action="store_true",
                    help="allow --workers above the number of cores (up to 256), on purpose")
-    p.add_argument("--out", default=None, metavar="FILE.parquet",
-                   help="write the per-game table there (players and cards beside it)")
+    p.add_argument("--out", default=None, metavar="FILE.parquet|FILE.csv",
+                   help="write the per-game table there as games finish (players and cards beside it, "
+                        "e.g. FILE.players.parquet); the format follows the suffix")
     p.add_argument("--max-actions", type=int, default=20000, help="cut a game off after this many actions")
     p.add_argument("--ideal-rounds", default=None, metavar="LO-HI", help="target length for the Ideal Duration score")
     p.add_argument("--card-rows", type=int, default=10, help="card rows to print (default 10)")
@@ -53,8 +54,9 @@ def _fmt(value) -> str:
 
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
-    from workbench.sim import SimSpec, simulate
+    from workbench.sim import SimSpec
     from workbench.sim.metrics import flatten
+    from workbench.sim.sweep import SweepInterrupted, check_output, run_sweep
 
     from . import validate
     # every value is checked before a game is played or a worker started
@@ -63,7 +65,9 @@ def run(args) -> int:
     validate.workers(args.workers, many=args.many_workers)
     validate.scheduler(args.scheduler)
     validate.max_actions(args.max_actions)
-    validate.out_path(args.out, "--out", (".parquet",))
+    validate.out_path(args.out, "--out", (".parquet", ".csv"))
+    if args.out:
+        check_output(args.out)  # the three files' names too
     ideal = _ideal(args.ideal_rounds)
     validate.whole(args.card_rows, "--card-rows", 0, 100_000)
     players, seed, options, bots = game_setup(args, game, default_bots="random")
@@ -78,12 +82,17 @@ def run(args) -> int:
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=args.game, leave=False,
                    disable=not sys.stderr.isatty())
     try:
-        result = simulate(spec, workers=args.workers, scheduler=args.scheduler,
-                          progress=bar.update if bar else None, ideal_rounds=ideal)
+        outcome = run_sweep(spec, args.out, workers=args.workers, scheduler=args.scheduler,
+                            progress=bar.update if bar else None, ideal_rounds=ideal)
+    except SweepInterrupted as exc:
+        if bar is not None:
+            bar.close()
+        print(f"workbench simulate: {exc}", file=sys.stderr)
+        return 130
     finally:
         if bar is not None:
             bar.close()
-    written = result.write_parquet(args.out) if args.out else []
+    result, written = outcome.result, outcome.written
     metrics = flatten(result.metrics())
     cards = result.card_summary()
     if args.json:

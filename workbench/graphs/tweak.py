@@ -66,6 +66,9 @@ COLUMNS = {
     "flavour": ("both", "flavour text"),
 }
 EFFECT_KEYS = ("meaning", "vitals", "legacy", "E", "I", "S", "lose_tokens")
+#: how the playtest summary names the metrics it shows
+PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
+                   "duration_actions": "game length (actions)", "score_spread": "score spread"}
 
 
 @dataclass
@@ -482,11 +485,9 @@ class TweakSession:
         ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
         base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
         comp = compare(SimSpec(ref_old, **base), SimSpec(ref_new, **base), workers=workers, progress=progress)
-        wanted = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
-                  "duration_actions": "game length (actions)", "score_spread": "score spread"}
         rows = []
         for r in comp.rows:
-            label = wanted.get(r.get("key"))
+            label = PLAYTEST_LABELS.get(r.get("key"))
             if label:
                 rows.append({"metric": label, "old": r["a"], "new": r["b"], "diff": r["diff"],
                              "ci_low": r["ci_low"], "ci_high": r["ci_high"]})
@@ -537,6 +538,40 @@ class TweakSession:
         config = GameConfig.from_dict(flip[f"config_{key}"])
         _, log = play_game(get_game(game_id), config, make_bots(flip[f"bots_{key}"], len(config.players)))
         return {"game": game_id, "config": config.to_dict(), "actions": log, "cursor": 0}
+
+    def stream_playtest(self, n: int = 200, players: int = 4, seed: int = 1, bots: str = "greedy",
+                        workers: int | None = None, card: str | None = None,
+                        watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
+                        margins: dict | None = None, look_every: int = 20, stop_early: bool = True,
+                        on_update=None):
+        """The paired playtest as it happens: yields a
+        :class:`workbench.sim.progressive.PairedUpdate` every ``look_every`` games
+        per pool (old pool = A, edited pool = B, same seeds), each with the
+        difference and interval of every watched metric and of the edited card's
+        use, and stops once all are decided or ``n`` games per pool are played
+        (rule and error control in :mod:`workbench.sim.progressive`).
+        ``on_update(update)`` is called as well, for a page that listens."""
+        from workbench.sim import SimSpec
+        from workbench.sim.progressive import CARD_USE, paired_playtest
+
+        ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
+        base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
+        card = card or (self._undo[-1][1] if self._undo else None)
+        keys = list(watch) + ([f"{CARD_USE}{card}"] if card else [])
+        return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
+                               look_every=look_every, stop_early=stop_early, workers=workers,
+                               seed=seed, on_update=on_update)
+
+
+def update_summary(update) -> pl.DataFrame:
+    """A streaming update in the shape of :attr:`PairedResult.summary` (metric,
+    old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page."""
+    rows = [{"metric": PLAYTEST_LABELS.get(r["key"], r["metric"]), "old": r["a"], "new": r["b"],
+             "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "verdict": r["verdict"]}
+            for r in update.rows]
+    return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
+                                      "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+                                      "verdict": pl.Utf8})
 
 
 def _card_use_row(a, b, card: str, seed: int) -> dict:

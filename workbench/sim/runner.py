@@ -256,8 +256,16 @@ class GameFailed(WorkbenchError):
     """A batch game raised: says which game, with the seed that reproduces it."""
 
 
-def run_chunk(spec: SimSpec | dict, indices: list[int]) -> list[dict]:
-    """Play several games of one batch (the unit of work sent to a worker)."""
+def run_chunk(spec: SimSpec | dict, indices: list[int]):
+    """Play several games of one batch (the unit of work sent to a worker) and
+    return them as a compact :class:`workbench.sim.tables.Chunk` (columns of
+    plain values; the main process turns them into polars frames)."""
+    from .tables import chunk_from_records
+    return chunk_from_records(indices, play_records(spec, indices))
+
+
+def play_records(spec: SimSpec | dict, indices: list[int]) -> list[dict]:
+    """The records of games ``indices`` (plain dicts, see :func:`play_one`)."""
     if isinstance(spec, dict):
         spec = SimSpec.from_dict(spec)
     out = []
