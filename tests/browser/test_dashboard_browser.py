@@ -308,9 +308,18 @@ def test_cards_page_offers_every_game(ui, console_errors):
     page.locator(".cards-game select").wait_for()
     options = page.locator(".cards-game select option").all_inner_texts()
     assert {"meaning-made", "mandate-2038", "pax-transhumanity"} <= set(options)
-    page.locator(".cards-game select").select_option("mandate-2038")
-    # either the pool opens, or the page says plainly that it cannot yet
-    expect(page.locator(".cards-unavailable, .tabulator-row").first).to_be_visible()
+    # every game's pool opens for tweaking, with its card graph beside it
+    for game, card in (("mandate-2038", "Frontier"), ("pax-transhumanity", "Gene Drive")):
+        page.locator(".cards-game select").select_option(game)
+        expect(page.locator(".tabulator-row", has_text=card).first).to_be_visible()
+        expect(page.locator(".cards-message")).to_be_hidden()
+    expect(page.locator(".page-cards canvas").first).to_be_visible()
+    # the Graph page follows the game chosen on the Cards page
+    ui.open("Graph")
+    box = page.get_by_placeholder("type a card name")
+    box.fill("Gene Drive")
+    box.press("Enter")
+    expect(page.locator(".graph-links")).to_contain_text("Gene Drive needs")
     assert console_errors == []
 
 

@@ -1,5 +1,5 @@
-"""The Cards page: a game's card pool in an editable table (a game selector
-offers every bundled game; one the live-tweak session cannot edit yet says so).
+"""The Cards page: a game's card pool (any bundled game, chosen above the
+table) in an editable table.
 
 Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
 a bad value is refused with its message and the table keeps the old value; a
@@ -7,8 +7,10 @@ good one updates the dependency graph and its analyses at once and says what
 changed. A quick paired playtest (old pool against edited pool on the same
 seeds) runs off the event loop with progress; the games whose outcome it
 flipped are listed and open on the Play page with the pool they were played
-on. Undo, redo, save (atomic, refusing a file changed on disk) and export (CSV
-or Parquet).
+on. Undo, redo, save (through :mod:`workbench.core.cardfile`: only the edited
+lines change, a file changed on disk is refused), Reload from disk and export
+(CSV or Parquet). Every text shown is escaped (:mod:`.escape`); a read-only
+dashboard (``serve --read-only``) takes no edits and saves nothing.
 
 For speed an edit sends only the cells that changed (the edited one is already
 in the browser) and the graph's data, never a new table or figure.
@@ -28,6 +30,7 @@ import param
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork
+from .escape import md
 
 #: columns shown first; the rest follow in the session's order
 LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
@@ -49,16 +52,26 @@ class CardsModel(BackgroundWork, param.Parameterized):
     total_games = param.Integer(default=0)
     playtest_version = param.Integer(default=0, doc="bumped when a playtest finishes")
 
-    def __init__(self, session=None, bench=None, game_id: str | None = None, **params):
+    def __init__(self, session=None, bench=None, game_id: str = "meaning-made", **params):
         super().__init__(**params)
         self.bench = bench
-        if session is None:
-            game_id = game_id or (bench.card_game if bench is not None else "meaning-made")
-            session = bench.tweak_session(game_id) if bench is not None else _new_session(game_id)
-        self.session = session
         self.playtest = None
-        self._pools: dict[str, str] = {}
         self._thread: threading.Thread | None = None
+        self.use_session(session if session is not None else _session_for(bench, game_id))
+
+    def use_session(self, session) -> None:
+        """Tweak ``session``'s pool from now on (a game chosen on the page)."""
+        self.session = session
+        game = session.game
+        self.param.playtest_players.bounds = (game.min_players, game.max_players)
+        self.playtest_players = game.default_players
+        self.playtest, self.selected, self.report, self.message = None, "", [], ""
+        self._changed()
+
+    def choose_game(self, game_id: str) -> None:
+        """Switch the page to ``game_id``'s pool (its session is kept per game)."""
+        if game_id != self.session.game_id:
+            self.use_session(_session_for(self.bench, game_id))
 
     # -- reading ----------------------------------------------------------------
     def table(self):
@@ -69,8 +82,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
 
     @property
     def editable_columns(self) -> list[str]:
-        from workbench.graphs.tweak import COLUMNS
-        return list(COLUMNS)
+        return list(self.session.columns)
 
     def cell(self, card: str, column: str):
         t = self.session.table()
@@ -80,24 +92,15 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def card_info(self, card: str | None = None) -> str:
         """One line about a card as the graph sees it: requirement, what it
         needs and what it unlocks."""
-        from workbench.graphs.drawing import card_links
-        card = card or self.selected
-        if not card:
-            return ""
-        graph = self.session.graph()
-        node = next((d for _, d in graph.nodes(data=True)
-                     if d["kind"] != "layer" and str(d["name"]).lower() == card.lower()), None)
-        if node is None:
-            return f"{card}: not in the graph"
-        links = card_links(graph, card)
-        return (f"{node['name']} (Layer {node['layer']}): requires {node.get('requirement') or 'nothing'}; "
-                f"needs {', '.join(links['needs']) or 'nothing'}; "
-                f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
+        return self.session.card_info(card or self.selected)
 
     # -- editing --------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> bool:
         """Apply one edit; a refused edit sets :attr:`message` and leaves the pool
         as it was. Returns whether the edit was taken."""
+        if self.read_only:
+            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
+            return False
         try:
             report = self.session.edit(card, column, value)
         except WorkbenchError as exc:
@@ -125,7 +128,25 @@ class CardsModel(BackgroundWork, param.Parameterized):
         self.report = report.lines()
         self._changed()
 
+    @property
+    def read_only(self) -> bool:
+        return bool(getattr(self.bench, "read_only", False))
+
+    def reload(self) -> None:
+        """Reload from disk: drop unsaved edits and read the card files again."""
+        try:
+            report = self.session.reload()
+        except WorkbenchError as exc:
+            self.message = f"not reloaded: {exc}"
+            return
+        self.message = "reloaded from disk"
+        self.report = report.lines()
+        self._changed()
+
     def save(self) -> list[Path]:
+        if self.read_only:
+            self.message = "not saved: this dashboard is read-only (workbench serve --read-only)"
+            return []
         try:
             written = self.session.save()
         except WorkbenchError as exc:
@@ -156,9 +177,6 @@ class CardsModel(BackgroundWork, param.Parameterized):
         self.running, self.done_games = True, 0
         self.total_games = 2 * self.playtest_games
         try:
-            # the pools as played, so a flipped game opens with the cards it was played with
-            # even after more edits
-            self._pools = self._pool_refs()
             self.playtest = self.session.quick_playtest(
                 n=self.playtest_games, players=self.playtest_players, bots=self.playtest_bots,
                 card=self.selected or None, progress=self._progress, workers=0)
@@ -170,18 +188,18 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.running = False
             self.playtest_version += 1
 
+    def open_flipped(self, row: int, arm: str = "new") -> dict:
+        """Flipped game ``row`` of the last playtest, on the pool it was played
+        with (a session game), handed to the Play page when there is one."""
+        if self.playtest is None:
+            raise WorkbenchError("run a paired playtest first")
+        data, game = self.flipped_match(row, arm)
+        if self.bench is not None:
+            self.bench.open_in_play(data, game=game, label=f"{arm} pool of the Cards page")
+        return data
+
     def start_playtest(self) -> threading.Thread | None:
         return self._start(self.run_playtest, "quick-playtest", "a playtest is already running")
-
-    def _pool_refs(self) -> dict[str, str]:
-        """Game references for the old and the edited pool. Until the tweak
-        session registers edited pools as session games itself, the ones its
-        playtest registers are used."""
-        from workbench.graphs import tweak
-        register = getattr(tweak, "_register_pool", None)
-        if register is None:
-            return {}
-        return {"old": register(self.session.baseline), "new": register(self.session.cards)}
 
     def flipped(self) -> list[dict]:
         return list(self.playtest.flipped) if self.playtest is not None else []
@@ -198,27 +216,27 @@ class CardsModel(BackgroundWork, param.Parameterized):
         """The flipped game ``row`` as played on the ``old`` or ``new`` pool:
         its record (``Match.to_dict`` shape with seats) and the game bound to
         that pool, for :meth:`PlayModel.open_match`."""
-        from workbench.core.bots import make_bots
-        from workbench.core.game import GameConfig
-        from workbench.core.play import play_game
-        from workbench.sim import resolve_game
+        from workbench.core.registry import get_game
 
         from .play import seats_from_bots
-        if pool not in self._pools:
+        if self.playtest is None:
             raise WorkbenchError("no paired playtest to open a game from")
-        flip = self.flipped()[row]
+        data = self.session.flipped_match(self.playtest, row, pool)
+        flip = self.playtest.flipped[row]
         key = "a" if pool == "old" else "b"
-        game = resolve_game(self._pools[pool])
-        config = GameConfig.from_dict(flip[f"config_{key}"])
-        _, log = play_game(game, config, make_bots(flip[f"bots_{key}"], len(config.players)))
-        data = {"game": game.id, "config": config.to_dict(), "actions": log, "cursor": 0,
-                "seats": seats_from_bots(flip[f"bots_{key}"], len(config.players))}
-        return data, game
+        data["seats"] = seats_from_bots(flip[f"bots_{key}"], len(data["config"]["players"]))
+        return data, get_game(data["game"])
 
 
-def _new_session(game_id: str = "meaning-made"):
+def _session_for(bench, game_id: str):
+    if bench is not None:
+        return bench.tweak_session(game_id)
     from workbench.graphs.tweak import TweakSession
     return TweakSession(game_id=game_id)
+
+
+def _pane(fig):
+    return pn.pane.Bokeh(fig, sizing_mode="stretch_width")
 
 
 class CardsPage(pn.viewable.Viewer):
@@ -227,14 +245,14 @@ class CardsPage(pn.viewable.Viewer):
 
     def __init__(self, bench=None, model: CardsModel | None = None, **params):
         super().__init__(**params)
+        from workbench.core.registry import game_ids
+
         from .graph import DependencyView
-        from .play import available_games
         self.bench = bench
-        self._games_list = pn.widgets.Select(
-            label="Game", options=available_games(), width=220, css_classes=["cards-game"],
-            value=bench.card_game if bench is not None else "meaning-made")
-        self._unavailable = pn.pane.Alert("", alert_type="info", visible=False,
-                                          css_classes=["cards-unavailable"])
+        self.model = m = model or CardsModel(bench=bench, game_id=bench.card_game if bench is not None
+                                             else "meaning-made")
+        self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=200,
+                                       css_classes=["cards-game"])
         self._table = pn.widgets.Tabulator(
             None, show_index=False, height=560, selectable=1, sizing_mode="stretch_width",
             frozen_columns=["name"], layout="fit_data_table", pagination=None,
@@ -246,18 +264,24 @@ class CardsPage(pn.viewable.Viewer):
         self._notice = pn.pane.Markdown("", css_classes=["cards-notice"])
         self._report = pn.pane.Markdown("", css_classes=["cards-report"])
         self._info = pn.pane.Markdown("", css_classes=["cards-info"])
+        # Meaning Made's graph is redrawn in place (its data only); the other
+        # games' card graphs come from the session as a new figure
         self._view = DependencyView(width=760, height=560, on_select=self._on_graph_select)
-        self._graph = pn.pane.Bokeh(self._view.figure)
+        self._view_pane = pn.pane.Bokeh(self._view.figure)
+        self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
-        self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160)
+        self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160,
+                                       disabled=m.read_only)
+        self._reload_button = pn.widgets.Button(label="Reload from disk", width=140)
         self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(self.model.export_bytes(".csv")),
                                                filename="cards.csv", label="Export CSV", width=120)
         self._export_pq = pn.widgets.FileDownload(
             callback=lambda: io.BytesIO(self.model.export_bytes(".parquet")),
             filename="cards.parquet", label="Export Parquet", width=140)
-        self._games = pn.widgets.IntInput(label="Games per pool", value=200, start=2, end=20_000, width=120)
-        self._bots = pn.widgets.TextInput(label="Bots", value="greedy", width=120)
+        self._games = pn.widgets.IntInput(label="Games per pool", value=m.playtest_games, start=2,
+                                          end=20_000, width=120)
+        self._bots = pn.widgets.TextInput(label="Bots", value=m.playtest_bots, width=120)
         self._run = pn.widgets.Button(label="Quick paired playtest", color="success", width=200)
         self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
         self._playtest = pn.Column(sizing_mode="stretch_width", css_classes=["cards-playtest"])
@@ -271,44 +295,40 @@ class CardsPage(pn.viewable.Viewer):
         self._undo.on_click(lambda e: (self.model.undo(), self._reload()))
         self._redo.on_click(lambda e: (self.model.redo(), self._reload()))
         self._save.on_click(lambda e: (self.model.save(), self._show_message()))
+        self._reload_button.on_click(lambda e: (self.model.reload(), self._reload()))
         self._run.on_click(self._on_run)
-        self._games_list.param.watch(self._on_game, "value")
+        self._game.param.watch(self._on_game, "value")
         self._flipped.param.watch(self._on_flip_select, "selection")
         self._open_old.on_click(lambda e: self._open("old"))
         self._open_new.on_click(lambda e: self._open("new"))
         self._poll = None
-        self.model = None
-        self._use(model or self._model_for(self._games_list.value))
+        self._show_pool()
 
     # -- choosing a game ---------------------------------------------------------------
-    def _model_for(self, game_id: str) -> CardsModel | None:
-        try:
-            return CardsModel(bench=self.bench, game_id=game_id)
-        except WorkbenchError as exc:
-            self._unavailable.object = (f"**Card tweaking is not available for {game_id} yet.** {exc}. "
-                                        "The Meaning Made pool can be tweaked now.")
-            return None
-
-    def _use(self, model: CardsModel | None) -> None:
-        self._unavailable.visible = model is None
-        for w in (self._table, self._graph, self._run, self._undo, self._redo, self._save,
-                  self._export, self._export_pq):
-            w.visible = model is not None
-        if model is None:
-            return
-        self.model = m = model
-        self._games.value, self._bots.value = m.playtest_games, m.playtest_bots
+    def _show_pool(self) -> None:
+        """Show the model's current game: a new table (its columns differ per
+        game), its graph, no playtest yet."""
+        m = self.model
         frame = m.table().to_pandas()
-        self._table.editors = {c: None for c in frame.columns if c not in m.editable_columns}
+        self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
         self._table.value = frame
+        self._games.value, self._bots.value = m.playtest_games, m.playtest_bots
         self._playtest.objects, self._flipped_box.visible = [], False
         self._draw_graph()
         self._show_message()
 
     def _on_game(self, event):
+        m = self.model
+        try:
+            m.choose_game(event.new)
+        except WorkbenchError as exc:
+            m.message = f"refused: {exc}"
+            self._show_message()
+            return
         if self.bench is not None:
             self.bench.card_game = event.new
-        self._use(self._model_for(event.new))
+        with pn.io.hold():
+            self._show_pool()
 
     # -- callbacks -----------------------------------------------------------------
     def _on_edit(self, event):
@@ -341,20 +361,28 @@ class CardsPage(pn.viewable.Viewer):
 
     def _show_message(self):
         m = self.model
-        refused = m.message.startswith(("refused", "not saved", "playtest failed", "nothing to", "no paired"))
-        self._message.object = m.message
+        refused = m.message.startswith(("refused", "not saved", "not reloaded", "playtest failed",
+                                        "nothing to", "no paired"))
+        # every text here can hold card names or file paths: escaped, never markup
+        self._message.object = md(m.message)
         self._message.visible = bool(m.message) and refused
-        self._notice.object = "" if refused else m.message
-        self._report.object = ("**What the last edit changed**\n\n" + "\n".join(f"- {line}" for line in m.report)
+        self._notice.object = "" if refused else md(m.message)
+        self._report.object = ("**What the last edit changed**\n\n" + "\n".join(f"- {md(line)}" for line in m.report)
                                if m.report else "")
-        self._info.object = m.card_info()
-        self._undo.disabled = not m.session.can_undo
-        self._redo.disabled = not m.session.can_redo
+        self._info.object = md(m.card_info())
+        self._undo.disabled = m.read_only or not m.session.can_undo
+        self._redo.disabled = m.read_only or not m.session.can_redo
 
     def _draw_graph(self):
         m = self.model
-        self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
-        self._info.object = m.card_info()
+        if m.session.game_id == "meaning-made":
+            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
+            if self._graph.objects != [self._view_pane]:
+                self._graph.objects = [self._view_pane]
+        else:
+            fig = m.session.figure(m.selected or None, width=760, height=520)
+            self._graph.objects = [_pane(fig)]
+        self._info.object = md(m.card_info())
 
     def _on_run(self, event=None):
         m = self.model
@@ -399,15 +427,14 @@ class CardsPage(pn.viewable.Viewer):
         if not self._flipped.selection or self.bench is None:
             return
         try:
-            data, game = self.model.flipped_match(self._flipped.selection[0], pool)
-            self.bench.open_in_play(data, game=game, label=f"{pool} pool of the Cards page")
+            self.model.open_flipped(self._flipped.selection[0], pool)
         except WorkbenchError as exc:
             self.model.message = f"refused: {exc}"
             self._show_message()
 
     def __panel__(self):
-        buttons = pn.Row(self._undo, self._redo, self._save, self._export, self._export_pq)
-        left = pn.Column(self._games_list, self._unavailable, buttons, self._message, self._notice, self._table,
+        buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button, self._export, self._export_pq)
+        left = pn.Column(self._game, buttons, self._message, self._notice, self._table,
                          sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")

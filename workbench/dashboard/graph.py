@@ -13,6 +13,8 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from .escape import md
+
 from workbench.core.errors import WorkbenchError
 
 
@@ -32,8 +34,7 @@ class GraphModel(param.Parameterized):
         self.session = session
 
     def card_names(self) -> list[str]:
-        graph = self.session.graph()
-        return sorted(str(d["name"]) for _, d in graph.nodes(data=True) if d["kind"] != "layer")
+        return self.session.card_names()
 
     def select(self, card: str) -> None:
         """Select a card by name (case-insensitive); an unknown name is refused
@@ -42,13 +43,14 @@ class GraphModel(param.Parameterized):
         if not card:
             self.selected = ""
             return
-        from workbench.graphs.drawing import card_links
-        card_links(self.session.graph(), card)  # raises with a suggestion when unknown
+        self.session.card_links(card)  # raises with a suggestion when unknown
         self.selected = next(n for n in self.card_names() if n.lower() == card.lower())
 
     def links(self) -> dict[str, list[str]]:
-        from workbench.graphs.drawing import card_links
-        return card_links(self.session.graph(), self.selected) if self.selected else {"needs": [], "unlocks": []}
+        return self.session.card_links(self.selected) if self.selected else {"needs": [], "unlocks": []}
+
+    def figure(self):
+        return self.session.figure(self.selected or None, width=1100, height=700)
 
     def status_rows(self):
         """The analyses' card summary (polars), for the table under the graph."""
@@ -70,8 +72,11 @@ class GraphPage(pn.viewable.Viewer):
         self._clear = pn.widgets.Button(label="Clear selection", width=130)
         self._links = pn.pane.Markdown("", css_classes=["graph-links"])
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
+        # Meaning Made's Layer layout is redrawn in place; the other games'
+        # card graphs are the session's own figure, replaced on a change
         self._view = DependencyView(on_select=self._on_tap)
-        self._plot = pn.pane.Bokeh(self._view.figure)
+        self._view_pane = pn.pane.Bokeh(self._view.figure)
+        self._plot = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._summary = pn.widgets.Tabulator(None, disabled=True, show_index=False, height=300,
                                              sizing_mode="stretch_width", pagination=None)
         self._card.param.watch(self._on_card, "value")
@@ -92,7 +97,7 @@ class GraphPage(pn.viewable.Viewer):
             self.model.select(value)
             self._message.visible = False
         except WorkbenchError as exc:
-            self._message.object, self._message.visible = str(exc), True
+            self._message.object, self._message.visible = md(str(exc)), True
             return
         self._draw_selection()
 
@@ -107,13 +112,21 @@ class GraphPage(pn.viewable.Viewer):
         if not m.selected:
             return "*Select a card (type its name, or click it in the graph) to see what it needs and unlocks.*"
         links = m.links()
-        return (f"**{m.selected}** needs: {', '.join(links['needs']) or 'nothing'} · "
-                f"unlocks: {', '.join(links['unlocks']) or 'nothing'}")
+        return (f"**{md(m.selected)}** needs: {md(', '.join(links['needs']) or 'nothing')} · "
+                f"unlocks: {md(', '.join(links['unlocks']) or 'nothing')}")
+
+    def _draw_graph(self) -> None:
+        m = self.model
+        if m.session.game_id == "meaning-made":
+            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
+            if self._plot.objects != [self._view_pane]:
+                self._plot.objects = [self._view_pane]
+        else:
+            self._plot.objects = [pn.pane.Bokeh(m.figure())]
 
     def _draw_selection(self):
-        m = self.model
         with pn.io.hold():
-            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
+            self._draw_graph()
             self._links.object = self._links_text()
 
     def _redraw(self):
@@ -125,14 +138,14 @@ class GraphPage(pn.viewable.Viewer):
             try:
                 session = self.bench.tweak_session(self.bench.card_game)
             except WorkbenchError as exc:
-                self._message.object, self._message.visible = str(exc), True
+                self._message.object, self._message.visible = md(str(exc)), True
                 return
             if session is not self.model.session:
                 self.model = GraphModel(session=session)
         m = self.model
         with pn.io.hold():
             self._card.options = m.card_names()
-            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
+            self._draw_graph()
             self._links.object = self._links_text()
             summary = m.status_rows()
             if summary is not None and summary.height:

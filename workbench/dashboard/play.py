@@ -24,6 +24,7 @@ from workbench.core.registry import game_ids, get_game
 from workbench.core.rng import Rng, derive_seed
 
 from .tabletop import draw_table
+from .escape import md
 
 HUMAN = "human"
 SEAT_KINDS = [HUMAN, "greedy", "random"]
@@ -77,7 +78,7 @@ class PlayModel(param.Parameterized):
 
     def _sync_game_settings(self, game_id: str, keep_players: bool = True) -> None:
         game = get_game(game_id)
-        default = getattr(game, "default_players", game.min_players)
+        default = game.default_players
         with param.parameterized.discard_events(self):
             self.game_id = game_id
             self.param.players.bounds = (game.min_players, game.max_players)
@@ -158,7 +159,8 @@ class PlayModel(param.Parameterized):
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
     def load(self, path: str | Path) -> None:
-        self.open_match(json.loads(Path(path).read_text(encoding="utf-8")))
+        from workbench.core.data import read_text_file
+        self.load_text(read_text_file(Path(path)))
 
     def load_text(self, text: str) -> None:
         try:
@@ -542,7 +544,7 @@ class PlayPage(pn.viewable.Viewer):
 
     def _end_tick(self):
         if self._worker is not None and self._worker.is_alive():
-            self._status.object = f"**{self.model.game.name}** · bots playing… {self.model.length} actions"
+            self._status.object = f"**{md(self.model.game.name)}** · bots playing… {self.model.length} actions"
             return
         if self._poll is not None:
             self._poll.stop()
@@ -677,8 +679,8 @@ class PlayPage(pn.viewable.Viewer):
         alt = m.alternate()
         self._other.visible = bool(alt)
         self._other.description = alt or None
-        self._status.object = f"**{m.game.name}** · {m.status()}" + (f" · *{alt}*" if alt else "")
-        self._message.object = m.message
+        self._status.object = f"**{md(m.game.name)}** · {md(m.status())}" + (f" · *{md(alt)}*" if alt else "")
+        self._message.object = md(m.message)
         self._message.visible = bool(m.message)
         rows = [[r["ply"], r["player"], r["action"]] for r in m.log()]
         if rows != self._log.rows:
@@ -689,7 +691,7 @@ class PlayPage(pn.viewable.Viewer):
         try:
             drawn = draw_table(m.game, m.state)
         except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the page
-            drawn = pn.pane.Alert(f"cannot draw this position: {exc}", alert_type="danger")
+            drawn = pn.pane.Alert(f"cannot draw this position: {md(exc)}", alert_type="danger")
         if not (self._table.objects and update_in_place(self._table.objects[0], drawn)):
             self._table.objects = [drawn]
 

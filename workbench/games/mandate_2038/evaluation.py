@@ -1,0 +1,132 @@
+"""How a Mandate 2038 position is rated for greedy bots and the design metrics:
+weighted features of a seat's position (``DEFAULT_WEIGHTS`` names them), with
+the outlook of a selected Core Action still to resolve and a Training draw's
+expected value in place of the card drawn."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Mapping
+
+from . import agi, board, costs, flow, influence, odds, research
+from .actions import ACTION_RULES
+from .data import CORE_ACTIONS, Content
+from .state import MandateState
+
+DEFAULT_WEIGHTS = {
+    "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
+    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
+    "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
+    "agi_readiness": 2.0, "outlook": 1.0, "ventures": 0.6,
+}
+
+
+def _unresolved_selection(state: MandateState, seat: int) -> str | None:
+    """The Core Action ``seat`` has selected this cycle and not yet resolved (None
+    outside selection and resolution, and once its resolution has begun)."""
+    if state.phase not in ("select", "act", "answer") or state.run is not None:
+        return None
+    action = state.selections[seat]
+    if action is None or not state.players[seat].ready[CORE_ACTIONS.index(action)]:
+        return None
+    if state.acting is not None and state.acting[0] == seat:
+        return None
+    return action
+
+
+#: content -> {on_research: expected banked Capability}; weak, so an edited pool's
+#: values go with it
+_RUN_VALUE: "weakref.WeakKeyDictionary[Content, dict]" = weakref.WeakKeyDictionary()
+
+
+def _expected_run(content: Content, on_research: bool) -> int:
+    """A Training run's expected banked Capability under the best stopping rule from
+    a full deck of ``content`` (odds.py), rounded: what a bot expects of selecting
+    Research."""
+    values = _RUN_VALUE.setdefault(content, {})
+    if on_research not in values:
+        comp = odds.full_deck(content)
+        values[on_research] = round(odds.optimal_run(comp, 1 if on_research else 0)["expected"])
+    return values[on_research]
+
+
+def evaluate(state: MandateState, seat: int, weights: Mapping[str, float] | None = None) -> float:
+    """Weighted features of ``seat``'s position (``DEFAULT_WEIGHTS`` names them).
+
+    While ``seat`` has a selected Core Action still to resolve, the position is
+    rated as it would stand after the best resolution of that Action (its
+    *outlook*), so a one-ply greedy bot selects the Action that will do most for
+    it instead of picking blind. After a Training draw the realised card is
+    replaced by the draw's expected value, so the look-ahead cannot peek at the
+    deck."""
+    w = dict(DEFAULT_WEIGHTS)
+    if weights:
+        w.update(weights)
+    action = _unresolved_selection(state, seat)
+    if action is not None and w.get("outlook", 1.0):
+        return _outlook(state, seat, action, w)
+    return features_value(state, seat, w)
+
+
+def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
+    """The best feature value among the resolutions of ``seat``'s selected Action,
+    each applied to a copy of the position (a Training run counts its expected
+    banked Capability from a full deck, never the real cards)."""
+    rules = ACTION_RULES[action]
+    index = CORE_ACTIONS.index(action)
+    best, tried = None, set()
+    for move in flow.resolutions(state, seat, action):
+        if (move.mode, move.tile) in tried:
+            continue                      # which identical Agent moves changes nothing here
+        tried.add((move.mode, move.tile))
+        c = state.clone()
+        c._legal = None                   # edited by hand below, not through apply_action
+        pos = c.tile_ids.index(move.tile)
+        c.players[seat].agents[move.agent - 1] = pos
+        if move.mode != "blocked":
+            if action == "research":
+                c.players[seat].compute -= research.compute_cost(c, pos)
+                costs.gain(c, seat, "capability", _expected_run(c.content, c.tiles[pos] == "research"))
+            elif rules.resolve(c, seat, pos, move.mode):
+                influence.accept(c)       # a proposal is rated as if the partner agreed
+                c.pending = None
+        if pos == board.FRONTIER_POS:
+            costs.gain(c, seat, "runway", 1)
+        c.players[seat].ready[index] = False
+        value = features_value(c, seat, w)
+        if best is None or value > best:
+            best = value
+    return best if best is not None else features_value(state, seat, w)
+
+
+def features_value(state: MandateState, seat: int, w: dict) -> float:
+    p = state.players[seat]
+    capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
+    prov = 0.0
+    if state.pre_draw is not None and state.pre_draw[0] == seat:
+        snap = state.pre_draw
+        capability, trust, bag, mandate, runway = snap[3], snap[4], snap[5], snap[6], snap[8]
+        step = odds.one_draw(odds.composition_of(state.content, snap[7]), set(snap[2]), snap[1])
+        prov = step["expected_prov"]
+        bag += step["expected_scrutiny"]
+        trust += step["p_human_eval"]
+    elif state.run is not None and state.run["seat"] == seat:
+        prov = state.run["prov"]
+    blocked = 0
+    if _unresolved_selection(state, seat) is not None:
+        # a pick whose Action will have no legal effect wastes one of the Era's three turns
+        blocked = flow.is_blocked(state, seat, state.selections[seat])
+    connected = len(board.connected_facilities(state, seat))
+    built = sum(f is not None for f in p.facilities)
+    ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v))
+    pend = state.pending
+    if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
+        ventures += 0.5                   # a proposal waiting for the partner's answer
+    readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
+    return (w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
+            + w["customers"] * p.customers
+            + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
+            + w["connected"] * connected + w["offline"] * (built - connected)
+            + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
+            + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
+            + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures)
