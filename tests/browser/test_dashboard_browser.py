@@ -314,8 +314,8 @@ def test_cards_page_offers_every_game(ui, console_errors):
         expect(page.locator(".tabulator-row", has_text=card).first).to_be_visible()
         expect(page.locator(".cards-message")).to_be_hidden()
     expect(page.locator(".page-cards canvas").first).to_be_visible()
-    # the Graph page follows the game chosen on the Cards page
-    ui.open("Graph")
+    # the Graph page follows the game chosen on the Cards page (same session)
+    ui.tab("Graph")
     box = page.get_by_placeholder("type a card name")
     box.fill("Gene Drive")
     box.press("Enter")
