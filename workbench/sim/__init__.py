@@ -48,14 +48,14 @@ class SimResult:
     def metrics_table(self):
         """The metrics as a two-column polars table (label, value)."""
         import polars as pl
-        from .metrics import METRICS
+        from .metrics import METRICS, flat_label
         values = self.metrics()
         labels, numbers = [], []
         for m in METRICS:
             v = values[m.key]
             if isinstance(v, dict):
-                for seat, x in v.items():
-                    labels.append(f"{m.label}, seat {seat}")
+                for sub, x in v.items():
+                    labels.append(flat_label(m.key, sub))
                     numbers.append(x)
             else:
                 labels.append(m.label)

@@ -20,7 +20,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.rng import derive_seed
 
 from . import SimResult, SimSpec, simulate
-from .metrics import METRICS, compute_all, flatten
+from .metrics import METRICS, compute_all, flat_labels, flatten
 
 
 @dataclass
@@ -52,7 +52,9 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
     n = da.n
     rng = np.random.default_rng(derive_seed(seed, "bootstrap"))
     samples = [rng.integers(0, n, n) for _ in range(resamples)] if n > 1 else []
-    va, vb = flatten(compute_all(da)), flatten(compute_all(db))
+    raw_a = compute_all(da)
+    va, vb = flatten(raw_a), flatten(compute_all(db))
+    labels = flat_labels(raw_a)
     diffs: dict[str, list[float]] = {k: [] for k in va}
     # a metric that is the mean of one per-game column is resampled in one
     # vectorised step (over the games where both arms have a value: drama and
@@ -75,13 +77,11 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
         rb = flatten({m.key: m.compute(tb) for m in others})
         for k, x in ra.items():
             y = rb.get(k)
-            if x is not None and y is not None:
+            if k in diffs and x is not None and y is not None:
                 diffs[k].append(y - x)
-    labels = {m.key: m.label for m in METRICS}
     rows = []
     for k, x in va.items():
-        base, _, seat = k.partition("_seat")
-        label = labels[k] if k in labels else f"{labels[base]}, seat {seat}"
+        label = labels[k]
         y = vb.get(k)
         lo = hi = None
         if diffs[k]:
