@@ -21,7 +21,7 @@ from workbench.core.errors import NotationError, WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult
 from workbench.core.rng import Rng
 
-from . import agi, audit, board, costs, final_scoring, flow, influence, milestones, notation, odds, research, world_ending
+from . import agi, audit, board, costs, final_scoring, flow, influence, mandate_scoring, milestones, notation, odds, research, world_ending
 from .data import CORE_ACTIONS, load_content
 from .state import MandateState, new_player
 
@@ -29,10 +29,47 @@ OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer", "jv_range_ch
 
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
-    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
+    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3,
+    # an Agent on the board is presence for every later Action: worth more than
+    # the two Runway a Recruit costs (at 0.2 Organize was never chosen, issue 15)
+    "agents": 0.9,
+    # each Runway below 4 counts this much more: a player who cannot pay for a
+    # Build or a Recruit gains most from Fund
+    "short_runway": 0.25,
     "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
     "agi_readiness": 2.0, "outlook": 1.0, "ventures": 0.6,
+    # the Era's revealed Mandate card: progress toward its minimum (0-1) plus 1
+    # for leading the qualifiers alone, 0.5 tied (see era_mandate_standing)
+    "era_mandate": 1.5,
 }
+
+
+def era_mandate_standing(state, seat: int) -> float:
+    """How well ``seat`` stands on the Era's revealed Mandate card: its criterion
+    value's share of the card's minimum (capped at 1), plus 1 when it alone
+    leads the players who reach the minimum, 0.5 when it leads tied. Compute
+    produced is only recorded at Production, so before that the connected
+    Facilities (which produce it) stand in for it."""
+    name = state.mandate_card
+    if not name:
+        return 0.0
+    card = state.content.mandate_by_name.get(name.lower())
+    if card is None:
+        return 0.0
+
+    def value(s: int) -> float:
+        v = mandate_scoring.value(state, s, card.criterion)
+        if card.criterion == "compute_produced" and not v:
+            v = len(board.connected_facilities(state, s))
+        return v
+
+    values = [value(s) for s in range(state.n)]
+    mine = values[seat]
+    out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
+    qualified = [v for v in values if v >= card.minimum]
+    if mine >= card.minimum and mine == max(qualified):
+        out += 1.0 if qualified.count(mine) == 1 else 0.5
+    return out
 
 
 def _unresolved_selection(state, seat: int) -> str | None:
@@ -273,7 +310,9 @@ class Mandate2038(Game):
         if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
             ventures += 0.5                   # a proposal waiting for the partner's answer
         readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
-        return (w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
+        standing = era_mandate_standing(state, seat) if w["era_mandate"] else 0.0
+        short = 4 - runway if runway < 4 else 0
+        return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
                 + w["customers"] * p.customers
                 + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
                 + w["connected"] * connected + w["offline"] * (built - connected)
