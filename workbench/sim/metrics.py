@@ -103,6 +103,8 @@ class Metric:
     range = (0.0, 1.0)
     #: the value is the mean of one per-game column (paired differences are exact)
     column: str | None = None
+    #: a dict-valued metric says what its keys are ("seat", "kind", "card")
+    per: str | None = None
 
     def compute(self, d: MetricData):
         return _mean(d.cols[self.column]) if d.n else None
@@ -154,7 +156,7 @@ class SeatAdvantage(Metric):
     ``adv_s = r_s - (1/S) sum_s' r_s'``, range [-1, 1]; positive favours the seat
     (seat 1 moves first). Returns ``{seat: adv_s}``."""
 
-    key, label, range = "seat_advantage", "Seat advantage", (-1.0, 1.0)
+    key, label, range, per = "seat_advantage", "Seat advantage", (-1.0, 1.0), "seat"
 
     def compute(self, d: MetricData):
         if not d.n or d.won.shape[1] == 0:
@@ -305,7 +307,7 @@ class SeatWinRate(Metric):
     rate is the survival rate. The fair rate is the mean over seats; the
     Balance and Seat advantage metrics are built on the same ``r_s``."""
 
-    key, label = "seat_win_rate", "Win rate"
+    key, label, per = "seat_win_rate", "Win rate", "seat"
 
     def compute(self, d: MetricData):
         if not d.n or d.won.shape[1] == 0:
@@ -378,7 +380,7 @@ class ActionUsage(Metric):
     range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). Not
     computed for games that name no action kinds."""
 
-    key, label = "action_usage", "Action usage"
+    key, label, per = "action_usage", "Action usage", "kind"
 
     def compute(self, d: MetricData):
         if not d.action_kinds or not d.n:
@@ -406,7 +408,7 @@ class CardUsage(Metric):
     ``p_c = #{g : times_g[c] > 0} / G``, range [0, 1]; returns ``{card: p_c}``
     for the cards taken in some game (the same pick rate as :func:`card_summary`)."""
 
-    key, label = "card_usage", "Card pick rate"
+    key, label, per = "card_usage", "Card pick rate", "card"
 
     def compute(self, d: MetricData):
         if not d.n:
@@ -432,9 +434,16 @@ ALIASES = {"survival": "completion", "legacy_cap_share": "cap_saturation", "cap_
 
 
 def compute(d: MetricData, key: str):
-    """One metric by key or alias (``survival`` is ``completion``)."""
+    """One metric by key or alias (``survival`` is ``completion``), or one entry
+    of a dict-valued metric by its flat key (``seat_win_rate_seat2``)."""
     key = ALIASES.get(key, key)
-    return METRIC_BY_KEY[key].compute(d)
+    if key in METRIC_BY_KEY:
+        return METRIC_BY_KEY[key].compute(d)
+    for base, metric in METRIC_BY_KEY.items():
+        if metric.per and key.startswith(base + "_"):
+            values = metric.compute(d) or {}
+            return {flat_key(base, sub): v for sub, v in values.items()}.get(key)
+    raise KeyError(key)
 
 
 def flat_key(key: str, sub) -> str:
