@@ -94,9 +94,12 @@ def skill_pools(game: str, players: int, games: int, seed: int, ladder, workers,
 #: its playouts stop after a few actions and score the leaf with the game's
 #: evaluation, which keeps a long game affordable on a loaded 2-core machine.
 LADDER_GAMES = {
-    "meaning-made": (["random", "greedy", "mcts:16:d=4"], 2, 20),
-    "mandate-2038": (["random", "greedy", "mcts:16:d=4"], 4, 8),
-    "pax-transhumanity": (["random", "greedy", "mcts:16:d=4"], 3, 6),
+    # Meaning Made: random playouts waste the shared Support, so their leaves
+    # all look doomed and the search learns nothing (mcts:16:d=4 survived 0 of
+    # 20); two greedy steps per playout keep the leaves informative
+    "meaning-made": (["random", "greedy", "mcts:16:greedy:d=2"], 2, 20),
+    "mandate-2038": (["random", "greedy", "mcts:16:d=4"], 4, 12),
+    "pax-transhumanity": (["random", "greedy", "mcts:16:d=4"], 3, 9),
 }
 #: games whose table shares one fate (Meaning Made: nobody wins a collapsed
 #: world), where the ladder measures survival with every seat the same bot
