@@ -49,9 +49,6 @@ DEFAULT_WEIGHTS = {
     "win": 50.0,            # the player wins (alone or shared)
     "loss": -10.0,          # a loss, scaled by rank: last place gets all of it, second of four a third
     "margin": 2.0,          # per point ahead of (or behind) the best rival under the final scoring
-    "tie_win": 0.3,         # share of ``win`` a win counts for when the top score is shared and a
-                            # tie-break (Capital) decides: bots play for points before they end the
-                            # game, instead of ending it at 0 all round (issue 15)
     "stall": 0.5,           # per round played, charged to unfinished positions only, so a dragging
                             # game makes finishing (even second) worth more than going on
     "spend_by": 30.0,       # round by which money and Patents held are worth nothing (their weights
@@ -59,7 +56,7 @@ DEFAULT_WEIGHTS = {
 }
 
 #: keys that are not features: how endings, long games and held money are valued
-ENDING_KEYS = ("win", "loss", "margin", "tie_win", "stall", "spend_by")
+ENDING_KEYS = ("win", "loss", "margin", "stall", "spend_by")
 #: features whose weight shrinks toward ``spend_by``
 HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
@@ -231,7 +228,7 @@ class PaxGame(Game):
 
 def ending_value(state, seat: int, w: Mapping) -> float:
     """What a finished game is worth to ``seat`` on top of its features: ``win``
-    for a winner (times ``tie_win`` when a rival has as many points), else ``loss`` scaled by rank (last place all of it), plus
+    for a winner, else ``loss`` scaled by rank (last place all of it), plus
     ``margin`` per point ahead of (behind) the best rival. Solo: the margin is
     measured against the solo target."""
     pts = scoring.scores(state)
@@ -243,7 +240,7 @@ def ending_value(state, seat: int, w: Mapping) -> float:
     best_rival = max(pts[s] for s in range(n) if s != seat)
     margin = pts[seat] - best_rival
     if won:
-        return w["win"] * (w["tie_win"] if margin <= 0 else 1.0) + w["margin"] * margin
+        return w["win"] + w["margin"] * margin
     # rank 1 = second place; everyone with strictly more points (or the winners) is ahead
     ahead = sum(1 for s in range(n) if s != seat and (pts[s] > pts[seat] or s in scoring.winners(state)))
     rank = max(1, ahead)
