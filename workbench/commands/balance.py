@@ -70,6 +70,8 @@ def run(args) -> int:
         raise WorkbenchError("give at least one --vary, e.g. --vary 'patterns.*.cost'")
     if args.undo and not args.study:
         raise WorkbenchError("--undo takes back the proposal of a study: give its --study file")
+    if args.change_cost < 0:
+        raise WorkbenchError("--change-cost must be 0 or more")
     if args.workers is not None and args.workers < 0:
         raise WorkbenchError("--workers must be 0 or more")
     spec = BalanceSpec(args.game, targets, list(args.vary), trials=args.trials,
@@ -85,7 +87,7 @@ def run(args) -> int:
         if args.json:
             emit_json(msg)
         else:
-            print(f"took back {len(edits)} edits; wrote {', '.join(str(p) for p in written) or 'nothing'}")
+            print(f"took back {len(edits)} edit{'' if len(edits) == 1 else 's'}; wrote {', '.join(str(p) for p in written) or 'nothing'}")
         return 0
 
     bar = None
@@ -132,7 +134,7 @@ def run(args) -> int:
         print(f"best trial {result.best['number']}: loss {result.best['loss']:.3f} "
               f"(the cards as they are: {doc['baseline_loss']:.3f})" if doc["baseline_loss"] is not None
               else f"best trial {result.best['number']}: loss {result.best['loss']:.3f}")
-    print(f"\nproposal: {len(result.edits)} edits" + (":" if result.edits else " (the cards as they are fit best)"))
+    print(f"\nproposal: {len(result.edits)} edit{'' if len(result.edits) == 1 else 's'}" + (":" if result.edits else " (the cards as they are fit best)"))
     for e in result.edits:
         print(f"  {e['card']} {e['field']}: {e['old']} -> {e['new']}")
     if diff:
