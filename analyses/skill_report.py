@@ -101,7 +101,7 @@ LADDER_GAMES = {
     # steps survived 70 % against greedy's 80 %)
     "meaning-made": (["random", "greedy", "mcts:48:greedy:d=1"], 2, 20),
     "mandate-2038": (["random", "greedy", "mcts:16:d=4"], 4, 12),
-    "pax-transhumanity": (["random", "greedy", "mcts:48:d=4"], 3, 9),
+    "pax-transhumanity": (["random", "greedy", "mcts:16:d=4"], 3, 9),
 }
 #: games whose table shares one fate (Meaning Made: nobody wins a collapsed
 #: world), where the ladder measures survival with every seat the same bot
