@@ -443,3 +443,16 @@ def test_every_bundled_game_is_drawn_at_start_and_end(game_id):
         assert not isinstance(drawn, pn.pane.Alert), drawn.object
         model.play_to_end()
     assert model.state.is_terminal() and "Game over" in model.status()
+
+
+def test_rules_page_marks_rulings_and_drafts():
+    """The Rules page shows the same marks as the rendered book: †ruling-id on a clause
+    its marker ties to a ruling, ‡ after a draft value (Mandate's district table)."""
+    from workbench.dashboard.rules import RulesModel
+    mm = RulesModel(game_id="meaning-made")
+    cid = next(c for c, cl in mm.source.clauses.items() if cl.rulings)
+    rid = mm.source.clauses[cid].rulings[0]
+    for lang in mm.languages:
+        assert f"†{rid}" in mm.shown_text(lang, cid)
+    mandate = RulesModel(game_id="mandate-2038")
+    assert "‡" in mandate.shown_text("en", "mandate-2038/board/district-table")

@@ -84,7 +84,7 @@ def test_misspelt_idea_suggests_the_nearest():
 def test_unknown_option_and_bad_player_count():
     with pytest.raises(WorkbenchError, match="subsidy_rule"):
         GAME.new_initial_state(GAME.config(2, subsidy_rul="both"))
-    with pytest.raises(WorkbenchError, match="one of either, both"):
+    with pytest.raises(WorkbenchError, match="one of both, either"):
         GAME.new_initial_state(GAME.config(2, subsidy_rule="never"))
     with pytest.raises(WorkbenchError, match="1 to 4"):
         GAME.new_initial_state(GAME.config(5))
@@ -93,9 +93,10 @@ def test_unknown_option_and_bad_player_count():
 def test_subsidy_rule_switch_changes_the_cost():
     setup = {"players": 2, "market": {"yellow": ["Gene Drive"]}, "players_state": {"Alex": {"employees": ["yellow M4"]}}}
     from workbench.games.pax_transhumanity.commercialize import cost
-    assert cost(GAME.scenario_state(setup), "Gene Drive", "yellow M4") == 2
-    both = dict(setup, options={"subsidy_rule": "both"})
-    assert cost(GAME.scenario_state(both), "Gene Drive", "yellow M4") == 4
+    # Utility labour is Subsidized, the act is not: the default (the text's reading) doubles
+    assert cost(GAME.scenario_state(setup), "Gene Drive", "yellow M4") == 4
+    either = dict(setup, options={"subsidy_rule": "either"})
+    assert cost(GAME.scenario_state(either), "Gene Drive", "yellow M4") == 2
 
 
 def test_broken_card_file_names_file_card_and_field(cards_copy):

@@ -109,7 +109,8 @@ def test_render_names_every_unresolved_placeholder(cards_copy, capsys):
     tmpl = cards_copy / "t.md"
     tmpl.write_text("# T\n\n<!-- rule: meaning-made/t/a -->\nKeep ${terms.tracks.meaning}, not "
                     "${terms.nope.x} or ${terms.tracks.meaning | shout}.\n", encoding="utf-8")
-    assert main(["rules", "render", "meaning-made", "--lang", "hu", "--template", str(tmpl)]) == 1
+    assert main(["rules", "render", "meaning-made", "--lang", "hu", "--template", str(tmpl),
+                 "--template-lang", "hu"]) == 1
     out = capsys.readouterr()
     assert "🌟Értelem" in out.out
     assert "${terms.nope.x}" in out.err and "${terms.tracks.meaning | shout}" in out.err

@@ -17,6 +17,10 @@ def add_parser(sub) -> None:
     r.add_argument("--lang", required=True)
     r.add_argument("--template", default=None, metavar="FILE",
                    help="render this Markdown template instead of the game's rulebook")
+    r.add_argument("--template-lang", default=None, metavar="LANG",
+                   help="the language the template's prose is in (default: the game's original language)")
+    r.add_argument("--plain", action="store_true",
+                   help="leave out the marks for draft values (‡) and rulings (†) and their legend, for print")
     r.set_defaults(func=run_render)
 
     pdf = rs.add_parser("pdf", help="the rulebook as a PDF, or two languages side by side",
@@ -88,7 +92,7 @@ def run_render(args) -> int:
     from workbench.rules.render import render
     game_id = _game_id(args.game)
     res = render(game_id, args.lang, template=Path(args.template) if args.template else None,
-                 game=_engine(game_id))
+                 game=_engine(game_id), plain=args.plain, template_lang=args.template_lang)
     sys.stdout.write(res.text)
     if res.untranslated:
         print(f"rules render: {len(res.untranslated)} entries not translated into {args.lang}, shown in the "

@@ -14,6 +14,8 @@ def add_parser(sub) -> None:
     r.add_argument("--report", action="store_true",
                    help="replay leniently and list every divergence instead of stopping at the first")
     r.add_argument("--json", action="store_true", help="print one JSON document")
+    r.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="set a game option (a ruling's switch) over the scenario's own setup options")
     r.set_defaults(func=run)
 
 
@@ -22,7 +24,9 @@ def run(args) -> int:
 
     from workbench.core.scenario import run_file
 
-    results = [run_file(Path(f), report=args.report) for f in args.files]
+    from .common import parse_options
+    options = parse_options(args.option)
+    results = [run_file(Path(f), report=args.report, options=options) for f in args.files]
     failed = [r for r in results if not r.passed]
     if args.json:
         emit_json({"passed": len(results) - len(failed), "failed": len(failed),

@@ -227,10 +227,18 @@ class ScenarioRunner:
         return True
 
 
-def run_file(path: Path, *, report: bool = False, game: Game | None = None) -> ScenarioResult:
+def run_file(path: Path, *, report: bool = False, game: Game | None = None,
+             options: dict | None = None) -> ScenarioResult:
+    """Run one scenario file; ``options`` (from ``--option KEY=VALUE``) are laid over
+    the file's ``setup.options``, so a rule can be replayed under a ruling's switch."""
     path = Path(path)
     try:
         data = load_scenario(path)
+        if options:
+            setup = data.setdefault("setup", {}) if isinstance(data.get("setup", {}), dict) else None
+            if setup is None:
+                raise WorkbenchError("the scenario's setup is not a mapping, so options cannot be added")
+            setup["options"] = {**(setup.get("options") or {}), **options}
         if game is None:
             from .registry import get_game
             game = get_game(data["game"])

@@ -104,15 +104,15 @@ class RulesModel(param.Parameterized):
         return self._texts[lang]
 
     def shown_text(self, lang: str, clause_id: str) -> str:
+        from workbench.rules.marks import mark_clause
         text, _ = self.texts(lang)[clause_id]
-        if not text or not self.resolve:
+        if not text:
             return text
+        rulings = self.source.clauses[clause_id].rulings
         try:
-            from workbench.rules.placeholders import resolve_text
-            ctx = self._context(lang)
-            return resolve_text(text, ctx)[0]
+            return mark_clause(text, rulings, self._context(lang) if self.resolve else None)
         except Exception:  # noqa: BLE001 - show the raw text rather than nothing
-            return text
+            return mark_clause(text, rulings)
 
     def _context(self, lang: str):
         from workbench.rules.placeholders import context_for

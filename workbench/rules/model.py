@@ -21,7 +21,10 @@ from workbench.core.errors import DataError
 
 from .text import slugify
 
-RULE_RE = re.compile(r"<!--\s*rule:\s*(?P<id>[^\s>]+)\s*-->")
+# A clause marker may name the rulings that decided its text:
+# ``<!-- rule: game/section/name ruling: ruling-id, other-id -->``. The marker line is
+# not part of the translated body, so every language inherits the same rulings.
+RULE_RE = re.compile(r"<!--\s*rule:\s*(?P<id>[^\s>]+)(?:\s+ruling:\s*(?P<rulings>[a-z0-9][a-z0-9, -]*?))?\s*-->")
 SECTION_RE = re.compile(r"<!--\s*section:\s*(?P<slug>[^\s>]+)\s*-->")
 CLAUSE_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9-]*$")
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -45,6 +48,7 @@ class Clause:
     line: int          # 1-based line of the marker
     section: str | None  # section id the clause stands in
     auto: bool = False   # True for unmarked text given an automatic id
+    rulings: tuple[str, ...] = ()  # ids in rulings.yaml that decided this clause's text
 
     @property
     def name(self) -> str:
@@ -137,7 +141,8 @@ def parse_rulebook(text: str, *, game: str | None = None, lang: str = "", path: 
                 rule, sect = RULE_RE.match(tok.content.strip()), SECTION_RE.match(tok.content.strip())
                 if rule:
                     tail = tok.content.strip()[rule.end():].strip()
-                    blocks.append(("rule", start, end, (rule.group("id"), tail)))
+                    named = tuple(r.strip() for r in (rule.group("rulings") or "").split(",") if r.strip())
+                    blocks.append(("rule", start, end, (rule.group("id"), tail, named)))
                 elif sect:
                     blocks.append(("section", start, end, sect.group("slug")))
                 elif tok.content.lstrip().startswith("<!--"):
@@ -172,7 +177,7 @@ def parse_rulebook(text: str, *, game: str | None = None, lang: str = "", path: 
             body_lines = [current["tail"]] + body_lines
         cid = current["id"]
         clauses[cid] = Clause(cid, clean_body(body_lines), current["line"], current["section"],
-                              current.get("auto", False))
+                              current.get("auto", False), current.get("rulings", ()))
         segments.append(Segment("clause", cid, "\n".join(lines[current["start"]:until])))
         cursor = until
         current = None
@@ -221,7 +226,7 @@ def parse_rulebook(text: str, *, game: str | None = None, lang: str = "", path: 
         elif kind == "rule":
             if pending_slug is not None:
                 raise err(pending_slug[1], "a section marker must stand directly above its heading")
-            cid, tail = payload
+            cid, tail, named = payload
             if not CLAUSE_ID_RE.match(cid):
                 raise err(start + 1, f"clause id {cid!r} must look like game/section/name "
                                      "(lower-case letters, digits, hyphens)")
@@ -230,7 +235,7 @@ def parse_rulebook(text: str, *, game: str | None = None, lang: str = "", path: 
             if cid in clauses or (current and current["id"] == cid):
                 raise err(start + 1, f"clause id {cid!r} is used twice (first at line {clauses[cid].line})")
             current = {"id": cid, "start": start, "body_start": end, "tail": tail, "line": start + 1,
-                       "section": stack[-1].id if stack else None}
+                       "section": stack[-1].id if stack else None, "rulings": named}
             if stack:
                 stack[-1].clauses.append(cid)
         elif kind == "content":

@@ -3,7 +3,8 @@
 ``terms`` come from ``cards/<game>/terms/<lang>.yaml``; ``game`` from the game's
 own attributes; ``content``, ``facts`` and any other namespace from the game's
 optional ``rules_context(lang)`` hook. Filters: ``capitalize``, ``upper``,
-``lower``, ``title``, or a named form of a term leaf (``forms: {acc: ...}``).
+``lower``, ``title``, ``az``/``Az`` (the Hungarian article a/az chosen by the
+rendered word's first sound), or a named form of a term leaf (``forms: {acc: ...}``).
 Nothing unresolved is ever silently dropped: :func:`resolve_text` returns every
 placeholder it could not fill, with the reason.
 """
@@ -18,11 +19,41 @@ from typing import Any, Mapping
 from workbench.core.errors import DataError
 
 PLACEHOLDER_RE = re.compile(r"\$\{\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?P<filters>(?:\|\s*[\w-]+\s*)*)\}")
+HU_VOWELS = set("aáeéiíoóöőuúüűAÁEÉIÍOÓÖŐUÚÜŰ")
+
+
+def hungarian_article(text: str) -> str:
+    """``a`` or ``az`` before ``text``, by its first sound as read aloud. Icons and
+    punctuation in front are skipped; a number counts by how it is read: ``az`` before
+    1 (egy), 5 (öt), 50 (ötven), 500 (ötszáz), 1000 (ezer), 1 000 000 (egymillió)..."""
+    i = 0
+    while i < len(text) and not text[i].isalnum():
+        i += 1
+    if i == len(text):
+        return "a"
+    if text[i].isdigit():
+        digits = ""
+        for ch in text[i:]:
+            if ch.isdigit():
+                digits += ch
+            elif ch in " \u00a0.\u202f" and digits:   # thousands separators
+                continue
+            else:
+                break
+        first, places = digits[0], len(digits)
+        return "az" if first == "5" or (first == "1" and places % 3 == 1) else "a"
+    return "az" if text[i] in HU_VOWELS else "a"
+
+
 BUILTIN_FILTERS = {
     "capitalize": lambda s: s[:1].upper() + s[1:],
     "upper": str.upper,
     "lower": str.lower,
     "title": str.title,
+    # Hungarian definite article chosen by the rendered word (a Bizalom, az Elismerés);
+    # ``Az`` for the start of a sentence. Write it last in a chain: it reads the final form.
+    "az": lambda s: f"{hungarian_article(s)} {s}",
+    "Az": lambda s: f"{hungarian_article(s).capitalize()} {s}",
 }
 
 

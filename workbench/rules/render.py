@@ -5,6 +5,12 @@ language every heading and clause body comes from ``<lang>.po`` (a missing
 translation falls back to the source text and is reported as such). Placeholders
 are then resolved in that language. Clause markers stay in the output (they are
 invisible HTML comments) so the rendered book still points at its clauses.
+
+Unless ``plain``, what is ours is marked (``marks.py``): draft values with ``‡``,
+clauses decided by a ruling with a numbered ``†``, and a legend closes the book.
+A template is written in one language (``template_lang``, the game's original
+language by default); rendering it in another would put that language's terms into
+foreign prose, so it is refused.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from workbench.core.errors import WorkbenchError
 
 from .catalog import load_source, po_path, read_catalog, translations
 from .model import Rulebook, load_rulebook
+from .marks import RulingMarks, append_mark, load_rulings, resolve_marked
 from .placeholders import context_for, resolve_text
 
 
@@ -27,6 +34,8 @@ class Rendered:
     unresolved: list[dict] = field(default_factory=list)   # {where, placeholder, reason}
     untranslated: list[str] = field(default_factory=list)  # entries shown in the source language
     fuzzy: list[str] = field(default_factory=list)         # entries whose translation is out of date
+    drafts: int = 0                                         # draft values marked
+    rulings: list[str] = field(default_factory=list)        # rulings marked, in legend order
 
 
 def _heading_line(level: int, title: str) -> str:
@@ -61,9 +70,17 @@ def compose(book: Rulebook, texts: dict[str, str] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def render(game_id: str, lang: str, *, template: Path | None = None, game=None) -> Rendered:
-    """The rulebook of ``game_id`` in ``lang`` (or ``template`` rendered in ``lang``)."""
+def render(game_id: str, lang: str, *, template: Path | None = None, game=None,
+           plain: bool = False, template_lang: str | None = None) -> Rendered:
+    """The rulebook of ``game_id`` in ``lang`` (or ``template`` rendered in ``lang``),
+    with marks for what is ours unless ``plain``."""
     if template is not None:
+        from .catalog import source_language
+        written_in = template_lang or source_language(game_id) or lang
+        if written_in != lang:
+            raise WorkbenchError(f"{Path(template).name} is written in {written_in}: rendering it with --lang {lang} "
+                                 f"would put {lang} terms into {written_in} prose; render it with --lang {written_in} "
+                                 f"(or pass --template-lang if the template is in {lang})")
         book = load_rulebook(Path(template), game=game_id)
         source = book
     else:
@@ -86,6 +103,15 @@ def render(game_id: str, lang: str, *, template: Path | None = None, game=None) 
                     res.fuzzy.append(ctxt)
             else:
                 res.untranslated.append(ctxt)
+    known = load_rulings(game_id)
+    marks = RulingMarks(lang, known)
+    for cid, clause in book.clauses.items():
+        for rid in clause.rulings:
+            if rid not in known:
+                res.unresolved.append({"where": cid, "line": clause.line, "placeholder": f"ruling: {rid}",
+                                       "reason": f"no ruling {rid!r} in rulings.yaml"})
+        if clause.rulings and not plain:
+            texts[cid] = append_mark(texts.get(cid, clause.body), marks.mark(clause.rulings))
     markdown = compose(book, texts)
     ctx = context_for(game_id, lang, game=game)
     # Resolve per entry so every unresolved placeholder can say where it stands.
@@ -100,5 +126,9 @@ def render(game_id: str, lang: str, *, template: Path | None = None, game=None) 
                 if raw not in seen:
                     res.unresolved.append({"where": "text", "line": None, "placeholder": raw, "reason": reason})
                     seen.add(raw)
-    res.text = resolve_text(markdown, ctx)[0]
+    res.text, _problems, marks.drafts = resolve_marked(markdown, ctx, marks=not plain)
+    res.drafts, res.rulings = marks.drafts, list(marks.order)
+    legend = marks.legend()
+    if legend:
+        res.text = res.text.rstrip("\n") + "\n\n" + legend
     return res

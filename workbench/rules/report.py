@@ -65,12 +65,14 @@ class GameReport:
     languages: list[str] = field(default_factory=list)
     clauses: list[ClauseRow] = field(default_factory=list)
     unknown_refs: list[dict] = field(default_factory=list)   # {check, clause, hint}
+    unknown_rulings: list[dict] = field(default_factory=list)  # {clause, ruling, hint}: marker names no ruling
     errata: list[dict] = field(default_factory=list)         # {file, title, divergences: [...]}
 
     @property
     def failures(self) -> int:
         return (bool(self.engine_error) + len(self.data_problems) + bool(self.text_error)
-                + sum(c.status == "fail" for c in self.checks) + len(self.unknown_refs))
+                + sum(c.status == "fail" for c in self.checks) + len(self.unknown_refs)
+                + len(self.unknown_rulings))
 
     def counts(self) -> dict:
         out = {"pass": 0, "fail": 0, "none": 0}
@@ -86,7 +88,8 @@ class GameReport:
             "rules_text": self.has_text, "rules_text_error": self.text_error,
             "source_lang": self.source_lang, "languages": self.languages,
             "clause_counts": self.counts(), "clauses": [r.to_dict() for r in self.clauses],
-            "unknown_clause_refs": self.unknown_refs, "errata": self.errata,
+            "unknown_clause_refs": self.unknown_refs, "unknown_ruling_refs": self.unknown_rulings,
+            "errata": self.errata,
         }
 
 
@@ -171,6 +174,13 @@ def game_report(game_id: str) -> GameReport:
             if cid not in source.clauses:
                 rep.unknown_refs.append({"check": chk.name, "clause": cid,
                                          "hint": suggest(cid, source.clauses).strip()})
+    from .marks import load_rulings
+    known_rulings = load_rulings(game_id)
+    for cid, clause in source.clauses.items():
+        for rid in clause.rulings:
+            if rid not in known_rulings:
+                rep.unknown_rulings.append({"clause": cid, "ruling": rid,
+                                            "hint": suggest(rid, known_rulings).strip()})
     for cid, clause in source.clauses.items():
         langs = {source.lang: "original"}
         for lang in rep.languages[1:]:
@@ -233,6 +243,10 @@ def format_report(reports: list[GameReport]) -> str:
             for ref in rep.unknown_refs:
                 hint = f" {ref['hint']}" if ref["hint"] else ""
                 out.append(f"  FAIL {ref['check']} names clause {ref['clause']}, which the rulebook does not have{hint}")
+            for ref in rep.unknown_rulings:
+                hint = f" {ref['hint']}" if ref["hint"] else ""
+                out.append(f"  FAIL the marker of {ref['clause']} names ruling {ref['ruling']}, "
+                           f"which rulings.yaml does not have{hint}")
         if rep.errata:
             out.append("  errata (worked examples replayed in report mode):")
             for e in rep.errata:

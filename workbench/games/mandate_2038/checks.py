@@ -171,7 +171,9 @@ def setup_decks_and_initiative():
     return problems
 
 
-@check("mandate-2038/overview/era-structure", "mandate-2038/cycle/headline")
+@check("mandate-2038/overview/era-structure", "mandate-2038/cycle/headline", "mandate-2038/resources/trust-floor",
+       "mandate-2038/final-scoring/sequence",
+       "mandate-2038/cycle/one-action")
 def four_eras_of_three_cycles():
     """A played game reveals twelve Headlines (three per Era), scores four Era Mandates,
     and every player resolves exactly three Core Actions per Era."""
@@ -208,7 +210,7 @@ def district_table_contracts():
     return problems
 
 
-@check("mandate-2038/board/presence-control")
+@check("mandate-2038/board/presence-control", "mandate-2038/influence/no-presence")
 def control_follows_presence():
     """Most presence (Agents and Facilities) controls; a tie or an empty district has
     no controller; Frontier never has one."""
@@ -235,3 +237,178 @@ def control_follows_presence():
     if board.controller(s, board.FRONTIER_POS) is not None:
         problems.append("Frontier has a controller")
     return problems
+
+
+# --------------------------------------------------------------------------- the source's
+# smaller rules the full rulebook states (sections 2-8); each pins the engine on a
+# fresh position so a change of the rule module shows here.
+
+@check("mandate-2038/audit/bag-empty")
+def audit_stops_when_bag_empty():
+    """Five players in Era IV draw six cubes; a bag of two gives two losses and stops."""
+    game, s = _fresh(5, 3)
+    s.era = 4
+    for p in s.players:
+        p.bag, p.runway, p.trust = 0, 5, 3
+    s.bag_black = 0
+    s.players[0].bag = 2
+    before = s.players[0].runway
+    audit.public_audit(s)
+    problems = []
+    if s.players[0].bag != 0:
+        problems.append(f"{s.players[0].bag} cubes left in a bag that should be empty")
+    if before - s.players[0].runway != 2:
+        problems.append(f"two drawn cubes cost {before - s.players[0].runway} Runway")
+    if any(p.runway != 5 for p in s.players[1:]):
+        problems.append("players with no cube in the bag lost Runway")
+    return problems
+
+
+@check("mandate-2038/agi/recorded")
+def recognition_survives_audit():
+    """A declared AGI stays recorded when the Audit then takes the Trust that qualified it."""
+    from . import agi, world_ending
+    game, s = _fresh(2, 5)
+    s.era = 4
+    p = s.players[0]
+    p.compute, p.trust, p.runway, p.bag = 5, s.content.agi["trust"], 0, 0
+    agi.declare(s, 0)
+    s.bag_black = 0
+    for q in s.players[1:]:
+        q.bag = 0
+    audit.public_audit(s)
+    problems = []
+    if p.trust >= s.content.agi["trust"]:
+        problems.append("the Audit did not cost the declaring player Trust (check set-up)")
+    if not p.agi or not agi.any_recognized(s):
+        problems.append("recognition was lost with the Trust")
+    if world_ending.ending(s) not in (world_ending.TABLE[(True, True)], world_ending.TABLE[(True, False)]):
+        problems.append(f"the World Ending {world_ending.ending(s)!r} no longer reads the recognition")
+    return problems
+
+
+@check("mandate-2038/build/once-per-institution")
+def project_once_per_institution():
+    """A built personal project is never offered again to its builder, even on another host."""
+    from . import build
+    game, s = _fresh(2, 1)
+    s.era = 4
+    p = s.players[0]
+    pos = board.INNER[0]
+    p.facilities[0] = pos
+    p.runway, p.compute = 12, 10
+    offered = build.project_options(s, 0, pos, 12, 10, None)
+    words = {o.split(" on ")[0] for o in offered if " on " in o}
+    if not words:
+        return ["no personal project offered on a connected Facility in Era IV (check set-up)"]
+    first = sorted(words)[0]
+    pid = next(k for k, w in build.WORD_OF.items() if w == first)
+    p.facilities[1] = board.INNER[1]      # a second host elsewhere changes nothing
+    p.projects[pid] = 1
+    again = {o.split(" on ")[0] for o in build.project_options(s, 0, pos, 12, 10, None) if " on " in o}
+    return [f"{first} offered again after it was built"] if first in again else []
+
+
+@check("mandate-2038/build/facilities-stay", "mandate-2038/resources/capability-spent",
+       "mandate-2038/cycle/initiative", "mandate-2038/research/unique-domains")
+def pieces_and_tracks_over_whole_games():
+    """Over whole games: a built Facility never leaves the board (it only relocates),
+    Capability never goes down (no effect spends it), Initiative moves one seat
+    clockwise after every cycle, never otherwise, and only the seven ordinary domains
+    are recorded as banked."""
+    from workbench.core.bots import make_bots
+    from workbench.core.rng import Rng, derive_seed
+    from . import GAME
+    problems = []
+    for seed in (2, 7):
+        state = GAME.new_initial_state(GAME.config(3, seed=seed))
+        agents = make_bots("random", 3)
+        rngs = [Rng(derive_seed(seed, "bot", k)) for k in range(3)]
+        prev = state.clone()
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(agents[seat].choose(GAME, state, rngs[seat]))
+            for a, b in zip(prev.players, state.players):
+                if any(x is not None and y is None for x, y in zip(a.facilities, b.facilities)):
+                    problems.append(f"seed {seed}: a Facility of {a.faction} left the board")
+                if b.capability < a.capability:
+                    problems.append(f"seed {seed}: {a.faction}'s Capability fell {a.capability} -> {b.capability}")
+                odd = set(b.rec.get("domains", ())) - set(DOMAINS)
+                if odd:
+                    problems.append(f"seed {seed}: {sorted(odd)} counted as banked domains")
+            if state.initiative != prev.initiative and state.initiative != (prev.initiative + 1) % state.n:
+                problems.append(f"seed {seed}: Initiative jumped from seat {prev.initiative} to {state.initiative}")
+            prev = state.clone()
+            if len(problems) > 3:
+                return problems
+    return problems
+
+
+@check("mandate-2038/production/compute-before-cap")
+def compute_produced_counts_before_cap():
+    """A Compute Facility producing at the cap still counts its printed output for the
+    Era Mandate's 'Compute produced'."""
+    from . import production
+    game, s = _fresh(2, 1)
+    kind = next(k for k, t in s.content.tile_kinds.items() if t.yield_.get("compute"))
+    pos = next(i for i, t in enumerate(s.tiles) if t == kind)
+    p = s.players[0]
+    p.facilities[0] = pos
+    p.compute = s.content.rules["computeCap"]
+    p.rec = {}
+    production.produce_facility(s, 0, 0, count=True)
+    want = s.content.tile_kinds[kind].yield_["compute"]
+    got = p.rec.get("compute_produced", 0)
+    return [] if got == want else [f"Compute produced counted {got} at the cap, printed output is {want}"]
+
+
+@check("mandate-2038/board/frontier-category")
+def frontier_is_no_category():
+    """Holding most presence on Frontier adds no category to 'controlled categories'."""
+    from . import mandate_scoring
+    game, s = _fresh(2, 1)
+    for p in s.players:
+        p.agents = [None] * len(p.agents)
+    s.players[0].agents[0] = board.FRONTIER_POS
+    s.players[0].agents[1] = board.FRONTIER_POS
+    n = mandate_scoring.value(s, 0, "controlled_categories")
+    return [] if n == 0 else [f"Frontier counted as {n} categories"]
+
+
+@check("mandate-2038/cards/headline-production")
+def headline_production_connected_only():
+    """A Headline's immediate production runs only the connected Facilities of the named
+    kind, and counts for no Era Mandate."""
+    from . import production
+    game, s = _fresh(2, 1)
+    kind = next(k for k, t in s.content.tile_kinds.items() if t.yield_.get("runway"))
+    spots = [i for i, t in enumerate(s.tiles) if t == kind]
+    p = s.players[0]
+    p.runway, p.rec = 0, {}
+    p.facilities[0] = spots[0]            # Facility 1: always connected
+    p.facilities[1] = spots[-1]           # no Generator anywhere: offline
+    if board.is_connected(s, 0, 1):
+        return ["set-up: the second Facility should be offline"]
+    production.facilities_of_kind(s, 0, kind)
+    want = s.content.tile_kinds[kind].yield_["runway"]
+    problems = [] if p.runway == want else [f"{p.runway} Runway from one connected Facility (printed {want})"]
+    if p.rec.get("compute_produced"):
+        problems.append("Headline production counted toward Compute produced")
+    return problems
+
+
+@check("mandate-2038/mandate-scoring/no-tiebreak")
+def mandate_tie_not_broken():
+    """Two qualifiers tied on the card's criterion score one each, however their
+    resources and control differ."""
+    from . import mandate_scoring
+    game, s = _fresh(3, 1)
+    card = next(m for m in s.content.mandates if m.criterion == "trust")
+    s.mandate_card = card.name
+    for i, p in enumerate(s.players):
+        p.trust = max(card.minimum, 1) if i < 2 else 0
+        p.runway, p.compute = (12, 10) if i == 0 else (0, 0)
+    before = [p.mandate for p in s.players]
+    mandate_scoring.score(s)
+    gained = [p.mandate - b for p, b in zip(s.players, before)]
+    return [] if gained[:2] == [1, 1] and gained[2] == 0 else [f"tied leaders scored {gained}"]

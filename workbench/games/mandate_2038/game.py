@@ -10,7 +10,10 @@ Options (``GameConfig.options``):
 - ``systemic_risk_on_customer``: a Deploy to four or more Customers adds a
   Systemic Risk cube (ruling systemic-risk-entry; default true);
 - ``jv_range_checked_once``: a Joint Venture's hosts need to be adjacent only when
-  it is created, not while it produces (ruling jv-range-kept; default false).
+  it is created, not while it produces (ruling jv-range-kept; default false);
+- ``district_extra_any_mode``: Media's extra Scrutiny removal and Government's extra
+  Trust come with either lobbying choice, not only the matching one (ruling
+  influence-district-extra; default false).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from . import agi, audit, board, costs, final_scoring, flow, influence, mandate_
 from .data import CORE_ACTIONS, load_content
 from .state import MandateState, new_player
 
-OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer", "jv_range_checked_once")
+OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer", "jv_range_checked_once",
+           "district_extra_any_mode")
 
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,

@@ -72,12 +72,17 @@ def resolve(state, seat: int, pos: int, mode: str) -> bool:
     """Apply the effect; returns True when a proposal now waits for the partner."""
     p = state.players[seat]
     kind = state.tiles[pos]
-    if mode == "trust":
-        amount = 1 + (1 if kind == "government" else 0) + (1 if p.ability == "public_charter" else 0)
-        costs.gain(state, seat, "trust", amount)
-        return False
-    if mode == "scrutiny":
-        audit.remove_scrutiny(state, seat, 2 if kind == "media" else 1)
+    if mode in ("trust", "scrutiny"):
+        # Ruling influence-district-extra: by default each district's extra follows
+        # the matching choice; the switch reads "Media removes one additional
+        # Scrutiny; Government gains one additional Trust" as coming with either.
+        any_mode = bool(state.options.get("district_extra_any_mode", False))
+        trust = (1 if mode == "trust" else 0) + (1 if kind == "government" and (any_mode or mode == "trust") else 0)
+        cubes = (1 if mode == "scrutiny" else 0) + (1 if kind == "media" and (any_mode or mode == "scrutiny") else 0)
+        if trust:
+            costs.gain(state, seat, "trust", trust + (1 if mode == "trust" and p.ability == "public_charter" else 0))
+        if cubes:
+            audit.remove_scrutiny(state, seat, cubes)
         return False
     if mode.startswith("end venture"):
         pair = int(mode.split()[-1])

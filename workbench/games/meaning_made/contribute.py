@@ -230,11 +230,17 @@ def complete(state, name: str, actor: int) -> None:
         if who != COMMUNITY:
             change_legacy(state, who, legacy_for_rank(rules, rank))
     change_meaning(state, card.meaning)
+    # Ruling chain-completion-player: "the player who completed it" is the acting
+    # player only if they contributed to this card; a card completed in a chain by
+    # someone else's action names its first contributor instead.
+    affected = actor
+    if actor not in seats and seats and rules.options["chain_player"] == "first_contributor":
+        affected = seats[0]
     if card.bonus is not None:
-        apply_effect(state, card.bonus, affected=actor, contributors=seats)
+        apply_effect(state, card.bonus, affected=affected, contributors=seats)
     world_layer_check(state, card.layer, seats)
     if card.penalty is not None:
-        resolve_consequence(state, card.penalty.table, card.penalty.code, affected=actor, contributors=seats)
+        resolve_consequence(state, card.penalty.table, card.penalty.code, affected=affected, contributors=seats)
     for who in prog.markers:
         if who == COMMUNITY:
             state.community += 1
@@ -249,7 +255,7 @@ def complete(state, name: str, actor: int) -> None:
         finish(state, "survived")
         return
     slot = state.index.index(name)
-    refill_index_slot(state, slot)
+    refill_index_slot(state, slot, after_completion=True)
 
 
 def contribution_options(state) -> list:

@@ -359,7 +359,10 @@ def observe(state) -> dict:
         players[n] = {"E": p.E, "I": p.I, "S": p.S, "vitals": p.vitals, "legacy": p.legacy,
                       "palette": list(p.palette), "fragile": p.fragile, "score": end_score(p),
                       "markers": p.markers, "touchpoint_used": state.touch_used[seat],
-                      "mark": mark.title if mark else None}
+                      "mark": mark.title if mark else None,
+                      # which Pattern Layers (1-6) the Palette shows: lets a scenario check a
+                      # claim such as "Drew supplies Layer 4 and Layer 5" (keys compared only if named)
+                      "shows_layer": {layer: p.layers[layer] > 0 for layer in range(1, len(p.layers))}}
     world = cards.reading(cards.world_table, state.meaning)
     contributions = {}
     for name, prog in state.progress.items():
@@ -379,6 +382,8 @@ def observe(state) -> dict:
         "end_initiative": state.end, "event": event, "consequence_code": state.code,
         "world_reading": world.title if world else None,
         "community": state.community, "contributions": contributions, "restricted": list(state.restricted),
+        "shows_layer": {layer: any(p.layers[layer] for p in state.players)
+                        for layer in range(1, len(state.players[0].layers))},
         "decks": {"patterns": len(state.pattern_deck), "initiatives": len(state.init_deck),
                   "events": len(state.event_deck)},
         "players": players,

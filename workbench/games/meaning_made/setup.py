@@ -71,8 +71,14 @@ def draw_initiative(state):
     return draw(state, "init_deck", "init_discard")
 
 
-def refill_index_slot(state, slot: int) -> None:
-    name = draw_initiative(state)
+def refill_index_slot(state, slot: int, *, after_completion: bool = False) -> None:
+    """Refill an Index space. After a completion, option ``initiative_refill: empty``
+    plays the Index section literally: an empty deck leaves the space empty even
+    when recycled Initiatives wait in the discard pile (ruling initiative-refill-reshuffle)."""
+    if after_completion and state.rules.options["initiative_refill"] == "empty":
+        name = state.init_deck.pop(0) if state.init_deck else None
+    else:
+        name = draw_initiative(state)
     state.index[slot] = name
     if name is not None:
         state.progress.pop(name, None)

@@ -55,6 +55,13 @@ OPTIONS = {
                        "Community already on the rightmost eligible card: no placement, or the next one to the left"),
     "cooperative_legacy": ("recorded", ("recorded", "none"),
                            "Cooperative: Legacy is still recorded for the readings, or not gained at all"),
+    "initiative_refill": ("reshuffle", ("reshuffle", "empty"),
+                          "after a completion an empty Initiative deck is refilled from the discard, or the space stays empty"),
+    "chain_player": ("first_contributor", ("first_contributor", "actor"),
+                     "a card completed in a chain: its bonus/penalty's single player is its first contributor, "
+                     "or the acting player"),
+    "start_meaning": ("variant", ("variant", "lowest"),
+                      "starting Meaning when several settings give one: the variant's, or the lowest"),
 }
 
 
@@ -99,6 +106,9 @@ class Rules:
             if v not in VARIANTS:
                 raise WorkbenchError(f"unknown variant {v!r}{suggest(v, VARIANTS)}; "
                                      f"choose from {', '.join(VARIANTS)}")
+        if {"cooperative", "competitive"} <= set(config.variants):
+            raise WorkbenchError("variants cooperative and competitive contradict each other (a shared win or loss "
+                                 "against a fixed-length race for one winner); choose one")
         opts = {}
         for key, value in dict(config.options).items():
             if key not in OPTIONS:
@@ -116,11 +126,15 @@ class Rules:
         level = s.solo.get(opts["difficulty"], {}) if self.solo else {}
         self.start_tokens = {k: level.get(k, getattr(s.tokens, k)) for k in ("E", "I", "S")}
         self.start_vitals = level.get("vitals", s.vitals)
-        self.start_meaning = level.get("meaning", s.meaning)
+        # Ruling variant-start-meaning: a variant's starting Meaning replaces the solo
+        # difficulty's, and High Instability's replaces Faster Game's; the option
+        # start_meaning=lowest takes the lowest of all that apply instead.
+        starts = [level.get("meaning", s.meaning)]
         if has("faster-game"):
-            self.start_meaning = var["faster-game"]["meaning"]
+            starts.append(var["faster-game"]["meaning"])
         if has("high-instability"):
-            self.start_meaning = var["high-instability"]["meaning"]
+            starts.append(var["high-instability"]["meaning"])
+        self.start_meaning = min(starts) if opts["start_meaning"] == "lowest" else starts[-1]
         self.start_legacy = s.legacy
         self.markers = s.markers
         self.community_markers = s.community_markers if self.solo else 0

@@ -88,7 +88,7 @@ def fundraise_three_steps():
 @check(f"{G}/commercialize/cost", f"{G}/research/cost", f"{G}/labour/subsidized",
        f"{G}/regime/assembly", f"{G}/regime/globalization", f"{G}/regime/computing")
 def action_costs_and_doubling():
-    """Cost = uncovered Barriers of the sphere, doubled unless labour or act is Subsidized."""
+    """Cost = uncovered Barriers of the sphere, doubled if labour or act is not Subsidized (default reading)."""
     from . import commercialize, research
     problems = []
     regimes = {"Globalization": ["Orbital Mirror/orange"],
@@ -106,11 +106,11 @@ def action_costs_and_doubling():
                 labour_sub = place.kind == "utility"
                 if place.side == "M":
                     act_sub = regime == "Assembly" or (regime == "Globalization" and developing)
-                    want = uncovered if (labour_sub or act_sub) else 2 * uncovered
+                    want = uncovered if (labour_sub and act_sub) else 2 * uncovered
                     got = commercialize.cost(st, "Gene Drive", key)
                 else:
                     act_sub = regime == "Globalization" and developing
-                    want = 0 if regime == "Computing" else (uncovered if (labour_sub or act_sub) else 2 * uncovered)
+                    want = 0 if regime == "Computing" else (uncovered if (labour_sub and act_sub) else 2 * uncovered)
                     got = research.cost(st, sphere, key)
                 if got != want:
                     problems.append(f"{regime}, labour at {key}: engine {got}, rule {want}")
@@ -245,4 +245,34 @@ def setup_for_every_player_count():
         problems.append("five players were accepted")
     except WorkbenchError:
         pass
+    return problems
+
+
+@check(f"{G}/commercialize/future-shock")
+def future_shock_follows_the_side_put_down():
+    """Heat agents become Future Shock agents on the side of the card put down: with the
+    right-hand discipline down they stand on that band, and a rival's idea needing
+    that band's pair is no longer feasible through it."""
+    from .commercialize import splay_feasible
+    state = _state({"players": ["Alex", "Brooke"],
+                    "splay": ["Orbital Mirror/orange", "Gene Drive/yellow", "Synthetic Genome/green"],
+                    "market": {"yellow": ["Carbon Capture Reef"]},
+                    "players_state": {"Alex": {"syndications": ["Carbon Capture Reef"],
+                                               "heat": {"Carbon Capture Reef": ["white", "white"]},
+                                               "employees": ["yellow M2"]}}})
+    right = state.idea("Carbon Capture Reef").disciplines[1]
+    state.apply_action(f"commercialize Carbon Capture Reef down {right} via splay labour yellow M2")
+    while state.decision is not None:          # the card's own effects (where the Company goes)
+        state.apply_action(state.legal_actions()[0])
+    card, band, owners = state.splay[-1]
+    problems = []
+    if (card, band) != ("Carbon Capture Reef", right):
+        problems.append(f"the Splay ends with {card}/{band}, not Carbon Capture Reef/{right}")
+    if [o for o in owners if o is not None] != [0, 0]:
+        problems.append(f"Future Shock agents on the card: {owners}")
+    prev_band = state.splay[-2][1]
+    if splay_feasible(state, 1, (prev_band, right)):
+        problems.append("a rival still uses the pair the Future Shock agents now stand on")
+    if not splay_feasible(state, 0, (prev_band, right)):
+        problems.append("the owner of the Future Shock agents cannot use their own pair")
     return problems

@@ -2,7 +2,9 @@
 
 A player's board keeps agents in three boxes stacked Capital over Wealth over
 Debt. Paying $1 moves the topmost agent one box down (Capital to Wealth, else
-Wealth to Debt), so the track can pay ``2*capital + wealth`` in all. Installing an
+Wealth to Debt), so the track can pay ``2*capital + wealth`` in all. How a cost is
+paid is the player's choice: the action may name the Patents to sell (the state's
+``sell_choice`` while the action resolves); otherwise the default payment applies. Installing an
 agent anywhere takes the topmost agent off the track; divesting one puts it in
 Wealth. Selling a Patent pays its sale value and divests its agent (which may then
 pay another $1 from Wealth). Money raised for one action is gone afterwards: the
@@ -71,13 +73,23 @@ def patent_value(state, colour: str) -> int:
     return value
 
 
-def plan_payment(state, seat: int, cost: int, reserve=None):
+def chosen_sale(state) -> tuple:
+    """The Patents the action being resolved names for sale (empty: the default)."""
+    return getattr(state, "sell_choice", ()) or ()
+
+
+def plan_payment(state, seat: int, cost: int, reserve=None, sell=None):
     """How a cost is paid: ``(sales, finance_moves)`` or None if it cannot be.
 
-    Our rule for choosing (see rulings): the finance track pays if it can; only the
-    shortfall is met by selling Patents, the most valuable first, and each sold
-    Patent's agent may then pay $1 more from Wealth. ``reserve`` holds Patents
-    (colour -> count) the action needs for itself; they are not sold."""
+    With a chosen sale (``sell``, else the action's ``sell_choice``) exactly those
+    Patents are sold and the track pays the rest. Without one, the default (ruling
+    payment-choice): the finance track pays if it can; only the shortfall is met by
+    selling Patents, the most valuable first, and each sold Patent's agent may then
+    pay $1 more from Wealth. ``reserve`` holds Patents (colour -> count) the action
+    needs for itself; they are not sold."""
+    sell = chosen_sale(state) if sell is None else sell
+    if sell:
+        return _plan_chosen(state, seat, cost, reserve or {}, tuple(sell))
     if cost <= 0:
         return (), 0
     money = track_money(state, seat)
@@ -95,6 +107,59 @@ def plan_payment(state, seat: int, cost: int, reserve=None):
     return None
 
 
+def _plan_chosen(state, seat: int, cost: int, reserve: dict, sell: tuple):
+    """A payment with the Patents the player named; refuses a sale that is
+    impossible or raises money nobody needs (it would be lost)."""
+    from collections import Counter
+    listed = " ".join(sell)
+    if cost <= 0:
+        raise IllegalAction(f"this costs nothing: drop 'selling {listed}'")
+    for colour, n in Counter(sell).items():
+        have = state.patents[seat].get(colour, 0) - reserve.get(colour, 0)
+        if n > have:
+            kept = " (the action itself uses the others)" if reserve.get(colour) else ""
+            raise IllegalAction(f"{state.name(seat)} has {max(0, have)} {colour} Patent(s) to sell, "
+                                f"not {n}{kept}")
+    values = [patent_value(state, c) for c in sell]
+    raised = sum(values)
+    if raised - min(values) >= cost:
+        raise IllegalAction(f"selling {listed} raises ${raised} for a cost of ${cost}: a Patent whose money "
+                            "is not needed may not be sold (money left over is lost)")
+    rest = max(0, cost - raised)
+    if track_money(state, seat) + len(sell) < rest:
+        return None
+    return sell, rest
+
+
+def sale_variant(state, seat: int, cost: int, reserve=None) -> tuple | None:
+    """The other sensible way to pay, offered to bots beside the default: sell
+    Patents (most valuable first) before touching the finance track, which keeps
+    Capital (it breaks ties and pays double). None when it equals the default or
+    the player has nothing to sell."""
+    if cost <= 0 or chosen_sale(state):
+        return None
+    reserve = reserve or {}
+    owned = sorted(((patent_value(state, c), c) for c, n in state.patents[seat].items()
+                    for _ in range(n - reserve.get(c, 0))), reverse=True)
+    sales, raised = [], 0
+    for value, colour in owned:
+        if raised >= cost:
+            break
+        sales.append(colour)
+        raised += value
+    if not sales:
+        return None
+    default = plan_payment(state, seat, cost, reserve, sell=())
+    if default is not None and tuple(default[0]) == tuple(sales):
+        return None
+    try:
+        if _plan_chosen(state, seat, cost, reserve, tuple(sales)) is None:
+            return None
+    except IllegalAction:
+        return None
+    return tuple(sales)
+
+
 def can_pay(state, seat: int, cost: int, reserve=None) -> bool:
     return plan_payment(state, seat, cost, reserve) is not None
 
@@ -105,6 +170,7 @@ def pay(state, seat: int, cost: int, reserve=None) -> None:
     if plan is None:
         raise IllegalAction(f"{state.name(seat)} cannot raise ${cost}")
     sales, moves = plan
+    state.sell_choice = ()      # the choice was for this payment; what the action does next pays by default
     for colour in sales:
         state.patents[seat][colour] -= 1
         divest(state, seat)
@@ -113,9 +179,9 @@ def pay(state, seat: int, cost: int, reserve=None) -> None:
         move_finance_agent(state, seat)
 
 
-def agents_after_payment(state, seat: int, cost: int) -> int:
+def agents_after_payment(state, seat: int, cost: int, sell=None) -> int:
     """Finance agents left to install after paying ``cost`` (sold Patents add theirs)."""
-    plan = plan_payment(state, seat, cost)
+    plan = plan_payment(state, seat, cost, sell=sell)
     if plan is None:
         return -1
     return finance_agents(state, seat) + len(plan[0])

@@ -34,7 +34,7 @@ def legal(state, seat: int) -> list:
     out = []
     for idea in state.market_ideas():
         if movable(state, seat, idea):
-            out += [make(Action, ("import", (idea, s, i))) for s, i in slots]
+            out += [make(Action, ("import", (idea, s, i), ())) for s, i in slots]
     return out
 
 

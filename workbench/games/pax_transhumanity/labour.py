@@ -139,10 +139,11 @@ def employees_of(state, seat: int) -> list:
 
 def action_cost(state, sphere: str, labour_key: str, act_subsidized: bool) -> int:
     """Cost of Commercialize or Research: uncovered Barriers of the sphere, doubled
-    unless the labour or the act is Subsidized (option ``subsidy_rule: both``
-    doubles unless both are; see rulings)."""
+    if the labour or the act is not Subsidized, so only both together escape it (the
+    summary's wording; ruling subsidy-doubling). ``subsidy_rule: either`` plays the
+    other reading: one Subsidized part is enough."""
     base = uncovered_barriers(state, sphere)
     labour_sub = is_subsidized_labour(state, labour_key)
-    if state.options.get("subsidy_rule", "either") == "both":
-        return base if (labour_sub and act_subsidized) else 2 * base
-    return base if (labour_sub or act_subsidized) else 2 * base
+    if state.options.get("subsidy_rule", "both") == "either":
+        return base if (labour_sub or act_subsidized) else 2 * base
+    return base if (labour_sub and act_subsidized) else 2 * base

@@ -15,6 +15,12 @@ Main actions (two a turn, the same one twice allowed)::
     import <Idea> to <sphere> <slot 0-5>
     end                                                 (end the turn early)
 
+A paying action (syndicate, commercialize, hire, research) may end in
+``selling <colour> [<colour>...]``: the Patents the player sells to pay, one colour
+per Patent; the finance track pays the rest. Without it the default payment applies:
+the finance track pays if it can, and only a shortfall is met by selling Patents,
+the most valuable first (ruling payment-choice).
+
 Decisions inside an action (the state asks the deciding seat)::
 
     secret <colour>                      choose the Secret sphere (setup)
@@ -41,10 +47,12 @@ from .content import SPHERES
 
 
 class Action(NamedTuple):
-    """An action or decision: its kind and arguments. A named tuple rather than a
+    """An action or decision: its kind, its arguments and, for a paying action, the
+    Patents chosen for sale (empty: the default payment). A named tuple rather than a
     dataclass because bots build hundreds of them per decision."""
     kind: str
     args: tuple = ()
+    sell: tuple = ()
 
     def __str__(self) -> str:
         return format_action(self)
@@ -57,7 +65,15 @@ def A(kind: str, *args) -> Action:
     return Action(kind, tuple(args))
 
 
+PAYING = ("syndicate", "commercialize", "hire", "research")
+
+
 def format_action(a: Action) -> str:
+    text = _format_plain(a)
+    return text + (" selling " + " ".join(a.sell) if a.sell else "")
+
+
+def _format_plain(a: Action) -> str:
     k, x = a.kind, a.args
     if k in ("fundraise", "raise", "stop", "end", "skip"):
         return k
@@ -122,6 +138,18 @@ class Parser:
 
     def parse(self, text: str) -> Action:
         raw = " ".join(str(text).split())
+        m = re.fullmatch(r"(.+?) selling((?: \S+)+)", raw, flags=re.IGNORECASE)
+        if m:
+            colours = tuple(c.lower() for c in m[2].split())
+            bad = [c for c in colours if c not in SPHERES]
+            if bad:
+                raise NotationError(f"{bad[0]!r} is not a Patent colour{suggest(bad[0], SPHERES)}; "
+                                    "write 'selling <colour> [<colour>...]'")
+            action = self.parse(m[1])
+            if action.kind not in PAYING:
+                raise NotationError(f"'{action.kind}' pays nothing, so it cannot sell Patents; "
+                                    f"only {', '.join(PAYING)} can")
+            return action._replace(sell=colours)
         t = raw.lower()
         if t in ("fundraise", "raise", "stop", "end", "skip"):
             return A(t)

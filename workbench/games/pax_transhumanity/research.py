@@ -6,9 +6,10 @@ Developing World under Globalization). The lowest card of the column (if any)
 leaves; the rest slide down to close the gaps, and the empty slots are refilled
 from the Draw Deck from the bottom up while it lasts. A Tipping Point may only be
 researched by a player with a Syndication on it. Agents on the leaving card are
-divested; the card then goes (``to``) onto the own Think Tank (not if a rival
-syndicated it), or becomes Patents in one or both of its disciplines (not after
-Utility labour), or is discarded. Researching Plurality away ends the game.
+divested; the card then goes (``to``) onto the researcher's Think Tank (not if a
+rival syndicated it), or becomes Patents in one or both of its disciplines (not
+after Utility labour), and is discarded only when neither is possible.
+Researching Plurality away ends the game.
 """
 
 from __future__ import annotations
@@ -57,7 +58,10 @@ def destinations(state, seat: int, sphere: str, labour_key: str) -> list:
         for colours in ([(a,), (a, b)] if a == b else [(a,), (b,), (a, b)]):
             if agents >= len(colours):
                 out.append(("patents", colours))
-    out.append(("discard", ()))
+    if not out:
+        # The summary: the card is simply discarded only when neither the Think Tank
+        # nor Patents can take it (ruling research-discard).
+        out.append(("discard", ()))
     return out
 
 
@@ -79,7 +83,7 @@ def check(state, seat: int, action) -> None:
     if (to, tuple(colours)) not in destinations(state, seat, sphere, labour_key):
         why = {"think tank": "a rival also syndicated it",
                "patents": "labour at a Utility makes no Patents (or too few agents, or a wrong colour)",
-               "discard": "Plurality can only be discarded"}.get(to, "")
+               "discard": "a card is discarded only when neither the Think Tank nor Patents can take it"}.get(to, "")
         raise IllegalAction(f"{low[1]} cannot go to {to}" + (f": {why}" if why else ""))
 
 

@@ -24,7 +24,7 @@ from .state import PaxState
 
 OPTIONS = {
     "labour_move": ("next-below", "unemployment"),
-    "subsidy_rule": ("either", "both"),
+    "subsidy_rule": ("both", "either"),     # first value is the default
     "surge_reach": ("any", "adjacent"),
     "plurality_commercialized": ("plurality", "normal"),
     "round_limit": None,

@@ -31,6 +31,7 @@ class PaxState(State):
         self.content = content
         self.rng = rng
         self.options = {}
+        self.sell_choice: tuple = ()     # Patents the paying action being resolved sells (finance.py)
         self.colours: tuple = ()
         self.fin: list = []
         self.pool: list = []

@@ -10,7 +10,8 @@ from workbench.core.errors import IllegalAction
 
 from . import commercialize, effects, fundraise, hire, import_idea, placate, research, syndicate
 from .ending import check_round_limit
-from .notation import A, Action
+from .finance import sale_variant
+from .notation import PAYING, A, Action
 from .setup import choose_secret
 
 MAIN = ("fundraise", "syndicate", "commercialize", "hire", "research", "placate", "import", "end")
@@ -31,16 +32,81 @@ def legal_actions(state) -> list:
         return effects.decision_options(state)
     seat = state.turn
     if state.actions_left <= 0:
-        return hire.legal(state, seat, free_only=True) + [A("end")]
+        return with_sale_variants(state, seat, hire.legal(state, seat, free_only=True)) + [A("end")]
     out = [A("fundraise")]
     out += syndicate.legal(state, seat)
     out += commercialize.legal(state, seat)
     out += hire.legal(state, seat)
     out += research.legal(state, seat)
+    out = with_sale_variants(state, seat, out)
     out += placate.legal(state, seat)
     out += import_idea.legal(state, seat)
     out.append(A("end"))
     return out
+
+
+def payment_of(state, seat: int, action) -> tuple[int, dict | None]:
+    """What a paying action costs and which Patents it keeps for itself."""
+    x = action.args
+    if action.kind == "syndicate":
+        return syndicate.price(state, seat, x[0]), None
+    if action.kind == "commercialize":
+        return commercialize.cost(state, x[0], x[3]), commercialize.reserved(state, x[0], x[2])
+    if action.kind == "hire":
+        return hire.hire_cost(state), None
+    return research.cost(state, x[0], x[1]), None
+
+
+def check_paying(state, seat: int, action) -> None:
+    """The module's own test of a paying action (raises IllegalAction)."""
+    if action.kind == "syndicate":
+        syndicate.check(state, seat, action.args[0], action.args[1], syndicate.price(state, seat, action.args[0]))
+    elif action.kind == "commercialize":
+        commercialize.check(state, seat, action)
+    elif action.kind == "hire":
+        hire.check(state, seat, *action.args)
+    else:
+        research.check(state, seat, action)
+
+
+def with_sale_variants(state, seat: int, actions: list) -> list:
+    """``actions`` plus, for each paying one a Patent sale could pay differently, the
+    variant that sells Patents before touching the finance track (so bots can weigh
+    keeping Capital against keeping Patents)."""
+    if not any(state.patents[seat].values()):
+        return actions
+    out = list(actions)
+    for a in actions:
+        if a.kind not in PAYING:
+            continue
+        cost, reserve = payment_of(state, seat, a)
+        sell = sale_variant(state, seat, cost, reserve)
+        if not sell:
+            continue
+        variant = a._replace(sell=sell)
+        state.sell_choice = sell
+        try:
+            check_paying(state, seat, variant)
+        except IllegalAction:
+            continue
+        finally:
+            state.sell_choice = ()
+        out.append(variant)
+    return out
+
+
+class _Sale:
+    """While a paying action resolves, the state knows which Patents it sells."""
+
+    def __init__(self, state, action):
+        self.state, self.sell = state, getattr(action, "sell", ())
+
+    def __enter__(self):
+        self.state.sell_choice = self.sell
+
+    def __exit__(self, *exc):
+        self.state.sell_choice = ()
+        return False
 
 
 def apply_action(state, action) -> None:
@@ -66,22 +132,28 @@ def apply_action(state, action) -> None:
     if state.actions_left <= 0 and kind != "hire":
         raise IllegalAction(f"{state.name(seat)} has used both actions; only hiring into an own Company "
                             "or 'end' remain")
+    if action.sell and kind not in PAYING:
+        raise IllegalAction(f"'{kind}' pays nothing, so it cannot sell Patents")
     if kind == "hire":
         if state.actions_left <= 0 and not hire.is_free_action(state, seat, action.args[0]):
             raise IllegalAction(f"{state.name(seat)} has used both actions; hiring at {action.args[0]} "
-                                "(not an own Company) needs an action")
-        used = hire.apply(state, seat, action)
+                                "(not one of the player's Companies) needs an action")
+        with _Sale(state, action):
+            used = hire.apply(state, seat, action)
         action_done(state, used)
     elif kind == "fundraise":
         fundraise.start(state, seat)
     elif kind == "syndicate":
-        syndicate.apply(state, seat, action)
+        with _Sale(state, action):
+            syndicate.apply(state, seat, action)
         if state.decision is None:
             action_done(state)
     elif kind == "commercialize":
-        commercialize.apply(state, seat, action)
+        with _Sale(state, action):
+            commercialize.apply(state, seat, action)
     elif kind == "research":
-        research.apply(state, seat, action)
+        with _Sale(state, action):
+            research.apply(state, seat, action)
         action_done(state)
     elif kind == "placate":
         placate.apply(state, seat, action)
