@@ -48,8 +48,16 @@ DEFAULT_WEIGHTS = {
 }
 
 
+#: Mandate criteria that Training runs decide: left out of the standing, because
+#: the run's own valuation (expected banked Capability, no peeking at the deck)
+#: already plays for them, and counting their realised values mid-run made the
+#: bots bank too early (Clean Benchmarks scored in 3 of 8 games instead of 8)
+RUN_CRITERIA = frozenset({"best_run", "unique_domains", "capability_gained"})
+
+
 def era_mandate_standing(state, seat: int) -> float:
-    """How well ``seat`` stands on the Era's revealed Mandate card: its criterion
+    """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
+    Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
     value's share of the card's minimum (capped at 1), plus 1 when it alone
     leads the players who reach the minimum, 0.5 when it leads tied. Compute
     produced is only recorded at Production, so before that the connected
@@ -58,7 +66,7 @@ def era_mandate_standing(state, seat: int) -> float:
     if not name:
         return 0.0
     card = state.content.mandate_by_name.get(name.lower())
-    if card is None:
+    if card is None or card.criterion in RUN_CRITERIA:
         return 0.0
 
     def value(s: int) -> float:
