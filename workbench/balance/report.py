@@ -25,7 +25,7 @@ from workbench.core.rng import derive_seed
 
 from .pools import write_pool
 from .search import BalanceSpec, apply_values, default_players, measure
-from .targets import Target, player_counts
+from .targets import player_counts
 from .variables import Variable, field_value
 
 
