@@ -25,7 +25,7 @@ Each player keeps a private stock of tokens and may hold any number of them at o
 
 HU_GOOD = {
     "demo/setup": "Előkészítés",
-    "demo/setup/deal": "Ossz három lapot minden ${terms.people.player | dat}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.",
+    "demo/setup/deal": "Ossz három lapot minden ${terms.people.player | dat}. Tedd az 🌟Értelem jelölőt az 5-ös mezőre.",
     "demo/setup/fundraise": "A Tőkebevonás 2 pénzt ad.",
     "demo/setup/long": "Minden játékosnak saját zsetonkészlete van, és egyszerre akárhány zsetont tarthat.",
 }
@@ -69,14 +69,14 @@ def test_a_good_translation_has_no_findings(demo):
 
 
 @pytest.mark.parametrize("clause, bad, check", [
-    ("demo/setup/deal", "Ossz négy lapot minden ${terms.people.player | dat}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.",
+    ("demo/setup/deal", "Ossz négy lapot minden ${terms.people.player | dat}. Tedd az 🌟Értelem jelölőt az 5-ös mezőre.",
      "numbers"),
-    ("demo/setup/deal", "Ossz három lapot minden játékosnak. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.", "placeholders"),
+    ("demo/setup/deal", "Ossz három lapot minden játékosnak. Tedd az 🌟Értelem jelölőt az 5-ös mezőre.", "placeholders"),
     ("demo/setup/deal", "Ossz három lapot minden ${terms.people.player | dat}. Tedd az Értelem jelölőt az 5-ös mezőre.",
      "icons"),
-    ("demo/setup/deal", "Ossz három lapot minden ${terms.people.player | dat}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre",
+    ("demo/setup/deal", "Ossz három lapot minden ${terms.people.player | dat}. Tedd az 🌟Értelem jelölőt az 5-ös mezőre",
      "punctuation"),
-    ("demo/setup/deal", "Ossz három lapot minden ${terms.people.playr}. Tedd a 🌟Értelem jelölőt az 5-ös mezőre.",
+    ("demo/setup/deal", "Ossz három lapot minden ${terms.people.playr}. Tedd az 🌟Értelem jelölőt az 5-ös mezőre.",
      "placeholders"),
     ("demo/setup/fundraise", "A Pénzgyűjtés 2 pénzt ad.", "glossary"),
     ("demo/setup/long", "Minden játékosnak van zsetonja.", "length"),

@@ -52,3 +52,15 @@ def test_bench_runs_a_reduced_figure(capsys):
     (fig,) = doc["figures"]
     assert fig["name"] == "startup" and fig["target"] == 0.3 and isinstance(fig["met"], bool)
     assert main(["bench", "--only", "engin"]) == 1
+
+
+def test_bench_has_one_section_per_game(capsys):
+    """Per-game figures come in one section per ``--game``; batch figures after
+    them, for the first game. (Shapes only: values are the machine's.)"""
+    assert main(["bench", "--game", TOY, "--game", TOY, "--quick", "--only", "greedy", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [s["game"] for s in doc["games"]] == [TOY, TOY]
+    for section in doc["games"]:
+        (fig,) = section["figures"]
+        assert fig["name"] == "greedy" and fig["unit"] == "games/s" and fig["value"] > 0
+    assert doc["figures"] == []

@@ -1,28 +1,36 @@
 """``workbench bench``: how fast the engines and the batch machinery are.
 
-Each figure is printed with its target and whether it is met, or by how much
-it is missed. Figures are measurements of this machine at this moment (the
-load average is reported with them); the test suite never asserts them.
+One section per game (random play against OpenSpiel's tic-tac-toe, greedy
+games/s, the paired playtest), then the batch figures (sweeps, scaling, Dask,
+start-up) measured on the first game. Each figure is printed with its target
+and whether it is met, or by how much it is missed. Figures are measurements
+of this machine at this moment (the load average is reported with them); the
+test suite never asserts them.
 """
 
 from __future__ import annotations
 
 from .common import emit_json
 
+BUNDLED = ("meaning-made", "mandate-2038", "pax-transhumanity")
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("bench", help="measure engine and batch-simulation speed against targets",
-                       description="Measure engine speed (random legal play), batch sweeps on every core "
-                                   "and on Dask, start-up time and the quick paired playtest, each against "
-                                   "its target.")
-    p.add_argument("--game", default="meaning-made", help="game to measure (default meaning-made)")
-    p.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+                       description="Measure each game's engine (random play against OpenSpiel's tic-tac-toe, "
+                                   "greedy games/s, the paired playtest), then batch sweeps on every core and "
+                                   "on Dask and start-up time, each against its target.")
+    p.add_argument("--game", action="append", default=[],
+                   help="game to measure (repeatable; default: the three bundled games). The batch "
+                        "figures use the first one")
+    p.add_argument("--players", type=int, default=None,
+                   help="players per game (default: each game's usual table, 4 / 4 / 3)")
     p.add_argument("--quick", action="store_true",
-                   help="run a tenth of each sweep (a fiftieth of the greedy one) and extrapolate, "
-                        "said so beside each figure")
+                   help="shorter slices, a tenth of each sweep (a fiftieth of the greedy one) and of the "
+                        "paired playtest, extrapolated, said so beside each figure")
     p.add_argument("--only", action="append", default=[], metavar="NAME",
-                   help="run only these figures: engine, sweep-random, sweep-greedy, scaling, dask, "
-                        "startup, paired (repeatable)")
+                   help="run only these figures: engine, greedy, paired (per game), sweep-random, "
+                        "sweep-greedy, scaling, dask, startup (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 
@@ -31,7 +39,7 @@ def run(args) -> int:
     import os
     import sys
 
-    from workbench.sim.bench import ALL_FIGURES, run_figures
+    from workbench.sim.bench import ALL_FIGURES, run_sections
 
     only = args.only or list(ALL_FIGURES)
     unknown = [n for n in only if n not in ALL_FIGURES]
@@ -39,26 +47,33 @@ def run(args) -> int:
         from workbench.core.errors import WorkbenchError, suggest
         raise WorkbenchError(f"unknown figure {unknown[0]!r}{suggest(unknown[0], ALL_FIGURES)}; "
                              f"choose from {', '.join(ALL_FIGURES)}")
+    games = args.game or list(BUNDLED)
 
     def note(text: str) -> None:
         if not args.json:
             print(text, file=sys.stderr, flush=True)
 
-    figures = run_figures(args.game, args.players, quick=args.quick, only=only, note=note)
-    doc = {"game": args.game, "players": args.players, "quick": args.quick,
+    sections, figures = run_sections(games, args.players, quick=args.quick, only=only, note=note)
+    doc = {"game": games[0], "players": args.players, "quick": args.quick,
            "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-           "load_average": [round(x, 2) for x in os.getloadavg()], "figures": figures}
+           "load_average": [round(x, 2) for x in os.getloadavg()],
+           "games": sections, "figures": figures}
     if args.json:
         emit_json(doc)
         return 0
-    print(f"workbench bench: {args.game}, {args.players} players, {doc['cores']} cores, "
-          f"load average {doc['load_average'][0]}{' (quick: reduced sizes, extrapolated)' if args.quick else ''}")
-    width = max(len(f["label"]) for f in figures) if figures else 10
-    for f in figures:
-        if f.get("error"):
-            print(f"{f['label']:<{width}}  not measured: {f['error']}")
-            continue
-        print(f"{f['label']:<{width}}  {f['shown']:>16}  target {f['target_text']:<14} {f['verdict']}")
-        if f.get("note"):
-            print(f"{'':<{width}}  ({f['note']})")
+    print(f"workbench bench: {doc['cores']} cores, load average {doc['load_average'][0]}"
+          f"{' (quick: reduced sizes, extrapolated)' if args.quick else ''}")
+    blocks = [(f"{s['game']}, {s['players']} players", s["figures"]) for s in sections]
+    if figures:
+        blocks.append((f"batch ({games[0]})", figures))
+    width = max((len(f["label"]) for _, figs in blocks for f in figs), default=10)
+    for title, figs in blocks:
+        print(f"\n{title}")
+        for f in figs:
+            if f.get("error"):
+                print(f"  {f['label']:<{width}}  not measured: {f['error']}")
+                continue
+            print(f"  {f['label']:<{width}}  {f['shown']:>16}  target {f['target_text']:<14} {f['verdict']}")
+            if f.get("note"):
+                print(f"  {'':<{width}}  ({f['note']})")
     return 0

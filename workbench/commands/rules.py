@@ -38,6 +38,9 @@ def add_parser(sub) -> None:
     v.add_argument("game")
     v.add_argument("--lang", required=True)
     v.add_argument("--no-spell", action="store_true", help="skip the spelling check")
+    v.add_argument("--spelling-locale", default=None, metavar="LOCALE",
+                   help="spell against this locale (en-GB, en-US); default: the catalogue's "
+                        "X-Spelling-Locale header, else its Language")
     v.add_argument("--json", action="store_true", help="print one JSON document")
     v.set_defaults(func=run_review)
 
@@ -130,7 +133,12 @@ def run_pdf(args) -> int:
 def run_review(args) -> int:
     from workbench.rules.review import review
     game_id = _game_id(args.game)
-    rev = review(game_id, args.lang, spelling=not args.no_spell, game=_engine(game_id))
+    locale = args.spelling_locale
+    if locale is not None and not __import__("re").fullmatch(r"[a-z]{2,3}(?:[-_][A-Za-z]{2})?", locale):
+        from workbench.core.errors import WorkbenchError
+        raise WorkbenchError(f"--spelling-locale {locale!r}: write a locale such as en-GB or en-US")
+    rev = review(game_id, args.lang, spelling=not args.no_spell, game=_engine(game_id),
+                 spelling_locale_setting=locale)
     if args.json:
         emit_json(rev.to_dict())
         return 0 if rev.ok else 1
@@ -140,6 +148,8 @@ def run_review(args) -> int:
         print(f"  {clause}")
         for f in items:
             print(f"    [{f.check}] {f.message}")
+            if f.explanation:
+                print(f"        ({f.explanation})")
     if rev.accepted:
         print(f"  {len(rev.accepted)} finding(s) accepted in accepted-findings.yaml")
     for st in rev.stale:

@@ -30,7 +30,12 @@ class RandomBot(Bot):
     name = "random"
 
     def choose(self, game, state, rng: Rng):
-        return rng.choice(state.legal_actions())
+        # the same single draw as rng.choice(state.legal_actions()); games that
+        # can pick the i-th action without listing them all do so
+        sample = getattr(state, "sample_legal_action", None)
+        if sample is None:
+            return rng.choice(state.legal_actions())
+        return sample(rng)[0]
 
 
 class GreedyBot(Bot):

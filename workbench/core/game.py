@@ -79,6 +79,25 @@ class State(abc.ABC):
     def legal_actions(self) -> list:
         """Every action the current decision maker may take, in a stable order."""
 
+    def legal_action_count(self) -> int:
+        """``len(self.legal_actions())``; a game may count without listing."""
+        return len(self.legal_actions())
+
+    def legal_action(self, index: int):
+        """``self.legal_actions()[index]``; a game may build just that one action."""
+        return self.legal_actions()[index]
+
+    def sample_legal_action(self, rng) -> tuple:
+        """``(action, count)``: the action a uniformly random player takes, with
+        the number of legal actions. Draws exactly what ``rng.choice(legal_actions())``
+        draws (one ``randbelow(count)``) and picks the same action, so a game that
+        overrides this to skip building the whole list plays the same games."""
+        legal = self.legal_actions()
+        k = len(legal)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return legal[rng.randbelow(k)], k
+
     @abc.abstractmethod
     def apply_action(self, action) -> None:
         """Apply ``action`` in place. Raises :class:`IllegalAction` (saying why)

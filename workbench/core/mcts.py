@@ -210,9 +210,13 @@ class MCTSBot(Bot):
                 return terminal_rewards(game, state)  # runaway playout: nobody won
             if greedy is not None:
                 action = greedy.choose(game, state, rng)
-            else:
-                legal = state.legal_actions()
-                action = legal[rng.randbelow(len(legal))]
+            else:  # one randbelow(count), as listing and indexing would draw
+                sample = getattr(state, "sample_legal_action", None)
+                if sample is None:
+                    legal = state.legal_actions()
+                    action = legal[rng.randbelow(len(legal))]
+                else:
+                    action = sample(rng)[0]
             state.apply_action(action)
             steps += 1
         if evaluated:

@@ -34,6 +34,20 @@ class _RestrictedView:
     def legal_actions(self):
         return list(self._legal)
 
+    # the sampling side of the contract must see the same shorter list (a random
+    # inner bot samples instead of listing)
+    def legal_action_count(self) -> int:
+        return len(self._legal)
+
+    def legal_action(self, index: int):
+        return self._legal[index]
+
+    def sample_legal_action(self, rng) -> tuple:
+        k = len(self._legal)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return self._legal[rng.randbelow(k)], k
+
     def __getattr__(self, name):
         return getattr(self._state, name)
 

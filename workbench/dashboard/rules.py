@@ -6,7 +6,13 @@ translations.
 The texts come from the rules model (:mod:`workbench.rules.catalog`), the
 findings from :func:`workbench.rules.review.review`, the checks from the check
 registry (:mod:`workbench.rules.checks`) and the scenario files' ``checks:``
-lists. This module only gathers and lays them out."""
+lists. This module only gathers and lays them out.
+
+The review's findings are listed per clause with the check's explanation; a
+finding jumps to its clause (the table then shows that clause alone), names the
+scenarios and checks that prove the clause, opens the game in Play, and can be
+accepted with a reason, which :func:`workbench.rules.accepting.accept_finding`
+records in the game's ``accepted-findings.yaml`` so the review stays quiet about it."""
 
 from __future__ import annotations
 
@@ -50,6 +56,8 @@ class RulesModel(param.Parameterized):
     right = param.Selector(objects=[], doc="language shown on the right")
     filter = param.Selector(default="all", objects=list(FILTERS))
     resolve = param.Boolean(default=True, doc="fill placeholders with the language's terms")
+    focus = param.String(default="", doc="show only this clause (where a finding jumped to)")
+    spelling = param.Boolean(default=False, doc="run the review's spelling check too (slower)")
     version = param.Integer(default=0)
 
     def __init__(self, games: list[str] | None = None, **params):
@@ -128,16 +136,80 @@ class RulesModel(param.Parameterized):
             return None
         if lang not in self._reviews:
             from workbench.rules.review import review
-            self._reviews[lang] = review(self.game_id, lang, spelling=False)
+            self._reviews[lang] = review(self.game_id, lang, spelling=self.spelling)
         return self._reviews[lang]
 
-    def findings(self, clause_id: str) -> list[str]:
+    @param.depends("spelling", watch=True)
+    def _spelling_changed(self) -> None:
+        self._reviews = {}
+        self.version += 1
+
+    def _shown_langs(self) -> list[str]:
+        return [lang for lang in dict.fromkeys([self.left, self.right]) if lang != self.source.lang]
+
+    def finding_items(self, clause_id: str) -> list:
+        """The review findings on ``clause_id`` in the languages shown."""
         out = []
-        for lang in {self.left, self.right}:
+        for lang in self._shown_langs():
             rev = self.review(lang)
-            if rev is not None:
-                out += [f"[{lang}] {f.check}: {f.message}" for f in rev.by_clause().get(clause_id, [])]
+            out += rev.by_clause().get(clause_id, [])
         return out
+
+    def findings(self, clause_id: str) -> list[str]:
+        return [f"[{f.lang}] {f.check}: {f.message}" for f in self.finding_items(clause_id)]
+
+    def all_findings(self) -> list:
+        """Every finding of the languages shown: clauses in document order, then
+        the catalogue and terms files' own (duplicates, orphans, misspelt terms)."""
+        order = {cid: n for n, cid in enumerate(self.source.clauses)}
+        order.update({sid: n - 0.5 for n, sid in enumerate(self.source.sections)})
+        found = [f for lang in self._shown_langs() for f in self.review(lang).findings]
+        return sorted(found, key=lambda f: (order.get(f.clause, len(order) + 1), f.clause, f.lang))
+
+    @staticmethod
+    def finding_key(f) -> str:
+        return f"{f.lang}|{f.clause}|{f.check}|{f.detail}"
+
+    def finding_by_key(self, key: str):
+        for f in self.all_findings():
+            if self.finding_key(f) == key:
+                return f
+        raise WorkbenchError("that finding is no longer reported; refresh the page")
+
+    def jump(self, clause_id: str) -> None:
+        """Show ``clause_id`` alone (a finding's clause); an id that is not a clause
+        (a terms file entry, an orphan) shows nothing new."""
+        if clause_id not in self.source.clauses:
+            raise WorkbenchError(f"{clause_id} is not a clause of the rulebook (a heading, or a catalogue or "
+                                 "terms entry); the review panel lists its findings")
+        with param.parameterized.discard_events(self):
+            self.focus = clause_id
+            self.filter = "all"
+        self.version += 1
+
+    def show_all(self) -> None:
+        self.focus = ""
+        self.version += 1
+
+    def accept(self, key: str, reason: str) -> str:
+        """Accept a finding with ``reason``: it is recorded in the game's
+        accepted-findings.yaml and the review stays quiet about it. Returns the file
+        written; refuses (writing nothing) without a reason."""
+        from workbench.rules.accepting import accept_finding
+        finding = self.finding_by_key(key)
+        path = accept_finding(self.game_id, finding, reason)
+        self._reviews.pop(finding.lang, None)
+        self.version += 1
+        return str(path)
+
+    def review_state(self) -> str:
+        """One line per language shown: findings, accepted, spelling."""
+        parts = []
+        for lang in self._shown_langs():
+            rev = self.review(lang)
+            parts.append(f"{lang}: {len(rev.findings)} finding(s), {len(rev.accepted)} accepted, "
+                         f"spelling {rev.spelling}")
+        return "; ".join(parts) or "the source language has no review"
 
     # -- checks --------------------------------------------------------------------
     def _find_checks(self) -> dict[str, list[tuple[str, object]]]:
@@ -206,6 +278,8 @@ class RulesModel(param.Parameterized):
         return out
 
     def _keep(self, row: dict) -> bool:
+        if self.focus and row["clause"] != self.focus:
+            return False
         f = self.filter
         states = {row["left"], row["right"]}
         return (f == "all" or (f == "failing" and row["status"] == "fail")
@@ -224,6 +298,11 @@ class RulesModel(param.Parameterized):
             for st in ("fuzzy", "missing"):
                 if states.count(st):
                     counts[f"{lang} {st}"] = states.count(st)
+        for lang in self._shown_langs():
+            rev = self.review(lang)
+            counts[f"{lang} findings"] = len(rev.findings)
+            if rev.accepted:
+                counts[f"{lang} accepted"] = len(rev.accepted)
         return counts
 
 
@@ -264,15 +343,51 @@ def rules_html(model: RulesModel) -> str:
         notes = [_badge(label, colour)]
         notes += [f"<div style='font-size:12px;color:#555'>{escape(c)}</div>" for c in row["checks"]]
         notes += [f"<div style='font-size:12px;color:#c62828'>{escape(f)}</div>" for f in row["failures"]]
-        notes += [f"<div style='font-size:12px;color:#b26a00'>⚑ {escape(f)}</div>" for f in row["findings"]]
-        body.append(f"<tr data-clause='{escape(cid)}'><td><code style='font-size:11px'>{escape(cid)}</code>"
-                    f"</td>{''.join(cells)}<td>{''.join(notes)}</td></tr>")
+        notes += [_finding_html(f) for f in model.finding_items(cid)]
+        body.append(f"<tr id='{_anchor(cid)}' data-clause='{escape(cid)}'><td><code style='font-size:11px'>"
+                    f"{escape(cid)}</code></td>{''.join(cells)}<td>{''.join(notes)}</td></tr>")
     if not body:
         body.append("<tr><td colspan='4'><em>no clause matches this filter</em></td></tr>")
+    if model.focus:
+        body.insert(0, f"<tr><td colspan='4' class='rules-focus'>showing {escape(model.focus)} only "
+                       "(<em>Show all clauses</em> brings the others back)</td></tr>")
     return ("<style>.rules-table{border-collapse:collapse;width:100%;font-size:14px}"
             ".rules-table td,.rules-table th{border-top:1px solid #ddd;vertical-align:top;padding:6px}"
             ".rules-table p{margin:0 0 .4em 0}</style>"
             f"<table class='rules-table'>{head}{''.join(body)}</table>")
+
+
+def _anchor(clause_id: str) -> str:
+    return "clause-" + "".join(ch if ch.isalnum() else "-" for ch in clause_id)
+
+
+def _finding_html(f) -> str:
+    """One finding: its language and check, what is wrong, and what the check is for."""
+    return (f"<div class='rules-finding' data-check='{escape(f.check)}' style='font-size:12px;color:#b26a00'>"
+            f"⚑ [{escape(f.lang)}] <b>{escape(f.check)}</b>: {escape(f.message)}"
+            f"<div style='color:#777;font-style:italic'>{escape(f.explanation)}</div></div>")
+
+
+def findings_html(model: RulesModel) -> str:
+    """The review's findings grouped by clause: a link to the clause, the checks and
+    scenarios that prove it, and each finding with its explanation."""
+    groups: dict[str, list] = {}
+    for f in model.all_findings():
+        groups.setdefault(f.clause, []).append(f)
+    if not groups:
+        return f"<p class='rules-findings'><em>No review findings ({escape(model.review_state())}).</em></p>"
+    items = []
+    for clause, found in groups.items():
+        is_clause = clause in model.source.clauses
+        head = (f"<a href='#{_anchor(clause)}'><code>{escape(clause)}</code></a>" if is_clause
+                else f"<code>{escape(clause)}</code>")
+        proofs = model.checks_of(clause) if is_clause else []
+        proof = (f" <span style='font-size:11px;color:#555'>proved by: {escape(', '.join(proofs))}</span>"
+                 if proofs else (" <span style='font-size:11px;color:#b26a00'>no check proves it</span>"
+                                 if is_clause else ""))
+        items.append(f"<li data-clause='{escape(clause)}'>{head}{proof}{''.join(_finding_html(f) for f in found)}</li>")
+    return (f"<div class='rules-findings'><b>{sum(len(v) for v in groups.values())} review finding(s)</b> "
+            f"<span style='color:#555'>({escape(model.review_state())})</span><ul>{''.join(items)}</ul></div>")
 
 
 class RulesPage(pn.viewable.Viewer):
@@ -288,6 +403,16 @@ class RulesPage(pn.viewable.Viewer):
                                          options={v: k for k, v in FILTERS.items()}, value=m.filter)
         self._resolve = pn.widgets.Checkbox(label="Fill in placeholders", value=m.resolve)
         self._run = pn.widgets.Button(label="Run checks", color="primary")
+        self._spelling = pn.widgets.Checkbox(label="Check spelling", value=m.spelling)
+        self._finding = pn.widgets.Select(label="Finding", options={}, sizing_mode="stretch_width")
+        self._reason = pn.widgets.TextInput(label="Reason to accept it", placeholder="why the translation is right")
+        self._jump = pn.widgets.Button(label="Jump to clause")
+        self._all = pn.widgets.Button(label="Show all clauses")
+        self._accept = pn.widgets.Button(label="Accept finding", color="warning")
+        self._play = pn.widgets.Button(label="Open the game in Play")
+        self._note = pn.pane.Markdown("")
+        self._findings = pn.pane.HTML("", sizing_mode="stretch_width")
+        self._bench = bench
         self._summary = pn.pane.Markdown("")
         self._table = pn.pane.HTML("", sizing_mode="stretch_width")
         self._game.param.watch(self._on_game, "value")
@@ -295,6 +420,11 @@ class RulesPage(pn.viewable.Viewer):
                         (self._resolve, "resolve")):
             w.param.watch(lambda e, name=name: self._set(name, e.new), "value")
         self._run.on_click(self._on_run)
+        self._spelling.param.watch(lambda e: self._set("spelling", e.new), "value")
+        self._jump.on_click(self._on_jump)
+        self._all.on_click(lambda e: self.model.show_all())
+        self._accept.on_click(self._on_accept)
+        self._play.on_click(self._on_play)
         m.param.watch(lambda e: self._refresh(), "version")
         self._refresh()
 
@@ -317,16 +447,62 @@ class RulesPage(pn.viewable.Viewer):
         finally:
             self._run.disabled = False
 
+    def _on_jump(self, event=None):
+        key = self._finding.value
+        if not key:
+            self._note.object = "Choose a finding first."
+            return
+        try:
+            self.model.jump(self.model.finding_by_key(key).clause)
+            self._note.object = ""
+        except WorkbenchError as exc:
+            self._note.object = f"**Cannot jump:** {exc}"
+
+    def _on_accept(self, event=None):
+        key = self._finding.value
+        if not key:
+            self._note.object = "Choose a finding first."
+            return
+        try:
+            path = self.model.accept(key, self._reason.value)
+        except WorkbenchError as exc:
+            self._note.object = f"**Not accepted:** {exc}"
+            return
+        self._reason.value = ""
+        self._note.object = f"Accepted; recorded in `{path}`."
+
+    def _on_play(self, event=None):
+        if self._bench is None:
+            self._note.object = "Play is not part of this view."
+            return
+        try:
+            self._bench.play.choose_game(self.model.game_id)
+            self._bench.page = 0
+        except WorkbenchError as exc:
+            self._note.object = f"**Cannot open Play:** {exc}"
+
     def _refresh(self):
         m = self.model
         try:
             counts = m.summary()
-            self._summary.object = " · ".join(f"**{v}** {k}" for k, v in counts.items())
+            self._summary.object = (" · ".join(f"**{v}** {k}" for k, v in counts.items())
+                                    + f"  \nReview: {m.review_state()}")
             self._table.object = rules_html(m)
+            self._findings.object = findings_html(m)
+            options = {f"{f.clause} · [{f.lang}] {f.check} · {f.detail}"[:140]: m.finding_key(f)
+                       for f in m.all_findings()}
+            self._finding.options = options
+            if self._finding.value not in options.values():
+                self._finding.value = next(iter(options.values()), None)
         except WorkbenchError as exc:
             self._table.object = f"<p><b>Cannot show the rules:</b> {escape(str(exc))}</p>"
 
     def __panel__(self):
         controls = pn.Row(self._game, self._left, self._right, self._filter,
-                          pn.Column(self._resolve, self._run), sizing_mode="stretch_width")
-        return pn.Column(controls, self._summary, self._table, sizing_mode="stretch_width")
+                          pn.Column(self._resolve, self._spelling, self._run), sizing_mode="stretch_width")
+        review = pn.Column(pn.Row(self._finding, self._reason, sizing_mode="stretch_width"),
+                           pn.Row(self._jump, self._all, self._accept, self._play), self._note,
+                           self._findings, sizing_mode="stretch_width")
+        return pn.Column(controls, self._summary, pn.Card(review, title="Translation review", collapsed=False,
+                                                          sizing_mode="stretch_width"),
+                         self._table, sizing_mode="stretch_width")

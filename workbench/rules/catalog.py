@@ -214,7 +214,10 @@ def update_catalog(catalog, source: Rulebook, *, lang: str | None = None):
     translation of ``catalog`` carried over (see the module docstring).
     Returns ``(catalog, UpdateSummary)``."""
     from babel.messages.catalog import Message
-    lang = lang or (str(catalog.locale) if catalog is not None and catalog.locale else "")
+    old_locale = str(catalog.locale) if catalog is not None and catalog.locale else ""
+    if lang and old_locale and old_locale.split("_")[0] == lang:
+        lang = old_locale   # keep a region the translator chose (Language: en_GB picks British spelling)
+    lang = lang or old_locale
     out = new_catalog(source.game, lang, creation_date=catalog.creation_date if catalog is not None else None)
     if catalog is not None:
         out.revision_date = catalog.revision_date

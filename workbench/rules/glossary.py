@@ -17,6 +17,7 @@ check of its own.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
@@ -88,11 +89,20 @@ def word_match(term_word: str, text_word: str, lenient: bool = False) -> bool:
     puts nouns in the singular after numbers and ``minden`` (``2 zsetont`` for
     "2 tokens")."""
     x = text_word.lower()
-    if any(x.startswith(v) for v in stem_variants(term_word)):
+    if x.startswith(_prefixes(term_word, False)):
         return True
     if lenient:
-        return any(x.startswith(v) for s in singulars(term_word) for v in stem_variants(s))
+        return x.startswith(_prefixes(term_word, True))
     return False
+
+
+@functools.lru_cache(maxsize=65536)
+def _prefixes(term_word: str, plural_singulars: bool) -> tuple[str, ...]:
+    """The stem shapes of a term word (or of its singulars), cached: the review
+    matches every term against every clause."""
+    if plural_singulars:
+        return tuple(v for s in singulars(term_word) for v in stem_variants(s))
+    return tuple(stem_variants(term_word))
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -105,6 +115,22 @@ def tokens(text: str) -> list[tuple[str, str]]:
             j -= 1
         out.append((icon_key(text[j:m.start()]), m.group(0)))
     return out
+
+
+def might_occur(term: str, lower_text: str, lenient: bool = False) -> bool:
+    """A quick test before :func:`term_positions`: does a stem shape of the term's
+    first word occur anywhere in ``lower_text`` (the text lower-cased)?"""
+    tt = _term_tokens(term)
+    if not tt:
+        return False
+    first = tt[0][1]
+    shapes = _prefixes(first, False) + (_prefixes(first, True) if lenient else ())
+    return any(v in lower_text for v in shapes)
+
+
+@functools.lru_cache(maxsize=8192)
+def _term_tokens(term: str) -> tuple:
+    return tuple(tokens(term))
 
 
 def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = False,
@@ -120,7 +146,7 @@ def term_positions(term: str, text: str | list[tuple[str, str]], *, lenient: boo
     ``⚠️Consequence`` is not found in ``⚠️Pattern Consequence`` nor ``🌳Legacy`` in
     "legally". With ``case``, a capitalised term is found only capitalised, so the
     location ``Chip`` is not the ordinary word "chip"."""
-    tt = tokens(term)
+    tt = _term_tokens(term)
     if not tt:
         return []
     xs = text if isinstance(text, list) else tokens(text)

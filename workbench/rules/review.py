@@ -19,6 +19,12 @@ Checks, each named in its findings (``check``):
 
 Numbers, icons, glossary and length look at the texts with placeholders filled in
 each language, so a term written out instead of its placeholder still counts.
+The meaning-level checks (numbers with their units and order, tables cell by cell,
+negation, sentences, text left untranslated, Markdown structure, typing slips,
+Hungarian articles, terms put in the wrong place, opposites, duplicate and orphan
+entries, misspelt terms) are one class each in :mod:`workbench.rules.review_checks`;
+each class's doc line is the explanation shown with its findings.
+
 Findings listed in ``cards/<game>/rules/accepted-findings.yaml`` with a reason
 are reported as accepted; an acceptance that no longer matches anything is
 reported as stale so the file does not rot.
@@ -26,8 +32,6 @@ reported as stale so the file does not rot.
 
 from __future__ import annotations
 
-import functools
-import glob
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -37,15 +41,28 @@ from workbench.core.errors import DataError, WorkbenchError
 
 from . import catalog as cat_mod
 from .glossary import find_term, game_glossary, icon_counts
-from .numbers import number_parity
+from .review_checks import CATALOGUE_CHECKS, CLAUSE_CHECKS, Pair
+from .review_checks.catalogue import TermsSpellingCheck
+from .review_checks.dictionary import dictionary, dictionary_path, spelling_locale
 from .placeholders import (PLACEHOLDER_RE, Unresolved, context_for, find_placeholders, is_defined,
                            resolve_one, stray_placeholders)
 from .text import strip_icons, words
 
 LENGTH_BAND = (0.5, 2.0)
 LENGTH_MIN_CHARS = 40
-CHECKS = ("missing", "fuzzy", "placeholders", "numbers", "glossary", "icons", "punctuation", "length",
-          "spelling")
+BASIC_CHECKS = {
+    "missing": "The clause or heading has a translation.",
+    "fuzzy": "The translation was made for the current source (not flagged fuzzy, not outdated).",
+    "placeholders": "The same ${...} placeholders on both sides, each defined in both languages.",
+    "glossary": "Each game term the source uses appears in its agreed translation.",
+    "icons": "The same icons and emoji, as often.",
+    "punctuation": "The same kind of ending (., :, ?, !, none).",
+    "length": "The translation's length is within a band of the source's.",
+    "spelling": "Every word is known to the hunspell dictionary of the catalogue's spelling locale.",
+}
+EXPLANATIONS: dict[str, str] = {**BASIC_CHECKS, **{c.name: c.explanation() for c in CLAUSE_CHECKS},
+                                **{c.name: c.explanation() for c in CATALOGUE_CHECKS}}
+CHECKS = tuple(EXPLANATIONS)
 
 
 @dataclass
@@ -57,9 +74,14 @@ class Finding:
     lang: str = ""
     accepted: str | None = None  # the reason, when accepted
 
+    @property
+    def explanation(self) -> str:
+        """What the check is for (its class's doc line)."""
+        return EXPLANATIONS.get(self.check, "")
+
     def to_dict(self) -> dict:
         d = {"clause": self.clause, "lang": self.lang, "check": self.check, "detail": self.detail,
-             "message": self.message}
+             "message": self.message, "explanation": self.explanation}
         if self.accepted is not None:
             d["accepted"] = self.accepted
         return d
@@ -156,26 +178,30 @@ def ending(text: str) -> str:
     return "none"
 
 
-def check_numbers(src: str, tr: str, src_lang: str, tr_lang: str):
-    missing, extra = number_parity(src, src_lang, tr, tr_lang)
-    if not missing and not extra:
-        return []
-    said = ", ".join(map(_fmt, missing)) or "nothing"
-    instead = ", ".join(map(_fmt, extra)) or "nothing"
-    parts = ([f"missing {', '.join(map(_fmt, missing))}"] if missing else []) + \
-            ([f"extra {', '.join(map(_fmt, extra))}"] if extra else [])
-    return [("; ".join(parts), f"the source says {said} where the translation says {instead}; "
-                               "make the numbers agree (digits or number words)")]
-
-
 def _fmt(n) -> str:
     return str(int(n)) if float(n).is_integer() else str(n)
 
 
+def _term_icons(text: str) -> Counter:
+    """Icons glued to a word (🧬Pattern): a term's mark, which a pronoun may replace."""
+    from .text import icon_key, icons as all_icons
+    out: Counter = Counter()
+    for m in re.finditer(r"((?:[^\w\s]\ufe0f?)+)(?=[^\W\d_])", text):
+        out.update(icon_key(i) for i in all_icons(m.group(1)))
+    return out
+
+
 def check_icons(src: str, tr: str):
+    """Same icons, as often; except that a term's icon may occur fewer times in the
+    translation (a pronoun stands for the repeated term) as long as it occurs."""
     a, b = icon_counts(src), icon_counts(tr)
     out = []
     lost, added = a - b, b - a
+    ta, tb = _term_icons(src), _term_icons(tr)
+    for icon in list(lost):
+        bare_lost = (a[icon] - ta[icon]) - (b[icon] - tb[icon])
+        if b[icon] >= 1 and bare_lost <= 0:
+            del lost[icon]
     if lost:
         s = " ".join(f"{k}×{v}" if v > 1 else k for k, v in lost.items())
         out.append((f"lost {s}", f"the translation lacks icon(s) {s}; keep every icon of the source"))
@@ -190,12 +216,15 @@ def check_glossary(src: str, tr: str, pairs) -> list:
     in the translation. Where two terms match at the same word, the longer one is
     meant (``Tőkebevonás`` is Fundraise, not ``Tőke`` Capital), so the shorter one
     does not count there."""
-    from .glossary import term_positions, tokens
+    from .glossary import might_occur, term_positions, tokens
     out = []
     src_tokens, tr_tokens = tokens(src), tokens(tr)
+    src_lower = src.lower()
     hits: list[tuple[int, int, int]] = []   # (pair index, start token, term length)
     for n, pair in enumerate(pairs):
         for form in pair.source:
+            if not might_occur(form, src_lower):
+                continue
             for start in term_positions(form, src_tokens, case=True):
                 hits.append((n, start, len(strip_icons(form))))
     used: set[int] = set()
@@ -231,22 +260,13 @@ def check_length(src: str, tr: str, band=LENGTH_BAND):
 
 
 # --------------------------------------------------------------------------- spelling
-@functools.lru_cache(maxsize=4)
 def _dictionary(lang: str):
-    base = lang.split("-")[0].split("_")[0]
-    found = sorted(glob.glob(f"/usr/share/hunspell/{base}_*.dic")) + sorted(glob.glob(f"/usr/share/hunspell/{base}.dic"))
-    if not found:
-        return None
-    try:
-        from spylls.hunspell import Dictionary
-    except ImportError:
-        return None
-    return Dictionary.from_files(found[0][:-4])
+    return dictionary(lang)
 
 
 def spelling_available(lang: str) -> bool:
-    base = lang.split("-")[0].split("_")[0]
-    return bool(glob.glob(f"/usr/share/hunspell/{base}_*.dic") or glob.glob(f"/usr/share/hunspell/{base}.dic"))
+    """Is there a hunspell dictionary for ``lang`` (a language or a locale such as ``en-GB``)?"""
+    return dictionary_path(lang) is not None
 
 
 _MARKUP = re.compile(r"<!--.*?-->|\$\{[^}]*\}|https?://\S+|`[^`]*`", re.S)
@@ -303,7 +323,11 @@ def _accepts(entry: Mapping, f: Finding) -> bool:
 
 
 # --------------------------------------------------------------------------- the review
-def review(game_id: str, lang: str, *, spelling: bool = True, game=None) -> Review:
+def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses=None,
+           spelling_locale_setting: str | None = None) -> Review:
+    """Review the ``lang`` catalogue of ``game_id``. ``clauses`` limits the clause
+    checks to those ids (the catalogue checks always run); ``spelling_locale_setting``
+    overrides the catalogue's spelling locale (``en-GB``, ``en-US``)."""
     source = cat_mod.load_source(game_id)
     if source is None:
         raise WorkbenchError(f"{game_id} has no rules text yet")
@@ -314,12 +338,19 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None) -> Revi
     if not path.exists():
         raise WorkbenchError(f"{game_id} has no {lang} translation ({path} not found)")
     catalog = cat_mod.read_catalog(path)
+    po_text = path.read_text(encoding="utf-8")
     live = cat_mod.entries_by_context(catalog)
+    header = dict(catalog.mime_headers)
+    locale = spelling_locale(header, lang, spelling_locale_setting)
     src_ctx = context_for(game_id, source.lang, game=game)
     tr_ctx = context_for(game_id, lang, game=game)
     pairs = game_glossary(game_id, source.lang, lang)
     accepted = load_accepted(game_id)
     known_words: set[str] = set()
+    terms_known: set[str] = set()   # the terms files of both languages are spelt: any language's words
+    for entry in accepted:
+        if entry.get("check") in ("spelling", "terms-spelling") and entry.get("words"):
+            terms_known.update(str(w) for w in entry["words"])
     for entry in accepted:
         if entry.get("check") == "spelling" and entry.get("words") and entry.get("lang", lang) == lang:
             known_words.update(str(w) for w in entry["words"])
@@ -327,17 +358,23 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None) -> Revi
     for pair in pairs:
         for form in pair.target:
             known_words.update(w.lower() for w in words(strip_icons(form)))
-    run_spelling = spelling and spelling_available(lang)
+    run_spelling = spelling and spelling_available(locale)
     rev = Review(game_id, lang, source.lang,
-                 spelling="on" if run_spelling else ("off" if not spelling else "skipped: no dictionary"))
+                 spelling=(f"on ({locale})" if run_spelling else
+                           ("off" if not spelling else f"skipped: no {locale} dictionary")))
+    checks = [c() for c in CLAUSE_CHECKS]
     raw: list[Finding] = []
 
     def add(ctxt, check, items):
         for detail, message in items:
             raw.append(Finding(ctxt, check, message, detail, lang))
 
+    source_ids = set()
     for ctxt, msgid, _line in source.entries():
+        source_ids.add(ctxt)
         rev.entries += 1
+        if clauses is not None and ctxt not in clauses:
+            continue
         is_heading = ctxt in source.sections
         what = "heading" if is_heading else "clause"
         msg = live.get(ctxt)
@@ -359,7 +396,12 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None) -> Revi
                                            "with the previous source (#| msgid), revise, then clear the fuzzy flag")])
         add(ctxt, "placeholders", check_placeholders(msgid, tr, src_ctx, tr_ctx, source.lang, lang))
         s_full, t_full = _fill(msgid, src_ctx), _fill(tr, tr_ctx)
-        add(ctxt, "numbers", check_numbers(s_full, t_full, source.lang, lang))
+        pair = Pair(ctxt, msgid, tr, s_full, t_full, source.lang, lang, heading=is_heading, glossary=pairs,
+                    src_ctx=src_ctx, tr_ctx=tr_ctx)
+        for chk in checks:
+            if is_heading and not chk.headings:
+                continue
+            add(ctxt, chk.name, chk.run(pair))
         add(ctxt, "glossary", check_glossary(s_full, t_full, pairs))
         add(ctxt, "icons", check_icons(s_full, t_full))
         if not is_heading:
@@ -371,17 +413,22 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None) -> Revi
             add(ctxt, "length", check_length(s_full, t_full))
         if run_spelling:
             src_words = {w.lower() for w in words(strip_icons(msgid))}
-            bad = unknown_words(tr, lang, known_words | src_words)
+            bad = unknown_words(tr, locale, known_words | src_words)
             if bad:
-                add(ctxt, "spelling", [(" ".join(bad), f"unknown to the {lang} dictionary: {', '.join(bad)}; "
+                add(ctxt, "spelling", [(" ".join(bad), f"unknown to the {locale} dictionary: {', '.join(bad)}; "
                                                         "fix the spelling or accept the words")])
+
+    for chk in CATALOGUE_CHECKS:
+        inst = chk(terms_known, locale) if chk is TermsSpellingCheck else chk()
+        for where, detail, message in inst.run(game_id, lang, po_text, source_ids, spelling):
+            raw.append(Finding(where, inst.name, message, detail, lang))
 
     used = [False] * len(accepted)
     for f in raw:
         hit = None
         for i, entry in enumerate(accepted):
-            if f.check == "spelling" and entry.get("words"):
-                continue
+            if entry.get("words"):
+                continue   # a word list, not a finding's acceptance
             if _accepts(entry, f):
                 hit = i
                 break
@@ -392,7 +439,7 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None) -> Revi
             f.accepted = str(accepted[hit]["reason"])
             rev.accepted.append(f)
     for entry, was_used in zip(accepted, used):
-        if entry.get("check") == "spelling" and entry.get("words"):
+        if entry.get("words"):
             continue
         if entry.get("lang") and entry["lang"] != lang:
             continue

@@ -5,12 +5,26 @@ target, and a verdict (met, or missed by how much). ``quick`` runs a tenth of
 each sweep (a fiftieth of the greedy one) and scales the time up linearly,
 which the figure says.
 
-Figures
--------
-``engine``        random legal play of the game on one core, actions/s, legal
-                  listing and setup included; the same loop over OpenSpiel's
-                  pure-Python ``python_tic_tac_toe`` is the reference (target:
-                  at least 4x its rate).
+Per-game figures (one section per game, :data:`GAME_FIGURES`)
+--------------------------------------------------------------
+``engine``        random legal play of the game on one core (setup, choosing
+                  and applying all counted), as a ratio to the same loop over
+                  OpenSpiel's pure-Python ``python_tic_tac_toe`` measured in
+                  the same run: the two alternate in short slices so a change
+                  of machine load hits both (target: at least 4x). The spread
+                  of the per-slice ratios is reported beside it.
+``greedy``        whole games with greedy bots in every seat on one core,
+                  games/s (Meaning Made's target, 45 games/s, is what 10,000
+                  games in 120 s on 2 workers need at the 1.85x scaling target;
+                  the other games have none and are reported).
+``paired``        the paired playtest: 200 greedy games per arm (quick: 20,
+                  extrapolated) on the same seeds, plus the comparison (target
+                  2 s). Uses ``workbench.graphs.tweak`` (one Pattern's cost
+                  raised, the card page's own playtest) when it handles the
+                  game, else bans seat 1 from the most taken card of the first arm.
+
+Batch figures (``--game``'s first game, :data:`BATCH_FIGURES`)
+------------------------------------------------------------
 ``sweep-random``  10,000 games with random bots on every core (target 30 s).
 ``sweep-greedy``  10,000 games with greedy bots on every core (target 120 s).
 ``scaling``       the same random sweep on 2 workers vs 1 (target 1.85x).
@@ -18,11 +32,6 @@ Figures
                   pool (target: at most 15% slower; cluster start-up reported
                   separately, not counted).
 ``startup``       ``workbench --help`` wall time, best of 5 (target 0.3 s).
-``paired``        the card page's quick paired playtest: 200 greedy games per
-                  arm (quick: 20, extrapolated) on the same seeds, plus the comparison
-                  (target 2 s). Uses ``workbench.graphs.tweak`` (one Pattern's cost
-                  raised) when it handles the game, else bans seat 1 from the card
-                  taken most in the first arm.
 """
 
 from __future__ import annotations
@@ -34,7 +43,15 @@ from pathlib import Path
 
 from workbench.core.rng import Rng, derive_seed
 
-ALL_FIGURES = ["engine", "sweep-random", "sweep-greedy", "scaling", "dask", "startup", "paired"]
+#: figures measured for every game, one section each
+GAME_FIGURES = ["engine", "greedy", "paired"]
+#: figures of the batch machinery, measured once (on the first game asked for)
+BATCH_FIGURES = ["sweep-random", "sweep-greedy", "scaling", "dask", "startup"]
+ALL_FIGURES = GAME_FIGURES + BATCH_FIGURES
+
+#: Meaning Made greedy games/s on one core that 10,000 games in 120 s on 2
+#: workers need when 2 workers give the 1.85x scaling target
+GREEDY_TARGETS = {"meaning-made": round(10000 / (120 * 1.85), 1)}
 
 
 def _verdict(value: float, target: float, higher_is_better: bool) -> tuple[bool, str]:
@@ -67,48 +84,94 @@ def random_play_rate(new_state, seconds: float, max_actions: int = 100000) -> tu
     while time.perf_counter() - start < seconds:
         state = new_state(games)
         n = 0
+        sample = getattr(state, "sample_legal_action", None)
         while not state.is_terminal() and n < max_actions:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randbelow(len(legal))])
+            if sample is None:  # OpenSpiel's states: list, then draw
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randbelow(len(legal))])
+            else:  # ours: the same draw, without listing where the game can
+                state.apply_action(sample(rng)[0])
             n += 1
         actions += n
         games += 1
     return actions / (time.perf_counter() - start), actions, games
 
 
-def openspiel_rate(seconds: float) -> float | None:
+def _openspiel_new_state():
+    """A maker of fresh ``python_tic_tac_toe`` states, or None without OpenSpiel."""
     try:
         import open_spiel.python.games  # noqa: F401  (registers python_tic_tac_toe)
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("python_tic_tac_toe")
-    return random_play_rate(lambda i: game.new_initial_state(), seconds)[0]
+    return lambda i: game.new_initial_state()
+
+
+def openspiel_rate(seconds: float) -> float | None:
+    new_state = _openspiel_new_state()
+    return None if new_state is None else random_play_rate(new_state, seconds)[0]
 
 
 def fig_engine(game_id, players, quick, note):
+    """Random play of ``game_id`` as a ratio to OpenSpiel's tic-tac-toe: both
+    loops alternate in slices (5 each, quick 3), so the ratio compares the two
+    under the same load; its spread over the slices says how steady it was."""
     from workbench.sim.runner import resolve_game
     game = resolve_game(game_id)
-    secs = 1.0 if quick else 3.0
-    note(f"engine: random legal play of {game_id} for {secs:.0f} s ...")
-    rate, actions, games = random_play_rate(
-        lambda i: game.new_initial_state(game.config(players, seed=i)), secs)
-    note("engine: the same loop over OpenSpiel's python_tic_tac_toe ...")
-    ref = openspiel_rate(secs)
-    out = []
-    if ref:
-        fig = _figure("engine", f"engine: {game_id} random play, 1 core", rate, "actions/s", 4 * ref, True,
-                      f"{actions:,} actions in {games} games; target = 4x OpenSpiel python_tic_tac_toe; "
-                      f"catanatron reports ~69,000", ratio_to_openspiel=rate / ref)
-        out.append(fig)
-        out.append({"name": "engine-openspiel", "label": "reference: OpenSpiel python_tic_tac_toe",
-                    "value": ref, "unit": "actions/s", "target": None, "met": None,
-                    "verdict": f"ratio {rate / ref:.1f}x", "shown": f"{ref:,.0f} actions/s",
-                    "target_text": "(reference)", "note": ""})
-    else:
-        out.append(_figure("engine", f"engine: {game_id} random play, 1 core", rate, "actions/s", 69000, True,
-                           "OpenSpiel not installed: compared with catanatron's ~69,000 instead"))
-    return out
+    slices = 3 if quick else 5
+    secs = 0.4 if quick else 0.8
+    ours = lambda i: game.new_initial_state(game.config(players, seed=i))  # noqa: E731
+    ttt = _openspiel_new_state()
+    note(f"engine: random legal play of {game_id}, {slices} slices of {secs:.1f} s"
+         + (", each followed by one of OpenSpiel's python_tic_tac_toe ..." if ttt else " ..."))
+    rates, refs = [], []
+    for _ in range(slices):
+        rates.append(random_play_rate(ours, secs)[0])
+        if ttt:
+            refs.append(random_play_rate(ttt, secs)[0])
+    rate = sum(rates) / len(rates)
+    label = f"engine: {game_id} random play / OpenSpiel tic-tac-toe, 1 core"
+    if not refs:
+        return [_figure("engine", f"engine: {game_id} random play, 1 core", rate, "actions/s", 69000, True,
+                        "OpenSpiel not installed: compared with catanatron's ~69,000 instead",
+                        actions_per_second=rate)]
+    ref = sum(refs) / len(refs)
+    ratios = [a / b for a, b in zip(rates, refs)]
+    return [_figure("engine", label, rate / ref, "x", 4.0, True,
+                    f"{rate:,.0f} vs {ref:,.0f} actions/s; per-slice ratios "
+                    f"{min(ratios):.2f}-{max(ratios):.2f} over {slices} slices",
+                    actions_per_second=rate, openspiel_actions_per_second=ref,
+                    ratio_min=min(ratios), ratio_max=max(ratios))]
+
+
+def fig_greedy(game_id, players, quick, note):
+    """Whole greedy games on one core, games/s (the look-ahead is most of it)."""
+    from workbench.core.bots import make_bots
+    from workbench.core.play import play_game
+    from workbench.sim.runner import resolve_game
+    game = resolve_game(game_id)
+    secs = 1.5 if quick else 5.0
+    note(f"greedy: greedy games of {game_id} for {secs:.1f} s ...")
+    play_game(game, game.config(players, seed=10**6), make_bots("greedy", players))  # warm-up
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < secs or games < 2:
+        _, log = play_game(game, game.config(players, seed=games), make_bots("greedy", players))
+        actions += len(log)
+        games += 1
+    took = time.perf_counter() - start
+    rate = games / took
+    text = f"{games} games, {actions / games:.0f} actions and {took / games * 1000:.0f} ms each"
+    target = GREEDY_TARGETS.get(game_id)
+    label = f"greedy: {game_id} greedy games, 1 core"
+    if target is None:
+        return [{"name": "greedy", "label": label, "value": rate, "unit": "games/s", "target": None,
+                 "met": None, "verdict": "(no target)", "shown": f"{rate:.1f} games/s",
+                 "target_text": "(none)", "note": text, "ms_per_game": took / games * 1000}]
+    return [_figure("greedy", label, rate, "games/s", target, True,
+                    text + "; target: 10,000 games in 120 s on 2 workers at 1.85x scaling",
+                    ms_per_game=took / games * 1000)]
 
 
 def _sweep(game_id, players, bots, n, **run):
@@ -227,7 +290,8 @@ def fig_paired(game_id, players, quick, note):
     spec = SimSpec(game=game_id, games=n, players=players, bots="greedy", seed=2026)
     a = simulate(spec)
     summary = a.card_summary()
-    card = summary["card"][0] if summary.height else None
+    # the most taken card a bot spec can name (a comma or colon would split the spec)
+    card = next((c for c in summary["card"] if "," not in c and ":" not in c), None) if summary.height else None
     b = simulate(spec.with_(bots=f"ban:{card}:greedy,greedy")) if card else simulate(spec)
     comparison = compare_results(a, b)
     took = time.perf_counter() - t0
@@ -238,19 +302,54 @@ def fig_paired(game_id, players, quick, note):
                     False, text, measured_seconds=took, games=n)]
 
 
+FIGURE_MAKERS = {
+    "engine": fig_engine,
+    "greedy": fig_greedy,
+    "paired": fig_paired,
+    "sweep-random": lambda *a: fig_sweep(*a, bots="random", target=30.0),
+    "sweep-greedy": lambda *a: fig_sweep(*a, bots="greedy", target=120.0, quick_share=50),
+    "scaling": fig_scaling,
+    "dask": fig_dask,
+    "startup": fig_startup,
+}
+
+
 def run_figures(game_id: str, players: int, *, quick: bool = False, only=None, note=lambda s: None) -> list[dict]:
-    """Every requested figure; one that cannot be measured carries ``error``."""
+    """Every requested figure for one game; one that cannot be measured carries ``error``."""
     from workbench.core.errors import WorkbenchError
-    makers = {
-        "engine": fig_engine,
-        "sweep-random": lambda *a: fig_sweep(*a, bots="random", target=30.0),
-        "sweep-greedy": lambda *a: fig_sweep(*a, bots="greedy", target=120.0, quick_share=50),
-        "scaling": fig_scaling, "dask": fig_dask, "startup": fig_startup, "paired": fig_paired,
-    }
     figures = []
     for name in only or ALL_FIGURES:
         try:
-            figures.extend(makers[name](game_id, players, quick, note))
+            figures.extend(FIGURE_MAKERS[name](game_id, players, quick, note))
         except WorkbenchError as exc:
             figures.append({"name": name, "label": name, "error": str(exc)})
     return figures
+
+
+def game_players(game_id: str, players: int | None) -> int:
+    """``players`` if given, else the game's default table size."""
+    if players:
+        return players
+    from workbench.sim.runner import resolve_game
+    game = resolve_game(game_id)
+    return getattr(game, "default_players", game.min_players)
+
+
+def run_sections(game_ids, players: int | None, *, quick: bool = False, only=None,
+                 note=lambda s: None) -> tuple[list[dict], list[dict]]:
+    """``(sections, batch)``: one section ``{game, players, figures}`` per game with
+    its per-game figures, then the batch figures measured on the first game."""
+    only = list(only or ALL_FIGURES)
+    per_game = [n for n in only if n in GAME_FIGURES]
+    batch_names = [n for n in only if n in BATCH_FIGURES]
+    sections = []
+    if per_game:
+        for game_id in game_ids:
+            n = game_players(game_id, players)
+            sections.append({"game": game_id, "players": n,
+                             "figures": run_figures(game_id, n, quick=quick, only=per_game, note=note)})
+    batch = []
+    if batch_names:
+        first = game_ids[0]
+        batch = run_figures(first, game_players(first, players), quick=quick, only=batch_names, note=note)
+    return sections, batch

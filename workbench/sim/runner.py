@@ -127,19 +127,18 @@ def play_one(spec: SimSpec, index: int) -> dict:
                 sampled_round = rnd
                 samples.append([evaluate(state, s) for s in range(n)])
         seat = state.current_player()
-        legal = state.legal_actions()
-        k = len(legal)
+        # the bot is asked even for a forced move so that its random stream
+        # advances exactly as in ``workbench play``: the same seed replays the game
+        bot = bots[seat]
+        if type(bot) is RandomBot:  # RandomBot.choose's draw, and the count with it
+            action, k = state.sample_legal_action(rngs[seat])
+        else:
+            k = state.legal_action_count()
+            action = bot.choose(game, state, rngs[seat])
         decisions += 1
         options_sum += k
         if k > 1:
             multi += 1
-        # the bot is asked even for a forced move so that its random stream
-        # advances exactly as in ``workbench play``: the same seed replays the game
-        bot = bots[seat]
-        if type(bot) is RandomBot:  # same draw as RandomBot.choose, minus a second listing
-            action = legal[rngs[seat].randbelow(k)]
-        else:
-            action = bot.choose(game, state, rngs[seat])
         cards = action_cards(state, action)
         if cards:
             rnd = turn_count(state)

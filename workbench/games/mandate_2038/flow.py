@@ -25,19 +25,92 @@ ACTION_RULES = {"fund": fund, "research": research, "build": build, "organize": 
 
 # -- what may be done now ----------------------------------------------------------
 
-def resolutions(state, seat: int, action: str) -> list[Move]:
-    """Every (Agent, district, effect) for the selected Action; only if none exists,
-    the bare assignment ('blocked')."""
+def resolutions(state, seat: int, action: str, head=()) -> "Resolutions":
+    """Every (Agent, district, effect) for the selected Action, after ``head``
+    (the exchange offers); only if none exists, the bare assignment ('blocked').
+
+    Returned as a :class:`Resolutions` sequence: the per-district effect table is
+    worked out here, but a move is built only when it is asked for (by index,
+    by iteration or by a membership test), so a random player's draw and the
+    legality check of an applied move never build the whole list."""
     rules = ACTION_RULES[action]
     agents = distinct_agents(state.players[seat])
     by_tile = getattr(rules, "effects_by_tile", None)
     table = by_tile(state, seat) if by_tile else [rules.effects(state, seat, pos) for pos in range(len(state.tiles))]
-    new = tuple.__new__
-    out = [new(Move, (action, mode, a + 1, tile))
-           for tile, modes in zip(state.tile_ids, table) for mode in modes for a in agents]
-    if not out:
-        out = [new(Move, (action, "blocked", a + 1, tile)) for tile in state.tile_ids for a in agents]
-    return out
+    rows = [(tile, modes) for tile, modes in zip(state.tile_ids, table) if modes]
+    blocked = not rows
+    if blocked:
+        rows = [(tile, ("blocked",)) for tile in state.tile_ids]
+    return Resolutions(list(head), action, rows, agents, blocked)
+
+
+def is_blocked(state, seat: int, action: str) -> bool:
+    """True when the selected Action has no legal effect on any district (its
+    resolutions would be the bare 'blocked' assignments): the same effect rules
+    as :func:`resolutions`, asked district by district until one answers."""
+    rules = ACTION_RULES[action]
+    if getattr(rules, "effects_by_tile", None) is not None:
+        return not any(rules.effects_by_tile(state, seat))
+    effects = rules.effects
+    for pos in range(len(state.tiles)):
+        if effects(state, seat, pos):
+            return False
+    return True
+
+
+class Resolutions:
+    """The legal moves of an ``act`` decision, in the listed order: ``head``, then
+    per district (board order) per effect per Agent ``Move(verb, effect, agent,
+    district)``. Behaves as the list of those moves (``len``, indexing, ``in``,
+    iteration, ``list(...)``) without building it."""
+
+    __slots__ = ("head", "verb", "rows", "agents", "blocked", "_modes", "_agent_set", "_n")
+
+    def __init__(self, head: list, verb: str, rows: list, agents: list, blocked: bool):
+        self.head, self.verb, self.rows, self.agents, self.blocked = head, verb, rows, agents, blocked
+        self._modes = None
+        self._agent_set = None
+        per = len(agents)
+        self._n = len(head) + per * sum(len(modes) for _, modes in rows)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, index: int) -> Move:
+        if index < 0:
+            index += self._n
+        if not 0 <= index < self._n:
+            raise IndexError("legal move index out of range")
+        head = self.head
+        if index < len(head):
+            return head[index]
+        index -= len(head)
+        per = len(self.agents)
+        for tile, modes in self.rows:
+            block = per * len(modes)
+            if index < block:
+                return tuple.__new__(Move, (self.verb, modes[index // per], self.agents[index % per] + 1, tile))
+            index -= block
+        raise IndexError("legal move index out of range")  # not reached: index < len(self)
+
+    def __iter__(self):
+        yield from self.head
+        new, verb, agents = tuple.__new__, self.verb, self.agents
+        for tile, modes in self.rows:
+            for mode in modes:
+                for a in agents:
+                    yield new(Move, (verb, mode, a + 1, tile))
+
+    def __contains__(self, move) -> bool:
+        if move in self.head:
+            return True
+        if not isinstance(move, tuple) or len(move) != 4 or move[0] != self.verb:
+            return False
+        if self._modes is None:
+            self._modes = {tile: modes for tile, modes in self.rows}
+            self._agent_set = {a + 1 for a in self.agents}
+        modes = self._modes.get(move[3])
+        return modes is not None and move[1] in modes and move[2] in self._agent_set
 
 
 def distinct_agents(p) -> list[int]:
@@ -68,8 +141,7 @@ def legal_actions(state) -> list[Move]:
     if ph == "select":
         return selection.choices(state, seat)
     if ph == "act":
-        out = [] if state.offered else exchange.offers(state, seat)
-        return out + resolutions(state, seat, state.selections[seat])
+        return resolutions(state, seat, state.selections[seat], () if state.offered else exchange.offers(state, seat))
     if ph == "answer":
         return [Move("accept"), Move("reject")]
     if ph == "run":

@@ -281,6 +281,7 @@ class Mandate2038(Game):
                 continue                      # which identical Agent moves changes nothing here
             tried.add((move.mode, move.tile))
             c = state.clone()
+            c._legal = None                   # edited by hand below, not through apply_action
             pos = c.tile_ids.index(move.tile)
             c.players[seat].agents[move.agent - 1] = pos
             if move.mode != "blocked":
@@ -314,7 +315,7 @@ class Mandate2038(Game):
         blocked = 0
         if _unresolved_selection(state, seat) is not None:
             # a pick whose Action will have no legal effect wastes one of the Era's three turns
-            blocked = flow.resolutions(state, seat, state.selections[seat])[0].mode == "blocked"
+            blocked = flow.is_blocked(state, seat, state.selections[seat])
         connected = len(board.connected_facilities(state, seat))
         built = sum(f is not None for f in p.facilities)
         ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v))

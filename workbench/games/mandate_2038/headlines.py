@@ -52,7 +52,11 @@ def reveal(state) -> str | None:
     deck = state.headline_decks[state.era - 1]
     if not deck:
         return None
-    name = deck.pop(0)
+    name = deck[0]
+    # the decks are shared between clones: replaced, never changed in place
+    decks = list(state.headline_decks)
+    decks[state.era - 1] = deck[1:]
+    state.headline_decks = decks
     state.headline = name
     resolve(state, name)
     return name

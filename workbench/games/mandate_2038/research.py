@@ -33,15 +33,21 @@ def resolve(state, seat: int, pos: int, mode: str) -> None:
 
 
 def _draw_card(state) -> str:
+    # the deck and the discard are shared between clones: replaced, never changed in place
     if not state.deck:
-        state.deck, state.discard = state.discard, []
-        state.rng.shuffle(state.deck)
-    card = state.deck.pop()
+        state.deck, state.discard = _shuffled(state, state.discard), []
+    card = state.deck[-1]
+    state.deck = state.deck[:-1]
     if not state.deck and state.discard:
         # the deck has just emptied: the discard becomes the new deck at once
-        state.deck, state.discard = state.discard, []
-        state.rng.shuffle(state.deck)
+        state.deck, state.discard = _shuffled(state, state.discard), []
     return card
+
+
+def _shuffled(state, cards: list) -> list:
+    pile = list(cards)
+    state.rng.shuffle(pile)
+    return pile
 
 
 def can_draw(state) -> bool:

@@ -101,7 +101,8 @@ def _build(game, setup: Mapping):
         h = content.headline_by_name.get(str(name).lower())
         if h is None:
             raise ScenarioError(f"no Headline {name!r}{suggest(str(name), [x.name for x in content.headlines])}")
-        deck = s.headline_decks[h.era - 1]
+        s.headline_decks = list(s.headline_decks)  # shared with clones: changed on a copy
+        deck = s.headline_decks[h.era - 1] = list(s.headline_decks[h.era - 1])
         if h.name in deck:
             deck.remove(h.name)
         deck.insert(0, h.name)

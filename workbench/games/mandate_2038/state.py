@@ -22,15 +22,20 @@ class Player:
                  "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
 
     def copy(self) -> "Player":
+        # one assignment per slot, written out: a loop of getattr/setattr over
+        # __slots__ was most of a greedy bot's look-ahead (every clone copies
+        # every player); test_player_copy_copies_every_slot keeps this complete
         c = Player.__new__(Player)
-        for name in Player.__slots__:
-            setattr(c, name, getattr(self, name))
-        c.agents = list(self.agents)
-        c.facilities = list(self.facilities)
-        c.projects = dict(self.projects)
-        c.ready = list(self.ready)
-        c.cap_milestones = list(self.cap_milestones)
-        c.rec = dict(self.rec)
+        c.faction, c.ability, c.runway, c.compute = self.faction, self.ability, self.runway, self.compute
+        c.capability, c.customers, c.trust, c.mandate = self.capability, self.customers, self.trust, self.mandate
+        c.bag, c.generator, c.trust_cube, c.agi = self.bag, self.generator, self.trust_cube, self.agi
+        c.start_trust = self.start_trust
+        c.agents = self.agents[:]
+        c.facilities = self.facilities[:]
+        c.projects = self.projects.copy()
+        c.ready = self.ready[:]
+        c.cap_milestones = self.cap_milestones[:]
+        c.rec = self.rec.copy()
         return c
 
     def ready_actions(self) -> list[str]:
@@ -75,19 +80,20 @@ class MandateState(State):
         d.update(self.__dict__)
         c.rng = self.rng.copy()
         c.players = [p.copy() for p in self.players]
-        c.deck = list(self.deck)
-        c.discard = list(self.discard)
-        c.headline_decks = [list(x) for x in self.headline_decks]
-        c.timeline = list(self.timeline)
-        c.mandate_decks = [list(x) for x in self.mandate_decks]
+        # shared, never changed in place (a change replaces the list): the
+        # Training deck and discard (research.draw), the Headline decks
+        # (headlines.reveal), the Mandate decks (only read after setup), the
+        # timeline and the Mandate results
         c.selections = list(self.selections)
         c.order = list(self.order)
         c.ventures = [dict(v) for v in self.ventures]
         c.queue = list(self.queue)
         c.pending = dict(self.pending) if self.pending else None
         c.run = _copy_run(self.run)
-        c.mandate_results = list(self.mandate_results)
-        c._legal = None
+        # the same position has the same legal moves: a look-ahead's clone checks
+        # its move against the listing already made here instead of redoing it
+        # (the listing is never changed in place; apply_action drops it)
+        c._legal = self._legal
         c._legal_set = None
         return c
 
@@ -100,6 +106,21 @@ class MandateState(State):
 
     def legal_actions(self) -> list:
         return list(self._legal_list())
+
+    def legal_action_count(self) -> int:
+        return len(self._legal_list())
+
+    def legal_action(self, index: int):
+        return self._legal_list()[index]
+
+    def sample_legal_action(self, rng) -> tuple:
+        # the draw of rng.choice(legal_actions()); an Action's resolutions are
+        # indexed without being listed (flow.Resolutions)
+        legal = self._legal_list()
+        k = len(legal)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return legal[rng.randbelow(k)], k
 
     def _legal_list(self) -> list:
         if self._legal is None:

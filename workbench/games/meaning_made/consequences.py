@@ -69,7 +69,7 @@ def event_phase(state) -> None:
         letter = draw_event(state)
         if letter is None:
             return
-        state.events.append(letter)
+        state.events = state.events + [letter]  # shared with clones: replaced
         state.code = state.cards.events[letter].code
         if state.rules.scripted_events:
             continue
@@ -93,5 +93,5 @@ def draw_event(state):
 
 def discard_events(state) -> None:
     """End of round: the revealed Event(s) go to the discard pile."""
-    state.event_discard.extend(state.events)
+    state.event_discard = state.event_discard + state.events  # shared with clones: replaced
     state.events = []

@@ -247,8 +247,9 @@ def complete(state, name: str, actor: int) -> None:
         else:
             state.players[who].markers += 1
     del state.progress[name]
-    state.completed.append(name)
-    state.completions.append((name, state.round, tuple(seats), actor))
+    # shared with clones (MMState.clone): replaced, never changed in place
+    state.completed = state.completed + [name]
+    state.completions = state.completions + [(name, state.round, tuple(seats), actor)]
     if name == state.end:
         state.end = None
         from .rounds import finish

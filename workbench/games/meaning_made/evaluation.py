@@ -32,11 +32,17 @@ The ``doom`` term is what makes the bot see the group's fate in cooperative
 play: a one-ply look-ahead does not reach the end of the round, so without it
 the last Support at Meaning 0 looks as good in an Initiative as in the
 Stability Window, and the world collapses with a survivable round thrown away
-(2 players, seed 7, round 26 before this term).
+(2 players, seed 7, round 26 before this term). It reads the Energy of the
+player on turn only as the open conversion below does (no Support, Energy 2
+or more), so the look-ahead shortcuts of ``action_values`` stay exact.
 
-The evaluation never reads the pending Touchpoint (who answers, which token):
-``MeaningMade.action_values`` relies on that to value every Touchpoint proposal
-from one look-ahead.
+The evaluation never reads the pending Touchpoint (who answers, which token),
+and reads a player's Energy/Insight split only through "Energy >= 2 with no
+Support" (the open conversion) besides their sum: ``MeaningMade.action_values``
+relies on both to value every Touchpoint proposal, and the Gathers that are not
+a turn's last action, from fewer look-aheads. A new feature that reads either
+must change ``action_values`` with it (the differential test and
+``test_action_values_equal_plain_lookahead`` catch a mismatch).
 """
 
 from __future__ import annotations
@@ -78,38 +84,43 @@ def _build_weights(weights, n: int) -> dict:
 
 def evaluate(state, seat: int, weights=None) -> float:
     # Called for every legal action of every greedy decision: the terms are
-    # added in a fixed order (so equal positions get bit-identical values) and
-    # the loops avoid generator expressions.
+    # added in a fixed order (so equal positions get bit-identical values), the
+    # weights are read from a tuple made once per weight set and table size,
+    # and the loops avoid generator expressions. Any change here must keep the
+    # order of every float operation (the differential test pins the games).
     rules = state.rules
-    w = _weights(weights, rules.num_players)
+    (w_collapse, w_survive, w_win, w_meaning, w_column, w_danger, w_legacy, w_vitals, w_fragile,
+     w_support, w_tokens, w_palette, w_layer, w_diversity, w_progress2, w_marker, w_completed,
+     w_reachable, w_doom) = _weight_tuple(weights, rules.num_players)
     p = state.players[seat]
     value = 0.0
-    if state.ending is not None:
-        if state.ending == "collapsed":
-            value -= w["collapse"]
-        elif state.ending == "survived":
-            value += w["survive"]
+    ending = state.ending
+    if ending is not None:
+        if ending == "collapsed":
+            value -= w_collapse
+        elif ending == "survived":
+            value += w_survive
             if state.config.players[seat] in winners(state):
-                value += w["win"]
+                value += w_win
     meaning = state.meaning
-    if meaning <= 0 and state.ending is None and not rules.competitive and rescue(state) + meaning <= 0:
-        value -= w["doom"]
-    value += w["meaning"] * meaning - w["column"] * (state.world_layer - 1)
+    if meaning <= 0 and ending is None and not rules.competitive and rescue(state) + meaning <= 0:
+        value -= w_doom
+    value += w_meaning * meaning - w_column * (state.world_layer - 1)
     if meaning < 3:
-        value -= w["danger"] * (3 - meaning)
-    value += w["legacy"] * p.legacy + w["vitals"] * p.vitals
+        value -= w_danger * (3 - meaning)
+    value += w_legacy * p.legacy + w_vitals * p.vitals
     if p.fragile:
-        value -= w["fragile"]
+        value -= w_fragile
     # Support is worth more the closer the world is to collapse: it becomes Meaning
     # in the Stability Window.
-    s_value = w["support"] * (1 + 0.25 * (7 - meaning if meaning < 7 else 0))
+    s_value = w_support * (1 + 0.25 * (7 - meaning if meaning < 7 else 0))
     ei = p.E + p.I
     # a hoard is worth less than tokens put to work: beyond 6, each counts a fifth
-    value += w["tokens"] * ((ei if ei < 6 else 6) + 0.2 * (ei - 6 if ei > 6 else 0)) + s_value * p.S
+    value += w_tokens * ((ei if ei < 6 else 6) + 0.2 * (ei - 6 if ei > 6 else 0)) + s_value * p.S
     if (p.S == 0 and p.E >= 2 and rules.conversion and not state.converted
             and state.phase == "turns" and state.seat == seat):
         # a conversion still open this turn is most of a Support token already
-        value += 0.7 * (s_value - 2 * w["tokens"])
+        value += 0.7 * (s_value - 2 * w_tokens)
     counts = p.layers
     climb = 0
     while climb < 6 and counts[climb + 1]:  # the unbroken ladder 1, 2, 3... counts toward "layer"
@@ -118,12 +129,11 @@ def evaluate(state, seat: int, weights=None) -> float:
     for c in counts:
         if c:
             distinct += 1
-    value += (w["palette"] * len(p.palette) + w["layer"] * climb * (climb + 1) / 2
-              + w["diversity"] * distinct)
+    value += (w_palette * len(p.palette) + w_layer * climb * (climb + 1) / 2
+              + w_diversity * distinct)
     need_done = rules.completed_need
     done = None  # Layers of completed Initiatives, worked out only when a card asks
-    rewards = rules.order_rewards
-    boxes = rules.box_tuple
+    box_total = rules.box_total
     layer_need = rules.layer_need
     players = state.players
     for name, prog in state.progress.items():
@@ -135,13 +145,12 @@ def evaluate(state, seat: int, weights=None) -> float:
                 continue  # still waits for an earlier completed Initiative
         f = prog.filled
         filled = f["E"] + f["I"] + f["S"] + f["V"]
-        b = boxes[name]
-        total = (b[0] + b[1] + b[2] + b[3]) or 1
+        total = box_total[name]
         frac = filled / total
         need = layer_need[name]
+        markers = prog.markers
         if need:
             shown = wanted = 0
-            markers = prog.markers
             for layer, n in need:
                 have = counts[layer]
                 for m in markers:
@@ -151,12 +160,13 @@ def evaluate(state, seat: int, weights=None) -> float:
                 wanted += n
             frac *= (1 + shown) / (1 + wanted)
         # convex: the last tokens into a card are worth the most (they finish it)
-        value += w["progress"] * 2 * total * frac * frac
-        if seat in prog.markers:
-            rank = prog.markers.index(seat)
+        value += w_progress2 * total * frac * frac
+        if seat in markers:
+            rank = markers.index(seat)
+            rewards = rules.order_rewards
             share = rewards[rank] if rank < len(rewards) else rules.other_reward
-            value += w["marker"] * share * frac
-    value += w["completed"] * len(state.completed)
+            value += w_marker * share * frac
+    value += w_completed * len(state.completed)
     reachable = 0
     for n in state.index:
         if n is not None:
@@ -167,15 +177,34 @@ def evaluate(state, seat: int, weights=None) -> float:
                 if not _all_done(needs, done):
                     continue
             reachable += 1
-    value += w["reachable"] * reachable
+    value += w_reachable * reachable
     return value
+
+
+_TUPLES: dict = {}
+
+
+def _weight_tuple(weights, n: int) -> tuple:
+    """The weights :func:`evaluate` reads, in its order; ``progress`` already
+    doubled (``w * 2`` is the first product the original term formed)."""
+    if not weights:
+        hit = _TUPLES.get(n)
+        if hit is not None:
+            return hit
+    w = _weights(weights, n)
+    out = (w["collapse"], w["survive"], w["win"], w["meaning"], w["column"], w["danger"], w["legacy"],
+           w["vitals"], w["fragile"], w["support"], w["tokens"], w["palette"], w["layer"], w["diversity"],
+           w["progress"] * 2, w["marker"], w["completed"], w["reachable"], w["doom"])
+    if not weights:
+        _TUPLES[n] = out
+    return out
 
 
 def rescue(state) -> int:
     """How much Meaning the group can still add in this round's Stability Window:
     the Support held by players who may still donate (not Fragile; in the
     Window, only those not yet asked), plus one for the player on turn who can
-    still convert 2 Energy into Support, capped by what is left of the round's
+    still convert 2 Energy into Support (holding none yet), capped by what is left of the round's
     donation cap. A lower bound on what the table can do, not a forecast of
     what it will do."""
     phase = state.phase
@@ -193,8 +222,11 @@ def rescue(state) -> int:
         p = state.players[seat]
         if not p.fragile:
             support += p.S
-    if (phase == "turns" and rules.conversion and not state.converted
-            and not state.players[state.seat].fragile and state.players[state.seat].E >= 2):
+    mover = state.players[state.seat]
+    # read as the open conversion of evaluate() reads it (no Support yet, Energy
+    # 2 or more): a mover who already holds Support is counted above
+    if (phase == "turns" and rules.conversion and not state.converted and not mover.fragile
+            and mover.S == 0 and mover.E >= 2):
         support += 1
     return support if support < room else room
 

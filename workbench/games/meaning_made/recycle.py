@@ -53,7 +53,7 @@ def check_recycle(state, area: str) -> None:
 def recycle(state, area: str) -> None:
     state.recycled[state.seat] = True
     if area == "prism":
-        state.pattern_discard.extend(n for n in state.prism if n is not None)
+        state.pattern_discard = state.pattern_discard + [n for n in state.prism if n is not None]
         state.prism = [None] * len(state.prism)
         for slot in range(len(state.prism)):
             refill_prism_slot(state, slot)
@@ -68,7 +68,7 @@ def recycle(state, area: str) -> None:
                     state.players[who].markers += 1
                 else:
                     state.community += 1
-        state.init_discard.append(name)
+        state.init_discard = state.init_discard + [name]  # shared with clones: replaced
         state.index[slot] = None
     for slot in slots:
         refill_index_slot(state, slot)

@@ -304,6 +304,7 @@ def scenario_state(game, setup: dict):
 
 
 def scenario_step(state, step: dict) -> bool:
+    state.own_piles()  # the steps below may reorder piles that clones share
     if "event" in step:
         _event_step(state, step["event"])
         return True
@@ -393,6 +394,7 @@ def observe(state) -> dict:
 def scenario_force(state, expect: dict) -> None:
     """Set the values named in ``expect`` (report mode: the text's claim wins, so
     one divergence is reported once)."""
+    state.own_piles()  # completing by hand edits piles that clones share
     for key in ("meaning", "world_layer", "round"):
         if key in expect and isinstance(expect[key], int):
             setattr(state, key, expect[key])

@@ -47,16 +47,17 @@ def draw(state, deck: str, discard: str):
     shuffled discard pile, as the rulebook says for the Event, Pattern and
     Initiative decks alike (for Initiatives by ruling ``initiative-refill-reshuffle``);
     None when both are empty."""
+    # piles are shared between clones (MMState.clone): replaced, never changed in place
     pile = getattr(state, deck)
     if not pile:
         spent = getattr(state, discard)
         if not spent:
             return None
-        pile = spent
-        setattr(state, deck, pile)
+        pile = spent[:]
         setattr(state, discard, [])
         state.rng.shuffle(pile)
-    return pile.pop(0)
+    setattr(state, deck, pile[1:])
+    return pile[0]
 
 
 def draw_pattern(state):
@@ -76,7 +77,10 @@ def refill_index_slot(state, slot: int, *, after_completion: bool = False) -> No
     plays the Index section literally: an empty deck leaves the space empty even
     when recycled Initiatives wait in the discard pile (ruling initiative-refill-reshuffle)."""
     if after_completion and state.rules.options["initiative_refill"] == "empty":
-        name = state.init_deck.pop(0) if state.init_deck else None
+        deck = state.init_deck  # shared with clones (MMState.clone): replaced, not changed
+        name = deck[0] if deck else None
+        if deck:
+            state.init_deck = deck[1:]
     else:
         name = draw_initiative(state)
     state.index[slot] = name

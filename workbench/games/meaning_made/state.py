@@ -75,6 +75,11 @@ class Progress:
         return bool(f["E"] or f["I"] or f["S"] or f["V"])
 
 
+#: lists a clone shares with its original: replaced on change, never changed in place
+SHARED_PILES = ("pattern_deck", "pattern_discard", "init_deck", "init_discard", "event_deck",
+                "event_discard", "events", "completed", "completions")
+
+
 class MMState(State):
     """A Meaning Made position. ``rules`` (the resolved settings, variants and
     options) and ``cards`` are shared, read-only, by every clone."""
@@ -137,27 +142,28 @@ class MMState(State):
         # Copy the attribute dict in one go (C speed), then give the clone its own
         # copies of everything that play mutates in place. Progress entries are
         # shared: they are copied on write by ``setup.progress_of``.
+        # The piles in SHARED_PILES are shared too: play replaces them, never
+        # changes them in place (``setup.draw``, recycling, discarding Events,
+        # completing); scenario code that edits them calls ``own_piles`` first.
         s = MMState.__new__(MMState)
         d = self.__dict__.copy()
         d["rng"] = self.rng.copy()
-        d["pattern_deck"] = self.pattern_deck[:]
-        d["pattern_discard"] = self.pattern_discard[:]
         d["prism"] = self.prism[:]
-        d["init_deck"] = self.init_deck[:]
-        d["init_discard"] = self.init_discard[:]
         d["index"] = self.index[:]
         d["progress"] = self.progress.copy()
-        d["completed"] = self.completed[:]
-        d["event_deck"] = self.event_deck[:]
-        d["event_discard"] = self.event_discard[:]
-        d["events"] = self.events[:]
         d["restricted"] = self.restricted[:]
         d["touch_used"] = self.touch_used[:]
         d["recycled"] = self.recycled[:]
         d["players"] = [p.copy() for p in self.players]
-        d["completions"] = self.completions[:]
         s.__dict__ = d
         return s
+
+    def own_piles(self) -> None:
+        """Give this state its own copies of the piles clones share, before
+        changing one in place (scenario steps that reorder decks)."""
+        d = self.__dict__
+        for name in SHARED_PILES:
+            d[name] = d[name][:]
 
     # -- small lookups used by several rules ------------------------------------
     def face_up_initiatives(self) -> list[str]:

@@ -57,8 +57,10 @@ def think_tank_feasible(state, seat: int, disciplines) -> bool:
 
 
 def feasible(state, seat: int, idea: str, via: str) -> bool:
-    d = state.idea(idea).disciplines
-    return {"splay": splay_feasible, "patents": patents_feasible, "think tank": think_tank_feasible}[via](state, seat, d)
+    return _FEASIBLE[via](state, seat, state.idea(idea).disciplines)
+
+
+_FEASIBLE = {"splay": splay_feasible, "patents": patents_feasible, "think tank": think_tank_feasible}
 
 
 def reserved(state, idea: str, via: str):

@@ -93,6 +93,27 @@ class Content:
             object.__setattr__(self, "_place_order", order)
         return order
 
+    @property
+    def heat_squares(self) -> dict:
+        """Idea -> (indices of its white Heat squares, indices of its black ones)."""
+        squares = self.__dict__.get("_heat_squares")
+        if squares is None:
+            squares = {n: (tuple(i for i, c in enumerate(idea.heat) if c == "white"),
+                           tuple(i for i, c in enumerate(idea.heat) if c == "black"))
+                       for n, idea in self.ideas.items()}
+            object.__setattr__(self, "_heat_squares", squares)
+        return squares
+
+    @property
+    def side_places(self) -> dict:
+        """(sphere, side) -> the keys of that side's places, in board order."""
+        sides = self.__dict__.get("_side_places")
+        if sides is None:
+            sides = {(sphere, side): tuple(k for k in keys if self.places[k].side == side)
+                     for sphere, keys in self.sphere_places.items() for side in ("T", "M")}
+            object.__setattr__(self, "_side_places", sides)
+        return sides
+
     def idea(self, name: str) -> Idea:
         return self.ideas[name]
 

@@ -9,13 +9,15 @@ from workbench.core.errors import ScenarioError, WorkbenchError, suggest
 from workbench.core.game import Game, GameResult
 
 from . import scoring
+from .commercialize import WAYS, cost as commercialize_cost, feasible
 from .content import SPHERES, content
 from .effects import companies_of, uncovered_black_in_splay
 from .ending import longest_run
-from .finance import patent_value, track_money
+from .finance import can_pay, patent_value, track_money
 from .labour import employees_of, labour_places
 from .notation import Parser, format_action
 from .regime import cutting_edge, regime_for, REGIMES
+from .research import lowest_card
 from .setup import empty_state, new_game
 
 DEFAULT_WEIGHTS = {
@@ -96,15 +98,17 @@ class PaxGame(Game):
 
     def features(self, state, seat: int) -> dict:
         # what the player could pay now: the finance track plus selling every Patent
-        liquid = track_money(state, seat) + sum((patent_value(state, c) + 1) * n
-                                                for c, n in state.patents[seat].items())
+        held = state.patents[seat]
+        value_of = {c: patent_value(state, c) for c in held}   # each colour's sale value, once
+        liquid = track_money(state, seat) + sum((value_of[c] + 1) * n for c, n in held.items())
         feasible_count, best_progress = syndication_outlook(state, seat)
+        tipping = list(held_tipping_points(state, seat))
         return {
             "score": scoring.score(state, seat),
             "companies": len(companies_of(state, seat)),
             "solved": sum(state.solved[seat].values()),
             "patents": sum(state.patents[seat].values()),
-            "patent_value": sum(patent_value(state, c) * n for c, n in state.patents[seat].items()),
+            "patent_value": sum(value_of[c] * n for c, n in held.items()),
             "syndications": min(3, sum(1 for owners in state.synd.values() if seat in owners)),
             "feasible": feasible_count,
             "progress": best_progress,
@@ -119,8 +123,8 @@ class PaxGame(Game):
             "clock": len(state.splay) + len(state.out_of_game) - len(state.deck),
             "future_shock": scoring.singular_score(state, seat),
             "think_tank": len(state.think_tank[seat]),
-            "tipping_points": min(1, sum(1 for tp in held_tipping_points(state, seat))),
-            "tipping_ready": sum(1 for tp in held_tipping_points(state, seat) if is_lowest(state, tp)),
+            "tipping_points": min(1, len(tipping)),
+            "tipping_ready": sum(1 for tp in tipping if is_lowest(state, tp)),
             "cash": min(6, track_money(state, seat)),
             "tycoon": tycoon_progress(len(companies_of(state, seat)), state.content.settings),
         }
@@ -132,12 +136,17 @@ class PaxGame(Game):
         ``stall`` per round, so the longer a game drags on the more an ending the
         player would not win beats going on. The safety stop (``timeout``) is
         valued like any unfinished position."""
-        w = dict(DEFAULT_WEIGHTS)
         if weights:
+            w = dict(DEFAULT_WEIGHTS)
             w.update(weights)
+        else:
+            w = DEFAULT_WEIGHTS  # only read
         f = self.features(state, seat)
         keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
-        value = sum(w.get(k, 0.0) * v * (keep if k in HOLDINGS else 1.0) for k, v in f.items())
+        # the same products summed by sum() in the same order as always (a loop
+        # of += would differ from sum() on Python versions that compensate)
+        get = w.get
+        value = sum([get(k, 0.0) * v * (keep if k in HOLDINGS else 1.0) for k, v in f.items()])
         if state.is_terminal() and state.ending != "timeout":
             return value + ending_value(state, seat, w)
         return value - w["stall"] * state.round
@@ -255,7 +264,6 @@ def held_tipping_points(state, seat: int):
 
 
 def is_lowest(state, idea: str) -> bool:
-    from .research import lowest_card
     where = state.where_in_market(idea)
     if where is None:
         return False
@@ -274,8 +282,6 @@ def syndication_outlook(state, seat: int) -> tuple:
     """``(feasible, progress)`` of the player's Syndications: how many are feasible
     now, and how close the best one is to being commercialized (one point each for
     being feasible, for Maker labour in its sphere, and for the money: 0-3)."""
-    from .commercialize import WAYS, cost, feasible
-    from .finance import can_pay
     count = best = 0
     for sphere in SPHERES:
         places = None
@@ -288,7 +294,7 @@ def syndication_outlook(state, seat: int) -> tuple:
                 places = labour_places(state, seat, sphere, "M")
             points = int(ok)
             if places:
-                points += 1 + (1 if any(can_pay(state, seat, cost(state, idea, k)) for k in places) else 0)
+                points += 1 + (1 if any(can_pay(state, seat, commercialize_cost(state, idea, k)) for k in places) else 0)
             best = max(best, points)
     return count, best
 

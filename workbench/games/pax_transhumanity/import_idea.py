@@ -25,17 +25,32 @@ def empty_slots(state) -> list:
 
 
 def legal(state, seat: int) -> list:
-    # Imports are most of the legal moves in a typical position (every movable idea
-    # times every empty slot), so this list is built without per-action helpers.
+    return expand(*legal_product(state, seat))
+
+
+def legal_product(state, seat: int) -> tuple:
+    """``(ideas, slots)``: every legal Import is one idea of ``ideas`` to one
+    slot of ``slots`` (all pairs; listed idea by idea)."""
     slots = empty_slots(state)
     if not slots:
-        return []
+        return (), ()
+    return [idea for idea in state.market_ideas() if movable(state, seat, idea)], slots
+
+
+def expand(ideas, slots) -> list:
+    # Imports are most of the legal moves in a typical position (every movable idea
+    # times every empty slot), so this list is built without per-action helpers.
     make = tuple.__new__
     out = []
-    for idea in state.market_ideas():
-        if movable(state, seat, idea):
-            out += [make(Action, ("import", (idea, s, i), ())) for s, i in slots]
+    for idea in ideas:
+        out += [make(Action, ("import", (idea, s, i), ())) for s, i in slots]
     return out
+
+
+def nth(ideas, slots, index: int):
+    """The ``index``-th Import of :func:`expand` (without building the others)."""
+    s, i = slots[index % len(slots)]
+    return tuple.__new__(Action, ("import", (ideas[index // len(slots)], s, i), ()))
 
 
 def apply(state, seat: int, action) -> None:

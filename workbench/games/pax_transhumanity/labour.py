@@ -60,11 +60,11 @@ def labour_places(state, seat: int, sphere: str, side: str) -> list:
     """Places from which ``seat`` can do labour of ``side`` in ``sphere``."""
     # the same test as employee_at(...) is not None, inlined: legal_actions asks this
     # for every sphere in every position
-    places, staff, companies = state.content.places, state.staff, state.companies
+    staff, companies = state.staff, state.companies
     out = []
-    for key in state.content.sphere_places[sphere]:
+    for key in state.content.side_places[(sphere, side)]:
         here = staff.get(key)
-        if here and places[key].side == side and (seat in here or companies.get(key) == seat):
+        if here and (seat in here or companies.get(key) == seat):
             out.append(key)
     return out
 

@@ -79,6 +79,23 @@ class PaxState(State):
         from .turn import legal_actions
         return legal_actions(self)
 
+    def legal_action_count(self) -> int:
+        from .turn import legal_count, legal_parts
+        return legal_count(legal_parts(self))
+
+    def legal_action(self, index: int):
+        from .turn import legal_at, legal_parts
+        return legal_at(legal_parts(self), index)
+
+    def sample_legal_action(self, rng) -> tuple:
+        # the draw of rng.choice(legal_actions()), without building every Import
+        from .turn import legal_at, legal_count, legal_parts
+        parts = legal_parts(self)
+        k = legal_count(parts)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return legal_at(parts, rng.randbelow(k)), k
+
     def apply_action(self, action) -> None:
         from .turn import apply_action
         apply_action(self, action)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, can_pay, finance_agents, install, pay
-from .notation import A
+from .notation import A, Action
 from .content import SPHERES
 from .regime import surge_colours, syndication_is_free
 
@@ -29,8 +29,17 @@ def price(state, seat: int, idea: str) -> int:
 
 
 def uncovered(state, idea: str, colour: str) -> int:
-    squares = state.idea(idea).heat
-    return sum(1 for i, c in enumerate(squares) if c == colour and state.heat[idea][i] is None)
+    if colour not in _SIDE:
+        return 0
+    owners = state.heat[idea]
+    n = 0
+    for i in state.content.heat_squares[idea][_SIDE[colour]]:
+        if owners[i] is None:
+            n += 1
+    return n
+
+
+_SIDE = {"white": 0, "black": 1}
 
 
 def agents_needed(state, idea: str, black: bool) -> int:
@@ -70,31 +79,37 @@ def legal(state, seat: int) -> list:
     out = []
     free = syndication_is_free(state)
     agents_at = {}      # cost -> agents left after paying it (few distinct costs)
+    synd, heat, squares = state.synd, state.heat, state.content.heat_squares
     for sphere in SPHERES:
         for slot, idea in enumerate(state.market[sphere]):
             if idea is None:
                 continue
-            owners = state.synd.get(idea, ())
+            owners = synd.get(idea, ())
             if seat in owners:
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
-            if cost not in agents_at:
-                agents_at[cost] = agents_after_payment(state, seat, cost)
-            _offer(state, seat, idea, agents_at[cost], out)
+            agents = agents_at.get(cost)
+            if agents is None:
+                agents = agents_at[cost] = agents_after_payment(state, seat, cost)
+            if agents < 1:
+                continue
+            # the uncovered Heat counted here, not through uncovered(): this runs
+            # for every Market idea in every position
+            held = heat[idea]
+            whites_at, blacks_at = squares[idea]
+            whites = 0
+            for i in whites_at:
+                if held[i] is None:
+                    whites += 1
+            if agents >= 1 + whites:
+                out.append(tuple.__new__(Action, ("syndicate", (idea, False), ())))
+                blacks = 0
+                for i in blacks_at:
+                    if held[i] is None:
+                        blacks += 1
+                if blacks and agents >= 1 + whites + blacks:
+                    out.append(tuple.__new__(Action, ("syndicate", (idea, True), ())))
     return out
-
-
-def _offer(state, seat: int, idea: str, agents: int, out: list) -> None:
-    """Append the Syndicate actions ``idea`` allows when ``agents`` would be left
-    after paying its price (with and without the black Heat)."""
-    if agents < 0:
-        return
-    whites = uncovered(state, idea, "white")
-    if agents >= 1 + whites:
-        out.append(A("syndicate", idea, False))
-        blacks = uncovered(state, idea, "black")
-        if blacks and agents >= 1 + whites + blacks:
-            out.append(A("syndicate", idea, True))
 
 
 def apply(state, seat: int, action) -> None:

@@ -18,31 +18,62 @@ MAIN = ("fundraise", "syndicate", "commercialize", "hire", "research", "placate"
 
 
 def legal_actions(state) -> list:
+    head, ideas, slots, tail = legal_parts(state)
+    if not ideas:
+        return head + tail if tail else head
+    return head + import_idea.expand(ideas, slots) + tail
+
+
+def legal_parts(state) -> tuple:
+    """The legal actions in their listed order as ``(head, ideas, slots, tail)``:
+    ``head``, then the Imports (every idea of ``ideas`` to every slot of
+    ``slots``, idea by idea), then ``tail``. Imports are most of a typical
+    position's actions; kept as a product they are counted and indexed without
+    being built (:func:`legal_count`, :func:`legal_at`)."""
     if state.ending is not None:
-        return []
+        return [], (), (), []
     d = state.decision
     if d is not None:
         kind, seat = d["kind"], d["seat"]
         if kind == "secret":
-            return [A("secret", c) for c in state.secret_offer[seat]]
+            return [A("secret", c) for c in state.secret_offer[seat]], (), (), []
         if kind == "fundraise":
-            return fundraise.options(state, seat)
+            return fundraise.options(state, seat), (), (), []
         if kind == "surge":
-            return syndicate.surge_options(state, seat)
-        return effects.decision_options(state)
+            return syndicate.surge_options(state, seat), (), (), []
+        return effects.decision_options(state), (), (), []
     seat = state.turn
     if state.actions_left <= 0:
-        return with_sale_variants(state, seat, hire.legal(state, seat, free_only=True)) + [A("end")]
-    out = [A("fundraise")]
+        return with_sale_variants(state, seat, hire.legal(state, seat, free_only=True)) + [_END], (), (), []
+    out = [_FUNDRAISE]
     out += syndicate.legal(state, seat)
     out += commercialize.legal(state, seat)
     out += hire.legal(state, seat)
     out += research.legal(state, seat)
     out = with_sale_variants(state, seat, out)
     out += placate.legal(state, seat)
-    out += import_idea.legal(state, seat)
-    out.append(A("end"))
-    return out
+    ideas, slots = import_idea.legal_product(state, seat)
+    return out, ideas, slots, [_END]
+
+
+def legal_count(parts) -> int:
+    head, ideas, slots, tail = parts
+    return len(head) + len(ideas) * len(slots) + len(tail)
+
+
+def legal_at(parts, index: int):
+    """The ``index``-th action of :func:`legal_actions`, from its parts."""
+    head, ideas, slots, tail = parts
+    if index < len(head):
+        return head[index]
+    index -= len(head)
+    n = len(ideas) * len(slots)
+    if index < n:
+        return import_idea.nth(ideas, slots, index)
+    return tail[index - n]
+
+
+_FUNDRAISE, _END = A("fundraise"), A("end")
 
 
 def payment_of(state, seat: int, action) -> tuple[int, dict | None]:

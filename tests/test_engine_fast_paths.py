@@ -1,0 +1,106 @@
+"""The engines' fast paths give exactly what the plain paths give.
+
+- ``sample_legal_action(rng)`` draws what ``rng.choice(legal_actions())`` draws
+  and picks the same action; ``legal_action_count()`` and ``legal_action(i)``
+  agree with the listing (every game, every player count, along random games);
+- Meaning Made's ``action_values`` (look-aheads shared by Touchpoints and by
+  Gathers the evaluation cannot tell apart) equals one look-ahead per action,
+  for the mover and for every other seat, with and without the conversion.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.core.game import Game
+from workbench.core.registry import get_game
+from workbench.core.rng import Rng
+
+
+def _walk(game, players: int, seed: int, steps: int, **options):
+    """Positions along a random game (the state itself, advanced in place)."""
+    state = game.new_initial_state(game.config(players, seed=seed, **options))
+    rng = Rng(seed + 1000)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        yield state
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randbelow(len(legal))])
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_sampling_counting_and_indexing_match_the_listing(game_id):
+    game = get_game(game_id)
+    checked = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in (1, 2):
+            for state in _walk(game, players, seed, 150):
+                legal = state.legal_actions()
+                assert state.legal_action_count() == len(legal)
+                for i in {0, len(legal) // 2, len(legal) - 1}:
+                    assert state.legal_action(i) == legal[i]
+                a, b = Rng(checked), Rng(checked)
+                action, k = state.sample_legal_action(a)
+                assert (action, k) == (b.choice(legal), len(legal))
+                assert a.state == b.state
+                checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("options", [{}, {"conversion": False}, {"conversion_action": True}])
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_meaning_made_action_values_equal_one_look_ahead_per_action(players, options):
+    game = get_game("meaning-made")
+    checked = 0
+    for seed in (3, 4):
+        for state in _walk(game, players, seed, 120, **options):
+            actions = state.legal_actions()
+            for seat in range(players):
+                assert game.action_values(state, seat, actions) == Game.action_values(game, state, seat, actions)
+            checked += 1
+    assert checked > 40
+
+
+def test_mandate_player_copy_copies_every_slot():
+    """``Player.copy`` writes each slot out by hand: a new slot must be added there."""
+    game = get_game("mandate-2038")
+    state = game.new_initial_state(game.config(4, seed=2))
+    for p in state.players:
+        c = p.copy()
+        for name in type(p).__slots__:
+            assert getattr(c, name) == getattr(p, name), name
+            if isinstance(getattr(p, name), (list, dict)):
+                assert getattr(c, name) is not getattr(p, name), f"{name} is shared, not copied"
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038"])
+def test_earlier_clones_never_see_later_play(game_id):
+    """Clones share piles that play replaces instead of changing in place (Meaning
+    Made's decks, discards, Events and completions; Mandate 2038's decks,
+    timeline and results): a clone taken at any point still holds the piles it
+    had then, after the original plays on (draws, reshuffles, recycles)."""
+    from workbench.games.meaning_made.state import SHARED_PILES
+    game = get_game(game_id)
+    names = SHARED_PILES if game_id == "meaning-made" else (
+        "deck", "discard", "headline_decks", "timeline", "mandate_decks", "mandate_results")
+    kept = []
+    for seed in range(1, 9):
+        for state in _walk(game, 3, seed, 400):
+            twin = state.clone()
+            kept.append((twin, {n: repr(getattr(twin, n)) for n in names}))
+    assert len(kept) > 300
+    for twin, piles in kept:
+        assert {n: repr(getattr(twin, n)) for n in names} == piles
+
+
+def test_meaning_made_scenario_steps_edit_their_own_piles():
+    """A scenario step that reorders the Event deck leaves an earlier clone alone."""
+    game = get_game("meaning-made")
+    state = game.new_initial_state(game.config(2, seed=4, events="scripted"))
+    twin = state.clone()
+    before = (list(twin.event_deck), list(twin.events), list(twin.event_discard))
+    letter = state.event_deck[-1]
+    game.scenario_step(state, {"event": {"id": letter}})
+    assert (twin.event_deck, twin.events, twin.event_discard) == before
+    assert state.events[-1] == letter

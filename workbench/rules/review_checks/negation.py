@@ -1,0 +1,105 @@
+"""Negation parity: a rule that says "never" must not come back as "always"."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .base import ClauseCheck, Pair
+from .lexicon import BOUNDS, CORE_BOUNDS, CONCORD_ONLY, EXPLETIVE, NEGATION, NOT_PRIVATIVE, PHRASES, PRIVATIVE
+from .tokens import base_lang
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[.;!?]|,")
+_CONCORD_GAP = 3   # markers this close (no sentence break between) are one negation
+
+
+def bounds(text: str, lang: str, table: dict = BOUNDS) -> tuple[Counter, str]:
+    """How many upper and lower bounds (``max``, ``min``) the text sets, and the text
+    with them taken out (so "no more than" is a bound, not a negation)."""
+    c: Counter = Counter()
+    low = text.lower()
+    for kind, pattern in table.get(base_lang(lang), []):
+        found = re.findall(pattern, low)
+        c[kind] += len(found)
+        low = re.sub(pattern, " ", low)
+    return c, low
+
+
+def negations(text: str, lang: str) -> int:
+    """Negations in ``text``: markers from the lexicon and privative words
+    ("uncovered", "fedetlen"), with a run of nearby markers counted once (Hungarian
+    negative concord: "senki sem", "soha nem"; English "cannot or will not")."""
+    lang = base_lang(lang)
+    _, low = bounds(text, lang)
+    low = re.sub(r"\$\{[^}]*\}", " x ", low)
+    for phrase, word in PHRASES.get(lang, {}).items():
+        low = low.replace(phrase, word)
+    toks = _TOKEN.findall(low)
+    markers = NEGATION.get(lang, set())
+    concord = CONCORD_ONLY.get(lang, set())
+    priv, not_priv = PRIVATIVE.get(lang), NOT_PRIVATIVE.get(lang, set())
+    count, last, expletive = 0, None, False
+    for i, w in enumerate(toks):
+        if w in ".;!?,":
+            expletive = False
+            if w != ",":
+                last = None
+            continue
+        if w in EXPLETIVE.get(lang, ()):
+            expletive = True
+            continue
+        if expletive and w in ("nem", "ne"):
+            expletive = False
+            continue
+        hit = w in markers and w not in concord
+        if w in concord:
+            hit = any(x in markers and x not in concord for x in toks[i + 1:i + 1 + _CONCORD_GAP])
+        if not hit and priv is not None and w not in not_priv and priv.match(w) \
+                and not any(w.startswith(x) for x in not_priv):
+            hit = True
+        if not hit:
+            continue
+        if last is None or i - last > _CONCORD_GAP:
+            count += 1
+        last = i
+    return count
+
+
+def sentence_polarity(text: str, lang: str) -> list[bool]:
+    """For each sentence of ``text``: does it hold a negation?"""
+    from .sentences import split_sentences
+    return [negations(s, lang) > 0 for s in split_sentences(text, lang)]
+
+
+class NegationCheck(ClauseCheck):
+    """Negations ("nem", "soha", "no", "never", "uncovered") and bounds ("legfeljebb" = "at most") kept, sentence by sentence."""
+
+    name = "negation"
+    headings = False
+
+    def run(self, p: Pair):
+        out = []
+        a, b = sentence_polarity(p.src_full, p.src_lang), sentence_polarity(p.tr_full, p.tr_lang)
+        if len(a) == len(b):
+            flips = [i for i, (x, y) in enumerate(zip(a, b), start=1) if x != y]
+        elif any(a) != any(b):
+            flips = [0]
+        else:
+            flips = []
+        if flips:
+            where = "the clause" if flips == [0] else f"sentence {', '.join(map(str, flips))}"
+            lost = (not any(b)) if flips == [0] else a[flips[0] - 1]
+            out.append((f"{'lost' if lost else 'added'} in {where}",
+                        f"{where}: the source {'has' if lost else 'has no'} negation (no, not, never, "
+                        f"nem, soha, …) and the translation {'none' if lost else 'one'}; check the rule was not "
+                        "inverted"))
+        ba, bb = bounds(p.src_full, p.src_lang)[0], bounds(p.tr_full, p.tr_lang)[0]
+        for x, y, xs, ys in (("max", "min", "at most", "at least"), ("min", "max", "at least", "at most")):
+            if ba[x] and not ba[y] and bb[y] and not bb[x]:
+                out.append((f"{xs} -> {ys}", f"the source sets an {xs} bound where the translation says {ys}; "
+                                             "\"at most\" is \"legfeljebb\", \"at least\" is \"legalább\""))
+            elif (bounds(p.src_full, p.src_lang, CORE_BOUNDS)[0][x] and not ba[y] and not bb[x]
+                  and not bb[y]):
+                out.append((f"{xs} lost", f"the source sets an {xs} bound and the translation none; "
+                                          "\"at most\" is \"legfeljebb\", \"at least\" is \"legalább\""))
+        return out

@@ -1,0 +1,55 @@
+"""Sentence count: a dropped or an invented sentence changes the rules even when it
+holds no number."""
+
+from __future__ import annotations
+
+import re
+
+from .base import ClauseCheck, Pair
+
+_ABBREV = re.compile(r"\b(?:pl|stb|ill|kb|vö|ld|e\.g|i\.e|etc|vs|cf|no)\.$", re.I)
+_END = re.compile(r"[.!?…]+[\"'”»)*_]*(?=\s+|$)")
+
+
+def split_sentences(text: str, lang: str = "en") -> list[str]:
+    """The sentences of the prose in ``text`` (table rows and list markers left out); a
+    period after a number is a Hungarian ordinal ("a 3. körben"), not an end."""
+    prose = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("|"))
+    prose = re.sub(r"<!--.*?-->|\$\{[^}]*\}", " x ", prose, flags=re.S)
+    prose = re.sub(r"(?m)^\s*(?:[-*+]|\d+[.)])\s+", "", prose)
+    out: list[str] = []
+    start = 0
+    for m in _END.finditer(prose):
+        before = prose[:m.start() + 1].rstrip()
+        if re.search(r"(?:^|[\s(–-])(?:\d+|[IVX]+)\.$", before) and m.group(0) == ".":
+            rest = prose[m.end():]
+            nxt = rest.lstrip()[:1]
+            if rest[:1] == " " and (lang.startswith("hu") and nxt or nxt.islower() or nxt and not nxt.isalpha()):
+                continue   # "8. 🪪Réteg", "a IV. Korszak", "a 3. körben": an ordinal
+        if _ABBREV.search(before):
+            continue
+        out.append(prose[start:m.end()].strip())
+        start = m.end()
+    tail = prose[start:].strip()
+    if re.search(r"\w", tail):
+        out.append(tail)   # a last sentence without a full stop (a list item, a label)
+    return out
+
+
+def sentences(text: str, lang: str = "en") -> int:
+    return len(split_sentences(text, lang))
+
+
+class SentenceCountCheck(ClauseCheck):
+    """As many sentences as the source (one dropped or added is a rule lost or invented)."""
+
+    name = "sentences"
+    headings = False
+
+    def run(self, p: Pair):
+        a, b = sentences(p.src, p.src_lang), sentences(p.tr, p.tr_lang)
+        if a == b or a <= 1 and b <= 1:
+            return []
+        return [(f"{a} -> {b}", f"the source has {a} sentence(s), the translation {b}; check no sentence was "
+                                f"{'dropped' if b < a else 'added'} (split or join sentences only where the "
+                                "meaning stays the same)")]
