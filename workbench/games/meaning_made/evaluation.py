@@ -103,7 +103,7 @@ def evaluate(state, seat: int, weights=None) -> float:
             if state.config.players[seat] in winners(state):
                 value += w_win
     meaning = state.meaning
-    if meaning <= 0 and ending is None and not rules.competitive and rescue(state) + meaning <= 0:
+    if meaning <= 0 and ending is None and not rules.competitive and rescue(state, seat) + meaning <= 0:
         value -= w_doom
     value += w_meaning * meaning - w_column * (state.world_layer - 1)
     if meaning < 3:
@@ -200,13 +200,15 @@ def _weight_tuple(weights, n: int) -> tuple:
     return out
 
 
-def rescue(state) -> int:
+def rescue(state, seat: int | None = None) -> int:
     """How much Meaning the group can still add in this round's Stability Window:
     the Support held by players who may still donate (not Fragile; in the
     Window, only those not yet asked), plus one for the player on turn who can
-    still convert 2 Energy into Support (holding none yet), capped by what is left of the round's
-    donation cap. A lower bound on what the table can do, not a forecast of
-    what it will do."""
+    still convert 2 Energy into Support (holding none yet; counted when ``seat``
+    is that player or None, so a look-ahead for another seat never reads the
+    mover's Energy, which ``action_values`` relies on), capped by what is left
+    of the round's donation cap. A lower bound on what the table can do, not a
+    forecast of what it will do."""
     phase = state.phase
     rules = state.rules
     room = rules.stability_cap - state.donations
@@ -218,15 +220,15 @@ def rescue(state) -> int:
     else:
         seats = range(n)
     support = 0
-    for seat in seats:
-        p = state.players[seat]
+    for other in seats:
+        p = state.players[other]
         if not p.fragile:
             support += p.S
     mover = state.players[state.seat]
     # read as the open conversion of evaluate() reads it (no Support yet, Energy
     # 2 or more): a mover who already holds Support is counted above
     if (phase == "turns" and rules.conversion and not state.converted and not mover.fragile
-            and mover.S == 0 and mover.E >= 2):
+            and mover.S == 0 and mover.E >= 2 and (seat is None or seat == state.seat)):
         support += 1
     return support if support < room else room
 
