@@ -10,7 +10,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.mcts import MCTSBot, parse_mcts
 from workbench.core.play import play_game
 from workbench.core.rng import Rng
-from workbench.sim.toygame import GAME, PebbleRace
+from workbench.games.pebble_race import GAME, PebbleRace
 
 
 def test_spec_parsing():

@@ -9,7 +9,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.play import play_game
 from workbench.core.restricted import RestrictedBot
 from workbench.core.rng import Rng
-from workbench.sim.toygame import GAME
+from workbench.games.pebble_race import GAME
 
 
 def _taken_by(log_seats, card):

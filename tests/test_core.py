@@ -16,7 +16,7 @@ from workbench.core.rng import Rng, derive_seed
 from workbench.core.scenario import ScenarioRunner, compare
 from workbench.core.storage import atomic_write_text, fingerprint
 
-from toygame import GAME
+from workbench.games.pebble_race import GAME
 
 
 def test_rng_is_reproducible_and_known():
@@ -76,8 +76,9 @@ def test_pushing_after_stepping_back_drops_the_future():
 def test_illegal_push_changes_nothing():
     m = Match(GAME, GAME.config(2, seed=3))
     before = GAME.observe(m.state)
+    missing = next(c for c in GAME.cards().points if c not in m.state.market)
     with pytest.raises(IllegalAction):
-        m.push("take 99")
+        m.push(f"take {missing}")
     assert len(m) == 0 and GAME.observe(m.state) == before
 
 
@@ -126,19 +127,22 @@ def test_compare_reports_only_named_keys():
     assert compare({"nope": 1}, obs)[0][2] == "<not observable>"
 
 
+SETUP = {"players": ["Ann", "Bob"], "seed": 4, "market": ["Pebble", "Stone", "Stone"],
+         "deck": ["Stone", "Pebble", "Stone"]}
+
+
 def _scenario(steps, expect=None):
-    return {"game": "toy-market", "setup": {"players": ["Ann", "Bob"], "seed": 4},
-            "steps": steps, "expect": expect or {}}
+    return {"game": "pebble-race", "setup": SETUP, "steps": steps, "expect": expect or {}}
 
 
 def test_scenario_strict_and_report_modes():
-    state = GAME.scenario_state({"players": ["Ann", "Bob"], "seed": 4})
-    card = sorted(state.row)[0]
-    ok = _scenario([{"Ann": f"take {card}"}, {"player": "Bob", "do": "take 99", "illegal": True}],
-                   {"players": {"Ann": {"total": card}}})
+    state = GAME.scenario_state(SETUP)
+    assert state.market == ["Pebble", "Stone", "Stone"] and "Gem" not in state.deck
+    ok = _scenario([{"Ann": "take Pebble"}, {"player": "Bob", "do": "take Gem", "illegal": True}],
+                   {"players": {"Ann": {"hand": ["Pebble"], "score": 1}}})
     assert ScenarioRunner(GAME).run(ok).passed
 
-    bad = _scenario([{"Bob": f"take {card}"}, {"expect": {"deck": 0}}, {"Ann": "take 99"}])
+    bad = _scenario([{"Bob": "take Pebble"}, {"expect": {"deck": 0}}, {"Ann": "take Gem"}])
     strict = ScenarioRunner(GAME).run(bad)
     assert len(strict.divergences) == 1 and strict.divergences[0].kind == "turn"
     report = ScenarioRunner(GAME, report=True).run(bad)

@@ -1,6 +1,6 @@
 """The dashboard's page models, driven without a browser.
 
-The Play model is tested over the toy game (tests/toygame.py) so that it checks
+The Play model is tested over the toy game (Pebble Race) so that it checks
 the dashboard's own behaviour, not a bundled game's rules; the pages built over
 bundled engines and modules are tested where those exist."""
 
@@ -20,13 +20,13 @@ from workbench.dashboard.play import HUMAN, PlayModel  # noqa: E402
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "toy-market", "toygame")
-    return PlayModel(game_id="toy-market", games=["toy-market"])
+    monkeypatch.setitem(registry.GAMES, "pebble-race", "workbench.games.pebble_race")
+    return PlayModel(game_id="pebble-race", games=["pebble-race"])
 
 
 def test_new_game_uses_game_defaults(toy):
-    assert toy.players == 2
-    assert toy.seats == [HUMAN, "greedy"]
+    assert toy.players == toy.game.default_players == 4
+    assert toy.seats == [HUMAN, "greedy", "greedy", "greedy"]
     assert toy.ply == 0 and toy.to_move() == "Alex"
     assert toy.legal_moves() == toy.match.legal_moves()
 
@@ -35,7 +35,7 @@ def test_human_move_then_bot_answers(toy):
     first = toy.legal_moves()[0]
     assert toy.move(first)
     # Alex moved, the greedy bot in seat 2 answered at once
-    assert toy.length == 2
+    assert toy.length == 4
     assert toy.log()[0] == {"ply": 1, "player": "Alex", "action": first}
     assert toy.log()[1]["player"] == "Brooke"
     assert toy.to_move() == "Alex"
@@ -44,7 +44,7 @@ def test_human_move_then_bot_answers(toy):
 def test_illegal_move_refused_and_nothing_changes(toy):
     before = (toy.length, toy.ply, json.dumps(toy.match.to_dict()))
     assert not toy.move("take 99")
-    assert "refused" in toy.message and "no 99" in toy.message
+    assert "refused" in toy.message and "no card '99'" in toy.message
     assert (toy.length, toy.ply, json.dumps(toy.match.to_dict())) == before
     assert not toy.move("dance")
     assert "cannot read" in toy.message
@@ -54,11 +54,11 @@ def test_illegal_move_refused_and_nothing_changes(toy):
 def test_time_travel_and_branching(toy):
     toy.move(toy.legal_moves()[0])
     toy.move(toy.legal_moves()[0])
-    assert toy.length == 4
+    assert toy.length == 8
     seen = toy.game.observe(toy.state)
     toy.back()
     toy.back()
-    assert toy.ply == 2 and toy.length == 4
+    assert toy.ply == 6 and toy.length == 8
     toy.forward(2)
     assert toy.game.observe(toy.state) == seen
     toy.goto(0)
@@ -66,7 +66,7 @@ def test_time_travel_and_branching(toy):
     # a different move from an earlier position drops the old future
     alt = toy.legal_moves()[-1]
     toy.move(alt)
-    assert toy.match.actions[0] == alt and toy.length == 2
+    assert toy.match.actions[0] == alt and toy.length == 4
 
 
 def test_bot_choices_depend_on_position_only(toy):
@@ -82,8 +82,8 @@ def test_play_to_end_and_result(toy):
     played = toy.play_to_end()
     assert played > 0 and toy.state.is_terminal()
     assert toy.legal_moves() == []
-    assert toy.status().startswith("Game over (finished)")
-    assert not toy.move("take 1")
+    assert toy.status().startswith(f"Game over ({toy.game.result(toy.state).ending})")
+    assert not toy.move("pass")
     assert "over" in toy.message
 
 
@@ -93,11 +93,11 @@ def test_save_and_load_roundtrip(toy, tmp_path):
     toy.back()
     path = tmp_path / "g.json"
     toy.save(path)
-    other = PlayModel(game_id="toy-market", games=["toy-market"])
+    other = PlayModel(game_id="pebble-race", games=["pebble-race"])
     other.load(path)
     assert other.match.actions == toy.match.actions
     assert other.ply == toy.ply
-    assert other.seats == [HUMAN, HUMAN]  # an opened game waits for the designer
+    assert other.seats == [HUMAN] * len(toy.seats)  # an opened game waits for the designer
 
 
 def test_load_refuses_bad_file_and_keeps_game(toy):
@@ -121,14 +121,14 @@ def test_unknown_bot_refused(toy):
 
 
 def test_player_count_bounds_follow_game(toy):
-    assert toy.param.players.bounds == (2, 4)
+    assert toy.param.players.bounds == (toy.game.min_players, toy.game.max_players) == (1, 6)
     with pytest.raises(ValueError):
         toy.players = 7
 
 
 # -- Sweeps ------------------------------------------------------------------------
 
-TOY_SIM = "workbench.sim.toygame:GAME"
+TOY_SIM = "workbench.games.pebble_race:GAME"
 
 
 @pytest.fixture
@@ -361,7 +361,7 @@ def test_play_view_follows_a_loaded_game(toy):
     view._upload.value = json.dumps(saved).encode()
     # the loaded game is shown, not replaced by a fresh one
     assert toy.match.actions == saved["actions"]
-    assert [w.value for w in view._seats.objects] == [HUMAN, HUMAN]
+    assert [w.value for w in view._seats.objects] == [HUMAN] * toy.players
     assert view._slider.value == toy.ply and view._slider.end >= toy.length
     assert "position" in view._status.object
     view._moves.value = toy.legal_moves()[-1]

@@ -8,7 +8,7 @@ pytest.importorskip("dask.distributed")
 
 from workbench.sim import SimSpec, simulate  # noqa: E402
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def test_local_cluster_matches_serial_row_for_row():

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from workbench.core.errors import DataError, WorkbenchError
-from workbench.games.meaning_made.cards import load_cards
+from workbench.games.meaning_made.data import load_cards
 from workbench.graphs import dependency
 from workbench.graphs.drawing import card_links, dependency_figure, layered_layout
 from workbench.graphs.tweak import TweakSession

@@ -252,7 +252,7 @@ def test_outlook_never_reads_the_training_deck():
 
 def test_era_mandate_standing_counts_progress_and_the_lead_not_training_runs():
     """The greedy evaluation's view of the Era's Mandate card (issue 15)."""
-    from workbench.games.mandate_2038.game import era_mandate_standing
+    from workbench.games.mandate_2038.evaluation import era_mandate_standing
     state = GAME.new_initial_state(GAME.config(4, seed=1))
     state.mandate_card = "Public Confidence"       # Highest Trust, at least 4
     for p, trust in zip(state.players, (2, 4, 5, 5)):

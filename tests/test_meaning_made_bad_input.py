@@ -86,7 +86,7 @@ BROKEN = [
 
 @pytest.mark.parametrize("file,breaker,card,field", BROKEN, ids=[f"{b[0]}:{b[2]}:{b[3]}" for b in BROKEN])
 def test_broken_card_file_names_file_card_and_field(cards_copy, file, breaker, card, field):
-    from workbench.games.meaning_made.cards import load_cards
+    from workbench.games.meaning_made.data import load_cards
 
     folder = cards_copy / "meaning_made"
     edit_yaml(folder / file, breaker)
@@ -101,7 +101,7 @@ def test_broken_card_file_names_file_card_and_field(cards_copy, file, breaker, c
 
 
 def test_duplicate_pattern_name_is_named(cards_copy):
-    from workbench.games.meaning_made.cards import load_cards
+    from workbench.games.meaning_made.data import load_cards
 
     folder = cards_copy / "meaning_made"
     edit_yaml(folder / "patterns.yaml", lambda d: find(d["patterns"], "name", "Setpoint").update(name="Pulse"))
@@ -111,7 +111,7 @@ def test_duplicate_pattern_name_is_named(cards_copy):
 
 
 def test_yaml_syntax_error_names_file_and_line(cards_copy):
-    from workbench.games.meaning_made.cards import load_cards
+    from workbench.games.meaning_made.data import load_cards
 
     folder = cards_copy / "meaning_made"
     path = folder / "events.yaml"

@@ -11,7 +11,7 @@ import yaml
 
 from workbench.core.errors import DataError, NotationError
 from workbench.games.meaning_made import GAME, MeaningMade
-from workbench.games.meaning_made.cards import load_cards
+from workbench.games.meaning_made.data import load_cards
 
 
 @pytest.fixture(scope="module")
@@ -242,7 +242,7 @@ def test_game_with_its_own_card_pool_pickles(cards):
 def test_in_memory_pool_changes_play(cards):
     data = yaml.safe_load((cards.folder / "settings.yaml").read_text(encoding="utf-8"))
     assert data["meaning"] == 5
-    from workbench.games.meaning_made.cards import CardSet, Settings
+    from workbench.games.meaning_made.data import CardSet, Settings
     data["meaning"] = 7
     edited = CardSet(list(cards.patterns.values()), list(cards.initiatives.values()), list(cards.events.values()),
                      cards.tables, cards.world_table, cards.mark_table, Settings.model_validate(data), None)

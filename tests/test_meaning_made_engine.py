@@ -181,14 +181,15 @@ def test_fragile_recovers_when_vitals_rise():
 def test_no_second_consequence_while_already_fragile():
     s = make(world={"consequence_code": 3, "world_layer": 5},
              players_state={"Alex": {"vitals": 0, "E": 5, "I": 5, "S": 5}})
-    from workbench.games.meaning_made.tracks import change_vitals
+    from workbench.games.meaning_made.consequences import change_vitals
     change_vitals(s, 0, -1)
     assert me(s)["E"] + me(s)["I"] + me(s)["S"] == 15
 
 
 def test_tracks_stay_in_range():
     s = make(world={"meaning": 12}, players_state={"Alex": {"vitals": 10, "legacy": 30}})
-    from workbench.games.meaning_made.tracks import change_legacy, change_meaning, change_vitals
+    from workbench.games.meaning_made.consequences import change_vitals
+    from workbench.games.meaning_made.tracks import change_legacy, change_meaning
     change_meaning(s, 3)
     change_vitals(s, 0, 4)
     change_legacy(s, 0, 2)
@@ -512,7 +513,7 @@ def test_tie_breaks_legacy_then_shared():
     s = make(world={"completed": ["Listening Circle"]},
              players_state={"Alex": {"legacy": 8, "vitals": 4}, "Brooke": {"legacy": 9, "vitals": 3},
                             "Casey": {"legacy": 9, "vitals": 3}, "Drew": {"legacy": 2, "vitals": 10}})
-    from workbench.games.meaning_made.rounds import finish
+    from workbench.games.meaning_made.flow import finish
     finish(s, "survived")
     assert GAME.result(s).winners == ["Brooke", "Casey"]  # all score 12; Legacy 9 beats 8 and 2
     s.players[2].legacy, s.players[2].vitals = 10, 2
@@ -523,14 +524,14 @@ def test_tie_breaks_legacy_then_shared():
 
 def test_cooperative_everyone_wins_or_nobody():
     s = make(variants=["cooperative"], players_state={"Alex": {"legacy": 20}})
-    from workbench.games.meaning_made.rounds import finish
+    from workbench.games.meaning_made.flow import finish
     finish(s, "survived")
     assert GAME.result(s).winners == PLAYERS
 
 
 def test_result_readings():
     s = make(world={"meaning": 8}, players_state={"Alex": {"legacy": 25}})
-    from workbench.games.meaning_made.rounds import finish
+    from workbench.games.meaning_made.flow import finish
     finish(s, "survived")
     d = GAME.result(s).details
     assert d["world"]["title"] == "Resilient" and d["marks"]["Alex"]["title"] == "World-Shaping Legacy"

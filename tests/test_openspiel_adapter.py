@@ -11,12 +11,12 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from workbench.interop.openspiel import heuristic_evaluator, load, register  # noqa: E402
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def test_registration_is_idempotent_and_loadable_by_name():
     name = register(TOY)
-    assert register(TOY) == name == "workbench_toygame"
+    assert register(TOY) == name == "workbench_pebble_race"
     game = pyspiel.load_game(f"{name}(players=3)")
     assert game.num_players() == 3
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC

@@ -9,7 +9,7 @@ from workbench.core.bots import make_bots
 from workbench.core.play import play_game
 from workbench.games.pax_transhumanity import GAME
 from workbench.games.pax_transhumanity import scoring
-from workbench.games.pax_transhumanity.game import DEFAULT_WEIGHTS, ending_value, tycoon_progress
+from workbench.games.pax_transhumanity.evaluation import DEFAULT_WEIGHTS, ending_value, tycoon_progress
 
 
 def _finished(solved_counts):

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from workbench.core.rng import Rng
 from workbench.games.pax_transhumanity import GAME
-from workbench.games.pax_transhumanity.content import SPHERES
+from workbench.games.pax_transhumanity.data import SPHERES
 from workbench.games.pax_transhumanity.ending import ENDINGS
-from workbench.games.pax_transhumanity.game import agent_total
+from workbench.games.pax_transhumanity.scenario import agent_total
 
 
 def _places_are_exclusive(state):

@@ -100,7 +100,7 @@ def test_subsidy_rule_switch_changes_the_cost():
 
 
 def test_broken_card_file_names_file_card_and_field(cards_copy):
-    from workbench.games.pax_transhumanity.content import load_content
+    from workbench.games.pax_transhumanity.data import load_content
     path = cards_copy / "pax_transhumanity" / "ideas.yaml"
     path.write_text(path.read_text().replace("  disciplines: [green, blue]\n  arrows: []\n  heat: [black]\n  effects: [solve yellow]",
                                              "  disciplines: [green, purple]\n  arrows: []\n  heat: [black]\n  effects: [solve yellow]", 1))
@@ -113,7 +113,7 @@ def test_broken_card_file_names_file_card_and_field(cards_copy):
 
 
 def test_deck_has_enough_draft_ideas_with_provenance():
-    from workbench.games.pax_transhumanity.content import content
+    from workbench.games.pax_transhumanity.data import content
     c = content()
     assert len(c.plain_ideas) >= 60
     assert all(i.provenance == "draft" for n, i in c.ideas.items() if i.kind == "idea")

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def _script(name):

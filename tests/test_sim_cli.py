@@ -6,7 +6,7 @@ import json
 
 from workbench.cli import main
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def test_simulate_json(capsys):

@@ -10,9 +10,9 @@ from workbench.core.game import GameConfig
 from workbench.core.play import play_game
 from workbench.sim import SimSpec, simulate
 from workbench.sim.compare import compare, compare_results
-from workbench.sim.toygame import GAME
+from workbench.games.pebble_race import GAME
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def test_identical_arms_differ_by_nothing():

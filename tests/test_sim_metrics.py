@@ -11,7 +11,7 @@ from workbench.sim import SimResult, SimSpec, simulate, tables_from_records
 from workbench.sim.metrics import METRICS, MetricData, compute_all, flatten
 from workbench.sim.runner import _trace_metrics
 
-TOY = "workbench.sim.toygame:GAME"
+TOY = "workbench.games.pebble_race:GAME"
 
 
 def _record(index, winners, turns, actions, *, seats=2, ending=None, decisions=None, multi=None,

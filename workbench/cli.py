@@ -5,8 +5,10 @@ Each sub-command lives in ``workbench/commands/<name>.py`` with two functions,
 the standard library at module level; engines, polars, Panel, bokeh and Dask are
 imported inside ``run`` so that ``workbench --help`` starts at once.
 
-Exit codes: 0 success, 1 a failed check or bad input (one clear line on stderr),
-2 a usage error (argparse's own).
+Exit codes: 0 success, 1 a failed check or bad input, a usage error included
+(one clear line on stderr, never a traceback), 130 interrupted. An error the
+workbench did not foresee is still one line (``internal error: ...``) with exit 1;
+``WORKBENCH_DEBUG=1`` shows its traceback.
 """
 
 from __future__ import annotations
@@ -45,8 +47,15 @@ def _version() -> str:
     return workbench.__version__
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit 1, like every other refusal."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's hook
+        self.exit(1, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="workbench",
         description="Tabletop Design Workbench: play, analyse and playtest board games.")
     parser.add_argument("--version", action="version", version=f"workbench {_version()}")
@@ -83,6 +92,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except (MemoryError, RecursionError) as exc:
+        print(f"workbench {args.command}: the input is too large or too deeply nested "
+              f"({type(exc).__name__})", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the last guard: one line, never a traceback
+        import os
+        if os.environ.get("WORKBENCH_DEBUG"):
+            raise
+        text = " ".join(str(exc).split())[:300]
+        print(f"workbench {args.command}: internal error: {type(exc).__name__}: {text} "
+              "(set WORKBENCH_DEBUG=1 for the traceback, and please report it)", file=sys.stderr)
+        return 1
 
 
 def _use_cards(folder: str | None) -> None:

@@ -41,6 +41,9 @@ def run(args) -> int:
 
     from workbench.sim.bench import ALL_FIGURES, run_sections
 
+    from . import validate
+    for ref in args.game or list(BUNDLED):  # every game (and --players against each) before any figure
+        validate.players(validate.game(ref), args.players)
     only = args.only or list(ALL_FIGURES)
     unknown = [n for n in only if n not in ALL_FIGURES]
     if unknown:

@@ -43,8 +43,10 @@ def run(args) -> int:
         get_game(args.game)  # unknown ids get the registry's suggestion
         raise WorkbenchError(f"{args.game} has no hex board; boards exist for {', '.join(BOARD_GAMES)}"
                              f"{suggest(args.game, BOARD_GAMES)}")
+    from . import validate
     game = get_game(args.game)
-    state = game.new_initial_state(game.config(args.players or game.default_players, seed=args.seed))
+    players = validate.players(game, args.players) or game.default_players
+    state = game.new_initial_state(game.config(players, seed=validate.seed(args.seed)))
     doc = board_document(state)
     if args.json:
         emit_json(doc)

@@ -24,13 +24,22 @@ def add_game_options(p, *, json_flag: bool = True) -> None:
 
 
 def parse_options(pairs) -> dict:
-    """``key=value`` pairs to a dict, values read as YAML scalars (numbers, booleans)."""
-    from workbench.core.errors import WorkbenchError
-    import yaml
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise WorkbenchError(f"option {pair!r} must look like key=value")
-        out[key.strip()] = yaml.safe_load(value)
-    return out
+    """``key=value`` pairs to a dict; values are numbers, true/false, null or plain
+    words (never YAML: no tags, anchors or collections)."""
+    from .validate import options
+    return options(pairs)
+
+
+def game_setup(args, game, *, default_bots: str = "greedy"):
+    """The validated ``(players, seed, options, bots)`` of a command's game
+    options, checked before any work starts: players within the game's range,
+    seed in range, options safe, bot specs naming real cards and weights."""
+    from workbench.core.bots import check_specs
+
+    from . import validate
+    players = validate.players(game, args.players)
+    seed = validate.seed(args.seed)
+    options = parse_options(args.option)
+    bots = args.bots if args.bots is not None else default_bots
+    check_specs(game, bots)
+    return players, seed, options, bots

@@ -25,16 +25,15 @@ def add_parser(sub) -> None:
 
 
 def run_tts(args) -> int:
-    from pathlib import Path
-
     from workbench.core.errors import WorkbenchError
     from workbench.print.tts import export
 
     from .print import check_game
+    from . import validate
     game_id = check_game(args.game)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"cannot write {out}: no folder {out.parent}")
+    validate.lang(args.lang)
+    out = validate.out_path(args.out, "--out", (".json",))
+    validate.seed(args.seed)
     if not 1 <= args.seats <= 8:
         raise WorkbenchError("--seats must be between 1 and 8")
     summary = export(game_id, out, lang=args.lang, seats=args.seats, seed=args.seed, base_url=args.base_url)

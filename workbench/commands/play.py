@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_game_options, emit_json, parse_options
+from .common import add_game_options, emit_json, game_setup
 
 
 def add_parser(sub) -> None:
@@ -19,9 +19,10 @@ def run(args) -> int:
     from workbench.core.registry import get_game
 
     game = get_game(args.game)
-    players = args.players or getattr(game, "default_players", game.min_players)
-    config = game.config(players, seed=args.seed, variants=args.variant, **parse_options(args.option))
-    bots = make_bots(args.bots or "greedy", len(config.players))
+    players, seed, options, specs = game_setup(args, game)
+    players = players or game.default_players
+    config = game.config(players, seed=seed, variants=args.variant, **options)
+    bots = make_bots(specs, len(config.players))
     state, log = play_game(game, config, bots)
     doc = result_json(game, config, state, log, bots)
     if args.json:

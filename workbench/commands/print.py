@@ -31,15 +31,12 @@ def check_game(name: str) -> str:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
-    from workbench.core.errors import WorkbenchError
     from workbench.print.sheets import build_deck, typeset
+    from . import validate
     game_id = check_game(args.game)
+    validate.lang(args.lang)
+    out = validate.out_path(args.out, "--out", (".pdf",))  # before the typesetting, not after
     deck = build_deck(game_id, args.lang, paper=args.paper)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"cannot write {out}: no folder {out.parent}")
     typeset(deck, out)
     missing = sorted(set(deck.words.missing))
     if args.json:

@@ -14,7 +14,7 @@ def add_parser(sub) -> None:
 
     r = rs.add_parser("render", help="print a rulebook in a language, placeholders filled")
     r.add_argument("game")
-    r.add_argument("--lang", required=True)
+    r.add_argument("--lang", required=True, help="language code, e.g. en, hu or pt-BR")
     r.add_argument("--template", default=None, metavar="FILE",
                    help="render this Markdown template instead of the game's rulebook")
     r.add_argument("--template-lang", default=None, metavar="LANG",
@@ -52,6 +52,9 @@ def add_parser(sub) -> None:
     i.add_argument("--lang", required=True)
     i.add_argument("--game", default=None)
     i.add_argument("--out", default=None, metavar="DIR", help="where the split writes (default FILE-rules/)")
+    i.add_argument("--force", action="store_true",
+                   help="import even where the translation holds rendered numbers in place of the "
+                        "original's placeholders (they stop following the card data)")
     i.add_argument("--json", action="store_true", help="print one JSON document")
     i.set_defaults(func=run_import)
 
@@ -93,7 +96,10 @@ def run_render(args) -> int:
     from pathlib import Path
 
     from workbench.rules.render import render
+
+    from .validate import lang
     game_id = _game_id(args.game)
+    lang(args.lang)
     res = render(game_id, args.lang, template=Path(args.template) if args.template else None,
                  game=_engine(game_id), plain=args.plain, template_lang=args.template_lang)
     sys.stdout.write(res.text)
@@ -113,14 +119,14 @@ def run_render(args) -> int:
 
 
 def run_pdf(args) -> int:
-    from pathlib import Path
-
-    from workbench.core.errors import WorkbenchError
     from workbench.print.rulebook import compile_book, side_by_side, single
+
+    from . import validate
     game_id = _game_id(args.game)
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise WorkbenchError(f"cannot write {out}: no folder {out.parent}")
+    validate.lang(args.lang)
+    if args.side_by_side:
+        validate.lang(args.side_by_side, "--side-by-side")
+    out = validate.out_path(args.out, "--out", (".pdf",))
     book = (side_by_side(game_id, args.lang, args.side_by_side, paper=args.paper) if args.side_by_side
             else single(game_id, args.lang, paper=args.paper))
     compile_book(book, out)
@@ -132,7 +138,10 @@ def run_pdf(args) -> int:
 
 def run_review(args) -> int:
     from workbench.rules.review import review
+
+    from .validate import lang
     game_id = _game_id(args.game)
+    lang(args.lang)
     locale = args.spelling_locale
     if locale is not None and not __import__("re").fullmatch(r"[a-z]{2,3}(?:[-_][A-Za-z]{2})?", locale):
         from workbench.core.errors import WorkbenchError
@@ -166,15 +175,19 @@ def run_import(args) -> int:
     from workbench.rules.catalog import import_translation, source_language
     from workbench.rules.model import RULE_RE
 
+    from workbench.core.data import read_text_file
+
+    from .validate import lang
+    lang(args.lang)
     path = Path(args.file)
     if not path.is_file():
         raise WorkbenchError(f"no such file: {path}")
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_text_file(path)
     from workbench.core.registry import game_ids
     if args.game in game_ids():  # another id names a new game being split for the first time
         src_lang = source_language(args.game)
         if src_lang and args.lang != src_lang and RULE_RE.search(text):
-            _cat, summary = import_translation(args.game, args.lang, path)
+            _cat, summary = import_translation(args.game, args.lang, path, force=args.force)
             doc = {"mode": "translation", "game": args.game, "lang": args.lang,
                    "catalog": f"cards/{args.game.replace('-', '_')}/rules/{args.lang}.po", **summary.to_dict()}
             if args.json:
@@ -199,8 +212,9 @@ def run_import(args) -> int:
 def run_update(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.rules.catalog import translation_languages, update_game_catalog
+    from .validate import lang
     game_id = _game_id(args.game)
-    langs = args.lang or translation_languages(game_id)
+    langs = [lang(x) for x in args.lang] or translation_languages(game_id)
     if not langs:
         raise WorkbenchError(f"{game_id} has no translations to update")
     summaries = [update_game_catalog(game_id, lang)[1] for lang in langs]
@@ -218,11 +232,9 @@ def run_glossary(args) -> int:
 
     from workbench.core.errors import WorkbenchError
     from workbench.rules.glossary import extract_icon_terms, extract_pairs
+    from workbench.core.data import read_text_file
     path = Path(args.file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise WorkbenchError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text_file(path)
     pairs, icon_terms = extract_pairs(text), extract_icon_terms(text)
     if args.yaml:
         from workbench.core.data import dump_yaml
@@ -230,6 +242,9 @@ def run_glossary(args) -> int:
         langs = [x.strip() for x in args.yaml.split(",")]
         if len(langs) != 2 or not all(langs):
             raise WorkbenchError(f"--yaml takes two language codes, e.g. hu,en (got {args.yaml!r})")
+        from .validate import lang
+        for code in langs:
+            lang(code, "--yaml")
         sys.stdout.write(dump_yaml(glossary_entries_from(pairs, langs[0], langs[1])))
         return 0
     if args.json:

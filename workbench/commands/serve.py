@@ -1,41 +1,87 @@
 """``workbench serve``: open the design dashboard in the browser.
 
+On this machine only (the default, 127.0.0.1) there is no login. Served beyond
+it (``--host 0.0.0.0``), the dashboard asks for a password first (Panel's basic
+auth): ``$WORKBENCH_PASSWORD`` when set, otherwise a random token printed once
+at start-up. ``--read-only`` serves a dashboard that plays and shows but takes no
+card edits, saves nothing and starts no sweeps (for showing playtesters).
+
 Panel and the engines are imported inside :func:`run` only, so the rest of the
 command line stays quick to start."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+PASSWORD_ENV = "WORKBENCH_PASSWORD"
+MIN_PASSWORD = 8
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("serve", help="open the design dashboard in the browser",
                        description="Serve the Panel dashboard (Play, Cards, Graph, Board, Rules, "
-                                   "Sweeps) on this machine.")
-    p.add_argument("--port", type=int, default=5006, help="port to listen on (default 5006)")
+                                   "Sweeps). Beyond this machine a password is required: "
+                                   f"${PASSWORD_ENV}, or a random token printed at start-up.")
+    p.add_argument("--port", type=int, default=5006, help="port to listen on, 1-65535 (default 5006)")
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1, this machine only)")
+                   help="address to listen on (default 127.0.0.1, this machine only; any other "
+                        "address asks for a password)")
+    p.add_argument("--read-only", action="store_true",
+                   help="no card edits, no saves, no sweeps: for showing the dashboard to playtesters")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
     p.set_defaults(func=run)
 
 
-def warn_if_exposed(host: str, stream=None) -> bool:
-    """Print a warning when the dashboard listens beyond this machine; the
-    dashboard edits card files and has no login, so anyone who can reach the
-    port can change them. Returns True when it warned."""
+def warn_if_exposed(host: str, stream=None, read_only: bool = False) -> bool:
+    """Say so when the dashboard listens beyond this machine (it then asks for a
+    password). Returns True when it warned."""
     if host in LOCAL_HOSTS:
         return False
-    print(f"warning: serving on {host}: anyone who can reach this address can play, edit and "
-          f"save card files (there is no login); use 127.0.0.1 unless you mean it",
+    can = ("can play and read, not edit, save or run sweeps (read-only)" if read_only
+           else "can play, edit and save card files (use --read-only to show only)")
+    print(f"warning: serving on {host}: visitors must log in with the password; anyone who has it {can}",
           file=stream or sys.stderr)
     return True
 
 
+def login_password(host: str, env: dict | None = None, stream=None) -> str | None:
+    """The password visitors must give, or None on this machine only. A too-short
+    ``$WORKBENCH_PASSWORD`` is refused; without one a random token is made and
+    printed once."""
+    import secrets
+
+    from workbench.core.errors import WorkbenchError
+
+    if host in LOCAL_HOSTS:
+        return None
+    password = (env if env is not None else os.environ).get(PASSWORD_ENV)
+    if password is not None:
+        if len(password) < MIN_PASSWORD:
+            raise WorkbenchError(f"${PASSWORD_ENV} must be at least {MIN_PASSWORD} characters "
+                                 "when serving beyond this machine")
+        return password
+    token = secrets.token_urlsafe(16)
+    print(f"log in with the token {token} (set ${PASSWORD_ENV} to choose your own)",
+          file=stream or sys.stderr)
+    return token
+
+
 def run(args) -> int:
+    from workbench.commands.validate import port
+    from workbench.core.errors import WorkbenchError
+
+    number = port(args.port)
+    if not args.host.strip() or any(c.isspace() for c in args.host):
+        raise WorkbenchError(f"--host {args.host!r} is not an address")
+    password = login_password(args.host)
     from workbench.dashboard.app import serve
 
-    warn_if_exposed(args.host)
-    serve(port=args.port, host=args.host, show=not args.no_browser)
+    warn_if_exposed(args.host, read_only=args.read_only)
+    try:
+        serve(port=number, host=args.host, show=not args.no_browser, password=password,
+              read_only=args.read_only)
+    except OSError as exc:
+        raise WorkbenchError(f"cannot listen on {args.host}:{number}: {exc.strerror or exc}") from None
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_game_options, emit_json, parse_options
+from .common import add_game_options, emit_json, game_setup
 
 
 def add_parser(sub) -> None:
@@ -17,11 +17,15 @@ def add_parser(sub) -> None:
     add_game_options(p)
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None,
-                       help="processes in the pool (default: every core; 0 plays in this process)")
+                       help="processes in the pool (default: every core; 0 plays in this process; "
+                            "more than the cores only with --many-workers)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS|local",
                        help="run on Dask: 'local' starts a LocalCluster, else tcp://host:port")
-    p.add_argument("--out", default=None, metavar="FILE.parquet",
-                   help="write the per-game table there (players and cards beside it)")
+    p.add_argument("--many-workers", action="store_true",
+                   help="allow --workers above the number of cores (up to 256), on purpose")
+    p.add_argument("--out", default=None, metavar="FILE.parquet|FILE.csv",
+                   help="write the per-game table there as games finish (players and cards beside it, "
+                        "e.g. FILE.players.parquet); the format follows the suffix")
     p.add_argument("--max-actions", type=int, default=20000, help="cut a game off after this many actions")
     p.add_argument("--ideal-rounds", default=None, metavar="LO-HI", help="target length for the Ideal Duration score")
     p.add_argument("--card-rows", type=int, default=10, help="card rows to print (default 10)")
@@ -37,8 +41,8 @@ def _ideal(text):
         lo, hi = int(lo), int(hi)
     except ValueError:
         raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12") from None
-    if not sep or lo > hi:
-        raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12 (low first)")
+    if not sep or lo > hi or lo < 1:
+        raise WorkbenchError(f"--ideal-rounds {text!r} must look like 8-12 (low first, from 1)")
     return lo, hi
 
 
@@ -50,15 +54,27 @@ def _fmt(value) -> str:
 
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
-    from workbench.sim import SimSpec, simulate
+    from workbench.sim import SimSpec
     from workbench.sim.metrics import flatten
+    from workbench.sim.sweep import SweepInterrupted, check_output, run_sweep
 
-    if args.games < 1:
-        raise WorkbenchError("--games must be at least 1")
-    if args.workers is not None and args.workers < 0:
-        raise WorkbenchError("--workers must be 0 or more")
-    spec = SimSpec(game=args.game, games=args.games, players=args.players, bots=args.bots or "random",
-                   seed=args.seed, variants=tuple(args.variant), options=parse_options(args.option),
+    from . import validate
+    # every value is checked before a game is played or a worker started
+    game = validate.game(args.game)
+    validate.games(args.games)
+    validate.workers(args.workers, many=args.many_workers)
+    validate.scheduler(args.scheduler)
+    validate.max_actions(args.max_actions)
+    validate.out_path(args.out, "--out", (".parquet", ".csv"))
+    if args.out:
+        check_output(args.out)  # the three files' names too
+    ideal = _ideal(args.ideal_rounds)
+    validate.whole(args.card_rows, "--card-rows", 0, 100_000)
+    players, seed, options, bots = game_setup(args, game, default_bots="random")
+    game.new_initial_state(game.config(players or game.default_players,
+                                       seed=seed, variants=args.variant, **options))
+    spec = SimSpec(game=args.game, games=args.games, players=players, bots=bots,
+                   seed=seed, variants=tuple(args.variant), options=options,
                    max_actions=args.max_actions)
     bar = None
     if sys.stderr.isatty() or not args.json:
@@ -66,12 +82,17 @@ def run(args) -> int:
         bar = tqdm(total=args.games, unit="game", file=sys.stderr, desc=args.game, leave=False,
                    disable=not sys.stderr.isatty())
     try:
-        result = simulate(spec, workers=args.workers, scheduler=args.scheduler,
-                          progress=bar.update if bar else None, ideal_rounds=_ideal(args.ideal_rounds))
+        outcome = run_sweep(spec, args.out, workers=args.workers, scheduler=args.scheduler,
+                            progress=bar.update if bar else None, ideal_rounds=ideal)
+    except SweepInterrupted as exc:
+        if bar is not None:
+            bar.close()
+        print(f"workbench simulate: {exc}", file=sys.stderr)
+        return 130
     finally:
         if bar is not None:
             bar.close()
-    written = result.write_parquet(args.out) if args.out else []
+    result, written = outcome.result, outcome.written
     metrics = flatten(result.metrics())
     cards = result.card_summary()
     if args.json:

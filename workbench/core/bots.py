@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from .errors import WorkbenchError
+from .errors import WorkbenchError, suggest
 from .rng import Rng
 
 
@@ -72,6 +72,7 @@ BOT_FACTORIES: dict[str, Callable[[str | None], Bot]] = {
 def _parse_weights(arg: str | None) -> dict[str, float] | None:
     if not arg:
         return None
+    import math
     weights = {}
     for part in arg.split(";"):
         key, _, value = part.partition("=")
@@ -79,7 +80,39 @@ def _parse_weights(arg: str | None) -> dict[str, float] | None:
             weights[key.strip()] = float(value)
         except ValueError:
             raise WorkbenchError(f"bad greedy weight {part!r}: write name=number") from None
+        if not math.isfinite(weights[key.strip()]):
+            raise WorkbenchError(f"bad greedy weight {part!r}: the number must be finite")
     return weights
+
+
+def check_specs(game, specs) -> None:
+    """Refuse, before any game is played, a bot spec that names a card
+    (``ban:``/``force:``) or a greedy weight the game does not know; otherwise a
+    misspelt name would quietly play the unrestricted or default bot."""
+    if isinstance(specs, str):
+        specs = [s for s in specs.split(",") if s.strip()]
+    cards = game.card_names() if hasattr(game, "card_names") else None
+    weights = game.weight_names() if hasattr(game, "weight_names") else None
+
+    def check(spec: str) -> None:
+        kind, _, arg = spec.strip().partition(":")
+        kind = kind.lower()
+        if kind in ("ban", "force"):
+            card, _, inner = arg.partition(":")
+            card = card.strip()
+            if cards is not None and card and card.lower() not in {c.lower() for c in cards}:
+                raise WorkbenchError(f"bot {spec!r}: {game.name} has no card {card!r}{suggest(card, cards)}")
+            check(inner or "greedy")
+        elif kind == "greedy" and arg:
+            for name in _parse_weights(arg) or {}:
+                if weights is not None and name not in weights:
+                    raise WorkbenchError(f"bot {spec!r}: unknown greedy weight {name!r}"
+                                         f"{suggest(name, weights)}; {game.name} weighs "
+                                         f"{', '.join(sorted(weights))}")
+        make_bot(spec)  # every other problem (unknown kind, bad number) is make_bot's
+
+    for spec in specs:
+        check(spec)
 
 
 def register_bot(kind: str, factory: Callable[[str | None], Bot]) -> None:

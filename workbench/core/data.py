@@ -11,16 +11,24 @@ Where the cards are read from, first match wins:
 Bundled cards in an installed (non-editable) package are read-only: nothing is
 ever written inside site-packages (:mod:`workbench.core.storage` refuses and
 says to run ``workbench init``). YAML errors and validation errors come back as
-:class:`DataError` naming the file, the card and the field."""
+:class:`DataError` naming the file, the card and the field.
+
+Every YAML, Markdown and PO file the workbench reads goes through
+:func:`read_text_file` (size limit, binary and non-UTF-8 files refused with one
+line) and YAML through :func:`safe_load_text` (PyYAML's safe loader with limits on
+nesting depth and on the size of the document once aliases are expanded, so an
+alias bomb is refused instead of filling memory)."""
 
 from __future__ import annotations
 
 import os
+import re
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
+from pydantic import AfterValidator, Strict
 
 from .errors import DataError
 
@@ -63,20 +71,157 @@ def cards_dir(game_id: str) -> Path:
     return bundled if bundled.is_dir() else own
 
 
-def load_yaml(path: Path) -> Any:
-    """Parse a YAML file; a syntax error names the file and line."""
+#: the largest file the workbench reads (card files are a few dozen KB, a rulebook
+#: a few hundred); anything bigger is almost certainly the wrong file.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: deepest nesting of YAML collections accepted (card files nest 4 deep)
+MAX_YAML_DEPTH = 50
+#: most nodes a YAML document may hold once aliases are expanded
+MAX_YAML_NODES = 200_000
+
+
+def read_text_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a designer's file, refused with one clear line when it is
+    missing, too big, binary or not UTF-8 (a leading BOM is accepted)."""
+    return decode_text(read_file_bytes(path, limit=limit), path)
+
+
+def read_file_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a designer's file (see :func:`read_text_file`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if size > limit:
+            raise DataError(f"is {size / 1e6:.1f} MB; the workbench reads files up to "
+                            f"{limit / 1e6:.0f} MB (is it the right file?)", file=str(path))
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
+    except IsADirectoryError:
+        raise DataError("is a folder, not a file", file=str(path)) from None
+    except FileNotFoundError:
+        raise DataError("no such file", file=str(path)) from None
     except OSError as exc:
         raise DataError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    if len(raw) > limit:
+        raise DataError(f"is larger than {limit / 1e6:.0f} MB, the most the workbench reads", file=str(path))
+    return raw
+
+
+def decode_text(raw: bytes, path: Path) -> str:
+    """``raw`` as text, or one line saying why it is not (binary, not UTF-8)."""
+    if b"\x00" in raw:
+        raise DataError("is a binary file, not text (save it as UTF-8 text)", file=str(path))
     try:
-        return yaml.safe_load(text)
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DataError(f"is not UTF-8 text (bad byte at line {line}); save it as UTF-8",
+                        file=str(path)) from None
+
+
+class _LimitedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing documents nested too deep or too big once
+    aliases are expanded (the composer is recursive, and an alias bomb is small
+    on disk but huge for whoever walks it)."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                mark = self.peek_event().start_mark
+                raise yaml.YAMLError(f"nested more than {MAX_YAML_DEPTH} levels deep at line {mark.line + 1}")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def compose_document(self):
+        node = super().compose_document()
+        _check_expanded_size(node)
+        return node
+
+
+def _check_expanded_size(root) -> None:
+    """Count the nodes of ``root`` with aliases expanded (memoised, so counting a
+    bomb is cheap) and refuse a document above :data:`MAX_YAML_NODES`."""
+    sizes: dict[int, int] = {}
+
+    def size(node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        sizes[key] = 1  # a recursive alias counts once instead of looping
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(child) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        total = min(total, MAX_YAML_NODES + 1)
+        sizes[key] = total
+        return total
+
+    if root is not None and size(root) > MAX_YAML_NODES:
+        raise yaml.YAMLError(f"expands to more than {MAX_YAML_NODES} values through aliases "
+                             "(an alias bomb?)")
+
+
+def safe_load_text(text: str, *, file: str | None = None) -> Any:
+    """Parse YAML text with :class:`_LimitedLoader`; every problem is a
+    :class:`DataError` naming the file and line."""
+    loader = None
+    try:
+        loader = _LimitedLoader(text)  # the reader refuses control characters at once
+        return loader.get_single_data()
+    except yaml.reader.ReaderError as exc:
+        raise DataError(f"not valid YAML: character U+{exc.character:04X} is not allowed in a YAML file "
+                        "(is it a binary file?)", file=file) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        raise DataError(f"not valid YAML{where}: {problem}", file=str(path)) from None
+        raise DataError(f"not valid YAML{where}: {problem}", file=file) from None
+    except RecursionError:
+        raise DataError(f"nested more than {MAX_YAML_DEPTH} levels deep", file=file) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def load_yaml(path: Path) -> Any:
+    """Parse a YAML file safely (see :func:`read_text_file` and
+    :func:`safe_load_text`); every problem names the file and line."""
+    path = Path(path)
+    return safe_load_text(read_text_file(path), file=str(path))
+
+
+#: a whole number that must be written as one: ``true`` is refused, not read as 1
+Int = Annotated[int, Strict()]
+
+NAME_PUNCTUATION = " -'’:.,()/!?+"
+_NAME = re.compile(r"[^\W_](?:[^\W_]|[ \-'’:.,()/!?+])*")
+MAX_NAME = 60
+
+
+def check_card_name(value: str) -> str:
+    """A card name: letters, digits, spaces and a little punctuation, at most
+    :data:`MAX_NAME` characters; nothing that is markup in HTML or Markdown, so a
+    name can never run as code wherever it is shown."""
+    if len(value) > MAX_NAME:
+        raise ValueError(f"a card name is at most {MAX_NAME} characters")
+    if not _NAME.fullmatch(value):
+        bad = "".join(sorted({c for c in value if not (c.isalnum() or c in NAME_PUNCTUATION)}))
+        if bad:
+            raise ValueError(f"a card name holds letters, digits, spaces and {NAME_PUNCTUATION.strip()} "
+                             f"only, not {bad!r}")
+        raise ValueError("a card name starts with a letter or digit")
+    return value
+
+
+#: a validated card name (see :func:`check_card_name`)
+CardName = Annotated[str, AfterValidator(check_card_name)]
 
 
 def validation_error(exc, *, file: str, card: str | None = None) -> DataError:

@@ -27,6 +27,7 @@ class DataError(WorkbenchError):
     def __init__(self, message: str, *, file: str | None = None, card: str | None = None,
                  field: str | None = None):
         self.file, self.card, self.field = file, card, field
+        self.message = message
         where = ", ".join(p for p in (
             f"file {file}" if file else "",
             f"card {card!r}" if card else "",

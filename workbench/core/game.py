@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Iterable, Mapping, Sequence
 
-from .errors import IllegalAction, NotationError
+from .errors import IllegalAction, NotationError, WorkbenchError
 from .rng import Rng
 
 TERMINAL = -1
@@ -119,15 +119,106 @@ class State(abc.ABC):
         return len(self.config.players)
 
 
+@dataclass(frozen=True)
+class Option:
+    """One game option (a ``GameConfig.options`` key): its default, what it may
+    be and what it does. ``allowed`` is a tuple of the allowed values, a type
+    (any value of that type) or None (anything)."""
+
+    default: Any
+    allowed: tuple | type | None
+    doc: str
+
+    def choices(self) -> tuple | None:
+        """The allowed values when they are a closed list (for a selector)."""
+        if isinstance(self.allowed, tuple):
+            return self.allowed
+        if self.allowed is bool:
+            return (False, True)
+        return None
+
+
+def options_from_tuples(table: Mapping[str, tuple]) -> dict[str, Option]:
+    """``{name: (default, allowed, doc)}`` (Meaning Made's ``OPTIONS`` shape) as
+    :class:`Option` objects."""
+    return {name: Option(*spec) for name, spec in table.items()}
+
+
 class Game(abc.ABC):
-    """A game's rules as a factory of states plus notation and scoring."""
+    """A game's rules as a factory of states plus notation and scoring.
+
+    This class is the whole contract: everything a game may provide is declared
+    here with a default, so callers use the attribute or method directly and a
+    game overrides only what it has. Required: ``id``, ``name``,
+    ``min_players``, ``max_players``, :meth:`new_initial_state`,
+    :meth:`parse_action` and :meth:`result`. A game with card data takes an
+    injected pool (``Game(cards=...)``) and reads it through :meth:`cards`.
+    """
 
     id: str
     name: str
     min_players: int
     max_players: int
+    #: seats of a game started without a player count (defaults to ``min_players``)
+    default_players: int | None = None
     #: variant id -> one-line description
     variants: Mapping[str, str] = {}
+    #: option name -> :class:`Option` (default, allowed values, doc)
+    options: Mapping[str, Option] = {}
+    #: the game's rules version (bumped when play changes for the same seed)
+    version: str = "1"
+    #: rounds a game should last (lo, hi), for the Duration metric; None: not set
+    ideal_rounds: tuple[int, int] | None = None
+    #: the class of the card pool :meth:`cards` returns (None: no card data)
+    card_pool_type: ClassVar[type | None] = None
+    #: how the core loader reads the pool (:class:`workbench.core.cards.PoolSpec`)
+    pool_spec: ClassVar[Any] = None
+    #: set on a game registered for this session with an edited pool
+    #: (:func:`workbench.core.registry.register_session_game`); saved games name it
+    session_id: str | None = None
+    #: feature name -> default weight of :meth:`evaluate` (empty: not weighted)
+    default_weights: Mapping[str, float] = {}
+    #: the injected pool (None: the card folder's); a class default, so a
+    #: subclass whose ``__init__`` skips ours still reads the folder
+    _cards: Any = None
+
+    def __init__(self, cards: Any = None) -> None:
+        """``cards``: an in-memory card pool (e.g. a designer's edited copy) that
+        every new game plays with; None reads the game's card folder (reloaded
+        when a file changes)."""
+        self._cards = cards
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("default_players") is None and "min_players" in cls.__dict__:
+            cls.default_players = cls.min_players
+
+    # -- card data -------------------------------------------------------------
+    def cards(self) -> Any:
+        """The card pool new games use: the injected one, else the files on disk."""
+        return self._cards if self._cards is not None else self.load_cards()
+
+    def load_cards(self, folder=None) -> Any:
+        """The pool read from ``folder`` (default: the game's card folder),
+        validated; cached until a file changes. None for a game without data."""
+        if self.pool_spec is None:
+            return None
+        from .cards import load_pool
+        return load_pool(self.pool_spec, folder)
+
+    @property
+    def ref(self) -> str:
+        """The id that finds this very game again in the registry: the session
+        id of a game bound to an edited pool, else the game id."""
+        return self.session_id or self.id
+
+    def with_cards(self, cards: Any) -> "Game":
+        """A game of the same rules bound to ``cards``."""
+        return type(self)(cards=cards)
+
+    @property
+    def has_injected_cards(self) -> bool:
+        return self._cards is not None
 
     # -- making states -------------------------------------------------
     @abc.abstractmethod
@@ -136,7 +227,12 @@ class Game(abc.ABC):
 
     def config(self, players: int | Sequence[str] = 4, seed: int = 0,
                variants: Iterable[str] = (), **options) -> GameConfig:
-        """Convenience: a :class:`GameConfig` with default seat names."""
+        """Convenience: a :class:`GameConfig` with default seat names. A player
+        count outside the game's range is refused here, before a name is made."""
+        low, high = getattr(self, "min_players", 1), getattr(self, "max_players", 1)
+        if isinstance(players, bool) or (isinstance(players, int) and not low <= players <= high):
+            raise WorkbenchError(f"{getattr(self, 'name', 'this game')} is for {low} to {high} players, "
+                                 f"not {players!r}")
         names = default_names(players) if isinstance(players, int) else tuple(players)
         return GameConfig(players=names, seed=seed, variants=tuple(variants), options=options)
 
@@ -182,9 +278,30 @@ class Game(abc.ABC):
             out.append(self.evaluate(nxt, seat, weights))
         return out
 
+    def features(self, state: State, seat: int) -> dict[str, float]:
+        """The named numbers :meth:`evaluate` weighs for ``seat`` (the keys of
+        :attr:`default_weights`); empty for a game that does not expose them."""
+        return {}
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        """A copy of ``state`` in which what ``seat`` cannot see (deck orders, the
+        future random stream) is re-drawn from ``rng``; used by search bots. The
+        default hides nothing: a plain clone that leaves ``rng`` untouched."""
+        return state.clone()
+
     def turn_count(self, state: State) -> int:
         """Rounds (or cycles) played so far."""
         return self.result(state).turns
+
+    # -- names a bot spec may use (checked before a game starts) --
+    def card_names(self) -> frozenset[str] | None:
+        """Every card name :meth:`action_cards` can return, so ``ban:X``/``force:X``
+        can refuse a misspelt X; None when the game names no cards."""
+        return None
+
+    def weight_names(self) -> frozenset[str] | None:
+        """The greedy-weight names :meth:`evaluate` reads; None when unchecked."""
+        return None
 
     # -- statistics hooks (used by batch simulation and restricted-play bots) --
     def action_cards(self, state: State, action) -> tuple[str, ...]:
@@ -216,6 +333,14 @@ class Game(abc.ABC):
         Return True if handled; the default handles none."""
         return False
 
+    def scenario_skip(self, state: State, action_text: str) -> None:
+        """Report mode: use up the decision a refused scenario step gave its
+        player, so the replay keeps the text's turn order. Default: nothing."""
+
+    def scenario_force(self, state: State, expect: Mapping) -> None:
+        """Report mode: set the values an ``expect`` block claims, so a replay
+        can go on from the text's position after a divergence. Default: nothing."""
+
     def observe(self, state: State) -> dict:
         """The values a scenario's ``expect`` block may name (see each game's docs).
         Per-player values live under ``players: {name: {...}}``."""
@@ -225,15 +350,38 @@ class Game(abc.ABC):
         """Problems found in the game's card data (empty when valid)."""
         return []
 
+    # -- rulebook and drawing --------------------------------------------------
+    def rules_context(self, lang: str) -> dict:
+        """Extra namespaces (``game``, ``facts``, ``content`` ...) the rulebook's
+        placeholders may use in ``lang``; default none."""
+        return {}
+
+    def drawing(self, state: State) -> Any | None:
+        """A bokeh figure of the table (e.g. Mandate 2038's hex board) or None
+        for a game without one. Imports bokeh only when called."""
+        return None
+
+
+#: more seats than any table game has; a bigger count is a typo, refused before
+#: a name is made (``players: 100000000`` would otherwise build a huge tuple)
+MAX_SEATS = 64
+
 
 def default_names(n: int) -> tuple[str, ...]:
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_SEATS:
+        raise WorkbenchError(f"a game has 1 to {MAX_SEATS} players, not {n!r}")
     base = ["Alex", "Brooke", "Casey", "Drew", "Eva", "Finn"]
     return tuple(base[i] if i < len(base) else f"P{i + 1}" for i in range(n))
 
 
 def resolve_seat(state: State, who: str | int) -> int:
     """Seat index from a player name (case-insensitive) or index."""
+    n = len(state.config.players)
+    if isinstance(who, bool):
+        raise NotationError(f"{who!r} is not a player: give a name or a seat number")
     if isinstance(who, int):
+        if not 0 <= who < n:
+            raise NotationError(f"no seat {who}: this game has seats 0 to {n - 1}")
         return who
     names = [n.lower() for n in state.config.players]
     try:
@@ -243,5 +391,5 @@ def resolve_seat(state: State, who: str | int) -> int:
         raise NotationError(f"no player named {who!r}{suggest(str(who), state.config.players)}") from None
 
 
-__all__ = ["TERMINAL", "GameConfig", "GameResult", "State", "Game", "IllegalAction",
+__all__ = ["TERMINAL", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
            "NotationError", "default_names", "resolve_seat"]

@@ -88,7 +88,7 @@ class Match:
 
     # -- saving ---------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"format": SAVE_FORMAT, "game": self.game.id, "config": self.config.to_dict(),
+        return {"format": SAVE_FORMAT, "game": self.game.ref, "config": self.config.to_dict(),
                 "actions": list(self.actions), "cursor": self.cursor}
 
     def save(self, path: str | Path) -> None:
@@ -117,8 +117,11 @@ class Match:
 
     @classmethod
     def load(cls, path: str | Path) -> "Match":
+        from .data import read_text_file
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+            data = json.loads(read_text_file(Path(path)))  # size, binary, encoding: one line
+        except json.JSONDecodeError as exc:
             raise WorkbenchError(f"cannot read saved game {path}: {exc}") from None
+        if not isinstance(data, dict):
+            raise WorkbenchError(f"cannot read saved game {path}: expected a JSON object")
         return cls.from_dict(data)

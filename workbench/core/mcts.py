@@ -122,7 +122,6 @@ class MCTSBot(Bot):
         seat = state.current_player()
         n = state.num_players
         root = _Node(n)
-        determinize = getattr(game, "determinize", None)
         deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
         self._deadline = deadline
         done = 0
@@ -133,7 +132,7 @@ class MCTSBot(Bot):
                     break
             elif done >= self.iterations:
                 break
-            sample = determinize(state, seat, rng) if determinize else state.clone()
+            sample = game.determinize(state, seat, rng)
             self._iterate(game, root, sample, rng, bounds, legal)
             done += 1
         # most visited root action; ties go to the higher mean, then list order
@@ -251,7 +250,23 @@ def parse_mcts(arg: str | None) -> MCTSBot:
         except ValueError:
             raise WorkbenchError(f"cannot read mcts option {part!r}: use a number of iterations, "
                                  "random or greedy, t=SECONDS (or time=SECONDS), d=DEPTH or c=EXPLORATION") from None
+    # bounds keep a typo (mcts:2000000) from becoming a game that never ends
+    import math
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise WorkbenchError(f"mcts iterations must be from 1 to {MAX_ITERATIONS}, not {iterations}")
+    t = kwargs.get("time_budget")
+    if t is not None and not (math.isfinite(t) and 0 < t <= 600):
+        raise WorkbenchError(f"mcts t= must be a number of seconds above 0 and at most 600, not {t}")
+    if "depth" in kwargs and not 1 <= kwargs["depth"] <= 10_000:
+        raise WorkbenchError(f"mcts d= must be from 1 to 10000, not {kwargs['depth']}")
+    c = kwargs.get("exploration")
+    if c is not None and not (math.isfinite(c) and 0 <= c <= 100):
+        raise WorkbenchError(f"mcts c= must be a number from 0 to 100, not {c}")
     return MCTSBot(iterations, **kwargs)
+
+
+#: the most MCTS iterations per decision a spec may ask for
+MAX_ITERATIONS = 100_000
 
 
 register_bot("mcts", parse_mcts)

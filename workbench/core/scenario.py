@@ -34,6 +34,18 @@ from .game import Game, resolve_seat
 
 STEP_KEYS = {"player", "do", "illegal", "expect", "note", "because"}
 
+#: what a malformed scenario can make an engine raise while reading it; caught at
+#: the scenario's edge and reported as that step's error (the scenario fails)
+MALFORMED = (TypeError, ValueError, KeyError, AttributeError, IndexError, LookupError)
+#: the most steps a scenario may hold
+MAX_STEPS = 10_000
+
+#: top-level key -> (accepted types, how to write it)
+_SHAPE = {"game": ((str,), "a game id"), "title": ((str,), "a line of text"),
+          "checks": ((list,), "a list of clause ids"), "setup": ((dict,), "a mapping"),
+          "steps": ((list,), "a list of steps"), "expect": ((dict,), "a mapping"),
+          "notes": ((str, list), "text"), "source": ((str, dict, list), "text")}
+
 
 @dataclass
 class Divergence:
@@ -73,9 +85,16 @@ def load_scenario(path: Path) -> dict:
         raise ScenarioError(f"{path}: a scenario is a mapping with game, setup, steps, expect")
     if "game" not in data:
         raise ScenarioError(f"{path}: missing 'game'")
-    unknown = set(data) - {"game", "title", "checks", "setup", "steps", "expect", "notes", "source"}
+    unknown = set(data) - set(_SHAPE)
     if unknown:
-        raise ScenarioError(f"{path}: unknown top-level key(s) {', '.join(sorted(unknown))}")
+        raise ScenarioError(f"{path}: unknown top-level key(s) {', '.join(sorted(map(str, unknown)))}")
+    for key, (types, how) in _SHAPE.items():
+        if data.get(key) is not None and not isinstance(data[key], types):
+            raise ScenarioError(f"{path}: '{key}' must be {how}, not {type(data[key]).__name__}")
+    if not all(isinstance(c, str) for c in data.get("checks") or []):
+        raise ScenarioError(f"{path}: 'checks' lists clause ids (text)")
+    if len(data.get("steps") or []) > MAX_STEPS:
+        raise ScenarioError(f"{path}: more than {MAX_STEPS} steps")
     return data
 
 
@@ -108,6 +127,11 @@ def compare(expected: Any, observed: Any, path: str = "") -> list[tuple[str, Any
     return [] if expected == observed else [(path, expected, observed)]
 
 
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())[:200]
+    return f"{text} ({type(exc).__name__})" if text else type(exc).__name__
+
+
 def _describe(step: Mapping) -> str:
     return ", ".join(f"{k}: {v}" for k, v in step.items())
 
@@ -126,6 +150,9 @@ class ScenarioRunner:
         except WorkbenchError as exc:
             result.divergences.append(Divergence(0, "error", f"setup: {exc}"))
             return result
+        except MALFORMED as exc:
+            result.divergences.append(Divergence(0, "error", f"setup cannot be read: {_reason(exc)}"))
+            return result
         steps = data.get("steps") or []
         for number, raw in enumerate(steps, start=1):
             if not isinstance(raw, Mapping):
@@ -133,12 +160,19 @@ class ScenarioRunner:
                 if not self.report:
                     return result
                 continue
-            stop = self._step(state, raw, number, result)
+            try:
+                stop = self._step(state, raw, number, result)
+            except MALFORMED as exc:
+                stop = self._fail(result, Divergence(number, "error", f"cannot be read: {_reason(exc)}",
+                                                     line=_describe(raw)))
             result.steps_run = number
             if stop:
                 return result
         if data.get("expect"):
-            self._expect(state, data["expect"], None, result, "final expect")
+            try:
+                self._expect(state, data["expect"], None, result, "final expect")
+            except MALFORMED as exc:
+                result.divergences.append(Divergence(None, "error", f"expect cannot be read: {_reason(exc)}"))
         return result
 
     # ------------------------------------------------------------------
@@ -199,16 +233,15 @@ class ScenarioRunner:
         """Report mode: a refused step still uses up the decision the text gives
         that player (an action, a donation, an answer), so the replay keeps the
         text's turn order instead of waiting for an action that never comes.
-        Games opt in with ``Game.scenario_skip(state, action_text)`` and decide
-        whether the refused action belonged to the decision now open; without
-        the hook nothing happens."""
-        skip = getattr(self.game, "scenario_skip", None)
-        if skip is None or state.is_terminal():
+        Games opt in by overriding ``Game.scenario_skip(state, action_text)`` and
+        decide whether the refused action belonged to the decision now open; the
+        default does nothing."""
+        if state.is_terminal():
             return
         if player is not None and state.current_player() != resolve_seat(state, player):
             return
         try:
-            skip(state, action)
+            self.game.scenario_skip(state, action)
         except WorkbenchError:
             pass
 
@@ -220,9 +253,7 @@ class ScenarioRunner:
             result.divergences.append(Divergence(number, "value", f"{path}: expected {want!r}, engine has {got!r}",
                                                  claimed=want, actual=got, line=line))
         if self.report:
-            force = getattr(self.game, "scenario_force", None)
-            if force is not None:
-                force(state, expect)
+            self.game.scenario_force(state, expect)
             return False
         return True
 
@@ -246,6 +277,10 @@ def run_file(path: Path, *, report: bool = False, game: Game | None = None,
     except WorkbenchError as exc:
         res = ScenarioResult(file=str(path), title=path.stem, game="?", checks=[])
         res.divergences.append(Divergence(None, "error", str(exc)))
+        return res
+    except MALFORMED as exc:
+        res = ScenarioResult(file=str(path), title=path.stem, game="?", checks=[])
+        res.divergences.append(Divergence(None, "error", f"cannot be read: {_reason(exc)}"))
         return res
 
 

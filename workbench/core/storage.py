@@ -47,6 +47,16 @@ def atomic_write_text(path: Path, text: str, *, expected: str | None = None,
     refuse_inside_installed_package(path)
     if expected is not None and fingerprint(path) != expected:
         raise WorkbenchError(f"{path} changed on disk since it was loaded; reload it before saving")
+    try:
+        _write(path, text, keep_previous)
+    except OSError as exc:
+        # one sentence for the designer, not a traceback (card files go through
+        # workbench.core.cardfile, which says more)
+        from .cardfile import _os_message
+        raise WorkbenchError(_os_message(exc, path, "writing")) from None
+
+
+def _write(path: Path, text: str, keep_previous: bool) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

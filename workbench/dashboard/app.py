@@ -14,6 +14,8 @@ import logging
 import panel as pn
 import param
 
+from .escape import md
+
 log = logging.getLogger(__name__)
 
 #: (tab title, module, view class)
@@ -45,6 +47,8 @@ class Workbench(param.Parameterized):
     """What the pages of one dashboard session share."""
 
     page = param.Integer(default=0, doc="index of the page shown")
+    read_only = param.Boolean(default=False, constant=True,
+                              doc="no card edits, saves or sweeps (workbench serve --read-only)")
     cards_version = param.Integer(default=0, doc="bumped when the Cards page changes the pool")
 
     def __init__(self, **params):
@@ -78,13 +82,14 @@ def build_page(title: str, module: str, cls: str, bench: Workbench):
         return view(bench=bench) if cls != "PlayPage" else view(model=bench.play)
     except Exception as exc:  # noqa: BLE001 - one broken page must not take the app down
         log.exception("page %s failed to build", title)
-        return pn.pane.Alert(f"The {title} page is not available: {exc}", alert_type="warning")
+        return pn.pane.Alert(f"The {title} page is not available: {md(exc)}", alert_type="warning")
 
 
-def create_app(served: bool = False, bench: Workbench | None = None):
-    """One dashboard. ``served`` wraps the tabs in a page template."""
+def create_app(served: bool = False, bench: Workbench | None = None, read_only: bool = False):
+    """One dashboard. ``served`` wraps the tabs in a page template; ``read_only``
+    takes no edits, saves and sweeps."""
     load_extension()
-    bench = bench or Workbench()
+    bench = bench or Workbench(read_only=read_only)
     tabs = pn.Tabs(*[(title, build_page(title, mod, cls, bench)) for title, mod, cls in PAGES],
                    dynamic=False, sizing_mode="stretch_width")
     tabs.link(bench, active="page", bidirectional=True)
@@ -97,8 +102,13 @@ def create_app(served: bool = False, bench: Workbench | None = None):
     return template
 
 
-def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True):
-    """Serve the dashboard until interrupted."""
+def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password: str | None = None,
+          read_only: bool = False):
+    """Serve the dashboard until interrupted; with ``password``, behind Panel's
+    basic-auth login (a fresh cookie secret per run, so old logins expire)."""
+    import secrets
+
     origins = [f"{host}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
-    pn.serve({"/": lambda: create_app(served=True)}, port=port, address=host,
-             websocket_origin=origins, show=show, title=TITLE, threaded=False)
+    auth = {"basic_auth": password, "cookie_secret": secrets.token_hex(32)} if password else {}
+    pn.serve({"/": lambda: create_app(served=True, read_only=read_only)}, port=port, address=host,
+             websocket_origin=origins, show=show, title=TITLE, threaded=False, **auth)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from .escape import md
+
 GAME_ID = "mandate-2038"
 
 
@@ -132,7 +134,7 @@ class BoardPage(pn.viewable.Viewer):
     def _draw(self):
         m = self.model
         self._plot.objects = [pn.pane.Bokeh(m.figure())]
-        self._caption.object = m.caption()
+        self._caption.object = md(m.caption())
         self._tiles.value = m.tiles().to_pandas()
         self._power.value = m.power().to_pandas()
 

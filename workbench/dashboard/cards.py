@@ -1,11 +1,14 @@
-"""The Cards page: the Meaning Made card pool in an editable table.
+"""The Cards page: a game's card pool (any bundled game) in an editable table.
 
 Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
 a bad value is refused with its message and the table keeps the old value; a
 good one updates the dependency graph and its analyses at once and says what
 changed. A quick paired playtest (old pool against edited pool on the same
-seeds) runs off the event loop with progress. Undo, redo, save (atomic,
-refusing a file changed on disk) and export (CSV or Parquet).
+seeds) runs off the event loop with progress. Undo, redo, save (through
+:mod:`workbench.core.cardfile`: only the edited lines change, a file changed on
+disk is refused), Reload from disk and export (CSV or Parquet). Every text shown
+is escaped (:mod:`.escape`); a read-only dashboard (``serve --read-only``) takes
+no edits and saves nothing.
 
 :class:`CardsModel` is the plain model; :class:`CardsPage` draws it. Polars
 tables become pandas only where Tabulator takes them."""
@@ -22,6 +25,7 @@ import param
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork
+from .escape import md
 
 #: columns shown first; the rest follow in the session's order
 LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
@@ -43,14 +47,26 @@ class CardsModel(BackgroundWork, param.Parameterized):
     total_games = param.Integer(default=0)
     playtest_version = param.Integer(default=0, doc="bumped when a playtest finishes")
 
-    def __init__(self, session=None, bench=None, **params):
+    def __init__(self, session=None, bench=None, game_id: str = "meaning-made", **params):
         super().__init__(**params)
         self.bench = bench
-        if session is None:
-            session = bench.tweak_session() if bench is not None else _new_session()
-        self.session = session
         self.playtest = None
         self._thread: threading.Thread | None = None
+        self.use_session(session if session is not None else _session_for(bench, game_id))
+
+    def use_session(self, session) -> None:
+        """Tweak ``session``'s pool from now on (a game chosen on the page)."""
+        self.session = session
+        game = session.game
+        self.param.playtest_players.bounds = (game.min_players, game.max_players)
+        self.playtest_players = game.default_players
+        self.playtest, self.selected, self.report, self.message = None, "", [], ""
+        self._changed()
+
+    def choose_game(self, game_id: str) -> None:
+        """Switch the page to ``game_id``'s pool (its session is kept per game)."""
+        if game_id != self.session.game_id:
+            self.use_session(_session_for(self.bench, game_id))
 
     # -- reading ----------------------------------------------------------------
     def table(self):
@@ -61,8 +77,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
 
     @property
     def editable_columns(self) -> list[str]:
-        from workbench.graphs.tweak import COLUMNS
-        return list(COLUMNS)
+        return list(self.session.columns)
 
     def cell(self, card: str, column: str):
         t = self.session.table()
@@ -72,24 +87,15 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def card_info(self, card: str | None = None) -> str:
         """One line about a card as the graph sees it: requirement, what it
         needs and what it unlocks."""
-        from workbench.graphs.drawing import card_links
-        card = card or self.selected
-        if not card:
-            return ""
-        graph = self.session.graph()
-        node = next((d for _, d in graph.nodes(data=True)
-                     if d["kind"] != "layer" and str(d["name"]).lower() == card.lower()), None)
-        if node is None:
-            return f"{card}: not in the graph"
-        links = card_links(graph, card)
-        return (f"{node['name']} (Layer {node['layer']}): requires {node.get('requirement') or 'nothing'}; "
-                f"needs {', '.join(links['needs']) or 'nothing'}; "
-                f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
+        return self.session.card_info(card or self.selected)
 
     # -- editing --------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> bool:
         """Apply one edit; a refused edit sets :attr:`message` and leaves the pool
         as it was. Returns whether the edit was taken."""
+        if self.read_only:
+            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
+            return False
         try:
             report = self.session.edit(card, column, value)
         except WorkbenchError as exc:
@@ -117,7 +123,25 @@ class CardsModel(BackgroundWork, param.Parameterized):
         self.report = report.lines()
         self._changed()
 
+    @property
+    def read_only(self) -> bool:
+        return bool(getattr(self.bench, "read_only", False))
+
+    def reload(self) -> None:
+        """Reload from disk: drop unsaved edits and read the card files again."""
+        try:
+            report = self.session.reload()
+        except WorkbenchError as exc:
+            self.message = f"not reloaded: {exc}"
+            return
+        self.message = "reloaded from disk"
+        self.report = report.lines()
+        self._changed()
+
     def save(self) -> list[Path]:
+        if self.read_only:
+            self.message = "not saved: this dashboard is read-only (workbench serve --read-only)"
+            return []
         try:
             written = self.session.save()
         except WorkbenchError as exc:
@@ -159,13 +183,25 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.running = False
             self.playtest_version += 1
 
+    def open_flipped(self, row: int, arm: str = "new") -> dict:
+        """Flipped game ``row`` of the last playtest, on the pool it was played
+        with (a session game), handed to the Play page when there is one."""
+        if self.playtest is None:
+            raise WorkbenchError("run a paired playtest first")
+        data = self.session.flipped_match(self.playtest, row, arm)
+        if self.bench is not None:
+            self.bench.open_in_play(data)
+        return data
+
     def start_playtest(self) -> threading.Thread | None:
         return self._start(self.run_playtest, "quick-playtest", "a playtest is already running")
 
 
-def _new_session():
+def _session_for(bench, game_id: str):
+    if bench is not None:
+        return bench.tweak_session(game_id)
     from workbench.graphs.tweak import TweakSession
-    return TweakSession()
+    return TweakSession(game_id=game_id)
 
 
 def _pane(fig):
@@ -180,12 +216,16 @@ class CardsPage(pn.viewable.Viewer):
         super().__init__(**params)
         self.bench = bench
         self.model = m = model or CardsModel(bench=bench)
-        editors = {c: None for c in m.table().columns if c not in m.editable_columns}
+        editors = {c: None for c in m.table().columns
+                   if m.read_only or c not in m.editable_columns}
         self._table = pn.widgets.Tabulator(
             m.table().to_pandas(), editors=editors, show_index=False, height=560, selectable=1,
             sizing_mode="stretch_width", frozen_columns=["name"], layout="fit_data_table",
             pagination=None, header_filters={"name": {"type": "input", "func": "like"},
                                              "kind": {"type": "input", "func": "like"}})
+        from workbench.core.registry import game_ids
+        self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=180)
+        self._game.param.watch(self._on_game, "value")
         self._table.on_edit(self._on_edit)
         self._table.param.watch(self._on_select, "selection")
         self._message = pn.pane.Alert("", alert_type="danger", visible=False, css_classes=["cards-message"])
@@ -195,7 +235,9 @@ class CardsPage(pn.viewable.Viewer):
         self._graph = pn.Column(sizing_mode="stretch_width")
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
-        self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160)
+        self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160,
+                                       disabled=m.read_only)
+        self._reload_button = pn.widgets.Button(label="Reload from disk", width=140)
         self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".csv")),
                                                filename="cards.csv", label="Export CSV", width=120)
         self._export_pq = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".parquet")),
@@ -210,12 +252,24 @@ class CardsPage(pn.viewable.Viewer):
         self._undo.on_click(lambda e: (m.undo(), self._reload()))
         self._redo.on_click(lambda e: (m.redo(), self._reload()))
         self._save.on_click(lambda e: (m.save(), self._show_message()))
+        self._reload_button.on_click(lambda e: (m.reload(), self._reload()))
         self._run.on_click(self._on_run)
         self._poll = None
         self._draw_graph()
         self._show_message()
 
     # -- callbacks -----------------------------------------------------------------
+    def _on_game(self, event):
+        m = self.model
+        try:
+            m.choose_game(event.new)
+        except WorkbenchError as exc:
+            m.message = f"refused: {exc}"
+            self._show_message()
+            return
+        self._table.editors = {c: None for c in m.table().columns if c not in m.editable_columns}
+        self._reload()
+
     def _on_edit(self, event):
         m = self.model
         column, row = event.column, event.row
@@ -239,23 +293,23 @@ class CardsPage(pn.viewable.Viewer):
 
     def _show_message(self):
         m = self.model
-        refused = m.message.startswith(("refused", "not saved", "playtest failed", "nothing to"))
-        self._message.object = m.message
+        refused = m.message.startswith(("refused", "not saved", "not reloaded", "playtest failed",
+                                        "nothing to"))
+        # every text here can hold card names or file paths: escaped, never markup
+        self._message.object = md(m.message)
         self._message.visible = bool(m.message) and refused
-        self._notice.object = "" if refused else m.message
-        self._report.object = ("**What the last edit changed**\n\n" + "\n".join(f"- {line}" for line in m.report)
+        self._notice.object = "" if refused else md(m.message)
+        self._report.object = ("**What the last edit changed**\n\n" + "\n".join(f"- {md(line)}" for line in m.report)
                                if m.report else "")
-        self._info.object = m.card_info()
-        self._undo.disabled = not m.session.can_undo
-        self._redo.disabled = not m.session.can_redo
+        self._info.object = md(m.card_info())
+        self._undo.disabled = m.read_only or not m.session.can_undo
+        self._redo.disabled = m.read_only or not m.session.can_redo
 
     def _draw_graph(self):
-        from workbench.graphs.drawing import dependency_figure
         m = self.model
-        fig = dependency_figure(m.session.graph(), m.session.analyses(), selected=m.selected or None,
-                                width=760, height=520)
+        fig = m.session.figure(m.selected or None, width=760, height=520)
         self._graph.objects = [_pane(fig)]
-        self._info.object = m.card_info()
+        self._info.object = md(m.card_info())
 
     def _on_run(self, event=None):
         m = self.model
@@ -290,7 +344,8 @@ class CardsPage(pn.viewable.Viewer):
                                                  for c in frame.columns if c != "metric"})]
 
     def __panel__(self):
-        buttons = pn.Row(self._undo, self._redo, self._save, self._export, self._export_pq)
+        buttons = pn.Row(self._game, self._undo, self._redo, self._save, self._reload_button, self._export,
+                         self._export_pq)
         left = pn.Column(buttons, self._message, self._notice, self._table, sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              sizing_mode="stretch_width")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from .escape import md
+
 from workbench.core.errors import WorkbenchError
 
 
@@ -31,8 +33,7 @@ class GraphModel(param.Parameterized):
         self.session = session
 
     def card_names(self) -> list[str]:
-        graph = self.session.graph()
-        return sorted(str(d["name"]) for _, d in graph.nodes(data=True) if d["kind"] != "layer")
+        return self.session.card_names()
 
     def select(self, card: str) -> None:
         """Select a card by name (case-insensitive); an unknown name is refused
@@ -41,18 +42,14 @@ class GraphModel(param.Parameterized):
         if not card:
             self.selected = ""
             return
-        from workbench.graphs.drawing import card_links
-        card_links(self.session.graph(), card)  # raises with a suggestion when unknown
+        self.session.card_links(card)  # raises with a suggestion when unknown
         self.selected = next(n for n in self.card_names() if n.lower() == card.lower())
 
     def links(self) -> dict[str, list[str]]:
-        from workbench.graphs.drawing import card_links
-        return card_links(self.session.graph(), self.selected) if self.selected else {"needs": [], "unlocks": []}
+        return self.session.card_links(self.selected) if self.selected else {"needs": [], "unlocks": []}
 
     def figure(self):
-        from workbench.graphs.drawing import dependency_figure
-        return dependency_figure(self.session.graph(), self.session.analyses(),
-                                 selected=self.selected or None)
+        return self.session.figure(self.selected or None, width=1100, height=700)
 
     def status_rows(self):
         """The analyses' card summary (polars), for the table under the graph."""
@@ -105,8 +102,8 @@ class GraphPage(pn.viewable.Viewer):
         if not m.selected:
             return "*Select a card (type its name, or click it in the graph) to see what it needs and unlocks.*"
         links = m.links()
-        return (f"**{m.selected}** needs: {', '.join(links['needs']) or 'nothing'} · "
-                f"unlocks: {', '.join(links['unlocks']) or 'nothing'}")
+        return (f"**{md(m.selected)}** needs: {md(', '.join(links['needs']) or 'nothing')} · "
+                f"unlocks: {md(', '.join(links['unlocks']) or 'nothing')}")
 
     def _redraw(self):
         m = self.model

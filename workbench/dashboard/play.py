@@ -23,6 +23,7 @@ from workbench.core.registry import game_ids, get_game
 from workbench.core.rng import Rng, derive_seed
 
 from .tabletop import draw_table
+from .escape import md
 
 HUMAN = "human"
 SEAT_KINDS = [HUMAN, "greedy", "random"]
@@ -74,7 +75,7 @@ class PlayModel(param.Parameterized):
 
     def _sync_game_settings(self, game_id: str, keep_players: bool = True) -> None:
         game = get_game(game_id)
-        default = getattr(game, "default_players", game.min_players)
+        default = game.default_players
         with param.parameterized.discard_events(self):
             self.game_id = game_id
             self.param.players.bounds = (game.min_players, game.max_players)
@@ -143,7 +144,8 @@ class PlayModel(param.Parameterized):
         return json.dumps(self.match.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
     def load(self, path: str | Path) -> None:
-        self.open_match(json.loads(Path(path).read_text(encoding="utf-8")))
+        from workbench.core.data import read_text_file
+        self.load_text(read_text_file(Path(path)))
 
     def load_text(self, text: str) -> None:
         try:
@@ -368,7 +370,7 @@ class PlayPage(pn.viewable.Viewer):
 
     def _end_tick(self):
         if self._worker is not None and self._worker.is_alive():
-            self._status.object = f"**{self.model.game.name}** · bots playing… {self.model.length} actions"
+            self._status.object = f"**{md(self.model.game.name)}** · bots playing… {self.model.length} actions"
             return
         if self._poll is not None:
             self._poll.stop()
@@ -461,14 +463,14 @@ class PlayPage(pn.viewable.Viewer):
         self._slider.disabled = m.length == 0
         if self._slider.value != m.ply:
             self._slider.value = m.ply
-        self._status.object = f"**{m.game.name}** · {m.status()}"
-        self._message.object = m.message
+        self._status.object = f"**{md(m.game.name)}** · {md(m.status())}"
+        self._message.object = md(m.message)
         self._message.visible = bool(m.message)
         self._log.object = _log_html(m.log(), m.ply)
         try:
             self._table.objects = [draw_table(m.game, m.state)]
         except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the page
-            self._table.objects = [pn.pane.Alert(f"cannot draw this position: {exc}",
+            self._table.objects = [pn.pane.Alert(f"cannot draw this position: {md(exc)}",
                                                  alert_type="danger")]
 
     def __panel__(self):

@@ -21,6 +21,8 @@ from html import escape
 import panel as pn
 import param
 
+from .escape import md
+
 from workbench.core.errors import WorkbenchError
 
 FILTERS = {
@@ -326,8 +328,8 @@ def _badge(text: str, colour: str) -> str:
 
 def rules_html(model: RulesModel) -> str:
     rows = model.rows()
-    head = (f"<tr><th style='width:14%'>clause</th><th style='width:36%' lang='{model.left}'>"
-            f"{escape(model.left)}</th><th style='width:36%' lang='{model.right}'>{escape(model.right)}</th>"
+    head = (f"<tr><th style='width:14%'>clause</th><th style='width:36%' lang='{escape(model.left)}'>"
+            f"{escape(model.left)}</th><th style='width:36%' lang='{escape(model.right)}'>{escape(model.right)}</th>"
             f"<th>checks and findings</th></tr>")
     body = []
     for row in rows:
@@ -337,7 +339,7 @@ def rules_html(model: RulesModel) -> str:
             text = model.shown_text(lang, cid)
             badge = "" if state in ("source", "translated") else \
                 _badge(state, "#b26a00" if state == "fuzzy" else "#c62828") + "<br>"
-            cells.append(f"<td lang='{lang}' class='rules-text rules-{escape(lang)}'>{badge}"
+            cells.append(f"<td lang='{escape(lang)}' class='rules-text rules-{escape(lang)}'>{badge}"
                          f"{markdown_html(text) if text else '<em>not translated</em>'}</td>")
         label, colour = STATUS_STYLE[row["status"]]
         notes = [_badge(label, colour)]
@@ -443,7 +445,7 @@ class RulesPage(pn.viewable.Viewer):
         try:
             self.model.run_checks()
         except WorkbenchError as exc:
-            self._summary.object = f"**Cannot run the checks:** {exc}"
+            self._summary.object = f"**Cannot run the checks:** {md(exc)}"
         finally:
             self._run.disabled = False
 
@@ -456,7 +458,7 @@ class RulesPage(pn.viewable.Viewer):
             self.model.jump(self.model.finding_by_key(key).clause)
             self._note.object = ""
         except WorkbenchError as exc:
-            self._note.object = f"**Cannot jump:** {exc}"
+            self._note.object = f"**Cannot jump:** {md(exc)}"
 
     def _on_accept(self, event=None):
         key = self._finding.value
@@ -466,7 +468,7 @@ class RulesPage(pn.viewable.Viewer):
         try:
             path = self.model.accept(key, self._reason.value)
         except WorkbenchError as exc:
-            self._note.object = f"**Not accepted:** {exc}"
+            self._note.object = f"**Not accepted:** {md(exc)}"
             return
         self._reason.value = ""
         self._note.object = f"Accepted; recorded in `{path}`."
@@ -479,14 +481,14 @@ class RulesPage(pn.viewable.Viewer):
             self._bench.play.choose_game(self.model.game_id)
             self._bench.page = 0
         except WorkbenchError as exc:
-            self._note.object = f"**Cannot open Play:** {exc}"
+            self._note.object = f"**Cannot open Play:** {md(exc)}"
 
     def _refresh(self):
         m = self.model
         try:
             counts = m.summary()
             self._summary.object = (" · ".join(f"**{v}** {k}" for k, v in counts.items())
-                                    + f"  \nReview: {m.review_state()}")
+                                    + f"  \nReview: {md(m.review_state())}")
             self._table.object = rules_html(m)
             self._findings.object = findings_html(m)
             options = {f"{f.clause} · [{f.lang}] {f.check} · {f.detail}"[:140]: m.finding_key(f)

@@ -17,6 +17,7 @@ import param
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork
+from .escape import md
 
 ARMS = ("A", "B")
 ARM_COLOURS = {"A": "#4a7bd0", "B": "#e08a00"}
@@ -63,7 +64,7 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         self.game_id = game_id
         game = self._game()
         self.param.players.bounds = (game.min_players, game.max_players)
-        self.players = getattr(game, "default_players", game.min_players)
+        self.players = game.default_players
         for name in ("variants_a", "variants_b"):
             self.param[name].objects = list(game.variants)
             setattr(self, name, [])
@@ -271,8 +272,10 @@ class SweepsPage(pn.viewable.Viewer):
         self._players = pn.widgets.IntInput(label="Players", value=m.players)
         self._games = pn.widgets.IntInput(label="Games", value=m.games, start=1, end=100_000)
         self._seed = pn.widgets.IntInput(label="Master seed", value=m.seed, start=0)
-        self._workers = pn.widgets.IntInput(label="Worker processes (0 = here)", value=m.workers,
-                                            start=0, end=64)
+        from workbench.commands.validate import cores
+        # no more processes than cores from the page (the command line has --many-workers)
+        self._workers = pn.widgets.IntInput(label="Worker processes (0 = here)", value=min(m.workers, cores()),
+                                            start=0, end=min(64, cores()))
         self._bots_a = pn.widgets.TextInput(label="Bots, setting A", value=m.bots_a)
         self._var_a = pn.widgets.MultiChoice(label="Variants, setting A", options=list(m.param.variants_a.objects))
         self._compare = pn.widgets.Checkbox(label="Compare with setting B (same seeds)", value=m.compare)
@@ -301,6 +304,9 @@ class SweepsPage(pn.viewable.Viewer):
 
     def _on_run(self, event=None):
         m = self.model
+        if getattr(self.bench, "read_only", False):
+            self._status.object = "**Refused:** this dashboard is read-only (workbench serve --read-only)"
+            return
         try:
             m.param.update(players=int(self._players.value), games=int(self._games.value),
                            seed=int(self._seed.value), workers=int(self._workers.value),
@@ -308,10 +314,10 @@ class SweepsPage(pn.viewable.Viewer):
                            compare=bool(self._compare.value), bots_b=self._bots_b.value,
                            variants_b=list(self._var_b.value))
         except ValueError as exc:
-            self._status.object = f"**Refused:** {exc}"
+            self._status.object = f"**Refused:** {md(exc)}"
             return
         if m.start() is None:
-            self._status.object = m.message
+            self._status.object = md(m.message)
             return
         self._run.disabled = True
         self._bar.visible = True
@@ -335,7 +341,7 @@ class SweepsPage(pn.viewable.Viewer):
 
     def _show(self):
         m = self.model
-        self._status.object = m.message
+        self._status.object = md(m.message)
         if not m.results or self._shown_version == m.version:
             return
         self._shown_version = m.version
@@ -366,7 +372,7 @@ class SweepsPage(pn.viewable.Viewer):
         try:
             self.bench.open_in_play(self.model.flipped_match(self._flipped.selection[0], arm))
         except WorkbenchError as exc:
-            self._status.object = f"**Cannot open:** {exc}"
+            self._status.object = f"**Cannot open:** {md(exc)}"
 
     def __panel__(self):
         settings = pn.Column("### Batch", self._game, self._players, self._games, self._seed,

@@ -159,11 +159,8 @@ def draw_meaning_made(game, state):
     Index with each Initiative's boxes (filled ones dark) and contribution
     markers in order, and each player's mat."""
     obs = game.observe(state)
-    pool = getattr(state, "cards", None)
-    patterns = getattr(pool, "patterns", {}) or {}
-    initiatives = getattr(pool, "initiatives", {}) or {}
-    rules = getattr(state, "rules", None)
-    meaning_max = getattr(rules, "meaning_max", max(10, obs.get("meaning", 0)))
+    patterns, initiatives = state.cards.patterns, state.cards.initiatives
+    meaning_max = state.rules.meaning_max
 
     strip = "".join([stat("round", obs.get("round")), stat("phase", obs.get("phase")),
                      stat("to act", obs.get("turn") or "—"), stat("actions left", obs.get("actions_left")),
@@ -238,7 +235,6 @@ def cards_html_events(events) -> str:
 def draw_mandate(game, state):
     """The hex board (the game's own bokeh drawing) beside the numbers and the
     players' boards."""
-    from workbench.games.mandate_2038.drawing import board_figure
     obs = dict(game.observe(state))
     players = obs.pop("players", {})
     keep = ("era", "cycle", "phase", "decider", "initiative", "headline", "mandate_card",
@@ -249,7 +245,7 @@ def draw_mandate(game, state):
         keys = ("faction", "mandate", "capability", "trust", "runway", "compute", "customers",
                 "scrutiny", "score", "ready", "agents")
         return "".join(f"<div>{escape(k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
-    fig = board_figure(state)
+    fig = game.drawing(state)
     return pn.Column(html_pane(f"<div class='wb-strip'>{strip}</div>"),
                      pn.Row(pn.pane.Bokeh(fig), html_pane(mats(players, obs.get("decider"), board))),
                      sizing_mode="stretch_width")

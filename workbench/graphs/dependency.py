@@ -60,7 +60,7 @@ def _requirement_text(tokens: dict, layers: Iterable[int], vitals: int = 0, extr
 
 
 def build_graph(cards) -> nx.DiGraph:
-    """The dependency graph of a :class:`~workbench.games.meaning_made.cards.CardSet`."""
+    """The dependency graph of a :class:`~workbench.games.meaning_made.data.CardSet`."""
     g = nx.DiGraph()
     for layer in ALL_LAYERS:
         g.add_node(node_id("layer", layer), kind="layer", layer=layer, name=f"Layer {layer}",

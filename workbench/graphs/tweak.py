@@ -1,4 +1,10 @@
-"""Live tweaking of the Meaning Made card pool: the engine behind the Cards page.
+"""Live tweaking of a card pool: the engine behind the Cards page.
+
+``TweakSession(game_id)`` works for every bundled game: this module holds the
+Meaning Made session (and what all sessions share: the report, undo/redo, the
+paired playtest, the session game); Mandate 2038 and Pax Transhumanity get a
+:class:`~workbench.graphs.pool_tweak.PoolTweakSession`, which edits their files
+through each game's card catalogue and card graph.
 
 A :class:`TweakSession` holds the designer's card files as plain data. Each edit
 is validated exactly as a file on disk would be (a bad value is refused with the
@@ -9,15 +15,17 @@ feasible or infeasible at some player count, dominance changes.
 
 ``quick_playtest`` plays the same seeds on the pool as loaded (or last saved) and
 on the edited pool and compares them with :mod:`workbench.sim.compare`. Edits can
-be undone and redone; ``save`` writes the files back atomically (the previous
-file kept as ``.bak``) and refuses to overwrite a file changed on disk since it
-was loaded (a saved file is rewritten in block style; its header comment is
-kept, and files without edits are not touched); ``export`` writes the flat card table as CSV or Parquet.
+be undone and redone; ``save`` writes the edited files through
+:mod:`workbench.core.cardfile` (only the edited values' lines change, comments,
+mode and symlinks stay, all files or none, a file changed on disk since it was
+loaded is refused, backups rotate) and ``reload`` reads the files from disk
+again; ``export`` writes the flat card table as CSV or Parquet.
 """
 
 from __future__ import annotations
 
 import copy
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -26,9 +34,9 @@ from typing import Any
 
 import polars as pl
 
-from workbench.core.data import cards_dir, dump_yaml, load_yaml
+from workbench.core import cardfile
+from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
-from workbench.core.storage import atomic_write_text, fingerprint
 
 from . import dependency
 
@@ -58,6 +66,9 @@ COLUMNS = {
     "flavour": ("both", "flavour text"),
 }
 EFFECT_KEYS = ("meaning", "vitals", "legacy", "E", "I", "S", "lose_tokens")
+#: how the playtest summary names the metrics it shows
+PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
+                   "duration_actions": "game length (actions)", "score_spread": "score spread"}
 
 
 @dataclass
@@ -73,22 +84,26 @@ class EditReport:
     cost_changes: list[dict] = field(default_factory=list)      # card, before, after (actions/tokens)
     feasibility_changes: list[dict] = field(default_factory=list)  # initiative, players, before, after
     dominance_changes: list[dict] = field(default_factory=list)  # card, before, after (dominated_by)
+    notes: list[str] = field(default_factory=list)               # game-specific lines (a new bottleneck...)
+    live_word: str = "loadable"                                  # what a card no longer dead became
 
     @property
     def changed(self) -> bool:
         return bool(self.became_dead or self.became_loadable or self.cost_changes
-                    or self.feasibility_changes or self.dominance_changes)
+                    or self.feasibility_changes or self.dominance_changes or self.notes)
 
     def lines(self) -> list[str]:
         out = []
         out += [f"{c} became dead" for c in self.became_dead]
-        out += [f"{c} became loadable" for c in self.became_loadable]
-        out += [f"{d['card']}: cheapest load {d['before']} -> {d['after']}" for d in self.cost_changes]
+        out += [f"{c} became {self.live_word}" for c in self.became_loadable]
+        out += [f"{d['card']}: {d.get('what', 'cheapest load')} {d['before']} -> {d['after']}"
+                for d in self.cost_changes]
         out += [f"{d['initiative']} at {d['players']} players: "
                 f"{'feasible' if d['after'] else 'infeasible'} (was {'feasible' if d['before'] else 'infeasible'})"
                 for d in self.feasibility_changes]
         out += [f"{d['card']}: dominated by '{d['after'] or 'nothing'}' (was '{d['before'] or 'nothing'}')"
                 for d in self.dominance_changes]
+        out += self.notes
         return out or ["no change to the analyses"]
 
     def to_dict(self) -> dict:
@@ -105,17 +120,9 @@ class PairedResult:
     players: int
     card: str | None
     elapsed: float
-
-
-def _header(path: Path) -> str:
-    """The comment block at the top of a YAML file, kept on save."""
-    lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#") or not line.strip():
-            lines.append(line)
-        else:
-            break
-    return "\n".join(lines).rstrip() + "\n" if any(l.startswith("#") for l in lines) else ""
+    #: the pools played (old, new), so a flipped game replays on the pool it was played with
+    pools: tuple = ()
+    bots: str = "greedy"
 
 
 def _int(value, what: str) -> int:
@@ -191,19 +198,31 @@ def _code_text(code: dict | None) -> str:
 
 
 class TweakSession:
-    """An editable Meaning Made card pool with validation, analyses, undo and save."""
+    """An editable card pool with validation, analyses, undo and save.
+
+    ``TweakSession("meaning-made")`` is this class; any other bundled game gives
+    a :class:`~workbench.graphs.pool_tweak.PoolTweakSession` with the same API."""
+
+    def __new__(cls, game_id: str = GAME_ID, folder: str | Path | None = None):
+        if cls is TweakSession and game_id != GAME_ID:
+            from workbench.core.registry import get_game
+
+            from .pool_tweak import PoolTweakSession, graph_module
+            get_game(game_id)      # an unknown id is refused with the known ones
+            graph_module(game_id)  # a game without a card graph is refused here
+            return PoolTweakSession.__new__(PoolTweakSession)
+        return super().__new__(cls)
 
     def __init__(self, game_id: str = GAME_ID, folder: str | Path | None = None):
-        if game_id != GAME_ID:
-            raise WorkbenchError(f"card tweaking is built for {GAME_ID} so far, not {game_id!r}")
-        from workbench.games.meaning_made.cards import load_cards
+        from workbench.core.registry import get_game
+        from workbench.games.meaning_made.data import load_cards
         self._load_cards = load_cards
         self.game_id = game_id
+        self.game = get_game(game_id)
         self.folder = Path(folder) if folder else cards_dir(game_id)
-        self.raw = {name: load_yaml(self.folder / name) for name in EDITABLE_FILES}
-        self._saved_raw = self.raw
-        self.headers = {name: _header(self.folder / name) for name in EDITABLE_FILES}
-        self.fingerprints = {name: fingerprint(self.folder / name) for name in EDITABLE_FILES}
+        self.file_names: tuple[str, ...] = EDITABLE_FILES
+        self.files = {name: cardfile.load(self.folder / name) for name in self.file_names}
+        self.raw = {name: copy.deepcopy(f.data) for name, f in self.files.items()}
         self.cards = load_cards(self.folder)
         self.baseline = self.cards
         self._undo: list[tuple[dict, str, str]] = []
@@ -218,6 +237,45 @@ class TweakSession:
 
     def analyses(self) -> dict[str, pl.DataFrame]:
         return self._analyses
+
+    @property
+    def columns(self) -> dict[str, tuple[str, str]]:
+        """Editable flat columns: name -> (card kinds it applies to, meaning)."""
+        return dict(COLUMNS)
+
+    def card_names(self) -> list[str]:
+        """Every card of the graph by name (hubs such as Layers, Eras, spheres left out)."""
+        return sorted(str(d["name"]) for _, d in self._graph.nodes(data=True) if not _is_hub(d))
+
+    def card_links(self, card: str) -> dict[str, list[str]]:
+        """What ``card`` needs and what it unlocks in the card graph, by name."""
+        from .drawing import card_links
+        return card_links(self._graph, card)
+
+    def card_info(self, card: str | None) -> str:
+        """One line about a card as the graph sees it: cost, what it gives, what
+        it needs and what it unlocks (empty for no card)."""
+        if not card:
+            return ""
+        node = next((d for _, d in self._graph.nodes(data=True)
+                     if not _is_hub(d) and str(d["name"]).lower() == card.lower()), None)
+        if node is None:
+            return f"{card}: not in the graph"
+        links = self.card_links(card)
+        where = f"Layer {node['layer']}" if self.game_id == GAME_ID else node["kind"].replace("_", " ")
+        gives = f"; gives {node['bonus']}" if node.get("bonus") and self.game_id != GAME_ID else ""
+        return (f"{node['name']} ({where}): requires {node.get('requirement') or 'nothing'}{gives}; "
+                f"needs {', '.join(links['needs']) or 'nothing'}; "
+                f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
+
+    def figure(self, selected: str | None = None, *, width: int = 760, height: int = 520):
+        """A bokeh drawing of the card graph with the analyses marked."""
+        if self.game_id == GAME_ID:
+            from .drawing import dependency_figure
+            return dependency_figure(self._graph, self._analyses, selected=selected, width=width, height=height)
+        from .drawing import pool_figure
+        return pool_figure(self._graph, self._analyses["card_status"], selected=selected, width=width,
+                           height=height, title=f"{self.game.name}: card graph")
 
     def _entries(self):
         for file, key, kind in (("patterns.yaml", "patterns", "pattern"),
@@ -327,7 +385,7 @@ class TweakSession:
             tmp_path = Path(tmp)
             for item in self.folder.iterdir():
                 if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
-                    (tmp_path / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
+                    shutil.copyfile(item, tmp_path / item.name)  # bytes: the loader judges them
             for name in EDITABLE_FILES:
                 (tmp_path / name).write_text(dump_yaml(raw[name]), encoding="utf-8")
             try:
@@ -371,21 +429,32 @@ class TweakSession:
 
     # -- saving --------------------------------------------------------------
     def save(self) -> list[Path]:
-        """Write the edited files atomically; refuse if one changed on disk since
-        it was loaded. The pool saved becomes the new baseline of paired playtests."""
-        written = []
-        for name in EDITABLE_FILES:
-            if self.raw[name] == self._saved_raw[name]:
-                continue  # untouched files keep their own formatting
-            path = self.folder / name
-            text = self.headers[name] + dump_yaml(self.raw[name])
-            atomic_write_text(path, text, expected=self.fingerprints[name], keep_previous=True)
-            self.fingerprints[name] = fingerprint(path)
-            written.append(path)
-        self._saved_raw = self.raw
+        """Write the edited files, all or none (see :mod:`workbench.core.cardfile`);
+        a file changed on disk since it was loaded, a read-only file or a disk
+        error is refused with a :class:`~workbench.core.cardfile.SaveError` and
+        nothing changes. The pool saved becomes the new baseline of paired playtests."""
+        changes = [(self.files[name], self.raw[name]) for name in self.file_names]
+        saved = cardfile.save_files(changes)
+        for loaded in saved:
+            self.files[loaded.path.name] = loaded
         self.baseline = self.cards
         self.dirty = False
-        return written
+        return [loaded.path for loaded in saved]
+
+    def reload(self) -> EditReport:
+        """Read the card files from disk again, dropping unsaved edits and the undo
+        history (Reload from disk); a file that no longer validates is refused and
+        the session stays as it was."""
+        files = {name: cardfile.load(self.folder / name) for name in self.file_names}
+        raw = {name: copy.deepcopy(f.data) for name, f in files.items()}
+        cards = self._load_cards(self.folder)
+        self.files = files
+        report = self._commit(raw, cards, None, None, None, None)
+        self.baseline = self.cards
+        self._undo.clear()
+        self._redo.clear()
+        self.dirty = False
+        return report
 
     def export(self, path: str | Path) -> Path:
         """The flat card table as ``.csv`` or ``.parquet`` (by suffix)."""
@@ -400,34 +469,109 @@ class TweakSession:
         return path
 
     # -- playtesting ---------------------------------------------------------------
-    def quick_playtest(self, n: int = 200, players: int = 4, seed: int = 1, bots: str = "greedy",
+    def quick_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                        workers: int | None = 0, card: str | None = None, progress=None) -> PairedResult:
         """Play ``n`` games on the baseline pool and on the edited pool with the same
-        seeds; ``summary`` has survival rate, game length, score spread and the edited
-        card's use (share of games in which it was taken) with 95% intervals."""
+        seeds (``players`` defaults to the game's default); ``summary`` has survival
+        rate, game length, score spread and the edited card's use (share of games in
+        which it was taken) with 95% intervals."""
         import time
 
+        players = players or self.game.default_players
         from workbench.sim import SimSpec
         from workbench.sim.compare import compare
 
         start = time.perf_counter()
-        ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
+        ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
         base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
         comp = compare(SimSpec(ref_old, **base), SimSpec(ref_new, **base), workers=workers, progress=progress)
-        wanted = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
-                  "duration_actions": "game length (actions)", "score_spread": "score spread"}
         rows = []
         for r in comp.rows:
-            label = wanted.get(r.get("key"))
+            label = PLAYTEST_LABELS.get(r.get("key"))
             if label:
                 rows.append({"metric": label, "old": r["a"], "new": r["b"], "diff": r["diff"],
                              "ci_low": r["ci_low"], "ci_high": r["ci_high"]})
         card = card or (self._undo[-1][1] if self._undo else None)
-        if card is not None:
+        if card is not None and self._played(card):
             rows.append(_card_use_row(comp.a, comp.b, card, seed))
         summary = pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
                                              "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64})
-        return PairedResult(summary, comp.flipped, n, players, card, time.perf_counter() - start)
+        return PairedResult(summary, comp.flipped, n, players, card, time.perf_counter() - start,
+                            pools=(self.baseline, self.cards), bots=bots)
+
+    def _played(self, card: str) -> bool:
+        """Whether games take or play ``card`` (so its use can be counted)."""
+        return True
+
+    # -- the session's games ---------------------------------------------------------
+    def session_game(self, which: str = "edited", pool=None) -> str:
+        """Register a game bound to the edited pool (``which="edited"``), the
+        baseline (``"baseline"``) or ``pool`` for this session and return its
+        registry id: the Play page and ``Match.from_dict`` open games of it."""
+        from workbench.core.registry import register_session_game
+        if pool is None:
+            if which not in ("edited", "baseline"):
+                raise WorkbenchError(f"which is 'edited' or 'baseline', not {which!r}")
+            pool = self.cards if which == "edited" else self.baseline
+        games = self.__dict__.setdefault("_session_games", {})
+        key = id(pool)
+        if key not in games:
+            games[key] = (pool, register_session_game(self.game.with_cards(pool), label=which))
+        return games[key][1]
+
+    def flipped_match(self, result: PairedResult, row: int, arm: str = "new") -> dict:
+        """Flipped game ``row`` of a paired playtest as played on the old or the new
+        pool, in the ``Match.to_dict`` shape the Play page opens; its game is the
+        pool's session game, so it replays on that pool."""
+        from workbench.core.bots import make_bots
+        from workbench.core.game import GameConfig
+        from workbench.core.play import play_game
+        from workbench.core.registry import get_game
+        if arm not in ("old", "new"):
+            raise WorkbenchError(f"arm is 'old' or 'new', not {arm!r}")
+        if not 0 <= row < len(result.flipped):
+            raise WorkbenchError(f"no flipped game {row}; this playtest has {len(result.flipped)}")
+        flip = result.flipped[row]
+        key = "a" if arm == "old" else "b"
+        pool = result.pools[0 if arm == "old" else 1] if result.pools else None
+        game_id = self.session_game("baseline" if arm == "old" else "edited", pool=pool)
+        config = GameConfig.from_dict(flip[f"config_{key}"])
+        _, log = play_game(get_game(game_id), config, make_bots(flip[f"bots_{key}"], len(config.players)))
+        return {"game": game_id, "config": config.to_dict(), "actions": log, "cursor": 0}
+
+    def stream_playtest(self, n: int = 200, players: int = 4, seed: int = 1, bots: str = "greedy",
+                        workers: int | None = None, card: str | None = None,
+                        watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
+                        margins: dict | None = None, look_every: int = 20, stop_early: bool = True,
+                        on_update=None):
+        """The paired playtest as it happens: yields a
+        :class:`workbench.sim.progressive.PairedUpdate` every ``look_every`` games
+        per pool (old pool = A, edited pool = B, same seeds), each with the
+        difference and interval of every watched metric and of the edited card's
+        use, and stops once all are decided or ``n`` games per pool are played
+        (rule and error control in :mod:`workbench.sim.progressive`).
+        ``on_update(update)`` is called as well, for a page that listens."""
+        from workbench.sim import SimSpec
+        from workbench.sim.progressive import CARD_USE, paired_playtest
+
+        ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
+        base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
+        card = card or (self._undo[-1][1] if self._undo else None)
+        keys = list(watch) + ([f"{CARD_USE}{card}"] if card else [])
+        return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
+                               look_every=look_every, stop_early=stop_early, workers=workers,
+                               seed=seed, on_update=on_update)
+
+
+def update_summary(update) -> pl.DataFrame:
+    """A streaming update in the shape of :attr:`PairedResult.summary` (metric,
+    old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page."""
+    rows = [{"metric": PLAYTEST_LABELS.get(r["key"], r["metric"]), "old": r["a"], "new": r["b"],
+             "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "verdict": r["verdict"]}
+            for r in update.rows]
+    return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
+                                      "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+                                      "verdict": pl.Utf8})
 
 
 def _card_use_row(a, b, card: str, seed: int) -> dict:
@@ -458,25 +602,30 @@ def _card_use_row(a, b, card: str, seed: int) -> dict:
             "ci_low": lo, "ci_high": hi}
 
 
-_POOLS: dict[int, str] = {}
+_POOLS: dict[tuple[str, int], str] = {}
 
 
-def _register_pool(cards) -> str:
-    """A game reference (``module:ATTR``) that batch workers resolve to a Meaning
-    Made game bound to ``cards``. Registered as an attribute of this module, so
+def _register_pool(cards, game_id: str = GAME_ID) -> str:
+    """A game reference (``module:ATTR``) that batch workers resolve to the game
+    ``game_id`` bound to ``cards``. Registered as an attribute of this module, so
     forked pool workers inherit it; the in-process backend sees it directly."""
-    key = id(cards)
+    key = (game_id, id(cards))
     if key not in _POOLS:
         attr = f"POOL_{len(_POOLS)}"
-        setattr(sys.modules[__name__], attr, _game_for(cards))
+        setattr(sys.modules[__name__], attr, _game_for(cards, game_id))
         _POOLS[key] = f"{__name__}:{attr}"
     return _POOLS[key]
 
 
-def _game_for(cards):
-    """A Meaning Made game that plays with ``cards`` instead of the files on disk."""
-    from workbench.games.meaning_made import MeaningMade
-    return MeaningMade(cards=cards)
+def _game_for(cards, game_id: str = GAME_ID):
+    """The game ``game_id`` playing with ``cards`` instead of the files on disk."""
+    from workbench.core.registry import get_game
+    return get_game(game_id).with_cards(cards)
+
+
+def _is_hub(data: dict) -> bool:
+    """Graph nodes that link cards rather than being cards (Layers, Eras, tracks, spheres)."""
+    return data.get("kind") == "layer" or bool(data.get("hub"))
 
 
 def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:

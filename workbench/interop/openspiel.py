@@ -5,7 +5,7 @@ name ``workbench_meaning_made``; ``pyspiel.load_game("workbench_meaning_made(pla
 then gives an ordinary ``pyspiel.Game`` on which OpenSpiel's algorithms run
 (its ``MCTSBot``, random rollouts, ``evaluate_bots`` ...). ``load(game_id, players=4)``
 does both steps. Any game of the protocol works, the test game
-``workbench.sim.toygame:GAME`` included.
+``workbench.games.pebble_race:GAME`` included.
 
 What OpenSpiel sees, and what it does not
 -----------------------------------------
@@ -82,7 +82,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
 
     game = resolve_game(game_ref)
     sname = name or short_name(game_ref)
-    default_players = getattr(game, "default_players", game.min_players)
+    default_players = game.default_players
     params = {"players": int(default_players), "seeds": 1000, "seed": 0, "max_game_length": 20000,
               "max_actions_per_decision": 4096, "chance": "draws", "draw_outcomes": 64}
     game_type = pyspiel.GameType(

@@ -91,7 +91,7 @@ def _render(game_id: str, lang: str, warnings: list[str]):
 
 def _game_name(game_id: str) -> str:
     from workbench.core.registry import get_game
-    return getattr(get_game(game_id), "name", game_id)
+    return get_game(game_id).name
 
 
 def single(game_id: str, lang: str, *, paper: str = "a4") -> Book:

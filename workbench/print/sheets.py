@@ -89,7 +89,7 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
     by_kind = import_module(f"workbench.print.{MODULES[game_id]}").cards(words)
     version = pool_version(game_id)
     from workbench.core.registry import get_game
-    game_name = getattr(get_game(game_id), "name", game_id)
+    game_name = get_game(game_id).name
     kinds = []
     entries = manifest.get("kinds") if isinstance(manifest, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and e.get("key") and e.get("template")

@@ -9,6 +9,13 @@ translated from as ``#| msgid`` (the oldest such source when it was already
 fuzzy); a clause gone from the original is kept as an obsolete ``#~`` entry and
 comes back, translation and all, if the clause returns.
 
+The translator's header (Last-Translator, Language-Team, bug address, copyright
+holder, the header comment) survives every update. A catalogue holding the same
+msgctxt twice is refused, naming it. Importing a translated Markdown that was
+rendered (numbers where the original has ``${...}`` placeholders) is refused
+unless forced, and :func:`placeholder_problems` checks every translation's
+placeholders against the original (``workbench check`` runs it).
+
 This module also knows where a game's rules files live (see README.md).
 """
 
@@ -89,6 +96,29 @@ def new_catalog(game_id: str, lang: str | None, *, creation_date=None):
     return cat
 
 
+_MSGCTXT = re.compile(r'^msgctxt\s+"((?:[^"\\]|\\.)*)"\s*$')
+_CONTINUATION = re.compile(r'^"((?:[^"\\]|\\.)*)"\s*$')
+
+
+def duplicate_contexts(text: str) -> dict[str, list[int]]:
+    """``{msgctxt: [line, line, ...]}`` for every context that live (not ``#~``)
+    entries use more than once; Babel would keep one of them silently."""
+    seen: dict[str, list[int]] = {}
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        m = _MSGCTXT.match(line.strip())
+        if not m:
+            continue
+        value = m.group(1)
+        for follow in lines[n + 1:]:
+            c = _CONTINUATION.match(follow.strip())
+            if not c:
+                break
+            value += c.group(1)
+        seen.setdefault(value, []).append(n + 1)
+    return {ctxt: where for ctxt, where in seen.items() if len(where) > 1}
+
+
 _PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
 
 
@@ -103,13 +133,20 @@ def check_po_syntax(text: str, file: str) -> None:
         if not _PO_LINE.match(stripped):
             raise DataError(f"line {n}: not valid PO syntax: {stripped[:60]!r} (a keyword and one quoted "
                             "string per line, inner quotes written as \\\")", file=file)
+    dups = duplicate_contexts(text)
+    if dups:
+        ctxt, where = next(iter(dups.items()))
+        more = f" (and {len(dups) - 1} more duplicated)" if len(dups) > 1 else ""
+        raise DataError(f"msgctxt {ctxt!r} appears {len(where)} times (lines "
+                        f"{', '.join(map(str, where))}); keep one entry per clause{more}", file=file)
 
 
 def read_catalog(path: Path):
     from babel.messages.pofile import PoFileError, read_po
+    from workbench.core.data import read_text_file
     path = Path(path)
     try:
-        check_po_syntax(path.read_text(encoding="utf-8"), str(path))
+        check_po_syntax(read_text_file(path), str(path))
         with path.open("rb") as fh:
             cat = read_po(fh, abort_invalid=True)
         _restore_previous(cat)
@@ -221,6 +258,7 @@ def update_catalog(catalog, source: Rulebook, *, lang: str | None = None):
     out = new_catalog(source.game, lang, creation_date=catalog.creation_date if catalog is not None else None)
     if catalog is not None:
         out.revision_date = catalog.revision_date
+        _keep_header(catalog, out)
     summary = UpdateSummary(lang)
     live = entries_by_context(catalog) if catalog is not None else {}
     gone = obsolete_by_context(catalog) if catalog is not None else {}
@@ -260,6 +298,21 @@ def update_catalog(catalog, source: Rulebook, *, lang: str | None = None):
         if ctxt in live:
             summary.obsolete.append(ctxt)
     return out, summary
+
+
+#: header fields that belong to the translator, carried over by every update
+_KEPT_HEADER = ("last_translator", "language_team", "msgid_bugs_address", "copyright_holder")
+
+
+def _keep_header(old, new) -> None:
+    """The translator's header fields and comment, from ``old`` onto ``new``."""
+    for name in _KEPT_HEADER:
+        value = getattr(old, name, None)
+        if value:
+            setattr(new, name, value)
+    comment = getattr(old, "header_comment", None)
+    if comment and comment.strip():
+        new.header_comment = comment
 
 
 def _clause_comment(source: Rulebook, ctxt: str) -> str:
@@ -329,16 +382,46 @@ def translation_from_markdown(source: Rulebook, translated: Rulebook) -> dict[st
     return out
 
 
-def import_translation(game_id: str, lang: str, path: Path, *, write: bool = True):
+def lost_placeholders(source: Rulebook, pairs: dict[str, str]) -> dict[str, list[str]]:
+    """``{msgctxt: [key, ...]}``: entries whose imported text lacks placeholders
+    the original has (a rendered rulebook has numbers where ``${...}`` stood)."""
+    from collections import Counter
+
+    from .placeholders import find_placeholders
+    originals = {ctxt: msgid for ctxt, msgid, _ in source.entries()}
+    out: dict[str, list[str]] = {}
+    for ctxt, text in pairs.items():
+        if not text or ctxt not in originals:
+            continue
+        want = Counter(p.key for p in find_placeholders(originals[ctxt]))
+        have = Counter(p.key for p in find_placeholders(text))
+        missing = sorted((want - have).elements())
+        if missing:
+            out[ctxt] = missing
+    return out
+
+
+def import_translation(game_id: str, lang: str, path: Path, *, write: bool = True, force: bool = False):
     """Build or update ``cards/<game>/rules/<lang>.po`` from a translated Markdown
     carrying the original's markers. An entry whose imported text equals the
     translation already there keeps its fuzzy flag (re-importing an unrevised file
-    must not hide that the source moved on); any other imported text clears it."""
+    must not hide that the source moved on); any other imported text clears it.
+
+    A file whose entries lack the original's placeholders (a rendered rulebook)
+    is refused unless ``force``: its numbers would stop following the card data."""
     source = load_source(game_id)
     if source is None:
         raise WorkbenchError(f"{game_id} has no original rulebook to translate")
     translated = load_rulebook(Path(path), game=game_id, lang=lang)
     pairs = translation_from_markdown(source, translated)
+    lost = lost_placeholders(source, pairs)
+    if lost and not force:
+        ctxt, keys = next(iter(lost.items()))
+        total = sum(len(k) for k in lost.values())
+        raise WorkbenchError(
+            f"{Path(path).name}: {len(lost)} entries would lose {total} placeholder(s) to rendered text "
+            f"(first: {ctxt} lacks ${{{keys[0]}}}); import the Markdown with its ${{...}} placeholders "
+            "(e.g. from the .po, not from 'rules render'), or pass --force to import it anyway")
     target = po_path(game_id, lang)
     old = read_catalog(target) if target.exists() else None
     cat, summary = update_catalog(old, source, lang=lang)
@@ -355,3 +438,47 @@ def import_translation(game_id: str, lang: str, path: Path, *, write: bool = Tru
     if write:
         write_catalog(target, cat)
     return cat, summary
+
+
+def placeholder_problems(game_id: str, *, game=None) -> list[str]:
+    """Every translation's placeholders checked against the original, one line
+    per problem: a placeholder lost or added, one with no value in the
+    translation's language, a filter that fails, a broken ``${``."""
+    from collections import Counter
+
+    from .placeholders import Unresolved, context_for, find_placeholders, is_defined, resolve_one, \
+        stray_placeholders
+    source = load_source(game_id)
+    if source is None:
+        return []
+    originals = {ctxt: msgid for ctxt, msgid, _ in source.entries()}
+    problems: list[str] = []
+    for lang in translation_languages(game_id):
+        if lang == source.lang:
+            continue
+        path = po_path(game_id, lang)
+        try:
+            live = entries_by_context(read_catalog(path))
+            ctx = context_for(game_id, lang, game=game)
+        except WorkbenchError as exc:
+            problems.append(str(exc))
+            continue
+        for ctxt, msg in live.items():
+            if not msg.string or ctxt not in originals:
+                continue
+            want = Counter(p.key for p in find_placeholders(originals[ctxt]))
+            have = Counter(p.key for p in find_placeholders(msg.string))
+            where = f"{path.name} {ctxt}"
+            problems += [f"{where}: lacks ${{{k}}} of the original" for k in sorted(want - have)]
+            problems += [f"{where}: has ${{{k}}}, which the original does not" for k in sorted(have - want)]
+            for ph in find_placeholders(msg.string):
+                if not is_defined(ctx, ph.key):
+                    problems.append(f"{where}: ${{{ph.key}}} has no value in {lang}")
+                    continue
+                try:
+                    resolve_one(ph, ctx)
+                except Unresolved as exc:
+                    problems.append(f"{where}: {ph.raw}: {exc}")
+            problems += [f"{where}: {stray!r} is not a complete placeholder"
+                         for stray in stray_placeholders(msg.string)]
+    return problems

@@ -231,13 +231,9 @@ def import_file(path: Path, *, lang: str, game: str | None = None, out_dir: Path
     from workbench.core.storage import atomic_write_text
 
     from .catalog import catalog_text, template_catalog
+    from workbench.core.data import read_text_file
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise WorkbenchError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise WorkbenchError(f"{path} is not UTF-8 text") from None
+    text = read_text_file(path)  # size, binary and encoding refused with one line
     game_id = game or (slugify(path.stem) or "rules")
     imp = split_rulebook(text, game=game_id, lang=lang, name=path.name)
     out_dir = Path(out_dir) if out_dir else path.parent / f"{path.stem}-rules"

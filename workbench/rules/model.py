@@ -263,9 +263,7 @@ def parse_rulebook(text: str, *, game: str | None = None, lang: str = "", path: 
 
 
 def load_rulebook(path: Path, *, game: str | None = None, lang: str | None = None) -> Rulebook:
+    from workbench.core.data import read_text_file
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    text = read_text_file(path)  # size, binary and encoding refused with one line
     return parse_rulebook(text, game=game, lang=lang or path.stem, path=str(path))

@@ -103,11 +103,9 @@ def load_terms(game_id: str, lang: str) -> dict:
 
 
 def game_namespace(game) -> dict:
-    lo, hi = getattr(game, "min_players", None), getattr(game, "max_players", None)
-    ns = {"id": getattr(game, "id", ""), "name": getattr(game, "name", "")}
-    if lo is not None and hi is not None:
-        ns.update(minPlayers=lo, maxPlayers=hi, playerRange=f"{lo}–{hi}" if lo != hi else str(lo))
-    return ns
+    lo, hi = game.min_players, game.max_players
+    return {"id": game.id, "name": game.name, "minPlayers": lo, "maxPlayers": hi,
+            "playerRange": f"{lo}–{hi}" if lo != hi else str(lo)}
 
 
 def context_for(game_id: str, lang: str, *, game=None) -> dict:
@@ -121,14 +119,11 @@ def context_for(game_id: str, lang: str, *, game=None) -> dict:
     ctx: dict[str, Any] = {"terms": load_terms(game_id, lang)}
     if game is not None:
         ctx["game"] = game_namespace(game)
-        hook = getattr(game, "rules_context", None)
-        if hook is not None:
-            extra = hook(lang) or {}
-            for ns, value in extra.items():
-                if ns == "game" and isinstance(value, Mapping):
-                    ctx["game"] = {**ctx["game"], **value}
-                elif ns != "terms":
-                    ctx[ns] = value
+        for ns, value in (game.rules_context(lang) or {}).items():
+            if ns == "game" and isinstance(value, Mapping):
+                ctx["game"] = {**ctx["game"], **value}
+            elif ns != "terms":
+                ctx[ns] = value
     _overlay_translated_content(ctx, game_id, lang)
     return ctx
 

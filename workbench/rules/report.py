@@ -11,6 +11,8 @@ For one game it gathers:
   (no checks, or only a worked example with errata);
 - check references to clause ids the rulebook does not have (a failure: the link
   between text and engine is broken);
+- the placeholders of every translation against the original (lost, added,
+  undefined in the language, broken), each problem a failure;
 - the errata report: worked examples (scenario files named ``worked-example*``)
   replayed in report mode; their divergences are errata of the text, not failures.
 
@@ -67,12 +69,13 @@ class GameReport:
     unknown_refs: list[dict] = field(default_factory=list)   # {check, clause, hint}
     unknown_rulings: list[dict] = field(default_factory=list)  # {clause, ruling, hint}: marker names no ruling
     errata: list[dict] = field(default_factory=list)         # {file, title, divergences: [...]}
+    placeholder_problems: list[str] = field(default_factory=list)  # one line each, every translation
 
     @property
     def failures(self) -> int:
         return (bool(self.engine_error) + len(self.data_problems) + bool(self.text_error)
                 + sum(c.status == "fail" for c in self.checks) + len(self.unknown_refs)
-                + len(self.unknown_rulings))
+                + len(self.unknown_rulings) + len(self.placeholder_problems))
 
     def counts(self) -> dict:
         out = {"pass": 0, "fail": 0, "none": 0}
@@ -89,7 +92,7 @@ class GameReport:
             "source_lang": self.source_lang, "languages": self.languages,
             "clause_counts": self.counts(), "clauses": [r.to_dict() for r in self.clauses],
             "unknown_clause_refs": self.unknown_refs, "unknown_ruling_refs": self.unknown_rulings,
-            "errata": self.errata,
+            "errata": self.errata, "placeholder_problems": self.placeholder_problems,
         }
 
 
@@ -109,7 +112,7 @@ def game_report(game_id: str) -> GameReport:
     game = None
     try:
         game = get_game(game_id)
-        rep.name = getattr(game, "name", game_id)
+        rep.name = game.name
     except Exception as exc:  # a broken engine is reported, the other games still run
         rep.engine_error = f"{type(exc).__name__}: {exc}"
 
@@ -156,6 +159,8 @@ def game_report(game_id: str) -> GameReport:
         return rep
     rep.has_text = True
     rep.source_lang = source.lang
+    from .catalog import placeholder_problems
+    rep.placeholder_problems = placeholder_problems(game_id, game=game)
     rep.languages = [source.lang] + [lang for lang in translation_languages(game_id) if lang != source.lang]
     status_of: dict[str, dict[str, tuple[str, bool]]] = {}
     for lang in rep.languages[1:]:
@@ -247,6 +252,11 @@ def format_report(reports: list[GameReport]) -> str:
                 hint = f" {ref['hint']}" if ref["hint"] else ""
                 out.append(f"  FAIL the marker of {ref['clause']} names ruling {ref['ruling']}, "
                            f"which rulings.yaml does not have{hint}")
+        if rep.placeholder_problems:
+            out.append(f"  translation placeholders: {len(rep.placeholder_problems)} problem(s)")
+            out += [f"    FAIL {p}" for p in rep.placeholder_problems]
+        elif rep.has_text and len(rep.languages) > 1:
+            out.append("  translation placeholders: all match the original")
         if rep.errata:
             out.append("  errata (worked examples replayed in report mode):")
             for e in rep.errata:

@@ -9,7 +9,10 @@ Game ``i`` is seeded ``derive_seed(spec.seed, "game", i)``, so the tables are
 identical for any backend and worker count, and any game can be reopened with
 :meth:`SimResult.game_config` (or ``workbench play GAME --seed <seed> --bots ...``).
 Paired comparisons of two settings on the same seeds live in
-:mod:`workbench.sim.compare`; the metrics in :mod:`workbench.sim.metrics`.
+:mod:`workbench.sim.compare` (all games, then one comparison) and
+:mod:`workbench.sim.progressive` (looks as games finish, early stop); batches
+streamed to disk (what ``workbench simulate`` runs) in :mod:`workbench.sim.sweep`;
+the metrics in :mod:`workbench.sim.metrics`.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .backends import default_workers, run_backend
+from .backends import default_workers, resolve_backend, run_backend
 from .runner import SimSpec, game_config, play_one, resolve_game
+from .tables import tables_from_records
 
 
 @dataclass
@@ -33,6 +37,7 @@ class SimResult:
     backend: str = ""
     ideal_rounds: tuple[int, int] | None = None
     _metrics: dict | None = field(default=None, repr=False)
+    _card_summary: object = field(default=None, repr=False)
 
     def metric_data(self):
         from .metrics import MetricData
@@ -75,8 +80,11 @@ class SimResult:
         return out
 
     def card_summary(self):
-        from .metrics import card_summary
-        return card_summary(self)
+        """One row per card over the batch (see :func:`workbench.sim.metrics.card_summary`)."""
+        if self._card_summary is None:
+            from .metrics import card_summary
+            self._card_summary = card_summary(self)
+        return self._card_summary
 
     def game_config(self, index: int):
         """The config that replays game ``index`` (with the bots in ``spec.bots``)."""
@@ -94,26 +102,6 @@ class SimResult:
         return [str(p) for p in out]
 
 
-_FLOAT_COLUMNS = ("lead_change", "drama", "decisiveness")
-
-
-def tables_from_records(records: list[dict]):
-    """Three polars tables from the runner's records (in index order)."""
-    import polars as pl
-    games = pl.DataFrame([r["game"] for r in records], infer_schema_length=None)
-    # trace columns are null in games without winners (or without tracing):
-    # keep them float so every batch has the same schema
-    games = games.with_columns(pl.col(c).cast(pl.Float64) for c in _FLOAT_COLUMNS if c in games.columns)
-    if "lead_changes" in games.columns:
-        games = games.with_columns(pl.col("lead_changes").cast(pl.Int64))
-    players = pl.DataFrame([p for r in records for p in r["players"]], infer_schema_length=None)
-    card_rows = [c for r in records for c in r["cards"]]
-    cards = (pl.DataFrame(card_rows, infer_schema_length=None) if card_rows
-             else pl.DataFrame(schema={"index": pl.Int64, "seed": pl.Int64, "card": pl.Utf8,
-                                       "times_taken": pl.Int64}))
-    return games, players, cards
-
-
 def simulate(spec: SimSpec, *, backend: str | None = None, workers: int | None = None,
              scheduler: str | None = None, progress=None, ideal_rounds=None) -> SimResult:
     """Play ``spec.games`` games and return their tables.
@@ -127,12 +115,12 @@ def simulate(spec: SimSpec, *, backend: str | None = None, workers: int | None =
     game.new_initial_state(first)  # ... or bad players, variants or options
     make_bots(spec.bots, len(first.players))  # ... or a bad bot spec
     start = time.perf_counter()
-    records = run_backend(spec, backend=backend, workers=workers, scheduler=scheduler, progress=progress)
+    games, players, cards = run_backend(spec, backend=backend, workers=workers, scheduler=scheduler,
+                                        progress=progress)
     elapsed = time.perf_counter() - start
-    games, players, cards = tables_from_records(records)
     if ideal_rounds is None:
-        ideal_rounds = getattr(game, "ideal_rounds", None)
-    used = backend or ("dask" if scheduler else "serial" if workers == 0 else "pool")
+        ideal_rounds = game.ideal_rounds
+    used = resolve_backend(backend, workers, scheduler, spec.games)
     return SimResult(spec, games, players, cards, elapsed, used, tuple(ideal_rounds) if ideal_rounds else None)
 
 

@@ -43,8 +43,15 @@ class Comparison:
                 "flipped": self.flipped}
 
 
-def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: int = 0) -> Comparison:
-    """Compare two batches played on the same seeds (same master seed and count)."""
+def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: int = 0,
+                    level: float = 0.95, keys: list[str] | None = None,
+                    with_flipped: bool = True) -> Comparison:
+    """Compare two batches played on the same seeds (same master seed and count).
+
+    ``level`` is the interval's coverage (0.95: the 2.5% and 97.5% percentiles);
+    ``keys`` limits the rows to these metric keys (flattened, e.g.
+    ``seat_advantage_seat1``; the bootstrap then skips the others);
+    ``with_flipped=False`` leaves the flipped games out (a quick interim look)."""
     if a.games.height != b.games.height or a.games["seed"].to_list() != b.games["seed"].to_list():
         raise WorkbenchError("paired comparison needs both batches on the same seeds "
                              "(same --seed and --games)")
@@ -55,13 +62,19 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
     raw_a = compute_all(da)
     va, vb = flatten(raw_a), flatten(compute_all(db))
     labels = flat_labels(raw_a)
+    if keys is not None:
+        wanted = set(keys)
+        va = {k: v for k, v in va.items() if k in wanted}
     diffs: dict[str, list[float]] = {k: [] for k in va}
     # a metric that is the mean of one per-game column is resampled in one
     # vectorised step (over the games where both arms have a value: drama and
     # decisiveness exist only in games with a winner); the others are
     # recomputed on each resample
-    by_column = [m for m in METRICS if m.column]
-    others = [m for m in METRICS if not m.column]
+    def watched(m) -> bool:
+        return keys is None or any(k == m.key or k.startswith(f"{m.key}_") for k in va)
+
+    by_column = [m for m in METRICS if m.column and watched(m)]
+    others = [m for m in METRICS if not m.column and watched(m)]
     if samples:
         matrix = np.stack(samples)
         for m in by_column:
@@ -85,11 +98,12 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
         y = vb.get(k)
         lo = hi = None
         if diffs[k]:
-            lo, hi = (float(q) for q in np.percentile(diffs[k], [2.5, 97.5]))
+            tail = (1 - level) / 2 * 100
+            lo, hi = (float(q) for q in np.percentile(diffs[k], [tail, 100 - tail]))
         rows.append({"metric": label, "key": k, "a": x, "b": y,
                      "diff": (y - x) if x is not None and y is not None else None,
                      "ci_low": lo, "ci_high": hi})
-    return Comparison(a, b, rows, flipped_games(a, b))
+    return Comparison(a, b, rows, flipped_games(a, b) if with_flipped else [])
 
 
 def flipped_games(a: SimResult, b: SimResult) -> list[dict]:

@@ -501,20 +501,43 @@ def card_summary(result):
 
     cards = result.cards
     n_games = result.games.height
-    if cards.height == 0:
-        return pl.DataFrame({"card": [], "pick_rate": []}, schema={"card": pl.Utf8, "pick_rate": pl.Float64})
+    # a sweep passes its cards file as a lazy scan: it is read a block of games
+    # at a time (by game index, so the sums are added in the same order
+    # however the batch was chunked), the summary built from per-block sums
+    lazy = isinstance(cards, pl.LazyFrame)
+    schema = cards.collect_schema() if lazy else cards.schema
+    if lazy and n_games:
+        lo, hi = int(result.games["index"].min()), int(result.games["index"].max())
+        blocks = (cards.filter(pl.col("index").is_between(s, s + CARD_BLOCK - 1)).collect()
+                  for s in range(lo, hi + 1, CARD_BLOCK))
+    else:
+        blocks = [cards] if not lazy else []
     base = {"index", "seed", "card", "times_taken", "takers", "first_action", "first_fraction",
             "first_round", "first_seat", "taker_won", "taker_win_share", "stat_rows"}
     taken = pl.col("times_taken") > 0
-    aggs = [
-        (taken.sum() / n_games).alias("pick_rate"),
-        pl.col("times_taken").filter(taken).mean().alias("mean_times"),
-    ]
-    for name, alias in (("first_round", "mean_first_round"), ("first_fraction", "mean_first_fraction"),
-                        ("taker_win_share", "win_rate_when_taken")):
-        if name in cards.columns:
-            aggs.append(pl.col(name).filter(taken).mean().alias(alias))
-    for name, dtype in cards.schema.items():
-        if name not in base and (dtype.is_numeric() or dtype == pl.Boolean):
-            aggs.append(pl.col(name).cast(pl.Float64).mean().alias(f"mean_{name}"))
-    return cards.group_by("card").agg(aggs).sort(["pick_rate", "card"], descending=[True, False])
+    # (output column, source column, counted only in games where the card was taken)
+    means = [("mean_times", "times_taken", True)]
+    means += [(alias, name, True) for name, alias in (("first_round", "mean_first_round"),
+                                                       ("first_fraction", "mean_first_fraction"),
+                                                       ("taker_win_share", "win_rate_when_taken"))
+              if name in schema]
+    means += [(f"mean_{name}", name, False) for name, dtype in schema.items()
+              if name not in base and (dtype.is_numeric() or dtype == pl.Boolean)]
+    sums = [taken.sum().cast(pl.Float64).alias("n_taken")]
+    for alias, name, only_taken in means:
+        col = pl.col(name).cast(pl.Float64)
+        col = col.filter(taken) if only_taken else col
+        sums += [col.sum().alias(f"{alias}__sum"), col.count().cast(pl.Float64).alias(f"{alias}__n")]
+    partials = [b.group_by("card", maintain_order=True).agg(sums) for b in blocks if b.height]
+    if not partials:
+        return pl.DataFrame({"card": [], "pick_rate": []}, schema={"card": pl.Utf8, "pick_rate": pl.Float64})
+    totals = pl.concat(partials).group_by("card", maintain_order=True).agg(pl.all().sum())
+    out = totals.select(
+        "card", (pl.col("n_taken") / n_games).alias("pick_rate"),
+        *[pl.when(pl.col(f"{alias}__n") > 0).then(pl.col(f"{alias}__sum") / pl.col(f"{alias}__n"))
+          .otherwise(None).alias(alias) for alias, _, _ in means])
+    return out.sort(["pick_rate", "card"], descending=[True, False])
+
+
+#: games per block when a card summary reads a sweep's cards file
+CARD_BLOCK = 2000

@@ -38,7 +38,7 @@ class SimSpec:
     """What a batch plays: a game, a seat count, bots, variants, options and a master seed.
 
     ``game`` is a registry id (``meaning-made``) or ``package.module:ATTR`` for a
-    game outside the registry (tests use ``workbench.sim.toygame:GAME``).
+    game outside the registry (tests use ``workbench.games.pebble_race:GAME``).
     ``max_actions`` ends a runaway game with ending ``timeout``. ``trace=False``
     skips the evaluation samples (lead change, drama, decisiveness become null)."""
 
@@ -90,7 +90,7 @@ def resolve_game(ref: str):
 
 
 def player_count(spec: SimSpec, game) -> int:
-    return spec.players or getattr(game, "default_players", game.min_players)
+    return spec.players or game.default_players
 
 
 def game_config(spec: SimSpec, index: int):
@@ -256,8 +256,16 @@ class GameFailed(WorkbenchError):
     """A batch game raised: says which game, with the seed that reproduces it."""
 
 
-def run_chunk(spec: SimSpec | dict, indices: list[int]) -> list[dict]:
-    """Play several games of one batch (the unit of work sent to a worker)."""
+def run_chunk(spec: SimSpec | dict, indices: list[int]):
+    """Play several games of one batch (the unit of work sent to a worker) and
+    return them as a compact :class:`workbench.sim.tables.Chunk` (columns of
+    plain values; the main process turns them into polars frames)."""
+    from .tables import chunk_from_records
+    return chunk_from_records(indices, play_records(spec, indices))
+
+
+def play_records(spec: SimSpec | dict, indices: list[int]) -> list[dict]:
+    """The records of games ``indices`` (plain dicts, see :func:`play_one`)."""
     if isinstance(spec, dict):
         spec = SimSpec.from_dict(spec)
     out = []

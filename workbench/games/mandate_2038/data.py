@@ -2,17 +2,19 @@
 
 Each YAML file is checked with pydantic; a problem comes back as a ``DataError``
 naming the file, the card and the field. The engine reads the validated
-:class:`Content` (cached per card folder and file modification times), never raw YAML.
+:class:`Content` (a game's injected pool, or the card folder's through the core
+loader, which reloads it when a file changes), never raw YAML.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.cards import PoolSpec, load_pool
+from workbench.core.data import CardName, load_yaml, validation_error
 from workbench.core.errors import DataError
 
 GAME_ID = "mandate-2038"
@@ -20,6 +22,7 @@ CORE_ACTIONS = ("fund", "research", "build", "organize", "deploy", "influence")
 DOMAINS = ("Code", "Science", "Web", "Books", "Images", "Video", "Synthetic")
 TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
 Provenance = Literal["seed", "draft"]
+Amount = Annotated[int, Field(ge=0)]
 
 
 class _Model(BaseModel):
@@ -28,11 +31,11 @@ class _Model(BaseModel):
 
 class TileKind(_Model):
     key: str
-    name: str
+    name: CardName
     contract: Optional[Literal["runway", "compute"]]
     visit: str
     production: str
-    yield_: dict[str, int] = Field(alias="yield")
+    yield_: dict[Literal["runway", "compute"], Amount] = Field(alias="yield")
     provenance: Provenance
     draft_fields: list[str] = []
 
@@ -51,7 +54,7 @@ ABILITIES = ("scientific_method", "crash_checkpoint", "patient_capital", "utilit
 
 
 class Faction(_Model):
-    name: str
+    name: CardName
     provenance: Provenance
     draft_fields: list[str] = []
     start: Start
@@ -61,7 +64,7 @@ class Faction(_Model):
 
 
 class TrainingCard(_Model):
-    name: str
+    name: CardName
     kind: Literal["domain", "curated_corpus", "benchmark_leak", "human_evaluation"]
     copies: int = Field(ge=1)
 
@@ -90,7 +93,7 @@ class HeadlineEffect(_Model):
 
 
 class Headline(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     text: str
     effects: list[HeadlineEffect]
@@ -102,7 +105,7 @@ CRITERIA = ("customers", "capability_gained", "best_run", "compute_produced", "c
 
 
 class MandateCard(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
     criterion: Literal[CRITERIA]  # type: ignore[valid-type]
     minimum: int = Field(ge=0)
@@ -110,11 +113,50 @@ class MandateCard(_Model):
 
 
 class Project(_Model):
-    name: str
+    name: CardName
     era: int = Field(ge=1, le=4)
-    cost: dict[Literal["runway", "compute"], int]
+    cost: dict[Literal["runway", "compute"], Amount]
     backText: str
-    produces: dict[Literal["runway", "compute", "capability"], int]
+    produces: dict[Literal["runway", "compute", "capability"], Amount]
+
+
+class Generator(_Model):
+    kind: Literal["emergency", "clean"]
+    cost: int = Field(ge=0)
+    trustOnBuild: int = Field(ge=0)
+    productionScrutiny: int = Field(ge=0)
+
+
+class AgiThresholds(_Model):
+    provenance: Provenance
+    capability: int = Field(ge=0)
+    poweredFacilities: int = Field(ge=0)
+    trust: int = Field(ge=0)
+    computeCost: int = Field(ge=0)
+    mandate: int = Field(ge=0)
+    scrutiny: int = Field(ge=0)
+
+
+class RuleNumbers(BaseModel):
+    """The costs and limits among ``content.rules`` a designer tunes; the other
+    rules are read as they are."""
+    model_config = ConfigDict(extra="allow", frozen=True)
+    facilityCost: int = Field(ge=0)
+    researchCost: int = Field(ge=0)
+    recruitCost: int = Field(ge=0)
+    deployCompute: int = Field(ge=0)
+    runwayCap: int = Field(ge=1)
+    computeCap: int = Field(ge=1)
+    trustMax: int = Field(ge=1)
+    eras: int = Field(ge=1, le=4)
+    cyclesPerEra: int = Field(ge=1)
+
+
+def _checked(model, row, *, file: Path, card: str):
+    try:
+        return model.model_validate(row)
+    except ValidationError as exc:
+        raise validation_error(exc, file=str(file), card=card) from None
 
 
 class Content:
@@ -126,6 +168,7 @@ class Content:
         try:
             c = game["content"]
             self.raw = game
+            _checked(RuleNumbers, c["rules"], file=folder / "game.yaml", card="Facility")
             self.rules: dict = dict(c["rules"])
             board = c["gameConfig"]["board"]
             self.tile_kinds: dict[str, TileKind] = {}
@@ -133,7 +176,8 @@ class Content:
                 try:
                     kind = TileKind.model_validate(row)
                 except ValidationError as exc:
-                    raise validation_error(exc, file=str(folder / "game.yaml"), card=f"tiles.{i}") from None
+                    label = row.get("name", f"tiles.{i}") if isinstance(row, dict) else f"tiles.{i}"
+                    raise validation_error(exc, file=str(folder / "game.yaml"), card=label) from None
                 self.tile_kinds[kind.key] = kind
             self.pools = {k: list(v) for k, v in board["pools"].items()}
             self.facility_spaces = int(board["facilitySpaces"])
@@ -141,7 +185,10 @@ class Content:
             self.energy_tiles = tuple(board["energyTiles"])
             self.civic_tiles = tuple(board["civicTiles"])
             self.generators = {k: v for k, v in c["generators"].items() if k != "provenance"}
+            for key, gen in self.generators.items():
+                _checked(Generator, gen, file=folder / "game.yaml", card=f"{key} generator")
             self.customer_table = [dict(r) for r in c["customerTable"]["rows"]]
+            _checked(AgiThresholds, c["gameConfig"]["agiAchievement"], file=folder / "game.yaml", card="agiAchievement")
             self.agi = {k: int(v) for k, v in c["gameConfig"]["agiAchievement"].items() if k != "provenance"}
             self.supply = dict(c["gameConfig"]["playerSupply"])
             self.shared = dict(c["gameConfig"]["sharedSupply"])
@@ -150,7 +197,8 @@ class Content:
                 try:
                     self.projects[pid] = Project.model_validate(row)
                 except ValidationError as exc:
-                    raise validation_error(exc, file=str(folder / "game.yaml"), card=pid) from None
+                    label = row.get("name", pid) if isinstance(row, dict) else pid
+                    raise validation_error(exc, file=str(folder / "game.yaml"), card=label) from None
         except (KeyError, TypeError) as exc:
             raise DataError(f"missing or malformed setting {exc}", file=str(folder / "game.yaml")) from None
         for key in self.pools["operational"] + self.pools["public"] + self.pools["center"]:
@@ -182,13 +230,16 @@ class Content:
         rows = data.get(key)
         if not isinstance(rows, list):
             raise DataError(f"expected a list under {key!r}", file=str(self.folder / name))
-        out = []
+        out, seen = [], set()
         for i, row in enumerate(rows):
             label = row.get("name", f"#{i + 1}") if isinstance(row, dict) else f"#{i + 1}"
             try:
                 out.append(model.model_validate(row))
             except ValidationError as exc:
                 raise validation_error(exc, file=str(self.folder / name), card=label) from None
+            if out[-1].name.lower() in seen:  # a second card of a name would shadow the first
+                raise DataError("duplicate name", file=str(self.folder / name), card=label, field="name")
+            seen.add(out[-1].name.lower())
         return out
 
     def training_deck(self) -> list[str]:
@@ -196,14 +247,12 @@ class Content:
         return [c.name for c in self.training for _ in range(c.copies)]
 
 
-_CACHE: dict = {}
+FILES = ("game.yaml", "factions.yaml", "training.yaml", "headlines.yaml", "mandates.yaml")
+#: how the core loader (:mod:`workbench.core.cards`) reads this game's pool
+POOL = PoolSpec(GAME_ID, FILES, Content)
 
 
 def load_content(folder: Path | None = None) -> Content:
-    folder = Path(folder) if folder else cards_dir(GAME_ID)
-    files = sorted(folder.glob("*.yaml"))
-    key = (str(folder), tuple((f.name, f.stat().st_mtime_ns) for f in files))
-    if key not in _CACHE:
-        _CACHE.clear()
-        _CACHE[key] = Content(folder)
-    return _CACHE[key]
+    """The validated content of ``folder`` (default: the card folder), cached by
+    the core loader and read again when a file changes."""
+    return load_pool(POOL, folder)

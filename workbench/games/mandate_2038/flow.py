@@ -14,13 +14,11 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from . import (agi, audit, board, build, deploy, exchange, final_scoring, fund, headlines,
-               influence, mandate_scoring, organize, production, research, selection)
+from . import (agi, audit, board, exchange, final_scoring, headlines, influence, mandate_scoring, production,
+               research, selection)
+from .actions import ACTION_RULES
 from .data import CORE_ACTIONS
 from .notation import Move
-
-ACTION_RULES = {"fund": fund, "research": research, "build": build, "organize": organize,
-                "deploy": deploy, "influence": influence}
 
 
 # -- what may be done now ----------------------------------------------------------

@@ -20,93 +20,28 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from workbench.core.errors import NotationError, WorkbenchError, suggest
-from workbench.core.game import Game, GameConfig, GameResult
+from workbench.core.errors import WorkbenchError, suggest
+from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
-from . import agi, audit, board, costs, final_scoring, flow, influence, mandate_scoring, milestones, notation, odds, research, world_ending
-from .data import CORE_ACTIONS, load_content
+from . import agi, board, evaluation, final_scoring, flow, milestones, notation, world_ending
+from .data import CORE_ACTIONS, POOL, Content, load_content
+from .evaluation import DEFAULT_WEIGHTS
 from .state import MandateState, new_player
 
-OPTIONS = ("factions", "jv_colocated", "systemic_risk_on_customer", "jv_range_checked_once",
-           "district_extra_any_mode")
-
-DEFAULT_WEIGHTS = {
-    "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
-    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3,
-    # an Agent on the board is presence for every later Action: worth more than
-    # the two Runway a Recruit costs (at 0.2 Organize was never chosen, issue 15)
-    "agents": 0.9,
-    # each Runway below 4 counts this much more: a player who cannot pay for a
-    # Build or a Recruit gains most from Fund
-    "short_runway": 0.25,
-    "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
-    "agi_readiness": 2.0, "outlook": 1.0, "ventures": 0.6,
-    # the Era's revealed Mandate card: progress toward its minimum (0-1) plus 1
-    # for leading the qualifiers alone, 0.5 tied (see era_mandate_standing)
-    "era_mandate": 1.5,
+OPTION_SPECS = {
+    "factions": Option(None, list, "faction names, one per seat (default: dealt at random from the seed)"),
+    "jv_colocated": Option(False, bool, "Joint Ventures may also join Facilities on the same district "
+                                        "(ruling jv-colocated)"),
+    "systemic_risk_on_customer": Option(True, bool, "a Deploy to four or more Customers adds a Systemic Risk "
+                                                    "cube (ruling systemic-risk-entry)"),
+    "jv_range_checked_once": Option(False, bool, "a Joint Venture's hosts need to be adjacent only when it is "
+                                                 "created (ruling jv-range-kept)"),
+    "district_extra_any_mode": Option(False, bool, "Media's extra Scrutiny removal and Government's extra Trust "
+                                                   "come with either lobbying choice (ruling "
+                                                   "influence-district-extra)"),
 }
-
-
-#: Mandate criteria that Training runs decide: left out of the standing, because
-#: the run's own valuation (expected banked Capability, no peeking at the deck)
-#: already plays for them, and counting their realised values mid-run made the
-#: bots bank too early (Clean Benchmarks scored in 3 of 8 games instead of 8)
-RUN_CRITERIA = frozenset({"best_run", "unique_domains", "capability_gained"})
-
-
-def era_mandate_standing(state, seat: int) -> float:
-    """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
-    Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
-    value's share of the card's minimum (capped at 1), plus 1 when it alone
-    leads the players who reach the minimum, 0.5 when it leads tied. Compute
-    produced is only recorded at Production, so before that the connected
-    Facilities (which produce it) stand in for it."""
-    name = state.mandate_card
-    if not name:
-        return 0.0
-    card = state.content.mandate_by_name.get(name.lower())
-    if card is None or card.criterion in RUN_CRITERIA:
-        return 0.0
-
-    def value(s: int) -> float:
-        v = mandate_scoring.value(state, s, card.criterion)
-        if card.criterion == "compute_produced" and not v:
-            v = len(board.connected_facilities(state, s))
-        return v
-
-    values = [value(s) for s in range(state.n)]
-    mine = values[seat]
-    out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
-    qualified = [v for v in values if v >= card.minimum]
-    if mine >= card.minimum and mine == max(qualified):
-        out += 1.0 if qualified.count(mine) == 1 else 0.5
-    return out
-
-
-def _unresolved_selection(state, seat: int) -> str | None:
-    """The Core Action ``seat`` has selected this cycle and not yet resolved (None
-    outside selection and resolution, and once its resolution has begun)."""
-    if state.phase not in ("select", "act", "answer") or state.run is not None:
-        return None
-    action = state.selections[seat]
-    if action is None or not state.players[seat].ready[CORE_ACTIONS.index(action)]:
-        return None
-    if state.acting is not None and state.acting[0] == seat:
-        return None
-    return action
-
-
-_RUN_VALUE: dict = {}
-
-
-def _expected_run(on_research: bool) -> int:
-    """A Training run's expected banked Capability under the best stopping rule from
-    a full deck (odds.py), rounded: what a bot expects of selecting Research."""
-    if on_research not in _RUN_VALUE:
-        comp = odds.full_deck(load_content())
-        _RUN_VALUE[on_research] = round(odds.optimal_run(comp, 1 if on_research else 0)["expected"])
-    return _RUN_VALUE[on_research]
+OPTIONS = tuple(OPTION_SPECS)
 
 
 class Mandate2038(Game):
@@ -119,6 +54,10 @@ class Mandate2038(Game):
     #: ``action_usage`` metric reads them (see :mod:`workbench.sim.metrics`)
     action_kinds = tuple(a.capitalize() for a in CORE_ACTIONS)
     variants = {}
+    options = OPTION_SPECS
+    default_weights = DEFAULT_WEIGHTS
+    card_pool_type = Content
+    pool_spec = POOL
 
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:
@@ -127,7 +66,7 @@ class Mandate2038(Game):
         return state
 
     def _setup(self, config: GameConfig, factions: list[str] | None = None) -> MandateState:
-        content = load_content()
+        content = self.cards()
         n = len(config.players)
         if not content.rules["minPlayers"] <= n <= content.rules["maxPlayers"]:
             raise WorkbenchError(f"Mandate 2038 takes 2 to 5 players, not {n}")
@@ -150,8 +89,16 @@ class Mandate2038(Game):
         s.tile_ids = board.tile_ids(s.tiles, content)
         chosen = factions or config.options.get("factions")
         if chosen:
+            if isinstance(chosen, str):
+                chosen = [chosen]
             if len(chosen) != n:
                 raise WorkbenchError(f"give one faction per player ({n}), got {len(chosen)}")
+            if isinstance(chosen, str):
+                chosen = [chosen]
+            lowered = [str(x).lower() for x in chosen]
+            dup = next((x for i, x in enumerate(chosen) if str(x).lower() in lowered[:i]), None)
+            if dup is not None:
+                raise WorkbenchError(f"faction {dup!r} is given twice; each player plays a different faction")
             picks = []
             for name in chosen:
                 f = content.faction_by_name.get(str(name).lower())
@@ -194,13 +141,19 @@ class Mandate2038(Game):
         return s
 
     # -- notation ------------------------------------------------------------
-    def parse_action(self, state, text: str):
+    def parse_action(self, state: MandateState, text: str):
         return notation.parse(state, text)
 
-    def format_action(self, state, action) -> str:
+    def format_action(self, state: MandateState, action) -> str:
         return str(action)
 
-    def action_cards(self, state, action) -> tuple[str, ...]:
+    def card_names(self) -> frozenset[str]:
+        return frozenset(verb.capitalize() for verb in CORE_ACTIONS)
+
+    def weight_names(self) -> frozenset[str]:
+        return frozenset(DEFAULT_WEIGHTS)
+
+    def action_cards(self, state: MandateState, action) -> tuple[str, ...]:
         """The Core Action card an action selects (Training cards are drawn blind,
         so a draw names none). Resolving the selected Action does not count it
         again, so ``times_taken`` is the number of selections."""
@@ -209,7 +162,7 @@ class Mandate2038(Game):
         return ()
 
     # -- outcome -------------------------------------------------------------
-    def result(self, state) -> GameResult:
+    def result(self, state: MandateState) -> GameResult:
         scores = {state.player_name(s): p.mandate for s, p in enumerate(state.players)}
         turns = (state.era - 1) * state.content.rules["cyclesPerEra"] + state.cycle
         if not state.is_terminal():
@@ -217,7 +170,7 @@ class Mandate2038(Game):
         wins = [state.player_name(s) for s in final_scoring.winners(state)]
         return GameResult(scores, wins, world_ending.ending(state), turns, self._details(state))
 
-    def _details(self, state) -> dict:
+    def _details(self, state: MandateState) -> dict:
         return {
             "factions": {state.player_name(s): p.faction for s, p in enumerate(state.players)},
             "agi_recognized": [state.player_name(s) for s, p in enumerate(state.players) if p.agi],
@@ -229,7 +182,7 @@ class Mandate2038(Game):
             "timeline": list(state.timeline),
         }
 
-    def game_stats(self, state) -> dict:
+    def game_stats(self, state: MandateState) -> dict:
         ps = state.players
         return {
             "agi_declarations": sum(p.agi for p in ps),
@@ -243,7 +196,7 @@ class Mandate2038(Game):
             "max_capability": max(p.capability for p in ps),
         }
 
-    def card_stats(self, state) -> list[dict]:
+    def card_stats(self, state: MandateState) -> list[dict]:
         rows = [{"card": h, "kind": "headline", "era": e + 1, "revealed": h in state.timeline}
                 for e, deck in enumerate(state.headline_decks) for h in deck]
         rows += [{"card": h, "kind": "headline", "revealed": True} for h in state.timeline]
@@ -252,98 +205,21 @@ class Mandate2038(Game):
                          "scorers": len(res["scorers"])})
         return rows
 
-    def evaluate(self, state, seat: int, weights: Mapping[str, float] | None = None) -> float:
-        """Weighted features of ``seat``'s position (``DEFAULT_WEIGHTS`` names them).
-
-        While ``seat`` has a selected Core Action still to resolve, the position is
-        rated as it would stand after the best resolution of that Action (its
-        *outlook*), so a one-ply greedy bot selects the Action that will do most for
-        it instead of picking blind. After a Training draw the realised card is
-        replaced by the draw's expected value, so the look-ahead cannot peek at the
-        deck."""
-        w = dict(DEFAULT_WEIGHTS)
-        if weights:
-            w.update(weights)
-        action = _unresolved_selection(state, seat)
-        if action is not None and w.get("outlook", 1.0):
-            return self._outlook(state, seat, action, w)
-        return self._features(state, seat, w)
-
-    def _outlook(self, state, seat: int, action: str, w: dict) -> float:
-        """The best feature value among the resolutions of ``seat``'s selected Action,
-        each applied to a copy of the position (a Training run counts its expected
-        banked Capability from a full deck, never the real cards)."""
-        rules = flow.ACTION_RULES[action]
-        index = CORE_ACTIONS.index(action)
-        best, tried = None, set()
-        for move in flow.resolutions(state, seat, action):
-            if (move.mode, move.tile) in tried:
-                continue                      # which identical Agent moves changes nothing here
-            tried.add((move.mode, move.tile))
-            c = state.clone()
-            c._legal = None                   # edited by hand below, not through apply_action
-            pos = c.tile_ids.index(move.tile)
-            c.players[seat].agents[move.agent - 1] = pos
-            if move.mode != "blocked":
-                if action == "research":
-                    c.players[seat].compute -= research.compute_cost(c, pos)
-                    costs.gain(c, seat, "capability", _expected_run(c.tiles[pos] == "research"))
-                elif rules.resolve(c, seat, pos, move.mode):
-                    influence.accept(c)       # a proposal is rated as if the partner agreed
-                    c.pending = None
-            if pos == board.FRONTIER_POS:
-                costs.gain(c, seat, "runway", 1)
-            c.players[seat].ready[index] = False
-            value = self._features(c, seat, w)
-            if best is None or value > best:
-                best = value
-        return best if best is not None else self._features(state, seat, w)
-
-    def _features(self, state, seat: int, w: dict) -> float:
-        p = state.players[seat]
-        capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
-        prov = 0.0
-        if state.pre_draw is not None and state.pre_draw[0] == seat:
-            snap = state.pre_draw
-            capability, trust, bag, mandate, runway = snap[3], snap[4], snap[5], snap[6], snap[8]
-            step = odds.one_draw(odds.composition_of(state.content, snap[7]), set(snap[2]), snap[1])
-            prov = step["expected_prov"]
-            bag += step["expected_scrutiny"]
-            trust += step["p_human_eval"]
-        elif state.run is not None and state.run["seat"] == seat:
-            prov = state.run["prov"]
-        blocked = 0
-        if _unresolved_selection(state, seat) is not None:
-            # a pick whose Action will have no legal effect wastes one of the Era's three turns
-            blocked = flow.is_blocked(state, seat, state.selections[seat])
-        connected = len(board.connected_facilities(state, seat))
-        built = sum(f is not None for f in p.facilities)
-        ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v))
-        pend = state.pending
-        if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
-            ventures += 0.5                   # a proposal waiting for the partner's answer
-        readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
-        standing = era_mandate_standing(state, seat) if w["era_mandate"] else 0.0
-        short = 4 - runway if runway < 4 else 0
-        return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
-                + w["customers"] * p.customers
-                + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
-                + w["connected"] * connected + w["offline"] * (built - connected)
-                + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
-                + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
-                + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures)
+    def evaluate(self, state: MandateState, seat: int, weights: Mapping[str, float] | None = None) -> float:
+        """Weighted features of ``seat``'s position (see :mod:`.evaluation`)."""
+        return evaluation.evaluate(state, seat, weights)
 
     # -- scenarios -------------------------------------------------------------
     def scenario_state(self, setup: Mapping):
-        from .scenario_setup import build
+        from .scenario import build
         return build(self, setup)
 
-    def scenario_step(self, state, step: Mapping) -> bool:
-        from .scenario_setup import step as do_step
+    def scenario_step(self, state: MandateState, step: Mapping) -> bool:
+        from .scenario import step as do_step
         return do_step(self, state, step)
 
-    def observe(self, state) -> dict:
-        from .scenario_setup import observe
+    def observe(self, state: MandateState) -> dict:
+        from .scenario import observe
         return observe(self, state)
 
     def rules_context(self, lang: str) -> dict:
@@ -352,7 +228,7 @@ class Mandate2038(Game):
         District names in the district table follow the language's terms."""
         from workbench.rules.placeholders import load_terms
         import copy
-        raw = copy.deepcopy(load_content().raw)
+        raw = copy.deepcopy(self.cards().raw)
         locations = (load_terms(self.id, lang) or {}).get("locations") or {}
         for row in raw["content"]["gameConfig"]["board"]["tiles"]:
             term = locations.get(row["key"])
@@ -361,6 +237,11 @@ class Mandate2038(Game):
             if term:
                 row["name"] = term
         return {"game": raw.get("game", {}), "facts": raw.get("facts", {}), "content": raw["content"]}
+
+    def drawing(self, state: MandateState):
+        """The hex board with districts, Facilities, Generators and Agents."""
+        from .drawing import board_figure
+        return board_figure(state)
 
     def validate_data(self) -> list[str]:
         from . import checks

@@ -1,6 +1,6 @@
 """Meaning Made: a competitive-collaborative engine-building game.
 
-The engine is split by rulebook section: :mod:`.setup`, :mod:`.rounds`
+The engine is split by rulebook section: :mod:`.setup`, :mod:`.flow`
 (phases), :mod:`.consequences` (Events and Resolution Tables), :mod:`.tracks`,
 one module per action (:mod:`.gather`, :mod:`.load_pattern`,
 :mod:`.contribute`, :mod:`.touchpoint`, :mod:`.recycle`, :mod:`.conversion`),
@@ -8,7 +8,6 @@ one module per action (:mod:`.gather`, :mod:`.load_pattern`,
 :mod:`.notation`; :mod:`.game` ties them into the workbench protocol.
 """
 
-from . import state as _state  # noqa: F401  (binds the rules to the state class first)
 from .game import GAME, MeaningMade
 
 __all__ = ["GAME", "MeaningMade"]

@@ -12,7 +12,7 @@ from .conversion import check_convert, convert
 from .gather import gather
 from .load_pattern import affordable_loads, load_pattern, plan_load
 from .recycle import check_recycle, has_unstarted, recycle
-from .rounds import action_done
+from .flow import action_done, next_donor
 from .stability_window import can_donate, check_donation, donation
 from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS
 from .touchpoint import answer, check_answer, exchange_possible, plan_touchpoint, propose
@@ -116,6 +116,7 @@ def apply_action(state, action) -> None:
         check_donation(state, action.donate)
         state.actions_taken += 1
         donation(state, action.donate)
+        next_donor(state)
         return
     raise IllegalAction(f"unknown phase {phase!r}")
 

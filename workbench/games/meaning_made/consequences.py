@@ -10,7 +10,7 @@ highest Layer. Outcomes are :class:`~.cards.Effect` objects applied here.
 from __future__ import annotations
 
 from .setup import draw
-from .tracks import change_legacy, change_meaning, change_vitals, gain_tokens, highest_layer, lose_tokens
+from .tracks import change_legacy, change_meaning, gain_tokens, highest_layer, lose_tokens
 
 
 def targets(state, target: str, affected, contributors) -> list[int]:
@@ -95,3 +95,21 @@ def discard_events(state) -> None:
     """End of round: the revealed Event(s) go to the discard pile."""
     state.event_discard = state.event_discard + state.events  # shared with clones: replaced
     state.events = []
+
+
+def change_vitals(state, seat: int, delta: int, depth: int = 0) -> None:
+    """Vitals move by ``delta`` within 0-10. Reaching 0 from above makes the player
+    Fragile and resolves an Individual Consequence with the round's Consequence
+    Code (rulings ``fragile-consequence-table``, ``fragile-repeat``, options
+    ``fragile_table`` and ``fragile_repeat``); rising above 0 ends the Fragile state."""
+    p = state.players[seat]
+    before = p.vitals
+    p.vitals = max(0, min(state.rules.vitals_max, before + delta))
+    if p.vitals > 0:
+        p.fragile = False
+        return
+    p.fragile = True
+    opts = state.rules.options
+    again = before == 0 and delta < 0 and opts["fragile_repeat"]
+    if (before > 0 or again) and state.code is not None and depth < 8:
+        resolve_consequence(state, opts["fragile_table"], state.code, affected=seat, depth=depth + 1)

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from .consequences import apply_effect, resolve_consequence
+from .consequences import apply_effect, change_vitals, resolve_consequence
 from .notation import KINDS, format_tokens
 from .setup import progress_of, refill_index_slot
-from .state import COMMUNITY
-from .tracks import change_legacy, change_meaning, change_vitals, world_layer_check
+from .state import COMMUNITY, finish
+from .tracks import change_legacy, change_meaning, world_layer_check
 
 
 def open_boxes(state, name: str) -> list[int]:
@@ -252,7 +252,6 @@ def complete(state, name: str, actor: int) -> None:
     state.completions = state.completions + [(name, state.round, tuple(seats), actor)]
     if name == state.end:
         state.end = None
-        from .rounds import finish
         finish(state, "survived")
         return
     slot = state.index.index(name)

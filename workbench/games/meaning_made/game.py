@@ -4,13 +4,19 @@ delegated to the module that holds that rule."""
 
 from __future__ import annotations
 
-from workbench.core.errors import DataError
-from workbench.core.game import Game, GameConfig, GameResult, State
+from workbench.core.game import Game, GameConfig, GameResult, options_from_tuples
 
-from . import notation
-from .cards import CardSet, cards_for
-from .evaluation import evaluate as _evaluate
-from .variants import OPTIONS, VARIANTS, Rules
+from . import actions, notation
+from .data import POOL, CardSet
+from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
+from .flow import start_round
+from .setup import new_state
+from .state import MMState
+from .variants import OPTIONS, VARIANTS, Rules, rulings_problems
+
+# The state hands legal_actions and apply_action to the rules; the game layer,
+# which sits above both, wires them (the state never imports the rules).
+MMState.engine = actions
 
 
 class MeaningMade(Game):
@@ -20,16 +26,18 @@ class MeaningMade(Game):
     max_players = 6
     default_players = 4
     variants = VARIANTS
-    options = {k: v[2] for k, v in OPTIONS.items()}
+    options = options_from_tuples(OPTIONS)
+    default_weights = DEFAULT_WEIGHTS
+
+    card_pool_type = CardSet
+    pool_spec = POOL
 
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);
         None reads ``cards/meaning_made`` (reloaded when a file changes)."""
-        self._cards = cards
+        super().__init__(cards)
         self._rules: dict = {}
 
-    def cards(self) -> CardSet:
-        return self._cards if self._cards is not None else cards_for()
 
     def __getstate__(self):  # process-pool workers get the pool, not the caches
         return {"_cards": self._cards}
@@ -50,31 +58,32 @@ class MeaningMade(Game):
         return hit[1]
 
     # -- states ------------------------------------------------------------------
-    def new_initial_state(self, config: GameConfig) -> State:
-        from .setup import new_state
+    def new_initial_state(self, config: GameConfig) -> MMState:
         cards = self.cards()
         try:
             rules = self.rules(config, cards)
         except TypeError:  # unhashable option values: no caching
             rules = Rules(config, cards)
-        return new_state(config, rules, cards)
+        state = new_state(config, rules, cards)
+        start_round(state, 1)
+        return state
 
     # -- notation ----------------------------------------------------------------
-    def parse_action(self, state, text: str):
+    def parse_action(self, state: MMState, text: str):
         return notation.parse(text, state.cards, state.config.players)
 
-    def format_action(self, state, action) -> str:
+    def format_action(self, state: MMState, action) -> str:
         return str(action)
 
     # -- outcome -----------------------------------------------------------------
-    def result(self, state) -> GameResult:
+    def result(self, state: MMState) -> GameResult:
         from .scoring import result
         return result(state)
 
-    def evaluate(self, state, seat: int, weights=None) -> float:
+    def evaluate(self, state: MMState, seat: int, weights=None) -> float:
         return _evaluate(state, seat, weights)
 
-    def action_values(self, state, seat: int, actions, weights=None) -> list[float]:
+    def action_values(self, state: MMState, seat: int, actions, weights=None) -> list[float]:
         """What the greedy bot compares, with two look-aheads saved where the
         evaluation cannot tell the positions apart (see ``evaluation``'s
         docstring for what it reads):
@@ -118,11 +127,19 @@ class MeaningMade(Game):
             out.append(value)
         return out
 
-    def turn_count(self, state) -> int:
+    def turn_count(self, state: MMState) -> int:
         return state.round
 
+    def card_names(self) -> frozenset[str]:
+        cards = self.cards()
+        return frozenset(cards.patterns) | frozenset(cards.initiatives)
+
+    def weight_names(self) -> frozenset[str]:
+        from .evaluation import DEFAULT_WEIGHTS
+        return frozenset(DEFAULT_WEIGHTS)
+
     # -- statistics hooks --------------------------------------------------------
-    def action_cards(self, state, action) -> tuple[str, ...]:
+    def action_cards(self, state: MMState, action) -> tuple[str, ...]:
         if isinstance(action, str):
             action = self.parse_action(state, action)
         if isinstance(action, notation.Load):
@@ -131,7 +148,7 @@ class MeaningMade(Game):
             return (action.initiative,)
         return ()
 
-    def game_stats(self, state) -> dict:
+    def game_stats(self, state: MMState) -> dict:
         per_layer = {7: 0, 8: 0, 9: 0, 10: 0}
         for name in state.completed:
             per_layer[state.cards.initiatives[name].layer] += 1
@@ -148,7 +165,7 @@ class MeaningMade(Game):
             "actions": state.actions_taken,
         }
 
-    def card_stats(self, state) -> list[dict]:
+    def card_stats(self, state: MMState) -> list[dict]:
         rows = []
         for seat, p in enumerate(state.players):
             for name in p.palette:
@@ -160,7 +177,7 @@ class MeaningMade(Game):
                          "contributors": len(seats)})
         return rows
 
-    def determinize(self, state, seat: int, rng):
+    def determinize(self, state: MMState, seat: int, rng):
         """A copy of ``state`` in which what ``seat`` cannot see (the order of the
         Pattern, Initiative and Event decks, and the future random stream) is
         re-drawn from ``rng``; used by search bots."""
@@ -178,63 +195,38 @@ class MeaningMade(Game):
         from .scenario import scenario_state
         return scenario_state(self, setup)
 
-    def scenario_step(self, state, step) -> bool:
+    def scenario_step(self, state: MMState, step) -> bool:
         from .scenario import scenario_step
         return scenario_step(state, step)
 
-    def scenario_skip(self, state, action_text: str) -> None:
+    def scenario_skip(self, state: MMState, action_text: str) -> None:
         from .scenario import scenario_skip
         scenario_skip(state, action_text)
 
-    def scenario_force(self, state, expect) -> None:
+    def scenario_force(self, state: MMState, expect) -> None:
         from .scenario import scenario_force
         scenario_force(state, expect)
 
-    def observe(self, state) -> dict:
+    def observe(self, state: MMState) -> dict:
         from .scenario import observe
         return observe(state)
+
+    def drawing(self, state: MMState):
+        """Each player's tokens, Vitals and Legacy, with Meaning in the title."""
+        from .drawing import table_figure
+        return table_figure(state)
 
     # -- data --------------------------------------------------------------------
     def validate_data(self) -> list[str]:
         """Every problem in the card files, each naming file, card and field (for
         an in-memory pool, its cross-file checks), then those of rulings.yaml."""
         if self._cards is not None:
-            from .cards import cross_check
+            from .data import cross_check
             return [f"{file}: card {card!r}: field {field!r}: {msg}" for file, card, field, msg in cross_check(self._cards)]
         from workbench.core.data import cards_dir
-        from .cards import GAME_ID, card_problems
+        from .data import GAME_ID, card_problems
         folder = cards_dir(GAME_ID)
         return [str(p) for p in card_problems(folder)] + rulings_problems(folder / "rulings.yaml")
-
-
-def rulings_problems(path) -> list[str]:
-    """Problems in ``rulings.yaml``: the format of docs/conventions.md, unique ids,
-    and every ``switch`` naming a real option or variant."""
-    from workbench.core.data import load_yaml
-    from workbench.core.errors import suggest
-    if not path.exists():
-        return []
-    try:
-        data = load_yaml(path)
-    except DataError as exc:
-        return [str(exc)]
-    if not isinstance(data, list):
-        return [f"file {path}: a list of rulings is expected"]
-    out, seen = [], set()
-    keys = {"id", "clause", "question", "decision", "alternative", "switch"}
-    for n, entry in enumerate(data, start=1):
-        rid = entry.get("id", f"#{n}") if isinstance(entry, dict) else f"#{n}"
-        if not isinstance(entry, dict) or set(entry) != keys:
-            out.append(f"file {path}, ruling {rid!r}: needs exactly the keys {', '.join(sorted(keys))}")
-            continue
-        if rid in seen:
-            out.append(f"file {path}, ruling {rid!r}, field 'id': duplicate id")
-        seen.add(rid)
-        switch = entry["switch"]
-        if switch is not None and switch not in OPTIONS and switch not in VARIANTS:
-            out.append(f"file {path}, ruling {rid!r}, field 'switch': no option or variant {switch!r}"
-                       f"{suggest(str(switch), list(OPTIONS) + list(VARIANTS))}")
-    return out
 
 
 GAME = MeaningMade()

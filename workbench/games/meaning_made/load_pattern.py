@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from .consequences import apply_effect, resolve_consequence
+from .consequences import apply_effect, change_vitals, resolve_consequence
 from .notation import format_tokens
 from .setup import refill_prism_slot
-from .tracks import change_vitals, gain_tokens, world_layer_check
+from .tracks import gain_tokens, world_layer_check
 
 
 def unmet_icons(have: list, need) -> int:

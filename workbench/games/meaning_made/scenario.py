@@ -9,8 +9,8 @@ from workbench.core.errors import ScenarioError, WorkbenchError, suggest
 from workbench.core.game import GameConfig, default_names
 from pydantic import ValidationError
 
-from .cards import Effect
-from .rounds import begin_turn, open_stability_window, start_round
+from .data import Effect
+from .flow import begin_turn, open_stability_window, start_round
 from .scoring import end_score, winners
 from .setup import new_state, progress_of
 from .state import COMMUNITY, PHASE_OVER
@@ -145,7 +145,7 @@ def scenario_state(game, setup: dict):
                         variants=tuple(setup.get("variants") or ()), options=dict(setup.get("options") or {}))
     cards = game.cards()
     rules = Rules(config, cards)
-    state = new_state(config, rules, cards, start_round=False)
+    state = new_state(config, rules, cards)
     world = dict(setup.get("world") or {})
     _unknown(world, WORLD_KEYS, "setup.world")
     pstates = dict(setup.get("players_state") or {})
@@ -422,7 +422,7 @@ def scenario_force(state, expect: dict) -> None:
             for kind in ("E", "I", "S", "V"):
                 entry.filled[kind] = min(int(prog["filled"].get(kind, 0)), state.rules.boxes[name][kind])
     if expect.get("over") is True or isinstance(expect.get("ending"), str):
-        from .rounds import finish
+        from .flow import finish
         finish(state, expect.get("ending") if isinstance(expect.get("ending"), str) else "survived")
     for who, values in (expect.get("players") or {}).items():
         try:
@@ -467,7 +467,7 @@ def _force_completed(state, wanted) -> None:
             state.world_layer = state.cards.initiatives[name].layer
         if name == state.end:
             state.end = None
-            from .rounds import finish
+            from .flow import finish
             finish(state, "survived")
         elif name in state.index:
             from .setup import refill_index_slot
@@ -483,12 +483,13 @@ def scenario_skip(state, action_text: str) -> None:
     only when it belongs to the decision now open (a refused donation when the
     window is closed does not eat someone's turn action)."""
     from . import notation as N
-    from .rounds import action_done
+    from .flow import action_done, next_donor
     from .stability_window import donation
     from .state import PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS
     verb = action_text.strip().split()[0].lower() if action_text.strip() else ""
     if state.phase == PHASE_STABILITY and verb in ("donate", "pass"):
         donation(state, False)
+        next_donor(state)
     elif state.phase == PHASE_TOUCHPOINT and verb in ("accept", "decline"):
         state.apply_action(N.DECLINE)
     elif state.phase == PHASE_TURNS and verb in ("gather", "load", "contribute", "touchpoint", "recycle"):

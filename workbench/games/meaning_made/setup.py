@@ -9,7 +9,9 @@ from __future__ import annotations
 from .state import MMState, Player, Progress
 
 
-def new_state(config, rules, cards, start_round: bool = True) -> MMState:
+def new_state(config, rules, cards) -> MMState:
+    """Everything laid out for round 1 (decks shuffled, slots dealt, players'
+    starting values); the game's flow then starts the round."""
     from workbench.core.rng import Rng
     state = MMState(config, rules, cards, Rng(config.seed))
     rng = state.rng
@@ -36,9 +38,6 @@ def new_state(config, rules, cards, start_round: bool = True) -> MMState:
         p.fragile = p.vitals == 0
     state.community = rules.community_markers
     state.first = rules.first_player
-    if start_round:
-        from .rounds import start_round as begin
-        begin(state, 1)
     return state
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .setup import progress_of
 from .state import COMMUNITY
-from .tracks import change_vitals
+from .consequences import change_vitals
 
 
 def community_target(state):

@@ -1,7 +1,10 @@
 """Phase C, the Stability Window: in player order from the round's first player,
 each player may donate 1 Support for +1 Meaning; the group raises Meaning by at
 most 3 a round this way; Fragile players cannot donate. Players who cannot
-donate are skipped without being asked (ruling ``stability-skip``)."""
+donate are skipped without being asked (ruling ``stability-skip``).
+
+Who is asked next, and the end of the round after the last donor, are the
+round's flow (:func:`.rounds.next_donor`)."""
 
 from __future__ import annotations
 
@@ -24,20 +27,6 @@ def can_donate(state, seat: int) -> str | None:
     return None
 
 
-def next_donor(state) -> None:
-    """Hand the decision to the next player in order who can donate, or end the
-    round when nobody is left."""
-    n = len(state.players)
-    while state.stab_next < n:
-        seat = (state.first + state.stab_next) % n
-        if can_donate(state, seat) is None:
-            state.decider = seat
-            return
-        state.stab_next += 1
-    from .rounds import end_round
-    end_round(state)
-
-
 def check_donation(state, donate: bool) -> None:
     if donate:
         why = can_donate(state, state.decider)
@@ -51,4 +40,3 @@ def donation(state, donate: bool) -> None:
         change_meaning(state, 1)
         state.donations += 1
     state.stab_next += 1
-    next_donor(state)

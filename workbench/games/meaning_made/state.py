@@ -9,6 +9,8 @@ sibling modules named after the rulebook; this module only holds and copies.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from workbench.core.game import TERMINAL, State
 
 COMMUNITY = -1
@@ -84,6 +86,10 @@ class MMState(State):
     """A Meaning Made position. ``rules`` (the resolved settings, variants and
     options) and ``cards`` are shared, read-only, by every clone."""
 
+    #: the rules module (``legal_actions(state)``, ``apply_action(state, action)``),
+    #: bound by :mod:`.game`, which sits above both
+    engine: ClassVar[Any] = None
+
     def __init__(self, config, rules, cards, rng):
         self.config = config
         self.rules = rules
@@ -133,10 +139,10 @@ class MMState(State):
         return self.phase == PHASE_OVER
 
     def legal_actions(self) -> list:
-        return _rules.legal_actions(self)
+        return self.engine.legal_actions(self)
 
     def apply_action(self, action) -> None:
-        _rules.apply_action(self, action)
+        self.engine.apply_action(self, action)
 
     def clone(self) -> "MMState":
         # Copy the attribute dict in one go (C speed), then give the clone its own
@@ -182,5 +188,8 @@ class MMState(State):
                 f"layer {self.world_layer} decider {self.decider}>")
 
 
-# The rules import this module, so they are bound after the classes exist.
-from . import actions as _rules  # noqa: E402
+def finish(state: MMState, ending: str) -> None:
+    """The game ends (``survived``, ``collapsed``, ``timeout``): nobody decides any more."""
+    state.ending = ending
+    state.phase = PHASE_OVER
+    state.pending = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from workbench.core.errors import IllegalAction
 
 from .state import PHASE_TOUCHPOINT
-from .tracks import change_vitals
+from .consequences import change_vitals
 
 
 def plan_touchpoint(state, action) -> int:

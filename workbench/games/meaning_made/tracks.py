@@ -41,25 +41,6 @@ def change_legacy(state, seat: int, delta: int) -> None:
     p.legacy = max(0, min(state.rules.legacy_max, p.legacy + delta))
 
 
-def change_vitals(state, seat: int, delta: int, depth: int = 0) -> None:
-    """Vitals move by ``delta`` within 0-10. Reaching 0 from above makes the player
-    Fragile and resolves an Individual Consequence with the round's Consequence
-    Code (rulings ``fragile-consequence-table``, ``fragile-repeat``, options
-    ``fragile_table`` and ``fragile_repeat``); rising above 0 ends the Fragile state."""
-    p = state.players[seat]
-    before = p.vitals
-    p.vitals = max(0, min(state.rules.vitals_max, before + delta))
-    if p.vitals > 0:
-        p.fragile = False
-        return
-    p.fragile = True
-    opts = state.rules.options
-    again = before == 0 and delta < 0 and opts["fragile_repeat"]
-    if (before > 0 or again) and state.code is not None and depth < 8:
-        from .consequences import resolve_consequence
-        resolve_consequence(state, opts["fragile_table"], state.code, affected=seat, depth=depth + 1)
-
-
 def gain_tokens(state, seat: int, E: int = 0, I: int = 0, S: int = 0) -> None:
     p = state.players[seat]
     p.E = max(0, p.E + E)

@@ -9,7 +9,7 @@ from itertools import product
 
 from workbench.rules.checks import check
 
-from .content import SPHERES
+from .data import SPHERES
 
 G = "pax-transhumanity"
 
@@ -219,8 +219,9 @@ def setup_for_every_player_count():
     """Boards by player count, 6 Market slots per sphere, the Tipping Points in the lower half
     of the 24 remaining cards, Plurality at the bottom, over many seeds."""
     from workbench.core.errors import WorkbenchError
-    from .content import content
-    from .game import GAME, agent_total
+    from .data import content
+    from .game import GAME
+    from .scenario import agent_total
     problems = []
     boards = {1: ("blue",), 2: ("blue", "red"), 3: ("blue", "pink", "red"), 4: ("blue", "black", "pink", "red")}
     tps = set(content().tipping_points)

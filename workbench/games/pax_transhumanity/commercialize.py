@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from .content import SPHERES
+from .data import SPHERES
 from .effects import queue_card_effects, run_tasks
 from .finance import can_pay, divest, pay
 from .labour import action_cost, check_labour, do_labour, labour_places

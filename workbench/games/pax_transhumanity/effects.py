@@ -31,47 +31,14 @@ Tasks are tuples kept in ``state.tasks``; a task that needs a choice sets
 
 from __future__ import annotations
 
+from typing import Callable
+
 from workbench.core.errors import IllegalAction
 
-from .content import SPHERES
+from .data import SIDES, SPHERES, parse_effect, parse_effect_term  # noqa: F401  (the grammar is data)
 from .finance import divest
 from .labour import change_unemployed, remove_staff
 from .notation import A
-
-SIDES = {"thinker": "T", "maker": "M"}
-
-
-# -- reading effect text ------------------------------------------------------
-def parse_effect(text: str) -> tuple:
-    words = text.strip().lower().split()
-    if not words:
-        raise ValueError("an empty effect")
-    head = words[0]
-    if words == ["growth"] or words == ["resilience"] or words == ["disruption"] \
-            or words == ["recession"] or words == ["damping"]:
-        return (head,)
-    if words == ["game", "end"]:
-        return ("game end",)
-    if head == "solve" and len(words) == 2 and (words[1] in SPHERES or words[1] == "any"):
-        return ("solve", words[1])
-    if head == "nuclear" and len(words) == 2 and words[1] in SPHERES:
-        return ("nuclear", words[1])
-    if head == "found" and len(words) in (3, 4) and words[1] in SPHERES and words[2] in SIDES:
-        brash = None
-        if len(words) == 4:
-            if not (words[3].startswith("!") and words[3][1:].isdigit()):
-                raise ValueError(f"{text!r}: a Brash row is written like !2")
-            brash = int(words[3][1:])
-        return ("found", words[1], SIDES[words[2]], brash)
-    raise ValueError(f"{text!r} is not an effect; use growth, solve <sphere|any>, "
-                     "found <sphere> thinker|maker [!row], resilience, disruption, recession, "
-                     "damping, nuclear <sphere> or game end")
-
-
-def parse_effect_term(term: str) -> tuple:
-    """A term as a tuple of alternatives ("or" binds tighter than "+")."""
-    return tuple(parse_effect(part) for part in term.lower().split(" or "))
-
 
 def effect_text(effect: tuple) -> str:
     if effect[0] == "found":
@@ -89,9 +56,14 @@ def queue_card_effects(state, seat: int, idea) -> list:
     return [("term", seat, alts) for alts in card_terms(idea)]
 
 
+#: task kind -> handler of the tasks the turn's flow queues behind card effects
+#: (e.g. finishing a Commercialize); the flow registers them, so this module
+#: never imports the flow above it
+FLOW_TASKS: dict[str, Callable] = {}
+
+
 def run_tasks(state) -> None:
     """Resolve queued tasks until one waits for a decision or none are left."""
-    from .turn import finish_task
     while state.decision is None and state.ending is None and state.tasks:
         task = state.tasks.pop(0)
         kind = task[0]
@@ -108,7 +80,10 @@ def run_tasks(state) -> None:
         elif kind == "fire":
             _fire_player(state, task[1])
         else:
-            finish_task(state, task)
+            handler = FLOW_TASKS.get(kind)
+            if handler is None:
+                raise ValueError(f"unknown task {task!r}")
+            handler(state, task)
 
 
 def resolve(state, seat: int, effect: tuple) -> None:

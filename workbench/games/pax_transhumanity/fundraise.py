@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from .content import SPHERES
+from .data import SPHERES
 from .finance import CAPITAL, DEBT, WEALTH, divest
 from .labour import change_unemployed, employees_of, remove_staff
 from .notation import A

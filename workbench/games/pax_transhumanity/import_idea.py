@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from .content import SPHERES
+from .data import SPHERES
 from .notation import Action
 
 

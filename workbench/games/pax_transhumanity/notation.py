@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 from workbench.core.errors import NotationError, suggest
 
-from .content import SPHERES
+from .data import SPHERES
 
 
 class Action(NamedTuple):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from .content import SPHERES
+from .data import SPHERES
 from .finance import can_pay, divest, finance_agents, install, pay, plan_payment
 from .labour import action_cost, check_labour, do_labour, employee_at, labour_places
 from .notation import A

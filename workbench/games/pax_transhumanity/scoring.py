@@ -15,7 +15,7 @@ Solo: the lone player wins as Tycoon or by reaching the solo target (see rulings
 
 from __future__ import annotations
 
-from .content import SPHERES
+from .data import SPHERES
 from .regime import dominant_sphere
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from workbench.core.errors import IllegalAction, WorkbenchError, suggest
 from workbench.core.rng import Rng
 
-from .content import SPHERES
+from .data import SPHERES
 from .state import PaxState
 
 OPTIONS = {
@@ -29,6 +29,15 @@ OPTIONS = {
     "plurality_commercialized": ("plurality", "normal"),
     "round_limit": None,
     "solo_target": None,
+}
+#: what each option does (ruling ids in cards/pax_transhumanity/rulings.yaml)
+OPTION_DOCS = {
+    "labour_move": "where displaced labour goes: the next place below, or unemployment (ruling labour-move)",
+    "subsidy_rule": "a Subsidy on either the labour or the act halves the cost, or only both (ruling subsidy-doubling)",
+    "surge_reach": "a Surge reaches any higher idea in the column, or only the adjacent one (ruling surge-reach)",
+    "plurality_commercialized": "scoring when Plurality is commercialized: its own, or the normal one",
+    "round_limit": "safety stop after this many rounds, 0 for none (default from settings.yaml)",
+    "solo_target": "solo: points needed to win (default from settings.yaml)",
 }
 
 
@@ -41,8 +50,8 @@ def check_options(options) -> dict:
         allowed = OPTIONS[key]
         if allowed is not None and value not in allowed:
             raise WorkbenchError(f"option {key} must be one of {', '.join(allowed)}, not {value!r}")
-        if allowed is None and not isinstance(value, int):
-            raise WorkbenchError(f"option {key} must be a whole number, not {value!r}")
+        if allowed is None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise WorkbenchError(f"option {key} must be a whole number from 1, not {value!r}")
         out[key] = value
     return out
 

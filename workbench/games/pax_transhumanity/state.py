@@ -20,12 +20,18 @@ replaced, never mutated, so :meth:`PaxState.clone` copies only the outer contain
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from workbench.core.game import TERMINAL, State
 
-from .content import SPHERES
+from .data import SPHERES
 
 
 class PaxState(State):
+    #: the turn module (``legal_actions(state)``, ``apply_action(state, action)``),
+    #: bound by :mod:`.game`, which sits above both
+    engine: ClassVar[Any] = None
+
     def __init__(self, config, content, rng):
         self.config = config
         self.content = content
@@ -76,29 +82,27 @@ class PaxState(State):
         return self.ending is not None
 
     def legal_actions(self) -> list:
-        from .turn import legal_actions
-        return legal_actions(self)
+        return self.engine.legal_actions(self)
 
     def legal_action_count(self) -> int:
-        from .turn import legal_count, legal_parts
-        return legal_count(legal_parts(self))
+        flow = self.engine
+        return flow.legal_count(flow.legal_parts(self))
 
     def legal_action(self, index: int):
-        from .turn import legal_at, legal_parts
-        return legal_at(legal_parts(self), index)
+        flow = self.engine
+        return flow.legal_at(flow.legal_parts(self), index)
 
     def sample_legal_action(self, rng) -> tuple:
         # the draw of rng.choice(legal_actions()), without building every Import
-        from .turn import legal_at, legal_count, legal_parts
-        parts = legal_parts(self)
-        k = legal_count(parts)
+        flow = self.engine
+        parts = flow.legal_parts(self)
+        k = flow.legal_count(parts)
         if not k:
             raise IndexError("no legal action to sample")
-        return legal_at(parts, rng.randbelow(k)), k
+        return flow.legal_at(parts, rng.randbelow(k)), k
 
     def apply_action(self, action) -> None:
-        from .turn import apply_action
-        apply_action(self, action)
+        self.engine.apply_action(self, action)
 
     def clone(self) -> "PaxState":
         new = PaxState.__new__(PaxState)

@@ -16,7 +16,7 @@ from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, can_pay, finance_agents, install, pay
 from .notation import A, Action
-from .content import SPHERES
+from .data import SPHERES
 from .regime import surge_colours, syndication_is_free
 
 

@@ -8,12 +8,12 @@ The loaded :class:`Content` is immutable in spirit and shared by every state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.cards import PoolSpec, load_pool
+from workbench.core.data import CardName, cards_dir, load_yaml, validation_error
 from workbench.core.errors import DataError
 
 GAME_ID = "pax-transhumanity"
@@ -23,9 +23,44 @@ EFFECT_WORDS = ("growth", "solve", "found", "resilience", "disruption", "recessi
                 "damping", "nuclear", "game end")
 
 
+# -- the effect grammar (data: the loader checks every card's terms with it) ----
+SIDES = {"thinker": "T", "maker": "M"}
+
+
+def parse_effect(text: str) -> tuple:
+    words = text.strip().lower().split()
+    if not words:
+        raise ValueError("an empty effect")
+    head = words[0]
+    if words == ["growth"] or words == ["resilience"] or words == ["disruption"] \
+            or words == ["recession"] or words == ["damping"]:
+        return (head,)
+    if words == ["game", "end"]:
+        return ("game end",)
+    if head == "solve" and len(words) == 2 and (words[1] in SPHERES or words[1] == "any"):
+        return ("solve", words[1])
+    if head == "nuclear" and len(words) == 2 and words[1] in SPHERES:
+        return ("nuclear", words[1])
+    if head == "found" and len(words) in (3, 4) and words[1] in SPHERES and words[2] in SIDES:
+        brash = None
+        if len(words) == 4:
+            if not (words[3].startswith("!") and words[3][1:].isdigit()):
+                raise ValueError(f"{text!r}: a Brash row is written like !2")
+            brash = int(words[3][1:])
+        return ("found", words[1], SIDES[words[2]], brash)
+    raise ValueError(f"{text!r} is not an effect; use growth, solve <sphere|any>, "
+                     "found <sphere> thinker|maker [!row], resilience, disruption, recession, "
+                     "damping, nuclear <sphere> or game end")
+
+
+def parse_effect_term(term: str) -> tuple:
+    """A term as a tuple of alternatives ("or" binds tighter than "+")."""
+    return tuple(parse_effect(part) for part in term.lower().split(" or "))
+
+
 class Idea(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
+    name: CardName
     kind: Literal["idea", "tipping point", "plurality"] = "idea"
     disciplines: tuple[Colour, Colour]
     arrows: tuple[Colour, ...] = ()
@@ -37,7 +72,6 @@ class Idea(BaseModel):
     @field_validator("effects")
     @classmethod
     def _effects_parse(cls, value):
-        from .effects import parse_effect_term
         for term in value:
             parse_effect_term(term)  # raises ValueError with the reason
         return value
@@ -187,6 +221,15 @@ def load_content(folder=None) -> Content:
     for key in needed:
         if key not in settings:
             raise DataError("missing setting", file=str(spath), card=key, field="value")
+    # counts the rules play with: whole numbers (true is not 1) within sense
+    for key, low, high in (("agents_in_play", 1, 50), ("agents_in_pool", 0, 50), ("draw_deck", 1, 500),
+                           ("market_slots", 1, 20), ("secret_cards", 0, 10), ("hire_cost", 0, 100),
+                           ("singular_run", 1, 20), ("tycoon_company", 1, 20), ("solo_target", 1, 1000),
+                           ("round_limit", 1, 10_000)):
+        value = settings[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise DataError(f"must be a whole number from {low} to {high}, not {value!r}",
+                            file=str(spath), card=key, field="value")
     settings["player_colours"] = {int(k): list(v) for k, v in settings["player_colours"].items()}
     plain = sum(1 for k in kinds if k == "idea")
     if plain < settings["draw_deck"] + 2 * 4:
@@ -195,12 +238,12 @@ def load_content(folder=None) -> Content:
     return Content(ideas, boards, settings, places, sphere_places, str(folder))
 
 
-@lru_cache(maxsize=8)
-def _cached(folder: str) -> Content:
-    from pathlib import Path
-    return load_content(Path(folder))
+FILES = ("ideas.yaml", "boards.yaml", "settings.yaml")
+#: how the core loader (:mod:`workbench.core.cards`) reads this game's pool
+POOL = PoolSpec(GAME_ID, FILES, load_content)
 
 
-def content() -> Content:
-    """The content of the current cards folder (cached per folder)."""
-    return _cached(str(cards_dir(GAME_ID)))
+def content(folder=None) -> Content:
+    """The content of ``folder`` (default: the card folder), cached by the core
+    loader and read again when a file changes."""
+    return load_pool(POOL, folder)

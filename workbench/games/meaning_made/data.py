@@ -8,13 +8,13 @@ model) that the engine reads; it never changes during play.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from workbench.core.data import cards_dir, load_yaml, validation_error
+from workbench.core.cards import PoolSpec, load_pool
+from workbench.core.data import CardName, Int, cards_dir, load_yaml, validation_error
 from workbench.core.errors import DataError, suggest
 
 GAME_ID = "meaning-made"
@@ -42,13 +42,13 @@ class Effect(_Strict):
     each targeted player (from their largest pile); ``restrict`` forbids an action
     for everyone until the round ends."""
 
-    meaning: int = 0
-    vitals: int = 0
-    legacy: int = 0
-    E: int = 0
-    I: int = 0
-    S: int = 0
-    lose_tokens: int = Field(0, ge=0)
+    meaning: Int = 0
+    vitals: Int = 0
+    legacy: Int = 0
+    E: Int = 0
+    I: Int = 0
+    S: Int = 0
+    lose_tokens: Int = Field(0, ge=0)
     target: Literal["all", "first", "affected", "contributors"] = "affected"
     restrict: Optional[Literal["load", "contribute", "touchpoint", "recycle", "convert"]] = None
     consequence: Optional[Literal["group", "individual"]] = None
@@ -62,13 +62,13 @@ class ConsequenceRef(_Strict):
     """A Consequence Code printed on a card and the table it is looked up in."""
 
     table: Literal["group", "individual"]
-    code: int = Field(ge=1)
+    code: Int = Field(ge=1)
 
 
 class Tokens(_Strict):
-    E: int = Field(0, ge=0)
-    I: int = Field(0, ge=0)
-    S: int = Field(0, ge=0)
+    E: Int = Field(0, ge=0)
+    I: Int = Field(0, ge=0)
+    S: Int = Field(0, ge=0)
 
     def as_dict(self) -> dict:
         return {"E": self.E, "I": self.I, "S": self.S}
@@ -76,8 +76,8 @@ class Tokens(_Strict):
 
 class PatternRequirement(_Strict):
     tokens: Tokens = Tokens()
-    layers: list[int] = []
-    vitals: int = Field(0, ge=0)
+    layers: list[Int] = []
+    vitals: Int = Field(0, ge=0)
 
     @field_validator("layers")
     @classmethod
@@ -89,8 +89,8 @@ class PatternRequirement(_Strict):
 
 
 class Pattern(_Strict):
-    name: str = Field(min_length=1)
-    layer: int
+    name: CardName
+    layer: Int
     requirement: PatternRequirement
     bonus: Optional[Effect] = None
     consequence: Optional[ConsequenceRef] = None
@@ -113,11 +113,11 @@ class Pattern(_Strict):
 
 
 class InitiativeRequirement(_Strict):
-    contributors: int = Field(1, ge=1)
-    tokens: dict[Literal["E", "I", "S", "V"], int] = {}
-    layers: list[int] = []
-    completed: list[int] = []
-    patterns_in_play: int = Field(0, ge=0)
+    contributors: Int = Field(1, ge=1)
+    tokens: dict[Literal["E", "I", "S", "V"], Int] = {}
+    layers: list[Int] = []
+    completed: list[Int] = []
+    patterns_in_play: Int = Field(0, ge=0)
 
     @field_validator("tokens")
     @classmethod
@@ -145,11 +145,11 @@ class InitiativeRequirement(_Strict):
 
 
 class Initiative(_Strict):
-    name: str = Field(min_length=1)
-    layer: int
+    name: CardName
+    layer: Int
     requirement: InitiativeRequirement
-    order_spaces: int = Field(ge=1, le=6)
-    meaning: int = Field(ge=0)
+    order_spaces: Int = Field(ge=1, le=6)
+    meaning: Int = Field(ge=0)
     bonus: Optional[Effect] = None
     penalty: Optional[ConsequenceRef] = None
     provenance: Provenance
@@ -175,7 +175,7 @@ class Initiative(_Strict):
 
 class Event(_Strict):
     id: str = Field(pattern=r"^[A-Z]{1,2}$")
-    code: int = Field(ge=1)
+    code: Int = Field(ge=1)
     provenance: Provenance
     draft_fields: list[str] = []
 
@@ -184,7 +184,7 @@ class TableRow(_Strict):
     """One row of a Resolution Table: an outcome for every Layer column 1-10."""
 
     key: str
-    outcomes: dict[int, Effect]
+    outcomes: dict[Int, Effect]
     provenance: Provenance
     note: str = ""
 
@@ -199,8 +199,8 @@ class TableRow(_Strict):
 
 
 class Reading(_Strict):
-    low: int
-    high: int
+    low: Int
+    high: Int
     title: str
     reading: str
     feeling: str = ""
@@ -211,22 +211,23 @@ class Reading(_Strict):
 class Settings(_Strict):
     """Starting values, track ranges, solo difficulties and variant parameters."""
 
-    meaning: int
-    vitals: int
-    legacy: int
+    # ranges: what the rules can play (a value outside is a typo, refused on load)
+    meaning: Int = Field(ge=0, le=100)
+    vitals: Int = Field(ge=1, le=100)
+    legacy: Int = Field(ge=0, le=1000)
     tokens: Tokens
-    markers: int
-    prism_size: int
-    index_size: int
-    order_rewards: list[int]
-    other_reward: int
-    stability_cap: int
-    tracks: dict[str, tuple[int, int]]
+    markers: Int = Field(ge=1, le=50)
+    prism_size: Int = Field(ge=1, le=60)
+    index_size: Int = Field(ge=1, le=20)
+    order_rewards: list[Annotated[Int, Field(ge=0, le=100)]] = Field(max_length=6)
+    other_reward: Int = Field(ge=0, le=100)
+    stability_cap: Int = Field(ge=0, le=100)
+    tracks: dict[str, tuple[Int, Int]]
     solo: dict[str, dict]
-    community_markers: int
+    community_markers: Int = Field(ge=0, le=50)
     variants: dict[str, dict]
-    round_limit: int
-    competitive_rounds: int
+    round_limit: Int = Field(ge=1, le=10_000)
+    competitive_rounds: Int = Field(ge=1, le=10_000)
     end_initiative: str
     provenance: dict[str, Provenance] = {}
 
@@ -277,13 +278,13 @@ class CardSet:
             raise DataError(f"no Pattern named {text!r}{suggest(text, self.patterns)}", file=where or None)
         return name
 
-    def outcome(self, table: str, key, column: int) -> Effect:
+    def outcome(self, table: str, key, column: Int) -> Effect:
         row = self.tables[table].get(str(key))
         if row is None:
             return Effect()
         return row.outcomes[max(1, min(10, column))]
 
-    def reading(self, table: list[Reading], value: int) -> Reading | None:
+    def reading(self, table: list[Reading], value: Int) -> Reading | None:
         for r in table:
             if r.low <= value <= r.high:
                 return r
@@ -371,10 +372,13 @@ def _read(folder: Path, report: _Problems) -> CardSet | None:
 
     def data_of(name):
         try:
-            return load_yaml(f[name])
+            data = load_yaml(f[name])
         except DataError as exc:
             report.add(exc)
             return None
+        if data is None:  # an empty file would otherwise read as "no cards" silently
+            report.add(DataError("the file is empty", file=str(f[name])))
+        return data
 
     # file by file, in the order of FILES, so the strict mode's first problem is
     # the first a reader of the files meets
@@ -483,31 +487,11 @@ def cross_check(cards: CardSet) -> list[tuple[str, str, str, str]]:
     return problems
 
 
-_CACHE: dict = {}
-_RESOLVED: dict = {}  # (folder as given, $WORKBENCH_CARDS) -> (resolved folder, its files' paths)
-
-
-def _mtime(path: str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
+#: how the core loader (:mod:`workbench.core.cards`) reads this game's pool
+POOL = PoolSpec(GAME_ID, FILES, load_cards)
 
 
 def cards_for(folder: Path | None = None) -> CardSet:
-    """Cached :func:`load_cards`; reloads when a file's modification time changes.
-    Called for every new game, so the folder is resolved once and only the
-    files' modification times are read each time."""
-    given = (str(folder) if folder else None, os.environ.get("WORKBENCH_CARDS"))
-    found = _RESOLVED.get(given)
-    if found is None:
-        path = Path(folder) if folder else cards_dir(GAME_ID)
-        found = _RESOLVED[given] = (path, str(path.resolve()), tuple(str(path / n) for n in FILES))
-    path, key, files = found
-    stamp = tuple(_mtime(f) for f in files)
-    hit = _CACHE.get(key)
-    if hit and hit[0] == stamp:
-        return hit[1]
-    cards = load_cards(path)
-    _CACHE[key] = (stamp, cards)
-    return cards
+    """The validated pool of ``folder`` (default: the card folder), cached by the
+    core loader and read again when a file changes."""
+    return load_pool(POOL, folder)

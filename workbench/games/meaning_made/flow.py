@@ -9,7 +9,9 @@ Limited Recycle) are cleared when the next round starts.
 from __future__ import annotations
 
 from .consequences import discard_events, event_phase
-from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TURNS
+from .solo import community_placement
+from .stability_window import can_donate
+from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TURNS, finish
 
 ACTIONS_PER_TURN = 2
 
@@ -54,10 +56,22 @@ def action_done(state) -> None:
 
 
 def open_stability_window(state, start_offset: int = 0) -> None:
-    from .stability_window import next_donor
     state.phase = PHASE_STABILITY
     state.stab_next = start_offset
     next_donor(state)
+
+
+def next_donor(state) -> None:
+    """Hand the Stability Window's decision to the next player in order who can
+    donate, or end the round when nobody is left."""
+    n = len(state.players)
+    while state.stab_next < n:
+        seat = (state.first + state.stab_next) % n
+        if can_donate(state, seat) is None:
+            state.decider = seat
+            return
+        state.stab_next += 1
+    end_round(state)
 
 
 def end_round(state) -> None:
@@ -65,7 +79,6 @@ def end_round(state) -> None:
     the Competitive round count, or the round limit may end the game."""
     discard_events(state)
     if state.rules.solo:
-        from .solo import community_placement
         community_placement(state)
     if state.meaning <= 0 and not state.rules.competitive:
         finish(state, "collapsed")
@@ -78,8 +91,3 @@ def end_round(state) -> None:
         return
     start_round(state, state.round + 1)
 
-
-def finish(state, ending: str) -> None:
-    state.ending = ending
-    state.phase = PHASE_OVER
-    state.pending = None

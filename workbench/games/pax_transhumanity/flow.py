@@ -11,7 +11,7 @@ from workbench.core.errors import IllegalAction
 from . import commercialize, effects, fundraise, hire, import_idea, placate, research, syndicate
 from .ending import check_round_limit
 from .finance import sale_variant
-from .notation import PAYING, A, Action
+from .notation import PAYING, A, Action, Parser
 from .setup import choose_secret
 
 MAIN = ("fundraise", "syndicate", "commercialize", "hire", "research", "placate", "import", "end")
@@ -142,8 +142,7 @@ class _Sale:
 
 def apply_action(state, action) -> None:
     if isinstance(action, str):
-        from .game import GAME
-        action = GAME.parse_action(state, action)
+        action = Parser(state.content.ideas, state.config.players).parse(action)
     if not isinstance(action, Action):
         raise IllegalAction(f"not a Pax Transhumanity action: {action!r}")
     if state.ending is not None:
@@ -221,6 +220,9 @@ def finish_task(state, task) -> None:
         action_done(state)
     else:
         raise ValueError(f"unknown task {task!r}")
+
+
+effects.FLOW_TASKS["finish commercialize"] = finish_task
 
 
 def action_done(state, used: bool = True) -> None:

@@ -1,0 +1,205 @@
+"""Checks of command-line values, shared by the sub-commands (standard library
+only at module level).
+
+Each check returns the value ready to use or raises :class:`WorkbenchError`
+with one sentence naming the option, so every command refuses bad input the
+same way (exit 1, one line) before any work starts."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from workbench.core.errors import WorkbenchError, suggest
+
+#: the most games one batch may play (a sweep of a million games is hours already)
+MAX_GAMES = 1_000_000
+#: the longest game a batch may allow before cutting it off
+MAX_ACTIONS = 10_000_000
+#: worker processes allowed with --many-workers (beyond the machine's cores)
+MAX_WORKERS = 256
+MAX_SEED = 2**64 - 1
+LANG_CODE = re.compile(r"[a-z]{2,3}(-[A-Z]{2})?")
+SCHEDULER = re.compile(r"(tcp|tls|inproc|ucx)://[A-Za-z0-9.\-_\[\]:]+(:\d{1,5})?")
+OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def whole(value, option: str, low: int, high: int | None = None) -> int:
+    """``value`` (text or int) as an int in ``[low, high]``."""
+    if isinstance(value, bool):
+        raise WorkbenchError(f"{option} must be a whole number")
+    try:
+        number = int(str(value).strip(), 10) if not isinstance(value, int) else value
+    except ValueError:
+        raise WorkbenchError(f"{option} must be a whole number, not {value!r}") from None
+    if number < low or (high is not None and number > high):
+        span = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise WorkbenchError(f"{option} must be {span}, not {number}")
+    return number
+
+
+def port(value) -> int:
+    return whole(value, "--port", 1, 65535)
+
+
+def seed(value) -> int:
+    return whole(value, "--seed", 0, MAX_SEED)
+
+
+def players(game, value) -> int | None:
+    """``--players`` within the game's own range (None keeps the game's default)."""
+    if value is None:
+        return None
+    low, high = game.min_players, game.max_players
+    return whole(value, "--players", low, high) if low <= high else whole(value, "--players", low)
+
+
+def games(value) -> int:
+    return whole(value, "--games", 1, MAX_GAMES)
+
+
+def max_actions(value) -> int:
+    return whole(value, "--max-actions", 1, MAX_ACTIONS)
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def workers(value, *, many: bool = False) -> int | None:
+    """``--workers``: 0 (this process) up to the machine's cores, or up to
+    :data:`MAX_WORKERS` when ``--many-workers`` says so on purpose."""
+    if value is None:
+        return None
+    limit = MAX_WORKERS if many else cores()
+    number = whole(value, "--workers", 0)
+    if number > limit:
+        more = "" if many else " (add --many-workers to use more processes than cores)"
+        raise WorkbenchError(f"--workers {number} is more than {limit}{' cores' if not many else ''}{more}")
+    return number
+
+
+def scheduler(value: str | None) -> str | None:
+    """``--scheduler``: ``local`` or a Dask address such as ``tcp://host:8786``."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text == "local" or SCHEDULER.fullmatch(text):
+        if text != "local":
+            tail = text.rsplit(":", 1)[-1]
+            if tail.isdigit():
+                whole(tail, "--scheduler port", 1, 65535)
+        return text
+    raise WorkbenchError(f"--scheduler must be 'local' or an address like tcp://host:8786, not {value!r}")
+
+
+def lang(value: str, option: str = "--lang") -> str:
+    """A language code: two or three lower-case letters, optionally ``-XX``
+    (``en``, ``hu``, ``pt-BR``); nothing that could name a path."""
+    if not isinstance(value, str) or not LANG_CODE.fullmatch(value):
+        raise WorkbenchError(f"{option} must be a language code like en, hu or pt-BR, not {value!r}")
+    return value
+
+
+def out_path(value: str | None, option: str, suffixes: tuple[str, ...]) -> Path | None:
+    """An output file whose suffix matches the format and whose folder exists and
+    is writable, checked before any work starts."""
+    if value is None:
+        return None
+    path = Path(value)
+    if path.suffix.lower() not in suffixes:
+        raise WorkbenchError(f"{option} {value!r} must end in {' or '.join(suffixes)} "
+                             "(the suffix names the format written)")
+    if path.is_dir():
+        raise WorkbenchError(f"{option} {value!r} is a folder; give a file name")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise WorkbenchError(f"{option} {value!r}: the folder {str(folder)!r} does not exist")
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".workbench-check-"):
+            pass
+    except OSError as exc:
+        raise WorkbenchError(f"{option} {value!r}: cannot write in {str(folder)!r} "
+                             f"({exc.strerror or exc})") from None
+    if path.exists() and not os.access(path, os.W_OK):
+        raise WorkbenchError(f"{option} {value!r} exists and is not writable")
+    return path
+
+
+def game_id(value: str) -> str:
+    from workbench.core.registry import game_ids
+    if value not in game_ids():
+        raise WorkbenchError(f"unknown game {value!r}{suggest(value, game_ids())}; "
+                             f"choose one of {', '.join(game_ids())}")
+    return value
+
+
+def game(ref: str):
+    """The Game for a registry id or a ``package.module:ATTR`` reference that
+    really is a game (``os:getcwd`` is refused)."""
+    from workbench.core.game import Game
+    from workbench.sim.runner import resolve_game
+    if ":" not in ref:
+        game_id(ref)
+    found = resolve_game(ref)
+    if not isinstance(found, Game):
+        raise WorkbenchError(f"{ref!r} is not a game (a game id, or module:ATTR naming a Game)")
+    return found
+
+
+_NUMBER = re.compile(r"[-+]?\d+")
+_FLOAT = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
+_WORD = re.compile(r"[\w\-. /]*", re.UNICODE)
+
+
+def option_value(text: str, key: str):
+    """One ``--option`` value: a whole number, a decimal, true/false, null or a
+    plain word, or a list of those written ``a,b`` or ``[a, b]``. No YAML: a tag,
+    an anchor or a nested collection is refused."""
+    value = text.strip()
+    inner = value[1:-1] if value.startswith("[") and value.endswith("]") else None
+    if inner is not None or "," in value:
+        items = [x for x in (inner if inner is not None else value).split(",")]
+        if len(items) > 100:
+            raise WorkbenchError(f"option {key}: at most 100 items")
+        if inner is not None and not inner.strip():
+            return []
+        return [_scalar(x, key, text) for x in items]
+    return _scalar(value, key, text)
+
+
+def _scalar(value: str, key: str, text: str):
+    value = value.strip()
+    lowered = value.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if lowered in ("null", "none", "~"):
+        return None
+    if _NUMBER.fullmatch(value):
+        number = int(value)
+        if abs(number) > 2**63:
+            raise WorkbenchError(f"option {key}={value} is out of range")
+        return number
+    if _FLOAT.fullmatch(value):
+        return float(value)
+    if value and _WORD.fullmatch(value) and len(value) <= 200:
+        return value
+    raise WorkbenchError(f"option {key}={text!r}: a value is a number, true/false or a plain word")
+
+
+def options(pairs) -> dict:
+    """``key=value`` pairs to a dict (see :func:`option_value`)."""
+    out: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not OPTION_KEY.fullmatch(key):
+            raise WorkbenchError(f"option {pair!r} must look like key=value, e.g. round_limit=40")
+        if key in out:
+            raise WorkbenchError(f"option {key!r} given twice")
+        out[key] = option_value(value, key)
+    return out

@@ -1,0 +1,468 @@
+"""Saving the designer's YAML card files without losing anything of theirs.
+
+A :class:`LoadedFile` is one file as read: its text, a fingerprint of its bytes
+and its data. :func:`save_files` writes new data for one or more of them:
+
+- **Only the edited lines change.** The new text is the old text with the
+  changed values put in place by ruamel.yaml's round-trip mode (comments, key
+  order, flow or block style and quoting stay); whatever ruamel would re-format
+  on its own is mapped back onto the original lines, so untouched lines stay
+  byte for byte.
+- **The file stays the designer's**: its mode (and owner, where allowed) is
+  kept, a symlink is written through to its target (the link stays), and a
+  read-only file is refused, never replaced.
+- **Compare-and-swap under a lock**: the check that the file is unchanged since
+  it was loaded and the replace happen while holding a lock on the folder (a lock
+  file in the system's temp folder, named from the folder's real path, so the
+  designer's folder stays clean), so of two simultaneous saves one wins and the
+  other is refused; no edit is lost.
+- **All or nothing**: every new file and backup is staged as a temp file and
+  synced, then a journal naming them is written (the commit point), then the
+  renames happen. A crash before the journal leaves the old files (the stale
+  temps are removed by the next load or save); a crash after it is rolled
+  forward by the next load or save (:func:`recover`).
+- **Backups rotate** (``name.bak``, ``name.bak.1``, ``name.bak.2``); a failed
+  save never touches them.
+- Every ``OSError`` becomes one :class:`SaveError` sentence saying what to do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import errno
+import hashlib
+import io
+import json
+import os
+import stat
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from .data import MAX_FILE_BYTES, decode_text, dump_yaml, read_file_bytes, safe_load_text
+from .errors import DataError, WorkbenchError
+
+LOCK_DIR = "workbench-save-locks"
+JOURNAL_NAME = ".workbench-save.journal"
+TEMP_MARK = ".wbsave-"
+BACKUPS = 3
+#: how long a save waits for another save of the same folder to finish
+LOCK_TIMEOUT = 10.0
+
+
+class SaveError(WorkbenchError):
+    """A save that did not happen; the files on disk and their backups are as before."""
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """One card file as read: ``path`` as given (maybe a symlink), ``target`` the
+    real file written to, the exact ``text``, its ``fingerprint`` and ``data``."""
+
+    path: Path
+    target: Path
+    text: str
+    fingerprint: str
+    data: Any
+
+
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def load(path: str | Path) -> LoadedFile:
+    """Read a card file (after finishing or clearing any interrupted save in its
+    folder), keeping what a later :func:`save_files` needs."""
+    path = Path(path)
+    target = Path(os.path.realpath(path))
+    if _interrupted(target.parent):  # only then a lock (reading writes nothing otherwise)
+        with contextlib.suppress(SaveError, OSError):
+            with _locked([target.parent], timeout=0.5):
+                _recover_dirs([target.parent])
+    raw = read_file_bytes(path)  # one read: the text and its fingerprint are of the same bytes
+    text = decode_text(raw, path)
+    return LoadedFile(path, target, text, _digest(raw), safe_load_text(text, file=str(path)))
+
+
+# -- rendering -----------------------------------------------------------------
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    yml = YAML()
+    yml.preserve_quotes = True
+    yml.width = 4096
+    # ruamel writes None as an empty value; the card files spell it ``null``
+    yml.representer.add_representer(
+        type(None), lambda rep, _: rep.represent_scalar("tag:yaml.org,2002:null", "null"))
+    return yml
+
+
+def _guess_indent(text: str) -> tuple[int, int]:
+    """(mapping indent, dash offset) as the file writes them, from its first
+    nested key and its first block sequence under a key (a cheap scan; ruamel's
+    own guess parses the whole file)."""
+    indent = offset = None
+    previous: tuple[int, str] | None = None
+    for line in text.splitlines():
+        body = line.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        here = len(line) - len(body)
+        if previous is not None and previous[1].endswith(":"):
+            if body.startswith("- ") or body == "-":
+                offset = here - previous[0] if offset is None else offset
+            elif indent is None and here > previous[0]:
+                indent = here - previous[0]
+        previous = (here, body.split(" #")[0].rstrip())
+        if indent is not None and offset is not None:
+            break
+    return indent or 2, offset or 0
+
+
+def _configured(text: str):
+    yml = _yaml()
+    indent, offset = _guess_indent(text)
+    yml.indent(mapping=indent, sequence=max(indent, offset + 2), offset=offset)
+    return yml
+
+
+def _dump(yml, doc) -> str:
+    out = io.StringIO()
+    yml.dump(doc, out)
+    return out.getvalue()
+
+
+def _as_roundtrip(value: Any) -> Any:
+    """Plain data as ruamel nodes; small collections of scalars in flow style,
+    as the card files write them."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        node = CommentedMap((k, _as_roundtrip(v)) for k, v in value.items())
+        if all(not isinstance(v, (dict, list)) for v in value.values()):
+            node.fa.set_flow_style()
+        return node
+    if isinstance(value, (list, tuple)):
+        node = CommentedSeq(_as_roundtrip(v) for v in value)
+        if all(not isinstance(v, (dict, list)) for v in value):
+            node.fa.set_flow_style()
+        return node
+    return value
+
+
+def _apply(node: Any, old: Any, new: Any) -> Any:
+    """Change the round-trip ``node`` (which holds ``old``) so it holds ``new``,
+    touching only what differs; returns the node to keep in the parent."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if old == new and type(old) is type(new):
+        return node
+    if isinstance(old, dict) and isinstance(new, dict) and isinstance(node, CommentedMap):
+        for key in [k for k in old if k not in new]:
+            node.pop(key, None)
+        for key, value in new.items():
+            if key in old and key in node:
+                node[key] = _apply(node[key], old[key], value)
+            else:
+                node[key] = _as_roundtrip(value)
+        return node
+    if (isinstance(old, list) and isinstance(new, list) and isinstance(node, CommentedSeq)
+            and len(old) == len(new) == len(node)):
+        for i, value in enumerate(new):
+            node[i] = _apply(node[i], old[i], value)
+        return node
+    fresh = _as_roundtrip(new)
+    if isinstance(node, (CommentedMap, CommentedSeq)) and hasattr(fresh, "fa"):
+        # keep the old collection's style; an empty one (``[]``) says nothing
+        if node.fa.flow_style() or not len(node):
+            if all(not isinstance(v, (dict, list)) for v in (new.values() if isinstance(new, dict) else new)):
+                fresh.fa.set_flow_style()
+        else:
+            fresh.fa.set_block_style()
+    return fresh
+
+
+def _project(original: str, baseline: str, edited: str) -> str:
+    """Put the line changes ``baseline -> edited`` (two ruamel dumps) onto
+    ``original`` (the file as the designer wrote it). Where ruamel re-formats a
+    line on its own (baseline differs from original), a change next to it takes
+    the neighbouring ruamel lines along; every other line stays as written."""
+    t_lines = original.splitlines(keepends=True)
+    b_lines = baseline.splitlines(keepends=True)
+    e_lines = edited.splitlines(keepends=True)
+    to_t: dict[int, int] = {}
+    for tag, i1, i2, j1, _ in difflib.SequenceMatcher(None, b_lines, t_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                to_t[i1 + k] = j1 + k
+    hunks: list[list[int]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, b_lines, e_lines, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        # widen the hunk until the lines around it are lines of the original
+        while i1 > 0 and (i1 - 1) not in to_t:
+            i1, j1 = i1 - 1, j1 - 1
+        while i2 < len(b_lines) and i2 not in to_t:
+            i2, j2 = i2 + 1, j2 + 1
+        if hunks and i1 <= hunks[-1][1]:
+            hunks[-1][1], hunks[-1][3] = max(hunks[-1][1], i2), max(hunks[-1][3], j2)
+        else:
+            hunks.append([i1, i2, j1, j2])
+    out: list[str] = []
+    t_pos = 0
+    for i1, i2, j1, j2 in hunks:
+        t_start = to_t[i1 - 1] + 1 if i1 > 0 else 0
+        t_end = to_t[i2] if i2 < len(b_lines) else len(t_lines)
+        out += t_lines[t_pos:t_start]
+        out += e_lines[j1:j2]
+        t_pos = t_end
+    out += t_lines[t_pos:]
+    return "".join(out)
+
+
+def render(loaded: LoadedFile, new: Any) -> str:
+    """The text of ``loaded`` holding ``new``: only the lines of changed values
+    differ from the file as loaded. Falls back to a full re-dump (data exact,
+    comments lost) only if the round trip would not read back as ``new``."""
+    if new == loaded.data:
+        return loaded.text
+    candidates = []
+    try:
+        yml = _configured(loaded.text)
+        doc = yml.load(loaded.text)
+        baseline = _dump(yml, doc)
+        doc = _apply(doc, loaded.data, new)
+        edited = _dump(yml, doc)
+        candidates += [_project(loaded.text, baseline, edited), edited]
+    except Exception:  # noqa: BLE001 - ruamel refusing a file only costs the layout
+        pass
+    candidates.append(dump_yaml(new))
+    for text in candidates:
+        try:
+            if safe_load_text(text) == new:
+                return text
+        except DataError:
+            continue
+    raise SaveError(f"cannot write {loaded.path.name}: the edited data does not survive a YAML round trip")
+
+
+# -- locking, journal, recovery ---------------------------------------------------
+
+def _os_message(exc: OSError, path: Path, doing: str) -> str:
+    """One sentence for an OSError: what failed and what the designer can do."""
+    where = f"{doing} {path}"
+    code = exc.errno
+    if code == errno.ENOSPC or code == errno.EDQUOT:
+        return (f"{where} failed: the disk is full; free some space and save again "
+                "(your edits are still open; nothing on disk was changed, backups included)")
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"{where} failed: permission denied; make the file and its folder writable "
+                "for you, or copy the card folder somewhere you can write (WORKBENCH_CARDS)")
+    if code == errno.EROFS:
+        return f"{where} failed: the disk is read-only; copy the card folder to a writable place (WORKBENCH_CARDS)"
+    if code == errno.ENOENT:
+        return f"{where} failed: the file or its folder no longer exists; Reload from disk"
+    return f"{where} failed: {exc.strerror or exc}; nothing was changed"
+
+
+@contextlib.contextmanager
+def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the save lock of every folder in ``dirs`` (in a fixed order, so two
+    saves can never wait for each other)."""
+    from filelock import FileLock, Timeout
+
+    with contextlib.ExitStack() as stack:
+        for folder in sorted(set(dirs)):
+            lock = FileLock(str(_lock_path(folder)), timeout=timeout, mode=0o666)
+            try:
+                stack.enter_context(lock)
+            except Timeout:
+                raise SaveError(f"another save of {folder} is still running; try again in a moment") from None
+            except OSError as exc:
+                raise SaveError(_os_message(exc, folder, "locking")) from None
+        yield
+
+
+def _lock_path(folder: Path) -> Path:
+    """The lock of ``folder``: one file per folder (by its real path) in the
+    system's temp folder, shared by every process of every user on the machine."""
+    import tempfile
+    place = Path(tempfile.gettempdir()) / LOCK_DIR
+    if not place.is_dir():
+        place.mkdir(exist_ok=True)
+        with contextlib.suppress(OSError):
+            os.chmod(place, 0o1777)  # like /tmp itself: anyone may lock, nobody may delete others' locks
+    key = hashlib.sha256(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return place / f"{key}.lock"
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _rotate_backups(target: Path, staged: Path, keep: int = BACKUPS) -> None:
+    """``staged`` becomes ``target.bak``; older backups move down one place and
+    the oldest beyond ``keep`` is dropped."""
+    names = [target.with_name(target.name + ".bak")] + [
+        target.with_name(f"{target.name}.bak.{i}") for i in range(1, keep)]
+    for newer, older in zip(reversed(names[:-1]), reversed(names[1:])):
+        if newer.exists():
+            os.replace(newer, older)
+    os.replace(staged, names[0])
+
+
+def _recover_dirs(dirs: list[Path]) -> None:
+    """Finish the save a journal in ``dirs`` records (its temps are complete), then
+    remove temp files of saves that never reached their journal. Call with the
+    folders' locks held."""
+    for folder in sorted(set(dirs)):
+        journal = folder / JOURNAL_NAME
+        if not journal.exists():
+            continue
+        try:
+            entries = json.loads(journal.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            entries = {}
+        for tmp, target in entries.get("replace", []):
+            if os.path.exists(tmp):
+                os.replace(tmp, target)
+        for staged, target in entries.get("backups", []):
+            if os.path.exists(staged):
+                _rotate_backups(Path(target), Path(staged))
+        journal.unlink()
+        _fsync_dir(folder)
+    for folder in sorted(set(dirs)):
+        with contextlib.suppress(OSError):
+            for stale in folder.glob(f".*{TEMP_MARK}*"):
+                stale.unlink()
+
+
+def _interrupted(folder: Path) -> bool:
+    """Whether ``folder`` holds a journal or temp files of an unfinished save."""
+    try:
+        return (folder / JOURNAL_NAME).exists() or any(folder.glob(f".*{TEMP_MARK}*"))
+    except OSError:
+        return False
+
+
+def recover(folder: str | Path) -> None:
+    """Complete or clear an interrupted save in ``folder`` (loading does this too)."""
+    folder = Path(folder)
+    with _locked([folder]):
+        try:
+            _recover_dirs([folder])
+        except OSError as exc:
+            raise SaveError(_os_message(exc, folder, "finishing an interrupted save in")) from None
+
+
+# -- saving ----------------------------------------------------------------------
+
+def _writable_check(loaded: LoadedFile) -> tuple[os.stat_result, bytes]:
+    """The target's stat and bytes, refusing a file that is gone, changed or read-only."""
+    target = loaded.target
+    try:
+        st = target.stat()
+        current = target.read_bytes() if st.st_size <= MAX_FILE_BYTES else b""
+    except FileNotFoundError:
+        raise SaveError(f"{loaded.path} was moved or deleted since it was loaded; "
+                        "Reload from disk before saving") from None
+    except OSError as exc:
+        raise SaveError(_os_message(exc, loaded.path, "reading")) from None
+    if _digest(current) != loaded.fingerprint:
+        raise SaveError(f"{loaded.path} changed on disk since it was loaded (another window, "
+                        "notebook or program saved it); Reload from disk and make your edit again")
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise SaveError(f"{loaded.path} is read-only; make it writable (chmod u+w) if you mean "
+                        "to change it, or copy the card folder elsewhere (WORKBENCH_CARDS)")
+    return st, current
+
+
+def _stage(folder: Path, name: str, content: bytes, st: os.stat_result | None, suffix: str) -> Path:
+    """A complete, synced temp file in ``folder`` with the mode (and owner) of
+    ``st`` (private when ``st`` is None)."""
+    tmp = folder / f".{name}{TEMP_MARK}{uuid.uuid4().hex[:12]}{suffix}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            if st is not None:
+                os.fchmod(handle.fileno(), stat.S_IMODE(st.st_mode))
+                with contextlib.suppress(OSError):
+                    if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+                        os.fchown(handle.fileno(), st.st_uid, st.st_gid)
+            os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return tmp
+
+
+def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -> list[LoadedFile]:
+    """Write each ``(loaded, new_data)`` pair, all or nothing; returns the files as
+    now on disk (new fingerprints). Raises :class:`SaveError` (nothing written) when
+    a file changed since it was loaded, is read-only, or the disk refuses."""
+    changes = [(lf, new) for lf, new in changes if new != lf.data]
+    if not changes:
+        return []
+    from .storage import refuse_inside_installed_package
+    for lf, _ in changes:
+        try:
+            refuse_inside_installed_package(lf.target)
+        except WorkbenchError as exc:
+            raise SaveError(str(exc)) from None
+    dirs = [lf.target.parent for lf, _ in changes]
+    texts = [render(lf, new) for lf, new in changes]
+    staged: list[Path] = []
+    journal: Path | None = None
+    with _locked(dirs):
+        try:
+            _recover_dirs(dirs)
+        except OSError as exc:
+            raise SaveError(_os_message(exc, dirs[0], "finishing an interrupted save in")) from None
+        checked = [_writable_check(lf) for lf, _ in changes]
+        replace: list[tuple[str, str]] = []
+        kept: list[tuple[str, str]] = []
+        doing, where = "writing a temporary copy beside", changes[0][0].path
+        try:
+            for (lf, _), text, (st, current) in zip(changes, texts, checked):
+                where = lf.path
+                tmp = _stage(lf.target.parent, lf.target.name, text.encode("utf-8"), st, ".tmp")
+                staged.append(tmp)
+                replace.append((str(tmp), str(lf.target)))
+                if backups:
+                    bak = _stage(lf.target.parent, lf.target.name, current, st, ".bak")
+                    staged.append(bak)
+                    kept.append((str(bak), str(lf.target)))
+            for folder in set(dirs):
+                _fsync_dir(folder)
+            # the journal is the commit point: from here on, the save completes
+            doing, where = "writing the save journal in", dirs[0]
+            journal = dirs[0] / JOURNAL_NAME
+            body = json.dumps({"replace": replace, "backups": kept}).encode("utf-8")
+            jtmp = _stage(dirs[0], JOURNAL_NAME, body, None, ".tmp")
+            staged.append(jtmp)
+            os.replace(jtmp, journal)
+            staged.remove(jtmp)
+            _fsync_dir(dirs[0])
+        except OSError as exc:
+            for tmp in staged:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+            raise SaveError(_os_message(exc, Path(where), doing)) from None
+        try:
+            _recover_dirs([dirs[0]])  # performs the journal: renames, backup rotation
+        except OSError as exc:
+            raise SaveError(_os_message(exc, dirs[0], "completing the save in")
+                            + " (the save completes on the next load)") from None
+    return [LoadedFile(lf.path, lf.target, text, _digest(text.encode("utf-8")),
+                       safe_load_text(text, file=str(lf.path))) for (lf, _), text in zip(changes, texts)]

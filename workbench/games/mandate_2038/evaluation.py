@@ -1,0 +1,180 @@
+"""How a Mandate 2038 position is rated for greedy bots and the design metrics:
+weighted features of a seat's position (``DEFAULT_WEIGHTS`` names them), with
+the outlook of a selected Core Action still to resolve and a Training draw's
+expected value in place of the card drawn, and the standing on the Era's
+revealed Mandate card (issue 15: bots that play for points)."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Mapping
+
+from . import agi, board, costs, flow, influence, mandate_scoring, odds, research
+from .actions import ACTION_RULES
+from .data import CORE_ACTIONS, Content
+from .state import MandateState
+
+DEFAULT_WEIGHTS = {
+    "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
+    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3,
+    # an Agent on the board is presence for every later Action: worth more than
+    # the two Runway a Recruit costs (at 0.2 Organize was never chosen, issue 15)
+    "agents": 0.9,
+    # each Runway below 4 counts this much more: a player who cannot pay for a
+    # Build or a Recruit gains most from Fund
+    "short_runway": 0.25,
+    "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
+    "agi_readiness": 2.0, "outlook": 1.0, "ventures": 0.6,
+    # the Era's revealed Mandate card: progress toward its minimum (0-1) plus 1
+    # for leading the qualifiers alone, 0.5 tied (see era_mandate_standing)
+    "era_mandate": 1.5,
+}
+
+
+#: Mandate criteria that Training runs decide: left out of the standing, because
+#: the run's own valuation (expected banked Capability, no peeking at the deck)
+#: already plays for them, and counting their realised values mid-run made the
+#: bots bank too early (Clean Benchmarks scored in 3 of 8 games instead of 8)
+RUN_CRITERIA = frozenset({"best_run", "unique_domains", "capability_gained"})
+
+
+def era_mandate_standing(state, seat: int) -> float:
+    """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
+    Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
+    value's share of the card's minimum (capped at 1), plus 1 when it alone
+    leads the players who reach the minimum, 0.5 when it leads tied. Compute
+    produced is only recorded at Production, so before that the connected
+    Facilities (which produce it) stand in for it."""
+    name = state.mandate_card
+    if not name:
+        return 0.0
+    card = state.content.mandate_by_name.get(name.lower())
+    if card is None or card.criterion in RUN_CRITERIA:
+        return 0.0
+
+    def value(s: int) -> float:
+        v = mandate_scoring.value(state, s, card.criterion)
+        if card.criterion == "compute_produced" and not v:
+            v = len(board.connected_facilities(state, s))
+        return v
+
+    values = [value(s) for s in range(state.n)]
+    mine = values[seat]
+    out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
+    qualified = [v for v in values if v >= card.minimum]
+    if mine >= card.minimum and mine == max(qualified):
+        out += 1.0 if qualified.count(mine) == 1 else 0.5
+    return out
+
+
+def _unresolved_selection(state: MandateState, seat: int) -> str | None:
+    """The Core Action ``seat`` has selected this cycle and not yet resolved (None
+    outside selection and resolution, and once its resolution has begun)."""
+    if state.phase not in ("select", "act", "answer") or state.run is not None:
+        return None
+    action = state.selections[seat]
+    if action is None or not state.players[seat].ready[CORE_ACTIONS.index(action)]:
+        return None
+    if state.acting is not None and state.acting[0] == seat:
+        return None
+    return action
+
+
+#: content -> {on_research: expected banked Capability}; weak, so an edited pool's
+#: values go with it
+_RUN_VALUE: "weakref.WeakKeyDictionary[Content, dict]" = weakref.WeakKeyDictionary()
+
+
+def _expected_run(content: Content, on_research: bool) -> int:
+    """A Training run's expected banked Capability under the best stopping rule from
+    a full deck of ``content`` (odds.py), rounded: what a bot expects of selecting
+    Research."""
+    values = _RUN_VALUE.setdefault(content, {})
+    if on_research not in values:
+        comp = odds.full_deck(content)
+        values[on_research] = round(odds.optimal_run(comp, 1 if on_research else 0)["expected"])
+    return values[on_research]
+
+
+def evaluate(state: MandateState, seat: int, weights: Mapping[str, float] | None = None) -> float:
+    """Weighted features of ``seat``'s position (``DEFAULT_WEIGHTS`` names them).
+
+    While ``seat`` has a selected Core Action still to resolve, the position is
+    rated as it would stand after the best resolution of that Action (its
+    *outlook*), so a one-ply greedy bot selects the Action that will do most for
+    it instead of picking blind. After a Training draw the realised card is
+    replaced by the draw's expected value, so the look-ahead cannot peek at the
+    deck."""
+    w = dict(DEFAULT_WEIGHTS)
+    if weights:
+        w.update(weights)
+    action = _unresolved_selection(state, seat)
+    if action is not None and w.get("outlook", 1.0):
+        return _outlook(state, seat, action, w)
+    return features_value(state, seat, w)
+
+
+def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
+    """The best feature value among the resolutions of ``seat``'s selected Action,
+    each applied to a copy of the position (a Training run counts its expected
+    banked Capability from a full deck, never the real cards)."""
+    rules = ACTION_RULES[action]
+    index = CORE_ACTIONS.index(action)
+    best, tried = None, set()
+    for move in flow.resolutions(state, seat, action):
+        if (move.mode, move.tile) in tried:
+            continue                      # which identical Agent moves changes nothing here
+        tried.add((move.mode, move.tile))
+        c = state.clone()
+        c._legal = None                   # edited by hand below, not through apply_action
+        pos = c.tile_ids.index(move.tile)
+        c.players[seat].agents[move.agent - 1] = pos
+        if move.mode != "blocked":
+            if action == "research":
+                c.players[seat].compute -= research.compute_cost(c, pos)
+                costs.gain(c, seat, "capability", _expected_run(c.content, c.tiles[pos] == "research"))
+            elif rules.resolve(c, seat, pos, move.mode):
+                influence.accept(c)       # a proposal is rated as if the partner agreed
+                c.pending = None
+        if pos == board.FRONTIER_POS:
+            costs.gain(c, seat, "runway", 1)
+        c.players[seat].ready[index] = False
+        value = features_value(c, seat, w)
+        if best is None or value > best:
+            best = value
+    return best if best is not None else features_value(state, seat, w)
+
+
+def features_value(state: MandateState, seat: int, w: dict) -> float:
+    p = state.players[seat]
+    capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
+    prov = 0.0
+    if state.pre_draw is not None and state.pre_draw[0] == seat:
+        snap = state.pre_draw
+        capability, trust, bag, mandate, runway = snap[3], snap[4], snap[5], snap[6], snap[8]
+        step = odds.one_draw(odds.composition_of(state.content, snap[7]), set(snap[2]), snap[1])
+        prov = step["expected_prov"]
+        bag += step["expected_scrutiny"]
+        trust += step["p_human_eval"]
+    elif state.run is not None and state.run["seat"] == seat:
+        prov = state.run["prov"]
+    blocked = 0
+    if _unresolved_selection(state, seat) is not None:
+        # a pick whose Action will have no legal effect wastes one of the Era's three turns
+        blocked = flow.is_blocked(state, seat, state.selections[seat])
+    connected = len(board.connected_facilities(state, seat))
+    built = sum(f is not None for f in p.facilities)
+    ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v))
+    pend = state.pending
+    if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
+        ventures += 0.5                   # a proposal waiting for the partner's answer
+    readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
+    standing = era_mandate_standing(state, seat) if w["era_mandate"] else 0.0
+    short = 4 - runway if runway < 4 else 0
+    return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
+            + w["customers"] * p.customers
+            + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
+            + w["connected"] * connected + w["offline"] * (built - connected)
+            + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
+            + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
+            + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures)

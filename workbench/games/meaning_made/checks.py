@@ -1,0 +1,69 @@
+"""Python checks of Meaning Made's computable clauses and of its rulings file.
+
+Each check plays seeded games with random moves and compares what the engine did
+with the rule written out again here, independently of the engine's own
+bookkeeping: the Stability Window's cap and who may donate, and Fragile
+following Vitals. (``rulings.yaml`` is checked beside the switches it names,
+:func:`.variants.rulings_problems`.)
+"""
+
+from __future__ import annotations
+
+from workbench.core.rng import Rng, derive_seed
+from workbench.rules.checks import check
+
+from .notation import Donate
+
+G = "meaning-made"
+
+
+def _random_games(games: int = 12, limit: int = 400):
+    """(state before, action, state after) of seeded random games, 1 to 6 players."""
+    from .game import GAME
+    for i in range(games):
+        players = 1 + i % 6
+        state = GAME.new_initial_state(GAME.config(players, seed=derive_seed(14, "check", i)))
+        rng = Rng(derive_seed(14, "moves", i))
+        for _ in range(limit):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            action = legal[rng.randbelow(len(legal))]
+            before = state.clone()
+            state.apply_action(action)
+            yield before, action, state
+
+
+@check(f"{G}/round/stability-cap", f"{G}/round/stability-window")
+def stability_window_cap_and_donors():
+    """No round raises Meaning by more than the cap through donations; a donor is
+    not Fragile, pays 1 Support and raises Meaning by 1."""
+    problems = []
+    donated: dict[tuple, int] = {}
+    for before, action, after in _random_games():
+        if not (isinstance(action, Donate) and action.donate):
+            continue
+        seat = before.decider
+        key = (id(before.config), before.config.seed, before.round)
+        donated[key] = donated.get(key, 0) + 1
+        p, q = before.players[seat], after.players[seat]
+        if p.fragile:
+            problems.append(f"seed {before.config.seed} round {before.round}: a Fragile player donated")
+        if q.S != p.S - 1:
+            problems.append(f"seed {before.config.seed} round {before.round}: a donation cost {p.S - q.S} Support")
+        if donated[key] > before.rules.stability_cap:
+            problems.append(f"seed {before.config.seed} round {before.round}: {donated[key]} donations, "
+                            f"cap {before.rules.stability_cap}")
+    return problems[:5]
+
+
+@check(f"{G}/tracks/fragile", f"{G}/tracks/fragile-recovery")
+def fragile_follows_vitals():
+    """After every action a player is Fragile exactly when their Vitals are 0."""
+    problems = []
+    for _, action, after in _random_games(8):
+        for seat, p in enumerate(after.players):
+            if p.fragile != (p.vitals == 0):
+                problems.append(f"seed {after.config.seed}, after {action}: seat {seat} Vitals {p.vitals}, "
+                                f"Fragile {p.fragile}")
+    return problems[:5]

@@ -1,0 +1,7 @@
+"""Pebble Race: the toy game, and the template a fourth game copies
+(docs/adding-a-game.md). Not in the registry: tests and examples load it as
+``workbench.games.pebble_race:GAME``."""
+
+from .game import GAME, PebbleRace
+
+__all__ = ["GAME", "PebbleRace"]

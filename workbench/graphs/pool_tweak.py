@@ -1,0 +1,220 @@
+"""Live tweaking of Mandate 2038's and Pax Transhumanity's card pools: the
+:class:`~workbench.graphs.tweak.TweakSession` of those games.
+
+``TweakSession(game_id="mandate-2038")`` (or ``"pax-transhumanity"``) returns a
+:class:`PoolTweakSession`. It holds the game's card files as plain data and
+edits one field of one card at a time, addressed by card name and a flat column
+of the game's catalogue (``mandate_graph.CATALOGUE``, ``pax_graph.CATALOGUE``)
+or a dotted path inside the card. Each edit is validated by the game's own
+loader (the same pydantic models that check the files), refused with the file,
+card and field when bad (the pool stays as it was), and then the card graph and
+its analyses are rebuilt and compared: what became dead or live, dominated,
+cheaper, the bottleneck. Undo, redo, atomic save, export and the paired
+playtest are the Meaning Made session's.
+"""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from workbench.core.data import cards_dir, dump_yaml
+from workbench.core.errors import DataError, WorkbenchError, suggest
+from workbench.core import cardfile
+
+from . import pool_edit
+from .tweak import EditReport, TweakSession
+
+
+def graph_module(game_id: str):
+    """The card-graph module of a game (``build_graph``, ``analyses``, ``CATALOGUE``)."""
+    if game_id == "mandate-2038":
+        from . import mandate_graph
+        return mandate_graph
+    if game_id == "pax-transhumanity":
+        from . import pax_graph
+        return pax_graph
+    raise WorkbenchError(f"no card graph for {game_id!r}")
+
+
+class PoolTweakSession(TweakSession):
+    """An editable card pool of a game with a catalogue (Mandate 2038, Pax
+    Transhumanity): validation, graph analyses, undo/redo, save, playtest."""
+
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, game_id: str, folder: str | Path | None = None):
+        from workbench.core.registry import get_game
+        self.game_id = game_id
+        self.game = get_game(game_id)
+        self.graphs = graph_module(game_id)
+        self.catalogue: pool_edit.Catalogue = self.graphs.CATALOGUE
+        self.spec = self.game.pool_spec
+        self.folder = Path(folder) if folder else cards_dir(game_id)
+        self.file_names = tuple(self.catalogue.files)
+        # Loaded round-trip (comments, order, style) so a save changes only the
+        # edited values' lines: see workbench.core.cardfile.
+        self.files = {name: cardfile.load(self.folder / name) for name in self.file_names}
+        self.raw = {name: copy.deepcopy(f.data) for name, f in self.files.items()}
+        self._load_cards = self.spec.load
+        self.cards = self.spec.load(self.folder)
+        self.baseline = self.cards
+        self._undo: list[tuple[dict, str, str]] = []
+        self._redo: list[tuple[dict, str, str]] = []
+        self._graph = self.graphs.build_graph(self.cards)
+        self._analyses = self.graphs.analyses(self.cards, self._graph)
+        self.dirty = False
+
+    # -- reading --------------------------------------------------------------
+    @property
+    def columns(self) -> dict[str, tuple[str, str]]:
+        """Editable flat columns: name -> (card kinds it applies to, meaning)."""
+        return {"name": ("cards named in a list", "card name (unique)"), **self.catalogue.columns}
+
+    def table(self) -> pl.DataFrame:
+        """The pool, one row per card: name, kind and every catalogue column
+        (empty where a column does not apply to the card's kind)."""
+        cols = list(self.catalogue.columns)
+        rows = []
+        for ref in pool_edit.cards(self.raw, self.catalogue):
+            row: dict[str, Any] = {"name": ref.name, "kind": ref.kind.kind}
+            for col in cols:
+                path = ref.kind.columns.get(col)
+                row[col] = pool_edit.text_of(pool_edit.get_path(ref.card, path)) if path else None
+            rows.append(row)
+        schema = {"name": pl.Utf8, "kind": pl.Utf8}
+        for col in cols:
+            values = [r[col] for r in rows if r[col] is not None]
+            numeric = values and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+            schema[col] = pl.Int64 if numeric else pl.Utf8
+            if not numeric:
+                for r in rows:
+                    v = r[col]
+                    r[col] = None if v is None else ("true" if v is True else "false" if v is False else str(v))
+        return pl.DataFrame(rows, schema=schema, orient="row")
+
+    # -- editing --------------------------------------------------------------
+    def edit(self, card: str, column: str, value) -> EditReport:
+        """Set one field of one card: ``column`` is a flat column (see
+        :attr:`columns`) or a dotted path inside the card (``start.trust``,
+        ``rows.0.M``). ``card`` is a name, or ``kind:name`` when two kinds share it."""
+        raw = copy.deepcopy(self.raw)
+        ref = pool_edit.find(raw, self.catalogue, card)
+        file = str(self.folder / ref.kind.file)
+        path = self._path(ref, column, file)
+        old = pool_edit.get_path(ref.card, path)
+        try:
+            new = pool_edit.coerce(value, old, column)
+            pool_edit.set_path(ref.card, path, new)
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise DataError(str(exc), file=file, card=ref.name, field=column) from None
+        cards = self._validate(raw, ref.name, column, ref.key)
+        previous = self.raw
+        name = new if column == "name" else ref.name
+        report = self._commit(raw, cards, name, column, old, new)
+        self._undo.append((previous, name, column))
+        self._redo.clear()
+        return report
+
+    def _path(self, ref: pool_edit.CardRef, column: str, file: str) -> str:
+        if column == "name":
+            if ref.kind.name_key is None:
+                raise DataError(f"a {ref.kind.kind}'s name is its key and cannot be edited here",
+                                file=file, card=ref.name, field=column)
+            return ref.kind.name_key
+        if column in ref.kind.columns:
+            return ref.kind.columns[column]
+        if "." in column or column in ref.card:
+            return column
+        if column in self.catalogue.columns:
+            raise DataError(f"{column!r} does not apply to a {ref.kind.kind}; its columns are "
+                            f"{', '.join(ref.kind.columns)}", file=file, card=ref.name, field=column)
+        raise DataError(f"no editable column {column!r}{suggest(column, list(ref.kind.columns))}",
+                        file=file, card=ref.name, field=column)
+
+    def _validate(self, raw: dict, card: str | None = None, column: str | None = None, key: str | None = None):
+        """The pool ``raw`` describes, validated by the game's own loader; a problem
+        names the real file, the card and the field."""
+        with tempfile.TemporaryDirectory(prefix="workbench-tweak-") as tmp:
+            tmp_path = Path(tmp)
+            for name in self.spec.files:
+                text = dump_yaml(raw[name]) if name in raw else (self.folder / name).read_text(encoding="utf-8")
+                (tmp_path / name).write_text(text, encoding="utf-8")
+            try:
+                return self.spec.load(tmp_path)
+            except DataError as exc:
+                real = str(self.folder / Path(exc.file).name) if exc.file else None
+                # the loader names a card by its key in the file; say the name the designer used
+                named = card if exc.card is None or exc.card == key else exc.card
+                raise DataError(exc.message, file=real, card=named, field=exc.field or column) from None
+            except (ValueError, TypeError, KeyError) as exc:  # a rule the models do not cover
+                raise DataError(f"the game cannot read this value: {exc}", card=card, field=column) from None
+
+    def _commit(self, raw: dict, cards, card, column, old, new) -> EditReport:
+        before = self._analyses
+        self.raw, self.cards = raw, cards
+        self._graph = self.graphs.build_graph(cards)
+        self._analyses = self.graphs.analyses(cards, self._graph)
+        self.dirty = True
+        return diff_status(before, self._analyses, card=card, field=column, old=old, new=new)
+
+    def _travel(self, source: list, target: list, what: str) -> EditReport:
+        if not source:
+            raise WorkbenchError(f"nothing to {what}")
+        raw, card, column = source.pop()
+        current = self.raw
+        report = self._commit(raw, self._validate(raw, card, column), card, column, None, None)
+        target.append((current, card, column))
+        return report
+
+    def _played(self, card: str) -> bool:
+        try:
+            return pool_edit.find(self.raw, self.catalogue, card).kind.played
+        except DataError:
+            return False
+
+
+def diff_status(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:
+    """Compare two runs of a card graph's ``analyses``: cards that became dead or
+    live, never reachable, dominated; cost changes; a new bottleneck."""
+    rep = EditReport(card=card, field=field, old=old, new=new, live_word="live")
+    sb = {(r["kind"], r["card"]): r for r in before["card_status"].iter_rows(named=True)}
+    sa = {(r["kind"], r["card"]): r for r in after["card_status"].iter_rows(named=True)}
+    for key in sorted(set(sb) | set(sa)):
+        was, now = sb.get(key), sa.get(key)
+        name = key[1]
+        if now is None or was is None:
+            rep.notes.append(f"{name} ({key[0]}) {'added' if was is None else 'removed'}")
+            continue
+        if now["dead"] and not was["dead"]:
+            rep.became_dead.append(name)
+        if now["dead_reason"] and now["dead_reason"] != was["dead_reason"]:
+            rep.notes.append(f"{name}: {now['dead_reason']}")
+        if was["dead"] and not now["dead"]:
+            rep.became_loadable.append(name)
+        if was["dominated_by"] != now["dominated_by"]:
+            rep.dominance_changes.append({"card": name, "before": was["dominated_by"], "after": now["dominated_by"]})
+        if was["cost"] != now["cost"]:
+            rep.cost_changes.append({"card": name, "before": was["cost"] or "nothing", "after": now["cost"] or "nothing",
+                                     "what": "cost"})
+        if was["gives"] != now["gives"]:
+            rep.cost_changes.append({"card": name, "before": was["gives"] or "nothing",
+                                     "after": now["gives"] or "nothing", "what": "gives"})
+    key = "track" if "track" in after["bottlenecks"].columns else "sphere"
+
+    def top(table):
+        hit = table.filter(pl.col("bottleneck"))
+        return hit[key][0] if hit.height else None
+
+    tb, ta = top(before["bottlenecks"]), top(after["bottlenecks"])
+    if tb != ta:
+        rep.notes.append(f"bottleneck: {ta or 'none'} (was {tb or 'none'})")
+    return rep
+
+
+__all__ = ["PoolTweakSession", "diff_status", "graph_module"]
