@@ -40,5 +40,5 @@ def __getattr__(name: str):
         raise AttributeError(name)
     folder = Path(bytes.fromhex(name[len(PREFIX):]).decode("utf-8"))
     from workbench.games.meaning_made import MeaningMade
-    from workbench.games.meaning_made.cards import load_cards
+    from workbench.games.meaning_made.data import load_cards
     return MeaningMade(cards=load_cards(folder))

@@ -76,13 +76,17 @@ class StudyResult:
         return next((t for t in self.trials if t["number"] == 0 and t["state"] == "COMPLETE"), None)
 
 
+#: games whose card files the search can vary (patterns, trial folders, game references)
+BALANCED_GAMES = (GAME_ID,)
+
+
 def require_tweakable(game: str) -> None:
-    """Balance edits go through the tweak session: refuse games it does not cover yet."""
-    from workbench.graphs import tweak
-    supported = getattr(tweak, "SUPPORTED_GAMES", (getattr(tweak, "GAME_ID", GAME_ID),))
-    if game not in supported:
-        raise WorkbenchError(f"balance works on {', '.join(supported)} so far: the card tweak session "
-                             f"does not cover {game} yet")
+    """Refuse, in one line, a game the search does not cover yet."""
+    if game not in BALANCED_GAMES:
+        from workbench.core.registry import get_game
+        get_game(game)  # an unknown id is refused with the known ones
+        raise WorkbenchError(f"balance works on {', '.join(BALANCED_GAMES)} so far: the vary patterns and "
+                             f"trial card folders for {game} are not written yet")
 
 
 def open_session(game: str, folder: Path | None = None):
