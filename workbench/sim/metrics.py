@@ -64,11 +64,16 @@ class MetricData:
                   if n_seats and "score" in players.columns else None)
         card_counts: dict[str, np.ndarray] = {}
         cards = result.cards
+        if hasattr(cards, "collect"):  # a lazily read (streamed) table
+            try:
+                cards = cards.select("card", "index", "times_taken").collect()
+            except Exception:  # its part files are gone or hold no card rows: no card metrics
+                cards = pl.DataFrame()
         if cards.height and "card" in cards.columns and "times_taken" in cards.columns:
             position = {idx: k for k, idx in enumerate(games["index"].to_list())}
-            for card, idx, times in cards.select("card", "index", "times_taken").iter_rows():
-                if not times:
-                    continue
+            taken = (cards.filter(pl.col("times_taken") > 0)
+                     .group_by("card", "index").agg(pl.col("times_taken").sum()))
+            for card, idx, times in taken.iter_rows():
                 arr = card_counts.get(card)
                 if arr is None:
                     arr = card_counts[card] = np.zeros(games.height)
