@@ -36,3 +36,17 @@ def test_bad_target_is_a_message_not_an_exception():
 def test_page_builds():
     page = BalancePage(model=BalanceModel())
     assert page.__panel__() is not None
+
+
+def test_read_only_dashboard_refuses_search_and_apply():
+    class Bench:
+        read_only = True
+        cards_version = 0
+
+    model = BalanceModel()
+    page = BalancePage(bench=Bench(), model=model)
+    page._on_run()
+    assert "read-only" in page._status.object and not model.running and model.version == 0
+    model.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": 3, "new": 2}]
+    page._guarded(model.apply)
+    assert model.version == 0 and not model.applied

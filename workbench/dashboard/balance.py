@@ -191,9 +191,20 @@ class BalancePage(pn.viewable.Viewer):
         self._status = pn.pane.Markdown("")
         self._results = pn.Column(sizing_mode="stretch_width")
         self._run.on_click(self._on_run)
-        self._apply.on_click(lambda e: (self.model.apply(), self._show()))
-        self._undo.on_click(lambda e: (self.model.undo(), self._show()))
+        self._apply.on_click(lambda e: self._guarded(self.model.apply))
+        self._undo.on_click(lambda e: self._guarded(self.model.undo))
         self._poll = None
+
+    def _read_only(self) -> bool:
+        if getattr(self.bench, "read_only", False):
+            self._status.object = "**Refused:** this dashboard is read-only (workbench serve --read-only)"
+            return True
+        return False
+
+    def _guarded(self, action) -> None:
+        if not self._read_only():
+            action()
+            self._show()
 
     def _cards_changed(self):
         if self.bench is not None:
@@ -201,6 +212,8 @@ class BalancePage(pn.viewable.Viewer):
 
     def _on_run(self, event=None):
         m = self.model
+        if self._read_only():
+            return
         try:
             m.param.update(targets=self._targets.value, vary=self._vary.value, trials=int(self._trials.value),
                            games_per_trial=int(self._games.value), fresh_games=int(self._fresh.value),
