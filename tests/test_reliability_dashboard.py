@@ -26,7 +26,7 @@ def test_escaped_text_renders_as_typed_and_never_as_markup(payload):
 
 
 def test_a_card_name_with_html_is_refused_by_the_data_model(cards_copy):
-    from workbench.games.meaning_made.cards import load_cards
+    from workbench.games.meaning_made.data import load_cards
     path = cards_copy / "meaning_made" / "patterns.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace(
         "- name: Shell\n", '- name: "<img src=x onerror=alert(1)>"\n', 1), encoding="utf-8")

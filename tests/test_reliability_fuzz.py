@@ -59,7 +59,7 @@ def mm_folder(tmp_path_factory) -> Path:
 @given(content=st.one_of(yamlish.map(str.encode), st.binary(max_size=300),
                          trees.map(lambda t: yaml.safe_dump({"patterns": [t]}).encode())))
 def test_any_patterns_file_loads_or_is_refused(mm_folder, content):
-    from workbench.games.meaning_made.cards import card_problems, load_cards
+    from workbench.games.meaning_made.data import card_problems, load_cards
     path = mm_folder / "patterns.yaml"
     original = path.read_bytes()
     try:
@@ -74,7 +74,7 @@ def test_any_patterns_file_loads_or_is_refused(mm_folder, content):
 @given(entry=st.fixed_dictionaries({"name": st.one_of(st.text(max_size=30), scalars), "layer": scalars},
                                    optional={"requirement": trees, "bonus": trees, "provenance": scalars}))
 def test_any_pattern_entry_validates_or_is_refused(mm_folder, entry):
-    from workbench.games.meaning_made.cards import load_cards
+    from workbench.games.meaning_made.data import load_cards
     path = mm_folder / "patterns.yaml"
     original = path.read_bytes()
     data = yaml.safe_load(original)

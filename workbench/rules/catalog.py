@@ -122,7 +122,7 @@ def duplicate_contexts(text: str) -> dict[str, list[int]]:
 _PO_LINE = re.compile(r'^(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$')
 
 
-def check_po_syntax(text: str, file: str) -> None:
+def check_po_syntax(text: str, file: str, *, duplicates: bool = False) -> None:
     """Babel reads a broken line without complaint and drops what it holds, so a
     catalogue is checked line by line first: every line is blank, a comment, or a
     keyword with one complete string (or a continuation string)."""
@@ -133,7 +133,7 @@ def check_po_syntax(text: str, file: str) -> None:
         if not _PO_LINE.match(stripped):
             raise DataError(f"line {n}: not valid PO syntax: {stripped[:60]!r} (a keyword and one quoted "
                             "string per line, inner quotes written as \\\")", file=file)
-    dups = duplicate_contexts(text)
+    dups = {} if duplicates else duplicate_contexts(text)
     if dups:
         ctxt, where = next(iter(dups.items()))
         more = f" (and {len(dups) - 1} more duplicated)" if len(dups) > 1 else ""
@@ -141,12 +141,12 @@ def check_po_syntax(text: str, file: str) -> None:
                         f"{', '.join(map(str, where))}); keep one entry per clause{more}", file=file)
 
 
-def read_catalog(path: Path):
+def read_catalog(path: Path, *, duplicates: bool = False):
     from babel.messages.pofile import PoFileError, read_po
     from workbench.core.data import read_text_file
     path = Path(path)
     try:
-        check_po_syntax(read_text_file(path), str(path))
+        check_po_syntax(read_text_file(path), str(path), duplicates=duplicates)
         with path.open("rb") as fh:
             cat = read_po(fh, abort_invalid=True)
         _restore_previous(cat)

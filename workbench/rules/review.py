@@ -337,7 +337,9 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
     path = cat_mod.po_path(game_id, lang)
     if not path.exists():
         raise WorkbenchError(f"{game_id} has no {lang} translation ({path} not found)")
-    catalog = cat_mod.read_catalog(path)
+    # Duplicate entries are read here (Babel keeps the last) because the review
+    # names each one as a finding; every other reader refuses such a catalogue.
+    catalog = cat_mod.read_catalog(path, duplicates=True)
     po_text = path.read_text(encoding="utf-8")
     live = cat_mod.entries_by_context(catalog)
     header = dict(catalog.mime_headers)
