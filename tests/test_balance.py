@@ -285,3 +285,25 @@ def test_pool_with_values_refuses_a_bad_pool_and_changes_nothing():
     with pytest.raises(DataError, match="agents_in_pool.*whole number"):
         s.with_values({bad[0].name: -3}, bad)  # below the loader's floor: refused with the card
     assert s.raw is before
+
+
+def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys):
+    study = tmp_path / "pax.sqlite"
+    args = ["balance", "pax-transhumanity", "--target", "tie_break<=0.2 @players=3",
+            "--vary", "settings.finance_start.value.capital=1..5", "--vary", "boards.yellow*.problem_tokens=1..5",
+            "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0",
+            "--study", str(study), "--json"]
+    assert main(args + ["--apply"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["variables"] == 2 and doc["trials"] == 3 and doc["fresh_check"][0]["players"] == 3
+    assert [r["metric"] for r in doc["fresh_check"]] == ["tie_break_share"]
+    folder = cards_copy / "pax_transhumanity"
+    assert doc["applied"] == ([str(folder / n) for n in sorted({"settings.yaml" if "capital" in e["field"]
+                                                                  else "boards.yaml" for e in doc["edits"]})]
+                              if doc["edits"] else [])
+    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
+        [e["new"] for e in doc["edits"]]
+    assert main(args[:-1] + ["--undo"]) == 0
+    assert "took back" in capsys.readouterr().out
+    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
+        [e["old"] for e in doc["edits"]]
