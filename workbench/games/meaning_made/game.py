@@ -159,6 +159,8 @@ class MeaningMade(Game):
             "world_layer": state.world_layer,
             "patterns_loaded": sum(len(p.palette) for p in state.players),
             "fragile_players": sum(1 for p in state.players if p.fragile),
+            # the cap_saturation metric: players whose Legacy ends at the track's top
+            "players_at_cap": sum(1 for p in state.players if p.legacy >= state.rules.legacy_max),
             "rounds": state.round,
             "actions": state.actions_taken,
         }
