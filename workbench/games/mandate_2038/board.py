@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from workbench.core.rng import Rng
 from workbench.graphs import hexboard
 
 from . import costs
@@ -29,7 +30,7 @@ OUTER = [i for i, r in enumerate(RINGS) if r == 2]
 FRONTIER_POS = 0
 
 
-def lay_out(content, rng) -> list[str]:
+def lay_out(content, rng: Rng) -> list[str]:
     """Setup step 1: Frontier in the centre, each ring's pool shuffled within its ring."""
     inner = list(content.pools["operational"])
     outer = list(content.pools["public"])

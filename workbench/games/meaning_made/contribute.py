@@ -122,7 +122,7 @@ def plan_contribute(state: MMState, action):
     return name, pay, first_time
 
 
-def marker_only_refusal(state: MMState, name, seat: int, first_time, opened) -> str | None:
+def marker_only_refusal(state: MMState, name: str, seat: int, first_time: bool, opened) -> str | None:
     """None if ``seat`` may contribute only a marker to ``name``, else why not."""
     if not first_time:
         return "a contribution commits at least one token (your marker is already there)"
