@@ -38,7 +38,7 @@ DEFAULT_WEIGHTS = {
 RUN_CRITERIA = frozenset({"best_run", "unique_domains", "capability_gained"})
 
 
-def era_mandate_standing(state, seat: int) -> float:
+def era_mandate_standing(state: MandateState, seat: int) -> float:
     """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
     Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
     value's share of the card's minimum (capped at 1), plus 1 when it alone

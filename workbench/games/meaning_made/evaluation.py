@@ -47,7 +47,12 @@ must change ``action_values`` with it (the differential test and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .scoring import winners
+
+if TYPE_CHECKING:
+    from .state import MMState
 
 DEFAULT_WEIGHTS = {
     "meaning": 1.5, "danger": 4.0, "column": 0.8, "collapse": 200.0, "doom": 150.0, "legacy": 1.0, "vitals": 0.4, "fragile": 2.0,
@@ -82,7 +87,7 @@ def _build_weights(weights, n: int) -> dict:
     return w
 
 
-def evaluate(state, seat: int, weights=None) -> float:
+def evaluate(state: MMState, seat: int, weights=None) -> float:
     # Called for every legal action of every greedy decision: the terms are
     # added in a fixed order (so equal positions get bit-identical values), the
     # weights are read from a tuple made once per weight set and table size,
@@ -200,7 +205,7 @@ def _weight_tuple(weights, n: int) -> tuple:
     return out
 
 
-def rescue(state, seat: int | None = None) -> int:
+def rescue(state: MMState, seat: int | None = None) -> int:
     """How much Meaning the group can still add in this round's Stability Window:
     the Support held by players who may still donate (not Fragile; in the
     Window, only those not yet asked), plus one for the player on turn who can
@@ -233,7 +238,7 @@ def rescue(state, seat: int | None = None) -> int:
     return support if support < room else room
 
 
-def _done_layers(state) -> set:
+def _done_layers(state: MMState) -> set:
     inits = state.cards.initiatives
     return {inits[c].layer for c in state.completed}
 

@@ -5,6 +5,7 @@ delegated to the module that holds that rule."""
 from __future__ import annotations
 
 from workbench.core.game import Game, GameConfig, GameResult, options_from_tuples
+from workbench.core.rng import Rng
 
 from . import actions, notation
 from .data import POOL, CardSet
@@ -177,7 +178,7 @@ class MeaningMade(Game):
                          "contributors": len(seats)})
         return rows
 
-    def determinize(self, state: MMState, seat: int, rng):
+    def determinize(self, state: MMState, seat: int, rng: Rng) -> MMState:
         """A copy of ``state`` in which what ``seat`` cannot see (the order of the
         Pattern, Initiative and Event decks, and the future random stream) is
         re-drawn from ``rng``; used by search bots."""
