@@ -25,8 +25,12 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from workbench.core.errors import WorkbenchError, suggest
+
+if TYPE_CHECKING:  # the graphs package imports this module lazily; no cycle at run time
+    from workbench.graphs.pool_edit import CardRef, Catalogue
 
 KINDS = {"patterns": ("patterns.yaml", "patterns", "pattern"),
          "initiatives": ("initiatives.yaml", "initiatives", "initiative")}
@@ -140,7 +144,7 @@ _POOL_VARY = re.compile(r"^\s*(?P<kind>[a-z_*]+)\.(?P<name>[^.]+)\.(?P<field>[A-
                         r"\s*(?:=\s*(?P<lo>\d+)\s*\.\.\s*(?P<hi>\d+)|(?:\+-|±)\s*(?P<delta>\d+))?\s*$")
 
 
-def _chain(raw: dict, ref, path: str) -> list[tuple[object, object]]:
+def _chain(raw: dict, ref: "CardRef", path: str) -> list[tuple[object, object]]:
     """(node, the key taken out of it next) from the file's root down to the value."""
     from workbench.graphs.pool_edit import _steps
     out = []
@@ -162,7 +166,7 @@ def _chain(raw: dict, ref, path: str) -> list[tuple[object, object]]:
     return out
 
 
-def pool_provenance(raw: dict, ref, path: str) -> str:
+def pool_provenance(raw: dict, ref: "CardRef", path: str) -> str:
     """``seed`` or ``draft`` for the value at ``path`` of a card: the innermost
     ``provenance`` on the way from the file's root to the value, where a seed
     block's ``draft_fields`` naming the next key makes it ours. A value nothing
@@ -177,7 +181,7 @@ def pool_provenance(raw: dict, ref, path: str) -> str:
     return prov
 
 
-def expand_pool_vary(patterns: list[str], raw: dict, catalogue, *, allow_seed: bool = False
+def expand_pool_vary(patterns: list[str], raw: dict, catalogue: "Catalogue", *, allow_seed: bool = False
                      ) -> tuple[list[Variable], list[str]]:
     """The whole-number values ``KIND.NAME.COLUMN[RANGE]`` names in a catalogue
     game's card files (KIND a catalogue kind, singular or plural, or ``*``; NAME

@@ -99,13 +99,13 @@ class PoolTweakSession(TweakSession):
         return pl.DataFrame(rows, schema=schema, orient="row")
 
     # -- balance ---------------------------------------------------------------
-    def variables(self, patterns: list[str], *, allow_seed: bool = False):
+    def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
         """The whole-number draft values ``KIND.NAME.COLUMN`` patterns name, and
         the seed values they leave out (see workbench.balance.variables)."""
         from workbench.balance.variables import expand_pool_vary
         return expand_pool_vary(patterns, self.raw, self.catalogue, allow_seed=allow_seed)
 
-    def with_values(self, values: dict[str, int], variables) -> dict:
+    def with_values(self, values: dict[str, int], variables: list) -> dict:
         """A copy of the card files with each variable set to ``values[name]``,
         validated by the game's loader (a problem names file, card and field);
         the session is unchanged."""

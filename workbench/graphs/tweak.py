@@ -320,13 +320,13 @@ class TweakSession:
     # The public face a balance search uses (workbench.balance), the same on
     # every session kind: which values a --vary names, a trial pool with values
     # set (validated), and a value as the files hold it now.
-    def variables(self, patterns: list[str], *, allow_seed: bool = False):
+    def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
         """The numeric draft values the vary ``patterns`` name (``Variable``
         list) and the seed values they leave out (see workbench.balance.variables)."""
         from workbench.balance.variables import expand_vary
         return expand_vary(patterns, self.raw, allow_seed=allow_seed)
 
-    def with_values(self, values: dict[str, int], variables) -> dict:
+    def with_values(self, values: dict[str, int], variables: list) -> dict:
         """A copy of the card files with each variable set to ``values[name]``
         (written as an edit writes it), validated by the game's loader; a bad
         pool raises DataError and the session is unchanged."""
