@@ -19,7 +19,8 @@ def add_parser(sub) -> None:
                    help="e.g. 'survival=0.55..0.8 @players=2..5' or 'legacy_cap_share<=0.1' (repeatable)")
     p.add_argument("--vary", action="append", default=[], metavar="PATTERN",
                    help="card values to search, e.g. 'patterns.*.cost' or 'initiatives.*.order_spaces=1..4' "
-                        "(repeatable)")
+                        "(Meaning Made), 'tiles.*.runway=0..3' (Mandate), 'boards.*.problem_tokens' (Pax); "
+                        "see docs/balancing.md (repeatable)")
     p.add_argument("--trials", type=int, default=20, help="trials in the study (default 20)")
     p.add_argument("--games-per-trial", type=int, default=16,
                    help="games per player count in each trial (default 16)")
