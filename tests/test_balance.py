@@ -159,10 +159,10 @@ def test_fresh_check_has_intervals_and_verdicts(cards_copy):
         assert r["seed"] != spec.seed
 
 
-def test_cli_refuses_games_without_a_tweak_session_and_bad_input_in_one_line(capsys):
-    assert main(["balance", "pax-transhumanity", "--target", "tie_break<=0.2", "--vary", "patterns.*.cost"]) == 1
+def test_cli_refuses_unknown_games_and_bad_input_in_one_line(capsys):
+    assert main(["balance", "nosuch-game", "--target", "tie_break<=0.2", "--vary", "patterns.*.cost"]) == 1
     err = capsys.readouterr().err.strip()
-    assert "not written yet" in err and "pax-transhumanity" in err and "\n" not in err
+    assert "unknown game" in err and "nosuch-game" in err and "\n" not in err
     assert main(["balance", "meaning-made", "--vary", "patterns.*.cost"]) == 1
     assert "--target" in capsys.readouterr().err
     assert main(["balance", "meaning-made", "--target", "survival=0.5..0.8", "--vary", "patterns.Shell.cost"]) == 1
@@ -182,3 +182,128 @@ def test_cli_json_end_to_end(cards_copy, tmp_path, capsys):
     assert "Bokeh" in html and "cdn.bokeh.org" not in html  # inline resources
     assert main(args) == 0  # resumed: nothing left to play
     assert json.loads(capsys.readouterr().out)["ran"] == 0
+
+
+# -- Mandate 2038 and Pax Transhumanity: the pool tweak session serves balance too --------
+
+POOL_GAMES = {
+    # game, card folder, targets, vary patterns, a seed value the patterns name
+    "mandate-2038": ("mandate_2038", ["action_usage_min>=0.05 @players=4", "seat_gap<=0.1 @players=4"],
+                     ["tiles.*.compute", "projects.Quantum.runway=2..4"], "agents_in_play"),
+    "pax-transhumanity": ("pax_transhumanity", ["tie_break<=0.2 @players=3", "seat_gap<=0.1 @players=3"],
+                          ["settings.finance_start.value.capital=2..4", "boards.*.problem_tokens"], None),
+}
+
+
+def test_pool_vary_patterns_read_the_catalogue_and_its_provenance():
+    s = TweakSession("pax-transhumanity")
+    variables, protected = s.variables(["settings.*.value"])
+    names = {v.name for v in variables}
+    # draft settings are ours; seed settings (the source's numbers) are left out and named
+    assert {"agents_in_pool.value", "solo_target.value"} <= names
+    assert "hire_cost.value" in protected and "hire_cost.value" not in names
+    assert all(v.provenance == "draft" for v in variables)
+    (v,), _ = s.variables(["settings.finance_start.value.capital=1..5"])  # a dotted path into a value
+    assert (v.current, v.low, v.high) == (3, 1, 5)
+    m = TweakSession("mandate-2038")
+    variables, _ = m.variables(["tiles.*.compute"])
+    # Research is a seed tile whose yield is listed in draft_fields: its Compute is ours
+    assert "Research.compute" in {v.name for v in variables}
+    assert all(s_.field == "compute" for s_ in variables)
+
+
+@pytest.mark.parametrize("game, pattern, words", [
+    ("pax-transhumanity", "settings", "cannot read"),
+    ("pax-transhumanity", "cards.*.value", "no card kind"),
+    ("pax-transhumanity", "ideas.*.heat", "no whole-number"),   # heat is a list of colours
+    ("mandate-2038", "tiles.Nosuch.compute", "no tile named"),
+    ("mandate-2038", "settings.*.value", "no card kind"),
+])
+def test_bad_pool_vary_patterns(game, pattern, words):
+    with pytest.raises(WorkbenchError, match=words):
+        TweakSession(game).variables([pattern])
+
+
+@pytest.mark.parametrize("game, pattern", [
+    ("pax-transhumanity", "settings.hire_cost.value"),
+    ("mandate-2038", "facility.Facility.runway"),
+])
+def test_pool_seed_values_never_change_unless_allowed(game, pattern, cards_copy, capsys):
+    session = open_session(game, cards_copy / POOL_GAMES[game][0])
+    with pytest.raises(WorkbenchError, match="seed value.*--allow-seed"):
+        session.variables([pattern])
+    (v,), _ = session.variables([pattern], allow_seed=True)
+    assert v.provenance == "seed"
+    # the CLI refuses in one line and leaves the files alone
+    before = {p.name: p.read_text() for p in (cards_copy / POOL_GAMES[game][0]).glob("*.yaml")}
+    target = POOL_GAMES[game][1][0]
+    assert main(["balance", game, "--target", target, "--vary", pattern, "--apply"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "--allow-seed" in err and "\n" not in err
+    assert {p.name: p.read_text() for p in (cards_copy / POOL_GAMES[game][0]).glob("*.yaml")} == before
+
+
+@pytest.mark.parametrize("game", sorted(POOL_GAMES))
+def test_pool_game_tiny_study_proposes_edits_through_the_session(game, cards_copy, tmp_path):
+    folder, targets, vary, _ = POOL_GAMES[game]
+    session = open_session(game, cards_copy / folder)
+    assert type(session).__name__ == "PoolTweakSession"
+    spec = BalanceSpec(game, [parse_target(t) for t in targets], vary, trials=3, games_per_trial=2, seed=3,
+                       workers=0, study_path=tmp_path / "s.sqlite")
+    result = run_study(spec, session=session)
+    assert result.ran == 3 and result.protected == []
+    assert result.trials[0]["values"] == {v.name: v.current for v in result.variables}
+    assert set(result.trials[0]["metrics"]) == {f"{parse_target(t).metric}@{parse_target(t).players[0]}"
+                                                for t in targets}
+    assert all(t["state"] == "COMPLETE" for t in result.trials)
+    # a trial that changed something: its edits go through the session, validated, saved, undone
+    changed = next(t for t in result.trials[1:] if any(t["values"][v.name] != v.current for v in result.variables))
+    edits = [{"card": v.card, "field": v.field, "old": v.current, "new": changed["values"][v.name]}
+             for v in result.variables if changed["values"][v.name] != v.current]
+    diff = card_diff(session, proposal_raw(session, edits, result.variables))
+    assert diff.startswith(f"--- a/{folder}/")
+    written = apply_edits(session, edits)
+    assert written and all(p.parent == cards_copy / folder for p in written)
+    reread = open_session(game, cards_copy / folder)
+    assert [reread.value_of(e["card"], e["field"]) for e in edits] == [e["new"] for e in edits]
+    undo_edits(session, edits)
+    reread = open_session(game, cards_copy / folder)
+    assert [reread.value_of(e["card"], e["field"]) for e in edits] == [e["old"] for e in edits]
+    with pytest.raises(WorkbenchError, match="cards changed"):
+        undo_edits(session, edits)
+
+
+def test_pool_with_values_refuses_a_bad_pool_and_changes_nothing():
+    from workbench.core.errors import DataError
+    s = TweakSession("pax-transhumanity")
+    variables, _ = s.variables(["settings.finance_start.value.capital"])
+    before = s.raw
+    ok = s.with_values({variables[0].name: 4}, variables)
+    assert ok["settings.yaml"]["finance_start"]["value"]["capital"] == 4
+    assert s.raw is before and before["settings.yaml"]["finance_start"]["value"]["capital"] == 3
+    bad, _ = s.variables(["settings.agents_in_pool.value"])
+    with pytest.raises(DataError, match="agents_in_pool.*whole number"):
+        s.with_values({bad[0].name: -3}, bad)  # below the loader's floor: refused with the card
+    assert s.raw is before
+
+
+def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys):
+    study = tmp_path / "pax.sqlite"
+    args = ["balance", "pax-transhumanity", "--target", "tie_break<=0.2 @players=3",
+            "--vary", "settings.finance_start.value.capital=1..5", "--vary", "boards.yellow*.problem_tokens=1..5",
+            "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0",
+            "--study", str(study), "--json"]
+    assert main(args + ["--apply"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["variables"] == 2 and doc["trials"] == 3 and doc["fresh_check"][0]["players"] == 3
+    assert [r["metric"] for r in doc["fresh_check"]] == ["tie_break_share"]
+    folder = cards_copy / "pax_transhumanity"
+    assert doc["applied"] == ([str(folder / n) for n in sorted({"settings.yaml" if "capital" in e["field"]
+                                                                  else "boards.yaml" for e in doc["edits"]})]
+                              if doc["edits"] else [])
+    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
+        [e["new"] for e in doc["edits"]]
+    assert main(args[:-1] + ["--undo"]) == 0
+    assert "took back" in capsys.readouterr().out
+    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
+        [e["old"] for e in doc["edits"]]

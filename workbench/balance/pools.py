@@ -5,7 +5,9 @@ A balance trial writes its card files to a folder and plays them with
 (``module:ATTR``) in each worker process, forked pool workers and Dask workers
 alike, so the reference names the folder itself: the attribute
 ``cards_<hex of the path>`` of this module is a Meaning Made game that loads
-its cards from that folder (PEP 562 module ``__getattr__``). Any process that
+its cards from that folder (PEP 562 module ``__getattr__``); for the other games
+``pool_<hex of the game id>_<hex of the path>`` does the same through the
+game's own card loader. Any process that
 sees the same file system can open it; nothing has to be registered first.
 """
 
@@ -17,10 +19,16 @@ from pathlib import Path
 from workbench.core.data import dump_yaml
 
 PREFIX = "cards_"
+#: ``pool_<hex game id>_<hex path>``: any registered game with its cards from a folder
+POOL_PREFIX = "pool_"
 
 
-def game_ref(folder: Path) -> str:
-    return f"{__name__}:{PREFIX}{Path(folder).resolve().as_posix().encode('utf-8').hex()}"
+def game_ref(folder: Path, game_id: str = "meaning-made") -> str:
+    """The reference of game ``game_id`` playing the cards in ``folder``."""
+    path = Path(folder).resolve().as_posix()
+    if game_id == "meaning-made":
+        return f"{__name__}:{PREFIX}{path.encode('utf-8').hex()}"
+    return f"{__name__}:{POOL_PREFIX}{game_id.encode('utf-8').hex()}_{path.encode('utf-8').hex()}"
 
 
 def write_pool(raw: dict, source: Path, dest: Path) -> Path:
@@ -36,6 +44,11 @@ def write_pool(raw: dict, source: Path, dest: Path) -> Path:
 
 
 def __getattr__(name: str):
+    if name.startswith(POOL_PREFIX):
+        game_hex, _, path_hex = name[len(POOL_PREFIX):].partition("_")
+        from workbench.core.registry import get_game
+        game = get_game(bytes.fromhex(game_hex).decode("utf-8"))
+        return game.with_cards(game.pool_spec.load(Path(bytes.fromhex(path_hex).decode("utf-8"))))
     if not name.startswith(PREFIX):
         raise AttributeError(name)
     folder = Path(bytes.fromhex(name[len(PREFIX):]).decode("utf-8"))

@@ -26,7 +26,7 @@ from workbench.core.rng import derive_seed
 from .pools import write_pool
 from .search import BalanceSpec, apply_values, default_players, measure
 from .targets import player_counts
-from .variables import Variable, field_value
+from .variables import Variable
 
 
 def proposal_raw(session, edits: list[dict], variables: list[Variable]) -> dict:
@@ -115,8 +115,7 @@ def plot_search(trials: list[dict], path: Path, title: str) -> Path:
 
 def _check_current(session, edits: list[dict], want: str) -> None:
     for e in edits:
-        _, _, entry = session._find(e["card"], session.raw)
-        now = field_value(entry, e["field"])
+        now = session.value_of(e["card"], e["field"])
         if now != e[want]:
             raise WorkbenchError(f"{e['card']} {e['field']} is {now} in the card files, not {e[want]}: "
                                  "the cards changed since the proposal; run the study again")

@@ -29,7 +29,7 @@ from workbench.core.errors import DataError, WorkbenchError
 
 from .pools import game_ref, write_pool
 from .targets import Target, player_counts
-from .variables import Variable, expand_vary
+from .variables import Variable
 
 GAME_ID = "meaning-made"
 STUDY_NAME = "balance"
@@ -77,7 +77,7 @@ class StudyResult:
 
 
 #: games whose card files the search can vary (patterns, trial folders, game references)
-BALANCED_GAMES = (GAME_ID,)
+BALANCED_GAMES = (GAME_ID, "mandate-2038", "pax-transhumanity")
 
 
 def require_tweakable(game: str) -> None:
@@ -92,20 +92,16 @@ def require_tweakable(game: str) -> None:
 def open_session(game: str, folder: Path | None = None):
     from workbench.graphs.tweak import TweakSession
     require_tweakable(game)
-    return TweakSession(game, folder) if folder else TweakSession(game)
+    return TweakSession(game, folder)
 
 
 def apply_values(session, raw: dict, values: dict[str, int], variables: list[Variable]) -> dict:
-    """A deep copy of ``raw`` with the variables set (the tweak session's own
-    setter, so every field is written exactly as an edit would write it)."""
-    raw = copy.deepcopy(raw)
-    for var in variables:
-        value = values.get(var.name, var.current)
-        if value == var.current:
-            continue
-        _, _, entry = session._find(var.card, raw)
-        session._set(entry, var.kind, var.field, int(value))
-    return raw
+    """The session's card files with the variables set, validated (the
+    session's own :meth:`with_values`, so every field is written exactly as an
+    edit would write it). ``raw`` must be the session's files."""
+    if raw is not session.raw:
+        raise WorkbenchError("apply_values works on the session's own card files")
+    return session.with_values(values, variables)
 
 
 def measure(spec: BalanceSpec, folder: Path, counts: list[int], *, seed: int, games: int,
@@ -114,7 +110,7 @@ def measure(spec: BalanceSpec, folder: Path, counts: list[int], *, seed: int, ga
     ``{players: MetricData}``."""
     from workbench.sim import SimSpec, simulate
     out = {}
-    ref = game_ref(folder)
+    ref = game_ref(folder, spec.game)
     for n in counts:
         sim = SimSpec(ref, games=games, players=n, bots=spec.bots, seed=seed, trace=False)
         result = simulate(sim, workers=spec.workers, scheduler=spec.scheduler, progress=progress)
@@ -156,7 +152,7 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
     if spec.trials < 1 or spec.games_per_trial < 1:
         raise WorkbenchError("--trials and --games-per-trial must be at least 1")
     session = session or open_session(spec.game)
-    variables, protected = expand_vary(spec.vary, session.raw, allow_seed=spec.allow_seed)
+    variables, protected = session.variables(spec.vary, allow_seed=spec.allow_seed)
     n_default = default_players(spec.game, spec.players)
     counts = player_counts(spec.targets, n_default)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -188,13 +184,11 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
     finished = [t for t in study.trials if t.state.name in ("COMPLETE", "PRUNED", "FAIL")]
     to_run = max(0, spec.trials - len(finished))
     source = session.folder
-    base_raw = session.raw
 
     def objective(trial) -> float:
         values = {v.name: trial.suggest_int(v.name, v.low, v.high) for v in variables}
-        raw = apply_values(session, base_raw, values, variables)
         try:
-            session._validate(raw)
+            raw = session.with_values(values, variables)
         except DataError as exc:
             trial.set_user_attr("refused", str(exc))
             raise optuna.TrialPruned(str(exc)) from None

@@ -14,12 +14,13 @@ def add_parser(sub) -> None:
                     "within the targets. Trials play the same seeds (paired); the proposal is checked "
                     "on fresh seeds and shown as a card-file diff. Values with provenance: seed never "
                     "change unless --allow-seed.")
-    p.add_argument("game", help="game id (meaning-made so far)")
+    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
     p.add_argument("--target", action="append", default=[], metavar="EXPR",
                    help="e.g. 'survival=0.55..0.8 @players=2..5' or 'legacy_cap_share<=0.1' (repeatable)")
     p.add_argument("--vary", action="append", default=[], metavar="PATTERN",
                    help="card values to search, e.g. 'patterns.*.cost' or 'initiatives.*.order_spaces=1..4' "
-                        "(repeatable)")
+                        "(Meaning Made), 'tiles.*.runway=0..3' (Mandate), 'boards.*.problem_tokens' (Pax); "
+                        "see docs/balancing.md (repeatable)")
     p.add_argument("--trials", type=int, default=20, help="trials in the study (default 20)")
     p.add_argument("--games-per-trial", type=int, default=16,
                    help="games per player count in each trial (default 16)")
