@@ -18,6 +18,15 @@ other on the same seeds and writes, to ``analyses/out/``:
 
 Run: ``.venv/bin/python analyses/skill_report.py [--game meaning-made] [--quick]``.
 All games are seeded (``--seed``), so a rerun gives the same tables.
+
+``--ladder`` writes the skill ladder of every game instead (``skill_ladder.csv``
+and a Markdown table on stdout): for each rung (random, greedy, MCTS) the
+measure that shows skill in that game, with a 95% Wilson interval. Where the
+table shares one fate (Meaning Made: a collapsed world has no winner) every seat plays the rung and the measure is
+survival; in competitive play (Mandate, Pax) one seat plays the rung (rotated through every
+seat) against a field of greedy bots and the measure is that seat's win rate,
+against the fair share ``1/players``. The verdict column says whether the rung
+beats the one below it with intervals apart, within noise, or not.
 """
 
 from __future__ import annotations
@@ -80,6 +89,87 @@ def skill_pools(game: str, players: int, games: int, seed: int, ladder, workers,
     return pl.DataFrame(rows)
 
 
+#: the ladder of the skill report per game: rungs, players, games per rung.
+#: MCTS uses an iteration count (not a time budget) so the table reproduces;
+#: its playouts stop after a few actions and score the leaf with the game's
+#: evaluation, which keeps a long game affordable on a loaded 2-core machine.
+LADDER_GAMES = {
+    # Meaning Made: random playouts waste the shared Support, so their leaves
+    # all look doomed and the search learns nothing (mcts:16:d=4 survived 0 of
+    # 20); a greedy step per playout keeps the leaves informative, and 48
+    # iterations visit each root action several times (16 with two greedy
+    # steps survived 70 % against greedy's 80 %)
+    "meaning-made": (["random", "greedy", "mcts:48:greedy:d=1"], 2, 20),
+    "mandate-2038": (["random", "greedy", "mcts:16:d=4"], 4, 12),
+    "pax-transhumanity": (["random", "greedy", "mcts:16:d=4"], 3, 9),
+}
+#: games whose table shares one fate (Meaning Made: nobody wins a collapsed
+#: world), where the ladder measures survival with every seat the same bot
+GROUP_FATE = {"meaning-made"}
+FIELD = "greedy"
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (sound at 0 and at n)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def skill_ladder(game: str, rungs, players: int, games: int, seed: int, workers, log) -> list[dict]:
+    """One row per rung: measure, value, interval, verdict against the rung below."""
+    from workbench.core.registry import get_game
+    from workbench.sim import SimSpec, simulate
+
+    get_game(game)  # an unknown game fails here, before any batch
+    cooperative = game in GROUP_FATE
+    rows = []
+    for rung in rungs:
+        if cooperative:
+            res = simulate(SimSpec(game, games=games, players=players, seed=seed, bots=rung, trace=False),
+                           workers=workers)
+            hits, n = float(res.games["completed"].sum()), res.games.height
+            measure, fair = "survival (every seat this bot)", None
+        else:
+            hits = n = 0
+            per_seat = max(1, games // players)
+            for seat in range(players):
+                res = simulate(SimSpec(game, games=per_seat, players=players, seed=seed + seat,
+                                       bots=seat_specs(rung, FIELD, seat, players), trace=False), workers=workers)
+                won = res.players.filter(res.players["seat"] == seat)
+                hits += float(won["won"].sum())
+                n += won.height
+            measure, fair = f"win rate, one seat vs {FIELD} field", 1.0 / players
+        lo, hi = wilson(hits, n)
+        rows.append({"game": game, "players": players, "rung": rung, "measure": measure, "games": n,
+                     "value": hits / n if n else None, "ci_low": lo, "ci_high": hi, "fair": fair})
+        log(f"  {game} {rung:<14} {rows[-1]['value']:.2f} [{lo:.2f}, {hi:.2f}] over {n} games")
+    for below, row in zip(rows, rows[1:]):
+        if row["ci_low"] > below["ci_high"]:
+            row["verdict"] = f"stronger than {below['rung']}"
+        elif row["value"] > below["value"]:
+            row["verdict"] = f"above {below['rung']}, within noise"
+        elif row["value"] == below["value"]:
+            row["verdict"] = f"level with {below['rung']}"
+        else:
+            row["verdict"] = f"NOT stronger than {below['rung']}"
+    rows[0]["verdict"] = "bottom rung"
+    return rows
+
+
+def ladder_markdown(rows: list[dict]) -> str:
+    out = ["| game | players | bot | measure | games | value [95% CI] | verdict |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        fair = f" (fair {r['fair']:.2f})" if r["fair"] else ""
+        out.append(f"| {r['game']} | {r['players']} | `{r['rung']}` | {r['measure']}{fair} | {r['games']} | "
+                   f"{r['value']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}] | {r['verdict']} |")
+    return "\n".join(out)
+
+
 def plot(matrix, pools, path: Path, title: str) -> None:
     from bokeh.io import save
     from bokeh.layouts import column
@@ -116,7 +206,27 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true", help="few games and cheap bots: a smoke run")
     p.add_argument("--out", default=str(OUT))
     p.add_argument("--no-png", action="store_true", help="skip the PNG snapshot of the HTML page")
+    p.add_argument("--ladder", action="store_true",
+                   help="the skill ladder of every game (or of --game when given with --ladder-game)")
+    p.add_argument("--ladder-game", action="append", default=None, help="limit --ladder to these games")
     args = p.parse_args(argv)
+    if args.ladder:
+        import polars as pl
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        rows = []
+        for game in args.ladder_game or list(LADDER_GAMES):
+            rungs, players, games = LADDER_GAMES[game]
+            if args.games:
+                games = args.games
+            if args.quick:
+                rungs, games = ["random", "greedy", "mcts:4:d=2"], players
+            rows += skill_ladder(game, rungs, players, games, args.seed, args.workers,
+                           lambda t: print(t, file=sys.stderr, flush=True))
+        pl.DataFrame(rows).write_csv(out / "skill_ladder.csv")
+        print(ladder_markdown(rows))
+        print(f"wrote {out}/skill_ladder.csv")
+        return 0
     ladder = ["random", "greedy", "mcts:4:d=3", "mcts:12:d=3"] if args.quick else LADDER
     games = args.games or (args.players if args.quick else 12)
     out = Path(args.out)

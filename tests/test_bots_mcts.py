@@ -86,3 +86,25 @@ def test_determinize_hook_is_used_once_per_iteration():
 def test_time_budget_runs_at_least_one_iteration():
     state = GAME.new_initial_state(GAME.config(4, seed=2))
     assert parse_mcts("t=0.0001").choose(GAME, state, Rng(0)) in state.legal_actions()
+
+
+def test_time_budget_spelled_out_with_a_default_depth():
+    from workbench.core.bots import make_bot
+    from workbench.core.errors import WorkbenchError
+    bot = make_bot("mcts:time=0.01")
+    assert bot.time_budget == 0.01 and bot.depth == 40 and bot.name == "mcts:t=0.01"
+    assert make_bot("mcts:time=0.01:d=5").depth == 5
+    with pytest.raises(WorkbenchError):
+        make_bot("mcts:time=0")
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_time_budget_bot_plays_a_legal_move_in_every_game(game_id):
+    from workbench.core.bots import make_bot
+    from workbench.core.registry import get_game
+    from workbench.core.rng import Rng
+    game = get_game(game_id)
+    state = game.new_initial_state(game.config(game.default_players if hasattr(game, "default_players")
+                                               else game.min_players, seed=3))
+    action = make_bot("mcts:time=0.01").choose(game, state, Rng(1))
+    assert action in state.legal_actions()

@@ -182,6 +182,9 @@ def test_sweep_runs_off_thread_with_progress(sweeps):
     seats = sweeps.seat_balance()
     assert seats["seat"].to_list() == [1, 2, 3]
     assert abs(seats["win_rate"].sum() - sweeps.results["A"].metrics()["completion"]) < 1e-9
+    # the page plots the one seat_win_rate metric the Balance view reads
+    assert dict(zip(seats["seat"].to_list(), seats["win_rate"].to_list())) == \
+        sweeps.results["A"].metrics()["seat_win_rate"]
     table, order = sweeps.card_use()
     assert order and set(table["card"].to_list()) == set(order)
 

@@ -2,7 +2,9 @@
 
 The import graph of each package under ``workbench/games/`` is built from the
 source with :mod:`ast` (imports inside functions included: a late import hides a
-cycle from Python, not from a reader) and must be a DAG. Each package also has
+cycle from Python, not from a reader) and must be a DAG. Imports under
+``if TYPE_CHECKING:`` are left out: they never run, and they are how a lower
+layer names a higher layer's type in an annotation. Each package also has
 the same file roles, so a reader finds the same thing in the same place in
 every game (docs/adding-a-game.md)."""
 
@@ -23,6 +25,25 @@ PACKAGES = sorted(p.name for p in GAMES_DIR.iterdir() if (p / "__init__.py").exi
 ROLES = ("data", "state", "actions", "flow", "notation", "scenario", "evaluation", "checks", "drawing", "game")
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _run_time_nodes(tree: ast.AST):
+    """Every node of ``tree`` except the bodies of ``if TYPE_CHECKING:`` blocks
+    (their ``else`` branches do run)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+
+
 def import_graph(package: str) -> nx.DiGraph:
     """Module -> module edges inside ``workbench.games.<package>``."""
     root = GAMES_DIR / package
@@ -30,7 +51,7 @@ def import_graph(package: str) -> nx.DiGraph:
     for path in sorted(root.glob("*.py")):
         mod = path.stem
         g.add_node(mod)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _run_time_nodes(ast.parse(path.read_text(encoding="utf-8"))):
             targets: list[str] = []
             if isinstance(node, ast.ImportFrom):
                 if node.level == 1:
@@ -71,20 +92,39 @@ def test_the_checker_sees_a_cycle(tmp_path, monkeypatch):
     assert not nx.is_directed_acyclic_graph(import_graph("cyc"))
 
 
+def test_the_checker_ignores_type_checking_imports(tmp_path, monkeypatch):
+    """An import that only type checkers run adds no edge; one in the ``else``
+    branch, or a late one next to it, still does."""
+    pkg = tmp_path / "tc"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from . import b\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n")
+    (pkg / "c.py").write_text("import typing\nif typing.TYPE_CHECKING:\n    from .a import x\nelse:\n    from .b import y\n")
+    monkeypatch.setattr(sys.modules[__name__], "GAMES_DIR", tmp_path)
+    g = import_graph("tc")
+    assert nx.is_directed_acyclic_graph(g)
+    assert set(g.edges) == {("a", "b"), ("c", "b")}
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    pass\n"
+                              "def f():\n    from .a import x\n")
+    assert not nx.is_directed_acyclic_graph(import_graph("tc"))
+
+
 def _unannotated_state_params(path: Path) -> list[str]:
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.FunctionDef):
-            out += [f"{path.name}:{node.lineno} {node.name}" for a in node.args.args
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            params = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+            out += [f"{path.name}:{node.lineno} {node.name}" for a in params
                     if a.arg == "state" and a.annotation is None]
     return out
 
 
 @pytest.mark.parametrize("package", PACKAGES)
-def test_game_module_annotates_its_states(package):
-    """Each game's ``game.py`` names its state type on every ``state`` parameter
-    (the template annotates every module)."""
-    paths = sorted((GAMES_DIR / package).glob("*.py")) if package == "pebble_race" \
-        else [GAMES_DIR / package / "game.py"]
+def test_engine_modules_annotate_their_states(package):
+    """Every module of every game names its state type on every ``state``
+    parameter (``state: MMState`` ...), importing it under ``if TYPE_CHECKING:``
+    where a run-time import would climb the layers."""
+    paths = sorted((GAMES_DIR / package).glob("*.py"))
     missing = [m for p in paths for m in _unannotated_state_params(p)]
     assert not missing, missing

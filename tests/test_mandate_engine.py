@@ -248,3 +248,19 @@ def test_outlook_never_reads_the_training_deck():
         s.apply_action(GAME.parse_action(s, "select research"))
         values.append(GAME.evaluate(s, 0))
     assert values[0] == pytest.approx(values[1])
+
+
+def test_era_mandate_standing_counts_progress_and_the_lead_not_training_runs():
+    """The greedy evaluation's view of the Era's Mandate card (issue 15)."""
+    from workbench.games.mandate_2038.evaluation import era_mandate_standing
+    state = GAME.new_initial_state(GAME.config(4, seed=1))
+    state.mandate_card = "Public Confidence"       # Highest Trust, at least 4
+    for p, trust in zip(state.players, (2, 4, 5, 5)):
+        p.trust = trust
+    assert era_mandate_standing(state, 0) == pytest.approx(0.5)        # half way to the minimum
+    assert era_mandate_standing(state, 1) == pytest.approx(1.0)        # qualifies, not leading
+    assert era_mandate_standing(state, 2) == pytest.approx(1.5)        # leads, tied
+    state.players[3].trust = 3
+    assert era_mandate_standing(state, 2) == pytest.approx(2.0)        # leads alone
+    state.mandate_card = "Clean Benchmarks"        # a Training-run criterion: left to the run
+    assert era_mandate_standing(state, 2) == 0.0

@@ -135,3 +135,73 @@ def test_card_summary():
 def test_flatten_spreads_seat_metrics():
     flat = flatten(compute_all(MetricData.from_result(_result([_record(0, [1], 3, 9)]))))
     assert flat["seat_advantage_seat2"] == pytest.approx(0.5)
+
+
+# -- balancing metrics (issue 15) -------------------------------------------------------
+
+def _scored(index, winners, scores, *, cards=(), extra=None):
+    rec = _record(index, winners, 5, 10, seats=len(scores))
+    for p, score in zip(rec["players"], scores):
+        p["score"] = float(score)
+    rec["cards"] = [{"index": index, "seed": index, "card": c, "times_taken": t} for c, t in cards]
+    if extra:
+        rec["game"].update(extra)
+    return rec
+
+
+def test_seat_win_rate_and_gap_count_shared_wins_in_full():
+    # game 0: seat 0 wins; game 1: both share; game 2: seat 1 wins; game 3: nobody
+    recs = [_scored(0, [0], [3, 1]), _scored(1, [0, 1], [2, 2]), _scored(2, [1], [0, 4]),
+            _scored(3, [], [0, 0])]
+    m = _result(recs).metrics()
+    assert m["seat_win_rate"] == {1: 0.5, 2: 0.5}
+    assert m["seat_gap"] == 0.0
+    recs = [_scored(0, [0], [3, 1]), _scored(1, [0], [2, 1]), _scored(2, [0], [5, 4]), _scored(3, [1], [0, 4])]
+    m = _result(recs).metrics()
+    assert m["seat_win_rate"] == {1: 0.75, 2: 0.25}
+    assert m["seat_gap"] == pytest.approx(0.25)
+
+
+def test_cooperative_win_rate_is_survival():
+    # everyone wins when the world survives (2 of 4 games)
+    recs = [_scored(i, [0, 1, 2] if i % 2 else [], [7, 7, 7]) for i in range(4)]
+    m = _result(recs).metrics()
+    assert m["completion"] == 0.5
+    assert m["seat_win_rate"] == {1: 0.5, 2: 0.5, 3: 0.5}
+
+
+def test_tie_break_share_counts_shared_top_scores_among_games_with_a_winner():
+    recs = [_scored(0, [0], [3, 3, 1]),      # tie broken (e.g. by Capital)
+            _scored(1, [1], [1, 4, 2]),      # score decides
+            _scored(2, [0, 2], [5, 0, 5]),   # shared
+            _scored(3, [], [0, 0, 0])]       # no winner: left out
+    assert _result(recs).metrics()["tie_break_share"] == pytest.approx(2 / 3)
+
+
+def test_cap_saturation_reads_players_at_cap():
+    recs = [_scored(0, [0], [30, 30, 12], extra={"players_at_cap": 2}),
+            _scored(1, [1], [10, 30, 2], extra={"players_at_cap": 1})]
+    assert _result(recs).metrics()["cap_saturation"] == pytest.approx(3 / 6)
+    assert _result([_scored(0, [0], [1, 0])]).metrics()["cap_saturation"] is None
+
+
+def test_action_usage_and_card_usage_from_the_cards_table():
+    from workbench.sim.metrics import MetricData, compute
+
+    recs = [_scored(0, [0], [2, 1], cards=[("Fund", 3), ("Build", 1), ("Gem", 1)]),
+            _scored(1, [1], [1, 2], cards=[("Fund", 1), ("Gem", 0)])]
+    result = _result(recs)
+    d = result.metric_data()
+    assert d.action_kinds == ()          # the toy game names no action kinds
+    assert compute(d, "action_usage") is None
+    d = MetricData(d.cols, d.won, None, d.scores, d.card_counts, ("Fund", "Build", "Organize"))
+    usage = compute(d, "action_usage")
+    assert usage == {"Fund": pytest.approx(4 / 5), "Build": pytest.approx(1 / 5), "Organize": 0.0}
+    assert compute(d, "action_usage_min") == 0.0
+    assert compute(d, "card_usage") == {"Build": 0.5, "Fund": 1.0, "Gem": 0.5}
+    assert compute(d, "survival") == 1.0
+
+
+def test_mandate_names_its_core_actions_for_action_usage():
+    from workbench.core.registry import get_game
+    assert get_game("mandate-2038").action_kinds == ("Fund", "Research", "Build", "Organize", "Deploy", "Influence")

@@ -8,6 +8,9 @@ Spec on the command line (``--bots``)::
     mcts:200:d=30        playouts stop after 30 actions and every leaf is scored
                          by ``Game.evaluate`` (see "Values" below)
     mcts:t=0.05          a time budget of 0.05 s per decision instead of a count
+    mcts:time=0.2        the same, spelled out; with a time budget and no d= the
+                         playouts stop after 40 actions (d=40), so a game whose
+                         random playouts do not end (Pax) stays inside the budget
     mcts:200:c=1.0       exploration constant (default 1.4)
 
 Options after the first may come in any order, separated by colons.
@@ -39,6 +42,10 @@ shared across samples (single-observer information-set MCTS); a child is only
 considered while its action is legal in the current sample. A game without the
 hook is searched as it is, which lets the bot peek at the hidden order. That
 is the honest limitation of that fallback.
+
+Budget: with a time budget a playout also stops at the deadline (its leaf is
+then scored by ``Game.evaluate``), so one decision takes about the budget plus
+one look-ahead, whatever the game.
 
 Determinism: with an iteration count the bot's choices depend only on the
 state and its own rng. A time budget (``t=``) makes the number of iterations,
@@ -86,6 +93,12 @@ class MCTSBot(Bot):
             raise WorkbenchError(f"mcts playout must be random or greedy, not {playout!r}")
         if iterations < 1 and time_budget is None:
             raise WorkbenchError("mcts needs at least one iteration")
+        if time_budget is not None and time_budget <= 0:
+            raise WorkbenchError("mcts time budget must be more than 0 seconds")
+        self._default_depth = time_budget is not None and depth is None
+        if self._default_depth:
+            depth = 40
+        self._deadline: float | None = None
         self.iterations = iterations
         self.playout = playout
         self.time_budget = time_budget
@@ -96,7 +109,7 @@ class MCTSBot(Bot):
         parts = [f"t={time_budget}" if time_budget is not None else str(iterations)]
         if playout != "random":
             parts.append(playout)
-        if depth is not None:
+        if depth is not None and not self._default_depth:
             parts.append(f"d={depth}")
         if exploration != 1.4:
             parts.append(f"c={exploration}")
@@ -110,6 +123,7 @@ class MCTSBot(Bot):
         n = state.num_players
         root = _Node(n)
         deadline = time.perf_counter() + self.time_budget if self.time_budget is not None else None
+        self._deadline = deadline
         done = 0
         bounds = [math.inf, -math.inf]  # smallest and largest value backed up
         while True:
@@ -186,8 +200,10 @@ class MCTSBot(Bot):
         limit = self.depth if self.depth is not None else self.max_playout
         greedy = self._greedy
         evaluated = self.depth is not None
+        deadline = self._deadline
         while not state.is_terminal():
-            if steps >= limit:
+            if steps >= limit or (deadline is not None and steps and steps % 8 == 0
+                                  and time.perf_counter() >= deadline):
                 if evaluated:
                     break
                 return terminal_rewards(game, state)  # runaway playout: nobody won
@@ -221,7 +237,7 @@ def parse_mcts(arg: str | None) -> MCTSBot:
                 iterations = int(part)
             elif not eq and part in ("random", "greedy"):
                 kwargs["playout"] = part
-            elif key == "t":
+            elif key in ("t", "time"):
                 kwargs["time_budget"] = float(value)
             elif key == "d":
                 kwargs["depth"] = int(value)
@@ -233,7 +249,7 @@ def parse_mcts(arg: str | None) -> MCTSBot:
                 raise ValueError
         except ValueError:
             raise WorkbenchError(f"cannot read mcts option {part!r}: use a number of iterations, "
-                                 "random or greedy, t=SECONDS, d=DEPTH or c=EXPLORATION") from None
+                                 "random or greedy, t=SECONDS (or time=SECONDS), d=DEPTH or c=EXPLORATION") from None
     # bounds keep a typo (mcts:2000000) from becoming a game that never ends
     import math
     if not 1 <= iterations <= MAX_ITERATIONS:

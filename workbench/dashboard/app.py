@@ -31,6 +31,7 @@ PAGES = [
     ("Rules", "workbench.dashboard.rules", "RulesPage"),
     ("Sweeps", "workbench.dashboard.sweeps", "SweepsPage"),
     ("Print", "workbench.dashboard.print", "PrintPage"),
+    ("Balance", "workbench.dashboard.balance", "BalancePage"),
 ]
 
 TITLE = "Tabletop Design Workbench"

@@ -207,12 +207,15 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         return pl.concat(frames).select("arm", "turns", "games") if frames else pl.DataFrame()
 
     def seat_balance(self):
-        """polars: arm, seat (1-based), win_rate (shared wins count by share)."""
+        """polars: arm, seat (1-based), win_rate: the ``seat_win_rate`` metric of
+        :mod:`workbench.sim.metrics` (the same number the Balance view reads; in
+        cooperative play every seat's rate is the survival rate)."""
         import polars as pl
-        frames = [res.players.group_by("seat").agg(pl.col("win_credit").mean().alias("win_rate"))
-                  .sort("seat").with_columns((pl.col("seat") + 1).alias("seat"), pl.lit(arm).alias("arm"))
-                  for arm, res in self.results.items()]
-        return pl.concat(frames).select("arm", "seat", "win_rate") if frames else pl.DataFrame()
+        rows = [{"arm": arm, "seat": seat, "win_rate": rate}
+                for arm, res in self.results.items()
+                for seat, rate in (res.metrics().get("seat_win_rate") or {}).items()]
+        return (pl.DataFrame(rows, schema={"arm": pl.Utf8, "seat": pl.Int64, "win_rate": pl.Float64})
+                if rows else pl.DataFrame())
 
     def card_use(self, top: int = 25):
         """polars: arm, card, pick_rate for the most picked cards of arm A."""

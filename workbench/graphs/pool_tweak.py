@@ -98,6 +98,32 @@ class PoolTweakSession(TweakSession):
                     r[col] = None if v is None else ("true" if v is True else "false" if v is False else str(v))
         return pl.DataFrame(rows, schema=schema, orient="row")
 
+    # -- balance ---------------------------------------------------------------
+    def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
+        """The whole-number draft values ``KIND.NAME.COLUMN`` patterns name, and
+        the seed values they leave out (see workbench.balance.variables)."""
+        from workbench.balance.variables import expand_pool_vary
+        return expand_pool_vary(patterns, self.raw, self.catalogue, allow_seed=allow_seed)
+
+    def with_values(self, values: dict[str, int], variables: list) -> dict:
+        """A copy of the card files with each variable set to ``values[name]``,
+        validated by the game's loader (a problem names file, card and field);
+        the session is unchanged."""
+        raw = copy.deepcopy(self.raw)
+        for var in variables:
+            value = values.get(var.name, var.current)
+            if value == var.current:
+                continue
+            ref = pool_edit.find(raw, self.catalogue, var.card)
+            pool_edit.set_path(ref.card, self._path(ref, var.field, str(self.folder / ref.kind.file)), int(value))
+        self._validate(raw)
+        return raw
+
+    def value_of(self, card: str, field: str) -> int:
+        """A variable's value in the session's files now."""
+        ref = pool_edit.find(self.raw, self.catalogue, card)
+        return pool_edit.get_path(ref.card, self._path(ref, field, str(self.folder / ref.kind.file)))
+
     # -- editing --------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> EditReport:
         """Set one field of one card: ``column`` is a flat column (see

@@ -316,6 +316,35 @@ class TweakSession:
         names = [e["name"] for _, _, e in self._entries()]
         raise DataError(f"no card named {card!r}{suggest(card, names)}", card=card)
 
+    # -- balance ---------------------------------------------------------------
+    # The public face a balance search uses (workbench.balance), the same on
+    # every session kind: which values a --vary names, a trial pool with values
+    # set (validated), and a value as the files hold it now.
+    def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
+        """The numeric draft values the vary ``patterns`` name (``Variable``
+        list) and the seed values they leave out (see workbench.balance.variables)."""
+        from workbench.balance.variables import expand_vary
+        return expand_vary(patterns, self.raw, allow_seed=allow_seed)
+
+    def with_values(self, values: dict[str, int], variables: list) -> dict:
+        """A copy of the card files with each variable set to ``values[name]``
+        (written as an edit writes it), validated by the game's loader; a bad
+        pool raises DataError and the session is unchanged."""
+        raw = copy.deepcopy(self.raw)
+        for var in variables:
+            value = values.get(var.name, var.current)
+            if value != var.current:
+                _, _, entry = self._find(var.card, raw)
+                self._set(entry, var.kind, var.field, int(value))
+        self._validate(raw)
+        return raw
+
+    def value_of(self, card: str, field: str) -> int:
+        """A variable's value in the session's files now."""
+        from workbench.balance.variables import field_value
+        _, _, entry = self._find(card, self.raw)
+        return field_value(entry, field)
+
     # -- editing -------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> EditReport:
         """Set one field of one card. ``column`` is a flat column name (see

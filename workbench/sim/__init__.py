@@ -38,10 +38,15 @@ class SimResult:
     ideal_rounds: tuple[int, int] | None = None
     _metrics: dict | None = field(default=None, repr=False)
     _card_summary: object = field(default=None, repr=False)
+    _metric_data: object = field(default=None, repr=False)
 
     def metric_data(self):
-        from .metrics import MetricData
-        return MetricData.from_result(self, self.ideal_rounds)
+        """The batch as :class:`~workbench.sim.metrics.MetricData` (made once: a
+        streamed sweep's card rows are only readable while its parts exist)."""
+        if self._metric_data is None:
+            from .metrics import MetricData
+            self._metric_data = MetricData.from_result(self, self.ideal_rounds)
+        return self._metric_data
 
     def metrics(self) -> dict:
         """Every registered metric, ``{key: value}`` (see :mod:`workbench.sim.metrics`)."""
@@ -53,14 +58,14 @@ class SimResult:
     def metrics_table(self):
         """The metrics as a two-column polars table (label, value)."""
         import polars as pl
-        from .metrics import METRICS
+        from .metrics import METRICS, flat_label
         values = self.metrics()
         labels, numbers = [], []
         for m in METRICS:
             v = values[m.key]
             if isinstance(v, dict):
-                for seat, x in v.items():
-                    labels.append(f"{m.label}, seat {seat}")
+                for sub, x in v.items():
+                    labels.append(flat_label(m.key, sub))
                     numbers.append(x)
             else:
                 labels.append(m.label)

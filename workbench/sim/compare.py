@@ -20,7 +20,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.rng import derive_seed
 
 from . import SimResult, SimSpec, simulate
-from .metrics import METRICS, compute_all, flatten
+from .metrics import METRICS, compute_all, flat_labels, flatten
 
 
 @dataclass
@@ -59,7 +59,9 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
     n = da.n
     rng = np.random.default_rng(derive_seed(seed, "bootstrap"))
     samples = [rng.integers(0, n, n) for _ in range(resamples)] if n > 1 else []
-    va, vb = flatten(compute_all(da)), flatten(compute_all(db))
+    raw_a = compute_all(da)
+    va, vb = flatten(raw_a), flatten(compute_all(db))
+    labels = flat_labels(raw_a)
     if keys is not None:
         wanted = set(keys)
         va = {k: v for k, v in va.items() if k in wanted}
@@ -69,7 +71,7 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
     # decisiveness exist only in games with a winner); the others are
     # recomputed on each resample
     def watched(m) -> bool:
-        return keys is None or any(k == m.key or k.startswith(f"{m.key}_seat") for k in va)
+        return keys is None or any(k == m.key or k.startswith(f"{m.key}_") for k in va)
 
     by_column = [m for m in METRICS if m.column and watched(m)]
     others = [m for m in METRICS if not m.column and watched(m)]
@@ -90,11 +92,9 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
             y = rb.get(k)
             if k in diffs and x is not None and y is not None:
                 diffs[k].append(y - x)
-    labels = {m.key: m.label for m in METRICS}
     rows = []
     for k, x in va.items():
-        base, _, seat = k.partition("_seat")
-        label = labels[k] if k in labels else f"{labels[base]}, seat {seat}"
+        label = labels[k]
         y = vb.get(k)
         lo = hi = None
         if diffs[k]:

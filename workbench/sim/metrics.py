@@ -16,12 +16,20 @@ by the formulas given here.
 
 Card statistics (how often and how early a card is taken, win rate when
 taken, and each game's own per-card figures such as an Initiative's
-contributors) are in :func:`card_summary`.
+contributors) are in :func:`card_summary`; the per-card pick rate is also a
+metric (:class:`CardUsage`, kept out of the default table because it has a row
+per card).
+
+The balancing questions (issue 15) read these same classes: who wins by seat
+(:class:`SeatWinRate`, the one definition the Sweeps page and the Balance view
+share), how often a tie-break decides (:class:`TieBreakShare`), how many
+players end at a score cap (:class:`CapSaturation`), which actions are chosen
+(:class:`ActionUsage`), and which cards are used (:class:`CardUsage`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,6 +39,13 @@ class MetricData:
     cols: dict[str, np.ndarray]
     won: np.ndarray            # shape (G, S), 1.0 where the seat won
     ideal_rounds: tuple[int, int] | None = None
+    #: shape (G, S), each seat's final score (None when the batch has no players table)
+    scores: np.ndarray | None = None
+    #: card -> per-game times taken, shape (G,) (from the cards table)
+    card_counts: dict[str, np.ndarray] = field(default_factory=dict)
+    #: the game's action kinds that are also card names (Mandate's Core Actions);
+    #: empty when the game does not name its action kinds
+    action_kinds: tuple[str, ...] = ()
 
     @classmethod
     def from_result(cls, result, ideal_rounds=None) -> "MetricData":
@@ -45,7 +60,31 @@ class MetricData:
         n_seats = int(players["seat"].max()) + 1 if players.height else 0
         won = players["won"].cast(float).to_numpy().reshape(games.height, n_seats) if n_seats else \
             np.zeros((games.height, 0))
-        return cls(cols, won, ideal_rounds)
+        scores = (players["score"].cast(float).to_numpy().reshape(games.height, n_seats)
+                  if n_seats and "score" in players.columns else None)
+        card_counts: dict[str, np.ndarray] = {}
+        cards = result.cards
+        if hasattr(cards, "collect"):  # a lazily read (streamed) table
+            try:
+                cards = cards.select("card", "index", "times_taken").collect()
+            except Exception:  # its part files are gone or hold no card rows: no card metrics
+                cards = pl.DataFrame()
+        if cards.height and "card" in cards.columns and "times_taken" in cards.columns:
+            position = {idx: k for k, idx in enumerate(games["index"].to_list())}
+            taken = (cards.filter(pl.col("times_taken") > 0)
+                     .group_by("card", "index").agg(pl.col("times_taken").sum()))
+            for card, idx, times in taken.iter_rows():
+                arr = card_counts.get(card)
+                if arr is None:
+                    arr = card_counts[card] = np.zeros(games.height)
+                arr[position[idx]] += times
+        kinds = ()
+        try:
+            from .runner import resolve_game
+            kinds = tuple(getattr(resolve_game(result.spec.game), "action_kinds", ()) or ())
+        except Exception:  # a hand-made table for an unknown game: no action kinds
+            kinds = ()
+        return cls(cols, won, ideal_rounds, scores, card_counts, kinds)
 
     @property
     def n(self) -> int:
@@ -53,7 +92,9 @@ class MetricData:
 
     def take(self, idx: np.ndarray) -> "MetricData":
         """The same batch resampled at game positions ``idx`` (for bootstrap intervals)."""
-        return MetricData({k: v[idx] for k, v in self.cols.items()}, self.won[idx], self.ideal_rounds)
+        return MetricData({k: v[idx] for k, v in self.cols.items()}, self.won[idx], self.ideal_rounds,
+                          None if self.scores is None else self.scores[idx],
+                          {k: v[idx] for k, v in self.card_counts.items()}, self.action_kinds)
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -67,6 +108,8 @@ class Metric:
     range = (0.0, 1.0)
     #: the value is the mean of one per-game column (paired differences are exact)
     column: str | None = None
+    #: a dict-valued metric says what its keys are ("seat", "kind", "card")
+    per: str | None = None
 
     def compute(self, d: MetricData):
         return _mean(d.cols[self.column]) if d.n else None
@@ -118,7 +161,7 @@ class SeatAdvantage(Metric):
     ``adv_s = r_s - (1/S) sum_s' r_s'``, range [-1, 1]; positive favours the seat
     (seat 1 moves first). Returns ``{seat: adv_s}``."""
 
-    key, label, range = "seat_advantage", "Seat advantage", (-1.0, 1.0)
+    key, label, range, per = "seat_advantage", "Seat advantage", (-1.0, 1.0), "seat"
 
     def compute(self, d: MetricData):
         if not d.n or d.won.shape[1] == 0:
@@ -260,13 +303,163 @@ class BranchingFactor(Metric):
         return float(d.cols["options_total"].sum() / total) if total else None
 
 
+class SeatWinRate(Metric):
+    """Seat win rate: how often each seat is among the winners.
+
+    ``r_s = mean_g won[g, s]``, range [0, 1]; returns ``{seat: r_s}`` (seat 1
+    moves first). A shared win counts in full for every winner, so in a
+    cooperative game (everyone wins when the world survives) every seat's win
+    rate is the survival rate. The fair rate is the mean over seats; the
+    Balance and Seat advantage metrics are built on the same ``r_s``."""
+
+    key, label, per = "seat_win_rate", "Win rate", "seat"
+
+    def compute(self, d: MetricData):
+        if not d.n or d.won.shape[1] == 0:
+            return None
+        return {s + 1: float(r) for s, r in enumerate(d.won.mean(axis=0))}
+
+
+class SeatGap(Metric):
+    """Seat gap: the largest distance of a seat's win rate from the fair rate.
+
+    ``max_s |r_s - (1/S) sum_s' r_s'|`` with ``r_s`` as in Seat win rate,
+    range [0, 1]; 0 = every seat wins equally often. "Every seat within 10
+    points of fair" is ``seat_gap <= 0.1``."""
+
+    key, label = "seat_gap", "Seat gap (largest distance from fair)"
+
+    def compute(self, d: MetricData):
+        if not d.n or d.won.shape[1] == 0:
+            return None
+        rates = d.won.mean(axis=0)
+        return float(np.abs(rates - rates.mean()).max())
+
+
+class TieBreakShare(Metric):
+    """Tie-break share: share of games with a winner in which the score did not
+    decide alone.
+
+    A game counts when at least two seats share the top final score (the win
+    then went to a tie-break such as Capital or Vitals, or was shared):
+    ``#{g : |W_g| > 0, #{s : score_g[s] = max score_g} >= 2} / #{g : |W_g| > 0}``,
+    range [0, 1]. Not computed for one-seat batches or batches without a winner.
+    In cooperative play every score ties by construction of the win, so read it
+    for competitive games."""
+
+    key, label = "tie_break_share", "Decided by tie-break (top score shared)"
+
+    def compute(self, d: MetricData):
+        if d.scores is None or not d.n or d.scores.shape[1] < 2:
+            return None
+        has_winner = d.won.sum(axis=1) > 0
+        if not has_winner.any():
+            return None
+        top = d.scores.max(axis=1, keepdims=True)
+        tied = (d.scores == top).sum(axis=1) >= 2
+        return float(tied[has_winner].mean())
+
+
+class CapSaturation(Metric):
+    """Cap saturation: share of player-games that end at the score track's cap.
+
+    ``sum_g at_cap_g / sum_g players_g`` where ``at_cap_g`` is the game's
+    ``players_at_cap`` column (Meaning Made: Legacy at its maximum), range
+    [0, 1]. Not computed for games that report no cap."""
+
+    key, label = "cap_saturation", "Players ending at the score cap"
+
+    def compute(self, d: MetricData):
+        at_cap = d.cols.get("players_at_cap")
+        if at_cap is None or not d.n:
+            return None
+        total = d.cols["players"].sum()
+        return float(np.nansum(at_cap) / total) if total else None
+
+
+class ActionUsage(Metric):
+    """Action usage: each action kind's share of all choices among the kinds.
+
+    For the game's ``action_kinds`` (Mandate 2038: its Core Actions, recorded
+    once per selection), ``u_k = sum_g times_g[k] / sum_g sum_k' times_g[k']``,
+    range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). Not
+    computed for games that name no action kinds."""
+
+    key, label, per = "action_usage", "Action usage", "kind"
+
+    def compute(self, d: MetricData):
+        if not d.action_kinds or not d.n:
+            return None
+        totals = {k: float(d.card_counts[k].sum()) if k in d.card_counts else 0.0 for k in d.action_kinds}
+        grand = sum(totals.values())
+        return {k: (v / grand if grand else 0.0) for k, v in totals.items()}
+
+
+class ActionUsageMin(Metric):
+    """Least-used action: the smallest action-usage share, ``min_k u_k``, range
+    [0, 1] ("every Core Action chosen in at least 5 % of selections" is
+    ``action_usage_min >= 0.05``)."""
+
+    key, label = "action_usage_min", "Least-used action share"
+
+    def compute(self, d: MetricData):
+        usage = ActionUsage().compute(d)
+        return min(usage.values()) if usage else None
+
+
+class CardUsage(Metric):
+    """Card usage: share of games in which each card was taken at least once.
+
+    ``p_c = #{g : times_g[c] > 0} / G``, range [0, 1]; returns ``{card: p_c}``
+    for the cards taken in some game (the same pick rate as :func:`card_summary`)."""
+
+    key, label, per = "card_usage", "Card pick rate", "card"
+
+    def compute(self, d: MetricData):
+        if not d.n:
+            return None
+        return {c: float((v > 0).mean()) for c, v in sorted(d.card_counts.items())}
+
+
 #: every metric, in display order: the one place they are registered
 METRICS: list[Metric] = [
-    Completion(), NoWinner(), Timeout(), Balance(), SeatAdvantage(), Drawishness(),
+    Completion(), NoWinner(), Timeout(), Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(), Drawishness(),
+    TieBreakShare(), CapSaturation(), ActionUsage(), ActionUsageMin(),
     DurationRounds(), DurationRoundsSpread(), DurationActions(), DurationActionsSpread(),
     IdealDuration(), ScoreSpread(), Decisiveness(), LeadChange(), Drama(), DecisionMoves(), BranchingFactor(),
 ]
-METRIC_BY_KEY = {m.key: m for m in METRICS}
+#: metrics with one value per card: computed on request (``compute(data, key)``),
+#: kept out of the default tables
+CARD_METRICS: list[Metric] = [CardUsage()]
+METRIC_BY_KEY = {m.key: m for m in METRICS + CARD_METRICS}
+
+#: simpler names for targets (``survival=0.55..0.8``) -> metric keys
+ALIASES = {"survival": "completion", "legacy_cap_share": "cap_saturation", "cap_share": "cap_saturation",
+           "tie_break": "tie_break_share", "win_rate": "seat_win_rate"}
+
+
+def compute(d: MetricData, key: str):
+    """One metric by key or alias (``survival`` is ``completion``), or one entry
+    of a dict-valued metric by its flat key (``seat_win_rate_seat2``)."""
+    key = ALIASES.get(key, key)
+    if key in METRIC_BY_KEY:
+        return METRIC_BY_KEY[key].compute(d)
+    for base, metric in METRIC_BY_KEY.items():
+        if metric.per and key.startswith(base + "_"):
+            values = metric.compute(d) or {}
+            return {flat_key(base, sub): v for sub, v in values.items()}.get(key)
+    raise KeyError(key)
+
+
+def flat_key(key: str, sub) -> str:
+    """The flat name of one entry of a dict-valued metric: ``seat_win_rate_seat2``,
+    ``action_usage_organize``."""
+    return f"{key}_seat{sub}" if isinstance(sub, int) else f"{key}_{str(sub).lower().replace(' ', '_')}"
+
+
+def flat_label(key: str, sub) -> str:
+    label = METRIC_BY_KEY[key].label
+    return f"{label}, seat {sub}" if isinstance(sub, int) else f"{label}, {sub}"
 
 
 def compute_all(d: MetricData) -> dict:
@@ -279,10 +472,22 @@ def flatten(values: dict) -> dict:
     out = {}
     for key, value in values.items():
         if isinstance(value, dict):
-            for seat, v in value.items():
-                out[f"{key}_seat{seat}"] = v
+            for sub, v in value.items():
+                out[flat_key(key, sub)] = v
         else:
             out[key] = value
+    return out
+
+
+def flat_labels(values: dict) -> dict:
+    """``{flat key: label}`` for the entries :func:`flatten` makes of ``values``."""
+    out = {}
+    for key, value in values.items():
+        if isinstance(value, dict):
+            for sub in value:
+                out[flat_key(key, sub)] = flat_label(key, sub)
+        else:
+            out[key] = METRIC_BY_KEY[key].label
     return out
 
 

@@ -222,7 +222,8 @@ def _result(spec, parts: Path, starts, paths, fmt, done, elapsed, used, ideal_ro
     card summary, block by block."""
     import polars as pl
     games = _read(parts, starts, "games")
-    players = _read(parts, starts, "players", ["index", "seat", "won"])
+    # score too: the tie-break share of workbench.sim.metrics compares final scores
+    players = _read(parts, starts, "players", ["index", "seat", "won", "score"])
     if paths and fmt == ".parquet":
         cards = pl.scan_parquet(paths[2])
     else:
@@ -238,6 +239,7 @@ def _result(spec, parts: Path, starts, paths, fmt, done, elapsed, used, ideal_ro
     if not (paths and fmt == ".parquet"):
         # the parts are removed at the end: summarise the card rows while they exist
         result.card_summary()
+        result.metrics()  # action and card usage read the card rows too
     return result
 
 

@@ -8,12 +8,17 @@ Initiative order. Recognition stays recorded whatever the Audit does afterwards.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import audit, board
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 AGI_ERA = 4
 
 
-def qualifies(state, seat: int) -> bool:
+def qualifies(state: MandateState, seat: int) -> bool:
     t = state.content.agi
     p = state.players[seat]
     return (not p.agi and p.capability >= t["capability"] and p.trust >= t["trust"]
@@ -21,7 +26,7 @@ def qualifies(state, seat: int) -> bool:
             and p.compute >= t["computeCost"])
 
 
-def readiness(state, seat: int, capability: int, connected: int, trust: int) -> float:
+def readiness(state: MandateState, seat: int, capability: int, connected: int, trust: int) -> float:
     """How close ``seat`` stands to qualifying, 0 to 1 (1 once recognized): the mean
     share of each threshold met. Only bots read it (a planning feature from Era III
     on, when recognition is one Era away); it is no rule."""
@@ -36,7 +41,7 @@ def readiness(state, seat: int, capability: int, connected: int, trust: int) -> 
     return sum(min(1.0, x) for x in shares) / 4
 
 
-def declare(state, seat: int) -> None:
+def declare(state: MandateState, seat: int) -> None:
     t = state.content.agi
     p = state.players[seat]
     p.compute -= t["computeCost"]
@@ -46,5 +51,5 @@ def declare(state, seat: int) -> None:
     state.note(f"{state.player_name(seat)} declares recognized AGI (+{t['mandate']} Mandate)")
 
 
-def any_recognized(state) -> bool:
+def any_recognized(state: MandateState) -> bool:
     return any(p.agi for p in state.players)

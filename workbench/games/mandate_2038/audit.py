@@ -12,8 +12,12 @@ Customers the Era's penalty and goes back to supply.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from . import board, costs
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 
 def draws_for(base: int, players: int) -> int:
@@ -30,14 +34,14 @@ def audit_table(bases=(2, 3, 4, 5), counts=(2, 3, 4, 5)) -> dict[int, list[int]]
     return {n: [draws_for(b, n) for b in bases] for n in counts}
 
 
-def pay_penalty_cube(state, seat: int) -> None:
+def pay_penalty_cube(state: MandateState, seat: int) -> None:
     """One Runway, else one Trust, else nothing: the price of a cube that cannot go
     into the bag and of a drawn cube alike."""
     if costs.lose(state, seat, "runway", 1) == 0:
         costs.lose(state, seat, "trust", 1)
 
 
-def add_scrutiny(state, seat: int, amount: int = 1) -> None:
+def add_scrutiny(state: MandateState, seat: int, amount: int = 1) -> None:
     p = state.players[seat]
     cubes = state.content.supply["scrutinyCubes"]
     for _ in range(amount):
@@ -47,7 +51,7 @@ def add_scrutiny(state, seat: int, amount: int = 1) -> None:
             pay_penalty_cube(state, seat)
 
 
-def remove_scrutiny(state, seat: int, amount: int = 1) -> int:
+def remove_scrutiny(state: MandateState, seat: int, amount: int = 1) -> int:
     """Return up to ``amount`` of the seat's cubes from the bag; returns how many."""
     p = state.players[seat]
     taken = min(p.bag, max(0, amount))
@@ -55,18 +59,18 @@ def remove_scrutiny(state, seat: int, amount: int = 1) -> int:
     return taken
 
 
-def add_systemic_risk(state, amount: int = 1) -> None:
+def add_systemic_risk(state: MandateState, amount: int = 1) -> None:
     """Black cubes enter the bag from the shared supply while any remain."""
     moved = min(amount, state.black_supply)
     state.black_supply -= moved
     state.bag_black += moved
 
 
-def era_penalty(state) -> dict:
+def era_penalty(state: MandateState) -> dict:
     return dict(state.content.rules["eraPenalties"][state.era - 1])
 
 
-def media_removals(state) -> None:
+def media_removals(state: MandateState) -> None:
     """Before the draw each connected Facility on a Media district takes one of its
     owner's cubes out of the bag (ruling media-audit)."""
     for seat in state.initiative_order():
@@ -77,7 +81,7 @@ def media_removals(state) -> None:
                     state.note(f"{state.player_name(seat)}'s Media Facility removes a cube before the Audit")
 
 
-def public_audit(state) -> None:
+def public_audit(state: MandateState) -> None:
     media_removals(state)
     base = state.content.rules["auditBaseDraws"][state.era - 1]
     count = draws_for(base, state.n)

@@ -10,9 +10,15 @@ numbered in position order.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from workbench.core.rng import Rng
 from workbench.graphs import hexboard
 
 from . import costs
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 RADIUS = 2
 COORDS: list[tuple[int, int]] = hexboard.positions(RADIUS)
@@ -24,7 +30,7 @@ OUTER = [i for i, r in enumerate(RINGS) if r == 2]
 FRONTIER_POS = 0
 
 
-def lay_out(content, rng) -> list[str]:
+def lay_out(content, rng: Rng) -> list[str]:
     """Setup step 1: Frontier in the centre, each ring's pool shuffled within its ring."""
     inner = list(content.pools["operational"])
     outer = list(content.pools["public"])
@@ -48,7 +54,7 @@ def tile_ids(tiles: list[str], content) -> list[str]:
     return out
 
 
-def graph(state):
+def graph(state: MandateState):
     """The board as a networkx graph (node = position index) with tile attributes."""
     labels = [{"id": state.tile_ids[i], "kind": k} for i, k in enumerate(state.tiles)]
     return hexboard.hex_graph(COORDS, labels)
@@ -56,7 +62,7 @@ def graph(state):
 
 # -- presence and control -------------------------------------------------------
 
-def presence(state, pos: int) -> list[int]:
+def presence(state: MandateState, pos: int) -> list[int]:
     """Presence per seat on ``pos``: one per Agent, one per Facility."""
     counts = [0] * len(state.players)
     for seat, p in enumerate(state.players):
@@ -64,7 +70,7 @@ def presence(state, pos: int) -> list[int]:
     return counts
 
 
-def controller(state, pos: int) -> int | None:
+def controller(state: MandateState, pos: int) -> int | None:
     """The seat with strictly the most presence; ties and Frontier: nobody."""
     if pos == FRONTIER_POS:
         return None
@@ -75,13 +81,13 @@ def controller(state, pos: int) -> int | None:
     return counts.index(best)
 
 
-def controlled_by(state, seat: int) -> list[int]:
+def controlled_by(state: MandateState, seat: int) -> list[int]:
     return [pos for pos in range(1, len(COORDS)) if controller(state, pos) == seat]
 
 
 # -- Frontier ------------------------------------------------------------------
 
-def frontier_runway(state, seat: int, pos: int) -> None:
+def frontier_runway(state: MandateState, seat: int, pos: int) -> None:
     """Frontier's visit bonus: one Runway after the Action (blocked ones included),
     once for the acting player whose Agent was assigned there. It modifies no
     Action and is no production. Optional in the rulebook; taken always (ruling
@@ -92,26 +98,26 @@ def frontier_runway(state, seat: int, pos: int) -> None:
 
 # -- spaces and slots ------------------------------------------------------------
 
-def facilities_on(state, pos: int) -> int:
+def facilities_on(state: MandateState, pos: int) -> int:
     return sum(p.facilities.count(pos) for p in state.players)
 
 
-def open_facility_space(state, pos: int) -> bool:
+def open_facility_space(state: MandateState, pos: int) -> bool:
     """Frontier has no Facility spaces; every other district has two, shared."""
     return pos != FRONTIER_POS and facilities_on(state, pos) < state.content.facility_spaces
 
 
-def generators_on(state, pos: int) -> int:
+def generators_on(state: MandateState, pos: int) -> int:
     return sum(1 for p in state.players if p.generator == pos)
 
 
-def is_energy(state, pos: int) -> bool:
+def is_energy(state: MandateState, pos: int) -> bool:
     return state.tiles[pos] in state.content.energy_tiles
 
 
 # -- local Power -----------------------------------------------------------------
 
-def power_sources(state, seat: int) -> list[int]:
+def power_sources(state: MandateState, seat: int) -> list[int]:
     """Positions of the seat's own Power sources: its Generator and its Fusion host."""
     p = state.players[seat]
     out = []
@@ -123,7 +129,7 @@ def power_sources(state, seat: int) -> list[int]:
     return out
 
 
-def is_connected(state, seat: int, facility: int) -> bool:
+def is_connected(state: MandateState, seat: int, facility: int) -> bool:
     """Facility 1 (index 0) always; any other while an own source stands on its
     district or an adjacent one. Read from the current board every time."""
     p = state.players[seat]
@@ -138,17 +144,17 @@ def is_connected(state, seat: int, facility: int) -> bool:
     return False
 
 
-def connected_facilities(state, seat: int) -> list[int]:
+def connected_facilities(state: MandateState, seat: int) -> list[int]:
     p = state.players[seat]
     return [f for f in range(len(p.facilities)) if p.facilities[f] is not None and is_connected(state, seat, f)]
 
 
-def offline_facilities(state, seat: int) -> list[int]:
+def offline_facilities(state: MandateState, seat: int) -> list[int]:
     p = state.players[seat]
     return [f for f in range(len(p.facilities)) if p.facilities[f] is not None and not is_connected(state, seat, f)]
 
 
-def generator_serves(state, seat: int) -> bool:
+def generator_serves(state: MandateState, seat: int) -> bool:
     """True when at least one of the seat's Facilities (Facility 1 included) lies
     within its Generator's reach: the Generator is then 'serving' (ruling
     generator-serving)."""
@@ -162,7 +168,7 @@ def generator_serves(state, seat: int) -> bool:
     return False
 
 
-def would_be_connected(state, seat: int, facility: int, pos: int) -> bool:
+def would_be_connected(state: MandateState, seat: int, facility: int, pos: int) -> bool:
     """Whether the seat's Facility would be connected standing on ``pos`` (used to
     check a plan before any piece moves)."""
     if facility == 0:

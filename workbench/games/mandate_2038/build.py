@@ -15,15 +15,19 @@ construction is possible at the chosen district, at least one is made.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from . import board, costs
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 PROJECT_WORDS = {"mega-cluster": "mega_cluster", "fusion": "fusion_demonstrator", "quantum": "quantum"}
 WORD_OF = {v: k for k, v in PROJECT_WORDS.items()}
 GENERATOR_ERA = 2
 
 
-def facility_cost(state, seat: int, pos: int) -> int:
+def facility_cost(state: MandateState, seat: int, pos: int) -> int:
     discounts = (1 if state.tiles[pos] == "chip" else 0) + \
         (1 if state.players[seat].ability == "utility_permits" else 0)
     return costs.modified_cost(state.content.rules["facilityCost"], discounts=discounts)
@@ -34,13 +38,13 @@ def next_facility(p) -> int | None:
     return p.facilities.index(None) if None in p.facilities else None
 
 
-def can_build_facility(state, seat: int, pos: int) -> bool:
+def can_build_facility(state: MandateState, seat: int, pos: int) -> bool:
     p = state.players[seat]
     return (next_facility(p) is not None and board.open_facility_space(state, pos)
             and p.runway >= facility_cost(state, seat, pos))
 
 
-def generator_cost(state, pos: int) -> int:
+def generator_cost(state: MandateState, pos: int) -> int:
     return state.content.generators[state.tiles[pos]]["cost"]
 
 
@@ -51,7 +55,7 @@ class _Plan:
 
     __slots__ = ("seat", "p", "next_fac", "generator_ok", "projects", "reach", "spaces")
 
-    def __init__(self, state, seat: int):
+    def __init__(self, state: MandateState, seat: int) -> None:
         p = self.p = state.players[seat]
         self.seat = seat
         self.next_fac = next_facility(p)
@@ -77,7 +81,7 @@ def _host_connected(plan: _Plan, facility: int, pos: int) -> bool:
     return facility == 0 or pos in plan.reach
 
 
-def _projects_at(state, plan: _Plan, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
+def _projects_at(state: MandateState, plan: _Plan, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
     out = []
     if (plan.generator_ok and state.tiles[pos] in state.content.energy_tiles
             and board.generators_on(state, pos) < state.content.generator_slots
@@ -95,13 +99,13 @@ def _projects_at(state, plan: _Plan, pos: int, runway: int, compute: int, new_fa
     return out
 
 
-def project_options(state, seat: int, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
+def project_options(state: MandateState, seat: int, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
     """Projects buildable with the given resources; ``new_fac`` is a Facility placed
     on ``pos`` earlier in this same Build (recheck after placing it)."""
     return _projects_at(state, _Plan(state, seat), pos, runway, compute, new_fac)
 
 
-def _effects_at(state, plan: _Plan, pos: int) -> list[str]:
+def _effects_at(state: MandateState, plan: _Plan, pos: int) -> list[str]:
     p = plan.p
     out = []
     if (plan.next_fac is not None and pos != board.FRONTIER_POS
@@ -118,11 +122,11 @@ def _effects_at(state, plan: _Plan, pos: int) -> list[str]:
     return out
 
 
-def effects(state, seat: int, pos: int) -> list[str]:
+def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return _effects_at(state, _Plan(state, seat), pos)
 
 
-def effects_by_tile(state, seat: int) -> list[list[str]]:
+def effects_by_tile(state: MandateState, seat: int) -> list[list[str]]:
     """:func:`effects` for every district at once, sharing the work that does not
     depend on the district (the long legal-action lists of a Build turn)."""
     plan = _Plan(state, seat)
@@ -132,7 +136,7 @@ def effects_by_tile(state, seat: int) -> list[list[str]]:
 _PROJECT = re.compile(r"^(mega-cluster|fusion|quantum) on facility (\d)$")
 
 
-def resolve(state, seat: int, pos: int, mode: str) -> None:
+def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
     p = state.players[seat]
     name = state.player_name(seat)
     parts = mode.split(" + ")

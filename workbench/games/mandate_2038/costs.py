@@ -8,15 +8,20 @@ replacements and waivers first, then surcharges, then discounts, never below zer
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import milestones
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def cap_of(state, track: str) -> int | None:
+
+def cap_of(state: MandateState, track: str) -> int | None:
     r = state.content.rules
     return {"runway": r["runwayCap"], "compute": r["computeCap"], "trust": r["trustMax"]}.get(track)
 
 
-def gain(state, seat: int, track: str, amount: int) -> int:
+def gain(state: MandateState, seat: int, track: str, amount: int) -> int:
     """Add ``amount`` to a track, return the excess above its cap (returned to supply).
     Capability and Trust gains check their milestones; Customers are gained only by
     Deploy (see deploy.py)."""
@@ -36,7 +41,7 @@ def gain(state, seat: int, track: str, amount: int) -> int:
     return excess
 
 
-def lose(state, seat: int, track: str, amount: int) -> int:
+def lose(state: MandateState, seat: int, track: str, amount: int) -> int:
     """Take up to ``amount`` from a track (never below zero); returns what was lost."""
     p = state.players[seat]
     have = getattr(p, track)
@@ -45,14 +50,14 @@ def lose(state, seat: int, track: str, amount: int) -> int:
     return taken
 
 
-def apply_all(state, seat: int, gains: dict | None = None, losses: dict | None = None) -> None:
+def apply_all(state: MandateState, seat: int, gains: dict | None = None, losses: dict | None = None) -> None:
     for track, amount in (losses or {}).items():
         lose(state, seat, track, amount)
     for track, amount in (gains or {}).items():
         gain(state, seat, track, amount)
 
 
-def can_receive(state, seat: int, track: str) -> bool:
+def can_receive(state: MandateState, seat: int, track: str) -> bool:
     """A trade may not carry a player over a cap."""
     cap = cap_of(state, track)
     return cap is None or getattr(state.players[seat], track) < cap

@@ -8,20 +8,25 @@ three or more Customers also adds one Systemic Risk cube to the bag.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import audit, costs
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def next_customer(state, seat: int) -> dict | None:
+
+def next_customer(state: MandateState, seat: int) -> dict | None:
     table = state.content.customer_table
     c = state.players[seat].customers
     return table[c] if c < len(table) else None
 
 
-def compute_cost(state, pos: int) -> int:
+def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["deployCompute"], waived=state.tiles[pos] == "consumer")
 
 
-def effects(state, seat: int, pos: int) -> list[str]:
+def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     row = next_customer(state, seat)
     p = state.players[seat]
     if row is None or p.capability < row["capability"] or p.compute < compute_cost(state, pos):
@@ -29,7 +34,7 @@ def effects(state, seat: int, pos: int) -> list[str]:
     return [""]
 
 
-def resolve(state, seat: int, pos: int, mode: str) -> None:
+def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
     r = state.content.rules
     row = next_customer(state, seat)
     p = state.players[seat]

@@ -10,10 +10,14 @@ the rules.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from workbench.graphs.hexboard import pixel
 
 from . import board
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 KIND_COLOURS = {
     "frontier": "#f2e8cf", "research": "#a8dadc", "cloud": "#bde0fe", "chip": "#cdb4db",
@@ -28,7 +32,7 @@ def _corners(x: float, y: float, size: float) -> tuple[list[float], list[float]]
     return [x + size * math.cos(a) for a in angles], [y + size * math.sin(a) for a in angles]
 
 
-def board_figure(state, *, size: float = 1.0, title: str | None = None):
+def board_figure(state: MandateState, *, size: float = 1.0, title: str | None = None):
     from bokeh.models import ColumnDataSource, HoverTool
     from bokeh.plotting import figure
 

@@ -1,24 +1,70 @@
 """How a Mandate 2038 position is rated for greedy bots and the design metrics:
 weighted features of a seat's position (``DEFAULT_WEIGHTS`` names them), with
 the outlook of a selected Core Action still to resolve and a Training draw's
-expected value in place of the card drawn."""
+expected value in place of the card drawn, and the standing on the Era's
+revealed Mandate card (issue 15: bots that play for points)."""
 
 from __future__ import annotations
 
 import weakref
 from typing import Mapping
 
-from . import agi, board, costs, flow, influence, odds, research
+from . import agi, board, costs, flow, influence, mandate_scoring, odds, research
 from .actions import ACTION_RULES
 from .data import CORE_ACTIONS, Content
 from .state import MandateState
 
 DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
-    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3, "agents": 0.2,
+    "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3,
+    # an Agent on the board is presence for every later Action: worth more than
+    # the two Runway a Recruit costs (at 0.2 Organize was never chosen, issue 15)
+    "agents": 0.9,
+    # each Runway below 4 counts this much more: a player who cannot pay for a
+    # Build or a Recruit gains most from Fund
+    "short_runway": 0.25,
     "generator": 0.4, "projects": 0.6, "provisional": 0.35, "blocked_selection": -1.5,
     "agi_readiness": 2.0, "outlook": 1.0, "ventures": 0.6,
+    # the Era's revealed Mandate card: progress toward its minimum (0-1) plus 1
+    # for leading the qualifiers alone, 0.5 tied (see era_mandate_standing)
+    "era_mandate": 1.5,
 }
+
+
+#: Mandate criteria that Training runs decide: left out of the standing, because
+#: the run's own valuation (expected banked Capability, no peeking at the deck)
+#: already plays for them, and counting their realised values mid-run made the
+#: bots bank too early (Clean Benchmarks scored in 3 of 8 games instead of 8)
+RUN_CRITERIA = frozenset({"best_run", "unique_domains", "capability_gained"})
+
+
+def era_mandate_standing(state: MandateState, seat: int) -> float:
+    """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
+    Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
+    value's share of the card's minimum (capped at 1), plus 1 when it alone
+    leads the players who reach the minimum, 0.5 when it leads tied. Compute
+    produced is only recorded at Production, so before that the connected
+    Facilities (which produce it) stand in for it."""
+    name = state.mandate_card
+    if not name:
+        return 0.0
+    card = state.content.mandate_by_name.get(name.lower())
+    if card is None or card.criterion in RUN_CRITERIA:
+        return 0.0
+
+    def value(s: int) -> float:
+        v = mandate_scoring.value(state, s, card.criterion)
+        if card.criterion == "compute_produced" and not v:
+            v = len(board.connected_facilities(state, s))
+        return v
+
+    values = [value(s) for s in range(state.n)]
+    mine = values[seat]
+    out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
+    qualified = [v for v in values if v >= card.minimum]
+    if mine >= card.minimum and mine == max(qualified):
+        out += 1.0 if qualified.count(mine) == 1 else 0.5
+    return out
 
 
 def _unresolved_selection(state: MandateState, seat: int) -> str | None:
@@ -123,7 +169,9 @@ def features_value(state: MandateState, seat: int, w: dict) -> float:
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
         ventures += 0.5                   # a proposal waiting for the partner's answer
     readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
-    return (w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
+    standing = era_mandate_standing(state, seat) if w["era_mandate"] else 0.0
+    short = 4 - runway if runway < 4 else 0
+    return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers
             + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
             + w["connected"] * connected + w["offline"] * (built - connected)

@@ -8,8 +8,13 @@ carry either side over a cap.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import costs
 from .notation import Move
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 OTHER = {"runway": "compute", "compute": "runway"}
 
@@ -17,7 +22,7 @@ OTHER = {"runway": "compute", "compute": "runway"}
 _OFFER_MOVES: dict = {}
 
 
-def _offer_move(state, give: str, rival: int) -> Move:
+def _offer_move(state: MandateState, give: str, rival: int) -> Move:
     """The offer's Move, built once per seat names (its text names the rival)."""
     key = (state.config.players, give, rival)
     move = _OFFER_MOVES.get(key)
@@ -26,7 +31,7 @@ def _offer_move(state, give: str, rival: int) -> Move:
     return move
 
 
-def offers(state, seat: int) -> list[Move]:
+def offers(state: MandateState, seat: int) -> list[Move]:
     p = state.players[seat]
     caps = {"runway": costs.cap_of(state, "runway"), "compute": costs.cap_of(state, "compute")}
     out = []
@@ -40,12 +45,12 @@ def offers(state, seat: int) -> list[Move]:
     return out
 
 
-def parse_offer(state, move: Move) -> tuple[str, str, int]:
+def parse_offer(state: MandateState, move: Move) -> tuple[str, str, int]:
     give, _, get, _, name = move.mode.split()
     return give, get, [n.lower() for n in state.config.players].index(name.lower())
 
 
-def accept(state) -> None:
+def accept(state: MandateState) -> None:
     pend = state.pending
     a, b = state.players[pend["from"]], state.players[pend["to"]]
     give, get = pend["give"], pend["get"]

@@ -8,10 +8,15 @@ share the win.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import board
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def offline_penalty(state) -> None:
+
+def offline_penalty(state: MandateState) -> None:
     for seat, p in enumerate(state.players):
         lost = len(board.offline_facilities(state, seat))
         p.mandate = max(0, p.mandate - lost)
@@ -21,7 +26,7 @@ def ranking_key(p) -> tuple:
     return (p.mandate, p.trust, p.customers, p.compute)
 
 
-def winners(state) -> list[int]:
+def winners(state: MandateState) -> list[int]:
     keys = [ranking_key(p) for p in state.players]
     best = max(keys)
     return [s for s, k in enumerate(keys) if k == best]

@@ -12,6 +12,8 @@ scoring. Decisions wait in ``state.phase``; everything else runs here at once.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from . import (agi, audit, board, exchange, final_scoring, headlines, influence, mandate_scoring, production,
@@ -20,10 +22,13 @@ from .actions import ACTION_RULES
 from .data import CORE_ACTIONS
 from .notation import Move
 
+if TYPE_CHECKING:
+    from .state import MandateState
+
 
 # -- what may be done now ----------------------------------------------------------
 
-def resolutions(state, seat: int, action: str, head=()) -> "Resolutions":
+def resolutions(state: MandateState, seat: int, action: str, head=()) -> "Resolutions":
     """Every (Agent, district, effect) for the selected Action, after ``head``
     (the exchange offers); only if none exists, the bare assignment ('blocked').
 
@@ -42,7 +47,7 @@ def resolutions(state, seat: int, action: str, head=()) -> "Resolutions":
     return Resolutions(list(head), action, rows, agents, blocked)
 
 
-def is_blocked(state, seat: int, action: str) -> bool:
+def is_blocked(state: MandateState, seat: int, action: str) -> bool:
     """True when the selected Action has no legal effect on any district (its
     resolutions would be the bare 'blocked' assignments): the same effect rules
     as :func:`resolutions`, asked district by district until one answers."""
@@ -122,7 +127,7 @@ def distinct_agents(p) -> list[int]:
     return out
 
 
-def canonical(state, move):
+def canonical(state: MandateState, move):
     """The listed form of ``move``: an Agent standing with a lower-numbered Agent of
     the same player acts as that one (the positions that result are the same)."""
     if not isinstance(move, Move) or move.agent < 1 or state.phase not in ("act", "talent"):
@@ -134,7 +139,7 @@ def canonical(state, move):
     return move if first == move.agent else move._replace(agent=first)
 
 
-def legal_actions(state) -> list[Move]:
+def legal_actions(state: MandateState) -> list[Move]:
     ph, seat = state.phase, state.decider
     if ph == "select":
         return selection.choices(state, seat)
@@ -152,7 +157,7 @@ def legal_actions(state) -> list[Move]:
     return []
 
 
-def why_illegal(state, move) -> str:
+def why_illegal(state: MandateState, move) -> str:
     """One sentence saying why ``move`` is refused here."""
     who = state.player_name(state.decider) if state.phase != "over" else "nobody"
     if not isinstance(move, Move):
@@ -191,7 +196,7 @@ def why_illegal(state, move) -> str:
 
 # -- doing it ------------------------------------------------------------------------
 
-def apply(state, move: Move) -> None:
+def apply(state: MandateState, move: Move) -> None:
     state.pre_draw = None
     ph, seat = state.phase, state.decider
     if ph == "select":
@@ -240,7 +245,7 @@ def apply(state, move: Move) -> None:
         _next_agi(state)
 
 
-def _resolve_action(state, seat: int, move: Move) -> None:
+def _resolve_action(state: MandateState, seat: int, move: Move) -> None:
     pos = state.tile_ids.index(move.tile)
     state.players[seat].agents[move.agent - 1] = pos      # the assignment happens even when blocked
     state.acting = (seat, pos, move.verb)
@@ -257,7 +262,7 @@ def _resolve_action(state, seat: int, move: Move) -> None:
     _finish_action(state)
 
 
-def _finish_action(state) -> None:
+def _finish_action(state: MandateState) -> None:
     seat, pos, action = state.acting
     board.frontier_runway(state, seat, pos)
     state.players[seat].ready[CORE_ACTIONS.index(action)] = False
@@ -269,13 +274,13 @@ def _finish_action(state) -> None:
         _end_cycle(state)
 
 
-def _start_turn(state) -> None:
+def _start_turn(state: MandateState) -> None:
     state.phase = "act"
     state.decider = state.order[state.act_index]
     state.offered = False
 
 
-def _end_cycle(state) -> None:
+def _end_cycle(state: MandateState) -> None:
     state.initiative = (state.initiative + 1) % state.n
     if state.cycle < state.content.rules["cyclesPerEra"]:
         begin_cycle(state)
@@ -285,7 +290,7 @@ def _end_cycle(state) -> None:
 
 # -- automatic steps -----------------------------------------------------------------
 
-def begin_era(state, era: int) -> None:
+def begin_era(state: MandateState, era: int) -> None:
     state.era = era
     state.cycle = 0
     state.mandate_card = state.mandate_decks[era - 1][0]
@@ -296,7 +301,7 @@ def begin_era(state, era: int) -> None:
     begin_cycle(state)
 
 
-def begin_cycle(state, *, headline: bool = True) -> None:
+def begin_cycle(state: MandateState, *, headline: bool = True) -> None:
     state.cycle += 1
     state.headline = None
     if headline:
@@ -308,11 +313,11 @@ def begin_cycle(state, *, headline: bool = True) -> None:
         start_selection(state)
 
 
-def start_selection(state) -> None:
+def start_selection(state: MandateState) -> None:
     selection.start(state)
 
 
-def end_era(state) -> None:
+def end_era(state: MandateState) -> None:
     production.run(state)
     state.after_queue = "production"
     if state.queue:
@@ -321,7 +326,7 @@ def end_era(state) -> None:
         after_production(state)
 
 
-def _next_queued(state) -> None:
+def _next_queued(state: MandateState) -> None:
     if state.queue:
         state.decider = state.queue[0]
     elif state.after_queue == "select":
@@ -330,7 +335,7 @@ def _next_queued(state) -> None:
         after_production(state)
 
 
-def after_production(state) -> None:
+def after_production(state: MandateState) -> None:
     if state.era == agi.AGI_ERA:
         state.queue = [s for s in state.initiative_order() if agi.qualifies(state, s)]
         if state.queue:
@@ -339,14 +344,14 @@ def after_production(state) -> None:
     audit_and_score(state)
 
 
-def _next_agi(state) -> None:
+def _next_agi(state: MandateState) -> None:
     if state.queue:
         state.decider = state.queue[0]
     else:
         audit_and_score(state)
 
 
-def audit_and_score(state) -> None:
+def audit_and_score(state: MandateState) -> None:
     audit.public_audit(state)
     mandate_scoring.score(state)
     if state.era < state.content.rules["eras"]:
@@ -355,7 +360,7 @@ def audit_and_score(state) -> None:
         finish(state)
 
 
-def finish(state) -> None:
+def finish(state: MandateState) -> None:
     final_scoring.offline_penalty(state)
     state.phase = "over"
     state.decider = -1

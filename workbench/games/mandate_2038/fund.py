@@ -3,16 +3,21 @@ Scrutiny); acting on Capital adds one Runway."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import audit, costs
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 MODES = ("conservative", "venture")
 
 
-def effects(state, seat: int, pos: int) -> list[str]:
+def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return list(MODES)
 
 
-def resolve(state, seat: int, pos: int, mode: str) -> None:
+def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
     r = state.content.rules
     p = state.players[seat]
     amount = r["fundConservative"] if mode == "conservative" else r["fundVenture"]

@@ -50,6 +50,9 @@ class Mandate2038(Game):
     min_players = 2
     max_players = 5
     default_players = 4
+    #: the card names of the Core Actions, counted once per selection: the
+    #: ``action_usage`` metric reads them (see :mod:`workbench.sim.metrics`)
+    action_kinds = tuple(a.capitalize() for a in CORE_ACTIONS)
     variants = {}
     options = OPTION_SPECS
     default_weights = DEFAULT_WEIGHTS
@@ -151,12 +154,11 @@ class Mandate2038(Game):
         return frozenset(DEFAULT_WEIGHTS)
 
     def action_cards(self, state: MandateState, action) -> tuple[str, ...]:
-        """The Core Action card an action selects or resolves (Training cards are
-        drawn blind, so a draw names none)."""
+        """The Core Action card an action selects (Training cards are drawn blind,
+        so a draw names none). Resolving the selected Action does not count it
+        again, so ``times_taken`` is the number of selections."""
         if getattr(action, "verb", None) == "select":
             return (action.mode.capitalize(),)
-        if getattr(action, "verb", None) in CORE_ACTIONS:
-            return (action.verb.capitalize(),)
         return ()
 
     # -- outcome -------------------------------------------------------------

@@ -11,15 +11,20 @@ on one district kind, which is not Production and counts for no Mandate).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import audit, costs, production, ties
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def measure(state, seat: int, name: str) -> int:
+
+def measure(state: MandateState, seat: int, name: str) -> int:
     p = state.players[seat]
     return p.bag if name == "scrutiny" else getattr(p, name)
 
 
-def targets(state, effect) -> list[int]:
+def targets(state: MandateState, effect) -> list[int]:
     if effect.who is None:
         return []
     if effect.who == "all":
@@ -30,7 +35,7 @@ def targets(state, effect) -> list[int]:
     return [ties.pick_extreme(state, values, highest=effect.who == "highest")]
 
 
-def resolve(state, name: str) -> None:
+def resolve(state: MandateState, name: str) -> None:
     card = state.content.headline_by_name[name.lower()]
     state.note(f"Headline: {card.name}")
     for effect in card.effects:
@@ -48,7 +53,7 @@ def resolve(state, name: str) -> None:
     state.timeline = state.timeline + [card.name]
 
 
-def reveal(state) -> str | None:
+def reveal(state: MandateState) -> str | None:
     deck = state.headline_decks[state.era - 1]
     if not deck:
         return None

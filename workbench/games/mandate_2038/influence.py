@@ -13,17 +13,21 @@ district.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from . import audit, board, costs
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 JV_ERA = 3
 
 
-def lobby_effects(state, seat: int, pos: int) -> list[str]:
+def lobby_effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return ["trust", "scrutiny"] if state.tiles[pos] in state.content.civic_tiles else []
 
 
-def free_pair(state) -> int | None:
+def free_pair(state: MandateState) -> int | None:
     used = {v["pair"] for v in state.ventures}
     for k in range(1, state.content.shared["jointVenturePairs"] + 1):
         if k not in used:
@@ -31,7 +35,7 @@ def free_pair(state) -> int | None:
     return None
 
 
-def hosts_adjacent(state, a: int, b: int) -> bool:
+def hosts_adjacent(state: MandateState, a: int, b: int) -> bool:
     """Joint Venture range: hexes sharing an edge; co-located hosts count only under
     the ``jv_colocated`` option (ruling jv-colocated)."""
     if a == b:
@@ -39,7 +43,7 @@ def hosts_adjacent(state, a: int, b: int) -> bool:
     return b in board.ADJ_SETS[a]
 
 
-def venture_effects(state, seat: int, pos: int) -> list[str]:
+def venture_effects(state: MandateState, seat: int, pos: int) -> list[str]:
     if state.era < JV_ERA:
         return []
     p = state.players[seat]
@@ -61,14 +65,14 @@ def venture_effects(state, seat: int, pos: int) -> list[str]:
     return out
 
 
-def effects(state, seat: int, pos: int) -> list[str]:
+def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return lobby_effects(state, seat, pos) + venture_effects(state, seat, pos)
 
 
 _VENTURE = re.compile(r"^venture facility (\d) \+ (\S+) facility (\d)$")
 
 
-def resolve(state, seat: int, pos: int, mode: str) -> bool:
+def resolve(state: MandateState, seat: int, pos: int, mode: str) -> bool:
     """Apply the effect; returns True when a proposal now waits for the partner."""
     p = state.players[seat]
     kind = state.tiles[pos]
@@ -96,7 +100,7 @@ def resolve(state, seat: int, pos: int, mode: str) -> bool:
     return True
 
 
-def accept(state) -> None:
+def accept(state: MandateState) -> None:
     pend = state.pending
     pair = free_pair(state)
     state.ventures = state.ventures + [{"pair": pair, "a": pend["from"], "a_fac": pend["a_fac"],
@@ -105,7 +109,7 @@ def accept(state) -> None:
     state.note(f"Joint Venture {pair} between {state.player_name(pend['from'])} and {state.player_name(pend['to'])}")
 
 
-def in_range(state, v: dict) -> bool:
+def in_range(state: MandateState, v: dict) -> bool:
     """Whether a venture's two hosts still stand in Joint Venture range (adjacent, or
     co-located under ``jv_colocated``). Hosts move with Organize's Relocate."""
     a = state.players[v["a"]].facilities[v["a_fac"]]
@@ -113,7 +117,7 @@ def in_range(state, v: dict) -> bool:
     return a is not None and b is not None and hosts_adjacent(state, a, b)
 
 
-def active(state, v: dict) -> bool:
+def active(state: MandateState, v: dict) -> bool:
     """A contract stays owned but is active only while its hosts meet its
     requirements: both connected and, unless ``jv_range_checked_once`` is set, still
     in range of each other (ruling jv-range-kept: Relocate rechecks contracts)."""
@@ -122,6 +126,6 @@ def active(state, v: dict) -> bool:
     return bool(state.options.get("jv_range_checked_once", False)) or in_range(state, v)
 
 
-def contract_of(state, seat: int, fac: int) -> str | None:
+def contract_of(state: MandateState, seat: int, fac: int) -> str | None:
     pos = state.players[seat].facilities[fac]
     return None if pos is None else state.content.tile_kinds[state.tiles[pos]].contract

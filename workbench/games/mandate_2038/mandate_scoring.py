@@ -11,10 +11,15 @@ recorded when the Era began (Runway, Capability) or with what the Era recorded
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import board, influence
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def value(state, seat: int, criterion: str) -> int:
+
+def value(state: MandateState, seat: int, criterion: str) -> int:
     p = state.players[seat]
     rec = p.rec
     if criterion == "customers":
@@ -45,13 +50,13 @@ def value(state, seat: int, criterion: str) -> int:
     raise KeyError(criterion)
 
 
-def start_records(state) -> None:
+def start_records(state: MandateState) -> None:
     """Era start: the cube records a history criterion compares against."""
     for p in state.players:
         p.rec = {"start_runway": p.runway, "start_capability": p.capability}
 
 
-def score(state) -> dict:
+def score(state: MandateState) -> dict:
     card = state.content.mandate_by_name[state.mandate_card.lower()]
     r = state.content.rules
     values = [value(state, s, card.criterion) for s in range(state.n)]

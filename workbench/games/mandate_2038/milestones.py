@@ -7,13 +7,18 @@ only moves forward, so regaining a threshold at or below it scores nothing.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import MandateState
+
 
 def starting_trust_cube(trust: int, thresholds) -> int:
     """Setup: the highest Trust threshold the starting value already includes."""
     return max([t for t in thresholds if t <= trust], default=0)
 
 
-def check_capability(state, seat: int) -> None:
+def check_capability(state: MandateState, seat: int) -> None:
     r = state.content.rules
     p = state.players[seat]
     for t in r["capabilityMilestones"]:
@@ -23,7 +28,7 @@ def check_capability(state, seat: int) -> None:
             state.note(f"{state.player_name(seat)} reaches Capability {t}: +{r['milestoneMandate']} Mandate")
 
 
-def check_trust(state, seat: int) -> None:
+def check_trust(state: MandateState, seat: int) -> None:
     r = state.content.rules
     p = state.players[seat]
     for t in r["trustMilestones"]:

@@ -30,11 +30,14 @@ Words match case-insensitively.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from workbench.core.errors import NotationError, suggest
 
 from .data import CORE_ACTIONS, DOMAINS
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 
 class Move(NamedTuple):
@@ -61,14 +64,14 @@ _ACT = re.compile(r"^(\w+)(?:\s+(.*?))?\s+with\s+agent\s+(\d+)\s+at\s+(\S+)$", r
 _REASSIGN = re.compile(r"^reassign\s+agent\s+(\d+)\s+to\s+(\S+)$", re.I)
 
 
-def _canon_tile(state, word: str) -> str:
+def _canon_tile(state: MandateState, word: str) -> str:
     lowered = {t.lower(): t for t in state.tile_ids}
     if word.lower() in lowered:
         return lowered[word.lower()]
     raise NotationError(f"no district named {word!r}{suggest(word, state.tile_ids)}")
 
 
-def _canon_words(state, text: str) -> str:
+def _canon_words(state: MandateState, text: str) -> str:
     """Lower-case the words of a mode, keeping tile ids and player names as spelt."""
     tiles = {t.lower(): t for t in state.tile_ids}
     names = {n.lower(): n for n in state.config.players}
@@ -79,7 +82,7 @@ def _canon_words(state, text: str) -> str:
     return " ".join(out)
 
 
-def parse(state, text: str) -> Move:
+def parse(state: MandateState, text: str) -> Move:
     raw = " ".join(str(text).strip().split())
     low = raw.lower()
     if not raw:

@@ -6,17 +6,21 @@ an open Facility space, keeping its chips; Power is re-read at once)."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from . import board, costs
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def recruit_cost(state, pos: int) -> int:
+
+def recruit_cost(state: MandateState, pos: int) -> int:
     r = state.content.rules
     discount = r["talentRecruitDiscount"] if state.tiles[pos] == "talent" else 0
     return costs.modified_cost(r["recruitCost"], discounts=discount)
 
 
-def effects(state, seat: int, pos: int) -> list[str]:
+def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     p = state.players[seat]
     out = []
     if None in p.agents and p.runway >= recruit_cost(state, pos):
@@ -33,7 +37,7 @@ def effects(state, seat: int, pos: int) -> list[str]:
 _RELOCATE = re.compile(r"^relocate facility (\d) to (\S+)$")
 
 
-def resolve(state, seat: int, pos: int, mode: str) -> None:
+def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
     p = state.players[seat]
     if mode == "recruit":
         p.runway -= recruit_cost(state, pos)

@@ -16,10 +16,15 @@ Mandate; a Headline's immediate production does not count.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import audit, board, costs, influence
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def produce_facility(state, seat: int, f: int, *, count: bool) -> None:
+
+def produce_facility(state: MandateState, seat: int, f: int, *, count: bool) -> None:
     p = state.players[seat]
     kind = state.tiles[p.facilities[f]]
     for track, amount in state.content.tile_kinds[kind].yield_.items():
@@ -30,7 +35,7 @@ def produce_facility(state, seat: int, f: int, *, count: bool) -> None:
         state.queue = state.queue + [seat]
 
 
-def facilities_of_kind(state, seat: int, kind: str) -> None:
+def facilities_of_kind(state: MandateState, seat: int, kind: str) -> None:
     """A Headline's immediate production: only connected Facilities on that kind."""
     p = state.players[seat]
     for f, pos in enumerate(p.facilities):
@@ -38,7 +43,7 @@ def facilities_of_kind(state, seat: int, kind: str) -> None:
             produce_facility(state, seat, f, count=False)
 
 
-def run(state) -> None:
+def run(state: MandateState) -> None:
     order = state.initiative_order()
     for seat in order:
         if state.players[seat].ability == "reserved_capacity":

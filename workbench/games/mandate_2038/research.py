@@ -14,25 +14,30 @@ when the deck runs out, the discard is shuffled to form a new deck.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import audit, costs
 from .data import DOMAINS
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def compute_cost(state, pos: int) -> int:
+
+def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["researchCost"], waived=state.tiles[pos] == "cloud")
 
 
-def effects(state, seat: int, pos: int) -> list[str]:
+def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return [""] if state.players[seat].compute >= compute_cost(state, pos) else []
 
 
-def resolve(state, seat: int, pos: int, mode: str) -> None:
+def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
     state.players[seat].compute -= compute_cost(state, pos)
     state.run = {"seat": seat, "pos": pos, "prov": 0, "seen": [], "revealed": [], "await": "draw"}
     draw(state)
 
 
-def _draw_card(state) -> str:
+def _draw_card(state: MandateState) -> str:
     # the deck and the discard are shared between clones: replaced, never changed in place
     if not state.deck:
         state.deck, state.discard = _shuffled(state, state.discard), []
@@ -44,17 +49,17 @@ def _draw_card(state) -> str:
     return card
 
 
-def _shuffled(state, cards: list) -> list:
+def _shuffled(state: MandateState, cards: list) -> list:
     pile = list(cards)
     state.rng.shuffle(pile)
     return pile
 
 
-def can_draw(state) -> bool:
+def can_draw(state: MandateState) -> bool:
     return bool(state.deck or state.discard)
 
 
-def draw(state) -> None:
+def draw(state: MandateState) -> None:
     """Reveal and resolve one card; leaves ``run['await']`` saying what comes next:
     ``choice`` (bank or draw), ``corpus`` (name a domain), ``method`` (Scientific
     Method), or the run has ended (``state.run`` is None)."""
@@ -83,14 +88,14 @@ def draw(state) -> None:
     return None
 
 
-def choose_corpus(state, domain: str) -> None:
+def choose_corpus(state: MandateState, domain: str) -> None:
     run = state.run
     run["seen"].append(domain)
     run["prov"] += 1
     run["await"] = "choice" if can_draw(state) else "bank"
 
 
-def duplicate(state) -> None:
+def duplicate(state: MandateState) -> None:
     run = state.run
     p = state.players[run["seat"]]
     if p.ability == "scientific_method" and p.runway >= state.content.rules["scientificMethodCost"]:
@@ -99,13 +104,13 @@ def duplicate(state) -> None:
     return crash(state)
 
 
-def pay_method(state) -> None:
+def pay_method(state: MandateState) -> None:
     """Scientific Method: pay its Runway and bank the run despite the repeat."""
     state.players[state.run["seat"]].runway -= state.content.rules["scientificMethodCost"]
     bank(state)
 
 
-def crash(state) -> None:
+def crash(state: MandateState) -> None:
     run = state.run
     seat = run["seat"]
     kept = min(1, run["prov"]) if state.players[seat].ability == "crash_checkpoint" else 0
@@ -116,7 +121,7 @@ def crash(state) -> None:
     _end(state)
 
 
-def bank(state) -> None:
+def bank(state: MandateState) -> None:
     run = state.run
     seat = run["seat"]
     amount = run["prov"] + (1 if state.tiles[run["pos"]] == "research" else 0)
@@ -128,12 +133,12 @@ def bank(state) -> None:
     _end(state)
 
 
-def _end(state) -> None:
+def _end(state: MandateState) -> None:
     state.discard = state.discard + state.run["revealed"]
     state.run = None
 
 
-def decisions(state) -> list:
+def decisions(state: MandateState) -> list:
     from .notation import Move
     run = state.run
     if run["await"] == "choice":
@@ -147,7 +152,7 @@ def decisions(state) -> list:
     return []
 
 
-def apply_decision(state, move) -> None:
+def apply_decision(state: MandateState, move) -> None:
     if move.verb == "bank":
         bank(state)
     elif move.verb == "draw":

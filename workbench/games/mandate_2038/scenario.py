@@ -5,13 +5,16 @@ The keys are documented in ``cards/mandate_2038/scenarios/README.md``.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from workbench.core.errors import ScenarioError, WorkbenchError, suggest
 from workbench.core.game import GameConfig, default_names
 
 from . import board, build as build_rules, flow, influence, milestones, selection, world_ending
 from .data import CORE_ACTIONS
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 SETUP_KEYS = {"seed", "players", "options", "variants", "factions", "tiles", "era", "cycle", "mandate",
               "headlines", "headline", "initiative", "deck", "bag_black", "black_supply", "players_state",
@@ -20,14 +23,14 @@ PLAYER_KEYS = {"runway", "compute", "capability", "customers", "trust", "mandate
                "facilities", "generator", "projects", "used", "agi", "trust_milestone", "records"}
 
 
-def _tile(state, name) -> int:
+def _tile(state: MandateState, name) -> int:
     lowered = {t.lower(): i for i, t in enumerate(state.tile_ids)}
     if str(name).lower() not in lowered:
         raise ScenarioError(f"no district named {name!r}{suggest(str(name), state.tile_ids)}")
     return lowered[str(name).lower()]
 
 
-def _seat(state, name) -> int:
+def _seat(state: MandateState, name) -> int:
     names = [n.lower() for n in state.config.players]
     if str(name).lower() not in names:
         raise ScenarioError(f"no player named {name!r}{suggest(str(name), state.config.players)}")
@@ -162,7 +165,7 @@ def _set_player(s, seat: int, values: Mapping) -> None:
     p.cap_milestones = [t for t in r["capabilityMilestones"] if t <= p.capability]
 
 
-def step(game, state, raw: Mapping) -> bool:
+def step(game, state: MandateState, raw: Mapping) -> bool:
     """Extra step kind: ``{stack: [cards]}`` puts Training cards on top of the deck
     (first named is drawn first)."""
     if "stack" in raw:
@@ -178,7 +181,7 @@ def step(game, state, raw: Mapping) -> bool:
     return False
 
 
-def observe(game, state) -> dict:
+def observe(game, state: MandateState) -> dict:
     over = state.is_terminal()
     res = game.result(state)
     players = {}

@@ -9,14 +9,19 @@ the Action resolves, where a pick may turn out blocked.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .notation import Move
 
+if TYPE_CHECKING:
+    from .state import MandateState
 
-def choices(state, seat: int) -> list[Move]:
+
+def choices(state: MandateState, seat: int) -> list[Move]:
     return [Move("select", a) for a in state.players[seat].ready_actions()]
 
 
-def start(state) -> None:
+def start(state: MandateState) -> None:
     state.phase = "select"
     state.selections = [None] * state.n
     state.order = state.initiative_order()
@@ -24,7 +29,7 @@ def start(state) -> None:
     state.decider = state.order[0]
 
 
-def choose(state, seat: int, action: str) -> bool:
+def choose(state: MandateState, seat: int, action: str) -> bool:
     """Record a pick; True once every player has chosen (the picks are revealed)."""
     state.selections[seat] = action
     state.sel_index += 1
@@ -36,7 +41,7 @@ def choose(state, seat: int, action: str) -> bool:
     return True
 
 
-def visible(state, seat: int):
+def visible(state: MandateState, seat: int):
     """What the table sees of a seat's pick: hidden until everyone has chosen."""
     pick = state.selections[seat]
     return "hidden" if state.phase == "select" and pick is not None else pick

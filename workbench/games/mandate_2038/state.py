@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from workbench.core.game import TERMINAL, State
 from workbench.core.errors import IllegalAction
+from workbench.core.rng import Rng
 
 from .data import CORE_ACTIONS
 
@@ -70,7 +71,7 @@ class MandateState(State):
     # flow phases
     SELECT, ACT, ANSWER, RUN, TALENT, AGI, OVER = "select", "act", "answer", "run", "talent", "agi", "over"
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._legal = None
         self._legal_set = None
 
@@ -113,7 +114,7 @@ class MandateState(State):
     def legal_action(self, index: int):
         return self._legal_list()[index]
 
-    def sample_legal_action(self, rng) -> tuple:
+    def sample_legal_action(self, rng: Rng) -> tuple:
         # the draw of rng.choice(legal_actions()); an Action's resolutions are
         # indexed without being listed (flow.Resolutions)
         legal = self._legal_list()

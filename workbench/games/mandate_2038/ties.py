@@ -8,8 +8,13 @@ Mandate card's tied leaders), do not use this rule.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def nearest_initiative(state, seats) -> int:
+if TYPE_CHECKING:
+    from .state import MandateState
+
+
+def nearest_initiative(state: MandateState, seats) -> int:
     """Among ``seats``, the one first reached clockwise from Initiative (inclusive)."""
     seats = set(seats)
     for seat in state.initiative_order():
@@ -18,7 +23,7 @@ def nearest_initiative(state, seats) -> int:
     raise ValueError("no seat to choose from")
 
 
-def pick_extreme(state, values: list[int], highest: bool) -> int:
+def pick_extreme(state: MandateState, values: list[int], highest: bool) -> int:
     """The seat with the highest (or lowest) value; ties by :func:`nearest_initiative`."""
     target = max(values) if highest else min(values)
     return nearest_initiative(state, [s for s, v in enumerate(values) if v == target])

@@ -13,24 +13,29 @@ cubes than there are players; otherwise it is Closed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import agi
+
+if TYPE_CHECKING:
+    from .state import MandateState
 
 TABLE = {(True, True): "The Singularity", (True, False): "The Closed Loop",
          (False, True): "The Plural Future", (False, False): "Assured Continuity"}
 
 
-def collective_trust(state) -> int:
+def collective_trust(state: MandateState) -> int:
     return sum(p.trust for p in state.players)
 
 
-def setup_collective_trust(state) -> int:
+def setup_collective_trust(state: MandateState) -> int:
     return sum(p.start_trust for p in state.players)
 
 
-def is_open(state) -> bool:
+def is_open(state: MandateState) -> bool:
     return (collective_trust(state) >= setup_collective_trust(state) + state.n
             and state.bag_black < state.n)
 
 
-def ending(state) -> str:
+def ending(state: MandateState) -> str:
     return TABLE[(agi.any_recognized(state), is_open(state))]

@@ -14,13 +14,13 @@ from .load_pattern import affordable_loads, load_pattern, plan_load
 from .recycle import check_recycle, has_unstarted, recycle
 from .flow import action_done, next_donor
 from .stability_window import can_donate, check_donation, donation
-from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS
+from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TOUCHPOINT, PHASE_TURNS, MMState
 from .touchpoint import answer, check_answer, exchange_possible, plan_touchpoint, propose
 
 _RECYCLE_PRISM, _RECYCLE_INDEX = N.Recycle("prism"), N.Recycle("index")
 
 
-def touchpoint_options(state, seat: int) -> list:
+def touchpoint_options(state: MMState, seat: int) -> list:
     """Touchpoints ``seat`` may propose: give a kind they hold, or request a
     kind the other player holds, to or from each other player in seat order.
     The list depends only on who holds which kinds, so it is kept per
@@ -53,7 +53,7 @@ def touchpoint_options(state, seat: int) -> list:
     return out
 
 
-def legal_actions(state) -> list:
+def legal_actions(state: MMState) -> list:
     phase = state.phase
     if phase == PHASE_TURNS:
         out = list(N.GATHERS)
@@ -82,7 +82,7 @@ def legal_actions(state) -> list:
     return []
 
 
-def apply_action(state, action) -> None:
+def apply_action(state: MMState, action) -> None:
     if type(action) is str:
         action = N.parse(action, state.cards, state.config.players)
     phase = state.phase
@@ -126,7 +126,7 @@ def apply_action(state, action) -> None:
 # False when it handled the bookkeeping itself (a Touchpoint waits for its answer;
 # a free conversion).
 
-def _gather(state, action) -> bool:
+def _gather(state: MMState, action) -> bool:
     t = action.tokens
     if t[2] or t[3] or t[0] + t[1] != 2:
         raise IllegalAction("gather takes exactly 2 tokens, Energy and/or Insight")
@@ -134,7 +134,7 @@ def _gather(state, action) -> bool:
     return True
 
 
-def _load(state, action) -> bool:
+def _load(state: MMState, action) -> bool:
     seat = state.seat
     plan = plan_load(state, action)
     load_pattern(state, plan)
@@ -144,27 +144,27 @@ def _load(state, action) -> bool:
     return True
 
 
-def _contribute(state, action) -> bool:
+def _contribute(state: MMState, action) -> bool:
     plan = plan_contribute(state, action)
     contribute(state, plan)
     check_completions(state, state.seat, (action.initiative,))
     return True
 
 
-def _touchpoint(state, action) -> bool:
+def _touchpoint(state: MMState, action) -> bool:
     other = plan_touchpoint(state, action)
     propose(state, action, other)
     state.actions_taken += 1
     return False
 
 
-def _recycle(state, action) -> bool:
+def _recycle(state: MMState, action) -> bool:
     check_recycle(state, action.area)
     recycle(state, action.area)
     return True
 
 
-def _convert(state, action) -> bool:
+def _convert(state: MMState, action) -> bool:
     check_convert(state)
     convert(state)
     if state.rules.options["conversion_action"]:

@@ -9,11 +9,16 @@ highest Layer. Outcomes are :class:`~.cards.Effect` objects applied here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .setup import draw
 from .tracks import change_legacy, change_meaning, gain_tokens, highest_layer, lose_tokens
 
+if TYPE_CHECKING:
+    from .state import MMState
 
-def targets(state, target: str, affected, contributors) -> list[int]:
+
+def targets(state: MMState, target: str, affected, contributors) -> list[int]:
     if target == "all":
         return list(range(len(state.players)))
     if target == "first":
@@ -23,7 +28,7 @@ def targets(state, target: str, affected, contributors) -> list[int]:
     return [affected] if affected is not None else []
 
 
-def apply_effect(state, effect, affected=None, contributors=(), depth: int = 0) -> None:
+def apply_effect(state: MMState, effect, affected=None, contributors=(), depth: int = 0) -> None:
     """Apply one outcome: Meaning first, then each targeted player's tokens and
     Legacy, then Vitals (which may make someone Fragile and chain a
     Consequence), then any restriction for the rest of the round, then any
@@ -51,14 +56,14 @@ def apply_effect(state, effect, affected=None, contributors=(), depth: int = 0) 
         resolve_consequence(state, effect.consequence, state.code, affected, contributors, depth + 1)
 
 
-def resolve_consequence(state, table: str, code: int, affected=None, contributors=(), depth: int = 0) -> None:
+def resolve_consequence(state: MMState, table: str, code: int, affected=None, contributors=(), depth: int = 0) -> None:
     """Look ``code`` up in the Group or Individual Consequence Table at the
     current highest Layer and apply it."""
     effect = state.cards.outcome(table, code, highest_layer(state))
     apply_effect(state, effect, affected, contributors, depth)
 
 
-def event_phase(state) -> None:
+def event_phase(state: MMState) -> None:
     """Phase A: reveal the top Event (reshuffling the discard into a new deck
     when the deck is empty), make its code the round's Consequence Code and
     resolve it from the Event Resolution Table. High Instability reveals two;
@@ -76,7 +81,7 @@ def event_phase(state) -> None:
         resolve_event(state, letter)
 
 
-def resolve_event(state, letter: str, effect=None) -> None:
+def resolve_event(state: MMState, letter: str, effect=None) -> None:
     """Apply an Event: its table outcome (or ``effect`` when a scenario states
     it), plus Hard Mode's extra Meaning loss for table outcomes. An Event's
     personal target 'affected' is the round's first player."""
@@ -87,17 +92,17 @@ def resolve_event(state, letter: str, effect=None) -> None:
     apply_effect(state, effect, affected=state.first)
 
 
-def draw_event(state):
+def draw_event(state: MMState):
     return draw(state, "event_deck", "event_discard")
 
 
-def discard_events(state) -> None:
+def discard_events(state: MMState) -> None:
     """End of round: the revealed Event(s) go to the discard pile."""
     state.event_discard = state.event_discard + state.events  # shared with clones: replaced
     state.events = []
 
 
-def change_vitals(state, seat: int, delta: int, depth: int = 0) -> None:
+def change_vitals(state: MMState, seat: int, delta: int, depth: int = 0) -> None:
     """Vitals move by ``delta`` within 0-10. Reaching 0 from above makes the player
     Fragile and resolves an Individual Consequence with the round's Consequence
     Code (rulings ``fragile-consequence-table``, ``fragile-repeat``, options

@@ -26,11 +26,11 @@ from workbench.core.errors import IllegalAction
 from .consequences import apply_effect, change_vitals, resolve_consequence
 from .notation import KINDS, format_tokens
 from .setup import progress_of, refill_index_slot
-from .state import COMMUNITY, finish
+from .state import COMMUNITY, MMState, finish
 from .tracks import change_legacy, change_meaning, world_layer_check
 
 
-def open_boxes(state, name: str) -> list[int]:
+def open_boxes(state: MMState, name: str) -> list[int]:
     b = state.rules.box_tuple[name]
     prog = state.progress.get(name)
     if prog is None:
@@ -39,7 +39,7 @@ def open_boxes(state, name: str) -> list[int]:
     return [b[0] - f["E"], b[1] - f["I"], b[2] - f["S"], b[3] - f["V"]]
 
 
-def missing_layers(state, name: str, seats) -> list[int]:
+def missing_layers(state: MMState, name: str, seats) -> list[int]:
     """Required Layers the given contributors' Palettes do not show (a Layer
     shown twice on the card needs two Patterns of it among them)."""
     out = []
@@ -53,7 +53,7 @@ def missing_layers(state, name: str, seats) -> list[int]:
     return out
 
 
-def earlier_missing(state, name: str) -> list[int]:
+def earlier_missing(state: MMState, name: str) -> list[int]:
     """Layers of earlier completed Initiatives the card needs and the game lacks."""
     need = state.rules.completed_need[name]
     if not need:
@@ -67,7 +67,7 @@ def earlier_missing(state, name: str) -> list[int]:
     return out
 
 
-def prerequisites_missing(state, name: str) -> list[str]:
+def prerequisites_missing(state: MMState, name: str) -> list[str]:
     """The card's requirements beyond boxes and Layers that do not hold yet."""
     req = state.cards.initiatives[name].requirement
     out = [f"a completed Layer {layer} Initiative" for layer in earlier_missing(state, name)]
@@ -78,7 +78,7 @@ def prerequisites_missing(state, name: str) -> list[str]:
     return out
 
 
-def plan_contribute(state, action):
+def plan_contribute(state: MMState, action):
     """Validate; returns ``(name, pay[E,I,S,V], first_time)``."""
     if "contribute" in state.restricted:
         raise IllegalAction("contributing is restricted this round")
@@ -122,7 +122,7 @@ def plan_contribute(state, action):
     return name, pay, first_time
 
 
-def marker_only_refusal(state, name, seat, first_time, opened) -> str | None:
+def marker_only_refusal(state: MMState, name: str, seat: int, first_time: bool, opened) -> str | None:
     """None if ``seat`` may contribute only a marker to ``name``, else why not."""
     if not first_time:
         return "a contribution commits at least one token (your marker is already there)"
@@ -142,7 +142,7 @@ def marker_only_refusal(state, name, seat, first_time, opened) -> str | None:
         " and no contributor is missing" if state.rules.options["marker_only"] == "layers_or_contributors" else "")
 
 
-def contribute(state, plan) -> None:
+def contribute(state: MMState, plan) -> None:
     name, pay, first_time = plan
     seat = state.seat
     p = state.players[seat]
@@ -162,7 +162,7 @@ def contribute(state, plan) -> None:
         change_vitals(state, seat, -pay[3])
 
 
-def completion_missing(state, name: str) -> list[str]:
+def completion_missing(state: MMState, name: str) -> list[str]:
     """Everything still missing before ``name`` completes (empty: it completes)."""
     out = []
     opened = open_boxes(state, name)
@@ -179,7 +179,7 @@ def completion_missing(state, name: str) -> list[str]:
     return out
 
 
-def completes(state, name: str) -> bool:
+def completes(state: MMState, name: str) -> bool:
     """True when every requirement of a face-up Initiative holds (the quick
     form of :func:`completion_missing`)."""
     prog = state.progress.get(name)
@@ -194,7 +194,7 @@ def completes(state, name: str) -> bool:
     return not completion_missing(state, name)
 
 
-def check_completions(state, actor: int, names=None) -> None:
+def check_completions(state: MMState, actor: int, names=None) -> None:
     """Complete every face-up Initiative whose requirements all hold: an
     Initiative completes the moment its last requirement is met. That moment
     can come from a contribution (``names``: that card), from a load (a
@@ -219,7 +219,7 @@ def legacy_for_rank(rules, rank: int) -> int:
     return rules.order_rewards[rank] if rank < len(rules.order_rewards) else rules.other_reward
 
 
-def complete(state, name: str, actor: int) -> None:
+def complete(state: MMState, name: str, actor: int) -> None:
     card = state.cards.initiatives[name]
     prog = state.progress[name]
     rules = state.rules
@@ -258,7 +258,7 @@ def complete(state, name: str, actor: int) -> None:
     refill_index_slot(state, slot, after_completion=True)
 
 
-def contribution_options(state) -> list:
+def contribution_options(state: MMState) -> list:
     """Contributions the player to move may make: per face-up Initiative the
     default payment, plus one token of each single kind that fits (E, I, S, V)."""
     if "contribute" in state.restricted:

@@ -4,10 +4,15 @@ is not one of the turn's two actions (ruling ``conversion-free``; option
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
+if TYPE_CHECKING:
+    from .state import MMState
 
-def check_convert(state) -> None:
+
+def check_convert(state: MMState) -> None:
     if not state.rules.conversion:
         raise IllegalAction("the conversion rule is switched off (option conversion)")
     if "convert" in state.restricted:
@@ -18,7 +23,7 @@ def check_convert(state) -> None:
         raise IllegalAction("converting needs 2 Energy")
 
 
-def convert(state) -> None:
+def convert(state: MMState) -> None:
     p = state.players[state.seat]
     p.E -= 2
     p.S += 1

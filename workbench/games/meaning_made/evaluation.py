@@ -9,6 +9,7 @@ Weights (``Game.evaluate(state, seat, weights)``; any subset may be given):
 | meaning | 1.5 | shared Meaning |
 | danger | 4.0 | per point Meaning is below 3 (collapse risk) |
 | collapse | 200 | penalty when the world has collapsed |
+| doom | 150 | penalty when the world will collapse at the end of this round whatever anyone does: Meaning is at 0 and the Support the group can still donate this round (see :func:`rescue`) cannot lift it |
 | column | 0.8 | per World Layer above 1 (a higher column makes every Event harsher) |
 | legacy | 1.0 | own Legacy |
 | vitals | 0.4 | own Vitals |
@@ -27,6 +28,14 @@ Weights (``Game.evaluate(state, seat, weights)``; any subset may be given):
 | win | 60 | the game ended and this seat is among the winners |
 | survive | 30 | the world survived |
 
+The ``doom`` term is what makes the bot see the group's fate in cooperative
+play: a one-ply look-ahead does not reach the end of the round, so without it
+the last Support at Meaning 0 looks as good in an Initiative as in the
+Stability Window, and the world collapses with a survivable round thrown away
+(2 players, seed 7, round 26 before this term). It reads the Energy of the
+player on turn only as the open conversion below does (no Support, Energy 2
+or more), so the look-ahead shortcuts of ``action_values`` stay exact.
+
 The evaluation never reads the pending Touchpoint (who answers, which token),
 and reads a player's Energy/Insight split only through "Energy >= 2 with no
 Support" (the open conversion) besides their sum: ``MeaningMade.action_values``
@@ -38,10 +47,15 @@ must change ``action_values`` with it (the differential test and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .scoring import winners
 
+if TYPE_CHECKING:
+    from .state import MMState
+
 DEFAULT_WEIGHTS = {
-    "meaning": 1.5, "danger": 4.0, "column": 0.8, "collapse": 200.0, "legacy": 1.0, "vitals": 0.4, "fragile": 2.0,
+    "meaning": 1.5, "danger": 4.0, "column": 0.8, "collapse": 200.0, "doom": 150.0, "legacy": 1.0, "vitals": 0.4, "fragile": 2.0,
     "tokens": 0.2, "support": 0.55, "palette": 0.8, "layer": 0.3, "diversity": 0.6, "progress": 0.6,
     "marker": 0.8, "reachable": 0.7, "few_support": 0.25, "few_progress": 0.9, "completed": 4.0, "win": 60.0, "survive": 30.0,
 }
@@ -73,7 +87,7 @@ def _build_weights(weights, n: int) -> dict:
     return w
 
 
-def evaluate(state, seat: int, weights=None) -> float:
+def evaluate(state: MMState, seat: int, weights=None) -> float:
     # Called for every legal action of every greedy decision: the terms are
     # added in a fixed order (so equal positions get bit-identical values), the
     # weights are read from a tuple made once per weight set and table size,
@@ -82,7 +96,7 @@ def evaluate(state, seat: int, weights=None) -> float:
     rules = state.rules
     (w_collapse, w_survive, w_win, w_meaning, w_column, w_danger, w_legacy, w_vitals, w_fragile,
      w_support, w_tokens, w_palette, w_layer, w_diversity, w_progress2, w_marker, w_completed,
-     w_reachable) = _weight_tuple(weights, rules.num_players)
+     w_reachable, w_doom) = _weight_tuple(weights, rules.num_players)
     p = state.players[seat]
     value = 0.0
     ending = state.ending
@@ -94,6 +108,8 @@ def evaluate(state, seat: int, weights=None) -> float:
             if state.config.players[seat] in winners(state):
                 value += w_win
     meaning = state.meaning
+    if meaning <= 0 and ending is None and not rules.competitive and rescue(state, seat) + meaning <= 0:
+        value -= w_doom
     value += w_meaning * meaning - w_column * (state.world_layer - 1)
     if meaning < 3:
         value -= w_danger * (3 - meaning)
@@ -183,13 +199,46 @@ def _weight_tuple(weights, n: int) -> tuple:
     w = _weights(weights, n)
     out = (w["collapse"], w["survive"], w["win"], w["meaning"], w["column"], w["danger"], w["legacy"],
            w["vitals"], w["fragile"], w["support"], w["tokens"], w["palette"], w["layer"], w["diversity"],
-           w["progress"] * 2, w["marker"], w["completed"], w["reachable"])
+           w["progress"] * 2, w["marker"], w["completed"], w["reachable"], w["doom"])
     if not weights:
         _TUPLES[n] = out
     return out
 
 
-def _done_layers(state) -> set:
+def rescue(state: MMState, seat: int | None = None) -> int:
+    """How much Meaning the group can still add in this round's Stability Window:
+    the Support held by players who may still donate (not Fragile; in the
+    Window, only those not yet asked), plus one for the player on turn who can
+    still convert 2 Energy into Support (holding none yet; counted when ``seat``
+    is that player or None, so a look-ahead for another seat never reads the
+    mover's Energy, which ``action_values`` relies on), capped by what is left
+    of the round's donation cap. A lower bound on what the table can do, not a
+    forecast of what it will do."""
+    phase = state.phase
+    rules = state.rules
+    room = rules.stability_cap - state.donations
+    if room <= 0 or phase not in ("turns", "touchpoint", "stability"):
+        return 0
+    n = len(state.players)
+    if phase == "stability":
+        seats = [(state.first + k) % n for k in range(state.stab_next, n)]
+    else:
+        seats = range(n)
+    support = 0
+    for other in seats:
+        p = state.players[other]
+        if not p.fragile:
+            support += p.S
+    mover = state.players[state.seat]
+    # read as the open conversion of evaluate() reads it (no Support yet, Energy
+    # 2 or more): a mover who already holds Support is counted above
+    if (phase == "turns" and rules.conversion and not state.converted and not mover.fragile
+            and mover.S == 0 and mover.E >= 2 and (seat is None or seat == state.seat)):
+        support += 1
+    return support if support < room else room
+
+
+def _done_layers(state: MMState) -> set:
     inits = state.cards.initiatives
     return {inits[c].layer for c in state.completed}
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from .consequences import discard_events, event_phase
 from .solo import community_placement
 from .stability_window import can_donate
-from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TURNS, finish
+from .state import PHASE_OVER, PHASE_STABILITY, PHASE_TURNS, MMState, finish
 
 ACTIONS_PER_TURN = 2
 
 
-def start_round(state, number: int, reveal: bool = True) -> None:
+def start_round(state: MMState, number: int, reveal: bool = True) -> None:
     n = len(state.players)
     if number > state.round and state.rules.options["first_player_rotates"]:
         state.first = (state.first + number - state.round) % n
@@ -32,14 +32,14 @@ def start_round(state, number: int, reveal: bool = True) -> None:
     begin_turn(state, state.first)
 
 
-def begin_turn(state, seat: int) -> None:
+def begin_turn(state: MMState, seat: int) -> None:
     state.phase = PHASE_TURNS
     state.seat = state.decider = seat
     state.actions_left = ACTIONS_PER_TURN
     state.converted = False
 
 
-def action_done(state) -> None:
+def action_done(state: MMState) -> None:
     """After a Phase B action (or a Touchpoint answer): the turn goes on, passes
     clockwise, or Phase B ends and the Stability Window opens."""
     if state.phase == PHASE_OVER:
@@ -55,13 +55,13 @@ def action_done(state) -> None:
         begin_turn(state, nxt)
 
 
-def open_stability_window(state, start_offset: int = 0) -> None:
+def open_stability_window(state: MMState, start_offset: int = 0) -> None:
     state.phase = PHASE_STABILITY
     state.stab_next = start_offset
     next_donor(state)
 
 
-def next_donor(state) -> None:
+def next_donor(state: MMState) -> None:
     """Hand the Stability Window's decision to the next player in order who can
     donate, or end the round when nobody is left."""
     n = len(state.players)
@@ -74,7 +74,7 @@ def next_donor(state) -> None:
     end_round(state)
 
 
-def end_round(state) -> None:
+def end_round(state: MMState) -> None:
     """Discard the Event; solo Community placement; then collapse (Meaning 0),
     the Competitive round count, or the round limit may end the game."""
     discard_events(state)

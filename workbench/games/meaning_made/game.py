@@ -5,6 +5,7 @@ delegated to the module that holds that rule."""
 from __future__ import annotations
 
 from workbench.core.game import Game, GameConfig, GameResult, options_from_tuples
+from workbench.core.rng import Rng
 
 from . import actions, notation
 from .data import POOL, CardSet
@@ -159,6 +160,8 @@ class MeaningMade(Game):
             "world_layer": state.world_layer,
             "patterns_loaded": sum(len(p.palette) for p in state.players),
             "fragile_players": sum(1 for p in state.players if p.fragile),
+            # the cap_saturation metric: players whose Legacy ends at the track's top
+            "players_at_cap": sum(1 for p in state.players if p.legacy >= state.rules.legacy_max),
             "rounds": state.round,
             "actions": state.actions_taken,
         }
@@ -175,7 +178,7 @@ class MeaningMade(Game):
                          "contributors": len(seats)})
         return rows
 
-    def determinize(self, state: MMState, seat: int, rng):
+    def determinize(self, state: MMState, seat: int, rng: Rng) -> MMState:
         """A copy of ``state`` in which what ``seat`` cannot see (the order of the
         Pattern, Initiative and Event decks, and the future random stream) is
         re-drawn from ``rng``; used by search bots."""

@@ -10,12 +10,17 @@ the kind you hold most of once the printed tokens are set aside (ties: E, I, S).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .consequences import apply_effect, change_vitals, resolve_consequence
 from .notation import format_tokens
 from .setup import refill_prism_slot
 from .tracks import gain_tokens, world_layer_check
+
+if TYPE_CHECKING:
+    from .state import MMState
 
 
 def unmet_icons(have: list, need) -> int:
@@ -28,7 +33,7 @@ def unmet_icons(have: list, need) -> int:
     return missing
 
 
-def extra_tokens(state, seat: int, card) -> int:
+def extra_tokens(state: MMState, seat: int, card) -> int:
     """Tokens of any kind owed beyond the printed ones: unmet icons, Hard Mode's
     optional +1, and Pattern Fatigue's +1 from the 11th Pattern on."""
     rules = state.rules
@@ -52,7 +57,7 @@ def default_payment(p, printed: tuple, extra: int):
     return pay
 
 
-def plan_load(state, action):
+def plan_load(state: MMState, action):
     """Validate a load and return ``(slot, card, pay[E,I,S], vitals)``; raises
     :class:`IllegalAction` saying why, changing nothing."""
     if "load" in state.restricted:
@@ -101,7 +106,7 @@ def add_to_palette(p, card) -> None:
     p.layers = layers
 
 
-def load_pattern(state, plan) -> None:
+def load_pattern(state: MMState, plan) -> None:
     slot, card, pay, vit = plan
     seat = state.seat
     p = state.players[seat]
@@ -126,7 +131,7 @@ def load_pattern(state, plan) -> None:
     refill_prism_slot(state, slot)
 
 
-def affordable_loads(state) -> list:
+def affordable_loads(state: MMState) -> list:
     """Prism Patterns the player to move can load with the default payment."""
     if "load" in state.restricted:
         return []

@@ -6,12 +6,17 @@ one Recycle per round."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .setup import refill_index_slot, refill_prism_slot
 
+if TYPE_CHECKING:
+    from .state import MMState
 
-def started(state, name: str) -> bool:
+
+def started(state: MMState, name: str) -> bool:
     prog = state.progress.get(name)
     if prog is None:
         return False
@@ -21,11 +26,11 @@ def started(state, name: str) -> bool:
     return bool(players) and state.rules.options["recycle_marker_only"] == "started"
 
 
-def unstarted_slots(state) -> list[int]:
+def unstarted_slots(state: MMState) -> list[int]:
     return [i for i, n in enumerate(state.index) if n is not None and not started(state, n)]
 
 
-def has_unstarted(state) -> bool:
+def has_unstarted(state: MMState) -> bool:
     """Whether some Index Initiative is unstarted (the quick form of
     :func:`unstarted_slots`, asked on every legal-action listing)."""
     progress = state.progress
@@ -35,7 +40,7 @@ def has_unstarted(state) -> bool:
     return False
 
 
-def check_recycle(state, area: str) -> None:
+def check_recycle(state: MMState, area: str) -> None:
     if "recycle" in state.restricted:
         raise IllegalAction("Recycle is restricted this round")
     if state.rules.limited_recycle:
@@ -50,7 +55,7 @@ def check_recycle(state, area: str) -> None:
         raise IllegalAction("every Initiative in the Index is started (or the Index is empty)")
 
 
-def recycle(state, area: str) -> None:
+def recycle(state: MMState, area: str) -> None:
     state.recycled[state.seat] = True
     if area == "prism":
         state.pattern_discard = state.pattern_discard + [n for n in state.prism if n is not None]

@@ -13,7 +13,7 @@ from .data import Effect
 from .flow import begin_turn, open_stability_window, start_round
 from .scoring import end_score, winners
 from .setup import new_state, progress_of
-from .state import COMMUNITY, PHASE_OVER
+from .state import COMMUNITY, PHASE_OVER, MMState
 from .variants import Rules
 
 SETUP_KEYS = {"seed", "players", "variants", "options", "start", "turn", "world", "players_state"}
@@ -34,35 +34,35 @@ def _unknown(keys, allowed, where):
         raise ScenarioError(f"{where}: unknown key {bad[0]!r}{suggest(str(bad[0]), allowed)}")
 
 
-def _seat(state, who) -> int:
+def _seat(state: MMState, who) -> int:
     names = [n.lower() for n in state.config.players]
     if str(who).lower() not in names:
         raise ScenarioError(f"no player named {who!r}{suggest(str(who), state.config.players)}")
     return names.index(str(who).lower())
 
 
-def _pattern(state, text) -> str:
+def _pattern(state: MMState, text) -> str:
     name = state.cards.pattern_name(str(text))
     if name is None:
         raise ScenarioError(f"no Pattern named {text!r}{suggest(str(text), state.cards.patterns)}")
     return name
 
 
-def _initiative(state, text) -> str:
+def _initiative(state: MMState, text) -> str:
     name = state.cards.initiative_name(str(text))
     if name is None:
         raise ScenarioError(f"no Initiative named {text!r}{suggest(str(text), state.cards.initiatives)}")
     return name
 
 
-def _event(state, text) -> str:
+def _event(state: MMState, text) -> str:
     letter = str(text).upper()
     if letter not in state.cards.events:
         raise ScenarioError(f"no Event {text!r}{suggest(letter, state.cards.events)}")
     return letter
 
 
-def _order_piles(state, world: dict) -> None:
+def _order_piles(state: MMState, world: dict) -> None:
     """Deck and discard order from ``world``: ``patterns``/``initiatives``/``events``
     put the named cards on top (top first) with the rest below in seeded order;
     ``decks: {kind: [...]}`` gives a whole deck, the cards not named going to the
@@ -109,7 +109,7 @@ def _order_piles(state, world: dict) -> None:
         setattr(state, discard_attr, discard)
 
 
-def _take_pattern(state, name: str, placed: set) -> None:
+def _take_pattern(state: MMState, name: str, placed: set) -> None:
     """Take a Pattern out of wherever it is (deck, discard, Prism) so it can be
     placed elsewhere; a second placement is an error."""
     if name in placed:
@@ -123,7 +123,7 @@ def _take_pattern(state, name: str, placed: set) -> None:
         state.prism[state.prism.index(name)] = None
 
 
-def _take_initiative(state, name: str, placed: set) -> None:
+def _take_initiative(state: MMState, name: str, placed: set) -> None:
     if name in placed:
         raise ScenarioError(f"{name} is placed twice (every card is in exactly one place)")
     placed.add(name)
@@ -303,7 +303,7 @@ def scenario_state(game, setup: dict):
     return state
 
 
-def scenario_step(state, step: dict) -> bool:
+def scenario_step(state: MMState, step: dict) -> bool:
     state.own_piles()  # the steps below may reorder piles that clones share
     if "event" in step:
         _event_step(state, step["event"])
@@ -314,7 +314,7 @@ def scenario_step(state, step: dict) -> bool:
     return False
 
 
-def _event_step(state, spec) -> None:
+def _event_step(state: MMState, spec) -> None:
     if not state.rules.scripted_events:
         raise WorkbenchError("an 'event' step needs options: {events: scripted}")
     spec = dict(spec or {})
@@ -350,7 +350,7 @@ def _event_step(state, spec) -> None:
     resolve_event(state, letter, effect)
 
 
-def observe(state) -> dict:
+def observe(state: MMState) -> dict:
     names = state.config.players
     over = state.phase == PHASE_OVER
     players = {}
@@ -391,7 +391,7 @@ def observe(state) -> dict:
     }
 
 
-def scenario_force(state, expect: dict) -> None:
+def scenario_force(state: MMState, expect: dict) -> None:
     """Set the values named in ``expect`` (report mode: the text's claim wins, so
     one divergence is reported once)."""
     state.own_piles()  # completing by hand edits piles that clones share
@@ -444,7 +444,7 @@ def scenario_force(state, expect: dict) -> None:
             p.fragile = p.vitals == 0
 
 
-def _force_completed(state, wanted) -> None:
+def _force_completed(state: MMState, wanted) -> None:
     """Make the completed list what the text claims: a claimed card still face up
     leaves its slot (which refills; the End Initiative's slot stays empty and the
     game ends as a success). Markers on it go home."""
@@ -478,7 +478,7 @@ def _force_completed(state, wanted) -> None:
                     pile.remove(name)
 
 
-def scenario_skip(state, action_text: str) -> None:
+def scenario_skip(state: MMState, action_text: str) -> None:
     """Report mode: a refused step uses up the decision it was meant to be, but
     only when it belongs to the decision now open (a refused donation when the
     window is closed does not eat someone's turn action)."""

@@ -5,14 +5,19 @@ The World the Group Made (by final Meaning) and The Mark You Left (by Legacy).""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.game import GameResult
+
+if TYPE_CHECKING:
+    from .state import MMState
 
 
 def end_score(player) -> int:
     return player.vitals + player.legacy
 
 
-def winners(state) -> list[str]:
+def winners(state: MMState) -> list[str]:
     names = state.config.players
     if state.ending != "survived":
         return []
@@ -27,7 +32,7 @@ def winners(state) -> list[str]:
     return [names[i] for i in tied]
 
 
-def readings(state) -> dict:
+def readings(state: MMState) -> dict:
     cards = state.cards
     world = cards.reading(cards.world_table, state.meaning)
     marks = {}
@@ -41,7 +46,7 @@ def readings(state) -> dict:
     }
 
 
-def result(state) -> GameResult:
+def result(state: MMState) -> GameResult:
     names = state.config.players
     scores = {n: end_score(p) for n, p in zip(names, state.players)}
     ending = state.ending or "unfinished"

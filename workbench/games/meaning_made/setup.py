@@ -41,7 +41,7 @@ def new_state(config, rules, cards) -> MMState:
     return state
 
 
-def draw(state, deck: str, discard: str):
+def draw(state: MMState, deck: str, discard: str):
     """Top card of the pile ``state.<deck>``. An empty deck is replaced by its
     shuffled discard pile, as the rulebook says for the Event, Pattern and
     Initiative decks alike (for Initiatives by ruling ``initiative-refill-reshuffle``);
@@ -59,19 +59,19 @@ def draw(state, deck: str, discard: str):
     return pile[0]
 
 
-def draw_pattern(state):
+def draw_pattern(state: MMState):
     return draw(state, "pattern_deck", "pattern_discard")
 
 
-def refill_prism_slot(state, slot: int) -> None:
+def refill_prism_slot(state: MMState, slot: int) -> None:
     state.prism[slot] = draw_pattern(state)
 
 
-def draw_initiative(state):
+def draw_initiative(state: MMState):
     return draw(state, "init_deck", "init_discard")
 
 
-def refill_index_slot(state, slot: int, *, after_completion: bool = False) -> None:
+def refill_index_slot(state: MMState, slot: int, *, after_completion: bool = False) -> None:
     """Refill an Index space. After a completion, option ``initiative_refill: empty``
     plays the Index section literally: an empty deck leaves the space empty even
     when recycled Initiatives wait in the discard pile (ruling initiative-refill-reshuffle)."""
@@ -87,7 +87,7 @@ def refill_index_slot(state, slot: int, *, after_completion: bool = False) -> No
         state.progress.pop(name, None)
 
 
-def progress_of(state, name: str) -> Progress:
+def progress_of(state: MMState, name: str) -> Progress:
     """The progress on ``name``, ready to be changed. Clones share Progress
     entries (see ``MMState.clone``), so every change goes through here and gets
     a fresh copy first: copy on write, paid once per contribution instead of

@@ -7,11 +7,11 @@ Community is already there; a Fragile player with a marker on that card gains
 from __future__ import annotations
 
 from .setup import progress_of
-from .state import COMMUNITY
+from .state import COMMUNITY, MMState
 from .consequences import change_vitals
 
 
-def community_target(state):
+def community_target(state: MMState):
     """The Initiative the Community would land on now, or None."""
     if state.community <= 0:
         return None
@@ -34,7 +34,7 @@ def community_target(state):
     return None
 
 
-def community_placement(state) -> None:
+def community_placement(state: MMState) -> None:
     name = community_target(state)
     if name is None:
         return

@@ -8,12 +8,17 @@ round's flow (:func:`.rounds.next_donor`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .tracks import change_meaning
 
+if TYPE_CHECKING:
+    from .state import MMState
 
-def can_donate(state, seat: int) -> str | None:
+
+def can_donate(state: MMState, seat: int) -> str | None:
     """None if ``seat`` may donate now, else the reason why not."""
     p = state.players[seat]
     if state.donations >= state.rules.stability_cap:
@@ -27,14 +32,14 @@ def can_donate(state, seat: int) -> str | None:
     return None
 
 
-def check_donation(state, donate: bool) -> None:
+def check_donation(state: MMState, donate: bool) -> None:
     if donate:
         why = can_donate(state, state.decider)
         if why:
             raise IllegalAction(f"cannot donate: {why}")
 
 
-def donation(state, donate: bool) -> None:
+def donation(state: MMState, donate: bool) -> None:
     if donate:
         state.players[state.decider].S -= 1
         change_meaning(state, 1)

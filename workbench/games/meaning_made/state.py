@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from workbench.core.game import TERMINAL, State
+from workbench.core.rng import Rng
 
 COMMUNITY = -1
 """Seat number recorded for a Community marker (solo mode)."""
@@ -28,7 +29,7 @@ class Player:
 
     __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers", "layers")
 
-    def __init__(self, E=0, I=0, S=0, vitals=5, legacy=0, palette=None, fragile=False, markers=4):
+    def __init__(self, E=0, I=0, S=0, vitals=5, legacy=0, palette=None, fragile=False, markers=4) -> None:
         self.E, self.I, self.S = E, I, S
         self.vitals, self.legacy = vitals, legacy
         self.palette: list[str] = palette if palette is not None else []
@@ -65,7 +66,7 @@ class Progress:
 
     __slots__ = ("filled", "markers")
 
-    def __init__(self, filled=None, markers=None):
+    def __init__(self, filled=None, markers=None) -> None:
         self.filled: dict[str, int] = filled if filled is not None else {"E": 0, "I": 0, "S": 0, "V": 0}
         self.markers: list[int] = markers if markers is not None else []
 
@@ -90,7 +91,7 @@ class MMState(State):
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
-    def __init__(self, config, rules, cards, rng):
+    def __init__(self, config, rules, cards, rng: Rng) -> None:
         self.config = config
         self.rules = rules
         self.cards = cards

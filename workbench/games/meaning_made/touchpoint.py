@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from workbench.core.errors import IllegalAction
 
-from .state import PHASE_TOUCHPOINT
+from .state import PHASE_TOUCHPOINT, MMState
 from .consequences import change_vitals
 
 
-def plan_touchpoint(state, action) -> int:
+def plan_touchpoint(state: MMState, action) -> int:
     if state.rules.solo:
         raise IllegalAction("there is no other player to make a Touchpoint with in solo play")
     if "touchpoint" in state.restricted:
@@ -30,7 +30,7 @@ def plan_touchpoint(state, action) -> int:
     return other
 
 
-def propose(state, action, other: int) -> None:
+def propose(state: MMState, action, other: int) -> None:
     state.touch_used[state.seat] = True
     if state.rules.options["touchpoint_limit"] == "both":
         state.touch_used[other] = True
@@ -40,7 +40,7 @@ def propose(state, action, other: int) -> None:
     state.decider = other
 
 
-def exchange_possible(state) -> str | None:
+def exchange_possible(state: MMState) -> str | None:
     """None if the pending exchange can happen, else why not."""
     frm, to, mode, token = state.pending
     giver = frm if mode == "give" else to
@@ -49,14 +49,14 @@ def exchange_possible(state) -> str | None:
     return None
 
 
-def check_answer(state, accept: bool) -> None:
+def check_answer(state: MMState, accept: bool) -> None:
     if accept:
         why = exchange_possible(state)
         if why:
             raise IllegalAction(f"cannot accept: {why}")
 
 
-def answer(state, accept: bool) -> None:
+def answer(state: MMState, accept: bool) -> None:
     frm, to, mode, token = state.pending
     state.pending = None
     if not accept:

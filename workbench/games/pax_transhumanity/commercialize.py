@@ -16,6 +16,8 @@ owner's Wealth. Last, the Regime is updated and the endings are checked.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .data import SPHERES
@@ -25,6 +27,9 @@ from .labour import action_cost, check_labour, do_labour, labour_places
 from .notation import A
 from .regime import commercialize_subsidized, update_regime
 
+if TYPE_CHECKING:
+    from .state import PaxState
+
 WAYS = ("splay", "patents", "think tank")
 
 
@@ -32,7 +37,7 @@ def _pair(a, b) -> tuple:
     return tuple(sorted((a, b)))
 
 
-def splay_feasible(state, seat: int, disciplines) -> bool:
+def splay_feasible(state: PaxState, seat: int, disciplines) -> bool:
     want = _pair(*disciplines)
     splay = state.splay
     for i in range(len(splay) - 1):
@@ -45,25 +50,25 @@ def splay_feasible(state, seat: int, disciplines) -> bool:
     return False
 
 
-def patents_feasible(state, seat: int, disciplines) -> bool:
+def patents_feasible(state: PaxState, seat: int, disciplines) -> bool:
     a, b = disciplines
     have = state.patents[seat]
     return have.get(a, 0) >= 2 if a == b else (have.get(a, 0) >= 1 and have.get(b, 0) >= 1)
 
 
-def think_tank_feasible(state, seat: int, disciplines) -> bool:
+def think_tank_feasible(state: PaxState, seat: int, disciplines) -> bool:
     tank = state.think_tank[seat]
     return bool(tank) and _pair(*state.idea(tank[-1]).disciplines) == _pair(*disciplines)
 
 
-def feasible(state, seat: int, idea: str, via: str) -> bool:
+def feasible(state: PaxState, seat: int, idea: str, via: str) -> bool:
     return _FEASIBLE[via](state, seat, state.idea(idea).disciplines)
 
 
 _FEASIBLE = {"splay": splay_feasible, "patents": patents_feasible, "think tank": think_tank_feasible}
 
 
-def reserved(state, idea: str, via: str):
+def reserved(state: PaxState, idea: str, via: str):
     """Patents a commercialization via Patents divests, kept out of the payment."""
     if via != "patents":
         return None
@@ -73,12 +78,12 @@ def reserved(state, idea: str, via: str):
     return out
 
 
-def cost(state, idea: str, labour_key: str) -> int:
+def cost(state: PaxState, idea: str, labour_key: str) -> int:
     sphere, _ = state.where_in_market(idea)
     return action_cost(state, sphere, labour_key, commercialize_subsidized(state, sphere))
 
 
-def check(state, seat: int, action) -> None:
+def check(state: PaxState, seat: int, action) -> None:
     idea, down, via, labour_key = action.args
     where = state.where_in_market(idea)
     if where is None:
@@ -95,7 +100,7 @@ def check(state, seat: int, action) -> None:
         raise IllegalAction(f"{state.name(seat)} cannot raise ${price} to commercialize {idea}")
 
 
-def legal(state, seat: int) -> list:
+def legal(state: PaxState, seat: int) -> list:
     out = []
     for sphere in SPHERES:
         places = labour_places(state, seat, sphere, "M")
@@ -117,7 +122,7 @@ def legal(state, seat: int) -> list:
     return out
 
 
-def apply(state, seat: int, action) -> None:
+def apply(state: PaxState, seat: int, action) -> None:
     check(state, seat, action)
     idea, down, via, labour_key = action.args
     sphere, slot = state.where_in_market(idea)
@@ -144,7 +149,7 @@ def apply(state, seat: int, action) -> None:
     run_tasks(state)
 
 
-def finish(state) -> None:
+def finish(state: PaxState) -> None:
     """The card joins the Splay; Heat becomes Future Shock; Syndications become Patents."""
     act = state.act
     idea, down = act["idea"], act["down"]

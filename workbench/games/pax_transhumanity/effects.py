@@ -31,7 +31,7 @@ Tasks are tuples kept in ``state.tasks``; a task that needs a choice sets
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from workbench.core.errors import IllegalAction
 
@@ -39,6 +39,9 @@ from .data import SIDES, SPHERES, parse_effect, parse_effect_term  # noqa: F401 
 from .finance import divest
 from .labour import change_unemployed, remove_staff
 from .notation import A
+
+if TYPE_CHECKING:
+    from .state import PaxState
 
 def effect_text(effect: tuple) -> str:
     if effect[0] == "found":
@@ -52,7 +55,7 @@ def card_terms(idea) -> list:
 
 
 # -- the queue ----------------------------------------------------------------
-def queue_card_effects(state, seat: int, idea) -> list:
+def queue_card_effects(state: PaxState, seat: int, idea) -> list:
     return [("term", seat, alts) for alts in card_terms(idea)]
 
 
@@ -62,7 +65,7 @@ def queue_card_effects(state, seat: int, idea) -> list:
 FLOW_TASKS: dict[str, Callable] = {}
 
 
-def run_tasks(state) -> None:
+def run_tasks(state: PaxState) -> None:
     """Resolve queued tasks until one waits for a decision or none are left."""
     while state.decision is None and state.ending is None and state.tasks:
         task = state.tasks.pop(0)
@@ -86,7 +89,7 @@ def run_tasks(state) -> None:
             handler(state, task)
 
 
-def resolve(state, seat: int, effect: tuple) -> None:
+def resolve(state: PaxState, seat: int, effect: tuple) -> None:
     kind = effect[0]
     state.bump(f"effect_{kind.replace(' ', '_')}")
     if kind == "growth":
@@ -150,19 +153,19 @@ def resolve(state, seat: int, effect: tuple) -> None:
 
 
 # -- effect details -------------------------------------------------------------
-def solve(state, seat: int, sphere: str) -> None:
+def solve(state: PaxState, seat: int, sphere: str) -> None:
     if state.problems[sphere] > 0:
         state.problems[sphere] -= 1
         state.solved[seat][sphere] = state.solved[seat].get(sphere, 0) + 1
         state.bump("problems_solved")
 
 
-def companies_of(state, seat: int, sphere: str | None = None) -> list:
+def companies_of(state: PaxState, seat: int, sphere: str | None = None) -> list:
     return [k for k, s in state.companies.items()
             if s == seat and (sphere is None or state.content.places[k].sphere == sphere)]
 
 
-def found_places(state, seat: int, effect: tuple) -> list:
+def found_places(state: PaxState, seat: int, effect: tuple) -> list:
     _, sphere, side, brash = effect
     out = []
     for key in state.content.sphere_places[sphere]:
@@ -175,7 +178,7 @@ def found_places(state, seat: int, effect: tuple) -> list:
     return out
 
 
-def found_company(state, seat: int, key: str) -> None:
+def found_company(state: PaxState, seat: int, key: str) -> None:
     if len(companies_of(state, seat)) + 1 >= state.content.settings["tycoon_company"]:
         state.tycoon = seat
         state.ending = "tycoon"
@@ -186,7 +189,7 @@ def found_company(state, seat: int, key: str) -> None:
     state.bump("companies_founded")
 
 
-def resilience_targets(state) -> list:
+def resilience_targets(state: PaxState) -> list:
     """(kind, seat, idea) of every Heat and Future Shock agent it may remove."""
     current = state.act.get("idea") if state.act else None
     out = []
@@ -201,7 +204,7 @@ def resilience_targets(state) -> list:
     return out
 
 
-def remove_agent(state, kind: str, seat: int, idea: str) -> None:
+def remove_agent(state: PaxState, kind: str, seat: int, idea: str) -> None:
     if kind == "heat":
         owners = list(state.heat[idea])
         owners[owners.index(seat)] = None
@@ -215,12 +218,12 @@ def remove_agent(state, kind: str, seat: int, idea: str) -> None:
     divest(state, seat)
 
 
-def disrupt_targets(state) -> list:
+def disrupt_targets(state: PaxState) -> list:
     colour = state.act["down"]
     return [card for card, band, _ in state.splay if band == colour]
 
 
-def disrupt(state, idea: str) -> None:
+def disrupt(state: PaxState, idea: str) -> None:
     i = next(i for i, e in enumerate(state.splay) if e[0] == idea)
     card, _, owners = state.splay.pop(i)
     for s in owners:
@@ -230,7 +233,7 @@ def disrupt(state, idea: str) -> None:
     state.bump("disrupted_cards")
 
 
-def damping_targets(state) -> list:
+def damping_targets(state: PaxState) -> list:
     current = state.act.get("idea") if state.act else None
     out = []
     for idea in state.market_ideas():
@@ -246,7 +249,7 @@ def damping_targets(state) -> list:
     return out
 
 
-def damp(state, seat: int, idea: str) -> None:
+def damp(state: PaxState, seat: int, idea: str) -> None:
     squares = state.idea(idea).heat
     state.pool[seat] -= 1
     if state.where_in_market(idea):
@@ -263,29 +266,29 @@ def damp(state, seat: int, idea: str) -> None:
         state.splay[j] = (card, band, tuple(owners))
 
 
-def uncovered_black_in_splay(state) -> int:
+def uncovered_black_in_splay(state: PaxState) -> int:
     return sum(1 for card, _, owners in state.splay
                for i, c in enumerate(state.idea(card).heat) if c == "black" and owners[i] is None)
 
 
-def own_black_future_shock(state, seat: int) -> int:
+def own_black_future_shock(state: PaxState, seat: int) -> int:
     return sum(1 for card, _, owners in state.splay
                for i, c in enumerate(state.idea(card).heat) if c == "black" and owners[i] == seat)
 
 
-def nuclear_losses(state, seat: int) -> int:
+def nuclear_losses(state: PaxState, seat: int) -> int:
     """How many Companies and solved problems a Nuclear Exchange costs ``seat``."""
     return max(0, uncovered_black_in_splay(state) - own_black_future_shock(state, seat))
 
 
-def nuke_options(state, seat: int, sphere: str) -> list:
+def nuke_options(state: PaxState, seat: int, sphere: str) -> list:
     opts = [A("discard", "company", k) for k in companies_of(state, seat, sphere)]
     if state.solved[seat].get(sphere, 0):
         opts.append(A("discard", "problem", sphere))
     return opts
 
 
-def _nuke_player(state, seat: int, sphere: str, left) -> None:
+def _nuke_player(state: PaxState, seat: int, sphere: str, left) -> None:
     if left is None:
         left = nuclear_losses(state, seat)
     holdings = len(companies_of(state, seat, sphere)) + state.solved[seat].get(sphere, 0)
@@ -300,7 +303,7 @@ def _nuke_player(state, seat: int, sphere: str, left) -> None:
     state.decision = {"kind": "nuke", "seat": seat, "sphere": sphere, "left": left}
 
 
-def discard(state, seat: int, action) -> None:
+def discard(state: PaxState, seat: int, action) -> None:
     what, where = action.args
     if what == "company":
         del state.companies[where]
@@ -309,14 +312,14 @@ def discard(state, seat: int, action) -> None:
     state.bump("nuclear_losses")
 
 
-def fire_options(state, seat: int) -> list:
+def fire_options(state: PaxState, seat: int) -> list:
     from .labour import employees_of
     opts = [A("fire", k) for k in employees_of(state, seat)]
     opts += [A("fire", "unemployed", s) for s in SPHERES if state.unemployed[s][seat]]
     return opts
 
 
-def _fire_player(state, seat: int) -> None:
+def _fire_player(state: PaxState, seat: int) -> None:
     opts = fire_options(state, seat)
     if len(opts) == 1:
         fire(state, seat, opts[0])
@@ -324,7 +327,7 @@ def _fire_player(state, seat: int) -> None:
         state.decision = {"kind": "fire", "seat": seat}
 
 
-def fire(state, seat: int, action) -> None:
+def fire(state: PaxState, seat: int, action) -> None:
     if action.args[0] == "unemployed":
         change_unemployed(state, action.args[1], seat, -1)
     else:
@@ -334,7 +337,7 @@ def fire(state, seat: int, action) -> None:
 
 
 # -- the decisions effects ask for ------------------------------------------------
-def decision_options(state) -> list:
+def decision_options(state: PaxState) -> list:
     d = state.decision
     kind, seat = d["kind"], d["seat"]
     if kind == "choose":
@@ -356,7 +359,7 @@ def decision_options(state) -> list:
     return []
 
 
-def apply_decision(state, action) -> bool:
+def apply_decision(state: PaxState, action) -> bool:
     """Apply an answer to an effect's decision; False if this module does not own it."""
     d = state.decision
     kind, seat = d["kind"], d["seat"]

@@ -13,6 +13,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import PaxState
+
 ENDINGS = ("tipping-point", "singular", "plurality", "tycoon")
 
 
@@ -27,11 +32,11 @@ def longest_run(splay) -> int:
     return best
 
 
-def is_singular(state) -> bool:
+def is_singular(state: PaxState) -> bool:
     return longest_run(state.splay) >= state.content.settings["singular_run"]
 
 
-def check_after_commercialize(state) -> None:
+def check_after_commercialize(state: PaxState) -> None:
     if state.ending is not None:
         return
     if is_singular(state):
@@ -44,7 +49,7 @@ def check_after_commercialize(state) -> None:
             state.ending = "tipping-point"
 
 
-def check_round_limit(state) -> None:
+def check_round_limit(state: PaxState) -> None:
     limit = state.options.get("round_limit", state.content.settings["round_limit"])
     if limit and state.round > int(limit):
         state.ending = "timeout"

@@ -13,24 +13,29 @@ surplus of a sale does not carry over.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .regime import dominant_sphere
 
+if TYPE_CHECKING:
+    from .state import PaxState
+
 CAPITAL, WEALTH, DEBT = 0, 1, 2
 
 
-def track_money(state, seat: int) -> int:
+def track_money(state: PaxState, seat: int) -> int:
     """What the finance track alone can still pay."""
     c, w, _ = state.fin[seat]
     return 2 * c + w
 
 
-def finance_agents(state, seat: int) -> int:
+def finance_agents(state: PaxState, seat: int) -> int:
     return sum(state.fin[seat])
 
 
-def topmost_box(state, seat: int):
+def topmost_box(state: PaxState, seat: int):
     """Index of the box the next agent leaves from (Capital, then Wealth, then Debt)."""
     for box in (CAPITAL, WEALTH, DEBT):
         if state.fin[seat][box]:
@@ -38,7 +43,7 @@ def topmost_box(state, seat: int):
     return None
 
 
-def move_finance_agent(state, seat: int) -> None:
+def move_finance_agent(state: PaxState, seat: int) -> None:
     """Pay $1: the topmost finance agent goes one box down."""
     f = state.fin[seat]
     if f[CAPITAL]:
@@ -51,7 +56,7 @@ def move_finance_agent(state, seat: int) -> None:
         raise IllegalAction("no finance agent left in Capital or Wealth to pay with")
 
 
-def install(state, seat: int) -> None:
+def install(state: PaxState, seat: int) -> None:
     """Take the topmost finance agent off the track (Capital > Wealth > Debt)."""
     box = topmost_box(state, seat)
     if box is None:
@@ -59,12 +64,12 @@ def install(state, seat: int) -> None:
     state.fin[seat][box] -= 1
 
 
-def divest(state, seat: int, n: int = 1) -> None:
+def divest(state: PaxState, seat: int, n: int = 1) -> None:
     """Agents come back to their owner's Wealth."""
     state.fin[seat][WEALTH] += n
 
 
-def patent_value(state, colour: str) -> int:
+def patent_value(state: PaxState, colour: str) -> int:
     """Sale value of a Patent: the visible bands of its colour in the Splay, doubled
     for the dominant sphere's discipline; under Paradigm Shift every one doubles."""
     value = sum(1 for _, band, _ in state.splay if band == colour)
@@ -73,12 +78,12 @@ def patent_value(state, colour: str) -> int:
     return value
 
 
-def chosen_sale(state) -> tuple:
+def chosen_sale(state: PaxState) -> tuple:
     """The Patents the action being resolved names for sale (empty: the default)."""
     return getattr(state, "sell_choice", ()) or ()
 
 
-def plan_payment(state, seat: int, cost: int, reserve=None, sell=None):
+def plan_payment(state: PaxState, seat: int, cost: int, reserve=None, sell=None):
     """How a cost is paid: ``(sales, finance_moves)`` or None if it cannot be.
 
     With a chosen sale (``sell``, else the action's ``sell_choice``) exactly those
@@ -107,7 +112,7 @@ def plan_payment(state, seat: int, cost: int, reserve=None, sell=None):
     return None
 
 
-def _plan_chosen(state, seat: int, cost: int, reserve: dict, sell: tuple):
+def _plan_chosen(state: PaxState, seat: int, cost: int, reserve: dict, sell: tuple):
     """A payment with the Patents the player named; refuses a sale that is
     impossible or raises money nobody needs (it would be lost)."""
     from collections import Counter
@@ -131,7 +136,7 @@ def _plan_chosen(state, seat: int, cost: int, reserve: dict, sell: tuple):
     return sell, rest
 
 
-def sale_variant(state, seat: int, cost: int, reserve=None) -> tuple | None:
+def sale_variant(state: PaxState, seat: int, cost: int, reserve=None) -> tuple | None:
     """The other sensible way to pay, offered to bots beside the default: sell
     Patents (most valuable first) before touching the finance track, which keeps
     Capital (it breaks ties and pays double). None when it equals the default or
@@ -160,11 +165,11 @@ def sale_variant(state, seat: int, cost: int, reserve=None) -> tuple | None:
     return tuple(sales)
 
 
-def can_pay(state, seat: int, cost: int, reserve=None) -> bool:
+def can_pay(state: PaxState, seat: int, cost: int, reserve=None) -> bool:
     return plan_payment(state, seat, cost, reserve) is not None
 
 
-def pay(state, seat: int, cost: int, reserve=None) -> None:
+def pay(state: PaxState, seat: int, cost: int, reserve=None) -> None:
     """Pay ``cost`` (validated by the caller with :func:`can_pay`)."""
     plan = plan_payment(state, seat, cost, reserve)
     if plan is None:
@@ -179,7 +184,7 @@ def pay(state, seat: int, cost: int, reserve=None) -> None:
         move_finance_agent(state, seat)
 
 
-def agents_after_payment(state, seat: int, cost: int, sell=None) -> int:
+def agents_after_payment(state: PaxState, seat: int, cost: int, sell=None) -> int:
     """Finance agents left to install after paying ``cost`` (sold Patents add theirs)."""
     plan = plan_payment(state, seat, cost, sell=sell)
     if plan is None:

@@ -6,6 +6,8 @@ action raises :class:`IllegalAction` and leaves the state as it was.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from . import commercialize, effects, fundraise, hire, import_idea, placate, research, syndicate
@@ -14,17 +16,20 @@ from .finance import sale_variant
 from .notation import PAYING, A, Action, Parser
 from .setup import choose_secret
 
+if TYPE_CHECKING:
+    from .state import PaxState
+
 MAIN = ("fundraise", "syndicate", "commercialize", "hire", "research", "placate", "import", "end")
 
 
-def legal_actions(state) -> list:
+def legal_actions(state: PaxState) -> list:
     head, ideas, slots, tail = legal_parts(state)
     if not ideas:
         return head + tail if tail else head
     return head + import_idea.expand(ideas, slots) + tail
 
 
-def legal_parts(state) -> tuple:
+def legal_parts(state: PaxState) -> tuple:
     """The legal actions in their listed order as ``(head, ideas, slots, tail)``:
     ``head``, then the Imports (every idea of ``ideas`` to every slot of
     ``slots``, idea by idea), then ``tail``. Imports are most of a typical
@@ -76,7 +81,7 @@ def legal_at(parts, index: int):
 _FUNDRAISE, _END = A("fundraise"), A("end")
 
 
-def payment_of(state, seat: int, action) -> tuple[int, dict | None]:
+def payment_of(state: PaxState, seat: int, action) -> tuple[int, dict | None]:
     """What a paying action costs and which Patents it keeps for itself."""
     x = action.args
     if action.kind == "syndicate":
@@ -88,7 +93,7 @@ def payment_of(state, seat: int, action) -> tuple[int, dict | None]:
     return research.cost(state, x[0], x[1]), None
 
 
-def check_paying(state, seat: int, action) -> None:
+def check_paying(state: PaxState, seat: int, action) -> None:
     """The module's own test of a paying action (raises IllegalAction)."""
     if action.kind == "syndicate":
         syndicate.check(state, seat, action.args[0], action.args[1], syndicate.price(state, seat, action.args[0]))
@@ -100,7 +105,7 @@ def check_paying(state, seat: int, action) -> None:
         research.check(state, seat, action)
 
 
-def with_sale_variants(state, seat: int, actions: list) -> list:
+def with_sale_variants(state: PaxState, seat: int, actions: list) -> list:
     """``actions`` plus, for each paying one a Patent sale could pay differently, the
     variant that sells Patents before touching the finance track (so bots can weigh
     keeping Capital against keeping Patents)."""
@@ -129,7 +134,7 @@ def with_sale_variants(state, seat: int, actions: list) -> list:
 class _Sale:
     """While a paying action resolves, the state knows which Patents it sells."""
 
-    def __init__(self, state, action):
+    def __init__(self, state: PaxState, action) -> None:
         self.state, self.sell = state, getattr(action, "sell", ())
 
     def __enter__(self):
@@ -140,7 +145,7 @@ class _Sale:
         return False
 
 
-def apply_action(state, action) -> None:
+def apply_action(state: PaxState, action) -> None:
     if isinstance(action, str):
         action = Parser(state.content.ideas, state.config.players).parse(action)
     if not isinstance(action, Action):
@@ -193,7 +198,7 @@ def apply_action(state, action) -> None:
         action_done(state)
 
 
-def _answer(state, d, action) -> None:
+def _answer(state: PaxState, d, action) -> None:
     kind, seat = d["kind"], d["seat"]
     if kind == "secret":
         if action.kind != "secret":
@@ -213,7 +218,7 @@ def _answer(state, d, action) -> None:
         raise IllegalAction(f"unexpected decision {kind!r}")
 
 
-def finish_task(state, task) -> None:
+def finish_task(state: PaxState, task) -> None:
     """Tasks queued behind card effects."""
     if task[0] == "finish commercialize":
         commercialize.finish(state)
@@ -225,7 +230,7 @@ def finish_task(state, task) -> None:
 effects.FLOW_TASKS["finish commercialize"] = finish_task
 
 
-def action_done(state, used: bool = True) -> None:
+def action_done(state: PaxState, used: bool = True) -> None:
     state.act = None
     state.game_end_flag = False if state.ending is None else state.game_end_flag
     if state.ending is not None:
@@ -236,7 +241,7 @@ def action_done(state, used: bool = True) -> None:
         next_turn(state)
 
 
-def next_turn(state) -> None:
+def next_turn(state: PaxState) -> None:
     state.decision = None
     state.turn = (state.turn + 1) % state.num_players
     state.actions_left = 2

@@ -12,12 +12,17 @@ performs steps 2 and 3.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .data import SPHERES
 from .finance import CAPITAL, DEBT, WEALTH, divest
 from .labour import change_unemployed, employees_of, remove_staff
 from .notation import A
+
+if TYPE_CHECKING:
+    from .state import PaxState
 
 
 def fundraise_steps(capital: int, wealth: int, debt: int) -> tuple:
@@ -27,12 +32,12 @@ def fundraise_steps(capital: int, wealth: int, debt: int) -> tuple:
     return capital + wealth, 0, debt
 
 
-def start(state, seat: int) -> None:
+def start(state: PaxState, seat: int) -> None:
     state.act = {"kind": "fundraise", "seat": seat}
     state.decision = {"kind": "fundraise", "seat": seat}
 
 
-def options(state, seat: int) -> list:
+def options(state: PaxState, seat: int) -> list:
     out = [A("raise")]
     out += [A("divest", "syndication", idea) for idea in state.market_ideas() if seat in state.synd.get(idea, ())]
     out += [A("divest", "employee", key) for key in employees_of(state, seat)]
@@ -41,7 +46,7 @@ def options(state, seat: int) -> list:
     return out
 
 
-def answer(state, seat: int, action) -> bool:
+def answer(state: PaxState, seat: int, action) -> bool:
     """Apply a step-1 divestment or ``raise``; True when the Fundraise is over."""
     if action.kind == "raise":
         f = state.fin[seat]

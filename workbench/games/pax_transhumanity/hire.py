@@ -9,6 +9,8 @@ action (it may be done any time during the own turn), but is still paid for.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, can_pay, install, pay
@@ -16,17 +18,20 @@ from .labour import add_staff, can_hire_at, change_unemployed
 from .notation import Action
 from .regime import hire_is_free
 
+if TYPE_CHECKING:
+    from .state import PaxState
 
-def hire_cost(state) -> int:
+
+def hire_cost(state: PaxState) -> int:
     return 0 if hire_is_free(state) else state.content.settings["hire_cost"]
 
 
-def is_free_action(state, seat: int, key: str) -> bool:
+def is_free_action(state: PaxState, seat: int, key: str) -> bool:
     """Hiring into an own Company does not use one of the turn's two actions."""
     return state.companies.get(key) == seat
 
 
-def check(state, seat: int, key: str, from_unemployed: bool) -> None:
+def check(state: PaxState, seat: int, key: str, from_unemployed: bool) -> None:
     place = state.content.places.get(key)
     if place is None:
         raise IllegalAction(f"there is no place {key!r}")
@@ -46,7 +51,7 @@ def check(state, seat: int, key: str, from_unemployed: bool) -> None:
         raise IllegalAction(f"{state.name(seat)} has no agent on the finance track to hire")
 
 
-def legal(state, seat: int, free_only: bool = False) -> list:
+def legal(state: PaxState, seat: int, free_only: bool = False) -> list:
     """Every legal Hire (the same tests as :func:`check`, without raising)."""
     cost = hire_cost(state)
     if not can_pay(state, seat, cost):
@@ -65,7 +70,7 @@ def legal(state, seat: int, free_only: bool = False) -> list:
     return out
 
 
-def apply(state, seat: int, action) -> bool:
+def apply(state: PaxState, seat: int, action) -> bool:
     """Hire; returns True when it used one of the turn's actions."""
     key, from_unemployed = action.args
     check(state, seat, key, from_unemployed)

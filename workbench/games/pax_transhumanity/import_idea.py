@@ -3,13 +3,18 @@ the Market (any sphere's column). No money, no labour."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .data import SPHERES
 from .notation import Action
 
+if TYPE_CHECKING:
+    from .state import PaxState
 
-def movable(state, seat: int, idea: str) -> bool:
+
+def movable(state: PaxState, seat: int, idea: str) -> bool:
     """No rival Syndication or rival Heat agent on the idea."""
     for s in state.synd.get(idea, ()):
         if s != seat:
@@ -20,15 +25,15 @@ def movable(state, seat: int, idea: str) -> bool:
     return True
 
 
-def empty_slots(state) -> list:
+def empty_slots(state: PaxState) -> list:
     return [(s, i) for s in SPHERES for i, c in enumerate(state.market[s]) if c is None]
 
 
-def legal(state, seat: int) -> list:
+def legal(state: PaxState, seat: int) -> list:
     return expand(*legal_product(state, seat))
 
 
-def legal_product(state, seat: int) -> tuple:
+def legal_product(state: PaxState, seat: int) -> tuple:
     """``(ideas, slots)``: every legal Import is one idea of ``ideas`` to one
     slot of ``slots`` (all pairs; listed idea by idea)."""
     slots = empty_slots(state)
@@ -53,7 +58,7 @@ def nth(ideas, slots, index: int):
     return tuple.__new__(Action, ("import", (ideas[index // len(slots)], s, i), ()))
 
 
-def apply(state, seat: int, action) -> None:
+def apply(state: PaxState, seat: int, action) -> None:
     idea, sphere, slot = action.args
     where = state.where_in_market(idea)
     if where is None:

@@ -16,20 +16,25 @@ sends it straight to unemployment.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .state import PaxState
 
 SIDE_FOR = {"research": "T", "commercialize": "M"}
 SIDE_NAME = {"T": "Thinker", "M": "Maker"}
 
 
-def uncovered_barriers(state, sphere: str) -> int:
+def uncovered_barriers(state: PaxState, sphere: str) -> int:
     """Barriers of a sphere that no Employee covers."""
     places = state.content.places
     return sum(1 for key in state.content.sphere_places[sphere]
                if places[key].kind == "barrier" and not state.staff.get(key))
 
 
-def can_stand(state, key: str, seat: int) -> bool:
+def can_stand(state: PaxState, key: str, seat: int) -> bool:
     """May an Employee of ``seat`` come down to ``key``? One per player at a
     Utility, one in all elsewhere (an empty Company site included)."""
     here = state.staff.get(key, ())
@@ -38,14 +43,14 @@ def can_stand(state, key: str, seat: int) -> bool:
     return not here
 
 
-def can_hire_at(state, key: str, seat: int) -> bool:
+def can_hire_at(state: PaxState, key: str, seat: int) -> bool:
     """Hiring goes to a Barrier, a Company (a site with a disc on it) or a Utility."""
     if state.content.places[key].kind == "company" and key not in state.companies:
         return False
     return can_stand(state, key, seat)
 
 
-def employee_at(state, key: str, seat: int):
+def employee_at(state: PaxState, key: str, seat: int):
     """Whose Employee at ``key`` may ``seat`` use for labour (own first, then a
     rival's at an own Company), or None."""
     here = state.staff.get(key, ())
@@ -56,7 +61,7 @@ def employee_at(state, key: str, seat: int):
     return None
 
 
-def labour_places(state, seat: int, sphere: str, side: str) -> list:
+def labour_places(state: PaxState, seat: int, sphere: str, side: str) -> list:
     """Places from which ``seat`` can do labour of ``side`` in ``sphere``."""
     # the same test as employee_at(...) is not None, inlined: legal_actions asks this
     # for every sphere in every position
@@ -69,7 +74,7 @@ def labour_places(state, seat: int, sphere: str, side: str) -> list:
     return out
 
 
-def check_labour(state, seat: int, key: str, sphere: str, side: str) -> int:
+def check_labour(state: PaxState, seat: int, key: str, sphere: str, side: str) -> int:
     """Validate a labour place; returns the Employee's owner."""
     place = state.content.places.get(key)
     if place is None:
@@ -84,12 +89,12 @@ def check_labour(state, seat: int, key: str, sphere: str, side: str) -> int:
     return owner
 
 
-def is_subsidized_labour(state, key: str) -> bool:
+def is_subsidized_labour(state: PaxState, key: str) -> bool:
     """Labour is Subsidized when the Employee worked at a Company or a Utility."""
     return key in state.companies or state.content.places[key].kind == "utility"
 
 
-def labour_destination(state, key: str, owner: int):
+def labour_destination(state: PaxState, key: str, owner: int):
     """Where the Employee goes: a place key below, or None for unemployment."""
     if state.options.get("labour_move", "next-below") == "unemployment":
         return None
@@ -101,7 +106,7 @@ def labour_destination(state, key: str, owner: int):
     return None
 
 
-def remove_staff(state, key: str, seat: int) -> None:
+def remove_staff(state: PaxState, key: str, seat: int) -> None:
     here = list(state.staff.get(key, ()))
     here.remove(seat)
     if here:
@@ -110,17 +115,17 @@ def remove_staff(state, key: str, seat: int) -> None:
         state.staff.pop(key, None)
 
 
-def add_staff(state, key: str, seat: int) -> None:
+def add_staff(state: PaxState, key: str, seat: int) -> None:
     state.staff[key] = state.staff.get(key, ()) + (seat,)
 
 
-def change_unemployed(state, sphere: str, seat: int, delta: int) -> None:
+def change_unemployed(state: PaxState, sphere: str, seat: int, delta: int) -> None:
     row = list(state.unemployed[sphere])
     row[seat] += delta
     state.unemployed[sphere] = tuple(row)
 
 
-def do_labour(state, key: str, owner: int) -> None:
+def do_labour(state: PaxState, key: str, owner: int) -> None:
     """Move the Employee at ``key`` down (validated beforehand)."""
     dest = labour_destination(state, key, owner)
     remove_staff(state, key, owner)
@@ -131,13 +136,13 @@ def do_labour(state, key: str, owner: int) -> None:
     state.bump("labour")
 
 
-def employees_of(state, seat: int) -> list:
+def employees_of(state: PaxState, seat: int) -> list:
     """Places where ``seat`` has an Employee (board order)."""
     order = state.content.place_order
     return sorted((key for key, seats in state.staff.items() if seat in seats), key=order.__getitem__)
 
 
-def action_cost(state, sphere: str, labour_key: str, act_subsidized: bool) -> int:
+def action_cost(state: PaxState, sphere: str, labour_key: str, act_subsidized: bool) -> int:
     """Cost of Commercialize or Research: uncovered Barriers of the sphere, doubled
     if the labour or the act is not Subsidized, so only both together escape it (the
     summary's wording; ruling subsidy-doubling). ``subsidy_rule: either`` plays the

@@ -3,13 +3,18 @@ idea (no money, no labour)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .finance import divest
 from .notation import A
 
+if TYPE_CHECKING:
+    from .state import PaxState
 
-def legal(state, seat: int) -> list:
+
+def legal(state: PaxState, seat: int) -> list:
     out = []
     for idea in state.market_ideas():
         if seat not in state.heat[idea]:
@@ -21,7 +26,7 @@ def legal(state, seat: int) -> list:
     return out
 
 
-def apply(state, seat: int, action) -> None:
+def apply(state: PaxState, seat: int, action) -> None:
     idea, colour = action.args
     if state.where_in_market(idea) is None:
         raise IllegalAction(f"{idea} is not in the Market")

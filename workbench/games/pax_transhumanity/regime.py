@@ -9,6 +9,11 @@ else gives Globalization.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import PaxState
+
 REGIME_BY_PAIR = {"yellow": "Transbiology", "green": "Group Dynamics",
                   "blue": "Computing", "orange": "Assembly"}
 DOMINANT = {regime: colour for colour, regime in REGIME_BY_PAIR.items()}
@@ -37,7 +42,7 @@ def dominant_sphere(regime: str):
     return DOMINANT.get(regime)
 
 
-def update_regime(state) -> None:
+def update_regime(state: PaxState) -> None:
     new = regime_for(cutting_edge(state.splay))
     if new != state.regime:
         state.regime = new
@@ -45,38 +50,38 @@ def update_regime(state) -> None:
 
 
 # -- what each Regime does --------------------------------------------------
-def surge_colours(state, idea) -> tuple:
+def surge_colours(state: PaxState, idea) -> tuple:
     """Transbiology: every idea has Surge Arrows in both of its disciplines."""
     if state.regime == "Transbiology":
         return tuple(dict.fromkeys(idea.disciplines))
     return idea.arrows
 
 
-def hire_is_free(state) -> bool:
+def hire_is_free(state: PaxState) -> bool:
     """Group Dynamics: hiring costs nothing."""
     return state.regime == "Group Dynamics"
 
 
-def research_is_free(state) -> bool:
+def research_is_free(state: PaxState) -> bool:
     """Computing: research costs nothing."""
     return state.regime == "Computing"
 
 
-def syndication_is_free(state) -> bool:
+def syndication_is_free(state: PaxState) -> bool:
     """Paradigm Shift: syndicating costs nothing."""
     return state.regime == "Paradigm Shift"
 
 
-def developing_world(state, sphere: str) -> bool:
+def developing_world(state: PaxState, sphere: str) -> bool:
     return state.content.boards[sphere].developing_world
 
 
-def commercialize_subsidized(state, sphere: str) -> bool:
+def commercialize_subsidized(state: PaxState, sphere: str) -> bool:
     """Assembly subsidizes every commercialization; Globalization those in the
     Developing World."""
     return state.regime == "Assembly" or (state.regime == "Globalization" and developing_world(state, sphere))
 
 
-def research_subsidized(state, sphere: str) -> bool:
+def research_subsidized(state: PaxState, sphere: str) -> bool:
     """Globalization subsidizes research in the Developing World."""
     return state.regime == "Globalization" and developing_world(state, sphere)

@@ -14,6 +14,8 @@ Researching Plurality away ends the game.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .data import SPHERES
@@ -22,8 +24,11 @@ from .labour import action_cost, check_labour, do_labour, employee_at, labour_pl
 from .notation import A
 from .regime import research_is_free, research_subsidized
 
+if TYPE_CHECKING:
+    from .state import PaxState
 
-def lowest_card(state, sphere: str):
+
+def lowest_card(state: PaxState, sphere: str):
     """``(slot, idea)`` of the lowest card of the column, or None."""
     for slot, idea in enumerate(state.market[sphere]):
         if idea is not None:
@@ -31,13 +36,13 @@ def lowest_card(state, sphere: str):
     return None
 
 
-def cost(state, sphere: str, labour_key: str) -> int:
+def cost(state: PaxState, sphere: str, labour_key: str) -> int:
     if research_is_free(state):
         return 0
     return action_cost(state, sphere, labour_key, research_subsidized(state, sphere))
 
 
-def destinations(state, seat: int, sphere: str, labour_key: str) -> list:
+def destinations(state: PaxState, seat: int, sphere: str, labour_key: str) -> list:
     """``(to, colours)`` choices for the leaving card (empty when the column is empty)."""
     low = lowest_card(state, sphere)
     if low is None:
@@ -65,7 +70,7 @@ def destinations(state, seat: int, sphere: str, labour_key: str) -> list:
     return out
 
 
-def check(state, seat: int, action) -> None:
+def check(state: PaxState, seat: int, action) -> None:
     sphere, labour_key, to, colours = action.args
     check_labour(state, seat, labour_key, sphere, "T")
     price = cost(state, sphere, labour_key)
@@ -87,7 +92,7 @@ def check(state, seat: int, action) -> None:
         raise IllegalAction(f"{low[1]} cannot go to {to}" + (f": {why}" if why else ""))
 
 
-def legal(state, seat: int) -> list:
+def legal(state: PaxState, seat: int) -> list:
     out = []
     for sphere in SPHERES:
         low = lowest_card(state, sphere)
@@ -101,7 +106,7 @@ def legal(state, seat: int) -> list:
     return out
 
 
-def apply(state, seat: int, action) -> None:
+def apply(state: PaxState, seat: int, action) -> None:
     check(state, seat, action)
     sphere, labour_key, to, colours = action.args
     owner = employee_at(state, labour_key, seat)
@@ -133,7 +138,7 @@ def apply(state, seat: int, action) -> None:
     state.bump("researches")
 
 
-def slide_and_refill(state, sphere: str) -> None:
+def slide_and_refill(state: PaxState, sphere: str) -> None:
     col = [c for c in state.market[sphere] if c is not None]
     size = state.content.settings["market_slots"]
     while len(col) < size and state.deck:

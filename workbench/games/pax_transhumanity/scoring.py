@@ -15,11 +15,16 @@ Solo: the lone player wins as Tycoon or by reaching the solo target (see rulings
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .data import SPHERES
 from .regime import dominant_sphere
 
+if TYPE_CHECKING:
+    from .state import PaxState
 
-def mode(state) -> str:
+
+def mode(state: PaxState) -> str:
     """Which scoring applies: normal, singular or plurality."""
     if state.ending == "singular":
         return "singular"
@@ -28,12 +33,12 @@ def mode(state) -> str:
     return "singular" if state.regime == "Paradigm Shift" else "normal"
 
 
-def holdings(state, seat: int, sphere: str) -> int:
+def holdings(state: PaxState, seat: int, sphere: str) -> int:
     companies = sum(1 for k, s in state.companies.items() if s == seat and state.content.places[k].sphere == sphere)
     return companies + state.solved[seat].get(sphere, 0)
 
 
-def normal_score(state, seat: int) -> int:
+def normal_score(state: PaxState, seat: int) -> int:
     dom = dominant_sphere(state.regime)
     secret = state.secret[seat]
     if dom is None:
@@ -45,16 +50,16 @@ def normal_score(state, seat: int) -> int:
     return total
 
 
-def singular_score(state, seat: int) -> int:
+def singular_score(state: PaxState, seat: int) -> int:
     return sum(1 for _, _, owners in state.splay for o in owners if o == seat)
 
 
-def plurality_score(state, seat: int) -> int:
+def plurality_score(state: PaxState, seat: int) -> int:
     solved = state.solved[seat]
     return sum(solved.values()) + solved.get(state.secret[seat], 0)
 
 
-def score(state, seat: int) -> int:
+def score(state: PaxState, seat: int) -> int:
     m = mode(state)
     if m == "singular":
         return singular_score(state, seat)
@@ -63,11 +68,11 @@ def score(state, seat: int) -> int:
     return normal_score(state, seat)
 
 
-def scores(state) -> list:
+def scores(state: PaxState) -> list:
     return [score(state, s) for s in range(state.num_players)]
 
 
-def winners(state) -> list:
+def winners(state: PaxState) -> list:
     """Seats that win a finished game (tie-breaks: Capital, then Wealth)."""
     if state.ending is None or state.ending == "timeout":
         return []

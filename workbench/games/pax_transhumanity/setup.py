@@ -115,7 +115,7 @@ def new_game(config, content) -> PaxState:
     return state
 
 
-def choose_secret(state, seat: int, colour: str) -> None:
+def choose_secret(state: PaxState, seat: int, colour: str) -> None:
     if colour not in state.secret_offer[seat]:
         raise IllegalAction(f"{state.name(seat)}'s dealt cards show {', '.join(state.secret_offer[seat])}, "
                             f"not {colour}")

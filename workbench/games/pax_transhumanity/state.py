@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from workbench.core.game import TERMINAL, State
+from workbench.core.rng import Rng
 
 from .data import SPHERES
 
@@ -32,7 +33,7 @@ class PaxState(State):
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
-    def __init__(self, config, content, rng):
+    def __init__(self, config, content, rng: Rng) -> None:
         self.config = config
         self.content = content
         self.rng = rng
@@ -92,7 +93,7 @@ class PaxState(State):
         flow = self.engine
         return flow.legal_at(flow.legal_parts(self), index)
 
-    def sample_legal_action(self, rng) -> tuple:
+    def sample_legal_action(self, rng: Rng) -> tuple:
         # the draw of rng.choice(legal_actions()), without building every Import
         flow = self.engine
         parts = flow.legal_parts(self)

@@ -12,6 +12,8 @@ from there the chain may go on (``surge <Idea>`` decisions, ``stop`` to end).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, can_pay, finance_agents, install, pay
@@ -19,8 +21,11 @@ from .notation import A, Action
 from .data import SPHERES
 from .regime import surge_colours, syndication_is_free
 
+if TYPE_CHECKING:
+    from .state import PaxState
 
-def price(state, seat: int, idea: str) -> int:
+
+def price(state: PaxState, seat: int, idea: str) -> int:
     if syndication_is_free(state):
         return 0
     _, slot = state.where_in_market(idea)
@@ -28,7 +33,7 @@ def price(state, seat: int, idea: str) -> int:
     return slot * 2 if rivals else slot
 
 
-def uncovered(state, idea: str, colour: str) -> int:
+def uncovered(state: PaxState, idea: str, colour: str) -> int:
     if colour not in _SIDE:
         return 0
     owners = state.heat[idea]
@@ -42,11 +47,11 @@ def uncovered(state, idea: str, colour: str) -> int:
 _SIDE = {"white": 0, "black": 1}
 
 
-def agents_needed(state, idea: str, black: bool) -> int:
+def agents_needed(state: PaxState, idea: str, black: bool) -> int:
     return 1 + uncovered(state, idea, "white") + (uncovered(state, idea, "black") if black else 0)
 
 
-def check(state, seat: int, idea: str, black: bool, cost: int) -> None:
+def check(state: PaxState, seat: int, idea: str, black: bool, cost: int) -> None:
     if state.where_in_market(idea) is None:
         raise IllegalAction(f"{idea} is not in the Market")
     if seat in state.synd.get(idea, ()):
@@ -61,7 +66,7 @@ def check(state, seat: int, idea: str, black: bool, cost: int) -> None:
                             "(the Syndication and its white Heat)")
 
 
-def place_agents(state, seat: int, idea: str, black: bool) -> None:
+def place_agents(state: PaxState, seat: int, idea: str, black: bool) -> None:
     install(state, seat)
     state.synd[idea] = state.synd.get(idea, ()) + (seat,)
     squares = state.idea(idea).heat
@@ -74,7 +79,7 @@ def place_agents(state, seat: int, idea: str, black: bool) -> None:
     state.bump("syndications")
 
 
-def legal(state, seat: int) -> list:
+def legal(state: PaxState, seat: int) -> list:
     """Every legal Syndicate (the same tests as :func:`check`, without raising)."""
     out = []
     free = syndication_is_free(state)
@@ -112,7 +117,7 @@ def legal(state, seat: int) -> list:
     return out
 
 
-def apply(state, seat: int, action) -> None:
+def apply(state: PaxState, seat: int, action) -> None:
     idea, black = action.args
     if state.where_in_market(idea) is None:
         raise IllegalAction(f"{idea} is not in the Market")
@@ -124,7 +129,7 @@ def apply(state, seat: int, action) -> None:
     offer_surge(state, seat)
 
 
-def surge_targets(state, seat: int) -> list:
+def surge_targets(state: PaxState, seat: int) -> list:
     """Ideas the chain may reach now: higher in the column of an idea syndicated in
     this action, carrying one of its Surge Arrow colours, white Heat coverable."""
     reach = state.options.get("surge_reach", "any")
@@ -150,7 +155,7 @@ def surge_targets(state, seat: int) -> list:
     return found
 
 
-def offer_surge(state, seat: int) -> bool:
+def offer_surge(state: PaxState, seat: int) -> bool:
     """Ask for a chained syndication if one is possible; False when the action is over."""
     if surge_targets(state, seat):
         state.decision = {"kind": "surge", "seat": seat}
@@ -158,7 +163,7 @@ def offer_surge(state, seat: int) -> bool:
     return False
 
 
-def surge_options(state, seat: int) -> list:
+def surge_options(state: PaxState, seat: int) -> list:
     out = []
     for target in surge_targets(state, seat):
         out.append(A("surge", target, False))
@@ -167,7 +172,7 @@ def surge_options(state, seat: int) -> list:
     return out + [A("stop")]
 
 
-def answer_surge(state, seat: int, action) -> bool:
+def answer_surge(state: PaxState, seat: int, action) -> bool:
     """Apply ``surge``/``stop``; True when the Syndicate action is over."""
     if action.kind == "stop":
         state.decision = None

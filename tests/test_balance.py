@@ -1,0 +1,309 @@
+"""workbench balance: target and vary parsing, seed provenance, and a tiny study
+that runs, resumes from its SQLite file and proposes edits through the tweak
+session (issue 15)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.balance.report import apply_edits, card_diff, fresh_check, proposal_raw, undo_edits
+from workbench.balance.search import BalanceSpec, open_session, run_study
+from workbench.balance.targets import parse_target, player_counts
+from workbench.balance.variables import expand_vary
+from workbench.cli import main
+from workbench.core.errors import WorkbenchError
+from workbench.graphs.tweak import TweakSession
+
+
+# -- targets ----------------------------------------------------------------------------
+
+def test_target_band_with_player_range():
+    t = parse_target("survival=0.55..0.8 @players=2..5")
+    assert (t.metric, t.low, t.high, t.players) == ("completion", 0.55, 0.8, (2, 3, 4, 5))
+    assert t.miss(0.6) == 0 and t.miss(0.9) == pytest.approx(0.1) and t.miss(0.5) == pytest.approx(0.05)
+    assert t.miss(None) == 1.0
+
+
+@pytest.mark.parametrize("text, metric, low, high, players", [
+    ("legacy_cap_share<=0.1", "cap_saturation", None, 0.1, None),
+    ("action_usage_min >= 0.05 @players=4", "action_usage_min", 0.05, None, (4,)),
+    ("seat_gap=0", "seat_gap", 0.0, 0.0, None),
+    ("seat_win_rate_seat2=0.2..0.4", "seat_win_rate_seat2", 0.2, 0.4, None),
+    ("tie_break<=0.2 @players=3", "tie_break_share", None, 0.2, (3,)),
+])
+def test_target_forms(text, metric, low, high, players):
+    t = parse_target(text)
+    assert (t.metric, t.low, t.high, t.players) == (metric, low, high, players)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("survivl=0.5..0.8", "did you mean"), ("survival<0.5", "cannot read"), ("survival=0.8..0.5", "low end"),
+    ("survival<=0.2..0.4", "goes with '='"), ("survival=high", "not a number"),
+    ("seat_win_rate<=0.3", "one value per seat"), ("survival=0.5..0.8 @players=5..2", "LOW <= HIGH"),
+])
+def test_bad_targets_are_one_clear_line(text, words):
+    with pytest.raises(WorkbenchError) as exc:
+        parse_target(text)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_player_counts_union_of_targets():
+    targets = [parse_target("survival=0.5..0.8 @players=2..3"), parse_target("legacy_cap_share<=0.1")]
+    assert player_counts(targets, 4) == [2, 3, 4]
+
+
+# -- vary patterns and provenance -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def raw():
+    return TweakSession().raw
+
+
+def test_cost_expands_to_the_tokens_a_card_requires(raw):
+    variables, protected = expand_vary(["initiatives.Quiet Hour.cost"], raw)
+    assert sorted(v.field for v in variables) == ["E", "I", "S"]
+    assert all(v.low == v.current - 1 and v.high == v.current + 1 for v in variables)
+    assert protected == []
+
+
+def test_ranges_and_floors(raw):
+    (v,), _ = expand_vary(["initiatives.Quiet Hour.order_spaces=1..5"], raw)
+    assert (v.low, v.high) == (1, 5)
+    (v,), _ = expand_vary(["initiatives.Quiet Hour.contributors+-3"], raw)
+    assert v.low == 1  # never below the field's floor
+
+
+def test_seed_values_are_protected_unless_allowed(raw):
+    # Listening Circle is a seed card; its order spaces are listed as our draft, its tokens are not
+    with pytest.raises(WorkbenchError, match="seed value.*--allow-seed"):
+        expand_vary(["initiatives.Listening Circle.cost"], raw)
+    variables, _ = expand_vary(["initiatives.Listening Circle.order_spaces"], raw)
+    assert [v.provenance for v in variables] == ["draft"]
+    variables, _ = expand_vary(["initiatives.Listening Circle.cost"], raw, allow_seed=True)
+    assert {v.provenance for v in variables} == {"seed"}
+    # a wildcard leaves the seed values out and says which
+    variables, protected = expand_vary(["patterns.*.cost"], raw)
+    assert "Shell.E" in protected and all(v.card != "Shell" for v in variables)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("patterns.*", "cannot read"), ("cards.*.cost", "no card kind"), ("patterns.*.colour", "no numeric field"),
+    ("patterns.*.order_spaces", "not a field of a pattern"), ("patterns.Nosuch.cost", "no pattern named"),
+])
+def test_bad_vary_patterns(raw, text, words):
+    with pytest.raises(WorkbenchError, match=words):
+        expand_vary([text], raw)
+
+
+# -- a tiny study -------------------------------------------------------------------------
+
+def _spec(study, trials):
+    return BalanceSpec("meaning-made", [parse_target("survival=0.55..0.8 @players=3"),
+                                        parse_target("legacy_cap_share<=0.1 @players=3")],
+                       ["initiatives.Quiet Hour.cost", "initiatives.Shared Attention.order_spaces"],
+                       trials=trials, games_per_trial=2, seed=3, workers=0, study_path=study)
+
+
+def test_tiny_study_runs_resumes_and_proposes_through_the_tweak_session(cards_copy, tmp_path):
+    study = tmp_path / "study.sqlite"
+    session = open_session("meaning-made", cards_copy / "meaning_made")
+    first = run_study(_spec(study, 3), session=session)
+    assert first.ran == 3 and len(first.trials) == 3
+    baseline = first.trials[0]
+    assert baseline["values"] == {v.name: v.current for v in first.variables}  # trial 0: the cards as they are
+    assert set(baseline["metrics"]) == {"completion@3", "cap_saturation@3"}
+    # resuming plays only the missing trial, and the earlier ones are kept as they were
+    again = run_study(_spec(study, 4), session=session)
+    assert again.ran == 1 and len(again.trials) == 4
+    assert again.trials[0]["metrics"] == baseline["metrics"]
+    # the same file for other settings is refused
+    other = _spec(study, 4)
+    other.vary = ["initiatives.Quiet Hour.order_spaces"]
+    with pytest.raises(WorkbenchError, match="other settings"):
+        run_study(other, session=session)
+    # the proposal: the best trial's values that differ from the cards
+    best = again.best
+    assert best["loss"] == min(t["loss"] for t in again.trials if t["state"] == "COMPLETE")
+    for e in again.edits:
+        assert best["values"][f"{e['card']}.{e['field']}"] == e["new"] != e["old"]
+    # edits of a trial that changed something go through the session: validated, saved, undone
+    changed = next(t for t in again.trials[1:]
+                   if any(t["values"][v.name] != v.current for v in again.variables))
+    edits = [{"card": v.card, "field": v.field, "old": v.current, "new": changed["values"][v.name]}
+             for v in again.variables if changed["values"][v.name] != v.current]
+    diff = card_diff(session, proposal_raw(session, edits, again.variables))
+    assert diff.startswith("--- a/meaning_made/initiatives.yaml")
+    written = apply_edits(session, edits)
+    assert [p.name for p in written] == ["initiatives.yaml"]
+    fresh = TweakSession(folder=cards_copy / "meaning_made")
+    row = fresh.table().filter(fresh.table()["name"] == edits[0]["card"]).row(0, named=True)
+    assert row[edits[0]["field"]] == edits[0]["new"]
+    undo_edits(session, edits)
+    row = TweakSession(folder=cards_copy / "meaning_made").table()
+    assert row.filter(row["name"] == edits[0]["card"]).row(0, named=True)[edits[0]["field"]] == edits[0]["old"]
+    with pytest.raises(WorkbenchError, match="cards changed"):
+        undo_edits(session, edits)  # already taken back
+
+
+def test_fresh_check_has_intervals_and_verdicts(cards_copy):
+    session = open_session("meaning-made", cards_copy / "meaning_made")
+    spec = _spec(None, 1)
+    rows = fresh_check(spec, session, session.raw, games=3, resamples=50)
+    assert [r["metric"] for r in rows] == ["completion", "cap_saturation"]
+    for r in rows:
+        assert r["before"] == r["after"]  # the same cards on the same fresh seeds
+        assert r["before_low"] <= r["before"] <= r["before_high"]
+        assert r["met_before"] == parse_target(r["target"]).met(r["before"])
+        assert r["seed"] != spec.seed
+
+
+def test_cli_refuses_unknown_games_and_bad_input_in_one_line(capsys):
+    assert main(["balance", "nosuch-game", "--target", "tie_break<=0.2", "--vary", "patterns.*.cost"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "unknown game" in err and "nosuch-game" in err and "\n" not in err
+    assert main(["balance", "meaning-made", "--vary", "patterns.*.cost"]) == 1
+    assert "--target" in capsys.readouterr().err
+    assert main(["balance", "meaning-made", "--target", "survival=0.5..0.8", "--vary", "patterns.Shell.cost"]) == 1
+    assert "--allow-seed" in capsys.readouterr().err
+
+
+def test_cli_json_end_to_end(cards_copy, tmp_path, capsys):
+    study = tmp_path / "s.sqlite"
+    args = ["balance", "meaning-made", "--target", "survival=0.55..0.8 @players=3",
+            "--vary", "initiatives.Quiet Hour.order_spaces", "--trials", "2", "--games-per-trial", "2",
+            "--fresh-games", "2", "--workers", "0", "--study", str(study), "--json"]
+    assert main(args) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["trials"] == 2 and doc["ran"] == 2 and doc["variables"] == 1
+    assert doc["plot"] == str(study.with_suffix(".html"))
+    html = study.with_suffix(".html").read_text()
+    assert "Bokeh" in html and "cdn.bokeh.org" not in html  # inline resources
+    assert main(args) == 0  # resumed: nothing left to play
+    assert json.loads(capsys.readouterr().out)["ran"] == 0
+
+
+# -- Mandate 2038 and Pax Transhumanity: the pool tweak session serves balance too --------
+
+POOL_GAMES = {
+    # game, card folder, targets, vary patterns, a seed value the patterns name
+    "mandate-2038": ("mandate_2038", ["action_usage_min>=0.05 @players=4", "seat_gap<=0.1 @players=4"],
+                     ["tiles.*.compute", "projects.Quantum.runway=2..4"], "agents_in_play"),
+    "pax-transhumanity": ("pax_transhumanity", ["tie_break<=0.2 @players=3", "seat_gap<=0.1 @players=3"],
+                          ["settings.finance_start.value.capital=2..4", "boards.*.problem_tokens"], None),
+}
+
+
+def test_pool_vary_patterns_read_the_catalogue_and_its_provenance():
+    s = TweakSession("pax-transhumanity")
+    variables, protected = s.variables(["settings.*.value"])
+    names = {v.name for v in variables}
+    # draft settings are ours; seed settings (the source's numbers) are left out and named
+    assert {"agents_in_pool.value", "solo_target.value"} <= names
+    assert "hire_cost.value" in protected and "hire_cost.value" not in names
+    assert all(v.provenance == "draft" for v in variables)
+    (v,), _ = s.variables(["settings.finance_start.value.capital=1..5"])  # a dotted path into a value
+    assert (v.current, v.low, v.high) == (3, 1, 5)
+    m = TweakSession("mandate-2038")
+    variables, _ = m.variables(["tiles.*.compute"])
+    # Research is a seed tile whose yield is listed in draft_fields: its Compute is ours
+    assert "Research.compute" in {v.name for v in variables}
+    assert all(s_.field == "compute" for s_ in variables)
+
+
+@pytest.mark.parametrize("game, pattern, words", [
+    ("pax-transhumanity", "settings", "cannot read"),
+    ("pax-transhumanity", "cards.*.value", "no card kind"),
+    ("pax-transhumanity", "ideas.*.heat", "no whole-number"),   # heat is a list of colours
+    ("mandate-2038", "tiles.Nosuch.compute", "no tile named"),
+    ("mandate-2038", "settings.*.value", "no card kind"),
+])
+def test_bad_pool_vary_patterns(game, pattern, words):
+    with pytest.raises(WorkbenchError, match=words):
+        TweakSession(game).variables([pattern])
+
+
+@pytest.mark.parametrize("game, pattern", [
+    ("pax-transhumanity", "settings.hire_cost.value"),
+    ("mandate-2038", "facility.Facility.runway"),
+])
+def test_pool_seed_values_never_change_unless_allowed(game, pattern, cards_copy, capsys):
+    session = open_session(game, cards_copy / POOL_GAMES[game][0])
+    with pytest.raises(WorkbenchError, match="seed value.*--allow-seed"):
+        session.variables([pattern])
+    (v,), _ = session.variables([pattern], allow_seed=True)
+    assert v.provenance == "seed"
+    # the CLI refuses in one line and leaves the files alone
+    before = {p.name: p.read_text() for p in (cards_copy / POOL_GAMES[game][0]).glob("*.yaml")}
+    target = POOL_GAMES[game][1][0]
+    assert main(["balance", game, "--target", target, "--vary", pattern, "--apply"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "--allow-seed" in err and "\n" not in err
+    assert {p.name: p.read_text() for p in (cards_copy / POOL_GAMES[game][0]).glob("*.yaml")} == before
+
+
+@pytest.mark.parametrize("game", sorted(POOL_GAMES))
+def test_pool_game_tiny_study_proposes_edits_through_the_session(game, cards_copy, tmp_path):
+    folder, targets, vary, _ = POOL_GAMES[game]
+    session = open_session(game, cards_copy / folder)
+    assert type(session).__name__ == "PoolTweakSession"
+    spec = BalanceSpec(game, [parse_target(t) for t in targets], vary, trials=3, games_per_trial=2, seed=3,
+                       workers=0, study_path=tmp_path / "s.sqlite")
+    result = run_study(spec, session=session)
+    assert result.ran == 3 and result.protected == []
+    assert result.trials[0]["values"] == {v.name: v.current for v in result.variables}
+    assert set(result.trials[0]["metrics"]) == {f"{parse_target(t).metric}@{parse_target(t).players[0]}"
+                                                for t in targets}
+    assert all(t["state"] == "COMPLETE" for t in result.trials)
+    # a trial that changed something: its edits go through the session, validated, saved, undone
+    changed = next(t for t in result.trials[1:] if any(t["values"][v.name] != v.current for v in result.variables))
+    edits = [{"card": v.card, "field": v.field, "old": v.current, "new": changed["values"][v.name]}
+             for v in result.variables if changed["values"][v.name] != v.current]
+    diff = card_diff(session, proposal_raw(session, edits, result.variables))
+    assert diff.startswith(f"--- a/{folder}/")
+    written = apply_edits(session, edits)
+    assert written and all(p.parent == cards_copy / folder for p in written)
+    reread = open_session(game, cards_copy / folder)
+    assert [reread.value_of(e["card"], e["field"]) for e in edits] == [e["new"] for e in edits]
+    undo_edits(session, edits)
+    reread = open_session(game, cards_copy / folder)
+    assert [reread.value_of(e["card"], e["field"]) for e in edits] == [e["old"] for e in edits]
+    with pytest.raises(WorkbenchError, match="cards changed"):
+        undo_edits(session, edits)
+
+
+def test_pool_with_values_refuses_a_bad_pool_and_changes_nothing():
+    from workbench.core.errors import DataError
+    s = TweakSession("pax-transhumanity")
+    variables, _ = s.variables(["settings.finance_start.value.capital"])
+    before = s.raw
+    ok = s.with_values({variables[0].name: 4}, variables)
+    assert ok["settings.yaml"]["finance_start"]["value"]["capital"] == 4
+    assert s.raw is before and before["settings.yaml"]["finance_start"]["value"]["capital"] == 3
+    bad, _ = s.variables(["settings.agents_in_pool.value"])
+    with pytest.raises(DataError, match="agents_in_pool.*whole number"):
+        s.with_values({bad[0].name: -3}, bad)  # below the loader's floor: refused with the card
+    assert s.raw is before
+
+
+def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys):
+    study = tmp_path / "pax.sqlite"
+    args = ["balance", "pax-transhumanity", "--target", "tie_break<=0.2 @players=3",
+            "--vary", "settings.finance_start.value.capital=1..5", "--vary", "boards.yellow*.problem_tokens=1..5",
+            "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0",
+            "--study", str(study), "--json"]
+    assert main(args + ["--apply"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["variables"] == 2 and doc["trials"] == 3 and doc["fresh_check"][0]["players"] == 3
+    assert [r["metric"] for r in doc["fresh_check"]] == ["tie_break_share"]
+    folder = cards_copy / "pax_transhumanity"
+    assert doc["applied"] == ([str(folder / n) for n in sorted({"settings.yaml" if "capital" in e["field"]
+                                                                  else "boards.yaml" for e in doc["edits"]})]
+                              if doc["edits"] else [])
+    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
+        [e["new"] for e in doc["edits"]]
+    assert main(args[:-1] + ["--undo"]) == 0
+    assert "took back" in capsys.readouterr().out
+    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
+        [e["old"] for e in doc["edits"]]

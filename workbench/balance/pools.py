@@ -1,0 +1,57 @@
+"""Card folders as game references that every worker can open.
+
+A balance trial writes its card files to a folder and plays them with
+:func:`workbench.sim.simulate`. The batch runner resolves games by reference
+(``module:ATTR``) in each worker process, forked pool workers and Dask workers
+alike, so the reference names the folder itself: the attribute
+``cards_<hex of the path>`` of this module is a Meaning Made game that loads
+its cards from that folder (PEP 562 module ``__getattr__``); for the other games
+``pool_<hex of the game id>_<hex of the path>`` does the same through the
+game's own card loader. Any process that
+sees the same file system can open it; nothing has to be registered first.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from workbench.core.data import dump_yaml
+
+PREFIX = "cards_"
+#: ``pool_<hex game id>_<hex path>``: any registered game with its cards from a folder
+POOL_PREFIX = "pool_"
+
+
+def game_ref(folder: Path, game_id: str = "meaning-made") -> str:
+    """The reference of game ``game_id`` playing the cards in ``folder``."""
+    path = Path(folder).resolve().as_posix()
+    if game_id == "meaning-made":
+        return f"{__name__}:{PREFIX}{path.encode('utf-8').hex()}"
+    return f"{__name__}:{POOL_PREFIX}{game_id.encode('utf-8').hex()}_{path.encode('utf-8').hex()}"
+
+
+def write_pool(raw: dict, source: Path, dest: Path) -> Path:
+    """The card folder ``source`` copied to ``dest`` with the files in ``raw``
+    (file name -> data) written over it."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for item in Path(source).iterdir():
+        if item.suffix == ".yaml" and item.name not in raw:
+            shutil.copyfile(item, dest / item.name)
+    for name, data in raw.items():
+        (dest / name).write_text(dump_yaml(data), encoding="utf-8")
+    return dest
+
+
+def __getattr__(name: str):
+    if name.startswith(POOL_PREFIX):
+        game_hex, _, path_hex = name[len(POOL_PREFIX):].partition("_")
+        from workbench.core.registry import get_game
+        game = get_game(bytes.fromhex(game_hex).decode("utf-8"))
+        return game.with_cards(game.pool_spec.load(Path(bytes.fromhex(path_hex).decode("utf-8"))))
+    if not name.startswith(PREFIX):
+        raise AttributeError(name)
+    folder = Path(bytes.fromhex(name[len(PREFIX):]).decode("utf-8"))
+    from workbench.games.meaning_made import MeaningMade
+    from workbench.games.meaning_made.data import load_cards
+    return MeaningMade(cards=load_cards(folder))

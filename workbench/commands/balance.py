@@ -1,0 +1,157 @@
+"""``workbench balance``: search draft card values toward the designer's targets."""
+
+from __future__ import annotations
+
+import sys
+
+from .common import emit_json
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "balance", help="search draft card values toward target metrics (Optuna TPE)",
+        description="Search the draft values of the card files for values that bring bot playtests "
+                    "within the targets. Trials play the same seeds (paired); the proposal is checked "
+                    "on fresh seeds and shown as a card-file diff. Values with provenance: seed never "
+                    "change unless --allow-seed.")
+    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    p.add_argument("--target", action="append", default=[], metavar="EXPR",
+                   help="e.g. 'survival=0.55..0.8 @players=2..5' or 'legacy_cap_share<=0.1' (repeatable)")
+    p.add_argument("--vary", action="append", default=[], metavar="PATTERN",
+                   help="card values to search, e.g. 'patterns.*.cost' or 'initiatives.*.order_spaces=1..4' "
+                        "(Meaning Made), 'tiles.*.runway=0..3' (Mandate), 'boards.*.problem_tokens' (Pax); "
+                        "see docs/balancing.md (repeatable)")
+    p.add_argument("--trials", type=int, default=20, help="trials in the study (default 20)")
+    p.add_argument("--games-per-trial", type=int, default=16,
+                   help="games per player count in each trial (default 16)")
+    p.add_argument("--fresh-games", type=int, default=None,
+                   help="games per player count for the before/after check (default 2 x games per trial)")
+    p.add_argument("--players", type=int, default=None, help="player count of targets without @players")
+    p.add_argument("--bots", default="greedy", help="bots of every trial (default greedy)")
+    p.add_argument("--seed", type=int, default=1, help="master seed of the trials' games and of the sampler")
+    p.add_argument("--allow-seed", action="store_true", help="also vary values whose provenance is seed")
+    p.add_argument("--change-cost", type=float, default=0.002,
+                   help="loss per step of change from the current values (default 0.002)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None, help="processes in the pool (default every core)")
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS|local", help="run the trials on Dask")
+    p.add_argument("--study", default=None, metavar="FILE.sqlite",
+                   help="keep the study in this SQLite file; running again resumes it")
+    p.add_argument("--plot", default=None, metavar="FILE.html",
+                   help="the search plot (default: beside --study as .html; none without either)")
+    p.add_argument("--apply", action="store_true", help="write the proposal into the card files (through "
+                                                        "the tweak session; .bak files kept)")
+    p.add_argument("--undo", action="store_true", help="take back the proposal of --study applied earlier")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.set_defaults(func=run)
+
+
+def _fmt(value, ci=None) -> str:
+    if value is None:
+        return "-"
+    text = f"{value:.3f}"
+    if ci and ci[0] is not None:
+        text += f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+    return text
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from workbench.balance.report import apply_edits, card_diff, fresh_check, plot_search, proposal_raw, undo_edits
+    from workbench.balance.search import BalanceSpec, open_session, run_study
+    from workbench.balance.targets import parse_target
+    from workbench.core.errors import WorkbenchError
+
+    session = open_session(args.game)
+    targets = [parse_target(t) for t in args.target]
+    if not targets:
+        raise WorkbenchError("give at least one --target, e.g. --target 'survival=0.55..0.8 @players=2..5'")
+    if not args.vary:
+        raise WorkbenchError("give at least one --vary, e.g. --vary 'patterns.*.cost'")
+    if args.undo and not args.study:
+        raise WorkbenchError("--undo takes back the proposal of a study: give its --study file")
+    if args.change_cost < 0:
+        raise WorkbenchError("--change-cost must be 0 or more")
+    if args.workers is not None and args.workers < 0:
+        raise WorkbenchError("--workers must be 0 or more")
+    spec = BalanceSpec(args.game, targets, list(args.vary), trials=args.trials,
+                       games_per_trial=args.games_per_trial, seed=args.seed, bots=args.bots,
+                       players=args.players, allow_seed=args.allow_seed, change_cost=args.change_cost,
+                       workers=args.workers, scheduler=args.scheduler,
+                       study_path=Path(args.study) if args.study else None)
+    if args.undo:
+        from workbench.balance.search import proposal_of
+        edits = proposal_of(spec)
+        written = undo_edits(session, edits)
+        msg = {"undone": edits, "written": [str(p) for p in written]}
+        if args.json:
+            emit_json(msg)
+        else:
+            print(f"took back {len(edits)} edit{'' if len(edits) == 1 else 's'}; wrote {', '.join(str(p) for p in written) or 'nothing'}")
+        return 0
+
+    bar = None
+    try:
+        from tqdm import tqdm
+        bar = tqdm(total=spec.trials, desc="balance trials", unit="trial", file=sys.stderr, disable=None)
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        pass
+
+    def progress(done: int, total: int, best) -> None:
+        if bar is not None:
+            bar.n = done
+            bar.set_postfix_str(f"best loss {best:.3f}" if best is not None else "")
+            bar.refresh()
+
+    result = run_study(spec, session=session, progress=progress)
+    if bar is not None:
+        bar.close()
+    raw_after = proposal_raw(session, result.edits, result.variables)
+    diff = card_diff(session, raw_after)
+    fresh_games = args.fresh_games or 2 * spec.games_per_trial
+    rows = fresh_check(spec, session, raw_after, games=fresh_games)
+    plot_path = Path(args.plot) if args.plot else (Path(args.study).with_suffix(".html") if args.study else None)
+    if plot_path is not None:
+        plot_search(result.trials, plot_path, f"balance {args.game}: {', '.join(t.text for t in targets)}")
+    written = apply_edits(session, result.edits) if args.apply else []
+    doc = {
+        "game": args.game, "targets": [t.text for t in targets], "vary": spec.vary,
+        "variables": len(result.variables), "protected_seed_values": result.protected,
+        "trials": len(result.trials), "ran": result.ran, "study": args.study,
+        "best_trial": result.best["number"] if result.best else None,
+        "best_loss": result.best["loss"] if result.best else None,
+        "baseline_loss": result.baseline["loss"] if result.baseline else None,
+        "edits": result.edits, "diff": diff, "fresh_check": rows,
+        "plot": str(plot_path) if plot_path else None, "applied": [str(p) for p in written],
+    }
+    if args.json:
+        emit_json(doc)
+        return 0
+    print(f"{args.game}: {len(result.variables)} draft values searched"
+          + (f" ({len(result.protected)} seed values left alone)" if result.protected else "")
+          + f"; {len(result.trials)} trials ({result.ran} run now)")
+    if result.best:
+        print(f"best trial {result.best['number']}: loss {result.best['loss']:.3f} "
+              f"(the cards as they are: {doc['baseline_loss']:.3f})" if doc["baseline_loss"] is not None
+              else f"best trial {result.best['number']}: loss {result.best['loss']:.3f}")
+    print(f"\nproposal: {len(result.edits)} edit{'' if len(result.edits) == 1 else 's'}" + (":" if result.edits else " (the cards as they are fit best)"))
+    for e in result.edits:
+        print(f"  {e['card']} {e['field']}: {e['old']} -> {e['new']}")
+    if diff:
+        print("\n" + diff.rstrip())
+    print(f"\non fresh seeds ({fresh_games} games per player count, seed {rows[0]['seed'] if rows else '-'}), "
+          "95% intervals:")
+    width = max(len(r["target"]) for r in rows) if rows else 10
+    print(f"  {'target':<{width}}  players  {'before':<22}  {'after':<22}  met")
+    for r in rows:
+        met = ("yes" if r["met_after"] else "no") + (" (was yes)" if r["met_before"] and not r["met_after"] else "")
+        print(f"  {r['target']:<{width}}  {r['players']:>7}  {_fmt(r['before'], (r['before_low'], r['before_high'])):<22}  "
+              f"{_fmt(r['after'], (r['after_low'], r['after_high'])):<22}  {met}")
+    if plot_path:
+        print(f"\nsearch plot: {plot_path}")
+    if written:
+        print(f"applied: wrote {', '.join(str(p) for p in written)} (undo: the same command with --undo)")
+    elif result.edits:
+        print("not applied: add --apply to write the proposal into the card files")
+    return 0
