@@ -433,8 +433,10 @@ class CardsPage(pn.viewable.Viewer):
             self._show_message()
 
     def __panel__(self):
-        buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button, self._export, self._export_pq)
-        left = pn.Column(self._game, buttons, self._message, self._notice, self._table,
+        # two rows: one would run under the graph's column
+        buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
+        exports = pn.Row(self._export, self._export_pq, align="end")
+        left = pn.Column(pn.Row(self._game, exports), buttons, self._message, self._notice, self._table,
                          sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")
