@@ -64,13 +64,50 @@ def test_match_push_pop_back_forward():
     assert m.pop() == second and len(m) == 1
 
 
-def test_pushing_after_stepping_back_drops_the_future():
-    m = Match(GAME, GAME.config(2, seed=3))
-    for _ in range(4):
+def _line(seed: int = 3, n: int = 4) -> Match:
+    m = Match(GAME, GAME.config(2, seed=seed))
+    for _ in range(n):
         m.push(m.legal_moves()[0])
+    return m
+
+
+def test_replaying_the_recorded_move_keeps_the_future():
+    m = _line()
+    recorded = list(m.actions)
     m.goto(1)
-    m.push(m.legal_moves()[-1])
-    assert len(m) == 2 and m.cursor == 2
+    m.push(recorded[1])
+    assert m.cursor == 2 and m.actions == recorded and len(m) == 4
+    assert m.alternate is None
+
+
+def test_a_different_move_forks_and_the_old_line_stays_reachable():
+    m = _line()
+    old = list(m.actions)
+    old_state = GAME.observe(m.states[4])
+    m.goto(1)
+    other = next(t for t in m.legal_moves() if t != old[1])
+    m.push(other)
+    assert m.actions == [old[0], other] and m.cursor == 2
+    assert m.alternate.ply == 1 and m.alternate.actions == old[1:]
+    m.switch_line()
+    assert m.actions == old and m.cursor == 2
+    assert GAME.observe(m.states[4]) == old_state
+    # the line just left is now the spare one, so switching back restores it
+    assert m.alternate.actions == [other]
+    m.switch_line()
+    assert m.actions == [old[0], other]
+
+
+def test_the_next_fork_replaces_the_spare_line():
+    m = _line()
+    m.goto(1)
+    m.push(next(t for t in m.legal_moves() if t != m.actions[1]))
+    first_fork = list(m.alternate.actions)
+    m.goto(0)
+    m.push(next(t for t in m.legal_moves() if t != m.actions[0]))
+    assert m.alternate.ply == 0 and m.alternate.actions != first_fork
+    with pytest.raises(WorkbenchError):
+        Match(GAME, GAME.config(2, seed=3)).switch_line()
 
 
 def test_illegal_push_changes_nothing():

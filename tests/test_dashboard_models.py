@@ -63,10 +63,29 @@ def test_time_travel_and_branching(toy):
     assert toy.game.observe(toy.state) == seen
     toy.goto(0)
     assert toy.ply == 0
-    # a different move from an earlier position drops the old future
-    alt = toy.legal_moves()[-1]
+    # the recorded move (by hand or by the bot) keeps the future
+    recorded = list(toy.match.actions)
+    toy.move(recorded[0])
+    assert toy.length == 8 and toy.match.actions == recorded
+    # a different move forks; the old line is kept as the other line
+    toy.goto(0)
+    alt = next(t for t in toy.legal_moves() if t != recorded[0])
     toy.move(alt)
-    assert toy.match.actions[0] == alt and toy.length == 4
+    assert toy.match.actions[0] == alt and toy.length == 4  # the bots answered the new move
+    assert "other line: 8 actions after position 0" in toy.alternate()
+    toy.switch_line()
+    assert toy.match.actions == recorded and toy.ply == 1
+
+
+def test_bot_move_after_stepping_back_keeps_the_future(toy):
+    # a bot's choice depends only on the position, so replaying a bot line
+    # from an earlier position with Bot move walks the same line forward
+    for _ in range(5):
+        toy.bot_move()
+    recorded = list(toy.match.actions)
+    toy.goto(1)
+    toy.bot_move()
+    assert toy.ply == 2 and toy.match.actions == recorded and toy.match.alternate is None
 
 
 def test_bot_choices_depend_on_position_only(toy):
@@ -97,7 +116,20 @@ def test_save_and_load_roundtrip(toy, tmp_path):
     other.load(path)
     assert other.match.actions == toy.match.actions
     assert other.ply == toy.ply
-    assert other.seats == [HUMAN] * len(toy.seats)  # an opened game waits for the designer
+    assert other.seats == [HUMAN, "greedy", "greedy", "greedy"]  # the seats travel with the game
+    toy.set_seat(0, "random")
+    toy.set_seat(1, "ban:take 1:greedy")
+    toy.save(path)
+    other.load(path)
+    assert other.seats == ["random", "ban:take 1:greedy", "greedy", "greedy"]
+    # a file from before seats were saved opens with every seat human
+    data = json.loads(path.read_text())
+    del data["seats"]
+    other.open_match(data)
+    assert other.seats == [HUMAN] * 4
+    data["seats"] = ["human", "wizard", "greedy", "greedy"]
+    with pytest.raises(WorkbenchError, match="unknown bot"):
+        other.open_match(data)
 
 
 def test_load_refuses_bad_file_and_keeps_game(toy):
@@ -356,12 +388,12 @@ def test_play_view_follows_a_loaded_game(toy):
     from workbench.dashboard.play import PlayPage
     view = PlayPage(model=toy)
     toy.move(toy.legal_moves()[0])
-    saved = toy.match.to_dict()
+    saved = toy.to_dict()
     toy.new_game()
     view._upload.value = json.dumps(saved).encode()
     # the loaded game is shown, not replaced by a fresh one
     assert toy.match.actions == saved["actions"]
-    assert [w.value for w in view._seats.objects] == [HUMAN] * toy.players
+    assert [w.value for w in view._seats.objects] == [HUMAN, "greedy", "greedy", "greedy"]
     assert view._slider.value == toy.ply and view._slider.end >= toy.length
     assert "position" in view._status.object
     view._moves.value = toy.legal_moves()[-1]
@@ -425,6 +457,7 @@ def test_flipped_game_opens_on_the_play_page():
     assert bench.page == 0
     play = bench.play
     assert play.game_id == "meaning-made" and play.match.config.seed == flips[0]["seed"]
+    assert play.seats == ["random"] * 3  # setting B's bots keep their seats
     res = play.game.result(play.match.states[-1])
     assert res.ending == flips[0]["b"]["ending"]
 
@@ -443,6 +476,65 @@ def test_every_bundled_game_is_drawn_at_start_and_end(game_id):
         assert not isinstance(drawn, pn.pane.Alert), drawn.object
         model.play_to_end()
     assert model.state.is_terminal() and "Game over" in model.status()
+
+
+# -- legibility, numbers, icons ------------------------------------------------------------
+
+def test_table_colours_meet_wcag_aa():
+    from workbench.dashboard.tabletop import contrast, text_on
+    # Pax Transhumanity's market colours with the label colour chosen for them
+    for colour in ("yellow", "green", "blue", "orange"):
+        assert contrast(colour, text_on(colour)) >= 4.5, colour
+    assert text_on("yellow") == "#000000"
+    # the track's marked box and the log's greyed future
+    assert contrast("#2f5fb3", "#ffffff") >= 4.5
+    assert contrast("#6b6b6b", "#ffffff") >= 4.5
+
+
+def test_numbers_and_seeds_are_shown_as_computed():
+    import polars as pl
+
+    from workbench.dashboard.formats import paired_table, seed_text, sig3
+    assert sig3(0.10500000000000043) == "0.105"
+    assert sig3(1234.56) == "1,235" and sig3(None) == "—"
+    assert seed_text(7002520603566679317) == "7002520603566679317"
+    frame = pl.DataFrame({"metric": ["survival rate"], "old": [0.5], "new": [0.605],
+                          "diff": [0.10500000000000043], "ci_low": [-0.02], "ci_high": [0.19]})
+    table = paired_table(frame)
+    assert list(table.columns) == ["metric", "old", "new", "difference [95% CI]"]
+    assert table.iloc[0]["difference [95% CI]"] == "+0.105 [−0.02, +0.19]"
+
+
+def test_icons_fall_back_to_text_without_an_emoji_font(monkeypatch):
+    from workbench.dashboard import tabletop
+    tabletop.emoji_font_available.cache_clear()
+    monkeypatch.setenv("WORKBENCH_ICONS", "text")
+    try:
+        assert tabletop.icon("⚡", "Energy") == "<span class='wb-icon-text'>[Energy]</span>"
+        model = PlayModel(game_id="meaning-made")
+        html = tabletop.draw_table(model.game, model.state).object
+        assert "⚡" not in html and "🌟" not in html and "[Energy]" in html
+    finally:
+        tabletop.emoji_font_available.cache_clear()
+
+
+def test_moves_grouped_by_kind_and_state_inspector():
+    model = PlayModel(game_id="meaning-made")
+    groups = model.move_groups()
+    assert sum(len(g) for g in groups.values()) == len(model.legal_moves())
+    assert all(all(t.split()[0] == kind for t in moves) for kind, moves in groups.items())
+    assert model.inspect() == json.loads(json.dumps(model.game.observe(model.state), default=str))
+
+
+def test_sweeps_headline_fits_the_game():
+    from workbench.dashboard.sweeps import SweepsModel
+    model = SweepsModel(games=[TOY_SIM], game_id=TOY_SIM)
+    model.param.update(games=6, bots_a="random")
+    model.run()
+    assert model.headline().startswith("Win-rate spread across seats")
+    csv = model.export_bytes(".csv").decode()
+    assert csv.startswith("arm,") and csv.count("\n") == 7
+    assert model.export_bytes(".parquet")[:4] == b"PAR1"
 
 
 def test_rules_page_marks_rulings_and_drafts():

@@ -139,3 +139,50 @@ def ui(page, server):
     page.set_default_timeout(60_000)
     expect.set_options(timeout=60_000)
     return UI(page, server)
+
+
+@pytest.fixture(scope="session")
+def jupyter_lab(tmp_path_factory, _require_browser):
+    """JupyterLab on loopback with a token, over a copy of ``notebooks/`` (so
+    running them leaves the checkout alone) and a private copy of the cards.
+    The app object is exposed so a test can run JupyterLab's own commands."""
+    import secrets
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copytree(ROOT / "notebooks", root / "notebooks")
+    cards = root / "cards"
+    shutil.copytree(ROOT / "cards", cards)
+    token = secrets.token_hex(16)
+    port = _free_port()
+    env = {**os.environ, "WORKBENCH_CARDS": str(cards), "PYTHONPATH": str(ROOT),
+           "JUPYTER_CONFIG_DIR": str(root / "config"), "JUPYTER_RUNTIME_DIR": str(root / "runtime"),
+           "IPYTHONDIR": str(root / "ipython")}
+    log = (root / "lab.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={root / 'notebooks'}", "--LabApp.expose_app_in_browser=True",
+         "--ServerApp.port_retries=0", "--allow-root", "--LabApp.extension_manager=readonly",
+         "--LabApp.news_url=", "--LabApp.check_for_updates_class="
+         "jupyterlab.NeverCheckForUpdate"],
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 180
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"jupyter lab exited with {proc.returncode}; see {log.name}")
+        try:
+            urllib.request.urlopen(f"{url}api/status?token={token}", timeout=5)
+            break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            proc.terminate()
+            pytest.fail("jupyter lab did not answer within 180 s")
+        time.sleep(0.5)
+    yield {"url": url, "token": token, "root": root, "log": Path(log.name)}
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()

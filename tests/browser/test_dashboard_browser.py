@@ -24,8 +24,19 @@ def position(page) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
+def timing(label: str, seconds: float) -> None:
+    """A figure for docs/dashboard.md, printed (run with ``-s``), never asserted."""
+    print(f"\nTIMING {label}: {seconds:.2f} s")
+
+
 def test_app_loads_without_console_errors(ui, console_errors):
+    page = ui.page
     ui.open()
+    # start-up as a designer sees it: from navigation to the first page's table drawn
+    started = page.evaluate("() => performance.timing.navigationStart")
+    expect(page.locator(".play-status")).to_contain_text("position")
+    page.locator(".wb-table").first.wait_for()
+    timing("start-up (first page drawn)", (page.evaluate("() => Date.now()") - started) / 1000)
     for name in PAGES:
         expect(ui.tab_button(name)).to_be_visible()
     for name in PAGES:
@@ -40,8 +51,9 @@ def test_meaning_made_forward_and_back_on_play_page(ui, console_errors):
     ui.open("Play")
     expect(page.locator(".play-status")).to_contain_text("Meaning Made")
     assert position(page) == (0, 0)
-    moves = page.locator("select").filter(has=page.locator("option", has_text="gather"))
+    moves = page.locator(".play-moves select")
     expect(moves).to_have_count(1)
+    expect(moves.locator("option", has_text="gather").first).to_be_attached()
     first = moves.locator("option").first.inner_text()
     page.get_by_role("button", name="Play move").click()
     expect(page.locator(".play-log")).to_contain_text(first)
@@ -60,8 +72,30 @@ def test_meaning_made_forward_and_back_on_play_page(ui, console_errors):
     expect(page.locator(".play-status")).to_contain_text(f"position {ply - 1} of {length}")
     # the future stays in the log, greyed, until a different move replaces it
     expect(page.locator(".play-log li")).to_have_count(length)
+    expect(page.locator(".play-log li.future")).to_have_count(1)
+    # the bot replays the recorded move (its choice depends on the position only): the future stays
     page.get_by_role("button", name="Bot move").click()
-    expect(page.locator(".play-status")).to_contain_text(f"position {ply} of {ply}")
+    expect(page.locator(".play-status")).to_contain_text(f"position {ply} of {length}")
+    # a click in the log travels there
+    page.locator(".play-log li[data-ply='1']").click()
+    expect(page.locator(".play-status")).to_contain_text(f"position 1 of {length}")
+    page.locator(".play-log-start").click()
+    expect(page.locator(".play-status")).to_contain_text(f"position 0 of {length}")
+    # a different move forks; the old line stays reachable
+    options = moves.locator("option")
+    other = options.nth(1).inner_text()
+    assert other != first
+    moves.select_option(other)
+    page.get_by_role("button", name="Play move").click()
+    expect(page.locator(".play-log")).to_contain_text(other)
+    expect(page.get_by_role("button", name="Other line")).to_be_visible()
+    expect(page.locator(".play-status")).to_contain_text("other line")
+    page.get_by_role("button", name="Other line").click()
+    expect(page.locator(".play-log li[data-ply='1']")).to_contain_text(first)
+    expect(page.locator(".play-status")).to_contain_text(f"position 1 of {length}")
+    # the state inspector shows the engine's observe() tree
+    page.get_by_text("State inspector (observe)").click()
+    expect(page.locator(".play-inspector")).to_contain_text("meaning")
     page.get_by_role("button", name="Play to end").click()
     expect(page.locator(".play-status")).to_contain_text("Game over", timeout=180_000)
     expect(page.get_by_text("cannot draw this position")).to_have_count(0)
@@ -84,14 +118,18 @@ def _edit(page, card: str, field: str, value: str):
 
 
 def test_card_edit_changes_graph_and_paired_playtest(ui, console_errors):
+    import time
     page = ui.page
     ui.open("Cards")
     card = "Shell"
     info = page.locator(".cards-info")
     old = int(_cell(page, card, "I").inner_text())
+    started = time.perf_counter()
     _edit(page, card, "I", str(old + 2))
-    expect(_cell(page, card, "I")).to_have_text(str(old + 2))
     expect(page.locator(".cards-report")).to_contain_text("What the last edit changed")
+    expect(info).to_contain_text(f"{old + 2}I")
+    timing("card edit to report and graph shown", time.perf_counter() - started)
+    expect(_cell(page, card, "I")).to_have_text(str(old + 2))
     # the line under the graph reads the card's requirement from the rebuilt graph
     expect(info).to_contain_text(f"{card} (Layer")
     assert f"{old + 2}I" in text_of(info)
@@ -100,6 +138,10 @@ def test_card_edit_changes_graph_and_paired_playtest(ui, console_errors):
     table = page.locator(".cards-playtest")
     expect(table).to_contain_text("survival rate", timeout=240_000)
     expect(table).to_contain_text(f"games taking {card}")
+    expect(table).to_contain_text("difference [95% CI]")
+    # three significant digits and an interval, never a float's full expansion
+    text = table.inner_text()
+    assert not re.search(r"\d\.\d{5,}", text), text
     ui.screenshot("cards")
     assert console_errors == []
 
@@ -128,6 +170,14 @@ def test_graph_page_selects_a_card(ui, console_errors):
     box.fill("Shell")
     box.press("Enter")
     expect(page.locator(".graph-links")).to_contain_text("Shell needs")
+    # the drawing marks the selection, what it needs and what it unlocks, and draws only their edges
+    roles = page.evaluate("""() => {
+        for (const m of Bokeh.documents[0].all_models) {
+            if (m.data && m.data.role) return Array.from(m.data.role);
+        }
+        return [];
+    }""")
+    assert roles.count("selected") == 1 and "unlocks" in roles
     ui.screenshot("graph")
     assert console_errors == []
 
@@ -164,7 +214,112 @@ def test_sweeps_page_runs_a_batch_with_plots(ui, console_errors):
     page.get_by_role("button", name="Run batch").click()
     expect(page.get_by_text(re.compile(r"played 16 games"))).to_be_visible(timeout=240_000)
     expect(page.get_by_text("Design metrics")).to_be_visible()
+    # Meaning Made is cooperative: its headline is the survival rate
+    expect(page.locator(".sweeps-headline")).to_contain_text("Survival rate")
+    expect(page.get_by_role("button", name="Export games (CSV)")).to_be_visible()
+    expect(page.get_by_role("button", name="Export games (Parquet)")).to_be_visible()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export games (CSV)").click()
+    assert download.value.suggested_filename == "games.csv"
+    # no input sticks out of the settings column once results widen the page
+    column = page.locator(".sweeps-settings").bounding_box()
+    for box in page.locator(".sweeps-settings input, .sweeps-settings select").all():
+        b = box.bounding_box()
+        if b:
+            assert b["x"] + b["width"] <= column["x"] + column["width"] + 1
     ui.screenshot("sweeps")
+    assert console_errors == []
+
+
+def test_competitive_sweep_compares_and_opens_in_play_with_its_bots(ui, console_errors):
+    page = ui.page
+    ui.open("Sweeps")
+    page.locator(".sweeps-game select").select_option("mandate-2038")
+    page.get_by_label("Games", exact=True).fill("8")
+    page.get_by_label("Bots, setting A").fill("random")
+    page.locator(".sweeps-settings input[type=checkbox]").check()
+    page.get_by_label("Bots, setting B").fill("greedy")
+    page.get_by_role("button", name="Run batch").click()
+    expect(page.get_by_text(re.compile(r"played 16 games"))).to_be_visible(timeout=300_000)
+    expect(page.locator(".sweeps-headline")).to_contain_text("Win-rate spread across seats")
+    metrics = page.locator(".sweeps-metrics")
+    expect(metrics).to_contain_text("difference [95% CI]")
+    header = metrics.locator(".tabulator-col", has_text="difference [95% CI]")
+    box, view = header.bounding_box(), page.viewport_size
+    assert box["x"] + box["width"] <= view["width"], "the interval column is off-screen"
+    flipped = page.locator(".tabulator-row").filter(has=page.locator("[tabulator-field='B ending']"))
+    if flipped.count() == 0:
+        return  # no outcome flipped in this small batch
+    seed = flipped.first.locator("[tabulator-field='seed']").inner_text()
+    assert re.fullmatch(r"\d+", seed), seed  # every digit, not a rounded float
+    flipped.first.click()
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.get_by_role("button", name="Open selected game (B) in Play").click()
+    expect(page.locator(".play-status")).to_contain_text("Mandate 2038")
+    expect(page.locator(".play-status")).to_contain_text("position 0")
+    seats = page.locator(".play-seat select")
+    expect(seats.first).to_have_value("greedy")
+    assert {s.input_value() for s in seats.all()} == {"greedy"}
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.scrollY") == 0
+    assert console_errors == []
+
+
+def test_large_game_moves_filtered_and_board_legend(ui, console_errors):
+    page = ui.page
+    ui.open("Play")
+    page.locator(".play-game select").select_option("mandate-2038")
+    expect(page.locator(".play-status")).to_contain_text("Mandate 2038")
+    expect(page.locator(".wb-legend")).to_contain_text("Players")
+    kinds = page.locator(".play-kind select option").all_inner_texts()
+    assert kinds[0] == "all kinds" and len(kinds) >= 2
+    moves = page.locator(".play-moves select")
+    total = moves.locator("option").count()
+    kind = kinds[1]
+    page.locator(".play-kind select").select_option(kind)
+    expect(moves.locator("option").first).to_contain_text(kind)
+    assert all(t.startswith(kind) for t in moves.locator("option").all_inner_texts())
+    page.locator(".play-kind select").select_option("all kinds")
+    word = moves.locator("option").last.inner_text().split()[-1]
+    page.locator(".play-filter input").fill(word)
+    expect(moves.locator("option").first).to_contain_text(word)
+    assert moves.locator("option").count() <= total
+    # the typed move suggests legal moves as you type
+    typed = page.locator(".play-typed input")
+    typed.press_sequentially(kind[:3], delay=50)
+    expect(page.locator(".bk-menu, .bk-autocomplete, [class*='menu']").first).to_be_visible()
+    ui.screenshot("play-mandate")
+    assert console_errors == []
+
+
+def test_pax_market_labels_are_legible(ui, console_errors):
+    page = ui.page
+    ui.open("Play")
+    page.locator(".play-game select").select_option("pax-transhumanity")
+    expect(page.locator(".play-status")).to_contain_text("Pax Transhumanity")
+    yellow = page.locator(".wb-colour", has_text=re.compile("^yellow$"))
+    expect(yellow).to_have_css("color", "rgb(0, 0, 0)")
+    assert console_errors == []
+
+
+def test_cards_page_offers_every_game(ui, console_errors):
+    page = ui.page
+    ui.open("Cards")
+    page.locator(".cards-game select").wait_for()
+    options = page.locator(".cards-game select option").all_inner_texts()
+    assert {"meaning-made", "mandate-2038", "pax-transhumanity"} <= set(options)
+    # every game's pool opens for tweaking, with its card graph beside it
+    for game, card in (("mandate-2038", "Frontier"), ("pax-transhumanity", "Gene Drive")):
+        page.locator(".cards-game select").select_option(game)
+        expect(page.locator(".tabulator-row", has_text=card).first).to_be_visible()
+        expect(page.locator(".cards-message")).to_be_hidden()
+    expect(page.locator(".page-cards canvas").first).to_be_visible()
+    # the Graph page follows the game chosen on the Cards page (same session)
+    ui.tab("Graph")
+    box = page.get_by_placeholder("type a card name")
+    box.fill("Gene Drive")
+    box.press("Enter")
+    expect(page.locator(".graph-links")).to_contain_text("Gene Drive needs")
     assert console_errors == []
 
 

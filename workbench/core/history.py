@@ -2,6 +2,13 @@
 step back and forward through time like boardgame.io's debug panel, save and
 load as JSON.
 
+Time travel keeps the future: pushing, at an earlier position, the move the
+game went on with just steps forward. Pushing a different move forks: the new
+move becomes the main line and the line it replaced is kept as the
+:attr:`Match.alternate` line, reachable with :meth:`Match.switch_line`, until
+the next fork replaces it (one spare line, as a designer trying "what if"
+needs, rather than a whole tree).
+
 A saved game is its config plus the actions in notation; loading replays them,
 so a save stays valid as long as the rules accept the same moves, and nothing
 but the seed and the actions is needed to rebuild every position.
@@ -10,6 +17,7 @@ but the seed and the actions is needed to rebuild every position.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import WorkbenchError
@@ -17,6 +25,18 @@ from .game import Game, GameConfig, State
 from .storage import atomic_write_text
 
 SAVE_FORMAT = 1
+
+
+@dataclass
+class Line:
+    """The future a fork replaced: it left the main line after ``ply`` actions."""
+
+    ply: int
+    actions: list[str] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.actions)
 
 
 class Match:
@@ -28,6 +48,7 @@ class Match:
         self.states: list[State] = [state if state is not None else game.new_initial_state(config)]
         self.actions: list[str] = []
         self.cursor = 0
+        self.alternate: Line | None = None
 
     # -- looking -------------------------------------------------------------
     @property
@@ -49,20 +70,41 @@ class Match:
 
     # -- changing --------------------------------------------------------------
     def push(self, action) -> State:
-        """Apply an action (object or text) at the cursor. Any later history is
-        dropped, as when a player takes a different path after stepping back.
-        An illegal action raises and changes nothing."""
+        """Apply an action (object or text) at the cursor. The move the game
+        already went on with steps forward and keeps the future; a different
+        move forks (the replaced future becomes :attr:`alternate`). An illegal
+        action raises and changes nothing."""
         current = self.state
         obj = self.game.coerce_action(current, action)
         text = self.game.format_action(current, obj)
+        if self.cursor < len(self.actions) and self.actions[self.cursor] == text:
+            self.cursor += 1
+            return self.state
         nxt = current.clone()
         nxt.apply_action(obj)
+        if self.cursor < len(self.actions):
+            self.alternate = Line(self.cursor, self.actions[self.cursor:], self.states[self.cursor + 1:])
         del self.states[self.cursor + 1:]
         del self.actions[self.cursor:]
         self.states.append(nxt)
         self.actions.append(text)
         self.cursor += 1
         return nxt
+
+    def switch_line(self) -> State:
+        """Swap the main line's future with the :attr:`alternate` line (the one
+        the last fork replaced) and show the first move where they differ."""
+        if self.alternate is None:
+            raise WorkbenchError("no other line: nothing was forked")
+        alt = self.alternate
+        mine = Line(alt.ply, self.actions[alt.ply:], self.states[alt.ply + 1:])
+        del self.states[alt.ply + 1:]
+        del self.actions[alt.ply:]
+        self.states.extend(alt.states)
+        self.actions.extend(alt.actions)
+        self.alternate = mine
+        self.cursor = alt.ply + 1 if alt.actions else alt.ply
+        return self.state
 
     def pop(self) -> str:
         """Undo the last action for good; returns its notation."""
@@ -71,6 +113,8 @@ class Match:
         self.goto(len(self.actions))
         self.states.pop()
         self.cursor -= 1
+        if self.alternate is not None and self.alternate.ply >= len(self.actions):
+            self.alternate = None  # its branching position is gone
         return self.actions.pop()
 
     # -- time travel -------------------------------------------------------

@@ -4,7 +4,11 @@
 tabs in a notebook). :class:`Workbench` is what the pages share: the Play model
 (so Sweeps can hand a game to Play) and one live-tweak session per game (so a
 card edited on the Cards page shows on the Graph page). A page whose engine or
-module is missing shows a one-line notice instead of breaking the others."""
+module is missing shows a one-line notice instead of breaking the others.
+
+Pages are built on demand: only the first page is built at start-up, the
+others when their tab is first opened (the Rules page alone takes seconds).
+Adding a page is one line in :data:`PAGES`; its view class takes ``bench=``."""
 
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from .escape import md
 
 log = logging.getLogger(__name__)
 
-#: (tab title, module, view class)
+#: (tab title, module, view class); each view is built as ``View(bench=bench)``
 PAGES = [
     ("Play", "workbench.dashboard.play", "PlayPage"),
     ("Cards", "workbench.dashboard.cards", "CardsPage"),
@@ -50,11 +54,16 @@ class Workbench(param.Parameterized):
     read_only = param.Boolean(default=False, constant=True,
                               doc="no card edits, saves or sweeps (workbench serve --read-only)")
     cards_version = param.Integer(default=0, doc="bumped when the Cards page changes the pool")
+    card_game = param.String(default="meaning-made", doc="the game whose cards Cards and Graph show")
 
     def __init__(self, **params):
         super().__init__(**params)
         self._play = None
         self._sessions: dict[str, object] = {}
+
+    def shown(self, title: str) -> bool:
+        """Whether the page called ``title`` is the one on screen."""
+        return 0 <= self.page < len(PAGES) and PAGES[self.page][0] == title
 
     @property
     def play(self):
@@ -70,19 +79,52 @@ class Workbench(param.Parameterized):
             self._sessions[game_id] = TweakSession(game_id=game_id)
         return self._sessions[game_id]
 
-    def open_in_play(self, data: dict) -> None:
-        """Hand a game (``Match.to_dict`` shape) to the Play page and show it."""
-        self.play.open_match(data)
+    def open_in_play(self, data: dict, game=None, label: str = "") -> None:
+        """Hand a game (``Match.to_dict`` shape, with seats) to the Play page and
+        show it; ``game`` is a session game (an edited card pool) to play it with."""
+        self.play.open_match(data, game=game, label=label)
         self.page = 0
 
 
 def build_page(title: str, module: str, cls: str, bench: Workbench):
     try:
         view = getattr(importlib.import_module(module), cls)
-        return view(bench=bench) if cls != "PlayPage" else view(model=bench.play)
+        return view(bench=bench)
     except Exception as exc:  # noqa: BLE001 - one broken page must not take the app down
         log.exception("page %s failed to build", title)
         return pn.pane.Alert(f"The {title} page is not available: {md(exc)}", alert_type="warning")
+
+
+class LazyTabs:
+    """Tabs whose pages are built the first time they are shown. Each tab
+    holds an empty column until then; the page built goes into it."""
+
+    def __init__(self, bench: Workbench, pages=None):
+        self.bench = bench
+        self.pages = list(pages or PAGES)
+        self.holders = [pn.Column(sizing_mode="stretch_width", css_classes=[f"page-{t.lower()}"])
+                        for t, _, _ in self.pages]
+        self.views: dict[int, object] = {}
+        self.tabs = pn.Tabs(*[(t, h) for (t, _, _), h in zip(self.pages, self.holders)],
+                            dynamic=False, sizing_mode="stretch_width")
+        self.tabs.link(bench, active="page", bidirectional=True)
+        bench.param.watch(lambda e: self.show(e.new), "page")
+        self.show(bench.page)
+
+    def show(self, index: int) -> None:
+        if index in self.views or not 0 <= index < len(self.pages):
+            return
+        title, module, cls = self.pages[index]
+        self.views[index] = view = build_page(title, module, cls, self.bench)
+        self.holders[index].objects = [view]
+
+
+#: runs in the browser whenever the shown tab changes (by a click or from the
+#: server, as "Open in Play" does): the new page starts at its top
+SCROLL_TOP = """
+window.scrollTo(0, 0);
+for (const el of document.querySelectorAll('#main, .main, #content')) { el.scrollTop = 0; }
+"""
 
 
 def create_app(served: bool = False, bench: Workbench | None = None, read_only: bool = False):
@@ -90,9 +132,9 @@ def create_app(served: bool = False, bench: Workbench | None = None, read_only: 
     takes no edits, saves and sweeps."""
     load_extension()
     bench = bench or Workbench(read_only=read_only)
-    tabs = pn.Tabs(*[(title, build_page(title, mod, cls, bench)) for title, mod, cls in PAGES],
-                   dynamic=False, sizing_mode="stretch_width")
-    tabs.link(bench, active="page", bidirectional=True)
+    lazy = LazyTabs(bench)
+    tabs = lazy.tabs
+    tabs.jscallback(active=SCROLL_TOP)
     if not served:
         return tabs
     # Bootstrap rather than Fast: the Fast design pulls its font from Google's CDN,

@@ -1,14 +1,19 @@
-"""The Cards page: a game's card pool (any bundled game) in an editable table.
+"""The Cards page: a game's card pool (any bundled game, chosen above the
+table) in an editable table.
 
 Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
 a bad value is refused with its message and the table keeps the old value; a
 good one updates the dependency graph and its analyses at once and says what
 changed. A quick paired playtest (old pool against edited pool on the same
-seeds) runs off the event loop with progress. Undo, redo, save (through
-:mod:`workbench.core.cardfile`: only the edited lines change, a file changed on
-disk is refused), Reload from disk and export (CSV or Parquet). Every text shown
-is escaped (:mod:`.escape`); a read-only dashboard (``serve --read-only``) takes
-no edits and saves nothing.
+seeds) runs off the event loop with progress; the games whose outcome it
+flipped are listed and open on the Play page with the pool they were played
+on. Undo, redo, save (through :mod:`workbench.core.cardfile`: only the edited
+lines change, a file changed on disk is refused), Reload from disk and export
+(CSV or Parquet). Every text shown is escaped (:mod:`.escape`); a read-only
+dashboard (``serve --read-only``) takes no edits and saves nothing.
+
+For speed an edit sends only the cells that changed (the edited one is already
+in the browser) and the graph's data, never a new table or figure.
 
 :class:`CardsModel` is the plain model; :class:`CardsPage` draws it. Polars
 tables become pandas only where Tabulator takes them."""
@@ -188,13 +193,39 @@ class CardsModel(BackgroundWork, param.Parameterized):
         with (a session game), handed to the Play page when there is one."""
         if self.playtest is None:
             raise WorkbenchError("run a paired playtest first")
-        data = self.session.flipped_match(self.playtest, row, arm)
+        data, game = self.flipped_match(row, arm)
         if self.bench is not None:
-            self.bench.open_in_play(data)
+            self.bench.open_in_play(data, game=game, label=f"{arm} pool of the Cards page")
         return data
 
     def start_playtest(self) -> threading.Thread | None:
         return self._start(self.run_playtest, "quick-playtest", "a playtest is already running")
+
+    def flipped(self) -> list[dict]:
+        return list(self.playtest.flipped) if self.playtest is not None else []
+
+    def flipped_rows(self) -> list[dict]:
+        """One row per flipped game for the table: seeds as text (64-bit)."""
+        from .formats import seed_text
+        return [{"game": f["index"], "seed": seed_text(f["seed"]),
+                 "old ending": f["a"]["ending"], "old winners": ", ".join(f["a"]["winners"]) or "nobody",
+                 "new ending": f["b"]["ending"], "new winners": ", ".join(f["b"]["winners"]) or "nobody"}
+                for f in self.flipped()]
+
+    def flipped_match(self, row: int, pool: str = "new") -> tuple[dict, object]:
+        """The flipped game ``row`` as played on the ``old`` or ``new`` pool:
+        its record (``Match.to_dict`` shape with seats) and the game bound to
+        that pool, for :meth:`PlayModel.open_match`."""
+        from workbench.core.registry import get_game
+
+        from .play import seats_from_bots
+        if self.playtest is None:
+            raise WorkbenchError("no paired playtest to open a game from")
+        data = self.session.flipped_match(self.playtest, row, pool)
+        flip = self.playtest.flipped[row]
+        key = "a" if pool == "old" else "b"
+        data["seats"] = seats_from_bots(flip[f"bots_{key}"], len(data["config"]["players"]))
+        return data, get_game(data["game"])
 
 
 def _session_for(bench, game_id: str):
@@ -209,56 +240,83 @@ def _pane(fig):
 
 
 class CardsPage(pn.viewable.Viewer):
-    """The table on the left; the graph, the edit report and the playtest on
-    the right."""
+    """The game selector and the table on the left; the graph, the edit
+    report, the playtest and its flipped games on the right."""
 
     def __init__(self, bench=None, model: CardsModel | None = None, **params):
         super().__init__(**params)
-        self.bench = bench
-        self.model = m = model or CardsModel(bench=bench)
-        editors = {c: None for c in m.table().columns
-                   if m.read_only or c not in m.editable_columns}
-        self._table = pn.widgets.Tabulator(
-            m.table().to_pandas(), editors=editors, show_index=False, height=560, selectable=1,
-            sizing_mode="stretch_width", frozen_columns=["name"], layout="fit_data_table",
-            pagination=None, header_filters={"name": {"type": "input", "func": "like"},
-                                             "kind": {"type": "input", "func": "like"}})
         from workbench.core.registry import game_ids
-        self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=180)
-        self._game.param.watch(self._on_game, "value")
+
+        from .graph import DependencyView
+        self.bench = bench
+        self.model = m = model or CardsModel(bench=bench, game_id=bench.card_game if bench is not None
+                                             else "meaning-made")
+        self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=200,
+                                       css_classes=["cards-game"])
+        self._table = pn.widgets.Tabulator(
+            None, show_index=False, height=560, selectable=1, sizing_mode="stretch_width",
+            frozen_columns=["name"], layout="fit_data_table", pagination=None,
+            header_filters={"name": {"type": "input", "func": "like"},
+                            "kind": {"type": "input", "func": "like"}})
         self._table.on_edit(self._on_edit)
         self._table.param.watch(self._on_select, "selection")
         self._message = pn.pane.Alert("", alert_type="danger", visible=False, css_classes=["cards-message"])
         self._notice = pn.pane.Markdown("", css_classes=["cards-notice"])
         self._report = pn.pane.Markdown("", css_classes=["cards-report"])
         self._info = pn.pane.Markdown("", css_classes=["cards-info"])
-        self._graph = pn.Column(sizing_mode="stretch_width")
+        # Meaning Made's graph is redrawn in place (its data only); the other
+        # games' card graphs come from the session as a new figure
+        self._view = DependencyView(width=760, height=560, on_select=self._on_graph_select)
+        self._view_pane = pn.pane.Bokeh(self._view.figure)
+        self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
         self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160,
                                        disabled=m.read_only)
         self._reload_button = pn.widgets.Button(label="Reload from disk", width=140)
-        self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".csv")),
+        self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(self.model.export_bytes(".csv")),
                                                filename="cards.csv", label="Export CSV", width=120)
-        self._export_pq = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".parquet")),
-                                                  filename="cards.parquet", label="Export Parquet",
-                                                  width=140)
+        self._export_pq = pn.widgets.FileDownload(
+            callback=lambda: io.BytesIO(self.model.export_bytes(".parquet")),
+            filename="cards.parquet", label="Export Parquet", width=140)
         self._games = pn.widgets.IntInput(label="Games per pool", value=m.playtest_games, start=2,
                                           end=20_000, width=120)
         self._bots = pn.widgets.TextInput(label="Bots", value=m.playtest_bots, width=120)
         self._run = pn.widgets.Button(label="Quick paired playtest", color="success", width=200)
         self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
         self._playtest = pn.Column(sizing_mode="stretch_width", css_classes=["cards-playtest"])
-        self._undo.on_click(lambda e: (m.undo(), self._reload()))
-        self._redo.on_click(lambda e: (m.redo(), self._reload()))
-        self._save.on_click(lambda e: (m.save(), self._show_message()))
-        self._reload_button.on_click(lambda e: (m.reload(), self._reload()))
+        self._flipped = pn.widgets.Tabulator(None, disabled=True, selectable=1, height=200, show_index=False,
+                                             sizing_mode="stretch_width", css_classes=["cards-flipped"])
+        self._open_old = pn.widgets.Button(label="Open selected game (old pool) in Play", disabled=True)
+        self._open_new = pn.widgets.Button(label="Open selected game (new pool) in Play", disabled=True)
+        self._flipped_box = pn.Column("#### Games whose outcome flipped", self._flipped,
+                                      pn.Row(self._open_old, self._open_new), visible=False,
+                                      sizing_mode="stretch_width")
+        self._undo.on_click(lambda e: (self.model.undo(), self._reload()))
+        self._redo.on_click(lambda e: (self.model.redo(), self._reload()))
+        self._save.on_click(lambda e: (self.model.save(), self._show_message()))
+        self._reload_button.on_click(lambda e: (self.model.reload(), self._reload()))
         self._run.on_click(self._on_run)
+        self._game.param.watch(self._on_game, "value")
+        self._flipped.param.watch(self._on_flip_select, "selection")
+        self._open_old.on_click(lambda e: self._open("old"))
+        self._open_new.on_click(lambda e: self._open("new"))
         self._poll = None
+        self._show_pool()
+
+    # -- choosing a game ---------------------------------------------------------------
+    def _show_pool(self) -> None:
+        """Show the model's current game: a new table (its columns differ per
+        game), its graph, no playtest yet."""
+        m = self.model
+        frame = m.table().to_pandas()
+        self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
+        self._table.value = frame
+        self._games.value, self._bots.value = m.playtest_games, m.playtest_bots
+        self._playtest.objects, self._flipped_box.visible = [], False
         self._draw_graph()
         self._show_message()
 
-    # -- callbacks -----------------------------------------------------------------
     def _on_game(self, event):
         m = self.model
         try:
@@ -267,9 +325,12 @@ class CardsPage(pn.viewable.Viewer):
             m.message = f"refused: {exc}"
             self._show_message()
             return
-        self._table.editors = {c: None for c in m.table().columns if c not in m.editable_columns}
-        self._reload()
+        if self.bench is not None:
+            self.bench.card_game = event.new
+        with pn.io.hold():
+            self._show_pool()
 
+    # -- callbacks -----------------------------------------------------------------
     def _on_edit(self, event):
         m = self.model
         column, row = event.column, event.row
@@ -286,15 +347,22 @@ class CardsPage(pn.viewable.Viewer):
             self.model.selected = str(self._table.value.iloc[event.new[0]]["name"])
             self._draw_graph()
 
-    def _reload(self):
-        self._table.value = self.model.table().to_pandas()
+    def _on_graph_select(self, name: str):
+        self.model.selected = name
         self._draw_graph()
-        self._show_message()
+
+    def _reload(self):
+        """After an edit, undo or redo: send the cells that differ from what
+        the table shows, redraw the graph's data, say what changed."""
+        with pn.io.hold():
+            patch_table(self._table, self.model.table().to_pandas())
+            self._draw_graph()
+            self._show_message()
 
     def _show_message(self):
         m = self.model
         refused = m.message.startswith(("refused", "not saved", "not reloaded", "playtest failed",
-                                        "nothing to"))
+                                        "nothing to", "no paired"))
         # every text here can hold card names or file paths: escaped, never markup
         self._message.object = md(m.message)
         self._message.visible = bool(m.message) and refused
@@ -307,8 +375,13 @@ class CardsPage(pn.viewable.Viewer):
 
     def _draw_graph(self):
         m = self.model
-        fig = m.session.figure(m.selected or None, width=760, height=520)
-        self._graph.objects = [_pane(fig)]
+        if m.session.game_id == "meaning-made":
+            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
+            if self._graph.objects != [self._view_pane]:
+                self._graph.objects = [self._view_pane]
+        else:
+            fig = m.session.figure(m.selected or None, width=760, height=520)
+            self._graph.objects = [_pane(fig)]
         self._info.object = md(m.card_info())
 
     def _on_run(self, event=None):
@@ -324,6 +397,7 @@ class CardsPage(pn.viewable.Viewer):
         self._poll = pn.state.add_periodic_callback(self._tick, period=300)
 
     def _tick(self):
+        from .formats import paired_table
         m = self.model
         self._bar.value = int(100 * m.progress)
         if m.running:
@@ -335,19 +409,60 @@ class CardsPage(pn.viewable.Viewer):
         self._bar.visible = False
         self._show_message()
         if m.playtest is not None:
-            frame = m.playtest.summary.to_pandas()
             self._playtest.objects = [
                 pn.pane.Markdown(f"**Paired playtest** ({m.playtest.games} games per pool, "
                                  f"{m.playtest.players} players; old = pool as loaded or last saved)"),
-                pn.widgets.Tabulator(frame, disabled=True, show_index=False, sizing_mode="stretch_width",
-                                     formatters={c: {"type": "number", "precision": 3}
-                                                 for c in frame.columns if c != "metric"})]
+                pn.widgets.Tabulator(paired_table(m.playtest.summary), disabled=True, show_index=False,
+                                     sizing_mode="stretch_width", layout="fit_data_stretch")]
+            rows = m.flipped_rows()
+            import pandas as pd
+            self._flipped.value = pd.DataFrame(rows) if rows else pd.DataFrame({"game": [], "seed": []})
+            self._flipped_box.visible = bool(rows)
+
+    def _on_flip_select(self, event):
+        ok = bool(event.new) and self.bench is not None
+        self._open_old.disabled = self._open_new.disabled = not ok
+
+    def _open(self, pool: str):
+        if not self._flipped.selection or self.bench is None:
+            return
+        try:
+            self.model.open_flipped(self._flipped.selection[0], pool)
+        except WorkbenchError as exc:
+            self.model.message = f"refused: {exc}"
+            self._show_message()
 
     def __panel__(self):
-        buttons = pn.Row(self._game, self._undo, self._redo, self._save, self._reload_button, self._export,
-                         self._export_pq)
-        left = pn.Column(buttons, self._message, self._notice, self._table, sizing_mode="stretch_width")
+        # two rows: one would run under the graph's column
+        buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
+        exports = pn.Row(self._export, self._export_pq, align="end")
+        left = pn.Column(pn.Row(self._game, exports), buttons, self._message, self._notice, self._table,
+                         sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
-                             sizing_mode="stretch_width")
+                             self._flipped_box, sizing_mode="stretch_width")
         right = pn.Column(self._info, self._graph, self._report, playtest, width=780)
         return pn.Row(left, right, sizing_mode="stretch_width")
+
+
+def patch_table(table, frame) -> None:
+    """Make ``table`` show ``frame`` by patching the cells that differ; a
+    change of rows or columns replaces the whole value."""
+    old = table.value
+    if old is None or list(old.columns) != list(frame.columns) or len(old) != len(frame):
+        table.value = frame
+        return
+    patch: dict[str, list] = {}
+    for col in frame.columns:
+        a, b = old[col].tolist(), frame[col].tolist()
+        changed = [(i, v) for i, (u, v) in enumerate(zip(a, b)) if not _same(u, v)]
+        if changed:
+            patch[col] = changed
+    if patch:
+        table.patch(patch, as_index=False)
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(a == b) or (a != a and b != b)  # NaN equals NaN here
+    except (TypeError, ValueError):
+        return str(a) == str(b)

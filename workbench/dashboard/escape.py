@@ -16,5 +16,7 @@ _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$])")
 def md(text: object) -> str:
     """``text`` as literal Markdown: HTML escaped, Markdown syntax backslashed,
     line breaks kept."""
-    escaped = html.escape(str(text), quote=True)
+    # quotes stay: text between tags cannot end an attribute, and an entity
+    # such as &#x27; would have its "#" backslashed and show as typed
+    escaped = html.escape(str(text), quote=False)
     return _MARKDOWN.sub(r"\\\1", escaped)

@@ -1,10 +1,12 @@
-"""The Graph page: the Pattern dependency graph drawn with bokeh (hover for a
+"""The Graph page: the card dependency graph drawn with bokeh (hover for a
 card's requirement, bonus and provenance), a card to select, and what that card
-needs and unlocks.
+needs and unlocks, highlighted in the drawing.
 
-It draws the live-tweak session the Cards page edits, so an edit there shows
-here at once. The graph and its drawing are :mod:`workbench.graphs.dependency`
-and :mod:`workbench.graphs.drawing`; this page only chooses and lays out."""
+It draws the live-tweak session the Cards page edits (of the game chosen
+there), so an edit there shows here. The graph and its analyses are
+:mod:`workbench.graphs.dependency`; this module lays them out
+(:class:`DependencyView`, shared with the Cards page) and updates the drawing
+in place rather than rebuilding it."""
 
 from __future__ import annotations
 
@@ -20,13 +22,12 @@ class GraphModel(param.Parameterized):
     """The graph of a tweak session and the card selected in it."""
 
     selected = param.String(default="", doc="card name, empty for none")
-    version = param.Integer(default=0)
 
     def __init__(self, session=None, bench=None, **params):
         super().__init__(**params)
         if session is None:
             if bench is not None:
-                session = bench.tweak_session()
+                session = bench.tweak_session(bench.card_game)
             else:
                 from workbench.graphs.tweak import TweakSession
                 session = TweakSession()
@@ -53,30 +54,42 @@ class GraphModel(param.Parameterized):
 
     def status_rows(self):
         """The analyses' card summary (polars), for the table under the graph."""
-        summary = self.session.analyses().get("card_summary")
-        return summary
+        return self.session.analyses().get("card_summary")
 
 
 class GraphPage(pn.viewable.Viewer):
-    """The graph with a card picker and the selected card's links."""
+    """The graph with a card picker and the selected card's links. While the
+    page is hidden an edit on the Cards page only marks it stale; it catches
+    up when shown."""
 
     def __init__(self, bench=None, model: GraphModel | None = None, **params):
         super().__init__(**params)
         self.bench = bench
-        self.model = m = model or GraphModel(bench=bench)
-        self._card = pn.widgets.AutocompleteInput(label="Card", options=m.card_names(), case_sensitive=False,
+        self.model = model or self._model_for_bench()
+        self._card = pn.widgets.AutocompleteInput(label="Card", options=[], case_sensitive=False,
                                                   search_strategy="includes", placeholder="type a card name",
                                                   width=260, restrict=False)
         self._clear = pn.widgets.Button(label="Clear selection", width=130)
         self._links = pn.pane.Markdown("", css_classes=["graph-links"])
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
-        self._plot = pn.Column(sizing_mode="stretch_width")
-        self._summary = pn.Column(sizing_mode="stretch_width")
+        # Meaning Made's Layer layout is redrawn in place; the other games'
+        # card graphs are the session's own figure, replaced on a change
+        self._view = DependencyView(on_select=self._on_tap)
+        self._view_pane = pn.pane.Bokeh(self._view.figure)
+        self._plot = pn.Column(self._view_pane, sizing_mode="stretch_width")
+        self._summary = pn.widgets.Tabulator(None, disabled=True, show_index=False, height=300,
+                                             sizing_mode="stretch_width", pagination=None)
         self._card.param.watch(self._on_card, "value")
         self._clear.on_click(lambda e: self._on_card(None))
+        self._stale = False
+        self._shown_pool = None
         if bench is not None:
-            bench.param.watch(lambda e: self._redraw(), "cards_version")
+            bench.param.watch(lambda e: self._redraw(), ["cards_version", "card_game"])
+            bench.param.watch(lambda e: self._redraw() if self._stale else None, "page")
         self._redraw()
+
+    def _model_for_bench(self) -> GraphModel:
+        return GraphModel(bench=self.bench)
 
     def _on_card(self, event):
         value = event.new if event is not None else ""
@@ -84,18 +97,15 @@ class GraphPage(pn.viewable.Viewer):
             self.model.select(value)
             self._message.visible = False
         except WorkbenchError as exc:
-            self._message.object, self._message.visible = str(exc), True
+            self._message.object, self._message.visible = md(str(exc)), True
             return
-        self._redraw()
+        self._draw_selection()
 
-    def _on_tap(self, attr, old, new):
+    def _on_tap(self, name: str):
         # a click on a node in the drawing selects that card
-        if new:
-            names = self._names
-            name = names[new[0]] if new[0] < len(names) else ""
-            if name and name != self.model.selected:
-                self.model.selected = name
-                self._links.object = self._links_text()
+        if name and name != self.model.selected and name in self.model.card_names():
+            self.model.selected = name
+            self._draw_selection()
 
     def _links_text(self) -> str:
         m = self.model
@@ -105,23 +115,184 @@ class GraphPage(pn.viewable.Viewer):
         return (f"**{md(m.selected)}** needs: {md(', '.join(links['needs']) or 'nothing')} · "
                 f"unlocks: {md(', '.join(links['unlocks']) or 'nothing')}")
 
-    def _redraw(self):
+    def _draw_graph(self) -> None:
         m = self.model
-        self._card.options = m.card_names()
-        fig = m.figure()
-        graph_renderer = next((r for r in fig.renderers if hasattr(r, "node_renderer")), None)
-        if graph_renderer is not None:
-            source = graph_renderer.node_renderer.data_source
-            self._names = list(source.data.get("name", []))
-            source.selected.on_change("indices", self._on_tap)
-        self._plot.objects = [pn.pane.Bokeh(fig)]
-        self._links.object = self._links_text()
-        summary = m.status_rows()
-        if summary is not None and summary.height:
-            self._summary.objects = [pn.widgets.Tabulator(summary.to_pandas(), disabled=True, show_index=False,
-                                                          height=300, sizing_mode="stretch_width",
-                                                          pagination=None)]
+        if m.session.game_id == "meaning-made":
+            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
+            if self._plot.objects != [self._view_pane]:
+                self._plot.objects = [self._view_pane]
+        else:
+            self._plot.objects = [pn.pane.Bokeh(m.figure())]
+
+    def _draw_selection(self):
+        with pn.io.hold():
+            self._draw_graph()
+            self._links.object = self._links_text()
+
+    def _redraw(self):
+        if self.bench is not None and not self.bench.shown("Graph"):
+            self._stale = True
+            return
+        self._stale = False
+        if self.bench is not None:
+            try:
+                session = self.bench.tweak_session(self.bench.card_game)
+            except WorkbenchError as exc:
+                self._message.object, self._message.visible = md(str(exc)), True
+                return
+            if session is not self.model.session:
+                self.model = GraphModel(session=session)
+        m = self.model
+        with pn.io.hold():
+            self._card.options = m.card_names()
+            self._draw_graph()
+            self._links.object = self._links_text()
+            summary = m.status_rows()
+            if summary is not None and summary.height:
+                self._summary.value = summary.to_pandas()
 
     def __panel__(self):
         return pn.Column(pn.Row(self._card, self._clear), self._message, self._links, self._plot,
                          "#### Card analyses", self._summary, sizing_mode="stretch_width")
+
+
+# -- the drawing ---------------------------------------------------------------------------
+
+#: outline of a card by its analysis status, and the colours of a selection
+OUTLINES = {"dead": "#c62828", "dominated": "#e65100", "ok": "#37474f"}
+ROLES = {"selected": "#000000", "needs": "#1b7837", "unlocks": "#6a3d9a"}
+#: label offsets below/above a node, cycled along a Layer so neighbours' names do not collide
+LABEL_OFFSETS = (-0.2, 0.19, -0.33)
+
+
+def _outline_kind(status: str) -> str:
+    if status.startswith(("dead", "infeasible")):
+        return "dead"
+    return "dominated" if status.startswith("dominated") else "ok"
+
+
+def link_nodes(graph, node: str) -> tuple[set[str], set[str], list[tuple[str, str]]]:
+    """What ``node`` needs, what it unlocks (through Layer hubs) and the
+    graph's edges between them, as node ids."""
+    needs = set(graph.predecessors(node))
+    unlocks: set[str] = set()
+    edges = [(u, node) for u in needs]
+    for v in graph.successors(node):
+        edges.append((node, v))
+        if graph.nodes[v]["kind"] == "layer":
+            for w in graph.successors(v):
+                unlocks.add(w)
+                edges.append((v, w))
+        unlocks.add(v)
+    return needs, unlocks, edges
+
+
+class DependencyView:
+    """The dependency graph as one bokeh figure built once and updated in
+    place: an edit or a new selection changes its data sources, never the
+    figure. Edges are drawn only for the selected card (what it needs, in
+    green; what it unlocks, in purple), so the 80-odd cards stay readable; the
+    legend names the outlines (dead, dominated) and the selection colours.
+    A click on a card calls ``on_select(name)``."""
+
+    def __init__(self, width: int = 1100, height: int = 680, on_select=None):
+        from bokeh.models import (ColumnDataSource, HoverTool, LabelSet, Legend, LegendItem, Range1d,
+                                  TapTool)
+        from bokeh.plotting import figure
+        self.on_select = on_select
+        self.names: list[str] = []
+        self.nodes = ColumnDataSource({k: [] for k in (
+            "x", "y", "name", "kind", "layer", "requirement", "bonus", "provenance", "status", "fill",
+            "outline", "width", "alpha", "radius", "role")})
+        self.edges = ColumnDataSource({"xs": [], "ys": [], "colour": []})
+        self.labels = ColumnDataSource({"x": [], "y": [], "text": [], "alpha": []})
+        fig = figure(width=width, height=height, x_range=Range1d(-1.6, 10.4), y_range=Range1d(0.4, 10.7),
+                     tools="pan,wheel_zoom,box_zoom,reset,save", toolbar_location="above",
+                     title="Card dependency graph: select a card to see what it needs and unlocks")
+        fig.xaxis.visible = False
+        fig.yaxis.axis_label = "Layer"
+        fig.grid.visible = False
+        fig.multi_line("xs", "ys", line_color="colour", line_width=2, line_alpha=0.8, source=self.edges)
+        nodes = fig.circle("x", "y", radius="radius", fill_color="fill", fill_alpha="alpha",
+                           line_color="outline", line_width="width", line_alpha="alpha", source=self.nodes)
+        # bokeh's own selection look would fade the cards we mean to highlight: the
+        # roles in the data do the highlighting
+        nodes.selection_glyph = nodes.glyph
+        nodes.nonselection_glyph = nodes.glyph
+        fig.add_layout(LabelSet(x="x", y="y", text="text", source=self.labels, text_font_size="7pt",
+                                text_align="center", text_baseline="middle", text_color="#222222",
+                                text_alpha="alpha"))
+        fig.add_tools(HoverTool(renderers=[nodes], tooltips=[
+            ("card", "@name"), ("Layer", "@layer"), ("requirement", "@requirement"), ("bonus", "@bonus"),
+            ("provenance", "@provenance"), ("status", "@status")]), TapTool(renderers=[nodes]))
+        items = []
+        for label, colour, width_ in (("dead or infeasible (outline)", OUTLINES["dead"], 3),
+                                      ("dominated (outline)", OUTLINES["dominated"], 3),
+                                      ("selected", ROLES["selected"], 4),
+                                      ("needs", ROLES["needs"], 4), ("unlocks", ROLES["unlocks"], 4)):
+            # one point outside the view: a renderer without data draws no legend swatch
+            r = fig.scatter([-100], [-100], marker="circle", size=12, fill_color="#ffffff", line_color=colour,
+                            line_width=width_)
+            items.append(LegendItem(label=label, renderers=[r]))
+        fig.add_layout(Legend(items=items, orientation="horizontal", location="center",
+                              label_text_font_size="9pt", click_policy="none"), "below")
+        self.figure = fig
+        self.nodes.selected.on_change("indices", self._on_tap)
+
+    def _on_tap(self, attr, old, new):
+        if new and self.on_select is not None and new[0] < len(self.names):
+            name = self.names[new[0]]
+            self.nodes.selected.indices = []
+            self.on_select(name)
+
+    def update(self, graph, analyses, selected: str | None = None) -> None:
+        """Show ``graph`` with ``selected`` (a card name) and its links."""
+        from workbench.graphs.drawing import LAYER_COLOURS, _status, layered_layout
+        pos = layered_layout(graph)
+        node = next((n for n, d in graph.nodes(data=True) if selected and d["kind"] != "layer"
+                     and str(d["name"]).lower() == selected.lower()), None)
+        needs, unlocks, edges = link_nodes(graph, node) if node is not None else (set(), set(), [])
+        data = {k: [] for k in self.nodes.data}
+        labels = {"x": [], "y": [], "text": [], "alpha": []}
+        # a card's place along its Layer, left to right, picks its label offset
+        rank = {n: i for row in _rows(pos, graph) for i, n in enumerate(row)}
+        for n, d in graph.nodes(data=True):
+            x, y = pos[n]
+            status = _status(str(d["name"]), d["kind"], analyses)
+            role = "selected" if n == node else "needs" if n in needs else "unlocks" if n in unlocks else ""
+            hub = d["kind"] == "layer"
+            faded = node is not None and not role
+            for key, value in (("x", x), ("y", y), ("name", str(d["name"])), ("kind", d["kind"]),
+                               ("layer", int(d["layer"])), ("requirement", str(d.get("requirement", ""))),
+                               ("bonus", str(d.get("bonus", ""))), ("provenance", str(d.get("provenance", ""))),
+                               ("status", status), ("fill", LAYER_COLOURS.get(int(d["layer"]), "#dddddd")),
+                               ("outline", ROLES[role] if role else OUTLINES[_outline_kind(status)]),
+                               ("width", 4 if role else 2), ("alpha", 0.25 if faded else 1.0),
+                               ("radius", 0.16 if hub else 0.11), ("role", role)):
+                data[key].append(value)
+            if hub:
+                labels["x"].append(x - 0.32)
+                labels["y"].append(y)
+                labels["text"].append(f"L{d['layer']}")
+            else:
+                labels["x"].append(x)
+                labels["y"].append(y + LABEL_OFFSETS[rank[n] % len(LABEL_OFFSETS)])
+                labels["text"].append(str(d["name"]))
+            labels["alpha"].append(0.3 if faded else 1.0)
+        self.names = list(data["name"])
+        self.nodes.data = data
+        self.labels.data = labels
+        self.edges.data = {
+            "xs": [[pos[u][0], pos[v][0]] for u, v in edges],
+            "ys": [[pos[u][1], pos[v][1]] for u, v in edges],
+            "colour": [ROLES["needs"] if v == node else ROLES["unlocks"] for u, v in edges]}
+        self.figure.title.text = (f"{selected}: needs in green, unlocks in purple" if node is not None
+                                  else "Card dependency graph: select a card to see what it needs and unlocks")
+
+
+def _rows(pos, graph) -> list[list[str]]:
+    rows: dict[float, list[str]] = {}
+    for n, d in graph.nodes(data=True):
+        if d["kind"] != "layer":
+            rows.setdefault(pos[n][1], []).append(n)
+    return [sorted(r, key=lambda n: pos[n][0]) for r in rows.values()]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import panel as pn
 import param
+from panel.custom import JSComponent
 
 from workbench.core.bots import make_bot
 from workbench.core.errors import WorkbenchError
@@ -65,13 +66,15 @@ class PlayModel(param.Parameterized):
         super().__init__(**params)
         self.param.game_id.objects = list(games)
         self.match: Match | None = None
+        self._session_game = None  # a game bound to an edited card pool, opened from Cards
+        self.session_label = ""
         self._sync_game_settings(game_id or games[0], keep_players=False)
         self.new_game()
 
     # -- settings ------------------------------------------------------------
     @property
     def game(self):
-        return get_game(self.game_id)
+        return self._session_game or get_game(self.game_id)
 
     def _sync_game_settings(self, game_id: str, keep_players: bool = True) -> None:
         game = get_game(game_id)
@@ -110,6 +113,7 @@ class PlayModel(param.Parameterized):
     # -- starting --------------------------------------------------------------
     def new_game(self) -> None:
         """A fresh game from the current settings; bots move until a human must."""
+        self._session_game, self.session_label = None, ""
         game = self.game
         self.seats = self._fit_seats(self.seats, self.players)
         config = game.config(self.players, seed=self.seed, variants=self.variants)
@@ -119,12 +123,16 @@ class PlayModel(param.Parameterized):
             self._run_bots(stop_at_human=True)
         self._changed()
 
-    def open_match(self, data: dict) -> None:
+    def open_match(self, data: dict, game=None, label: str = "") -> None:
         """Open a saved or handed-over game (``Match.to_dict`` shape: game, config,
-        actions, cursor). A game that does not replay is refused, the current
-        one kept."""
+        actions, cursor, and optionally ``seats``: per seat ``human`` or a bot
+        spec with its settings). A game that does not replay, or names an
+        unknown bot, is refused, the current one kept. A file without seats
+        opens with every seat human. ``game`` plays it with a session game (an
+        edited card pool, named by ``label``) instead of the registered one."""
         try:
-            match = Match.from_dict(data)
+            match = Match.from_dict(data, game=game)
+            seats = seats_from(data.get("seats"), len(match.config.players))
         except (KeyError, TypeError, ValueError) as exc:
             raise WorkbenchError(f"not a saved game: missing or bad {exc}") from None
         self._sync_game_settings(match.game.id, keep_players=False)
@@ -132,16 +140,23 @@ class PlayModel(param.Parameterized):
             self.players = len(match.config.players)
             self.seed = match.config.seed
             self.variants = [v for v in match.config.variants if v in self.param.variants.objects]
-            self.seats = [HUMAN] * len(match.config.players)
+            self.seats = seats
         self.match = match
-        self.message = f"opened a {match.game.name} game of {len(match)} actions"
+        self._session_game, self.session_label = game, (label if game is not None else "")
+        where = f" on the {label}" if game is not None and label else ""
+        self.message = f"opened a {match.game.name} game of {len(match)} actions{where}"
         self._changed()
 
+    def to_dict(self) -> dict:
+        """The game as saved: ``Match.to_dict`` plus the seats."""
+        return {**self.match.to_dict(), "seats": list(self.seats)}
+
     def save(self, path: str | Path) -> None:
-        self.match.save(path)
+        from workbench.core.storage import atomic_write_text
+        atomic_write_text(Path(path), self.save_text())
 
     def save_text(self) -> str:
-        return json.dumps(self.match.to_dict(), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
     def load(self, path: str | Path) -> None:
         from workbench.core.data import read_text_file
@@ -183,6 +198,33 @@ class PlayModel(param.Parameterized):
             return None
         return self.seats[self.state.current_player()]
 
+    def move_groups(self) -> dict[str, list[str]]:
+        """The legal moves grouped by kind (the notation's first word), kinds
+        in the order the engine first lists them."""
+        groups: dict[str, list[str]] = {}
+        for text in self.legal_moves():
+            groups.setdefault(move_kind(text), []).append(text)
+        return groups
+
+    def inspect(self) -> dict:
+        """The shown position as the engine observes it (``Game.observe``),
+        made JSON-safe for the state inspector."""
+        return json.loads(json.dumps(self.game.observe(self.state), default=str))
+
+    def alternate(self) -> str:
+        """One line about the spare line a fork kept, empty when there is none."""
+        alt = self.match.alternate
+        if alt is None:
+            return ""
+        return (f"other line: {len(alt)} actions after position {alt.ply}"
+                + (f", from {alt.actions[0]!r}" if alt.actions else ""))
+
+    def switch_line(self) -> None:
+        """Swap to the line the last fork replaced (and back)."""
+        self.match.switch_line()
+        self.message = ""
+        self._changed()
+
     def log(self) -> list[dict]:
         """The actions so far: ply, who acted, the notation."""
         rows = []
@@ -199,6 +241,8 @@ class PlayModel(param.Parameterized):
         """One line saying where the game stands."""
         game, state = self.game, self.state
         position = f"position {self.ply} of {self.length}"
+        if self.session_label:
+            position += f" ({self.session_label})"
         if state.is_terminal():
             res = game.result(state)
             winners = ", ".join(res.winners) or "nobody"
@@ -242,7 +286,9 @@ class PlayModel(param.Parameterized):
         seat = state.current_player()
         action = self._bot_for(seat).choose(self.game, state, self._bot_rng(seat))
         self.match.push(action)
-        return self.match.actions[-1]
+        # the move just played, which need not be the last one: replaying the
+        # recorded move keeps the future
+        return self.match.actions[self.match.cursor - 1]
 
     def _run_bots(self, stop_at_human: bool, limit: int = MAX_ACTIONS_TO_END) -> int:
         done = 0
@@ -290,16 +336,116 @@ class PlayModel(param.Parameterized):
         self.version += 1
 
 
+def move_kind(text: str) -> str:
+    """A move's kind for grouping: the first word of its notation."""
+    return (text.split() or ["?"])[0]
+
+
+def seats_from(seats, n: int) -> list[str]:
+    """Seats read from a saved game: ``human`` or a bot spec each (checked,
+    so an unknown bot is refused); missing means human."""
+    if seats is None:
+        return [HUMAN] * n
+    if not isinstance(seats, list) or len(seats) != n:
+        raise ValueError(f"seats (expected a list of {n})")
+    out = []
+    for kind in seats:
+        kind = str(kind).strip()
+        if kind != HUMAN:
+            make_bot(kind)  # raises WorkbenchError for an unknown bot
+        out.append(kind)
+    return out
+
+
+def seats_from_bots(spec, n: int) -> list[str]:
+    """Per-seat bot specs from a simulation's bots (one spec fills every seat,
+    a shorter comma list repeats its last entry, as ``make_bots`` reads it)."""
+    specs = [x.strip() for x in spec.split(",") if x.strip()] if isinstance(spec, str) else list(spec)
+    specs = specs or ["greedy"]
+    return (specs + [specs[-1]] * n)[:n]
+
+
+class LogView(JSComponent):
+    """The game's log as a clickable list: a click on an action shows the
+    position after it (a click on the heading line, position 0). The action
+    leading to the shown position is highlighted and the future greyed; only
+    ``ply`` travels when stepping through time, not the whole log."""
+
+    rows = param.List(default=[], doc="[ply, player, action] per action")
+    ply = param.Integer(default=0)
+
+    _esm = """
+    export function render({ model, el }) {
+      const box = document.createElement("div");
+      box.className = "play-log-box";
+      box.style.cssText = "height:100%;overflow-y:auto;font-size:13px";
+      const head = document.createElement("div");
+      head.className = "play-log-start";
+      head.textContent = "start of the game";
+      head.style.cssText = "cursor:pointer;color:#445;padding:1px 4px";
+      head.onclick = () => model.send_msg({ ply: 0 });
+      const list = document.createElement("ol");
+      list.className = "play-log";
+      list.style.cssText = "margin:0;padding-left:2.8em";
+      box.append(head, list);
+      function draw() {
+        list.replaceChildren();
+        for (const [ply, who, action] of model.rows) {
+          const li = document.createElement("li");
+          li.value = ply;
+          li.dataset.ply = ply;
+          li.style.cursor = "pointer";
+          const b = document.createElement("b");
+          b.textContent = who ? who + ": " : "";
+          li.append(b, document.createTextNode(action));
+          li.title = "show the position after this action";
+          li.onclick = () => model.send_msg({ ply: ply });
+          list.append(li);
+        }
+        mark();
+      }
+      function mark() {
+        head.style.background = model.ply === 0 ? "#fff3b0" : "";
+        for (const li of list.children) {
+          const p = Number(li.dataset.ply);
+          li.classList.toggle("current", p === model.ply);
+          li.classList.toggle("future", p > model.ply);
+          li.style.background = p === model.ply ? "#fff3b0" : "";
+          li.style.fontWeight = p === model.ply ? "bold" : "";
+          li.style.color = p > model.ply ? "#6b6b6b" : "";
+          if (p === model.ply) { li.scrollIntoView({ block: "nearest" }); }
+        }
+      }
+      model.on("rows", draw);
+      model.on("ply", mark);
+      draw();
+      return box;
+    }
+    """
+
+    def __init__(self, on_click=None, **params):
+        super().__init__(**params)
+        self._on_click = on_click
+
+    def _handle_msg(self, msg) -> None:
+        if self._on_click is not None and isinstance(msg, dict) and "ply" in msg:
+            self._on_click(int(msg["ply"]))
+
+
+ALL_KINDS = "all kinds"
+
+
 class PlayPage(pn.viewable.Viewer):
     """The Play page: settings on the left, the table in the middle, the
     moves and the log on the right."""
 
-    def __init__(self, model: PlayModel | None = None, **params):
+    def __init__(self, model: PlayModel | None = None, bench=None, **params):
         super().__init__(**params)
-        self.model = model or PlayModel()
+        self.bench = bench
+        self.model = model or (bench.play if bench is not None else PlayModel())
         m = self.model
         self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects,
-                                       value=m.game_id, width=200)
+                                       value=m.game_id, width=200, css_classes=["play-game"])
         self._players = pn.widgets.IntInput(label="Players", value=m.players, width=90,
                                             start=m.param.players.bounds[0],
                                             end=m.param.players.bounds[1])
@@ -308,9 +454,16 @@ class PlayPage(pn.viewable.Viewer):
                                                 value=list(m.variants), width=200)
         self._new = pn.widgets.Button(label="New game", color="primary", width=200)
         self._seats = pn.Column(sizing_mode="stretch_width")
-        self._moves = pn.widgets.Select(label="Legal moves", options=[], size=10, width=320)
-        self._typed = pn.widgets.TextInput(label="…or type a move", placeholder="e.g. gather E I",
-                                           width=320)
+        self._kind = pn.widgets.Select(label="Kind of move", options=[ALL_KINDS], width=320,
+                                       css_classes=["play-kind"])
+        self._filter = pn.widgets.TextInput(label="Filter moves", placeholder="words in the move",
+                                            width=320, css_classes=["play-filter"])
+        self._moves = pn.widgets.Select(label="Legal moves", options=[], size=12, width=320,
+                                        css_classes=["play-moves"])
+        self._typed = pn.widgets.AutocompleteInput(
+            label="…or type a move", placeholder="e.g. gather E I", width=320, options=[],
+            restrict=False, case_sensitive=False, search_strategy="includes", min_characters=1,
+            css_classes=["play-typed"])
         self._play = pn.widgets.Button(label="Play move", color="success", width=100)
         self._bot = pn.widgets.Button(label="Bot move", width=100)
         self._end = pn.widgets.Button(label="Play to end", width=100)
@@ -318,10 +471,16 @@ class PlayPage(pn.viewable.Viewer):
         self._fwd = pn.widgets.Button(label="Forward ▶", width=80)
         self._slider = pn.widgets.IntSlider(label="History", start=0, end=1, value=0,
                                             sizing_mode="stretch_width")
+        self._other = pn.widgets.Button(label="Other line", width=110, visible=False,
+                                        css_classes=["play-other-line"])
         self._status = pn.pane.Markdown("", css_classes=["play-status"])
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
         self._table = pn.Column(sizing_mode="stretch_width")
-        self._log = pn.pane.HTML("", height=420, styles={"overflow-y": "auto"}, width=320)
+        self._inspector = pn.pane.JSON({}, depth=2, sizing_mode="stretch_width",
+                                       css_classes=["play-inspector"])
+        self._inspect_card = pn.Card(self._inspector, title="State inspector (observe)", collapsed=True,
+                                     sizing_mode="stretch_width")
+        self._log = LogView(on_click=self._on_log_click, height=420, width=320)
         self._download = pn.widgets.FileDownload(callback=self._save_file, filename="game.json",
                                                  label="Save game", width=200)
         self._upload = pn.widgets.FileInput(accept=".json", width=200)
@@ -329,14 +488,25 @@ class PlayPage(pn.viewable.Viewer):
         self._game.param.watch(self._on_game, "value")
         self._new.on_click(self._on_new)
         self._play.on_click(self._on_play)
-        self._typed.param.watch(self._on_play, "enter_pressed")
+        self._typed.param.watch(self._on_typed, "value")
+        self._kind.param.watch(lambda e: self._show_moves(), "value")
+        self._filter.param.watch(lambda e: self._show_moves(), "value_input")
         self._bot.on_click(lambda e: self._guard(m.bot_move))
         self._end.on_click(self._on_end)
         self._back.on_click(lambda e: self._guard(m.back))
         self._fwd.on_click(lambda e: self._guard(m.forward))
+        self._other.on_click(lambda e: self._guard(m.switch_line))
         self._slider.param.watch(self._on_slider, "value_throttled")
         self._upload.param.watch(self._on_upload, "value")
+        # the inspector is filled only while open: observe() of a big game is not free
+        self._inspect_card.param.watch(
+            lambda e: None if e.new else setattr(self._inspector, "object", self.model.inspect()),
+            "collapsed")
         m.param.watch(lambda e: self._refresh(), "version")
+        if bench is not None:
+            # a hidden page is not redrawn; it catches up when shown
+            bench.param.watch(lambda e: self._refresh() if self._stale else None, "page")
+        self._stale = False
         self._worker: threading.Thread | None = None
         self._poll = None
         self._shown_game = m.game_id
@@ -350,6 +520,10 @@ class PlayPage(pn.viewable.Viewer):
         except WorkbenchError as exc:
             self.model.message = str(exc)
             self._refresh()
+
+    def _on_log_click(self, ply: int):
+        if ply != self.model.ply:
+            self._guard(self.model.goto, ply)
 
     def _on_end(self, event=None):
         """Play to the end on a worker thread (a long game would otherwise
@@ -380,7 +554,7 @@ class PlayPage(pn.viewable.Viewer):
 
     def _set_busy(self, busy: bool):
         for w in (self._play, self._bot, self._end, self._back, self._fwd, self._slider, self._new,
-                  self._upload, self._game):
+                  self._upload, self._game, self._other):
             w.disabled = busy
 
     def _on_game(self, event):
@@ -401,9 +575,14 @@ class PlayPage(pn.viewable.Viewer):
         self._build_seats()
 
     def _on_play(self, event=None):
-        text = self._typed.value.strip() or (self._moves.value or "")
+        text = (self._typed.value or "").strip() or (self._moves.value or "")
         if self.model.move(text):
             self._typed.value = ""
+
+    def _on_typed(self, event):
+        # Enter, or a pick from the suggestions, plays the move; clearing the box does nothing
+        if (event.new or "").strip():
+            self._on_play()
 
     def _on_slider(self, event):
         if event.new != self.model.ply:
@@ -439,23 +618,57 @@ class PlayPage(pn.viewable.Viewer):
         widgets = []
         for i, kind in enumerate(m.seats):
             name = names[i] if i < len(names) else f"seat {i + 1}"
-            w = pn.widgets.Select(label=name, options=SEAT_KINDS, value=kind if kind in SEAT_KINDS
-                                  else SEAT_KINDS[1], width=200)
+            # a bot with settings (mcts:200, ban:Shell:greedy) keeps its spec as an option
+            options = SEAT_KINDS + ([kind] if kind not in SEAT_KINDS else [])
+            w = pn.widgets.Select(label=name, options=options, value=kind, width=200,
+                                  css_classes=["play-seat"])
             w.param.watch(lambda e, seat=i: self._guard(m.set_seat, seat, e.new), "value")
             widgets.append(w)
         self._seats.objects = widgets
 
     # -- drawing --------------------------------------------------------------
+    def _visible(self) -> bool:
+        return self.bench is None or self.bench.shown("Play")
+
+    def _show_moves(self):
+        """The moves list: one kind (or all), narrowed by the filter words."""
+        groups = self.model.move_groups()
+        kind = self._kind.value
+        moves = groups.get(kind, []) if kind in groups else [t for g in groups.values() for t in g]
+        words = (self._filter.value_input or "").lower().split()
+        if words:
+            moves = [t for t in moves if all(w in t.lower() for w in words)]
+        # never an empty list: a browser select without options sends back a null
+        # value, which Panel refuses
+        self._moves.options = moves or {"(no move matches)": ""}
+        self._moves.value = moves[0] if moves else ""
+        total = sum(len(g) for g in groups.values())
+        self._moves.name = f"Legal moves ({len(moves)} of {total})" if len(moves) != total \
+            else f"Legal moves ({total})"
+
     def _refresh(self):
+        """Redraw everything in one message to the browser, so the status line
+        and the table never show two different positions."""
+        if not self._visible():
+            self._stale = True
+            return
+        self._stale = False
+        with pn.io.hold():
+            self._draw()
+
+    def _draw(self):
         m = self.model
         if m.game_id != self._shown_game or [w.value for w in self._seats.objects] != list(m.seats):
             self._on_sync_settings()
-        moves = m.legal_moves()
-        self._moves.options = moves
-        if moves:
-            self._moves.value = moves[0]
+        groups = m.move_groups()
+        kinds = [ALL_KINDS] + [f"{k}" for k in groups]
+        self._kind.options = kinds
+        if self._kind.value not in kinds:
+            self._kind.value = ALL_KINDS
+        self._show_moves()
+        self._typed.options = [t for g in groups.values() for t in g]
         over = m.state.is_terminal()
-        for w in (self._play, self._bot, self._end, self._moves, self._typed):
+        for w in (self._play, self._bot, self._end, self._moves, self._typed, self._kind, self._filter):
             w.disabled = over
         self._back.disabled = m.ply == 0
         self._fwd.disabled = m.ply >= m.length
@@ -463,41 +676,74 @@ class PlayPage(pn.viewable.Viewer):
         self._slider.disabled = m.length == 0
         if self._slider.value != m.ply:
             self._slider.value = m.ply
-        self._status.object = f"**{md(m.game.name)}** · {md(m.status())}"
+        alt = m.alternate()
+        self._other.visible = bool(alt)
+        self._other.description = alt or None
+        self._status.object = f"**{md(m.game.name)}** · {md(m.status())}" + (f" · *{md(alt)}*" if alt else "")
         self._message.object = md(m.message)
         self._message.visible = bool(m.message)
-        self._log.object = _log_html(m.log(), m.ply)
+        rows = [[r["ply"], r["player"], r["action"]] for r in m.log()]
+        if rows != self._log.rows:
+            self._log.rows = rows
+        self._log.ply = m.ply
+        if not self._inspect_card.collapsed:
+            self._inspector.object = m.inspect()
         try:
-            self._table.objects = [draw_table(m.game, m.state)]
+            drawn = draw_table(m.game, m.state)
         except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the page
-            self._table.objects = [pn.pane.Alert(f"cannot draw this position: {md(exc)}",
-                                                 alert_type="danger")]
+            drawn = pn.pane.Alert(f"cannot draw this position: {md(exc)}", alert_type="danger")
+        if not (self._table.objects and update_in_place(self._table.objects[0], drawn)):
+            self._table.objects = [drawn]
 
     def __panel__(self):
         settings = pn.Column("### Setup", self._game, pn.Row(self._players, self._seed),
                              self._variants, "#### Seats", self._seats, self._new,
                              "#### Save / load", self._download, self._upload, width=230)
-        moves = pn.Column("### Moves", self._moves, self._typed,
+        moves = pn.Column("### Moves", self._kind, self._filter, self._moves, self._typed,
                           pn.Row(self._play, self._bot, self._end),
                           "### Log", self._log, width=340)
         middle = pn.Column(self._status, self._message,
-                           pn.Row(self._back, self._fwd, self._slider, sizing_mode="stretch_width"),
-                           self._table, sizing_mode="stretch_width")
+                           pn.Row(self._back, self._fwd, self._slider, self._other,
+                                  sizing_mode="stretch_width"),
+                           self._table, self._inspect_card, sizing_mode="stretch_width")
         return pn.Row(settings, middle, moves, sizing_mode="stretch_width")
 
-def _log_html(rows: list[dict], ply: int) -> str:
-    """The log as an ordered list; the action that led to the shown position is
-    highlighted and later actions (the future, after stepping back) greyed."""
-    from html import escape
-    if not rows:
-        return "<p class='play-log'><em>no actions yet</em></p>"
-    items = []
-    for row in rows:
-        style = ""
-        if row["ply"] == ply:
-            style = " style='background:#fff3b0;font-weight:bold'"
-        elif row["ply"] > ply:
-            style = " style='color:#999'"
-        items.append(f"<li value='{row['ply']}'{style}><b>{escape(row['player'])}</b>: "
-                     f"{escape(row['action'])}</li>")
-    return "<ol class='play-log' style='margin:0;padding-left:2.5em'>" + "".join(items) + "</ol>"
+
+def update_in_place(old, new) -> bool:
+    """Make the drawn ``old`` show what ``new`` shows without replacing it,
+    where both have the same shape (HTML and Bokeh panes, layouts of them):
+    the browser then changes a pane's content instead of building a new one.
+    Returns False where the shapes differ (the caller replaces ``old``)."""
+    if type(old) is not type(new):
+        return False
+    if isinstance(old, pn.layout.ListLike):
+        if len(old.objects) != len(new.objects):
+            return False
+        return all(update_in_place(a, b) for a, b in zip(old.objects, new.objects))
+    if isinstance(old, (pn.pane.HTML, pn.pane.Markdown, pn.pane.Alert)):
+        if old.object != new.object:
+            old.object = new.object
+        return True
+    if isinstance(old, pn.pane.Bokeh):
+        update_figure(old, new.object)
+        return True
+    return False
+
+
+def update_figure(pane, fig) -> None:
+    """Copy a freshly drawn figure's data into the shown one when both have
+    the same renderers (the usual case when stepping through a game); a
+    different figure replaces it."""
+    shown = pane.object
+    old_r = [r for r in getattr(shown, "renderers", []) if hasattr(r, "data_source")]
+    new_r = [r for r in getattr(fig, "renderers", []) if hasattr(r, "data_source")]
+    same = len(old_r) == len(new_r) and all(
+        type(a.glyph) is type(b.glyph) and set(a.data_source.data) == set(b.data_source.data)
+        for a, b in zip(old_r, new_r))
+    if not same:
+        pane.object = fig
+        return
+    for a, b in zip(old_r, new_r):
+        a.data_source.data = dict(b.data_source.data)
+    if getattr(shown, "title", None) is not None and getattr(fig, "title", None) is not None:
+        shown.title.text = fig.title.text

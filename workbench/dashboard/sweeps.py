@@ -1,7 +1,10 @@
 """The Sweeps page: play a batch of bot games (optionally two settings on the
 same seeds), watch its progress, and read the design metrics as plots:
-survival rate, duration histogram, seat balance and card use. Games whose
-outcome flipped between the two settings can be opened on the Play page.
+endings, duration histogram, seat balance and card use, under a headline
+that fits the game (survival rate for a cooperative game, the spread of win
+rates across seats for a competitive one). Games whose outcome flipped between
+the two settings can be opened on the Play page with their bots; the games
+played export as CSV or Parquet.
 
 The batch itself is :func:`workbench.sim.simulate` and the paired comparison
 :func:`workbench.sim.compare.compare_results`; this module only runs them off
@@ -9,6 +12,7 @@ the event loop and draws what they return."""
 
 from __future__ import annotations
 
+import io
 import threading
 
 import panel as pn
@@ -18,6 +22,16 @@ from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork
 from .escape import md
+
+
+def pl_col(name: str):
+    import polars as pl
+    return pl.col(name)
+
+
+def pl_len():
+    import polars as pl
+    return pl.len()
 
 ARMS = ("A", "B")
 ARM_COLOURS = {"A": "#4a7bd0", "B": "#e08a00"}
@@ -129,6 +143,62 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         cooperative game)."""
         return {arm: res.metrics()["completion"] for arm, res in self.results.items()}
 
+    def cooperative(self) -> bool:
+        """Whether the game is cooperative: the engine says so (``Game.cooperative``)
+        or, failing that, every game played was won by all seats or by nobody."""
+        flag = getattr(self._game(), "cooperative", None)
+        if flag is not None:
+            return bool(flag)
+        if not self.results:
+            return False
+        for res in self.results.values():
+            seats = res.players.group_by("index").agg(
+                (pl_col("win_credit") > 0).sum().alias("won"), pl_len().alias("seats"))
+            if seats.filter((seats["won"] > 0) & (seats["won"] < seats["seats"])).height:
+                return False
+        return True
+
+    def headline(self) -> str:
+        """The one figure a designer reads first: survival rate for a
+        cooperative game, the spread of win rates across seats (largest minus
+        smallest) for a competitive one."""
+        from .formats import sig3
+        if not self.results:
+            return ""
+        if self.cooperative():
+            rates = ", ".join(f"{arm} {v:.1%}" for arm, v in self.survival().items())
+            return f"Survival rate (cooperative game): {rates}"
+        balance = self.seat_balance()
+        parts = []
+        for arm in self.results:
+            rates = balance.filter(balance["arm"] == arm)["win_rate"]
+            parts.append(f"{arm} {sig3(rates.max() - rates.min())}" if len(rates) else f"{arm} —")
+        return "Win-rate spread across seats (competitive game; 0 is even): " + ", ".join(parts)
+
+    def games_table(self):
+        """polars: every game played, with its setting in ``arm``; nested
+        columns become text so CSV can hold them."""
+        import polars as pl
+        frames = [res.games.with_columns(pl.lit(arm).alias("arm")) for arm, res in self.results.items()]
+        if not frames:
+            return pl.DataFrame()
+        table = pl.concat(frames, how="diagonal_relaxed")
+        nested = [c for c, t in table.schema.items() if t.is_nested()]
+        table = table.with_columns([pl.col(c).cast(pl.Utf8, strict=False) if not table.schema[c].is_nested()
+                                    else pl.col(c).map_elements(str, return_dtype=pl.Utf8) for c in nested])
+        return table.select(["arm"] + [c for c in table.columns if c != "arm"])
+
+    def export_bytes(self, suffix: str = ".csv") -> bytes:
+        """The games played as CSV or Parquet bytes, for a browser download."""
+        import io
+        table = self.games_table()
+        buf = io.BytesIO()
+        if suffix == ".parquet":
+            table.write_parquet(buf)
+        else:
+            table.write_csv(buf)
+        return buf.getvalue()
+
     def durations(self):
         """polars: arm, turns, games (the duration histogram)."""
         import polars as pl
@@ -170,7 +240,8 @@ class SweepsModel(BackgroundWork, param.Parameterized):
     def flipped_match(self, row: int, arm: str = "A") -> dict:
         """The flipped game ``row`` as played in setting ``arm``, in the
         ``Match.to_dict`` shape the Play page opens (replayed from its config
-        and bots with the same streams as the batch)."""
+        and bots with the same streams as the batch). Its seats keep the
+        setting's bots, so the Play page goes on with the same players."""
         from workbench.core.bots import make_bots
         from workbench.core.game import GameConfig
         from workbench.core.play import play_game
@@ -179,7 +250,9 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         game = self._game()
         config = GameConfig.from_dict(flip[f"config_{key}"])
         _, log = play_game(game, config, make_bots(flip[f"bots_{key}"], len(config.players)))
-        return {"game": game.id, "config": config.to_dict(), "actions": log, "cursor": 0}
+        from .play import seats_from_bots
+        return {"game": game.id, "config": config.to_dict(), "actions": log, "cursor": 0,
+                "seats": seats_from_bots(flip[f"bots_{key}"], len(config.players))}
 
 
 # -- drawing --------------------------------------------------------------------------
@@ -213,14 +286,20 @@ def _bar(title: str, categories: list[str], series: dict[str, list[float]], y_la
 
 
 def survival_figure(model: SweepsModel):
+    """The endings as shares of games (the survival rate's make-up in a
+    cooperative game, how games end in a competitive one)."""
     endings = model.endings()
     names = sorted(set(endings["ending"].to_list()))
     series = {arm: [] for arm in model.results}
     for arm in series:
         sub = dict(endings.filter(endings["arm"] == arm).select("ending", "share").rows())
         series[arm] = [sub.get(e, 0.0) for e in names]
-    rates = ", ".join(f"{arm} {v:.1%}" for arm, v in model.survival().items())
-    return _bar(f"Endings (survival rate: {rates})", names, series, "share of games")
+    if model.cooperative():
+        rates = ", ".join(f"{arm} {v:.1%}" for arm, v in model.survival().items())
+        title = f"Endings (survival rate: {rates})"
+    else:
+        title = "Endings (share of games)"
+    return _bar(title, names, series, "share of games")
 
 
 def duration_figure(model: SweepsModel):
@@ -268,20 +347,33 @@ class SweepsPage(pn.viewable.Viewer):
         super().__init__(**params)
         self.bench = bench
         self.model = m = model or SweepsModel()
-        self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id)
-        self._players = pn.widgets.IntInput(label="Players", value=m.players)
-        self._games = pn.widgets.IntInput(label="Games", value=m.games, start=1, end=100_000)
-        self._seed = pn.widgets.IntInput(label="Master seed", value=m.seed, start=0)
+        # every input stretches to the settings column (a fixed default width
+        # overflowed it once results widened the page)
+        fit = {"sizing_mode": "stretch_width"}
+        self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id,
+                                       css_classes=["sweeps-game"], **fit)
+        self._players = pn.widgets.IntInput(label="Players", value=m.players, **fit)
+        self._games = pn.widgets.IntInput(label="Games", value=m.games, start=1, end=100_000, **fit)
+        self._seed = pn.widgets.IntInput(label="Master seed", value=m.seed, start=0, **fit)
         from workbench.commands.validate import cores
         # no more processes than cores from the page (the command line has --many-workers)
         self._workers = pn.widgets.IntInput(label="Worker processes (0 = here)", value=min(m.workers, cores()),
-                                            start=0, end=min(64, cores()))
-        self._bots_a = pn.widgets.TextInput(label="Bots, setting A", value=m.bots_a)
-        self._var_a = pn.widgets.MultiChoice(label="Variants, setting A", options=list(m.param.variants_a.objects))
-        self._compare = pn.widgets.Checkbox(label="Compare with setting B (same seeds)", value=m.compare)
-        self._bots_b = pn.widgets.TextInput(label="Bots, setting B", value=m.bots_b)
-        self._var_b = pn.widgets.MultiChoice(label="Variants, setting B", options=list(m.param.variants_b.objects))
-        self._run = pn.widgets.Button(label="Run batch", color="primary")
+                                            start=0, end=min(64, cores()), **fit)
+        self._bots_a = pn.widgets.TextInput(label="Bots, setting A", value=m.bots_a, **fit)
+        self._var_a = pn.widgets.MultiChoice(label="Variants, setting A",
+                                             options=list(m.param.variants_a.objects), **fit)
+        self._compare = pn.widgets.Checkbox(label="Compare with setting B (same seeds)", value=m.compare, **fit)
+        self._bots_b = pn.widgets.TextInput(label="Bots, setting B", value=m.bots_b, **fit)
+        self._var_b = pn.widgets.MultiChoice(label="Variants, setting B",
+                                             options=list(m.param.variants_b.objects), **fit)
+        self._run = pn.widgets.Button(label="Run batch", color="primary", **fit)
+        self._headline = pn.pane.Markdown("", css_classes=["sweeps-headline"])
+        self._export = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".csv")),
+                                               filename="games.csv", label="Export games (CSV)",
+                                               visible=False, width=180)
+        self._export_pq = pn.widgets.FileDownload(callback=lambda: io.BytesIO(m.export_bytes(".parquet")),
+                                                  filename="games.parquet", label="Export games (Parquet)",
+                                                  visible=False, width=200)
         self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
         self._status = pn.pane.Markdown("")
         self._plots = pn.Column(sizing_mode="stretch_width")
@@ -345,19 +437,22 @@ class SweepsPage(pn.viewable.Viewer):
         if not m.results or self._shown_version == m.version:
             return
         self._shown_version = m.version
-        metrics = m.metrics_table().to_pandas()
+        from .formats import paired_table, seed_text, value_table
+        raw = m.metrics_table()
+        metrics = paired_table(raw, "A", "B") if m.comparison is not None else value_table(raw)
+        self._headline.object = f"### {m.headline()}"
+        self._export.visible = self._export_pq.visible = True
         self._plots.objects = [
             pn.Row(_pane(survival_figure(m)), _pane(duration_figure(m))),
             pn.Row(_pane(seat_figure(m)), _pane(card_figure(m))),
             "#### Design metrics",
             pn.widgets.Tabulator(metrics, disabled=True, show_index=False, sizing_mode="stretch_width",
-                                 formatters={c: {"type": "number", "precision": 3}
-                                             for c in metrics.columns if c != "metric"}),
+                                 layout="fit_data_stretch", css_classes=["sweeps-metrics"]),
         ]
         flips = m.flipped()
         import pandas as pd
         self._flipped.value = pd.DataFrame([{
-            "game": f["index"], "seed": f["seed"],
+            "game": f["index"], "seed": seed_text(f["seed"]),
             "A ending": f["a"]["ending"], "A winners": ", ".join(f["a"]["winners"]),
             "B ending": f["b"]["ending"], "B winners": ", ".join(f["b"]["winners"])} for f in flips]) \
             if flips else pd_empty()
@@ -377,11 +472,12 @@ class SweepsPage(pn.viewable.Viewer):
     def __panel__(self):
         settings = pn.Column("### Batch", self._game, self._players, self._games, self._seed,
                              self._workers, self._bots_a, self._var_a, self._compare, self._bots_b,
-                             self._var_b, self._run, width=280)
+                             self._var_b, self._run, width=290, css_classes=["sweeps-settings"])
         flipped = pn.Column("#### Games whose outcome flipped between A and B", self._flipped,
                             pn.Row(self._open_a, self._open_b), sizing_mode="stretch_width")
-        return pn.Row(settings, pn.Column(self._status, self._bar, self._plots, flipped,
-                                          sizing_mode="stretch_width"), sizing_mode="stretch_width")
+        results = pn.Column(self._status, self._bar, self._headline, pn.Row(self._export, self._export_pq),
+                            self._plots, flipped, sizing_mode="stretch_width")
+        return pn.Row(settings, results, sizing_mode="stretch_width")
 
 
 def _pane(obj):

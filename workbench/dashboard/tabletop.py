@@ -8,6 +8,10 @@ one is drawn by :func:`draw_generic`. Drawers return Panel objects."""
 
 from __future__ import annotations
 
+import functools
+import os
+import shutil
+import subprocess
 from html import escape
 from typing import Callable
 
@@ -35,13 +39,61 @@ CSS = """
 .wb-track {display:flex; gap:2px; margin:2px 0 8px 0;}
 .wb-track span {width:22px; height:22px; border:1px solid #bbc; border-radius:4px; text-align:center;
                 font-size:11px; line-height:22px; background:#fff;}
-.wb-track span.on {background:#4a7bd0; color:#fff; border-color:#2a5bb0;}
+.wb-track span.on {background:#2f5fb3; color:#fff; border-color:#1f4a96;}
 .wb-track span.danger {border-color:#d44;}
 .wb-box {display:inline-block; width:12px; height:12px; border:1px solid #777; margin:0 1px;
          vertical-align:middle;}
 .wb-box.filled {background:#333;}
 </style>
 """
+
+
+@functools.cache
+def emoji_font_available() -> bool:
+    """Whether an emoji font is installed (fontconfig knows a font with the 🌟
+    glyph). ``WORKBENCH_ICONS=text`` or ``=emoji`` decides instead."""
+    forced = os.environ.get("WORKBENCH_ICONS", "").strip().lower()
+    if forced in ("text", "emoji"):
+        return forced == "emoji"
+    if shutil.which("fc-list") is None:
+        return False
+    try:
+        out = subprocess.run(["fc-list", ":charset=1f31f", "family"], capture_output=True, text=True,
+                             timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return bool(out.strip())
+
+
+def icon(emoji: str, text: str) -> str:
+    """An icon as an emoji, or as its text label where no emoji font would draw it."""
+    return emoji if emoji_font_available() else f"<span class='wb-icon-text'>[{escape(text)}]</span>"
+
+
+#: CSS colour names the engines use, as sRGB hex (for contrast)
+NAMED_COLOURS = {"yellow": "#ffff00", "green": "#008000", "blue": "#0000ff", "orange": "#ffa500",
+                 "red": "#ff0000", "purple": "#800080", "black": "#000000", "white": "#ffffff",
+                 "grey": "#808080", "gray": "#808080"}
+
+
+def _luminance(colour: str) -> float:
+    hexa = NAMED_COLOURS.get(colour.lower(), colour).lstrip("#")
+    if len(hexa) == 3:
+        hexa = "".join(c * 2 for c in hexa)
+    channels = [int(hexa[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_on(background: str) -> str:
+    """Black or white, whichever reads better on ``background``."""
+    return "#000000" if contrast(background, "#000000") >= contrast(background, "#ffffff") else "#ffffff"
 
 
 def register_drawer(game_id: str):
@@ -149,7 +201,7 @@ def _mm_requirement(card) -> str:
     parts = [f"{n}{k}" for k, n in tokens.items() if n]
     parts += [f"L{layer}" for layer in getattr(req, "layers", [])]
     if getattr(req, "vitals", 0):
-        parts.append(f"{req.vitals}♥")
+        parts.append(f"{req.vitals}♥" if emoji_font_available() else f"{req.vitals}V")
     return " ".join(parts)
 
 
@@ -171,9 +223,10 @@ def draw_meaning_made(game, state):
     if obs.get("over"):
         strip += stat("ending", obs.get("ending")) + stat("winners", obs.get("winners") or "nobody")
     body = f"<div class='wb-strip'>{strip}</div>"
-    body += ("<div class='wb-row'><b>🌟 Meaning</b>" + track(obs.get("meaning", 0), 0, meaning_max,
-                                                             danger_below=1) + "</div>")
-    body += "<div class='wb-row'><b>🪪 World Layer</b>" + track(obs.get("world_layer", 1), 1, 10) + "</div>"
+    body += (f"<div class='wb-row'><b>{icon('🌟', 'M')} Meaning</b>"
+             + track(obs.get("meaning", 0), 0, meaning_max, danger_below=1) + "</div>")
+    body += (f"<div class='wb-row'><b>{icon('🪪', 'W')} World Layer</b>"
+             + track(obs.get("world_layer", 1), 1, 10) + "</div>")
     event = obs.get("event")
     events = event if isinstance(event, list) else [event] if event else []
     body += f"<div class='wb-row'><b>Event</b>{cards_html_events(events)}</div>"
@@ -217,8 +270,10 @@ def draw_meaning_made(game, state):
             f"<span class='wb-card'>{escape(('L%d ' % _card(patterns, n).layer) if _card(patterns, n) else '')}"
             f"{escape(n)}</span>" for n in p.get("palette", []))
         flags = " · fragile" if p.get("fragile") else ""
-        return (f"<div>⚡E <b>{p.get('E')}</b> · 💡I <b>{p.get('I')}</b> · 🤝S <b>{p.get('S')}</b></div>"
-                f"<div>♥ Vitals <b>{p.get('vitals')}</b> · 🌳 Legacy <b>{p.get('legacy')}</b>{flags}</div>"
+        return (f"<div>{icon('⚡', 'Energy')} E <b>{p.get('E')}</b> · {icon('💡', 'Insight')} I "
+                f"<b>{p.get('I')}</b> · {icon('🤝', 'Support')} S <b>{p.get('S')}</b></div>"
+                f"<div>{icon('♥', 'V')} Vitals <b>{p.get('vitals')}</b> · {icon('🌳', 'L')} Legacy "
+                f"<b>{p.get('legacy')}</b>{flags}</div>"
                 f"<div>markers {p.get('markers', '—')} · score <b>{p.get('score')}</b></div>"
                 f"<div>Palette: {palette or '<em>empty</em>'}</div>")
     body += mats(obs.get("players", {}), obs.get("turn"), mat)
@@ -246,9 +301,22 @@ def draw_mandate(game, state):
                 "scrutiny", "score", "ready", "agents")
         return "".join(f"<div>{escape(k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
     fig = game.drawing(state)
-    return pn.Column(html_pane(f"<div class='wb-strip'>{strip}</div>"),
+    return pn.Column(html_pane(f"<div class='wb-strip'>{strip}</div>" + seat_legend(state)),
                      pn.Row(pn.pane.Bokeh(fig), html_pane(mats(players, obs.get("decider"), board))),
                      sizing_mode="stretch_width")
+
+
+def seat_legend(state) -> str:
+    """Which colour is which player on the Mandate 2038 board (outlines,
+    Facilities, Generators and Agents are drawn in the seat's colour)."""
+    from workbench.games.mandate_2038.drawing import SEAT_COLOURS
+    items = []
+    for seat in range(len(state.players)):
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        items.append(f"<span class='wb-card' style='border:3px solid {colour}'>"
+                     f"<span style='display:inline-block;width:12px;height:12px;background:{colour};"
+                     f"vertical-align:middle;margin-right:4px'></span>{escape(state.player_name(seat))}</span>")
+    return f"<div class='wb-row wb-legend'><b>Players</b>{''.join(items)}</div>"
 
 
 # -- Pax Transhumanity ---------------------------------------------------------------------------
@@ -266,7 +334,8 @@ def draw_pax(game, state):
     rows = []
     for colour, slots in market.items():
         cells = "".join(f"<span class='wb-card'>{escape(str(n)) if n else '·'}</span>" for n in slots)
-        rows.append(f"<div><span class='wb-card' style='background:{escape(colour)};color:#fff;"
+        rows.append(f"<div><span class='wb-card wb-colour' style='background:{escape(colour)};"
+                    f"color:{text_on(colour)};"
                     f"min-width:60px'>{escape(colour)}</span> {cells} "
                     f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
                     f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
