@@ -131,3 +131,24 @@ def test_tweak_session_streams_its_playtest(cards_copy):
     summary = update_summary(updates[-1])
     assert summary["metric"].to_list() == ["survival rate", "game length (rounds)", "score spread",
                                            "games taking Pulse"]
+
+
+def test_streamed_playtest_plays_the_sessions_own_game(cards_copy, monkeypatch):
+    """A Pax session's streamed playtest plays Pax with the edited pool (not
+    Meaning Made with Pax's cards)."""
+    from workbench.graphs import tweak
+
+    played = []
+    real = tweak._register_pool
+
+    def spy(cards, game_id=tweak.GAME_ID):
+        played.append(game_id)
+        return real(cards, game_id)
+
+    monkeypatch.setattr(tweak, "_register_pool", spy)
+    s = tweak.TweakSession(game_id="pax-transhumanity")
+    s.edit("Gene Drive", "heat", "white white black")
+    updates = list(s.stream_playtest(n=6, seed=2, bots="random", workers=0, look_every=3, stop_early=False,
+                                     watch=("duration_actions",)))
+    assert updates and updates[-1].games == 6
+    assert played == ["pax-transhumanity", "pax-transhumanity"]

@@ -568,7 +568,7 @@ class TweakSession:
         _, log = play_game(get_game(game_id), config, make_bots(flip[f"bots_{key}"], len(config.players)))
         return {"game": game_id, "config": config.to_dict(), "actions": log, "cursor": 0}
 
-    def stream_playtest(self, n: int = 200, players: int = 4, seed: int = 1, bots: str = "greedy",
+    def stream_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                         workers: int | None = None, card: str | None = None,
                         watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
                         margins: dict | None = None, look_every: int = 20, stop_early: bool = True,
@@ -583,8 +583,8 @@ class TweakSession:
         from workbench.sim import SimSpec
         from workbench.sim.progressive import CARD_USE, paired_playtest
 
-        ref_old, ref_new = _register_pool(self.baseline), _register_pool(self.cards)
-        base = dict(games=n, players=players, bots=bots, seed=seed, trace=False)
+        ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
+        base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False)
         card = card or (self._undo[-1][1] if self._undo else None)
         keys = list(watch) + ([f"{CARD_USE}{card}"] if card else [])
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
