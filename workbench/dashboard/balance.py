@@ -16,6 +16,7 @@ import param
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork
+from .escape import md
 
 DEFAULT_TARGETS = "survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5"
 DEFAULT_VARY = "initiatives.*.cost\ninitiatives.*.order_spaces"
@@ -220,10 +221,10 @@ class BalancePage(pn.viewable.Viewer):
                            seed=int(self._seed.value), workers=int(self._workers.value),
                            study=self._study.value or "", allow_seed=bool(self._allow.value))
         except ValueError as exc:
-            self._status.object = f"**Refused:** {exc}"
+            self._status.object = f"**Refused:** {md(exc)}"
             return
         if m.start() is None:
-            self._status.object = m.message
+            self._status.object = md(m.message)
             return
         self._run.disabled = True
         self._bar.visible, self._bar.value = True, 0
@@ -232,7 +233,7 @@ class BalancePage(pn.viewable.Viewer):
     def _tick(self):
         m = self.model
         self._bar.value = int(100 * m.progress)
-        self._status.object = m.message
+        self._status.object = md(m.message)
         if m.running:
             return
         if self._poll is not None:
@@ -244,17 +245,18 @@ class BalancePage(pn.viewable.Viewer):
 
     def _show(self):
         m = self.model
-        self._status.object = m.message
+        self._status.object = md(m.message)
         self._apply.disabled = not m.edits or m.applied
         self._undo.disabled = not m.applied
         if m.result is None:
             return
-        edits = "\n".join(f"* {e['card']} {e['field']}: {e['old']} → {e['new']}" for e in m.edits) or \
+        edits = "\n".join(f"* {md(e['card'])} {md(e['field'])}: {md(e['old'])} → {md(e['new'])}"
+                          for e in m.edits) or \
             "The cards as they are fit best: no edits."
         self._results.objects = [
             pn.pane.Bokeh(search_figure(m), sizing_mode="stretch_width"),
             "#### Proposal", pn.pane.Markdown(edits),
-            pn.pane.Markdown(f"```diff\n{m.diff}\n```" if m.diff else ""),
+            pn.pane.Str(m.diff or "", styles={"font-family": "monospace"}),  # shown as typed, never as markup
             "#### Before and after, fresh seeds (95% intervals)",
             pn.widgets.Tabulator(m.check_table(), disabled=True, show_index=False, sizing_mode="stretch_width"),
             "#### Trials",
