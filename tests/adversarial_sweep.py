@@ -245,7 +245,8 @@ def cases() -> list[Case]:
         quick=True)
     add("graph-html-suffix", ["graph", mm, "--html", f"{W}/x.txt"], mention=".html")
     add("graph-html-unwritable", ["graph", mm, "--html", "/proc/x.html"], mention="cannot write")
-    add("graph-no-graph", ["graph", px], mention="no card dependency graph")
+    # every bundled game has a card graph now (issue 14): a valid control
+    add("graph-pax", ["graph", px, "--json"], "ok")
     # -- scenario files
     R = ["scenario", "run"]
     add("scen-missing", R + [f"{W}/nosuch.yaml"], "report", mention="no such file")
