@@ -32,3 +32,35 @@ class BackgroundWork:
     def wait(self, timeout: float | None = None) -> None:
         if self._thread is not None:
             self._thread.join(timeout)
+
+
+class ProgressPoll:
+    """The page side of :class:`BackgroundWork`: while the model's work runs on
+    its thread, a periodic callback on the event loop moves the progress bar;
+    when it has finished, the poll stops, the run button comes back and
+    ``on_done`` draws the result. ``on_running`` may show a status meanwhile.
+    Shared by the Cards, Sweeps and Balance pages."""
+
+    def __init__(self, model, bar, button, on_done, on_running=None, period: int = 300):
+        self.model, self.bar, self.button = model, bar, button
+        self.on_done, self.on_running, self.period = on_done, on_running, period
+        self._callback = None
+
+    def start(self) -> None:
+        import panel as pn
+        self.button.disabled = True
+        self.bar.value, self.bar.visible = 0, True
+        self._callback = pn.state.add_periodic_callback(self.tick, period=self.period)
+
+    def tick(self) -> None:
+        self.bar.value = int(100 * self.model.progress)
+        if self.model.running:
+            if self.on_running is not None:
+                self.on_running()
+            return
+        if self._callback is not None:
+            self._callback.stop()
+            self._callback = None
+        self.button.disabled = False
+        self.bar.visible = False
+        self.on_done()

@@ -15,7 +15,7 @@ import param
 
 from workbench.core.errors import WorkbenchError
 
-from .background import BackgroundWork
+from .background import BackgroundWork, ProgressPoll
 from .escape import md
 
 DEFAULT_TARGETS = "survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5"
@@ -226,22 +226,9 @@ class BalancePage(pn.viewable.Viewer):
         if m.start() is None:
             self._status.object = md(m.message)
             return
-        self._run.disabled = True
-        self._bar.visible, self._bar.value = True, 0
-        self._poll = pn.state.add_periodic_callback(self._tick, period=500)
-
-    def _tick(self):
-        m = self.model
-        self._bar.value = int(100 * m.progress)
-        self._status.object = md(m.message)
-        if m.running:
-            return
-        if self._poll is not None:
-            self._poll.stop()
-            self._poll = None
-        self._run.disabled = False
-        self._bar.visible = False
-        self._show()
+        self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._show, period=500,
+                                  on_running=lambda: setattr(self._status, "object", md(m.message)))
+        self._poll.start()
 
     def _show(self):
         m = self.model

@@ -29,7 +29,7 @@ import param
 
 from workbench.core.errors import WorkbenchError
 
-from .background import BackgroundWork
+from .background import BackgroundWork, ProgressPoll
 from .escape import md
 
 #: columns shown first; the rest follow in the session's order
@@ -391,22 +391,13 @@ class CardsPage(pn.viewable.Viewer):
         if m.start_playtest() is None:
             self._show_message()
             return
-        self._run.disabled = True
-        self._bar.value, self._bar.visible = 0, True
         self._playtest.objects = [pn.pane.Markdown("playing…")]
-        self._poll = pn.state.add_periodic_callback(self._tick, period=300)
+        self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._show_playtest)
+        self._poll.start()
 
-    def _tick(self):
+    def _show_playtest(self):
         from .formats import paired_table
         m = self.model
-        self._bar.value = int(100 * m.progress)
-        if m.running:
-            return
-        if self._poll is not None:
-            self._poll.stop()
-            self._poll = None
-        self._run.disabled = False
-        self._bar.visible = False
         self._show_message()
         if m.playtest is not None:
             self._playtest.objects = [

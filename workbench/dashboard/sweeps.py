@@ -20,7 +20,7 @@ import param
 
 from workbench.core.errors import WorkbenchError
 
-from .background import BackgroundWork
+from .background import BackgroundWork, ProgressPoll
 from .escape import md
 
 
@@ -411,25 +411,14 @@ class SweepsPage(pn.viewable.Viewer):
         if m.start() is None:
             self._status.object = md(m.message)
             return
-        self._run.disabled = True
-        self._bar.visible = True
-        self._bar.value = 0
         self._status.object = "running…"
-        # the batch runs on a thread; this callback, on the event loop, shows its progress
-        self._poll = pn.state.add_periodic_callback(self._tick, period=300)
+        # the batch runs on a thread; the poll, on the event loop, shows its progress
+        self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._show, on_running=self._show_running)
+        self._poll.start()
 
-    def _tick(self):
+    def _show_running(self):
         m = self.model
-        self._bar.value = int(100 * m.progress)
-        if m.running:
-            self._status.object = f"running… {m.done_games} of {m.total_games} games"
-            return
-        if self._poll is not None:
-            self._poll.stop()
-            self._poll = None
-        self._run.disabled = False
-        self._bar.visible = False
-        self._show()
+        self._status.object = f"running… {m.done_games} of {m.total_games} games"
 
     def _show(self):
         m = self.model
