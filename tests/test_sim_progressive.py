@@ -1,16 +1,23 @@
-"""The progressive paired playtest: looks on the first n games of both arms,
-Bonferroni-adjusted intervals, early stop once every watched metric is decided."""
+"""The progressive paired playtest: a look schedule declared before the run,
+looks on the first n games of both arms, alpha spent over the looks, early stop
+once every watched metric is decided."""
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 
+import numpy as np
 import pytest
 
 from workbench.core.errors import WorkbenchError
-from workbench.sim import SimSpec
+from workbench.core.rng import derive_seed
+from workbench.sim import SimSpec, simulate
+from workbench.sim import progressive
 from workbench.sim.compare import compare_results
-from workbench.sim.progressive import HIGHER, LOWER, SAME, UNDECIDED, paired_playtest, verdict
+from workbench.sim.progressive import (HIGHER, LOWER, SAME, UNDECIDED, auto_first_look, chunk_plan,
+                                       difference_floor, grid_schedule, look_schedule, paired_mean_interval,
+                                       paired_playtest, spending, verdict)
 
 TOY = "workbench.games.pebble_race:GAME"
 
@@ -23,17 +30,114 @@ def test_the_stopping_rule_for_one_metric():
     assert verdict(-0.01, 0.02, None, True) == UNDECIDED    # no margin stated: only a difference decides
     assert verdict(-0.2, 0.3, 0.05, True) == UNDECIDED
     assert verdict(None, None, 0.05, True) == UNDECIDED
+    assert verdict(0.1, 0.3, 0.05, True, False) == UNDECIDED   # too few games to call a difference
+    assert verdict(-0.01, 0.02, 0.05, True, False) == SAME     # equivalence has its own floor
 
 
+@pytest.fixture(autouse=True)
+def no_remembered_pace(monkeypatch):
+    """Each test starts without a game time remembered from another test."""
+    monkeypatch.setattr(progressive, "_PACE", {})
+
+
+# -- the schedule and its error control -------------------------------------------------------
+def test_looks_double_from_the_first_in_bounded_steps_and_end_at_the_budget():
+    assert look_schedule(200, 5) == [5, 10, 20, 40, 80, 120, 160, 200]
+    assert look_schedule(200, 3) == [3, 6, 12, 24, 48, 88, 128, 168, 200]
+    assert look_schedule(200, 10, max_step=25) == [10, 20, 40, 65, 90, 115, 140, 165, 190, 200]
+    assert look_schedule(7, 10) == [7]
+    assert grid_schedule(50, 20) == [20, 40, 50]
+
+
+@pytest.mark.parametrize("schedule", [look_schedule(200, 2), look_schedule(200, 10), look_schedule(37, 3),
+                                      grid_schedule(200, 20), [200]])
+def test_the_looks_spend_alpha_in_proportion_to_their_games_and_no_more_in_all(schedule):
+    shares = spending(schedule, 0.05)
+    assert len(shares) == len(schedule) and all(a > 0 for a in shares)
+    assert sum(shares) == pytest.approx(0.05)            # the union bound over the looks: at most alpha
+    steps = np.diff([0, *schedule])
+    assert np.allclose(np.array(shares) / steps, 0.05 / schedule[-1])   # linear spending
+
+
+def test_previews_spend_nothing_and_the_first_deciding_look_spends_all_before_it():
+    shares = spending(look_schedule(200, 3), 0.05, start=20)    # 3, 6, 12, 24, 48, 88, ...
+    assert shares[:3] == [0.0, 0.0, 0.0]
+    assert shares[3] == pytest.approx(0.05 * 24 / 200) and shares[4] == pytest.approx(0.05 * 24 / 200)
+    assert sum(shares) == pytest.approx(0.05)
+    assert spending([5, 10], 0.05, start=20) == [0.0, 0.0]       # a budget below the floor decides nothing
+
+
+def test_an_equal_grid_spends_like_bonferroni():
+    assert spending(grid_schedule(200, 20), 0.05) == pytest.approx([0.005] * 10)
+
+
+@pytest.mark.parametrize("alpha_k", [0.05, 0.01, 0.005, 0.0025, 0.00075, 1 / 64])
+def test_a_difference_needs_enough_games_for_a_same_sign_run_to_be_rare(alpha_k):
+    n = difference_floor(alpha_k)
+    assert 2.0 ** (1 - n) <= alpha_k < 2.0 ** (2 - n)     # the fewest games for which it holds
+    assert difference_floor(1 / 64) == 7
+
+
+def test_the_first_look_is_sized_to_the_time_a_game_takes():
+    assert auto_first_look(0.1, 2) == 10                  # 15 pairs fit: capped at 10
+    assert auto_first_look(0.25, 2) == 6
+    assert auto_first_look(0.25, 1) == 3                  # one worker plays both arms
+    assert auto_first_look(0.25, 2, spent=0.5) == 4       # the probe's time is gone already
+    assert auto_first_look(5.0, 2) == 2                   # never fewer than 2 (an interval needs two pairs)
+
+
+def test_chunks_never_straddle_a_look_and_cover_the_games_in_order():
+    schedule = look_schedule(200, 3)
+    for pace in (None, 0.001, 0.05, 0.5):
+        parts = chunk_plan(schedule, pace, 2)
+        assert [i for p in parts for i in p] == list(range(200))
+        ends = {p[-1] + 1 for p in parts}
+        assert set(schedule) <= ends
+    assert {len(p) for p in chunk_plan(schedule, 0.5, 2)} == {1}       # slow games: one per chunk
+    assert max(len(p) for p in chunk_plan(schedule, 0.001, 2)) == 10
+
+
+def test_under_no_difference_the_looks_seldom_call_one():
+    """Null runs of paired differences through the schedule, the look rule and
+    the intervals: the share of runs in which any look calls a difference stays
+    within alpha (4% here). Plain percentile intervals at ``1 - alpha_k`` that
+    may decide from the first look on call one in 30% of these same runs."""
+    rng = np.random.default_rng(5)
+    schedule = look_schedule(200, 3)
+    shares = spending(schedule, 0.05, start=20)
+    wrong, runs = 0, 300
+    for _ in range(runs):
+        d = rng.normal(size=200)
+        for n, a_k in zip(schedule, shares):
+            rule = progressive.look_rule(n, 0.05, a_k)
+            lo, hi = paired_mean_interval(np.zeros(n), d[:n], level=rule.bootstrap_level, resamples=2000, rng=rng)
+            if verdict(lo, hi, None, rule.may_equal(n), rule.may_differ(n)) in (HIGHER, LOWER):
+                wrong += 1
+                break
+    assert wrong / runs <= 0.05
+
+
+def test_a_look_that_may_decide_reads_wider_percentiles_on_few_games():
+    rule = progressive.look_rule(20, 0.05, 0.005)
+    assert not rule.preview and rule.level == pytest.approx(0.995)
+    assert rule.bootstrap_level > 0.998 and rule.difference_from == 20 and rule.equivalence_from == 40
+    assert progressive.expanded_level(0.995, 2000) == pytest.approx(0.995, abs=2e-4)  # many games: no change
+    preview = progressive.look_rule(5, 0.05, 0.0)
+    assert preview.preview and preview.level == preview.bootstrap_level == 0.95
+    assert not preview.may_differ(5) and not preview.may_equal(5)
+
+
+# -- the run -------------------------------------------------------------------------------------
 def test_every_look_uses_the_first_games_of_both_arms_on_the_same_seeds():
     spec = SimSpec(TOY, games=60, players=2, bots="greedy", seed=3)
     updates = list(paired_playtest(spec, spec.with_(bots="ban:Gem:greedy,greedy"), watch=["completion"],
-                                   stop_early=False, workers=0))
+                                   stop_early=False, workers=0, look_every=20))
     assert [u.games for u in updates] == [20, 40, 60]
     assert [u.look for u in updates] == [1, 2, 3] and {u.looks for u in updates} == {3}
     assert [u.done for u in updates] == [False, False, True]
     for u in updates:
         assert u.level == pytest.approx(1 - 0.05 / 3)
+        assert u.schedule == [20, 40, 60]
         assert u.a.games["index"].to_list() == list(range(u.games))
         assert u.a.games["seed"].to_list() == u.b.games["seed"].to_list()
 
@@ -43,8 +147,8 @@ def test_a_look_agrees_with_the_batch_comparison_at_its_level():
     other = spec.with_(bots="ban:Gem:greedy,greedy")
     *_, last = paired_playtest(spec, other, watch=["seat_advantage_seat1", "duration_actions"],
                                stop_early=False, workers=0, look_every=40, seed=7)
-    from workbench.core.rng import derive_seed
-    batch = compare_results(last.a, last.b, resamples=2000, seed=derive_seed(7, "look", 1), level=last.level,
+    batch = compare_results(last.a, last.b, resamples=2000, seed=derive_seed(7, "look", 40),
+                            level=last.bootstrap_level,
                             keys=["seat_advantage_seat1", "duration_actions"])
     got = {r["key"]: (r["diff"], r["ci_low"], r["ci_high"]) for r in last.rows}
     want = {r["key"]: (r["diff"], r["ci_low"], r["ci_high"]) for r in batch.rows}
@@ -54,8 +158,12 @@ def test_a_look_agrees_with_the_batch_comparison_at_its_level():
 def test_a_clear_difference_stops_the_run_early():
     spec = SimSpec(TOY, games=400, players=2, bots="greedy", seed=3)
     updates = list(paired_playtest(spec, spec.with_(bots="ban:Gem:greedy,greedy"),
-                                   watch=["seat_advantage_seat1"], workers=0))
+                                   watch=["seat_advantage_seat1"], workers=0, first_look=2))
     last = updates[-1]
+    assert [u.games for u in updates] == look_schedule(400, 2)[:len(updates)]
+    for u in updates:   # a small look shows its interval but calls no difference
+        assert u.games >= u.difference_from or u.rows[0]["verdict"] == UNDECIDED
+    assert updates[0].difference_from > 2
     assert last.done and last.decided and last.stopped_early and last.games < 400
     assert last.rows[0]["verdict"] == LOWER      # losing the best card costs seat 1 wins
     assert all(not u.done for u in updates[:-1])
@@ -65,7 +173,7 @@ def test_a_clear_difference_stops_the_run_early():
 def test_identical_arms_are_called_equal_once_enough_games_are_in():
     spec = SimSpec(TOY, games=200, players=3, bots="random", seed=2)
     updates = list(paired_playtest(spec, spec, watch=["completion", "duration_rounds"], workers=0,
-                                   min_equivalence=40))
+                                   min_equivalence=40, look_every=20))
     assert [u.games for u in updates] == [20, 40]
     assert updates[0].rows[0]["verdict"] == UNDECIDED
     assert {r["verdict"] for r in updates[-1].rows} == {SAME}
@@ -74,7 +182,7 @@ def test_identical_arms_are_called_equal_once_enough_games_are_in():
 def test_pool_and_serial_give_the_same_looks():
     spec = SimSpec(TOY, games=60, players=2, bots="greedy", seed=11)
     other = spec.with_(options={"target": 10})
-    kwargs = dict(watch=["completion", "duration_actions", "card_use:Gem"], stop_early=False)
+    kwargs = dict(watch=["completion", "duration_actions", "card_use:Gem"], stop_early=False, first_look=4)
     serial = [u.to_dict() for u in paired_playtest(spec, other, workers=0, **kwargs)]
     pooled = [u.to_dict() for u in paired_playtest(spec, other, workers=2, **kwargs)]
     for d in serial + pooled:
@@ -85,7 +193,7 @@ def test_pool_and_serial_give_the_same_looks():
 def test_leaving_the_loop_stops_the_workers():
     spec = SimSpec(TOY, games=2000, players=2, bots="greedy", seed=1)
     stream = paired_playtest(spec, spec.with_(bots="random"), watch=["completion"], workers=2,
-                             stop_early=False)
+                             stop_early=False, first_look=20)
     first = next(stream)
     assert first.games == 20
     stream.close()
@@ -104,6 +212,10 @@ def test_on_update_sees_every_update():
     (dict(watch=["complet"]), "unknown metric"),
     (dict(watch=[]), "at least one"),
     (dict(look_every=0), "look_every"),
+    (dict(first_look=0), "first_look"),
+    (dict(first_look="soon"), "first_look"),
+    (dict(max_step=0), "max_step"),
+    (dict(seconds_per_game=0), "seconds_per_game"),
     (dict(alpha=1.5), "alpha"),
 ])
 def test_bad_settings_are_refused(kwargs, message):
@@ -152,3 +264,68 @@ def test_streamed_playtest_plays_the_sessions_own_game(cards_copy, monkeypatch):
                                      watch=("duration_actions",)))
     assert updates and updates[-1].games == 6
     assert played == ["pax-transhumanity", "pax-transhumanity"]
+
+
+def test_the_same_games_give_the_same_look_whatever_the_schedule():
+    """The prefix rule: a look at n games is the first n games of a batch of the
+    same seed, whatever the schedule or the chunks, and its interval is that of
+    those games at its level."""
+    spec = SimSpec(TOY, games=24, players=2, bots="greedy", seed=4)
+    other = spec.with_(bots="ban:Gem:greedy,greedy")
+    watch = ["seat_advantage_seat1", "duration_actions"]
+    doubling = {u.games: u for u in paired_playtest(spec, other, watch=watch, first_look=3, stop_early=False,
+                                                     workers=0, seed=9)}
+    grid = {u.games: u for u in paired_playtest(spec, other, watch=watch, look_every=6, stop_early=False,
+                                                 workers=0, seed=9)}
+    assert sorted(doubling) == [3, 6, 12, 24] and sorted(grid) == [6, 12, 18, 24]
+    batch_a, batch_b = simulate(spec, workers=0), simulate(other, workers=0)
+    for n in (6, 12, 24):
+        x, y = doubling[n], grid[n]
+        assert x.a.games.equals(y.a.games) and x.b.cards.equals(y.b.cards)
+        assert x.a.games.equals(batch_a.games.head(n)) and x.b.games.equals(batch_b.games.head(n))
+        assert [r["diff"] for r in x.rows] == [r["diff"] for r in y.rows]
+        for u in (x, y):
+            want = compare_results(u.a, u.b, resamples=2000, seed=derive_seed(9, "look", n), level=u.bootstrap_level,
+                                   keys=watch)
+            assert [(r["ci_low"], r["ci_high"]) for r in u.rows] == [(r["ci_low"], r["ci_high"])
+                                                                      for r in want.rows]
+
+
+def test_updates_stream_before_the_games_are_all_played(monkeypatch):
+    from workbench.sim import backends
+    played = []
+    real = backends.run_chunk
+    monkeypatch.setattr(backends, "run_chunk", lambda spec, part: played.append(part) or real(spec, part))
+    spec = SimSpec(TOY, games=40, players=2, bots="greedy", seed=1)
+    seen = []
+    stream = paired_playtest(spec, spec.with_(bots="random"), watch=["completion"], workers=0, first_look=5,
+                             stop_early=False)
+    for update in stream:
+        seen.append((update.games, sum(len(p) for p in played)))
+    assert [n for n, _ in seen] == [5, 10, 20, 40]
+    # each look came as soon as its games were in, while the later ones were still to play
+    assert [games for _, games in seen] == [10, 20, 40, 80]
+
+
+def test_the_first_look_comes_from_the_time_a_game_takes():
+    spec = SimSpec(TOY, games=100, players=2, bots="greedy", seed=1)
+    quick = next(iter(paired_playtest(spec, spec, watch=["completion"], workers=0, seconds_per_game=0.001)))
+    slow = next(iter(paired_playtest(spec, spec, watch=["completion"], workers=0, seconds_per_game=100.0)))
+    assert quick.games == 10 and quick.schedule == look_schedule(100, 10) and quick.probe_seconds is None
+    assert slow.games == 2 and slow.schedule == look_schedule(100, 2)
+
+
+def test_without_a_known_pace_one_probe_game_outside_the_looks_sizes_the_schedule(monkeypatch):
+    from workbench.sim import runner
+    played = []
+    real = runner.play_records
+    monkeypatch.setattr(runner, "play_records", lambda spec, idx: played.append(list(idx)) or real(spec, idx))
+    spec = SimSpec(TOY, games=30, players=2, bots="greedy", seed=1)
+    first = list(paired_playtest(spec, spec, watch=["completion"], workers=0, stop_early=False))
+    assert played[0] == [progressive.PROBE_INDEX]             # the probe: game -1, before the run
+    assert first[0].probe_seconds is not None
+    assert all(u.a.games["index"].min() == 0 for u in first)  # and in no look
+    played.clear()
+    again = list(paired_playtest(spec, spec, watch=["completion"], workers=0, stop_early=False))
+    assert again[0].probe_seconds is None and [progressive.PROBE_INDEX] not in played  # remembered
+    assert [u.to_dict()["metrics"] for u in again] == [u.to_dict()["metrics"] for u in first]

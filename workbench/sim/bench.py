@@ -18,12 +18,14 @@ Per-game figures (one section per game, :data:`GAME_FIGURES`)
                   games in 120 s on 2 workers need at the 1.85x scaling target;
                   the other games have none and are reported).
 ``paired``        the card page's progressive paired playtest
-                  (:mod:`workbench.sim.progressive`): seconds to the first verdict,
-                  200 greedy games per arm at most (target 2 s); the full run's
-                  length and where it stopped are in the note (quick: first look
-                  only). Uses ``TweakSession.stream_playtest`` (one Pattern's cost
-                  raised) when it handles the game, else bans seat 1 from the card
-                  taken most in a probe batch.
+                  (:mod:`workbench.sim.progressive`) through the card session
+                  (``TweakSession.stream_playtest``) after a typical one-card
+                  edit (:data:`PAIRED_EDITS`: a draft value raised by one):
+                  seconds from asking to the first verdict on screen, 200 greedy
+                  games per arm at most (target 2 s), the games in the first look,
+                  the same after a second edit, and (not quick) where the full
+                  run ended. A game without a card session bans seat 1 from its
+                  most taken card instead.
 
 Batch figures (``--game``'s first game, :data:`BATCH_FIGURES`)
 ------------------------------------------------------------
@@ -42,6 +44,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 from workbench.core.rng import Rng, derive_seed
@@ -262,41 +265,67 @@ def fig_startup(game_id, players, quick, note):
     return [_figure("startup", "start-up: workbench --help", best, "s", 0.3, False, "best of 5 runs")]
 
 
+#: the benchmark's one-card edit per game: the first draft value this names
+#: (a ``--vary`` pattern of the card session) is raised by one
+PAIRED_EDITS = {"meaning-made": "patterns.*.E",              # a Pattern's Energy cost
+                "mandate-2038": "tiles.*.runway",            # a tile's Runway production
+                "pax-transhumanity": "boards.*.problem_tokens"}  # a board's Problem tokens
+PAIRED_BUDGET = 200
+
+
+def _first_verdict(session, players, budget, full):
+    """Seconds from asking for the streamed playtest to its first update, that
+    update, and the last one (``full``: the run played to its end)."""
+    t0 = time.perf_counter()
+    stream = session.stream_playtest(n=budget, players=players, workers=None)
+    first = last = None
+    with closing(stream):
+        for update in stream:
+            if first is None:
+                first = (time.perf_counter() - t0, update)
+            last = update
+            if not full:
+                break
+    return first[0], first[1], last
+
+
 def _paired_with_tweak(game_id, players, budget, quick):
-    """The card page's streaming playtest (``TweakSession.stream_playtest``), if
-    it handles this game: one Pattern's Energy cost raised by one, greedy games
-    on the old and the new pool. Returns (first verdict s, note, extra) or None."""
-    import importlib.util
+    """The card page's streamed playtest (``TweakSession.stream_playtest``)
+    after a typical one-card edit (:data:`PAIRED_EDITS`): the first playtest of
+    a fresh session, then again after a second edit of the same value (the
+    designer's next step: warm process, the game's pace known). Returns
+    (first verdict s, note, extra) or None for a game without a card session."""
     from workbench.core.errors import WorkbenchError
-    if importlib.util.find_spec("workbench.graphs.tweak") is None:
-        return None
     from workbench.graphs.tweak import TweakSession
+    pattern = PAIRED_EDITS.get(game_id)
+    if pattern is None:
+        return None
+    t0 = time.perf_counter()
     try:
         session = TweakSession(game_id)
     except WorkbenchError:
         return None  # the card page does not edit this game
-    patterns = session.table().filter(session.table()["kind"] == "pattern")
-    if patterns.height == 0:
-        return None  # the benchmark's edit (a Pattern's Energy cost) is Meaning Made's
-    row = patterns.row(0, named=True)
-    session.edit(row["name"], "E", int(row["E"]) + 1)
-    t0 = time.perf_counter()
-    first = last = None
-    stream = session.stream_playtest(n=budget, players=players, workers=None)
-    for update in stream:
-        first = first or (time.perf_counter() - t0, update)
-        last = update
-        if quick:
-            stream.close()  # quick: the first verdict is the figure
-            break
-    took, update = first
-    verdicts = "; ".join(f"{r['metric']} {r['verdict']}" for r in update.rows)
-    text = (f"stream_playtest after raising {row['name']}'s Energy cost {row['E']} -> {int(row['E']) + 1}: "
-            f"first look at {update.games} games per pool ({verdicts})")
+    opened = time.perf_counter() - t0
+    var = session.variables([pattern])[0][0]
+    session.edit(var.card, var.field, var.current + 1)
+    took, first, last = _first_verdict(session, players, budget, full=not quick)
+    session.edit(var.card, var.field, var.current + 2)
+    again, second, _ = _first_verdict(session, players, budget, full=False)
+    verdicts = "; ".join(f"{r['metric']} {r['verdict']}" for r in first.rows)
+    probe = f", after a {first.probe_seconds:.2f} s probe game" if first.probe_seconds else ""
+    text = (f"session opened in {opened:.1f} s; {var.card}'s {var.field} {var.current} -> {var.current + 1}: "
+            f"first look at {first.games} games per pool{probe} ({verdicts}); looks at "
+            f"{', '.join(map(str, first.schedule))}. After a second edit ({var.current + 2}): "
+            f"{again:.2f} s, first look at {second.games} games")
     if not quick:
-        text += (f"; run ended at {last.games} of {budget} games per pool after {last.elapsed:.1f} s"
+        text += (f". Full run: ended at {last.games} of {budget} games per pool after {last.elapsed:.1f} s"
                  f" ({'every metric decided' if last.decided else 'budget spent'})")
-    return took, text, {"first_look_games": update.games, "final_games": None if quick else last.games,
+    return took, text, {"edit": f"{var.card}.{var.field} {var.current} -> {var.current + 1}",
+                        "first_look_games": first.games, "probe_seconds": first.probe_seconds,
+                        "schedule": first.schedule, "second_edit_seconds": again,
+                        "second_edit_first_look_games": second.games,
+                        "final_games": None if quick else last.games,
+                        "final_decided": None if quick else last.decided,
                         "total_seconds": None if quick else last.elapsed}
 
 
@@ -305,14 +334,14 @@ def fig_paired(game_id, players, quick, note):
     games per arm at most (quick: only up to the first look)."""
     from workbench.sim import SimSpec
     from workbench.sim.progressive import paired_playtest
-    budget = 200
-    note(f"paired: streaming paired playtest, greedy, up to {budget} games per arm ...")
+    budget = PAIRED_BUDGET
+    label = f"paired playtest: first verdict ({budget} greedy games x 2 budget)"
+    note(f"paired: streamed paired playtest of a one-card edit, greedy, up to {budget} games per arm ...")
     tweak = _paired_with_tweak(game_id, players, budget, quick)
     if tweak is not None:
         took, text, extra = tweak
-        return [_figure("paired", f"paired playtest: first verdict ({budget} greedy games x 2 budget)", took, "s",
-                        2.0, False, text, **extra)]
-    # another game: arm B bans seat 1 from the card arm A takes most
+        return [_figure("paired", label, took, "s", 2.0, False, text, **extra)]
+    # a game without a card session: arm B bans seat 1 from the card arm A takes most
     spec = SimSpec(game=game_id, games=budget, players=players, bots="greedy", seed=2026, trace=False)
     from workbench.sim import simulate
     probe = simulate(spec.with_(games=20), workers=0).card_summary()
@@ -321,18 +350,17 @@ def fig_paired(game_id, players, quick, note):
     other = spec.with_(bots=f"ban:{card}:greedy,greedy") if card else spec
     t0 = time.perf_counter()
     stream = paired_playtest(spec, other, watch=["completion", "duration_rounds", "score_spread"])
-    first = next(stream)
-    took = time.perf_counter() - t0
-    last = first
-    if not quick:
-        for last in stream:
-            pass
-    stream.close()
+    with closing(stream):
+        first = next(stream)
+        took = time.perf_counter() - t0
+        last = first
+        if not quick:
+            for last in stream:
+                pass
     text = f"arm B bans {card!r} for seat 1; first look at {first.games} games per arm"
     if not quick:
         text += f"; run ended at {last.games} games after {last.elapsed:.1f} s"
-    return [_figure("paired", f"paired playtest: first verdict ({budget} greedy games x 2 budget)", took, "s", 2.0,
-                    False, text, first_look_games=first.games)]
+    return [_figure("paired", label, took, "s", 2.0, False, text, first_look_games=first.games)]
 
 
 FIGURE_MAKERS = {

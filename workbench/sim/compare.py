@@ -84,7 +84,9 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
                 mx = np.where(both, x, 0).sum(axis=1) / both.sum(axis=1)
                 my = np.where(both, y, 0).sum(axis=1) / both.sum(axis=1)
             diffs[m.key] = [float(v) for v in (my - mx) if not np.isnan(v)]
-    for idx in samples:
+    # (skipped when every metric asked for was resampled above: taking the
+    # resampled tables costs more than all the rest of a look)
+    for idx in samples if others else ():
         ta, tb = da.take(idx), db.take(idx)
         ra = flatten({m.key: m.compute(ta) for m in others})
         rb = flatten({m.key: m.compute(tb) for m in others})

@@ -2,23 +2,54 @@
 
 Two settings (arms A and B) play the same games: game ``i`` has the same seed
 in both arms, and both arms play the games in the same order, in small chunks
-interleaved A, B, A, B across the workers. The comparison is looked at every
-``look_every`` games: at ``n = look_every, 2 look_every, ...`` up to the budget,
-always on the *first n games of both arms* (a look waits for the whole prefix,
-never uses whichever games happened to finish first, since short games finish
-first and would bias it). Each look reports, for every watched metric, A, B,
-the paired difference B - A and a paired-bootstrap interval of it.
+interleaved A, B, A, B across the workers. The comparison is looked at on a
+schedule of game counts ``n_1 < n_2 < ... < n_K = budget`` declared before the
+first game of the run is played, always on the *first n games of both arms*
+(a look waits for the whole prefix, never uses whichever games happened to
+finish first, since short games finish first and would bias it). Each look
+reports, for every watched metric, A, B, the paired difference B - A and a
+paired-bootstrap interval of it.
 
-Error control (see docs/playtesting.md, "Progressive paired playtest"): there
-are at most ``K = ceil(budget / look_every)`` looks, fixed before the run, and
-every interval is computed at level ``1 - alpha / K`` (Bonferroni over the
-looks), so for each metric the chance that *any* look shows an interval
-excluding a true difference is at most ``alpha``. A metric is *decided* when
-its interval excludes 0 (B is higher or lower) or lies inside the stated
-indifference margin ``[-m, m]`` (no difference that matters; allowed only from
-``min_equivalence`` games on, because a bootstrap over a few identical pairs
-is degenerate). The run stops at the first look where every watched metric is
+The schedule (:func:`look_schedule`): the first look at ``n_1`` games, then
+doubling (``n_1, 2 n_1, 4 n_1, ...``) with steps of at most ``max_step`` games
+(40), and the budget last: 200 games from ``n_1 = 5`` look at 5, 10, 20, 40, 80,
+120, 160, 200. ``n_1`` is given (``first_look=``) or sized so that the first
+look lands within ``first_verdict_seconds`` (1.5 s) at the time one game takes
+(:func:`auto_first_look`, between 2 and 10 games). That time comes from the
+caller, from an earlier run in this process, or from one *probe game* played
+in this process before the run starts, on a seed that is in no look (index -1):
+the schedule never depends on the outcome of a game it looks at. The probe
+also warms this process's caches, which the forked workers then inherit.
+``look_every=`` instead gives the old fixed grid (every ``look_every`` games).
+
+Error control (see docs/playtesting.md, "Progressive paired playtest"): an
+alpha-spending schedule with the linear spending function ``alpha(t) = alpha * t``
+(``t = n / budget``, the share of the budget played; Kim and DeMets' power
+family with rho = 1). Look k spends ``alpha_k = alpha * (n_k - n_{k-1}) / budget``
+and its intervals have coverage ``1 - alpha_k``; the shares add up to ``alpha``,
+so by the union bound (Bonferroni with unequal shares) the chance that *any*
+look of a metric shows an interval excluding a true difference is at most
+``alpha``, whatever the correlation between looks. On an equal grid
+(``look_every``) every share is ``alpha / K``: plain Bonferroni. Early, small
+looks spend little (they rarely decide anything), so the looks where a run
+usually stops get narrower intervals than an equal split would give.
+
+A metric is *decided* when its interval excludes 0 (B is higher or lower) or
+lies inside the stated indifference margin ``[-m, m]`` (no difference that
+matters). Two floors keep small looks honest: a difference is called only from
+``1 + log2(1 / alpha_k)`` games on (:func:`difference_floor`; with fewer, even
+n pairs all differing the same way, which a bootstrap interval always calls a
+difference, happen by chance with probability ``2^(1-n) > alpha_k``), and an
+equivalence only from ``min_equivalence`` games on (a bootstrap over a few
+identical pairs is degenerate). So the first look of a slow game is
+'undecided' with a wide interval: the first answer on screen, not yet a
+verdict. The run stops at the first look where every watched metric is
 decided, or when the budget is spent.
+
+Prefix rule: a look at ``n`` games uses the first ``n`` games of both arms and a
+bootstrap seeded by ``(seed, n)``; the tables are the same whatever the
+schedule, backend, worker count or chunking, and so is the interval at the same
+level.
 
 >>> from workbench.sim import SimSpec
 >>> from workbench.sim.progressive import paired_playtest
@@ -33,7 +64,7 @@ import math
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -41,7 +72,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.rng import derive_seed
 
 from . import SimResult, SimSpec
-from .backends import default_workers, iter_tasks, resolve_backend
+from .backends import MAX_CHUNK, default_workers, iter_tasks, resolve_backend
 from .tables import join_chunks
 
 #: a watched key of this form compares the share of games in which the card was taken
@@ -57,6 +88,100 @@ DEFAULT_WATCH = ("completion", "duration_rounds", "score_spread")
 
 HIGHER, LOWER, SAME, UNDECIDED = "B higher", "B lower", "no difference (within margin)", "undecided"
 
+#: the first look's size when it is derived from the time a game takes
+FIRST_LOOK_MIN, FIRST_LOOK_MAX = 2, 10
+#: the largest step between two looks (games per arm)
+MAX_STEP = 40
+#: seconds a chunk of games should take: short enough that a look seldom
+#: waits long for the chunk holding its last game, long enough that sending
+#: it costs nothing in comparison
+CHUNK_SECONDS = 0.3
+#: game index of the probe game: in no look of any run
+PROBE_INDEX = -1
+
+#: a probe's time is trusted this long (seconds); the machine's load changes
+PACE_MAX_AGE = 300.0
+
+#: (seconds one game took in this process's probe, when), per (game, players, bots)
+_PACE: dict[tuple, tuple[float, float]] = {}
+
+
+def look_schedule(budget: int, first: int, *, max_step: int = MAX_STEP) -> list[int]:
+    """Games per arm at each look: ``first``, then doubling with steps of at
+    most ``max_step``, the budget last."""
+    if budget < 1 or first < 1 or max_step < 1:
+        raise WorkbenchError("a look schedule needs a budget, a first look and a step of at least 1")
+    sizes, n = [], min(first, budget)
+    while n < budget:
+        sizes.append(n)
+        n += min(n, max_step)
+    return sizes + [budget]
+
+
+def grid_schedule(budget: int, look_every: int) -> list[int]:
+    """A look every ``look_every`` games per arm, and at the budget."""
+    return [min(budget, k * look_every) for k in range(1, math.ceil(budget / look_every) + 1)]
+
+
+def spending(schedule: Sequence[int], alpha: float, *, start: int = 0) -> list[float]:
+    """The alpha each look spends under the linear spending function
+    ``alpha(t) = alpha * t``: ``alpha * (n_k - n_{k-1}) / budget``, where looks
+    before ``start`` games (previews, which decide nothing) spend nothing and
+    the first look from ``start`` on spends ``alpha * n_k / budget``. They add up
+    to at most ``alpha`` (the union bound over the looks)."""
+    budget, out, prev = schedule[-1], [], 0
+    for n in schedule:
+        if n < start:
+            out.append(0.0)
+            continue
+        out.append(alpha * (n - prev) / budget)
+        prev = n
+    return out
+
+
+def difference_floor(alpha_k: float) -> int:
+    """The fewest games per arm at which a look spending ``alpha_k`` may call a
+    difference: ``n`` pairs all differing the same way have probability
+    ``2^(1-n)`` under a symmetric null, and a bootstrap interval always calls
+    them a difference, so ``2^(1-n) <= alpha_k`` is needed."""
+    return math.ceil(1 + math.log2(1 / alpha_k) - 1e-9)
+
+
+def expanded_level(level: float, n: int) -> float:
+    """The percentile level that gives a bootstrap interval of ``n`` paired games
+    the coverage ``level``: Hesterberg's expanded percentile interval, which
+    widens the interval by ``sqrt(n / (n - 1))`` times Student's t quantile over
+    the normal one (the plain percentile interval covers less than it says on
+    few games, the more so the higher the level)."""
+    if n < 2:
+        return level
+    from scipy.special import ndtr, stdtrit  # imported only for a look that may decide
+    q = math.sqrt(n / (n - 1)) * float(stdtrit(n - 1, 1 - (1 - level) / 2))
+    return float(2 * ndtr(q) - 1)
+
+
+def auto_first_look(seconds_per_game: float, workers: int, *, within: float = 1.5,
+                    spent: float = 0.0) -> int:
+    """The first look's size (games per arm) that ``workers`` processes finish
+    within ``within`` seconds, ``spent`` of them already gone, at
+    ``seconds_per_game`` each; between 2 and 10."""
+    pairs = (within - spent) * max(1, workers) / (2 * max(seconds_per_game, 1e-6))
+    return int(min(FIRST_LOOK_MAX, max(FIRST_LOOK_MIN, math.floor(pairs))))
+
+
+def chunk_plan(schedule: Sequence[int], seconds_per_game: float | None, workers: int,
+               max_size: int = 10) -> list[list[int]]:
+    """Game indices in chunks that never straddle a look (so each look is a
+    whole number of chunks): in each stretch between looks, chunks of about
+    :data:`CHUNK_SECONDS` of play, small enough to share the stretch between
+    the workers, at most ``max_size`` games."""
+    by_time = max_size if not seconds_per_game else max(1, int(CHUNK_SECONDS / seconds_per_game))
+    parts = []
+    for lo, hi in zip([0, *schedule[:-1]], schedule):
+        size = max(1, min(max_size, MAX_CHUNK, by_time, math.ceil((hi - lo) / max(1, workers))))
+        parts += [list(range(s, min(s + size, hi))) for s in range(lo, hi, size)]
+    return parts
+
 
 @dataclass
 class PairedUpdate:
@@ -66,7 +191,7 @@ class PairedUpdate:
     budget: int                # games per arm at most
     look: int                  # 1, 2, ... (at most ``looks``)
     looks: int
-    level: float               # coverage of each interval (Bonferroni over the looks)
+    level: float               # coverage of each interval: 1 - the alpha this look spends (a preview: 1 - alpha)
     rows: list[dict]           # metric, key, a, b, diff, ci_low, ci_high, margin, verdict
     decided: bool              # every watched metric decided at this look
     done: bool                 # the last update of the run (decided, or budget spent)
@@ -74,6 +199,11 @@ class PairedUpdate:
     a: SimResult = field(repr=False)
     b: SimResult = field(repr=False)
     flipped: list[dict] = field(default_factory=list, repr=False)  # only on the last update
+    schedule: list[int] = field(default_factory=list)  # games per arm at every look of the run
+    difference_from: int = 0   # games per arm from which this look's level may call a difference
+    preview: bool = False      # too few games to decide anything: spends no alpha
+    bootstrap_level: float = 0.0  # the percentile level the intervals were read at (expanded_level)
+    probe_seconds: float | None = None  # the probe game's time, when one sized the schedule
 
     @property
     def stopped_early(self) -> bool:
@@ -89,18 +219,20 @@ class PairedUpdate:
 
     def to_dict(self) -> dict:
         return {"games": self.games, "budget": self.budget, "look": self.look, "looks": self.looks,
-                "level": self.level, "decided": self.decided, "done": self.done,
+                "level": self.level, "preview": self.preview, "decided": self.decided, "done": self.done,
                 "stopped_early": self.stopped_early, "elapsed": round(self.elapsed, 3),
+                "schedule": list(self.schedule), "difference_from": self.difference_from,
                 "metrics": self.rows, "flipped": len(self.flipped)}
 
 
-def verdict(lo: float | None, hi: float | None, margin: float | None, equivalence_allowed: bool) -> str:
+def verdict(lo: float | None, hi: float | None, margin: float | None, equivalence_allowed: bool,
+            difference_allowed: bool = True) -> str:
     """The stopping rule for one metric (see the module docstring)."""
     if lo is None or hi is None:
         return UNDECIDED
-    if lo > 0:
+    if lo > 0 and difference_allowed:
         return HIGHER
-    if hi < 0:
+    if hi < 0 and difference_allowed:
         return LOWER
     if margin is not None and equivalence_allowed and -margin <= lo and hi <= margin:
         return SAME
@@ -150,9 +282,36 @@ def _validate(spec: SimSpec) -> None:
     make_bots(spec.bots, len(first.players))
 
 
+def _pace_key(spec: SimSpec) -> tuple:
+    from .runner import player_count, resolve_game
+    game = resolve_game(spec.game)
+    return (game.id, player_count(spec, game), spec.bots)
+
+
+def probe_seconds(spec: SimSpec) -> float:
+    """Seconds one game of ``spec`` takes in this process: game index -1, in no
+    look. Also warms this process's caches (card data, tables a game builds
+    once), so pool workers forked afterwards start warm."""
+    from .runner import play_records
+    start = time.perf_counter()
+    play_records(spec.with_(trace=False), [PROBE_INDEX])
+    took = time.perf_counter() - start
+    _PACE[_pace_key(spec)] = (took, time.monotonic())
+    return took
+
+
+def remembered_pace(spec: SimSpec) -> float | None:
+    """The seconds per game of this process's last probe of the same game,
+    players and bots, if it is recent (:data:`PACE_MAX_AGE`)."""
+    seen = _PACE.get(_pace_key(spec))
+    return seen[0] if seen and time.monotonic() - seen[1] < PACE_MAX_AGE else None
+
+
 def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, margins: dict | None = None,
-                    alpha: float = 0.05, look_every: int = 20, min_equivalence: int = 40,
-                    stop_early: bool = True, workers: int | None = None, backend: str | None = None,
+                    alpha: float = 0.05, first_look: int | str = "auto", look_every: int | None = None,
+                    max_step: int = MAX_STEP, first_verdict_seconds: float = 1.5,
+                    seconds_per_game: float | None = None, min_difference: int = 20,
+                    min_equivalence: int = 40, stop_early: bool = True, workers: int | None = None, backend: str | None = None,
                     resamples: int = 2000, seed: int = 0,
                     on_update: Callable[[PairedUpdate], None] | None = None) -> Iterator[PairedUpdate]:
     """Play both arms (``spec.games`` each, the budget) and yield a
@@ -161,14 +320,26 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     ``watch``: metric keys of :mod:`workbench.sim.metrics` (flattened, e.g.
     ``seat_advantage_seat1``) or ``card_use:NAME``. ``margins``: indifference
     margin per key (defaults in :data:`DEFAULT_MARGINS`; ``None`` for a key
-    means only a clear difference decides it). ``on_update`` is called with each
-    update too (for a page that listens rather than iterates). Breaking out of
-    the loop stops the workers at once."""
+    means only a clear difference decides it). The schedule: ``look_every``
+    (a fixed grid), else ``first_look`` games then doubling in steps of at most
+    ``max_step``; ``first_look="auto"`` sizes it to land within
+    ``first_verdict_seconds`` at ``seconds_per_game`` (given, remembered from
+    this process's last probe of the same game, players and bots, or probed
+    now). ``on_update`` is called with each update too (for a page that
+    listens rather than iterates). Breaking out of the loop stops the workers
+    at once."""
+    start = time.perf_counter()
     _check_pair(spec_a, spec_b)
-    if look_every < 1:
+    if look_every is not None and look_every < 1:
         raise WorkbenchError("look_every must be at least 1")
+    if first_look != "auto" and (not isinstance(first_look, int) or first_look < 1):
+        raise WorkbenchError(f"first_look is a number of games (at least 1) or 'auto', not {first_look!r}")
+    if max_step < 1:
+        raise WorkbenchError("max_step must be at least 1")
     if not 0 < alpha < 1:
         raise WorkbenchError("alpha must be between 0 and 1")
+    if seconds_per_game is not None and not seconds_per_game > 0:
+        raise WorkbenchError("seconds_per_game must be positive")
     watch = list(watch)
     if not watch:
         raise WorkbenchError("watch at least one metric")
@@ -183,27 +354,48 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     margin_of.update(margins or {})
     for spec in (spec_a, spec_b):
         _validate(spec)
-    return _run(spec_a, spec_b, watch, margin_of, alpha, look_every, min_equivalence, stop_early,
-                workers, backend, resamples, seed, on_update)
-
-
-def _run(spec_a, spec_b, watch, margin_of, alpha, look_every, min_equivalence, stop_early,
-         workers, backend, resamples, seed, on_update) -> Iterator[PairedUpdate]:
-    start = time.perf_counter()
-    budget = spec_a.games
-    looks = math.ceil(budget / look_every)
-    level = 1 - alpha / looks
-    backend = resolve_backend(backend, workers, None, 2 * budget)
+    backend = resolve_backend(backend, workers, None, 2 * spec_a.games)
     if backend == "dask":
         raise WorkbenchError("the progressive playtest runs in this process or a process pool, not on Dask")
-    # chunks never straddle a look point, so every look is a whole number of chunks
-    size = max(1, min(look_every, 10))
-    parts = []
-    for k in range(looks):
-        lo, hi = k * look_every, min(budget, (k + 1) * look_every)
-        parts += [list(range(s, min(s + size, hi))) for s in range(lo, hi, size)]
+    plan = dict(first_look=first_look, look_every=look_every, max_step=max_step, within=first_verdict_seconds,
+                seconds_per_game=seconds_per_game)
+    if min_difference < 2 or min_equivalence < 2:
+        raise WorkbenchError("min_difference and min_equivalence must be at least 2 (an interval needs two games)")
+    floors = (min_difference, min_equivalence)
+    return _run(spec_a, spec_b, watch, margin_of, alpha, plan, floors, stop_early,
+                workers, backend, resamples, seed, on_update, start)
+
+
+def _plan(spec_a: SimSpec, plan: dict, workers: int, start: float
+          ) -> tuple[list[int], float | None, float | None]:
+    """(schedule, seconds per game if known, seconds the probe took if one was
+    played). Decided before any game of the run is played."""
+    budget = spec_a.games
+    pace = plan["seconds_per_game"] or remembered_pace(spec_a)
+    probed = None
+    if plan["look_every"] is not None:
+        return grid_schedule(budget, plan["look_every"]), pace, None
+    first = plan["first_look"]
+    if first == "auto":
+        if pace is None:
+            pace = probed = probe_seconds(spec_a)
+        first = auto_first_look(pace, workers, within=plan["within"], spent=time.perf_counter() - start)
+    return look_schedule(budget, first, max_step=plan["max_step"]), pace, probed
+
+
+def _run(spec_a, spec_b, watch, margin_of, alpha, plan, floors, stop_early,
+         workers, backend, resamples, seed, on_update, start) -> Iterator[PairedUpdate]:
+    budget = spec_a.games
+    n_workers = 1 if backend == "serial" else (workers or default_workers())
+    schedule, pace, probed = _plan(spec_a, plan, n_workers, start)
+    # looks before either floor decide nothing: previews, spending no alpha
+    alphas = spending(schedule, alpha, start=min(floors))
+    looks = len(schedule)
+    parts = chunk_plan(schedule, pace, n_workers)
     da, db = spec_a.to_dict(), spec_b.to_dict()
     tasks = [t for part in parts for t in ((da, part), (db, part))]  # A, B interleaved, same order
+    # chunks ending each look: the look at schedule[k] is chunks [0, ends[k])
+    ends = [sum(1 for part in parts if part[-1] < n) for n in schedule]
     got: dict[int, object] = {}
     prefix = 0          # chunks finished in both arms, from the first
     look = 0
@@ -213,19 +405,17 @@ def _run(spec_a, spec_b, watch, margin_of, alpha, look_every, min_equivalence, s
             got[t] = chunk
             while 2 * prefix + 1 in got and 2 * prefix in got:
                 prefix += 1
-            n = parts[prefix - 1][-1] + 1 if prefix else 0
-            reached = n // look_every if n < budget else looks
             # every look point the prefix has passed, in order (several at
             # once when chunks arrive together), each on exactly its games
-            while look < reached:
+            while look < looks and ends[look] <= prefix:
+                upto, n = ends[look], schedule[look]
                 look += 1
-                upto_games = min(budget, look * look_every)
-                upto = sum(1 for part in parts if part[-1] < upto_games)
-                last = upto_games >= budget
+                last = n >= budget
                 a = _result(spec_a, [got[2 * c] for c in range(upto)])
                 b = _result(spec_b, [got[2 * c + 1] for c in range(upto)])
-                update = _look(a, b, watch, margin_of, level, look, looks, budget, upto_games, min_equivalence,
-                               resamples, seed, start, last)
+                update = _look(a, b, watch, margin_of, alpha, alphas[look - 1], look, looks, budget, n,
+                               floors, resamples, seed, start, last)
+                update.schedule, update.probe_seconds = list(schedule), probed
                 if stop_early and update.decided and not last:
                     update.done = True
                 if update.done:
@@ -246,14 +436,45 @@ def _result(spec: SimSpec, chunks: list) -> SimResult:
                      ideal_rounds=tuple(ideal) if ideal else None)
 
 
-def _look(a: SimResult, b: SimResult, watch, margin_of, level, look, looks, budget, n, min_equivalence,
+@dataclass(frozen=True)
+class LookRule:
+    """How one look reads its intervals and what it may decide."""
+
+    preview: bool          # spends no alpha, decides nothing
+    level: float           # the coverage its intervals claim
+    bootstrap_level: float  # the percentile level that gives it (expanded_level)
+    difference_from: int   # games per arm from which it may call a difference
+    equivalence_from: int  # ... and an equivalence
+
+    def may_differ(self, n: int) -> bool:
+        return not self.preview and n >= self.difference_from
+
+    def may_equal(self, n: int) -> bool:
+        return not self.preview and n >= self.equivalence_from
+
+
+def look_rule(n: int, alpha: float, alpha_k: float, min_difference: int = 20,
+              min_equivalence: int = 40) -> LookRule:
+    """The rule of a look at ``n`` games spending ``alpha_k`` (0: a preview,
+    shown with a plain ``1 - alpha`` interval for orientation)."""
+    if alpha_k == 0:
+        return LookRule(True, 1 - alpha, 1 - alpha, min_difference, min_equivalence)
+    return LookRule(False, 1 - alpha_k, expanded_level(1 - alpha_k, n),
+                    max(min_difference, difference_floor(alpha_k)), min_equivalence)
+
+
+def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, looks, budget, n, floors,
           resamples, seed, start, last) -> PairedUpdate:
     from .compare import compare_results
-    rng = np.random.default_rng(derive_seed(seed, "progressive", look))
+    rule = look_rule(n, alpha, alpha_k, *floors)
+    level, boot_level = rule.level, rule.bootstrap_level
+    # seeded by the number of games, not the look's number: the same games at
+    # the same level give the same interval whatever the schedule
+    rng = np.random.default_rng(derive_seed(seed, "progressive", n))
     metric_keys = [k for k in watch if not k.startswith(CARD_USE)]
     rows_by_key = {}
     if metric_keys:
-        comp = compare_results(a, b, resamples=resamples, seed=derive_seed(seed, "look", look), level=level,
+        comp = compare_results(a, b, resamples=resamples, seed=derive_seed(seed, "look", n), level=boot_level,
                                keys=metric_keys, with_flipped=False)
         rows_by_key = {r["key"]: r for r in comp.rows}
     rows = []
@@ -261,7 +482,7 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, level, look, looks, budg
         if key.startswith(CARD_USE):
             card = key[len(CARD_USE):]
             x, y = card_use(a, card), card_use(b, card)
-            lo, hi = paired_mean_interval(x, y, level=level, resamples=resamples, rng=rng)
+            lo, hi = paired_mean_interval(x, y, level=boot_level, resamples=resamples, rng=rng)
             row = {"metric": f"games taking {card}", "key": key, "a": float(x.mean()), "b": float(y.mean()),
                    "diff": float((y - x).mean()), "ci_low": lo, "ci_high": hi}
         else:
@@ -270,7 +491,8 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, level, look, looks, budg
         base = key.partition("_seat")[0]
         margin = margin_of.get(key, margin_of.get(base))
         row["margin"] = margin
-        row["verdict"] = verdict(row["ci_low"], row["ci_high"], margin, n >= min_equivalence)
+        row["verdict"] = verdict(row["ci_low"], row["ci_high"], margin, rule.may_equal(n), rule.may_differ(n))
         rows.append(row)
     decided = all(r["verdict"] != UNDECIDED for r in rows)
-    return PairedUpdate(n, budget, look, looks, level, rows, decided, last, time.perf_counter() - start, a, b)
+    return PairedUpdate(n, budget, look, looks, level, rows, decided, last, time.perf_counter() - start, a, b,
+                        difference_from=rule.difference_from, preview=rule.preview, bootstrap_level=boot_level)
