@@ -329,3 +329,19 @@ def test_without_a_known_pace_one_probe_game_outside_the_looks_sizes_the_schedul
     again = list(paired_playtest(spec, spec, watch=["completion"], workers=0, stop_early=False))
     assert again[0].probe_seconds is None and [progressive.PROBE_INDEX] not in played  # remembered
     assert [u.to_dict()["metrics"] for u in again] == [u.to_dict()["metrics"] for u in first]
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_the_benchmarks_edit_is_a_draft_value_of_the_games_card_session(game_id):
+    from workbench.graphs.tweak import TweakSession
+    from workbench.sim.bench import PAIRED_EDITS
+    variables, _ = TweakSession(game_id).variables([PAIRED_EDITS[game_id]])
+    assert variables and variables[0].provenance == "draft"
+
+
+def test_the_bench_measures_a_game_without_a_card_session(capsys):
+    from workbench.cli import main
+    assert main(["bench", "--game", TOY, "--quick", "--only", "paired", "--json"]) == 0
+    import json
+    (figure,) = json.loads(capsys.readouterr().out)["games"][0]["figures"]
+    assert figure["name"] == "paired" and figure["first_look_games"] >= 2
