@@ -15,7 +15,7 @@ from workbench.core.rng import derive_seed
 from workbench.sim import SimSpec, simulate
 from workbench.sim import progressive
 from workbench.sim.compare import compare_results
-from workbench.sim.progressive import (HIGHER, LOWER, SAME, UNDECIDED, auto_first_look, chunk_plan,
+from workbench.sim.progressive import (HIGHER, LOWER, SAME, UNDECIDED, chunk_plan,
                                        difference_floor, grid_schedule, look_schedule, paired_mean_interval,
                                        paired_playtest, spending, verdict)
 
@@ -34,10 +34,8 @@ def test_the_stopping_rule_for_one_metric():
     assert verdict(-0.01, 0.02, 0.05, True, False) == SAME     # equivalence has its own floor
 
 
-@pytest.fixture(autouse=True)
-def no_remembered_pace(monkeypatch):
-    """Each test starts without a game time remembered from another test."""
-    monkeypatch.setattr(progressive, "_PACE", {})
+#: updates only at the scheduled looks (previews come by the clock)
+LOOKS_ONLY = dict(first_preview=None)
 
 
 # -- the schedule and its error control -------------------------------------------------------
@@ -78,23 +76,14 @@ def test_a_difference_needs_enough_games_for_a_same_sign_run_to_be_rare(alpha_k)
     assert difference_floor(1 / 64) == 7
 
 
-def test_the_first_look_is_sized_to_the_time_a_game_takes():
-    assert auto_first_look(0.1, 2) == 10                  # 15 pairs fit: capped at 10
-    assert auto_first_look(0.25, 2) == 6
-    assert auto_first_look(0.25, 1) == 3                  # one worker plays both arms
-    assert auto_first_look(0.25, 2, spent=0.5) == 4       # the probe's time is gone already
-    assert auto_first_look(5.0, 2) == 2                   # never fewer than 2 (an interval needs two pairs)
-
-
 def test_chunks_never_straddle_a_look_and_cover_the_games_in_order():
-    schedule = look_schedule(200, 3)
-    for pace in (None, 0.001, 0.05, 0.5):
-        parts = chunk_plan(schedule, pace, 2)
-        assert [i for p in parts for i in p] == list(range(200))
-        ends = {p[-1] + 1 for p in parts}
-        assert set(schedule) <= ends
-    assert {len(p) for p in chunk_plan(schedule, 0.5, 2)} == {1}       # slow games: one per chunk
-    assert max(len(p) for p in chunk_plan(schedule, 0.001, 2)) == 10
+    for schedule in (look_schedule(200, 3), look_schedule(200, 20), grid_schedule(45, 7)):
+        parts = chunk_plan(schedule)
+        assert [i for p in parts for i in p] == list(range(schedule[-1]))
+        assert set(schedule) <= {p[-1] + 1 for p in parts}
+    parts = chunk_plan(look_schedule(200, 20))
+    assert {len(p) for p in parts[:10]} == {1}            # one game at a time at first
+    assert max(len(p) for p in parts) == 10
 
 
 def test_under_no_difference_the_looks_seldom_call_one():
@@ -131,7 +120,7 @@ def test_a_look_that_may_decide_reads_wider_percentiles_on_few_games():
 def test_every_look_uses_the_first_games_of_both_arms_on_the_same_seeds():
     spec = SimSpec(TOY, games=60, players=2, bots="greedy", seed=3)
     updates = list(paired_playtest(spec, spec.with_(bots="ban:Gem:greedy,greedy"), watch=["completion"],
-                                   stop_early=False, workers=0, look_every=20))
+                                   stop_early=False, workers=0, look_every=20, **LOOKS_ONLY))
     assert [u.games for u in updates] == [20, 40, 60]
     assert [u.look for u in updates] == [1, 2, 3] and {u.looks for u in updates} == {3}
     assert [u.done for u in updates] == [False, False, True]
@@ -146,7 +135,7 @@ def test_a_look_agrees_with_the_batch_comparison_at_its_level():
     spec = SimSpec(TOY, games=40, players=2, bots="greedy", seed=5)
     other = spec.with_(bots="ban:Gem:greedy,greedy")
     *_, last = paired_playtest(spec, other, watch=["seat_advantage_seat1", "duration_actions"],
-                               stop_early=False, workers=0, look_every=40, seed=7)
+                               stop_early=False, workers=0, look_every=40, seed=7, **LOOKS_ONLY)
     batch = compare_results(last.a, last.b, resamples=2000, seed=derive_seed(7, "look", 40),
                             level=last.bootstrap_level,
                             keys=["seat_advantage_seat1", "duration_actions"])
@@ -158,7 +147,7 @@ def test_a_look_agrees_with_the_batch_comparison_at_its_level():
 def test_a_clear_difference_stops_the_run_early():
     spec = SimSpec(TOY, games=400, players=2, bots="greedy", seed=3)
     updates = list(paired_playtest(spec, spec.with_(bots="ban:Gem:greedy,greedy"),
-                                   watch=["seat_advantage_seat1"], workers=0, first_look=2))
+                                   watch=["seat_advantage_seat1"], workers=0, first_look=2, **LOOKS_ONLY))
     last = updates[-1]
     assert [u.games for u in updates] == look_schedule(400, 2)[:len(updates)]
     for u in updates:   # a small look shows its interval but calls no difference
@@ -173,7 +162,7 @@ def test_a_clear_difference_stops_the_run_early():
 def test_identical_arms_are_called_equal_once_enough_games_are_in():
     spec = SimSpec(TOY, games=200, players=3, bots="random", seed=2)
     updates = list(paired_playtest(spec, spec, watch=["completion", "duration_rounds"], workers=0,
-                                   min_equivalence=40, look_every=20))
+                                   min_equivalence=40, look_every=20, **LOOKS_ONLY))
     assert [u.games for u in updates] == [20, 40]
     assert updates[0].rows[0]["verdict"] == UNDECIDED
     assert {r["verdict"] for r in updates[-1].rows} == {SAME}
@@ -182,7 +171,8 @@ def test_identical_arms_are_called_equal_once_enough_games_are_in():
 def test_pool_and_serial_give_the_same_looks():
     spec = SimSpec(TOY, games=60, players=2, bots="greedy", seed=11)
     other = spec.with_(options={"target": 10})
-    kwargs = dict(watch=["completion", "duration_actions", "card_use:Gem"], stop_early=False, first_look=4)
+    kwargs = dict(watch=["completion", "duration_actions", "card_use:Gem"], stop_early=False, first_look=4,
+                  **LOOKS_ONLY)
     serial = [u.to_dict() for u in paired_playtest(spec, other, workers=0, **kwargs)]
     pooled = [u.to_dict() for u in paired_playtest(spec, other, workers=2, **kwargs)]
     for d in serial + pooled:
@@ -193,7 +183,7 @@ def test_pool_and_serial_give_the_same_looks():
 def test_leaving_the_loop_stops_the_workers():
     spec = SimSpec(TOY, games=2000, players=2, bots="greedy", seed=1)
     stream = paired_playtest(spec, spec.with_(bots="random"), watch=["completion"], workers=2,
-                             stop_early=False, first_look=20)
+                             stop_early=False, first_look=20, **LOOKS_ONLY)
     first = next(stream)
     assert first.games == 20
     stream.close()
@@ -204,7 +194,7 @@ def test_on_update_sees_every_update():
     spec = SimSpec(TOY, games=40, players=2, seed=1)
     seen = []
     updates = list(paired_playtest(spec, spec, watch=["completion"], workers=0, stop_early=False,
-                                   on_update=seen.append))
+                                   on_update=seen.append, first_preview=0.0, preview_every=0.0))
     assert seen == updates
 
 
@@ -215,7 +205,8 @@ def test_on_update_sees_every_update():
     (dict(first_look=0), "first_look"),
     (dict(first_look="soon"), "first_look"),
     (dict(max_step=0), "max_step"),
-    (dict(seconds_per_game=0), "seconds_per_game"),
+    (dict(first_preview=-1), "first_preview"),
+    (dict(min_difference=1), "min_difference"),
     (dict(alpha=1.5), "alpha"),
 ])
 def test_bad_settings_are_refused(kwargs, message):
@@ -234,7 +225,7 @@ def test_tweak_session_streams_its_playtest(cards_copy):
     s = TweakSession()
     s.edit("Pulse", "I", 1)
     updates = list(s.stream_playtest(n=20, players=4, seed=3, bots="random", workers=0, look_every=10,
-                                     stop_early=False))
+                                     stop_early=False, **LOOKS_ONLY))
     assert [u.games for u in updates] == [10, 20]
     keys = [r["key"] for r in updates[-1].rows]
     assert keys == ["completion", "duration_rounds", "score_spread", "card_use:Pulse"]
@@ -261,6 +252,7 @@ def test_streamed_playtest_plays_the_sessions_own_game(cards_copy, monkeypatch):
     s = tweak.TweakSession(game_id="pax-transhumanity")
     s.edit("Gene Drive", "heat", "white white black")
     updates = list(s.stream_playtest(n=6, seed=2, bots="random", workers=0, look_every=3, stop_early=False,
+                                     **LOOKS_ONLY,
                                      watch=("duration_actions",)))
     assert updates and updates[-1].games == 6
     assert played == ["pax-transhumanity", "pax-transhumanity"]
@@ -274,9 +266,9 @@ def test_the_same_games_give_the_same_look_whatever_the_schedule():
     other = spec.with_(bots="ban:Gem:greedy,greedy")
     watch = ["seat_advantage_seat1", "duration_actions"]
     doubling = {u.games: u for u in paired_playtest(spec, other, watch=watch, first_look=3, stop_early=False,
-                                                     workers=0, seed=9)}
+                                                     workers=0, seed=9, **LOOKS_ONLY)}
     grid = {u.games: u for u in paired_playtest(spec, other, watch=watch, look_every=6, stop_early=False,
-                                                 workers=0, seed=9)}
+                                                 workers=0, seed=9, **LOOKS_ONLY)}
     assert sorted(doubling) == [3, 6, 12, 24] and sorted(grid) == [6, 12, 18, 24]
     batch_a, batch_b = simulate(spec, workers=0), simulate(other, workers=0)
     for n in (6, 12, 24):
@@ -299,7 +291,7 @@ def test_updates_stream_before_the_games_are_all_played(monkeypatch):
     spec = SimSpec(TOY, games=40, players=2, bots="greedy", seed=1)
     seen = []
     stream = paired_playtest(spec, spec.with_(bots="random"), watch=["completion"], workers=0, first_look=5,
-                             stop_early=False)
+                             stop_early=False, **LOOKS_ONLY)
     for update in stream:
         seen.append((update.games, sum(len(p) for p in played)))
     assert [n for n, _ in seen] == [5, 10, 20, 40]
@@ -307,28 +299,42 @@ def test_updates_stream_before_the_games_are_all_played(monkeypatch):
     assert [games for _, games in seen] == [10, 20, 40, 80]
 
 
-def test_the_first_look_comes_from_the_time_a_game_takes():
-    spec = SimSpec(TOY, games=100, players=2, bots="greedy", seed=1)
-    quick = next(iter(paired_playtest(spec, spec, watch=["completion"], workers=0, seconds_per_game=0.001)))
-    slow = next(iter(paired_playtest(spec, spec, watch=["completion"], workers=0, seconds_per_game=100.0)))
-    assert quick.games == 10 and quick.schedule == look_schedule(100, 10) and quick.probe_seconds is None
-    assert slow.games == 2 and slow.schedule == look_schedule(100, 2)
+def test_previews_show_the_games_in_so_far_and_decide_nothing(monkeypatch):
+    """With previews due at once, every chunk that lengthens the prefix of
+    both arms gives a preview between the scheduled looks; a preview is the
+    first n games like a look, spends no alpha, never decides nor stops."""
+    spec = SimSpec(TOY, games=30, players=2, bots="greedy", seed=3)
+    other = spec.with_(bots="ban:Gem:greedy,greedy")
+    watch = ["duration_actions", "completion"]
+    updates = list(paired_playtest(spec, other, watch=watch, workers=0, first_look=20, stop_early=False,
+                                   first_preview=0.0, preview_every=0.0))
+    looks = [u for u in updates if not u.preview]
+    previews = [u for u in updates if u.preview]
+    assert [u.games for u in looks] == [20, 30]
+    ends = [part[-1] + 1 for part in chunk_plan([20, 30])]
+    assert [u.games for u in previews] == [n for n in ends if n >= 2 and n not in (20, 30)]
+    sizes = [u.games for u in updates]
+    assert sizes == sorted(set(sizes))     # each update has more games than the one before
+    for u in previews:
+        assert u.level == 0.95 and not u.decided and not u.done
+        assert {r["verdict"] for r in u.rows} == {UNDECIDED}
+        assert u.a.games["index"].to_list() == list(range(u.games))
+    # the looks are those of a run without previews
+    plain = [u.to_dict() for u in paired_playtest(spec, other, watch=watch, workers=0, first_look=20,
+                                                     stop_early=False, **LOOKS_ONLY)]
+    for d in plain:
+        d.pop("elapsed")
+    again = [u.to_dict() for u in looks]
+    for d in again:
+        d.pop("elapsed")
+    assert again == plain
 
 
-def test_without_a_known_pace_one_probe_game_outside_the_looks_sizes_the_schedule(monkeypatch):
-    from workbench.sim import runner
-    played = []
-    real = runner.play_records
-    monkeypatch.setattr(runner, "play_records", lambda spec, idx: played.append(list(idx)) or real(spec, idx))
-    spec = SimSpec(TOY, games=30, players=2, bots="greedy", seed=1)
-    first = list(paired_playtest(spec, spec, watch=["completion"], workers=0, stop_early=False))
-    assert played[0] == [progressive.PROBE_INDEX]             # the probe: game -1, before the run
-    assert first[0].probe_seconds is not None
-    assert all(u.a.games["index"].min() == 0 for u in first)  # and in no look
-    played.clear()
-    again = list(paired_playtest(spec, spec, watch=["completion"], workers=0, stop_early=False))
-    assert again[0].probe_seconds is None and [progressive.PROBE_INDEX] not in played  # remembered
-    assert [u.to_dict()["metrics"] for u in again] == [u.to_dict()["metrics"] for u in first]
+def test_previews_wait_for_the_clock():
+    spec = SimSpec(TOY, games=40, players=2, bots="greedy", seed=3)
+    updates = list(paired_playtest(spec, spec, watch=["completion"], workers=0, first_look=20, stop_early=False,
+                                   first_preview=3600.0))
+    assert [u.games for u in updates] == [20, 40] and not any(u.preview for u in updates)
 
 
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
@@ -344,4 +350,4 @@ def test_the_bench_measures_a_game_without_a_card_session(capsys):
     assert main(["bench", "--game", TOY, "--quick", "--only", "paired", "--json"]) == 0
     import json
     (figure,) = json.loads(capsys.readouterr().out)["games"][0]["figures"]
-    assert figure["name"] == "paired" and figure["first_look_games"] >= 2
+    assert figure["name"] == "paired" and figure["first_update_games"] >= 2

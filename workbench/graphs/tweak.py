@@ -571,20 +571,19 @@ class TweakSession:
     def stream_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                         workers: int | None = None, card: str | None = None,
                         watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
-                        margins: dict | None = None, first_look: int | str = "auto",
-                        look_every: int | None = None, stop_early: bool = True, on_update=None,
-                        **schedule):
+                        margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
+                        on_update=None, **schedule):
         """The paired playtest as it happens: yields a
-        :class:`workbench.sim.progressive.PairedUpdate` at every look (old pool
-        = A, edited pool = B, same seeds), each with the difference and interval
-        of every watched metric and of the edited card's use, and stops once all
-        are decided or ``n`` games per pool are played. The first look comes
-        after a few games sized to the time a game takes (``first_look="auto"``,
-        within 1.5 s), then the looks double; ``look_every`` gives a fixed grid
-        instead (rule, schedule and error control in
-        :mod:`workbench.sim.progressive`; ``schedule`` passes its other settings,
-        e.g. ``max_step`` or ``seconds_per_game``). ``on_update(update)`` is
-        called as well, for a page that listens."""
+        :class:`workbench.sim.progressive.PairedUpdate` (old pool = A, edited
+        pool = B, same seeds) with the difference and interval of every watched
+        metric and of the edited card's use: a preview of the games in so far
+        after about a second and then every second (``preview=True``, always
+        undecided), and a look at 20, 40, 80, 120, 160 games ... (or every
+        ``look_every``), which may decide; it stops once all are decided or
+        ``n`` games per pool are played (rule, schedule and error control in
+        :mod:`workbench.sim.progressive`; ``schedule`` passes its other
+        settings, e.g. ``first_look``, ``first_preview``). ``on_update(update)``
+        is called as well, for a page that listens."""
         from workbench.sim import SimSpec
         from workbench.sim.progressive import CARD_USE, paired_playtest
 
@@ -593,8 +592,8 @@ class TweakSession:
         card = card or (self._undo[-1][1] if self._undo else None)
         keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) else [])
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
-                               first_look=first_look, look_every=look_every, stop_early=stop_early,
-                               workers=workers, seed=seed, on_update=on_update, **schedule)
+                               look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
+                               on_update=on_update, **schedule)
 
 
 def update_summary(update) -> pl.DataFrame:

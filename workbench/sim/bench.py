@@ -21,8 +21,8 @@ Per-game figures (one section per game, :data:`GAME_FIGURES`)
                   (:mod:`workbench.sim.progressive`) through the card session
                   (``TweakSession.stream_playtest``) after a typical one-card
                   edit (:data:`PAIRED_EDITS`: a draft value raised by one):
-                  seconds from asking to the first verdict on screen, 200 greedy
-                  games per arm at most (target 2 s), the games in the first look,
+                  seconds from asking to the first update on screen (a preview
+                  or a look), 200 greedy games per arm at most (target 2 s), its games,
                   the same after a second edit, and (not quick) where the full
                   run ended. A game without a card session bans seat 1 from its
                   most taken card instead.
@@ -312,18 +312,18 @@ def _paired_with_tweak(game_id, players, budget, quick):
     session.edit(var.card, var.field, var.current + 2)
     again, second, _ = _first_verdict(session, players, budget, full=False)
     verdicts = "; ".join(f"{r['metric']} {r['verdict']}" for r in first.rows)
-    probe = f", after a {first.probe_seconds:.2f} s probe game" if first.probe_seconds else ""
+    kind = "preview" if first.preview else "look"
     text = (f"session opened in {opened:.1f} s; {var.card}'s {var.field} {var.current} -> {var.current + 1}: "
-            f"first look at {first.games} games per pool{probe} ({verdicts}); looks at "
+            f"first update a {kind} of {first.games} games per pool ({verdicts}); looks at "
             f"{', '.join(map(str, first.schedule))}. After a second edit ({var.current + 2}): "
-            f"{again:.2f} s, first look at {second.games} games")
+            f"{again:.2f} s, {second.games} games")
     if not quick:
         text += (f". Full run: ended at {last.games} of {budget} games per pool after {last.elapsed:.1f} s"
                  f" ({'every metric decided' if last.decided else 'budget spent'})")
     return took, text, {"edit": f"{var.card}.{var.field} {var.current} -> {var.current + 1}",
-                        "first_look_games": first.games, "probe_seconds": first.probe_seconds,
+                        "first_update_games": first.games, "first_update_preview": first.preview,
                         "schedule": first.schedule, "second_edit_seconds": again,
-                        "second_edit_first_look_games": second.games,
+                        "second_edit_games": second.games,
                         "final_games": None if quick else last.games,
                         "final_decided": None if quick else last.decided,
                         "total_seconds": None if quick else last.elapsed}
@@ -357,10 +357,11 @@ def fig_paired(game_id, players, quick, note):
         if not quick:
             for last in stream:
                 pass
-    text = f"arm B bans {card!r} for seat 1; first look at {first.games} games per arm"
+    text = f"arm B bans {card!r} for seat 1; first update at {first.games} games per arm"
     if not quick:
         text += f"; run ended at {last.games} games after {last.elapsed:.1f} s"
-    return [_figure("paired", label, took, "s", 2.0, False, text, first_look_games=first.games)]
+    return [_figure("paired", label, took, "s", 2.0, False, text, first_update_games=first.games,
+                    first_update_preview=first.preview)]
 
 
 FIGURE_MAKERS = {

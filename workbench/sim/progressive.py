@@ -2,60 +2,66 @@
 
 Two settings (arms A and B) play the same games: game ``i`` has the same seed
 in both arms, and both arms play the games in the same order, in small chunks
-interleaved A, B, A, B across the workers. The comparison is looked at on a
-schedule of game counts ``n_1 < n_2 < ... < n_K = budget`` declared before the
-first game of the run is played, always on the *first n games of both arms*
-(a look waits for the whole prefix, never uses whichever games happened to
-finish first, since short games finish first and would bias it). Each look
-reports, for every watched metric, A, B, the paired difference B - A and a
-paired-bootstrap interval of it.
+interleaved A, B, A, B across the workers. Every update is computed on the
+*first n games of both arms* (it waits for the whole prefix, never uses
+whichever games happened to finish first, since short games finish first and
+would bias it) and reports, for every watched metric, A, B, the paired
+difference B - A and a paired-bootstrap interval of it.
 
-The schedule (:func:`look_schedule`): the first look at ``n_1`` games, then
-doubling (``n_1, 2 n_1, 4 n_1, ...``) with steps of at most ``max_step`` games
-(40), and the budget last: 200 games from ``n_1 = 5`` look at 5, 10, 20, 40, 80,
-120, 160, 200. ``n_1`` is given (``first_look=``) or sized so that the first
-look lands within ``first_verdict_seconds`` (1.5 s) at the time one game takes
-(:func:`auto_first_look`, between 2 and 10 games). That time comes from the
-caller, from an earlier run in this process, or from one *probe game* played
-in this process before the run starts, on a seed that is in no look (index -1):
-the schedule never depends on the outcome of a game it looks at. The probe
-also warms this process's caches, which the forked workers then inherit.
-``look_every=`` instead gives the old fixed grid (every ``look_every`` games).
+Two kinds of update:
+
+* *Looks*, on a schedule of game counts ``n_1 < ... < n_K = budget`` fixed
+  before the run (:func:`look_schedule`): ``first_look`` games (20), then
+  doubling in steps of at most ``max_step`` (40), the budget last; 200 games
+  look at 20, 40, 80, 120, 160, 200. ``look_every=`` gives a fixed grid
+  instead. Only looks decide, and only looks stop the run.
+* *Previews*, by the clock: ``first_preview`` seconds after the start (1 s)
+  and then every ``preview_every`` seconds (1 s) between the looks, on the
+  games in by then (at least 2 per arm). A preview shows the estimate and a
+  plain ``1 - alpha`` interval for orientation, always says 'undecided', and
+  spends no alpha; so the first answer is on screen within about a second and
+  a half whatever a game costs (two games' time on a slow game), and the
+  clock deciding *when* previews come, which depends on how long games take,
+  cannot bias a decision.
 
 Error control (see docs/playtesting.md, "Progressive paired playtest"): an
 alpha-spending schedule with the linear spending function ``alpha(t) = alpha * t``
 (``t = n / budget``, the share of the budget played; Kim and DeMets' power
-family with rho = 1). Look k spends ``alpha_k = alpha * (n_k - n_{k-1}) / budget``
-and its intervals have coverage ``1 - alpha_k``; the shares add up to ``alpha``,
-so by the union bound (Bonferroni with unequal shares) the chance that *any*
-look of a metric shows an interval excluding a true difference is at most
-``alpha``, whatever the correlation between looks. On an equal grid
-(``look_every``) every share is ``alpha / K``: plain Bonferroni. Early, small
-looks spend little (they rarely decide anything), so the looks where a run
-usually stops get narrower intervals than an equal split would give.
+family with rho = 1) over the looks that may decide. Look k spends
+``alpha_k = alpha * (n_k - n_{k-1}) / budget`` (the first look that may decide
+spends ``alpha * n_k / budget``; looks before the floors below spend nothing)
+and its intervals claim coverage ``1 - alpha_k``; the shares add up to
+``alpha``, so by the union bound (Bonferroni with unequal shares) the chance
+that *any* look of a metric shows an interval excluding the true difference is
+at most ``alpha``, whatever the correlation between looks. On an equal grid
+every share is ``alpha / K``: plain Bonferroni.
+
+A percentile bootstrap interval covers less than it claims on few games, the
+more so at the high levels a look uses, so a look reads its percentiles at
+Hesterberg's *expanded* level (:func:`expanded_level`: widened by
+``sqrt(n / (n - 1))`` times Student's t quantile over the normal one).
 
 A metric is *decided* when its interval excludes 0 (B is higher or lower) or
 lies inside the stated indifference margin ``[-m, m]`` (no difference that
-matters). Two floors keep small looks honest: a difference is called only from
-``1 + log2(1 / alpha_k)`` games on (:func:`difference_floor`; with fewer, even
-n pairs all differing the same way, which a bootstrap interval always calls a
-difference, happen by chance with probability ``2^(1-n) > alpha_k``), and an
-equivalence only from ``min_equivalence`` games on (a bootstrap over a few
-identical pairs is degenerate). So the first look of a slow game is
-'undecided' with a wide interval: the first answer on screen, not yet a
-verdict. The run stops at the first look where every watched metric is
-decided, or when the budget is spent.
+matters). Floors: a difference is called only from ``min_difference`` games
+(20) on, and never before ``1 + log2(1 / alpha_k)`` games
+(:func:`difference_floor`: n pairs all differing the same way, which a
+bootstrap interval always calls a difference, have probability ``2^(1-n)``
+under a symmetric null); an equivalence only from ``min_equivalence`` games
+(40) on, because a bootstrap over a few identical pairs is degenerate. The run
+stops at the first look where every watched metric is decided, or when the
+budget is spent.
 
-Prefix rule: a look at ``n`` games uses the first ``n`` games of both arms and a
-bootstrap seeded by ``(seed, n)``; the tables are the same whatever the
-schedule, backend, worker count or chunking, and so is the interval at the same
-level.
+Prefix rule: an update at ``n`` games uses the first ``n`` games of both arms
+and a bootstrap seeded by ``(seed, n)``; the tables are the same whatever the
+schedule, the previews' timing, the backend, the worker count or the chunks,
+and so is the interval at the same level.
 
 >>> from workbench.sim import SimSpec
 >>> from workbench.sim.progressive import paired_playtest
 >>> a = SimSpec("meaning-made", games=200, players=4, bots="greedy", trace=False)
 >>> for update in paired_playtest(a, a.with_(variants=("some-switch",))):
-...     print(update.games, update.decided, update.table())
+...     print(update.games, update.preview, update.decided, update.table())
 """
 
 from __future__ import annotations
@@ -73,7 +79,7 @@ from workbench.core.rng import derive_seed
 
 from . import SimResult, SimSpec
 from .backends import MAX_CHUNK, default_workers, iter_tasks, resolve_backend
-from .tables import join_chunks
+from .tables import concat_frames
 
 #: a watched key of this form compares the share of games in which the card was taken
 CARD_USE = "card_use:"
@@ -88,22 +94,13 @@ DEFAULT_WATCH = ("completion", "duration_rounds", "score_spread")
 
 HIGHER, LOWER, SAME, UNDECIDED = "B higher", "B lower", "no difference (within margin)", "undecided"
 
-#: the first look's size when it is derived from the time a game takes
-FIRST_LOOK_MIN, FIRST_LOOK_MAX = 2, 10
-#: the largest step between two looks (games per arm)
-MAX_STEP = 40
-#: seconds a chunk of games should take: short enough that a look seldom
-#: waits long for the chunk holding its last game, long enough that sending
-#: it costs nothing in comparison
-CHUNK_SECONDS = 0.3
-#: game index of the probe game: in no look of any run
-PROBE_INDEX = -1
-
-#: a probe's time is trusted this long (seconds); the machine's load changes
-PACE_MAX_AGE = 300.0
-
-#: (seconds one game took in this process's probe, when), per (game, players, bots)
-_PACE: dict[tuple, tuple[float, float]] = {}
+#: the first scheduled look and the largest step between two (games per arm)
+FIRST_LOOK, MAX_STEP = 20, 40
+#: seconds after the start when the first preview is shown, and between two updates
+FIRST_PREVIEW, PREVIEW_EVERY = 1.0, 1.0
+#: games per chunk: one at a time at first (a preview or a look never waits
+#: for games beyond its own), growing to 10 (sending a chunk costs nothing then)
+CHUNK_GROWTH, MAX_CHUNK_GAMES = 10, 10
 
 
 def look_schedule(budget: int, first: int, *, max_step: int = MAX_STEP) -> list[int]:
@@ -160,26 +157,19 @@ def expanded_level(level: float, n: int) -> float:
     return float(2 * ndtr(q) - 1)
 
 
-def auto_first_look(seconds_per_game: float, workers: int, *, within: float = 1.5,
-                    spent: float = 0.0) -> int:
-    """The first look's size (games per arm) that ``workers`` processes finish
-    within ``within`` seconds, ``spent`` of them already gone, at
-    ``seconds_per_game`` each; between 2 and 10."""
-    pairs = (within - spent) * max(1, workers) / (2 * max(seconds_per_game, 1e-6))
-    return int(min(FIRST_LOOK_MAX, max(FIRST_LOOK_MIN, math.floor(pairs))))
-
-
-def chunk_plan(schedule: Sequence[int], seconds_per_game: float | None, workers: int,
-               max_size: int = 10) -> list[list[int]]:
-    """Game indices in chunks that never straddle a look (so each look is a
-    whole number of chunks): in each stretch between looks, chunks of about
-    :data:`CHUNK_SECONDS` of play, small enough to share the stretch between
-    the workers, at most ``max_size`` games."""
-    by_time = max_size if not seconds_per_game else max(1, int(CHUNK_SECONDS / seconds_per_game))
-    parts = []
+def chunk_plan(schedule: Sequence[int]) -> list[list[int]]:
+    """Game indices in chunks that never straddle a scheduled look: one game
+    each for the first 10, then a game more for every 10 games in, at most
+    :data:`MAX_CHUNK_GAMES`. Chunking changes no result (every look is a
+    prefix of the games); small early chunks let previews and the first looks
+    come as soon as their games are in."""
+    parts: list[list[int]] = []
     for lo, hi in zip([0, *schedule[:-1]], schedule):
-        size = max(1, min(max_size, MAX_CHUNK, by_time, math.ceil((hi - lo) / max(1, workers))))
-        parts += [list(range(s, min(s + size, hi))) for s in range(lo, hi, size)]
+        i = lo
+        while i < hi:
+            size = max(1, min(MAX_CHUNK_GAMES, MAX_CHUNK, i // CHUNK_GROWTH + 1, hi - i))
+            parts.append(list(range(i, i + size)))
+            i += size
     return parts
 
 
@@ -189,7 +179,7 @@ class PairedUpdate:
 
     games: int                 # games per arm in this look (the first ``games`` indices)
     budget: int                # games per arm at most
-    look: int                  # 1, 2, ... (at most ``looks``)
+    look: int                  # 1, 2, ... (at most ``looks``); a preview: the looks passed
     looks: int
     level: float               # coverage of each interval: 1 - the alpha this look spends (a preview: 1 - alpha)
     rows: list[dict]           # metric, key, a, b, diff, ci_low, ci_high, margin, verdict
@@ -201,9 +191,8 @@ class PairedUpdate:
     flipped: list[dict] = field(default_factory=list, repr=False)  # only on the last update
     schedule: list[int] = field(default_factory=list)  # games per arm at every look of the run
     difference_from: int = 0   # games per arm from which this look's level may call a difference
-    preview: bool = False      # too few games to decide anything: spends no alpha
+    preview: bool = False      # not a scheduled look: the games in so far, deciding nothing
     bootstrap_level: float = 0.0  # the percentile level the intervals were read at (expanded_level)
-    probe_seconds: float | None = None  # the probe game's time, when one sized the schedule
 
     @property
     def stopped_early(self) -> bool:
@@ -282,64 +271,40 @@ def _validate(spec: SimSpec) -> None:
     make_bots(spec.bots, len(first.players))
 
 
-def _pace_key(spec: SimSpec) -> tuple:
-    from .runner import player_count, resolve_game
-    game = resolve_game(spec.game)
-    return (game.id, player_count(spec, game), spec.bots)
-
-
-def probe_seconds(spec: SimSpec) -> float:
-    """Seconds one game of ``spec`` takes in this process: game index -1, in no
-    look. Also warms this process's caches (card data, tables a game builds
-    once), so pool workers forked afterwards start warm."""
-    from .runner import play_records
-    start = time.perf_counter()
-    play_records(spec.with_(trace=False), [PROBE_INDEX])
-    took = time.perf_counter() - start
-    _PACE[_pace_key(spec)] = (took, time.monotonic())
-    return took
-
-
-def remembered_pace(spec: SimSpec) -> float | None:
-    """The seconds per game of this process's last probe of the same game,
-    players and bots, if it is recent (:data:`PACE_MAX_AGE`)."""
-    seen = _PACE.get(_pace_key(spec))
-    return seen[0] if seen and time.monotonic() - seen[1] < PACE_MAX_AGE else None
-
-
 def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, margins: dict | None = None,
-                    alpha: float = 0.05, first_look: int | str = "auto", look_every: int | None = None,
-                    max_step: int = MAX_STEP, first_verdict_seconds: float = 1.5,
-                    seconds_per_game: float | None = None, min_difference: int = 20,
-                    min_equivalence: int = 40, stop_early: bool = True, workers: int | None = None, backend: str | None = None,
-                    resamples: int = 2000, seed: int = 0,
+                    alpha: float = 0.05, first_look: int = FIRST_LOOK, look_every: int | None = None,
+                    max_step: int = MAX_STEP, first_preview: float | None = FIRST_PREVIEW,
+                    preview_every: float | None = PREVIEW_EVERY, min_difference: int = 20,
+                    min_equivalence: int = 40, stop_early: bool = True, workers: int | None = None,
+                    backend: str | None = None, resamples: int = 2000, seed: int = 0,
                     on_update: Callable[[PairedUpdate], None] | None = None) -> Iterator[PairedUpdate]:
     """Play both arms (``spec.games`` each, the budget) and yield a
-    :class:`PairedUpdate` at every look; the last one has ``done`` set.
+    :class:`PairedUpdate` at every look and preview; the last one has ``done`` set.
 
     ``watch``: metric keys of :mod:`workbench.sim.metrics` (flattened, e.g.
     ``seat_advantage_seat1``) or ``card_use:NAME``. ``margins``: indifference
     margin per key (defaults in :data:`DEFAULT_MARGINS`; ``None`` for a key
-    means only a clear difference decides it). The schedule: ``look_every``
-    (a fixed grid), else ``first_look`` games then doubling in steps of at most
-    ``max_step``; ``first_look="auto"`` sizes it to land within
-    ``first_verdict_seconds`` at ``seconds_per_game`` (given, remembered from
-    this process's last probe of the same game, players and bots, or probed
-    now). ``on_update`` is called with each update too (for a page that
-    listens rather than iterates). Breaking out of the loop stops the workers
-    at once."""
+    means only a clear difference decides it). The looks: ``look_every`` (a
+    fixed grid), else ``first_look`` games then doubling in steps of at most
+    ``max_step``. Previews: the games in so far, ``first_preview`` seconds after
+    the start and then every ``preview_every`` seconds (``None``: none).
+    ``on_update`` is called with each update too (for a page that listens
+    rather than iterates). Breaking out of the loop stops the workers at once."""
     start = time.perf_counter()
     _check_pair(spec_a, spec_b)
     if look_every is not None and look_every < 1:
         raise WorkbenchError("look_every must be at least 1")
-    if first_look != "auto" and (not isinstance(first_look, int) or first_look < 1):
-        raise WorkbenchError(f"first_look is a number of games (at least 1) or 'auto', not {first_look!r}")
+    if not isinstance(first_look, int) or first_look < 1:
+        raise WorkbenchError(f"first_look is a number of games, at least 1, not {first_look!r}")
     if max_step < 1:
         raise WorkbenchError("max_step must be at least 1")
     if not 0 < alpha < 1:
         raise WorkbenchError("alpha must be between 0 and 1")
-    if seconds_per_game is not None and not seconds_per_game > 0:
-        raise WorkbenchError("seconds_per_game must be positive")
+    for name, value in (("first_preview", first_preview), ("preview_every", preview_every)):
+        if value is not None and not value >= 0:
+            raise WorkbenchError(f"{name} is a number of seconds (0 or more) or None")
+    if min_difference < 2 or min_equivalence < 2:
+        raise WorkbenchError("min_difference and min_equivalence must be at least 2 (an interval needs two games)")
     watch = list(watch)
     if not watch:
         raise WorkbenchError("watch at least one metric")
@@ -357,70 +322,64 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     backend = resolve_backend(backend, workers, None, 2 * spec_a.games)
     if backend == "dask":
         raise WorkbenchError("the progressive playtest runs in this process or a process pool, not on Dask")
-    plan = dict(first_look=first_look, look_every=look_every, max_step=max_step, within=first_verdict_seconds,
-                seconds_per_game=seconds_per_game)
-    if min_difference < 2 or min_equivalence < 2:
-        raise WorkbenchError("min_difference and min_equivalence must be at least 2 (an interval needs two games)")
-    floors = (min_difference, min_equivalence)
-    return _run(spec_a, spec_b, watch, margin_of, alpha, plan, floors, stop_early,
-                workers, backend, resamples, seed, on_update, start)
-
-
-def _plan(spec_a: SimSpec, plan: dict, workers: int, start: float
-          ) -> tuple[list[int], float | None, float | None]:
-    """(schedule, seconds per game if known, seconds the probe took if one was
-    played). Decided before any game of the run is played."""
     budget = spec_a.games
-    pace = plan["seconds_per_game"] or remembered_pace(spec_a)
-    probed = None
-    if plan["look_every"] is not None:
-        return grid_schedule(budget, plan["look_every"]), pace, None
-    first = plan["first_look"]
-    if first == "auto":
-        if pace is None:
-            pace = probed = probe_seconds(spec_a)
-        first = auto_first_look(pace, workers, within=plan["within"], spent=time.perf_counter() - start)
-    return look_schedule(budget, first, max_step=plan["max_step"]), pace, probed
+    schedule = (grid_schedule(budget, look_every) if look_every is not None
+                else look_schedule(budget, first_look, max_step=max_step))
+    previews = (first_preview, preview_every) if first_preview is not None else None
+    return _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, (min_difference, min_equivalence),
+                stop_early, workers, backend, resamples, seed, on_update, start)
 
 
-def _run(spec_a, spec_b, watch, margin_of, alpha, plan, floors, stop_early,
+def _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, floors, stop_early,
          workers, backend, resamples, seed, on_update, start) -> Iterator[PairedUpdate]:
     budget = spec_a.games
-    n_workers = 1 if backend == "serial" else (workers or default_workers())
-    schedule, pace, probed = _plan(spec_a, plan, n_workers, start)
-    # looks before either floor decide nothing: previews, spending no alpha
+    # looks before either floor decide nothing: they spend no alpha
     alphas = spending(schedule, alpha, start=min(floors))
     looks = len(schedule)
-    parts = chunk_plan(schedule, pace, n_workers)
+    parts = chunk_plan(schedule)
     da, db = spec_a.to_dict(), spec_b.to_dict()
     tasks = [t for part in parts for t in ((da, part), (db, part))]  # A, B interleaved, same order
     # chunks ending each look: the look at schedule[k] is chunks [0, ends[k])
     ends = [sum(1 for part in parts if part[-1] < n) for n in schedule]
-    got: dict[int, object] = {}
+    frames: dict[int, tuple] = {}   # each chunk's tables, built once
     prefix = 0          # chunks finished in both arms, from the first
     look = 0
+    shown = 0           # games in the last update
+    due = start + previews[0] if previews else math.inf   # the next preview
+
+    def update_at(upto: int, n: int, alpha_k: float, last: bool) -> PairedUpdate:
+        a = _result(spec_a, [frames[2 * c] for c in range(upto)])
+        b = _result(spec_b, [frames[2 * c + 1] for c in range(upto)])
+        update = _look(a, b, watch, margin_of, alpha, alpha_k, look, looks, budget, n, floors, resamples,
+                       seed, start, last)
+        update.schedule = list(schedule)
+        return update
+
     stream = iter_tasks(tasks, backend=backend, workers=workers or default_workers())
     with closing(stream):
         for t, chunk in stream:
-            got[t] = chunk
-            while 2 * prefix + 1 in got and 2 * prefix in got:
+            frames[t] = chunk.frames()
+            while 2 * prefix + 1 in frames and 2 * prefix in frames:
                 prefix += 1
-            # every look point the prefix has passed, in order (several at
+            pending = []
+            # every scheduled look the prefix has passed, in order (several at
             # once when chunks arrive together), each on exactly its games
             while look < looks and ends[look] <= prefix:
-                upto, n = ends[look], schedule[look]
                 look += 1
-                last = n >= budget
-                a = _result(spec_a, [got[2 * c] for c in range(upto)])
-                b = _result(spec_b, [got[2 * c + 1] for c in range(upto)])
-                update = _look(a, b, watch, margin_of, alpha, alphas[look - 1], look, looks, budget, n,
-                               floors, resamples, seed, start, last)
-                update.schedule, update.probe_seconds = list(schedule), probed
-                if stop_early and update.decided and not last:
+                pending.append(update_at(ends[look - 1], schedule[look - 1], alphas[look - 1],
+                                         schedule[look - 1] >= budget))
+            n = sum(len(parts[c]) for c in range(prefix))
+            if not pending and previews and time.perf_counter() >= due and n >= 2 and n > shown:
+                pending.append(update_at(prefix, n, 0.0, False))   # a preview: decides nothing
+            for update in pending:
+                shown = update.games
+                if previews:
+                    due = time.perf_counter() + previews[1]
+                if stop_early and update.decided and not update.done:
                     update.done = True
                 if update.done:
                     from .compare import flipped_games
-                    update.flipped = flipped_games(a, b)
+                    update.flipped = flipped_games(update.a, update.b)
                 if on_update:
                     on_update(update)
                 yield update
@@ -428,8 +387,8 @@ def _run(spec_a, spec_b, watch, margin_of, alpha, plan, floors, stop_early,
                     return
 
 
-def _result(spec: SimSpec, chunks: list) -> SimResult:
-    games, players, cards = join_chunks(chunks)
+def _result(spec: SimSpec, framed: list) -> SimResult:
+    games, players, cards = (concat_frames([f[k] for f in framed]) for k in range(3))
     from .runner import resolve_game
     ideal = getattr(resolve_game(spec.game), "ideal_rounds", None)
     return SimResult(spec.with_(games=games.height), games, players, cards,
