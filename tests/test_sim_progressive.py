@@ -236,6 +236,22 @@ def test_tweak_session_streams_its_playtest(cards_copy):
                                            "games taking Pulse"]
 
 
+def test_a_streamed_update_opens_its_flipped_games_like_a_quick_playtest(cards_copy):
+    from workbench.graphs.tweak import TweakSession
+    s = TweakSession()
+    s.edit("Pulse", "I", 3)
+    *_, last = s.stream_playtest(n=12, players=4, seed=3, bots="random", workers=0, look_every=12,
+                                 **LOOKS_ONLY)
+    result = s.paired_result(last)
+    assert result.games == 12 and result.card == "Pulse" and result.players == 4
+    assert result.pools == (s.baseline, s.cards)
+    assert "verdict" in result.summary.columns
+    assert result.flipped == last.flipped and result.flipped   # the costlier Pulse changes an outcome
+    match = s.flipped_match(result, 0, "new")
+    assert match["game"] == s.session_game("edited", pool=s.cards)
+    assert match["config"] == result.flipped[0]["config_b"]
+
+
 def test_streamed_playtest_plays_the_sessions_own_game(cards_copy, monkeypatch):
     """A Pax session's streamed playtest plays Pax with the edited pool (not
     Meaning Made with Pax's cards)."""

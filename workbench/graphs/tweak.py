@@ -595,6 +595,19 @@ class TweakSession:
                                look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
                                on_update=on_update, **schedule)
 
+    def paired_result(self, update) -> PairedResult:
+        """A streamed playtest's update in the shape of :meth:`quick_playtest`'s
+        result: the summary (with a verdict column), the flipped games (on the
+        last update) and the pools played, so a page shows it and opens its
+        flipped games (:meth:`flipped_match`) the same way."""
+        from workbench.sim.progressive import CARD_USE
+        from workbench.sim.runner import resolve_game
+        pools = tuple(getattr(resolve_game(r.spec.game), "_cards", None) for r in (update.a, update.b))
+        card = next((r["key"][len(CARD_USE):] for r in update.rows if r["key"].startswith(CARD_USE)), None)
+        return PairedResult(update_summary(update), list(update.flipped), update.games,
+                            update.a.spec.players or self.game.default_players, card, update.elapsed,
+                            pools=pools if all(p is not None for p in pools) else (), bots=update.a.spec.bots)
+
 
 def update_summary(update) -> pl.DataFrame:
     """A streaming update in the shape of :attr:`PairedResult.summary` (metric,
