@@ -279,14 +279,17 @@ def _first_verdict(session, players, budget, full):
     t0 = time.perf_counter()
     stream = session.stream_playtest(n=budget, players=players, workers=None)
     first = last = None
+    looked = None   # seconds to the first scheduled look (one that may decide)
     with closing(stream):
         for update in stream:
             if first is None:
                 first = (time.perf_counter() - t0, update)
+            if looked is None and not update.preview:
+                looked = time.perf_counter() - t0
             last = update
             if not full:
                 break
-    return first[0], first[1], last
+    return first[0], first[1], last, looked
 
 
 def _paired_with_tweak(game_id, players, budget, quick):
@@ -308,9 +311,9 @@ def _paired_with_tweak(game_id, players, budget, quick):
     opened = time.perf_counter() - t0
     var = session.variables([pattern])[0][0]
     session.edit(var.card, var.field, var.current + 1)
-    took, first, last = _first_verdict(session, players, budget, full=not quick)
+    took, first, last, looked = _first_verdict(session, players, budget, full=not quick)
     session.edit(var.card, var.field, var.current + 2)
-    again, second, _ = _first_verdict(session, players, budget, full=False)
+    again, second, _, _ = _first_verdict(session, players, budget, full=False)
     verdicts = "; ".join(f"{r['metric']} {r['verdict']}" for r in first.rows)
     kind = "preview" if first.preview else "look"
     text = (f"session opened in {opened:.1f} s; {var.card}'s {var.field} {var.current} -> {var.current + 1}: "
@@ -318,12 +321,15 @@ def _paired_with_tweak(game_id, players, budget, quick):
             f"{', '.join(map(str, first.schedule))}. After a second edit ({var.current + 2}): "
             f"{again:.2f} s, {second.games} games")
     if not quick:
-        text += (f". Full run: ended at {last.games} of {budget} games per pool after {last.elapsed:.1f} s"
-                 f" ({'every metric decided' if last.decided else 'budget spent'})")
+        text += (f". Full run: first look ({first.schedule[0]} games) after {looked:.1f} s, ended at "
+                 f"{last.games} of {budget} games per pool after {last.elapsed:.1f} s"
+                 f" ({'every metric decided' if last.decided else 'budget spent'}: "
+                 + "; ".join(f"{r['metric']} {r['verdict']}" for r in last.rows) + ")")
     return took, text, {"edit": f"{var.card}.{var.field} {var.current} -> {var.current + 1}",
                         "first_update_games": first.games, "first_update_preview": first.preview,
                         "schedule": first.schedule, "second_edit_seconds": again,
                         "second_edit_games": second.games,
+                        "first_look_seconds": None if quick else looked,
                         "final_games": None if quick else last.games,
                         "final_decided": None if quick else last.decided,
                         "total_seconds": None if quick else last.elapsed}
