@@ -4,7 +4,6 @@ once every watched metric is decided."""
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 
 import numpy as np
@@ -108,11 +107,11 @@ def test_under_no_difference_the_looks_seldom_call_one():
 
 def test_a_look_that_may_decide_reads_wider_percentiles_on_few_games():
     rule = progressive.look_rule(20, 0.05, 0.005)
-    assert not rule.preview and rule.level == pytest.approx(0.995)
+    assert rule.decides and rule.level == pytest.approx(0.995)
     assert rule.bootstrap_level > 0.998 and rule.difference_from == 20 and rule.equivalence_from == 40
     assert progressive.expanded_level(0.995, 2000) == pytest.approx(0.995, abs=2e-4)  # many games: no change
     preview = progressive.look_rule(5, 0.05, 0.0)
-    assert preview.preview and preview.level == preview.bootstrap_level == 0.95
+    assert not preview.decides and preview.level == preview.bootstrap_level == 0.95
     assert not preview.may_differ(5) and not preview.may_equal(5)
 
 
@@ -344,6 +343,13 @@ def test_previews_show_the_games_in_so_far_and_decide_nothing(monkeypatch):
     for d in again:
         d.pop("elapsed")
     assert again == plain
+
+
+def test_one_preview_only_without_preview_every():
+    spec = SimSpec(TOY, games=30, players=2, bots="greedy", seed=3)
+    updates = list(paired_playtest(spec, spec, watch=["completion"], workers=0, first_look=20, stop_early=False,
+                                   first_preview=0.0, preview_every=None))
+    assert [(u.games, u.preview) for u in updates] == [(2, True), (20, False), (30, False)]
 
 
 def test_previews_wait_for_the_clock():

@@ -287,7 +287,8 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     means only a clear difference decides it). The looks: ``look_every`` (a
     fixed grid), else ``first_look`` games then doubling in steps of at most
     ``max_step``. Previews: the games in so far, ``first_preview`` seconds after
-    the start and then every ``preview_every`` seconds (``None``: none).
+    the start (``None``: none) and then every ``preview_every`` seconds
+    (``None``: only the first).
     ``on_update`` is called with each update too (for a page that listens
     rather than iterates). Breaking out of the loop stops the workers at once."""
     start = time.perf_counter()
@@ -361,20 +362,21 @@ def _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, floors, st
             frames[t] = chunk.frames()
             while 2 * prefix + 1 in frames and 2 * prefix in frames:
                 prefix += 1
-            pending = []
+            pending = []   # (chunks, games, alpha spent, last, scheduled) of each update due now
             # every scheduled look the prefix has passed, in order (several at
             # once when chunks arrive together), each on exactly its games
-            while look < looks and ends[look] <= prefix:
-                look += 1
-                pending.append(update_at(ends[look - 1], schedule[look - 1], alphas[look - 1],
-                                         schedule[look - 1] >= budget))
+            while look + len(pending) < looks and ends[look + len(pending)] <= prefix:
+                k = look + len(pending)
+                pending.append((ends[k], schedule[k], alphas[k], schedule[k] >= budget, True))
             n = sum(len(parts[c]) for c in range(prefix))
-            if not pending and previews and time.perf_counter() >= due and n >= 2 and n > shown:
-                pending.append(update_at(prefix, n, 0.0, False))   # a preview: decides nothing
-            for update in pending:
+            if not pending and time.perf_counter() >= due and n >= 2 and n > shown:
+                pending.append((prefix, n, 0.0, False, False))   # a preview: decides nothing
+            for upto, n, alpha_k, last, scheduled in pending:
+                look += scheduled
+                update = update_at(upto, n, alpha_k, last)
+                update.preview = not scheduled
                 shown = update.games
-                if previews:
-                    due = time.perf_counter() + previews[1]
+                due = time.perf_counter() + previews[1] if previews and previews[1] is not None else math.inf
                 if stop_early and update.decided and not update.done:
                     update.done = True
                 if update.done:
@@ -399,26 +401,26 @@ def _result(spec: SimSpec, framed: list) -> SimResult:
 class LookRule:
     """How one look reads its intervals and what it may decide."""
 
-    preview: bool          # spends no alpha, decides nothing
+    decides: bool          # False: spends no alpha, decides nothing (a preview, or a look before the floors)
     level: float           # the coverage its intervals claim
     bootstrap_level: float  # the percentile level that gives it (expanded_level)
     difference_from: int   # games per arm from which it may call a difference
     equivalence_from: int  # ... and an equivalence
 
     def may_differ(self, n: int) -> bool:
-        return not self.preview and n >= self.difference_from
+        return self.decides and n >= self.difference_from
 
     def may_equal(self, n: int) -> bool:
-        return not self.preview and n >= self.equivalence_from
+        return self.decides and n >= self.equivalence_from
 
 
 def look_rule(n: int, alpha: float, alpha_k: float, min_difference: int = 20,
               min_equivalence: int = 40) -> LookRule:
-    """The rule of a look at ``n`` games spending ``alpha_k`` (0: a preview,
-    shown with a plain ``1 - alpha`` interval for orientation)."""
+    """The rule of a look at ``n`` games spending ``alpha_k`` (0: it decides
+    nothing and shows a plain ``1 - alpha`` interval for orientation)."""
     if alpha_k == 0:
-        return LookRule(True, 1 - alpha, 1 - alpha, min_difference, min_equivalence)
-    return LookRule(False, 1 - alpha_k, expanded_level(1 - alpha_k, n),
+        return LookRule(False, 1 - alpha, 1 - alpha, min_difference, min_equivalence)
+    return LookRule(True, 1 - alpha_k, expanded_level(1 - alpha_k, n),
                     max(min_difference, difference_floor(alpha_k)), min_equivalence)
 
 
@@ -454,4 +456,4 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
         rows.append(row)
     decided = all(r["verdict"] != UNDECIDED for r in rows)
     return PairedUpdate(n, budget, look, looks, level, rows, decided, last, time.perf_counter() - start, a, b,
-                        difference_from=rule.difference_from, preview=rule.preview, bootstrap_level=boot_level)
+                        difference_from=rule.difference_from, bootstrap_level=boot_level)
