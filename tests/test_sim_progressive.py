@@ -8,6 +8,8 @@ import multiprocessing
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.rng import derive_seed
@@ -62,6 +64,24 @@ def test_previews_spend_nothing_and_the_first_deciding_look_spends_all_before_it
     assert shares[3] == pytest.approx(0.05 * 24 / 200) and shares[4] == pytest.approx(0.05 * 24 / 200)
     assert sum(shares) == pytest.approx(0.05)
     assert spending([5, 10], 0.05, start=20) == [0.0, 0.0]       # a budget below the floor decides nothing
+
+
+@settings(max_examples=200, deadline=None)
+@given(budget=st.integers(1, 3000), first=st.integers(1, 200), max_step=st.integers(1, 200),
+       start=st.integers(0, 100))
+def test_every_schedule_ends_at_the_budget_and_spends_at_most_alpha(budget, first, max_step, start):
+    schedule = look_schedule(budget, first, max_step=max_step)
+    assert schedule[0] == min(first, budget) and schedule[-1] == budget
+    steps = np.diff(schedule)
+    assert (steps > 0).all()
+    assert all(b - a <= min(a, max_step) for a, b in zip(schedule, schedule[1:]))   # doubling, bounded
+    shares = spending(schedule, 0.05, start=start)
+    assert all(x >= 0 for x in shares)
+    assert sum(shares) == pytest.approx(0.05 if budget >= start else 0.0)
+    assert all(x == 0 for n, x in zip(schedule, shares) if n < start)
+    parts = chunk_plan(schedule)
+    assert [i for p in parts for i in p] == list(range(budget))
+    assert set(schedule) <= {p[-1] + 1 for p in parts}
 
 
 def test_an_equal_grid_spends_like_bonferroni():
@@ -177,6 +197,19 @@ def test_pool_and_serial_give_the_same_looks():
     for d in serial + pooled:
         d.pop("elapsed")
     assert serial == pooled
+
+
+def test_previews_on_the_pool_are_prefixes_of_the_same_games():
+    spec = SimSpec(TOY, games=30, players=2, bots="greedy", seed=11)
+    other = spec.with_(bots="ban:Gem:greedy,greedy")
+    updates = list(paired_playtest(spec, other, watch=["duration_actions"], workers=2, first_look=20,
+                                   stop_early=False, first_preview=0.0, preview_every=0.0))
+    assert [u.games for u in updates if not u.preview] == [20, 30]
+    previews = [u for u in updates if u.preview]
+    assert previews and all(2 <= u.games < 20 or 20 < u.games < 30 for u in previews)
+    batch_a, batch_b = simulate(spec, workers=0), simulate(other, workers=0)
+    for u in updates:
+        assert u.a.games.equals(batch_a.games.head(u.games)) and u.b.games.equals(batch_b.games.head(u.games))
 
 
 def test_leaving_the_loop_stops_the_workers():
