@@ -357,9 +357,15 @@ def _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, floors, st
         return update
 
     stream = iter_tasks(tasks, backend=backend, workers=workers or default_workers())
+    warm = not any(alphas)   # the intervals of a look that may decide need scipy
     with closing(stream):
         for t, chunk in stream:
             frames[t] = chunk.frames()
+            if not warm:
+                # imported now, while the workers play and no update can be
+                # due yet (one chunk is in), not later on the first look's path
+                expanded_level(0.95, 20)
+                warm = True
             while 2 * prefix + 1 in frames and 2 * prefix in frames:
                 prefix += 1
             pending = []   # (chunks, games, alpha spent, last, scheduled) of each update due now
