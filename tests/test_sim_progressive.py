@@ -406,3 +406,19 @@ def test_the_bench_measures_a_game_without_a_card_session(capsys):
     import json
     (figure,) = json.loads(capsys.readouterr().out)["games"][0]["figures"]
     assert figure["name"] == "paired" and figure["first_update_games"] >= 2
+
+
+def test_the_main_process_values_a_first_move_before_forking_unless_bots_play_at_random(monkeypatch):
+    """So tables a game builds once per process for its evaluation are built
+    before the workers are forked, and inherited by all of them."""
+    from workbench.sim.runner import resolve_game
+    game = resolve_game(TOY)
+    calls = []
+    real = type(game).action_values
+    monkeypatch.setattr(type(game), "action_values",
+                        lambda self, state, seat, actions, weights=None: calls.append(seat) or
+                        real(self, state, seat, actions, weights))
+    progressive._validate(SimSpec(TOY, games=10, players=2, bots="greedy"))
+    assert calls == [0]
+    progressive._validate(SimSpec(TOY, games=10, players=2, bots="random"))
+    assert calls == [0]
