@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps")
+PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps", "Print", "Balance")
 POSITION = re.compile(r"position (\d+) of (\d+)")
 
 
@@ -345,4 +345,45 @@ def test_graph_click_selects_a_card(ui, console_errors):
     page.wait_for_timeout(1500)
     assert page.evaluate(SELECT_IN_GRAPH, "Pulse") >= 1
     expect(page.locator(".graph-links")).to_contain_text("Pulse needs")
+    assert console_errors == []
+
+
+EDIT_LINE = re.compile(r"(\w[\w ]*?) (runway|compute): (\d+) → (\d+)")
+
+
+def test_balance_page_searches_mandate_applies_and_undoes(ui, console_errors):
+    page = ui.page
+    ui.open("Balance")
+    page.locator(".balance-game select").select_option("mandate-2038")
+    # the game's own targets and variables, as docs/balancing.md runs them
+    expect(page.get_by_label("Targets (one per line)")).to_have_value(re.compile("action_usage_min>=0.05"))
+    expect(page.get_by_label("Vary (one pattern per line)")).to_have_value(re.compile(r"tiles\.\*\.runway"))
+    for label, value in (("Trials", "2"), ("Games per trial and player count", "1"),
+                         ("Games for the fresh check", "2")):
+        box = page.get_by_label(label, exact=True)
+        box.fill(value)
+        box.press("Tab")
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("progress.balance-progress")).to_be_visible()
+    status = page.locator(".balance-status")
+    expect(status).to_contain_text("2 trials; proposal:", timeout=240_000)
+    expect(page.locator("progress.balance-progress")).to_be_hidden()
+    expect(page.locator(".balance-diff")).to_contain_text("+++ b/mandate_2038/game.yaml")
+    edits = " ".join(page.locator(".balance-edits li").all_inner_texts())
+    found = EDIT_LINE.search(edits)
+    assert found, edits
+    card, field, old, new = found.groups()
+    page.get_by_role("button", name="Apply proposal").click()
+    expect(status).to_contain_text("applied: wrote game.yaml")
+    ui.screenshot("balance")
+    # the Cards page shows the same live pool: the applied value, and Undo there
+    ui.tab("Cards")
+    page.locator(".cards-game select").select_option("mandate-2038")
+    expect(_cell(page, card, field)).to_have_text(new)
+    expect(page.locator(".page-cards").get_by_role("button", name="Undo")).to_be_enabled()
+    ui.tab("Balance")
+    page.locator(".page-balance").get_by_role("button", name="Undo").click()
+    expect(status).to_contain_text("undone: wrote game.yaml")
+    ui.tab("Cards")
+    expect(_cell(page, card, field)).to_have_text(old)
     assert console_errors == []

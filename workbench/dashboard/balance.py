@@ -205,6 +205,7 @@ def search_figure(model: BalanceModel):
         best.append(running)
     fig = figure(title="Search: loss per trial (0 = the cards as they are)", height=260,
                  sizing_mode="stretch_width", x_axis_label="trial", y_axis_label="loss", tools="save")
+    fig.xaxis[0].ticker.min_interval = 1  # trials are whole numbers
     fig.scatter(xs, ys, size=7, legend_label="trial")
     fig.step(xs, best, mode="after", line_width=2, color="firebrick", legend_label="best so far")
     return fig

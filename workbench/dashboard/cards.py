@@ -353,14 +353,14 @@ class CardsPage(pn.viewable.Viewer):
             if self._shown_game != self.model.pool.game_id:
                 self._show_pool()
                 return
-            patch_table(self._table, self.model.table().to_pandas())
+            patch_table(self._table, table_frame(self.model.table()))
             self._draw_graph()
             self._show_message()
 
     def _show_pool(self) -> None:
         """Show the model's current game: a new table, its graph, no playtest yet."""
         m = self.model
-        frame = m.table().to_pandas()
+        frame = table_frame(m.table())
         self._shown_game = m.pool.game_id
         self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
         self._table.value = frame
@@ -484,6 +484,18 @@ class CardsPage(pn.viewable.Viewer):
                              self._flipped_box, sizing_mode="stretch_width")
         right = pn.Column(self._info, self._graph, self._report, playtest, width=780)
         return pn.Row(left, right, sizing_mode="stretch_width")
+
+
+def table_frame(table):
+    """The polars card table as the pandas frame Tabulator shows. An integer
+    column with gaps (a field only some kinds of card have) stays whole numbers
+    and blanks: pandas would make it floats, and the page would print 2.0 and NaN."""
+    import pandas as pd
+    frame = table.to_pandas()
+    for name, dtype in zip(table.columns, table.dtypes):
+        if dtype.is_integer() and table[name].null_count():
+            frame[name] = pd.Series(table[name].to_list(), dtype=object)
+    return frame
 
 
 def patch_table(table, frame) -> None:
