@@ -384,6 +384,7 @@ class CardsPage(pn.viewable.Viewer):
                 m.choose_game(event.new)
         except WorkbenchError as exc:
             m.message = f"refused: {exc}"
+            self._game.value = m.pool.game_id  # the selector shows the game still shown
 
     def _on_edit(self, event):
         m = self.model
