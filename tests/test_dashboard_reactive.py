@@ -118,3 +118,21 @@ def test_patch_source_sends_only_changed_cells():
     assert sent == [ColumnsPatchedEvent]  # nothing changed, nothing sent
     patch_source(source, {"a": [1], "b": ["x"]})
     assert list(source.data["a"]) == [1] and ColumnsPatchedEvent not in sent[1:]
+
+
+def test_a_refused_edit_publishes_nothing(cards_copy):
+    from workbench.core.errors import WorkbenchError
+    from workbench.dashboard.pool import LivePool
+    from workbench.graphs.tweak import TweakSession
+    pool = LivePool(TweakSession(folder=cards_copy / "meaning_made"))
+    seen = []
+    pool.param.watch(lambda *events: seen.extend(e.name for e in events), ["raw", "can_undo", "dirty"])
+    snapshot = pool.raw
+    with pytest.raises(WorkbenchError):
+        pool.edit("Shell", "layer", "twelve")
+    assert seen == [] and pool.raw is snapshot and not pool.can_undo
+    pool.edit("Shell", "E", 3)
+    assert pool.raw is pool.session.raw and pool.raw is not snapshot
+    assert set(seen) == {"raw", "can_undo", "dirty"}
+    pool.save()
+    assert not pool.dirty and pool.raw is pool.session.raw
