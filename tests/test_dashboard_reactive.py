@@ -136,3 +136,24 @@ def test_a_refused_edit_publishes_nothing(cards_copy):
     assert set(seen) == {"raw", "can_undo", "dirty"}
     pool.save()
     assert not pool.dirty and pool.raw is pool.session.raw
+
+
+def test_play_page_depends_on_the_position_and_waits_while_hidden(cards_copy, monkeypatch):
+    from workbench.dashboard.play import PlayPage
+    bench = Workbench(page=TITLES.index("Play"))
+    page = PlayPage(bench=bench)
+    m = page.model
+    drawn = []
+    monkeypatch.setattr(page, "_draw", lambda: drawn.append(m.ply))
+    assert m.move(m.legal_moves()[0]) and drawn == [m.ply]
+    m.back()
+    assert drawn[-1] == m.ply and len(drawn) == 2
+    start = len(drawn)
+    m.goto(m.ply)  # the same position: nothing to redraw
+    assert len(drawn) == start
+    bench.page = TITLES.index("Cards")
+    m.move(m.legal_moves()[0])
+    m.back()
+    assert len(drawn) == start  # hidden: no redraw yet
+    bench.page = TITLES.index("Play")
+    assert drawn[start:] == [m.ply]  # one redraw, of the position now
