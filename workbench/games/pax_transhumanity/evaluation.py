@@ -10,9 +10,10 @@ from typing import Mapping
 from . import scoring
 from .commercialize import WAYS, cost as commercialize_cost, feasible
 from .data import SPHERES
-from .effects import companies_of
-from .finance import can_pay, patent_value, track_money
-from .labour import employees_of, labour_places
+from .finance import can_pay, plan_payment
+from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
+from .syndicate import agents_needed
+from .labour import action_cost, labour_places
 from .research import lowest_card
 from .state import PaxState
 
@@ -59,53 +60,191 @@ ENDING_KEYS = ("win", "loss", "margin", "stall", "spend_by")
 HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
 
-def features(state: PaxState, seat: int) -> dict:
-    # what the player could pay now: the finance track plus selling every Patent
-    held = state.patents[seat]
-    value_of = {c: patent_value(state, c) for c in held}   # each colour's sale value, once
-    liquid = track_money(state, seat) + sum((value_of[c] + 1) * n for c, n in held.items())
-    feasible_count, best_progress = syndication_outlook(state, seat)
-    tipping = list(held_tipping_points(state, seat))
+#: features no Syndicate, Hire or Import can change (:data:`STATIC_KINDS`):
+#: the greedy look-ahead takes them from the position it looks ahead from
+STATIC = ("score", "companies", "solved", "commercialized", "clock", "future_shock", "think_tank", "tycoon")
+#: action kinds that leave the :data:`STATIC` features as they were: they touch
+#: neither Companies, solved problems, the Splay, the Deck nor Think Tanks, and
+#: the only ending they can bring is the safety stop (scored like no ending)
+STATIC_KINDS = ("syndicate", "hire", "import")
+
+
+def static_features(state: PaxState, seat: int) -> dict:
+    """The :data:`STATIC` features of ``seat``."""
+    own_companies = sum(1 for s in state.companies.values() if s == seat)
     return {
         "score": scoring.score(state, seat),
-        "companies": len(companies_of(state, seat)),
+        "companies": own_companies,
         "solved": sum(state.solved[seat].values()),
-        "patents": sum(state.patents[seat].values()),
-        "patent_value": sum(value_of[c] * n for c, n in held.items()),
-        "syndications": min(3, sum(1 for owners in state.synd.values() if seat in owners)),
-        "feasible": feasible_count,
-        "progress": best_progress,
         "commercialized": state.stats.get(f"commercialized_by_{seat}", 0),
-        "thinkers": sum(1 for sp in SPHERES if any(state.market[sp]) and labour_places(state, seat, sp, "T")),
-        "employees": min(4, len(employees_of(state, seat))),
-        "money": min(6, liquid),
-        "broke": 1 if track_money(state, seat) < 3 else 0,
-        "agents": sum(state.fin[seat]),
-        "debt": state.fin[seat][2],
-        "imports": state.stats.get("imports", 0),
         "clock": len(state.splay) + len(state.out_of_game) - len(state.deck),
         "future_shock": scoring.singular_score(state, seat),
         "think_tank": len(state.think_tank[seat]),
-        "tipping_points": min(1, len(tipping)),
-        "tipping_ready": sum(1 for tp in tipping if is_lowest(state, tp)),
-        "cash": min(6, track_money(state, seat)),
-        "tycoon": tycoon_progress(len(companies_of(state, seat)), state.content.settings),
+        "tycoon": tycoon_progress(own_companies, state.content.settings),
     }
 
 
-def evaluate(state: PaxState, seat: int, weights=None) -> float:
+def features(state: PaxState, seat: int, static: dict | None = None) -> dict:
+    """The named numbers :func:`evaluate` weighs for ``seat`` (the keys of
+    ``DEFAULT_WEIGHTS`` that are not ``ENDING_KEYS``).
+
+    Every per-position fact is worked out once here (the Splay's bands, the
+    pairs the Splay makes feasible, what the player could pay) instead of once
+    per idea or per colour; the values are those of the rule functions named
+    beside them (``patent_value``, ``can_pay``, ``feasible``, ``labour_places``),
+    which ``tests/test_pax_bots.py`` checks against them. ``static``: the
+    :data:`STATIC` features, when the caller knows them already."""
+    if static is None:
+        static = static_features(state, seat)
+    fin = state.fin[seat]
+    track = 2 * fin[0] + fin[1]                         # finance.track_money
+    held = state.patents[seat]
+    splay = state.splay
+    bands: dict = {}
+    for entry in splay:
+        band = entry[1]
+        bands[band] = bands.get(band, 0) + 1
+    regime = state.regime
+    dom = dominant_sphere(regime)
+    every = regime == "Paradigm Shift"
+    value_of = {}                                       # finance.patent_value, per colour held
+    for c in held:
+        v = bands.get(c, 0)
+        value_of[c] = v * 2 if (every or dom == c) else v
+    liquid = track + sum((value_of[c] + 1) * n for c, n in held.items())
+    market, synd = state.market, state.synd
+    ideas = state.content.ideas
+    tipping = ready = 0
+    nonempty = []
+    mine = []                                           # (sphere, own syndicated ideas there)
+    for sphere in SPHERES:
+        lowest = None
+        own = None
+        for idea in market[sphere]:
+            if idea is None:
+                continue
+            if lowest is None:
+                lowest = idea
+            owners = synd.get(idea)
+            if owners and seat in owners:
+                if own is None:
+                    own = []
+                own.append(idea)
+                if ideas[idea].kind == "tipping point":
+                    tipping += 1
+                    ready += idea == lowest
+        nonempty.append(lowest is not None)
+        if own:
+            mine.append((sphere, own))
+    feasible_count, best_progress = _outlook(state, seat, liquid, held, mine) if mine else (0, 0)
+    staff, companies = state.staff, state.companies
+    thinkers = 0
+    for sphere, filled in zip(SPHERES, nonempty):
+        if filled:
+            for key in state.content.side_places[(sphere, "T")]:    # labour.labour_places
+                here = staff.get(key)
+                if here and (seat in here or companies.get(key) == seat):
+                    thinkers += 1
+                    break
+    return {
+        "score": static["score"],
+        "companies": static["companies"],
+        "solved": static["solved"],
+        "patents": sum(held.values()),
+        "patent_value": sum(value_of[c] * n for c, n in held.items()),
+        "syndications": min(3, sum(1 for owners in synd.values() if seat in owners)),
+        "feasible": feasible_count,
+        "progress": best_progress,
+        "commercialized": static["commercialized"],
+        "thinkers": thinkers,
+        "employees": min(4, sum(1 for seats in staff.values() if seat in seats)),
+        "money": min(6, liquid),
+        "broke": 1 if track < 3 else 0,
+        "agents": sum(fin),
+        "debt": fin[2],
+        "imports": state.stats.get("imports", 0),
+        "clock": static["clock"],
+        "future_shock": static["future_shock"],
+        "think_tank": static["think_tank"],
+        "tipping_points": min(1, tipping),
+        "tipping_ready": ready,
+        "cash": min(6, track),
+        "tycoon": static["tycoon"],
+    }
+
+
+def _outlook(state: PaxState, seat: int, liquid: int, held: dict, mine: list) -> tuple:
+    """:func:`syndication_outlook` with the position's facts worked out once:
+    the feasible discipline pairs (Splay, Patents, Think Tank) and, per sphere,
+    whether any Maker place's commercialization cost is within ``liquid``
+    (what ``can_pay`` answers for a default payment). ``mine``: the player's
+    syndicated Market ideas by sphere, in Market order."""
+    if state.sell_choice:
+        return syndication_outlook(state, seat)
+    ideas = state.content.ideas
+    pairs = _feasible_pairs(state, seat)
+    count = best = 0
+    for sphere, own in mine:
+        affordable = None
+        for idea in own:
+            a, b = ideas[idea].disciplines
+            pair = (a, b) if a <= b else (b, a)
+            if pair in pairs:
+                ok = True
+            elif a == b:
+                ok = held.get(a, 0) >= 2
+            else:
+                ok = held.get(a, 0) >= 1 and held.get(b, 0) >= 1
+            count += ok
+            if affordable is None:
+                places = labour_places(state, seat, sphere, "M")
+                if not places:
+                    affordable = -1
+                else:
+                    sub = commercialize_subsidized(state, sphere)
+                    affordable = 1 if any(action_cost(state, sphere, k, sub) <= liquid for k in places) else 0
+            points = int(ok)
+            if affordable >= 0:
+                points += 1 + affordable
+            if points > best:
+                best = points
+    return count, best
+
+
+def _feasible_pairs(state: PaxState, seat: int) -> set:
+    """Discipline pairs (sorted) that are feasible for ``seat`` via the Splay or
+    the top of the own Think Tank (commercialize.splay_feasible, think_tank_feasible)."""
+    out = set()
+    splay = state.splay
+    for i in range(len(splay) - 1):
+        first, second = splay[i], splay[i + 1]
+        a, b = first[1], second[1]
+        pair = (a, b) if a <= b else (b, a)
+        if pair in out:
+            continue
+        owners = [o for o in first[2] + second[2] if o is not None]
+        if seat in owners or not owners:
+            out.add(pair)
+    tank = state.think_tank[seat]
+    if tank:
+        a, b = state.idea(tank[-1]).disciplines
+        out.add((a, b) if a <= b else (b, a))
+    return out
+
+
+def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = None) -> float:
     """Weighted features (see ``DEFAULT_WEIGHTS``; money and Patents held count
     less and less until round ``spend_by``). A finished game adds the
     ending's worth for ``seat`` (:func:`ending_value`); an unfinished one pays
     ``stall`` per round, so the longer a game drags on the more an ending the
     player would not win beats going on. The safety stop (``timeout``) is
-    valued like any unfinished position."""
+    valued like any unfinished position. ``static``: see :func:`features`."""
     if weights:
         w = dict(DEFAULT_WEIGHTS)
         w.update(weights)
     else:
         w = DEFAULT_WEIGHTS  # only read
-    f = features(state, seat)
+    f = features(state, seat, static)
     keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
     # the same products summed by sum() in the same order as always (a loop
     # of += would differ from sum() on Python versions that compensate)
@@ -178,3 +317,154 @@ def syndication_outlook(state: PaxState, seat: int) -> tuple:
                 points += 1 + (1 if any(can_pay(state, seat, commercialize_cost(state, idea, k)) for k in places) else 0)
             best = max(best, points)
     return count, best
+
+
+class LookaheadKeys:
+    """What an action changes in the evaluation of ``seat``, as a key: actions
+    with equal keys lead to positions of exactly equal value, so the greedy
+    look-ahead works each key out once (``PaxGame.action_values``). Only the
+    kinds that make up most of a position's actions get a key; ``key`` answers
+    None for the others (they are looked ahead one by one).
+
+    The evaluation reads the turn only through the round and the ending, and:
+
+    - an Import moves one card: it changes which columns hold a card
+      (``thinkers``), the sphere of the moved idea if the player syndicated it
+      (``progress``) and which of the player's Tipping Points are lowest in
+      their column (``tipping_ready``);
+    - a Syndicate changes the finance track by its price and the agents it
+      installs, the Patents by those it sells, and adds one held idea, which
+      counts through whether it is feasible and the cheapest Maker labour of
+      its sphere (``feasible``, ``progress``) and, for a Tipping Point, whether
+      it is lowest; a Surge
+      Arrow may keep the action open: the fewest agents a Surge from the idea
+      would need decides whether it does;
+    - a Hire pays the same for every place and installs from the track or not;
+      the place counts only through whether it gives Thinker labour in a sphere
+      with cards and none yet (``thinkers``), whether it is an own Company (no
+      action used) and, in a sphere where the player holds a syndicated idea,
+      the place itself (labour and Barrier costs, ``progress``).
+
+    A change of what :func:`features` reads must change these keys with it
+    (``tests/test_pax_bots.py`` compares ``action_values`` with plain look-ahead
+    over many positions and weights)."""
+
+    def __init__(self, state: PaxState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.where = {idea: (sphere, slot) for sphere in SPHERES
+                      for slot, idea in enumerate(state.market[sphere]) if idea is not None}
+        ideas, synd = state.content.ideas, state.synd
+        self.tipping = [idea for idea in self.where
+                        if ideas[idea].kind == "tipping point" and seat in synd.get(idea, ())]
+        self.held_spheres = {self.where[idea][0] for idea in self.where if seat in synd.get(idea, ())}
+        self._thinker_spheres = None
+        self._counts = {sp: sum(1 for c in state.market[sp] if c is not None) for sp in SPHERES}
+        self._pairs = None
+        self._costs: dict = {}
+
+    def key(self, action):
+        kind = action.kind
+        if kind == "import":
+            return self._import(action)
+        if kind == "syndicate":
+            return self._syndicate(action)
+        if kind == "hire":
+            return self._hire(action)
+        return None
+
+    def _import(self, action) -> tuple:
+        idea, to, slot = action.args
+        src, i = self.where[idea]
+        held = (idea, to) if self.seat in self.state.synd.get(idea, ()) else None
+        if not self.tipping and src != to:
+            # no Tipping Point to watch: only which columns hold a card matters
+            count = self._counts
+            filled = tuple(count[sp] - (sp == src) + (sp == to) > 0 for sp in SPHERES)
+            return "import", filled, held, 0
+        market = self.state.market
+        cols = {src: list(market[src])}
+        cols[src][i] = None
+        if to not in cols:
+            cols[to] = list(market[to])
+        cols[to][slot] = idea
+        lowest = {}
+        filled = []
+        for sphere in SPHERES:
+            col = cols.get(sphere) or market[sphere]
+            low = next((c for c in col if c is not None), None)
+            lowest[sphere] = low
+            filled.append(low is not None)
+        ready = sum(1 for tp in self.tipping
+                    if lowest[to if tp == idea else self.where[tp][0]] == tp)
+        return "import", tuple(filled), held, ready
+
+    def _syndicate(self, action) -> tuple:
+        state = self.state
+        idea, black = action.args
+        card = state.idea(idea)
+        sphere, slot = self.where[idea]
+        colours = surge_colours(state, card)
+        surge = None            # the fewest agents a Surge from here needs (syndicate.surge_targets)
+        if colours:
+            col = state.market[sphere]
+            top = len(col) if state.options.get("surge_reach", "any") == "any" else min(slot + 2, len(col))
+            for target in col[slot + 1:top]:
+                if target is None or self.seat in state.synd.get(target, ()):
+                    continue
+                if set(colours) & set(state.idea(target).disciplines):
+                    need = agents_needed(state, target, False)
+                    surge = need if surge is None else min(surge, need)
+        owners = state.synd.get(idea, ())
+        price = 0 if syndication_is_free(state) else (slot * 2 if owners else slot)
+        agents = agents_needed(state, idea, black)
+        ok = self._feasible_after(card.disciplines, price, action.sell)
+        tipping = None
+        if card.kind == "tipping point":
+            col = state.market[sphere]
+            tipping = next(c for c in col if c is not None) == idea
+        return "syndicate", price, agents, action.sell, ok, self._labour_cost(sphere), tipping, surge
+
+    def _feasible_after(self, disciplines, price: int, sell: tuple) -> bool:
+        """Is an idea of these disciplines feasible for the player once the
+        Patents paying ``price`` (as ``sell`` says) are gone (the test of
+        ``_outlook``)?"""
+        if self._pairs is None:
+            self._pairs = _feasible_pairs(self.state, self.seat)
+        a, b = disciplines
+        if ((a, b) if a <= b else (b, a)) in self._pairs:
+            return True
+        held = self.state.patents[self.seat]
+        if not held.get(a) or not held.get(b):
+            return False            # selling never adds a Patent
+        plan = plan_payment(self.state, self.seat, price, sell=sell)     # as syndicate.apply pays
+        held = dict(held)
+        for colour in (plan[0] if plan else ()):
+            held[colour] -= 1
+        if a == b:
+            return held.get(a, 0) >= 2
+        return held.get(a, 0) >= 1 and held.get(b, 0) >= 1
+
+    def _labour_cost(self, sphere: str):
+        """The cheapest commercialization cost over the player's Maker places in
+        ``sphere`` (None without one): all ``_outlook`` asks of the sphere."""
+        cost = self._costs.get(sphere, False)
+        if cost is False:
+            state = self.state
+            places = labour_places(state, self.seat, sphere, "M")
+            sub = commercialize_subsidized(state, sphere)
+            cost = min(action_cost(state, sphere, k, sub) for k in places) if places else None
+            self._costs[sphere] = cost
+        return cost
+
+    def _hire(self, action) -> tuple:
+        state, seat = self.state, self.seat
+        place_key, from_unemployed = action.args
+        place = state.content.places[place_key]
+        free = state.companies.get(place_key) == seat
+        if place.sphere in self.held_spheres:
+            return "hire", place_key, from_unemployed, action.sell, free
+        if self._thinker_spheres is None:
+            self._thinker_spheres = {sp for sp in SPHERES if labour_places(state, seat, sp, "T")}
+        gain = (place.side == "T" and place.sphere not in self._thinker_spheres
+                and any(state.market[place.sphere]))
+        return "hire", from_unemployed, action.sell, free, gain

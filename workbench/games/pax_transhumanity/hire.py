@@ -53,6 +53,8 @@ def check(state: PaxState, seat: int, key: str, from_unemployed: bool) -> None:
 
 def legal(state: PaxState, seat: int, free_only: bool = False) -> list:
     """Every legal Hire (the same tests as :func:`check`, without raising)."""
+    if free_only and seat not in state.companies.values():
+        return []           # asked after every turn's last action: most players own no Company
     cost = hire_cost(state)
     if not can_pay(state, seat, cost):
         return []
