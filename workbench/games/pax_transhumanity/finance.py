@@ -186,6 +186,12 @@ def pay(state: PaxState, seat: int, cost: int, reserve=None) -> None:
 
 def agents_after_payment(state: PaxState, seat: int, cost: int, sell=None) -> int:
     """Finance agents left to install after paying ``cost`` (sold Patents add theirs)."""
+    if sell is None and not state.sell_choice:
+        c, w, d = state.fin[seat]
+        if cost <= 2 * c + w:       # the track pays it (plan_payment's first case)
+            return c + w + d
+        if not any(state.patents[seat].values()):
+            return -1               # nothing to sell either
     plan = plan_payment(state, seat, cost, sell=sell)
     if plan is None:
         return -1

@@ -60,15 +60,22 @@ def legal(state: PaxState, seat: int, free_only: bool = False) -> list:
         return []
     from_track = agents_after_payment(state, seat, cost) >= 1
     out = []
+    companies, staff, unemployed = state.companies, state.staff, state.unemployed
+    make = tuple.__new__
     for key, place in state.content.places.items():
-        if free_only and state.companies.get(key) != seat:
+        if free_only and companies.get(key) != seat:
             continue
-        if not can_hire_at(state, key, seat):
+        # labour.can_hire_at, inlined: this runs for every place in every position
+        here = staff.get(key)
+        if place.kind == "utility":
+            if here and seat in here:
+                continue
+        elif here or (place.kind == "company" and key not in companies):
             continue
         if from_track:
-            out.append(Action("hire", (key, False)))
-        if state.unemployed[place.sphere][seat]:
-            out.append(Action("hire", (key, True)))
+            out.append(make(Action, ("hire", (key, False), ())))
+        if unemployed[place.sphere][seat]:
+            out.append(make(Action, ("hire", (key, True), ())))
     return out
 
 

@@ -94,13 +94,9 @@ class PaxState(State):
         return flow.legal_at(flow.legal_parts(self), index)
 
     def sample_legal_action(self, rng: Rng) -> tuple:
-        # the draw of rng.choice(legal_actions()), without building every Import
-        flow = self.engine
-        parts = flow.legal_parts(self)
-        k = flow.legal_count(parts)
-        if not k:
-            raise IndexError("no legal action to sample")
-        return flow.legal_at(parts, rng.randbelow(k)), k
+        # the draw of rng.choice(legal_actions()), building only the action drawn
+        # where the turn module can (see flow.sample)
+        return self.engine.sample(self, rng)
 
     def apply_action(self, action) -> None:
         self.engine.apply_action(self, action)

@@ -79,10 +79,14 @@ def place_agents(state: PaxState, seat: int, idea: str, black: bool) -> None:
     state.bump("syndications")
 
 
-def legal(state: PaxState, seat: int) -> list:
-    """Every legal Syndicate (the same tests as :func:`check`, without raising)."""
+def legal(state: PaxState, seat: int, count_only: bool = False):
+    """Every legal Syndicate (the same tests as :func:`check`, without raising);
+    with ``count_only`` just how many there are (nothing built)."""
     out = []
+    n = 0
     free = syndication_is_free(state)
+    capital, wealth, debt = state.fin[seat]
+    money, on_track = 2 * capital + wealth, capital + wealth + debt
     agents_at = {}      # cost -> agents left after paying it (few distinct costs)
     synd, heat, squares = state.synd, state.heat, state.content.heat_squares
     for sphere in SPHERES:
@@ -93,9 +97,12 @@ def legal(state: PaxState, seat: int) -> list:
             if seat in owners:
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
-            agents = agents_at.get(cost)
-            if agents is None:
-                agents = agents_at[cost] = agents_after_payment(state, seat, cost)
+            if cost <= money:       # the track pays it: no Patent sold (finance.plan_payment)
+                agents = on_track
+            else:
+                agents = agents_at.get(cost)
+                if agents is None:
+                    agents = agents_at[cost] = agents_after_payment(state, seat, cost)
             if agents < 1:
                 continue
             # the uncovered Heat counted here, not through uncovered(): this runs
@@ -107,14 +114,18 @@ def legal(state: PaxState, seat: int) -> list:
                 if held[i] is None:
                     whites += 1
             if agents >= 1 + whites:
-                out.append(tuple.__new__(Action, ("syndicate", (idea, False), ())))
                 blacks = 0
                 for i in blacks_at:
                     if held[i] is None:
                         blacks += 1
-                if blacks and agents >= 1 + whites + blacks:
+                black = blacks and agents >= 1 + whites + blacks
+                if count_only:
+                    n += 2 if black else 1
+                    continue
+                out.append(tuple.__new__(Action, ("syndicate", (idea, False), ())))
+                if black:
                     out.append(tuple.__new__(Action, ("syndicate", (idea, True), ())))
-    return out
+    return n if count_only else out
 
 
 def apply(state: PaxState, seat: int, action) -> None:
