@@ -13,7 +13,7 @@ from .data import SPHERES
 from .finance import can_pay, plan_payment
 from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
 from .syndicate import agents_needed
-from .labour import action_cost, labour_places
+from .labour import action_cost, labour_keys, labour_places
 from .research import lowest_card
 from .state import PaxState
 
@@ -84,33 +84,90 @@ def static_features(state: PaxState, seat: int) -> dict:
     }
 
 
-def features(state: PaxState, seat: int, static: dict | None = None) -> dict:
+class PositionFacts:
+    """What the evaluation of ``seat`` needs from the parts of a position that
+    Syndicate, Hire and Import leave alone, worked out once: the sale value of a
+    Patent of each colour and the discipline pairs the Splay and the own Think
+    Tank make feasible (Splay, Regime, Think Tanks), and, lazily, the labour
+    facts: per sphere the cheapest commercialization over the player's Maker
+    places, the spheres where the player has Thinker labour and the number of
+    own Employees (staff, Companies, Barriers, Regime). The greedy look-ahead
+    builds it on the position it looks ahead from (see :func:`features`)."""
+
+    def __init__(self, state: PaxState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        bands: dict = {}
+        for entry in state.splay:
+            band = entry[1]
+            bands[band] = bands.get(band, 0) + 1
+        regime = state.regime
+        dom = dominant_sphere(regime)
+        every = regime == "Paradigm Shift"
+        #: finance.patent_value per colour
+        self.value_of = {c: (bands.get(c, 0) * 2 if (every or dom == c) else bands.get(c, 0)) for c in SPHERES}
+        self.pairs = _feasible_pairs(state, seat)
+        self._costs = None
+
+    def _labour(self) -> None:
+        state, seat = self.state, self.seat
+        mine = labour_keys(state, seat)
+        side_places = state.content.side_places
+        costs, thinkers = {}, set()
+        for sphere in SPHERES:
+            places = [k for k in side_places[(sphere, "M")] if k in mine]      # labour_places(..., "M")
+            if places:
+                sub = commercialize_subsidized(state, sphere)
+                costs[sphere] = min(action_cost(state, sphere, k, sub) for k in places)
+            else:
+                costs[sphere] = None
+            if any(k in mine for k in side_places[(sphere, "T")]):
+                thinkers.add(sphere)
+        self._costs, self._thinkers = costs, thinkers
+        self._employees = sum(1 for seats in state.staff.values() if seat in seats)
+
+    @property
+    def cheapest(self) -> dict:
+        """Sphere -> the cheapest commercialization over own Maker labour, or None."""
+        if self._costs is None:
+            self._labour()
+        return self._costs
+
+    @property
+    def thinker_spheres(self) -> set:
+        if self._costs is None:
+            self._labour()
+        return self._thinkers
+
+    @property
+    def employees(self) -> int:
+        if self._costs is None:
+            self._labour()
+        return self._employees
+
+
+def features(state: PaxState, seat: int, static: dict | None = None, facts: PositionFacts | None = None,
+             labour: bool = True) -> dict:
     """The named numbers :func:`evaluate` weighs for ``seat`` (the keys of
     ``DEFAULT_WEIGHTS`` that are not ``ENDING_KEYS``).
 
-    Every per-position fact is worked out once here (the Splay's bands, the
-    pairs the Splay makes feasible, what the player could pay) instead of once
-    per idea or per colour; the values are those of the rule functions named
-    beside them (``patent_value``, ``can_pay``, ``feasible``, ``labour_places``),
+    Every per-position fact is worked out once (:class:`PositionFacts`)
+    instead of once per idea or per colour; the values are those of the rule
+    functions (``patent_value``, ``can_pay``, ``feasible``, ``labour_places``),
     which ``tests/test_pax_bots.py`` checks against them. ``static``: the
-    :data:`STATIC` features, when the caller knows them already."""
+    :data:`STATIC` features, when the caller knows them already; ``facts``: the
+    facts of a position with the same Splay, Regime and Think Tanks (the one a
+    look-ahead started from), and, with ``labour``, the same staff, Companies
+    and Barriers too."""
     if static is None:
         static = static_features(state, seat)
+    if facts is None:
+        facts = PositionFacts(state, seat)
+    elif not labour:
+        facts = _LabourOf(facts, state)
     fin = state.fin[seat]
     track = 2 * fin[0] + fin[1]                         # finance.track_money
     held = state.patents[seat]
-    splay = state.splay
-    bands: dict = {}
-    for entry in splay:
-        band = entry[1]
-        bands[band] = bands.get(band, 0) + 1
-    regime = state.regime
-    dom = dominant_sphere(regime)
-    every = regime == "Paradigm Shift"
-    value_of = {}                                       # finance.patent_value, per colour held
-    for c in held:
-        v = bands.get(c, 0)
-        value_of[c] = v * 2 if (every or dom == c) else v
+    value_of = facts.value_of
     liquid = track + sum((value_of[c] + 1) * n for c, n in held.items())
     market, synd = state.market, state.synd
     ideas = state.content.ideas
@@ -133,19 +190,17 @@ def features(state: PaxState, seat: int, static: dict | None = None) -> dict:
                 if ideas[idea].kind == "tipping point":
                     tipping += 1
                     ready += idea == lowest
-        nonempty.append(lowest is not None)
+        if lowest is not None:
+            nonempty.append(sphere)
         if own:
             mine.append((sphere, own))
-    feasible_count, best_progress = _outlook(state, seat, liquid, held, mine) if mine else (0, 0)
-    staff, companies = state.staff, state.companies
-    thinkers = 0
-    for sphere, filled in zip(SPHERES, nonempty):
-        if filled:
-            for key in state.content.side_places[(sphere, "T")]:    # labour.labour_places
-                here = staff.get(key)
-                if here and (seat in here or companies.get(key) == seat):
-                    thinkers += 1
-                    break
+    if not mine:
+        feasible_count = best_progress = 0
+    elif state.sell_choice:
+        feasible_count, best_progress = syndication_outlook(state, seat)
+    else:
+        feasible_count, best_progress = _outlook(ideas, facts, liquid, held, mine)
+    thinker_spheres = facts.thinker_spheres
     return {
         "score": static["score"],
         "companies": static["companies"],
@@ -156,8 +211,8 @@ def features(state: PaxState, seat: int, static: dict | None = None) -> dict:
         "feasible": feasible_count,
         "progress": best_progress,
         "commercialized": static["commercialized"],
-        "thinkers": thinkers,
-        "employees": min(4, sum(1 for seats in staff.values() if seat in seats)),
+        "thinkers": sum(1 for sphere in nonempty if sphere in thinker_spheres),
+        "employees": min(4, facts.employees),
         "money": min(6, liquid),
         "broke": 1 if track < 3 else 0,
         "agents": sum(fin),
@@ -173,19 +228,28 @@ def features(state: PaxState, seat: int, static: dict | None = None) -> dict:
     }
 
 
-def _outlook(state: PaxState, seat: int, liquid: int, held: dict, mine: list) -> tuple:
-    """:func:`syndication_outlook` with the position's facts worked out once:
-    the feasible discipline pairs (Splay, Patents, Think Tank) and, per sphere,
-    whether any Maker place's commercialization cost is within ``liquid``
-    (what ``can_pay`` answers for a default payment). ``mine``: the player's
-    syndicated Market ideas by sphere, in Market order."""
-    if state.sell_choice:
-        return syndication_outlook(state, seat)
-    ideas = state.content.ideas
-    pairs = _feasible_pairs(state, seat)
+class _LabourOf(PositionFacts):
+    """The Splay facts of ``facts`` with the labour facts of ``state`` (after a
+    Hire, which changes staff but not the Splay)."""
+
+    def __init__(self, facts: PositionFacts, state: PaxState) -> None:
+        self.state, self.seat = state, facts.seat
+        self.value_of, self.pairs = facts.value_of, facts.pairs
+        self._costs = None
+
+
+def _outlook(ideas: dict, facts: PositionFacts, liquid: int, held: dict, mine: list) -> tuple:
+    """:func:`syndication_outlook` from the position's facts: an idea is feasible
+    by its discipline pair (Splay or Think Tank) or by the Patents held, and a
+    sphere's commercialization is affordable when its cheapest Maker labour
+    costs no more than ``liquid`` (what ``can_pay`` answers for a default
+    payment). ``mine``: the player's syndicated Market ideas by sphere."""
+    pairs, cheapest = facts.pairs, facts.cheapest
     count = best = 0
     for sphere, own in mine:
-        affordable = None
+        cost = cheapest[sphere]
+        # 0 or 1 for the labour, 1 more when it is affordable (-1: no Maker labour)
+        labour = 0 if cost is None else (2 if cost <= liquid else 1)
         for idea in own:
             a, b = ideas[idea].disciplines
             pair = (a, b) if a <= b else (b, a)
@@ -196,16 +260,7 @@ def _outlook(state: PaxState, seat: int, liquid: int, held: dict, mine: list) ->
             else:
                 ok = held.get(a, 0) >= 1 and held.get(b, 0) >= 1
             count += ok
-            if affordable is None:
-                places = labour_places(state, seat, sphere, "M")
-                if not places:
-                    affordable = -1
-                else:
-                    sub = commercialize_subsidized(state, sphere)
-                    affordable = 1 if any(action_cost(state, sphere, k, sub) <= liquid for k in places) else 0
-            points = int(ok)
-            if affordable >= 0:
-                points += 1 + affordable
+            points = int(ok) + labour
             if points > best:
                 best = points
     return count, best
@@ -232,19 +287,21 @@ def _feasible_pairs(state: PaxState, seat: int) -> set:
     return out
 
 
-def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = None) -> float:
+def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = None,
+             facts: PositionFacts | None = None, labour: bool = True) -> float:
     """Weighted features (see ``DEFAULT_WEIGHTS``; money and Patents held count
     less and less until round ``spend_by``). A finished game adds the
     ending's worth for ``seat`` (:func:`ending_value`); an unfinished one pays
     ``stall`` per round, so the longer a game drags on the more an ending the
     player would not win beats going on. The safety stop (``timeout``) is
-    valued like any unfinished position. ``static``: see :func:`features`."""
+    valued like any unfinished position. ``static``, ``facts``, ``labour``:
+    see :func:`features`."""
     if weights:
         w = dict(DEFAULT_WEIGHTS)
         w.update(weights)
     else:
         w = DEFAULT_WEIGHTS  # only read
-    f = features(state, seat, static)
+    f = features(state, seat, static, facts, labour)
     keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
     # the same products summed by sum() in the same order as always (a loop
     # of += would differ from sum() on Python versions that compensate)

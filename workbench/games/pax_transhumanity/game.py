@@ -79,12 +79,14 @@ class PaxGame(Game):
         - The copy an action is applied to shares every container that action
           cannot change (:meth:`.PaxState.clone_for`).
         - Syndicate, Hire and Import leave some features as they were
-          (:data:`.evaluation.STATIC`); those are worked out once, on the
+          (:data:`.evaluation.STATIC`) and the Splay, Regime and Think Tanks
+          alone (Syndicate and Import the labour too): those features and facts
+          (:class:`.evaluation.PositionFacts`) are worked out once, on the
           position looked ahead from."""
         if type(self).evaluate is not PaxGame.evaluate:
             return super().action_values(state, seat, actions, weights)
         evaluate, apply = evaluation.evaluate, flow.apply_action
-        keyer = static = None
+        keyer = static = facts = None
         static_kinds = evaluation.STATIC_KINDS
         seen: dict = {}
         out = []
@@ -102,7 +104,8 @@ class PaxGame(Game):
             if action.kind in static_kinds:
                 if static is None:
                     static = evaluation.static_features(state, seat)
-                value = evaluate(nxt, seat, weights, static)
+                    facts = evaluation.PositionFacts(state, seat)
+                value = evaluate(nxt, seat, weights, static, facts, action.kind != "hire")
             else:
                 value = evaluate(nxt, seat, weights)
             if key is not None:
