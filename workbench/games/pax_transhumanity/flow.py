@@ -145,11 +145,15 @@ def with_sale_variants(state: PaxState, seat: int, actions: list) -> list:
     if not any(state.patents[seat].values()):
         return actions
     out = list(actions)
+    variants: dict = {}         # (cost, reserve) -> sale_variant: every Hire costs the same
     for a in actions:
         if a.kind not in PAYING:
             continue
         cost, reserve = payment_of(state, seat, a)
-        sell = sale_variant(state, seat, cost, reserve)
+        key = (cost, tuple(sorted(reserve.items())) if reserve else None)
+        sell = variants.get(key, False)
+        if sell is False:
+            sell = variants[key] = sale_variant(state, seat, cost, reserve)
         if not sell:
             continue
         variant = a._replace(sell=sell)

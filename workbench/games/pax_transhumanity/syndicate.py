@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.errors import IllegalAction
 
-from .finance import agents_after_payment, can_pay, finance_agents, install, pay
+from .finance import agents_after_payment, finance_agents, install, pay, plan_payment
 from .notation import A, Action
 from .data import SPHERES
 from .regime import surge_colours, syndication_is_free
@@ -51,19 +51,23 @@ def agents_needed(state: PaxState, idea: str, black: bool) -> int:
     return 1 + uncovered(state, idea, "white") + (uncovered(state, idea, "black") if black else 0)
 
 
-def check(state: PaxState, seat: int, idea: str, black: bool, cost: int) -> None:
+def check(state: PaxState, seat: int, idea: str, black: bool, cost: int) -> tuple:
+    """Raise IllegalAction unless ``seat`` may syndicate ``idea`` for ``cost``;
+    returns the payment's plan (:func:`.finance.plan_payment`)."""
     if state.where_in_market(idea) is None:
         raise IllegalAction(f"{idea} is not in the Market")
     if seat in state.synd.get(idea, ()):
         raise IllegalAction(f"{state.name(seat)} already has a Syndication on {idea}")
     if black and not uncovered(state, idea, "black"):
         raise IllegalAction(f"{idea} has no uncovered black Heat square to cover")
-    if not can_pay(state, seat, cost):
+    plan = plan_payment(state, seat, cost)      # can_pay, and the agents a sale frees
+    if plan is None:
         raise IllegalAction(f"{state.name(seat)} cannot raise ${cost} to syndicate {idea}")
     need = agents_needed(state, idea, black)
-    if agents_after_payment(state, seat, cost) < need:
+    if finance_agents(state, seat) + len(plan[0]) < need:
         raise IllegalAction(f"syndicating {idea} needs {need} agent(s) from the finance track "
                             "(the Syndication and its white Heat)")
+    return plan
 
 
 def place_agents(state: PaxState, seat: int, idea: str, black: bool) -> None:
@@ -133,8 +137,8 @@ def apply(state: PaxState, seat: int, action) -> None:
     if state.where_in_market(idea) is None:
         raise IllegalAction(f"{idea} is not in the Market")
     cost = price(state, seat, idea)
-    check(state, seat, idea, black, cost)
-    pay(state, seat, cost)
+    plan = check(state, seat, idea, black, cost)
+    pay(state, seat, cost, plan=plan)
     place_agents(state, seat, idea, black)
     state.act = {"kind": "syndicate", "seat": seat, "chain": (idea,)}
     offer_surge(state, seat)
