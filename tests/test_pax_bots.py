@@ -9,7 +9,8 @@ from workbench.core.bots import make_bots
 from workbench.core.play import play_game
 from workbench.games.pax_transhumanity import GAME
 from workbench.games.pax_transhumanity import scoring
-from workbench.games.pax_transhumanity.evaluation import DEFAULT_WEIGHTS, ending_value, tycoon_progress
+from workbench.games.pax_transhumanity.evaluation import (DEFAULT_WEIGHTS, FEATURE_ORDER, ending_value,
+                                                         tycoon_progress)
 
 
 def _finished(solved_counts):
@@ -180,7 +181,7 @@ def test_features_equal_the_rule_functions():
         for seat in range(state.num_players):
             got = GAME.features(state, seat)
             want = _reference_features(state, seat)
-            assert list(got) == list(want)
+            assert list(got) == list(want) == list(FEATURE_ORDER)
             assert got == want, (state.round, seat)
             checked += 1
     assert checked > 300

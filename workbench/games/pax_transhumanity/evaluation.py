@@ -305,11 +305,16 @@ def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = Non
     keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
     # the same products summed by sum() in the same order as always (a loop
     # of += would differ from sum() on Python versions that compensate)
-    get = w.get
-    value = sum([get(k, 0.0) * v * (keep if k in HOLDINGS else 1.0) for k, v in f.items()])
+    coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _coefficients(w)
+    value = sum([c * v * (keep if held else 1.0) for (c, held), v in zip(coef, f.values())])
     if state.is_terminal() and state.ending != "timeout":
         return value + ending_value(state, seat, w)
     return value - w["stall"] * state.round
+
+
+def _coefficients(w: Mapping) -> list:
+    """Per feature, in :func:`features`' order: its weight and whether it is a holding."""
+    return [(w.get(k, 0.0), k in HOLDINGS) for k in FEATURE_ORDER]
 
 
 def ending_value(state: PaxState, seat: int, w: Mapping) -> float:
@@ -413,7 +418,9 @@ class LookaheadKeys:
         ideas, synd = state.content.ideas, state.synd
         self.tipping = [idea for idea in self.where
                         if ideas[idea].kind == "tipping point" and seat in synd.get(idea, ())]
-        self.held_spheres = {self.where[idea][0] for idea in self.where if seat in synd.get(idea, ())}
+        #: the player's syndicated Market ideas, and their spheres
+        self.held_ideas = {idea for idea in self.where if seat in synd.get(idea, ())}
+        self.held_spheres = {self.where[idea][0] for idea in self.held_ideas}
         self._thinker_spheres = None
         self._counts = {sp: sum(1 for c in state.market[sp] if c is not None) for sp in SPHERES}
         self._pairs = None
@@ -525,3 +532,12 @@ class LookaheadKeys:
         gain = (place.side == "T" and place.sphere not in self._thinker_spheres
                 and any(state.market[place.sphere]))
         return "hire", from_unemployed, action.sell, free, gain
+
+
+#: the order of :func:`features`' keys, which :func:`evaluate` weighs by
+#: position (``tests/test_pax_bots.py`` checks the two agree)
+FEATURE_ORDER = ("score", "companies", "solved", "patents", "patent_value", "syndications", "feasible",
+                 "progress", "commercialized", "thinkers", "employees", "money", "broke", "agents", "debt",
+                 "imports", "clock", "future_shock", "think_tank", "tipping_points", "tipping_ready", "cash",
+                 "tycoon")
+_DEFAULT_COEF = _coefficients(DEFAULT_WEIGHTS)

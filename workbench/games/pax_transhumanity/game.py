@@ -89,14 +89,29 @@ class PaxGame(Game):
         keyer = static = facts = None
         static_kinds = evaluation.STATIC_KINDS
         seen: dict = {}
+        # Imports by (from sphere, to sphere, the idea if the player syndicated
+        # it): without a Tipping Point to watch, equal here means equal keys
+        by_route: dict = {}
         out = []
         for action in actions:
             if keyer is None:
                 keyer = evaluation.LookaheadKeys(state, seat)
+                routes = not keyer.tipping
+                where, held = keyer.where, keyer.held_ideas
+            route = None
+            if routes and action.kind == "import":
+                idea, to, _ = action.args
+                route = (where[idea][0], to, idea if idea in held else None)
+                value = by_route.get(route)
+                if value is not None:
+                    out.append(value)
+                    continue
             key = keyer.key(action)
             if key is not None:
                 value = seen.get(key)
                 if value is not None:
+                    if route is not None:
+                        by_route[route] = value
                     out.append(value)
                     continue
             nxt = state.clone_for(action.kind)
@@ -110,6 +125,8 @@ class PaxGame(Game):
                 value = evaluate(nxt, seat, weights)
             if key is not None:
                 seen[key] = value
+                if route is not None:
+                    by_route[route] = value
             out.append(value)
         return out
 
