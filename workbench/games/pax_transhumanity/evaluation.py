@@ -13,7 +13,7 @@ from .data import SPHERES
 from .finance import can_pay, plan_payment
 from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
 from .syndicate import agents_needed
-from .labour import action_cost, labour_keys, labour_places
+from .labour import action_cost, is_subsidized_labour, labour_keys, labour_places
 from .research import lowest_card
 from .state import PaxState
 
@@ -405,7 +405,8 @@ class LookaheadKeys:
       the place counts only through whether it gives Thinker labour in a sphere
       with cards and none yet (``thinkers``), whether it is an own Company (no
       action used) and, in a sphere where the player holds a syndicated idea,
-      the place itself (labour and Barrier costs, ``progress``).
+      its sphere, side, whether it is a Barrier and whether its labour is
+      Subsidized (what the sphere's cheapest Maker labour becomes, ``progress``).
 
     A change of what :func:`features` reads must change these keys with it
     (``tests/test_pax_bots.py`` compares ``action_values`` with plain look-ahead
@@ -525,12 +526,15 @@ class LookaheadKeys:
         place_key, from_unemployed = action.args
         place = state.content.places[place_key]
         free = state.companies.get(place_key) == seat
-        if place.sphere in self.held_spheres:
-            return "hire", place_key, from_unemployed, action.sell, free
         if self._thinker_spheres is None:
             self._thinker_spheres = {sp for sp in SPHERES if labour_places(state, seat, sp, "T")}
         gain = (place.side == "T" and place.sphere not in self._thinker_spheres
                 and any(state.market[place.sphere]))
+        if place.sphere in self.held_spheres:
+            # the sphere's cheapest Maker labour: a Barrier covered lowers every
+            # cost there; a Maker place adds labour, Subsidized or not
+            return ("hire", from_unemployed, action.sell, free, gain, place.sphere, place.side,
+                    place.kind == "barrier", is_subsidized_labour(state, place_key))
         return "hire", from_unemployed, action.sell, free, gain
 
 
