@@ -9,6 +9,7 @@ from workbench.core.bots import make_bots
 from workbench.core.play import play_game
 from workbench.games.pax_transhumanity import GAME
 from workbench.games.pax_transhumanity import scoring
+from workbench.games.pax_transhumanity.data import SPHERES
 from workbench.games.pax_transhumanity.evaluation import (DEFAULT_WEIGHTS, FEATURE_ORDER, ending_value,
                                                          tycoon_progress)
 
@@ -28,12 +29,16 @@ def _finished(solved_counts):
 
 
 def test_ending_value_follows_rank_and_margin():
+    """Rivals' Secret spheres are hidden from the seat valuing the ending: a
+    rival's score is the mean over the four spheres its Secret could be
+    (Plurality: every solved problem, one more in the Secret sphere)."""
     state = _finished([3, 1, 0])
     assert scoring.scores(state) == [3, 1, 0]
     w = DEFAULT_WEIGHTS
-    assert ending_value(state, 0, w) == w["win"] + w["margin"] * 2
-    assert ending_value(state, 1, w) == w["loss"] / 2 + w["margin"] * -2
-    assert ending_value(state, 2, w) == w["loss"] + w["margin"] * -3
+    assert ending_value(state, 0, w) == w["win"] + w["margin"] * (3 - 1.25)
+    # seat 1 sees itself at 1 and seat 0 at 3.75: second of three
+    assert ending_value(state, 1, w) == w["loss"] / 2 + w["margin"] * (1 - 3.75)
+    assert ending_value(state, 2, w) == w["loss"] + w["margin"] * (0 - 3.75)
     # with spend_by off every feature keeps its full weight
     values = [GAME.evaluate(state, s, {"spend_by": 0}) - sum(DEFAULT_WEIGHTS.get(k, 0) * v
                                                              for k, v in GAME.features(state, s).items())
@@ -41,13 +46,55 @@ def test_ending_value_follows_rank_and_margin():
     assert values == [ending_value(state, s, w) for s in range(3)]
 
 
-def test_tie_on_points_is_broken_by_capital_for_the_ending_value():
-    state = _finished([2, 2, 0])
+def test_a_win_on_the_tie_break_alone_is_worth_less_than_a_win_on_points():
+    state = _finished([0, 0, 0])
     state.fin[0][0], state.fin[1][0] = 5, 1
     assert scoring.winners(state) == [0]
     w = DEFAULT_WEIGHTS
-    assert ending_value(state, 0, w) == w["win"]
+    assert ending_value(state, 0, w) == w["tiebreak_win"] < w["win"]
     assert ending_value(state, 1, w) == w["loss"] / 2      # second place, level on points
+
+
+def test_the_ending_value_reads_no_rival_secret():
+    """Whatever the rivals' Secret spheres are, a seat values every ending the
+    same (it cannot see them); its own Secret counts."""
+    state = _finished([2, 2, 1])
+    state.solved[0] = {"yellow": 1, "green": 1}
+    before = [ending_value(state, 0, DEFAULT_WEIGHTS)]
+    for secret in ("yellow", "green", "blue", "orange"):
+        other = state.clone()
+        other.secret[1] = other.secret[2] = secret
+        before.append(ending_value(other, 0, DEFAULT_WEIGHTS))
+    assert len(set(before)) == 1
+    own = state.clone()
+    # a Secret sphere with a solved problem in it against one without
+    own.secret[0] = "orange" if state.secret[0] in ("yellow", "green") else "yellow"
+    assert ending_value(own, 0, DEFAULT_WEIGHTS) != before[0]
+
+
+def test_greedy_choices_read_no_rival_secret():
+    """Along greedy games, the mover's action values do not change when the
+    rivals' Secret spheres are swapped for others (look-aheads that end the
+    game included)."""
+    from workbench.core.rng import Rng
+    compared = 0
+    for seed in range(3):
+        state = GAME.new_initial_state(GAME.config(3, seed=40 + seed))
+        bots = make_bots("greedy", 3)
+        rng = Rng(seed)
+        while not state.is_terminal() and state.round <= 40:
+            seat = state.current_player()
+            if state.decision is None and all(state.secret):
+                actions = state.legal_actions()
+                values = GAME.action_values(state, seat, actions)
+                other = state.clone()
+                for s in range(3):
+                    if s != seat:
+                        other.secret[s] = SPHERES[(SPHERES.index(other.secret[s]) + 1 + s) % 4]
+                assert GAME.action_values(other, seat, actions) == values
+                compared += 1
+            state.apply_action(bots[seat].choose(GAME, state, rng))
+    assert compared > 50
 
 
 def test_unfinished_positions_pay_the_stall_charge_per_round():

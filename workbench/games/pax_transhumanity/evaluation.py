@@ -1,7 +1,14 @@
 """How a Pax Transhumanity position is rated for greedy bots and the design
 metrics: weighted features (``DEFAULT_WEIGHTS`` names them), money and Patents
 held counting less as the game goes on, and what a finished game is worth to a
-seat (:func:`ending_value`)."""
+seat (:func:`ending_value`).
+
+A seat's rating reads only what that seat can see: its own Secret sphere, never a
+rival's (a rival's final score is estimated over the spheres its Secret could
+be, :func:`public_scores`); a look-ahead into a Commercialize whose card still
+waits for choices is played out to the card's end (:func:`played_out`), so a
+Company placed or a game ended by a Tipping Point counts in the action that
+brings it."""
 
 from __future__ import annotations
 
@@ -39,23 +46,29 @@ DEFAULT_WEIGHTS = {
     "think_tank": 0.3,
     "clock": 2.0,           # cards drawn, researched away or commercialized: bots move the game on
     "imports": -0.05,       # Imports made by anyone: moving cards is no progress in itself
-    "tipping_points": 2.0,  # 1 with an own Syndication on a Tipping Point in the Market (the way to end
-                            # the game); more would only tie up agents
-    "tipping_ready": 1.0,   # ... of them, those at the bottom of their column (researchable now)
+    "tipping_points": 0.0,  # 1 with an own Syndication on a Tipping Point in the Market (the way to end
+                            # the game); more would only tie up agents. Off by default: rewarding it
+                            # made bots race for a Tipping Point and end games nobody led on points
+    "tipping_ready": 0.0,   # ... of them, those at the bottom of their column (researchable now)
     "cash": 0.2,            # what the finance track alone pays (up to $6): a Fundraise needs track agents
     "tycoon": 1.0,          # Companies counted again, squared over the fifth: the closer to Tycoon the better
     # how a finished game is valued: the features of the final position plus these
-    "win": 50.0,            # the player wins (alone or shared)
-    "loss": -10.0,          # a loss, scaled by rank: last place gets all of it, second of four a third
+    "win": 50.0,            # the player wins on points (alone at the top of the scores)
+    "tiebreak_win": -20.0,  # the player wins, but only on the tie-break (the top score is shared): less
+                            # than playing on for points, until the stall charge outweighs it
+    "loss": -40.0,          # a loss, scaled by rank: last place gets all of it, second of four a third
+    "secret_caution": 0.0, # a rival's hidden Secret sphere: 0 counts the mean of the four it could be,
+                            # 1 the one that scores best for them (the bot ends games only when sure)
     "margin": 2.0,          # per point ahead of (or behind) the best rival under the final scoring
-    "stall": 0.5,           # per round played, charged to unfinished positions only, so a dragging
-                            # game makes finishing (even second) worth more than going on
+    "stall": 0.5,           # per round played, charged to unfinished positions only, so the longer a
+                            # game drags on the more ending it (on the tie-break, later even second)
+                            # beats going on
     "spend_by": 30.0,       # round by which money and Patents held are worth nothing (their weights
                             # shrink linearly to 0): scoring never counts money, so bots spend it
 }
 
 #: keys that are not features: how endings, long games and held money are valued
-ENDING_KEYS = ("win", "loss", "margin", "stall", "spend_by")
+ENDING_KEYS = ("win", "tiebreak_win", "loss", "secret_caution", "margin", "stall", "spend_by")
 #: features whose weight shrinks toward ``spend_by``
 HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
@@ -301,6 +314,8 @@ def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = Non
         w.update(weights)
     else:
         w = DEFAULT_WEIGHTS  # only read
+    if state.ending is None and state.decision is not None and _resolving(state):
+        state, static, facts = played_out(state, seat, w), None, None
     f = features(state, seat, static, facts, labour)
     keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
     # the same products summed by sum() in the same order as always (a loop
@@ -312,28 +327,99 @@ def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = Non
     return value - w["stall"] * state.round
 
 
+def _resolving(state: PaxState) -> bool:
+    """Is a Commercialize still resolving its card's effects (a Company to place,
+    a problem to pick, a Nuclear Exchange before a Game End ...)?"""
+    act = state.act
+    return act is not None and act.get("kind") == "commercialize"
+
+
+def played_out(state: PaxState, seat: int, w: Mapping, limit: int = 40) -> PaxState:
+    """A copy of ``state`` with the rest of a Commercialize's effects resolved:
+    ``seat``'s own choices by a one-step look-ahead (the option valued best,
+    first on ties), everyone else's by their first option. A look-ahead thus
+    sees what the card brings (the Company placed, the problem solved, the
+    game ended and scored), not a position half-way through the card."""
+    out = state.clone()
+    for _ in range(limit):
+        if out.ending is not None or out.decision is None or not _resolving(out):
+            break
+        options = out.legal_actions()
+        pick = options[0]
+        if out.decision["seat"] == seat and len(options) > 1:
+            best = None
+            for option in options:
+                nxt = out.clone()
+                nxt.apply_action(option)
+                value = _value(nxt, seat, w)
+                if best is None or value > best + 1e-12:
+                    best, pick = value, option
+        out.apply_action(pick)
+    return out
+
+
+def _value(state: PaxState, seat: int, w: Mapping) -> float:
+    """:func:`evaluate` without playing out pending effects (one level only)."""
+    f = features(state, seat)
+    keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
+    value = sum([c * v * (keep if held else 1.0) for (c, held), v in zip(_coefficients(w), f.values())])
+    if state.is_terminal() and state.ending != "timeout":
+        return value + ending_value(state, seat, w)
+    return value - w["stall"] * state.round
+
+
 def _coefficients(w: Mapping) -> list:
     """Per feature, in :func:`features`' order: its weight and whether it is a holding."""
     return [(w.get(k, 0.0), k in HOLDINGS) for k in FEATURE_ORDER]
 
 
+def public_scores(state: PaxState, seat: int, caution: float = 0.0) -> list:
+    """The final scores as ``seat`` can know them: its own exactly; a rival's
+    Secret sphere is hidden (chosen from two face-down cards), so a rival's
+    score is estimated over the four spheres it could be: their mean, moved
+    toward the best of them by ``caution`` (0: the mean, 1: the worst case)."""
+    out = []
+    for s in range(state.num_players):
+        if s == seat:
+            out.append(scoring.score(state, s))
+            continue
+        options = [scoring.score(state, s, sphere) for sphere in SPHERES]
+        mean = sum(options) / len(options)
+        out.append(mean + caution * (max(options) - mean) if caution else mean)
+    return out
+
+
+def public_winners(state: PaxState, pts: list) -> list:
+    """:func:`.scoring.winners` on the scores ``pts`` (Capital and Wealth, the
+    tie-breaks, are on the table for everyone to see)."""
+    if state.ending == "tycoon":
+        return [state.tycoon]
+    key = [(pts[s], state.fin[s][0], state.fin[s][1]) for s in range(state.num_players)]
+    best = max(key)
+    return [s for s in range(state.num_players) if key[s] == best]
+
+
 def ending_value(state: PaxState, seat: int, w: Mapping) -> float:
-    """What a finished game is worth to ``seat`` on top of its features: ``win``
-    for a winner, else ``loss`` scaled by rank (last place all of it), plus
-    ``margin`` per point ahead of (behind) the best rival. Solo: the margin is
-    measured against the solo target."""
-    pts = scoring.scores(state)
-    won = seat in scoring.winners(state)
+    """What a finished game is worth to ``seat`` on top of its features, judged
+    on what the seat can see (:func:`public_scores`: rivals' Secret spheres
+    are not read): ``win`` for a winner, else ``loss`` scaled by rank (last
+    place all of it), plus ``margin`` per point ahead of (behind) the best
+    rival. Solo: the margin is measured against the solo target."""
     n = state.num_players
     if n == 1:
+        pts = scoring.scores(state)
+        won = seat in scoring.winners(state)
         target = int(state.options.get("solo_target", state.content.settings["solo_target"]))
         return (w["win"] if won else w["loss"]) + w["margin"] * (pts[0] - target)
+    pts = public_scores(state, seat, w.get("secret_caution", 0.0))
+    winners = public_winners(state, pts)
     best_rival = max(pts[s] for s in range(n) if s != seat)
     margin = pts[seat] - best_rival
-    if won:
-        return w["win"] + w["margin"] * margin
+    if seat in winners:
+        # a win the tie-break alone gives (top score shared) is worth less: bots play for points
+        return (w["win"] if margin > 0 else w["tiebreak_win"]) + w["margin"] * margin
     # rank 1 = second place; everyone with strictly more points (or the winners) is ahead
-    ahead = sum(1 for s in range(n) if s != seat and (pts[s] > pts[seat] or s in scoring.winners(state)))
+    ahead = sum(1 for s in range(n) if s != seat and (pts[s] > pts[seat] or s in winners))
     rank = max(1, ahead)
     return w["loss"] * rank / (n - 1) + w["margin"] * margin
 
