@@ -160,7 +160,6 @@ def test_listed_moves_are_exactly_the_legal_ones_along_a_random_game():
 
 def _positions(seeds=range(6), steps=160, every=3):
     """Positions of random and greedy games at every player count."""
-    from workbench.core.game import Game  # noqa: F401  (the plain look-ahead below)
     from workbench.core.rng import Rng
     out = []
     for seed in seeds:
