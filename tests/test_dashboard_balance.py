@@ -86,3 +86,20 @@ def test_mandate_search_proposal_apply_and_undo_through_its_pool_session(cards_c
     m.undo()
     assert not m.applied and pool.value_of("Capital", "runway") == before, m.message
     assert PoolTweakSession("mandate-2038", cards_copy / "mandate_2038").value_of("Capital", "runway") == before
+
+
+def test_apply_refuses_while_the_shared_pool_has_unsaved_edits(cards_copy):
+    from workbench.dashboard.pool import LivePool
+    pool = LivePool(TweakSession(folder=cards_copy / "meaning_made"))
+    m = BalanceModel(session=pool)
+    old = pool.value_of("Quiet Hour", "order_spaces")
+    m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": old, "new": old + 1}]
+    pool.edit("Shell", "E", 3)  # made on the Cards page, not saved
+    snapshot = pool.raw
+    m.apply()
+    assert m.message.startswith("cannot apply:") and "not saved" in m.message
+    assert not m.applied and pool.raw is snapshot  # nothing changed, nothing written
+    assert TweakSession(folder=cards_copy / "meaning_made").value_of("Quiet Hour", "order_spaces") == old
+    pool.save()
+    m.apply()
+    assert m.applied and pool.value_of("Quiet Hour", "order_spaces") == old + 1

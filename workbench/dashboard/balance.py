@@ -159,6 +159,7 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         """Write the proposal into the card files through the tweak session."""
         from workbench.balance.report import apply_edits
         try:
+            self._refuse_unsaved()
             # the live pool's edit and save: Cards and Graph follow its snapshot
             written = apply_edits(self.session(), self.edits)
             self.applied = bool(written)
@@ -169,11 +170,18 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     def undo(self) -> None:
         from workbench.balance.report import undo_edits
         try:
+            self._refuse_unsaved()
             written = undo_edits(self.session(), self.edits)
             self.applied = False
             self.message = f"undone: wrote {', '.join(p.name for p in written)}" if written else "nothing to undo"
         except WorkbenchError as exc:
             self.message = f"cannot undo: {exc}"
+
+    def _refuse_unsaved(self) -> None:
+        # applying saves the pool: edits made on the Cards page would be written with it unseen
+        if self.session().dirty:
+            raise WorkbenchError("the card pool has edits not saved yet (Cards page): save or reload "
+                                 "them there first")
 
     def trials_table(self):
         import pandas as pd
