@@ -65,7 +65,7 @@ def test_balance_proposal_applied_shows_on_cards_and_graph(bench):
     cards, graph = CardsPage(bench=bench), GraphPage(bench=bench)
     balance = BalancePage(bench=bench)
     m = balance.model
-    assert m.session() is bench.pool  # the same live pool, opened once
+    assert m.session() is bench.pool is graph.model.pool  # the same live pool, opened once
     old = cards.model.cell("Quiet Hour", "order_spaces")
     m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": old, "new": old + 1}]
     bench.page = TITLES.index("Balance")
