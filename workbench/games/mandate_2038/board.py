@@ -81,8 +81,41 @@ def controller(state: MandateState, pos: int) -> int | None:
     return counts.index(best)
 
 
-def controlled_by(state: MandateState, seat: int) -> list[int]:
-    return [pos for pos in range(1, len(COORDS)) if controller(state, pos) == seat]
+def control_map(state: MandateState) -> list[int | None]:
+    """The controller of every position (as :func:`controller` rules it), worked
+    out in one pass over the pieces: a criterion that reads control for every
+    seat asks for this once instead of counting presence district by district."""
+    n = len(state.players)
+    counts: dict[int, list[int]] = {}
+    for seat, p in enumerate(state.players):
+        for pos in p.agents:
+            if pos is not None:
+                c = counts.get(pos)
+                if c is None:
+                    c = counts[pos] = [0] * n
+                c[seat] += 1
+        for pos in p.facilities:
+            if pos is not None:
+                c = counts.get(pos)
+                if c is None:
+                    c = counts[pos] = [0] * n
+                c[seat] += 1
+    out: list[int | None] = [None] * len(COORDS)
+    for pos, c in counts.items():
+        if pos == FRONTIER_POS:
+            continue
+        best = max(c)
+        if c.count(best) == 1:
+            out[pos] = c.index(best)
+    return out
+
+
+def controlled_by(state: MandateState, seat: int, control: list[int | None] | None = None) -> list[int]:
+    """Positions ``seat`` controls, in board order (``control``: a
+    :func:`control_map` of this position, when the caller has one)."""
+    if control is None:
+        control = control_map(state)
+    return [pos for pos in range(1, len(COORDS)) if control[pos] == seat]
 
 
 # -- Frontier ------------------------------------------------------------------

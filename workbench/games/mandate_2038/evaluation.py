@@ -52,13 +52,10 @@ def era_mandate_standing(state: MandateState, seat: int) -> float:
     if card is None or card.criterion in RUN_CRITERIA:
         return 0.0
 
-    def value(s: int) -> float:
-        v = mandate_scoring.value(state, s, card.criterion)
-        if card.criterion == "compute_produced" and not v:
-            v = len(board.connected_facilities(state, s))
-        return v
-
-    values = [value(s) for s in range(state.n)]
+    # every seat's count, board control worked out once for all of them
+    values = mandate_scoring.values(state, card.criterion)
+    if card.criterion == "compute_produced":
+        values = [v or len(board.connected_facilities(state, s)) for s, v in enumerate(values)]
     mine = values[seat]
     out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
     qualified = [v for v in values if v >= card.minimum]

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from .state import MandateState
 
 
-def value(state: MandateState, seat: int, criterion: str) -> int:
+def value(state: MandateState, seat: int, criterion: str, control: list | None = None) -> int:
+    """``seat``'s count on ``criterion`` (``control``: a :func:`board.control_map`
+    of this position, shared by the seats when the caller has one)."""
     p = state.players[seat]
     rec = p.rec
     if criterion == "customers":
@@ -39,15 +41,25 @@ def value(state: MandateState, seat: int, criterion: str) -> int:
     if criterion == "compute_produced":
         return rec.get("compute_produced", 0)
     if criterion == "controlled_hexes":
-        return len(board.controlled_by(state, seat))
+        return len(board.controlled_by(state, seat, control))
     if criterion == "controlled_categories":
-        return len({state.tiles[pos] for pos in board.controlled_by(state, seat)})
+        return len({state.tiles[pos] for pos in board.controlled_by(state, seat, control)})
     if criterion == "connected_facilities":
         return len(board.connected_facilities(state, seat))
     if criterion == "new_joint_ventures":
         return sum(1 for v in state.ventures if v["era"] == state.era and seat in (v["a"], v["b"])
                    and influence.active(state, v))
     raise KeyError(criterion)
+
+
+#: criteria read from board control: :func:`values` works the control out once for all seats
+CONTROL_CRITERIA = frozenset({"controlled_hexes", "controlled_categories"})
+
+
+def values(state: MandateState, criterion: str) -> list[int]:
+    """Every seat's :func:`value` on ``criterion``, in seat order."""
+    control = board.control_map(state) if criterion in CONTROL_CRITERIA else None
+    return [value(state, s, criterion, control) for s in range(len(state.players))]
 
 
 def start_records(state: MandateState) -> None:
@@ -59,12 +71,12 @@ def start_records(state: MandateState) -> None:
 def score(state: MandateState) -> dict:
     card = state.content.mandate_by_name[state.mandate_card.lower()]
     r = state.content.rules
-    values = [value(state, s, card.criterion) for s in range(state.n)]
-    qualified = [s for s in range(state.n) if values[s] >= card.minimum]
-    outcome = {"era": state.era, "card": card.name, "values": values, "scorers": []}
+    counts = values(state, card.criterion)
+    qualified = [s for s in range(state.n) if counts[s] >= card.minimum]
+    outcome = {"era": state.era, "card": card.name, "values": counts, "scorers": []}
     if qualified:
-        best = max(values[s] for s in qualified)
-        leaders = [s for s in qualified if values[s] == best]
+        best = max(counts[s] for s in qualified)
+        leaders = [s for s in qualified if counts[s] == best]
         award = r["eraMandateLeader"] if len(leaders) == 1 else r["eraMandateTied"]
         for s in leaders:
             state.players[s].mandate += award
