@@ -122,8 +122,7 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
         if (move.mode, move.tile) in tried:
             continue                      # which identical Agent moves changes nothing here
         tried.add((move.mode, move.tile))
-        c = state.clone()
-        c._legal = None                   # edited by hand below, not through apply_action
+        c = _scratch(state, seat)
         pos = c.tile_ids.index(move.tile)
         c.players[seat].agents[move.agent - 1] = pos
         if move.mode != "blocked":
@@ -140,6 +139,24 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
         if best is None or value > best:
             best = value
     return best if best is not None else features_value(state, seat, w)
+
+
+def _scratch(state: MandateState, seat: int) -> MandateState:
+    """A copy of ``state`` for one outlook candidate: only ``seat``'s Player is
+    copied, the other players and the random stream are shared. Safe because a
+    Core Action's resolution (as :func:`_outlook` runs it: a Training run is
+    valued, never drawn) changes only the acting player's pieces and tracks in
+    place; shared state (ventures, pending, events, the Systemic Risk counts) is
+    replaced, never changed in place. ``test_outlook_leaves_others_untouched``
+    keeps this true. A full :meth:`MandateState.clone` per candidate was most of
+    a greedy game's time."""
+    c = MandateState.__new__(MandateState)
+    c.__dict__.update(state.__dict__)
+    players = list(state.players)
+    players[seat] = players[seat].copy()
+    c.players = players
+    c._legal = c._legal_set = None        # edited by hand, not through apply_action
+    return c
 
 
 def features_value(state: MandateState, seat: int, w: dict) -> float:
