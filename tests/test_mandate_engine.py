@@ -264,3 +264,57 @@ def test_era_mandate_standing_counts_progress_and_the_lead_not_training_runs():
     assert era_mandate_standing(state, 2) == pytest.approx(2.0)        # leads alone
     state.mandate_card = "Clean Benchmarks"        # a Training-run criterion: left to the run
     assert era_mandate_standing(state, 2) == 0.0
+
+
+def _player_slots(state):
+    return [repr([getattr(p, n) for n in type(p).__slots__]) for p in state.players]
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypatch, players):
+    """The outlook rates each candidate on a copy that shares the other players
+    (evaluation._scratch): the position looked at is left untouched, and every
+    rating equals the one made on full clones, with every Era Mandate card."""
+    from workbench.core.rng import Rng
+    from workbench.games.mandate_2038 import evaluation
+
+    def full_clone(state, seat):
+        c = state.clone()
+        c._legal = None
+        return c
+
+    checked, cards = 0, set()
+    for seed in range(3):
+        state = GAME.new_initial_state(GAME.config(players, seed=20 + seed))
+        bots, rng = make_bots("greedy,random", players), Rng(seed)
+        while not state.is_terminal():
+            for seat in range(players):
+                action = evaluation._unresolved_selection(state, seat)
+                if action is None:
+                    continue
+                before = (_player_slots(state), repr(state.ventures), state.pending, state.events)
+                w = dict(evaluation.DEFAULT_WEIGHTS)
+                fast = evaluation._outlook(state, seat, action, w)
+                assert (_player_slots(state), repr(state.ventures), state.pending, state.events) == before
+                with monkeypatch.context() as m:
+                    m.setattr(evaluation, "_scratch", full_clone)
+                    assert evaluation._outlook(state, seat, action, w) == fast
+                checked += 1
+                cards.add(state.mandate_card)
+            state.apply_action(bots[state.current_player()].choose(GAME, state, rng))
+    assert checked > 100 and len(cards) >= 4
+
+
+def test_control_map_agrees_with_controller_district_by_district():
+    """One pass over the pieces gives what presence counting gives on every district."""
+    from workbench.core.rng import Rng
+    for players in (2, 5):
+        state = GAME.new_initial_state(GAME.config(players, seed=3))
+        rng = Rng(9)
+        seen = 0
+        while not state.is_terminal():
+            control = board.control_map(state)
+            assert control == [board.controller(state, pos) for pos in range(len(board.COORDS))]
+            seen += sum(c is not None for c in control)
+            state.apply_action(state.sample_legal_action(rng)[0])
+        assert seen > 50

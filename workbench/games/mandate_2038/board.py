@@ -178,8 +178,25 @@ def is_connected(state: MandateState, seat: int, facility: int) -> bool:
 
 
 def connected_facilities(state: MandateState, seat: int) -> list[int]:
+    """The seat's connected Facilities (the rule of :func:`is_connected`, with the
+    Power sources read once for all of them)."""
     p = state.players[seat]
-    return [f for f in range(len(p.facilities)) if p.facilities[f] is not None and is_connected(state, seat, f)]
+    sources = None
+    out = []
+    for f, pos in enumerate(p.facilities):
+        if pos is None:
+            continue
+        if f == 0:
+            out.append(f)
+            continue
+        if sources is None:
+            sources = power_sources(state, seat)
+        adj = ADJ_SETS[pos]
+        for src in sources:
+            if src == pos or src in adj:
+                out.append(f)
+                break
+    return out
 
 
 def offline_facilities(state: MandateState, seat: int) -> list[int]:

@@ -38,24 +38,57 @@ DEFAULT_WEIGHTS = {
 RUN_CRITERIA = frozenset({"best_run", "unique_domains", "capability_gained"})
 
 
-def era_mandate_standing(state: MandateState, seat: int) -> float:
+def _era_card(state: MandateState):
+    """The Era's revealed Mandate card, or None when there is none or it is
+    decided by Training runs (:data:`RUN_CRITERIA`)."""
+    name = state.mandate_card
+    if not name:
+        return None
+    card = state.content.mandate_by_name.get(name.lower())
+    if card is None or card.criterion in RUN_CRITERIA:
+        return None
+    return card
+
+
+def _count(state: MandateState, seat: int, criterion: str, control=None) -> int:
+    """``seat``'s count on the card's criterion as the bots read it: Compute
+    produced is only recorded at Production, so before that the connected
+    Facilities (which produce it) stand in for it."""
+    v = mandate_scoring.value(state, seat, criterion, control)
+    if criterion == "compute_produced" and not v:
+        v = len(board.connected_facilities(state, seat))
+    return v
+
+
+def standing_counts(state: MandateState) -> list[int] | None:
+    """Every seat's :func:`_count` on the Era's card (None without a card that
+    counts), board control worked out once for all seats."""
+    card = _era_card(state)
+    if card is None:
+        return None
+    control = board.control_map(state) if card.criterion in mandate_scoring.CONTROL_CRITERIA else None
+    return [_count(state, s, card.criterion, control) for s in range(state.n)]
+
+
+def era_mandate_standing(state: MandateState, seat: int, others: list[int] | None = None) -> float:
     """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
     Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
     value's share of the card's minimum (capped at 1), plus 1 when it alone
-    leads the players who reach the minimum, 0.5 when it leads tied. Compute
-    produced is only recorded at Production, so before that the connected
-    Facilities (which produce it) stand in for it."""
-    name = state.mandate_card
-    if not name:
-        return 0.0
-    card = state.content.mandate_by_name.get(name.lower())
-    if card is None or card.criterion in RUN_CRITERIA:
-        return 0.0
+    leads the players who reach the minimum, 0.5 when it leads tied.
 
-    # every seat's count, board control worked out once for all of them
-    values = mandate_scoring.values(state, card.criterion)
-    if card.criterion == "compute_produced":
-        values = [v or len(board.connected_facilities(state, s)) for s, v in enumerate(values)]
+    ``others``: the :func:`standing_counts` of a position that differs from this
+    one only in ``seat``'s own Player (an outlook candidate); for a criterion that
+    reads only each player's own pieces (``mandate_scoring.OWN_CRITERIA``) the
+    other seats' counts are taken from it instead of counted again."""
+    card = _era_card(state)
+    if card is None:
+        return 0.0
+    if others is not None and card.criterion in mandate_scoring.OWN_CRITERIA:
+        values = list(others)
+        values[seat] = _count(state, seat, card.criterion)
+    else:
+        control = board.control_map(state) if card.criterion in mandate_scoring.CONTROL_CRITERIA else None
+        values = [_count(state, s, card.criterion, control) for s in range(state.n)]
     mine = values[seat]
     out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
     qualified = [v for v in values if v >= card.minimum]
@@ -118,6 +151,9 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
     rules = ACTION_RULES[action]
     index = CORE_ACTIONS.index(action)
     best, tried = None, set()
+    # the candidates change only the seat's own Player: the other seats' Mandate
+    # counts are read once here (era_mandate_standing)
+    others = standing_counts(state) if w["era_mandate"] else None
     for move in flow.resolutions(state, seat, action):
         if (move.mode, move.tile) in tried:
             continue                      # which identical Agent moves changes nothing here
@@ -135,7 +171,7 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
         if pos == board.FRONTIER_POS:
             costs.gain(c, seat, "runway", 1)
         c.players[seat].ready[index] = False
-        value = features_value(c, seat, w)
+        value = features_value(c, seat, w, others)
         if best is None or value > best:
             best = value
     return best if best is not None else features_value(state, seat, w)
@@ -159,7 +195,8 @@ def _scratch(state: MandateState, seat: int) -> MandateState:
     return c
 
 
-def features_value(state: MandateState, seat: int, w: dict) -> float:
+def features_value(state: MandateState, seat: int, w: dict, others: list[int] | None = None) -> float:
+    """The weighted sum of ``seat``'s features (``others``: see :func:`era_mandate_standing`)."""
     p = state.players[seat]
     capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
     prov = 0.0
@@ -177,18 +214,19 @@ def features_value(state: MandateState, seat: int, w: dict) -> float:
         # a pick whose Action will have no legal effect wastes one of the Era's three turns
         blocked = flow.is_blocked(state, seat, state.selections[seat])
     connected = len(board.connected_facilities(state, seat))
-    built = sum(f is not None for f in p.facilities)
-    ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v))
+    built = len(p.facilities) - p.facilities.count(None)
+    ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v)) \
+        if state.ventures else 0
     pend = state.pending
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
         ventures += 0.5                   # a proposal waiting for the partner's answer
     readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
-    standing = era_mandate_standing(state, seat) if w["era_mandate"] else 0.0
+    standing = era_mandate_standing(state, seat, others) if w["era_mandate"] else 0.0
     short = 4 - runway if runway < 4 else 0
     return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers
             + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
             + w["connected"] * connected + w["offline"] * (built - connected)
-            + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
+            + w["scrutiny"] * bag + w["agents"] * (len(p.agents) - p.agents.count(None))
             + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
             + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures)

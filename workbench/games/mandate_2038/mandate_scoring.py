@@ -54,6 +54,10 @@ def value(state: MandateState, seat: int, criterion: str, control: list | None =
 
 #: criteria read from board control: :func:`values` works the control out once for all seats
 CONTROL_CRITERIA = frozenset({"controlled_hexes", "controlled_categories"})
+#: criteria whose count for a seat reads only that seat's own Player (tracks,
+#: records, own pieces): a change to one player leaves the others' counts alone
+OWN_CRITERIA = frozenset({"customers", "capability", "trust", "capability_gained", "runway_gained", "best_run",
+                          "unique_domains", "compute_produced", "connected_facilities"})
 
 
 def values(state: MandateState, criterion: str) -> list[int]:

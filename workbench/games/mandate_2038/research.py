@@ -126,9 +126,9 @@ def bank(state: MandateState) -> None:
     seat = run["seat"]
     amount = run["prov"] + (1 if state.tiles[run["pos"]] == "research" else 0)
     costs.gain(state, seat, "capability", amount)
-    rec = state.players[seat].rec
-    rec["best_run"] = max(rec.get("best_run", 0), amount)
-    rec["domains"] = tuple(sorted(set(rec.get("domains", ())) | set(run["seen"])))
+    p = state.players[seat]
+    p.record("best_run", max(p.rec.get("best_run", 0), amount))
+    p.record("domains", tuple(sorted(set(p.rec.get("domains", ())) | set(run["seen"]))))
     state.note(f"{state.player_name(seat)} banks {amount} Capability")
     _end(state)
 

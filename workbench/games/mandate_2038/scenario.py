@@ -99,7 +99,7 @@ def _build(game, setup: Mapping):
         records = (setup.get("players_state") or {}).get(s.player_name(seat), {}) or {}
         p.rec = {"start_runway": p.runway, "start_capability": p.capability, **dict(records.get("records") or {})}
         if "domains" in p.rec:
-            p.rec["domains"] = tuple(p.rec["domains"])
+            p.record("domains", tuple(p.rec["domains"]))
     for name in setup.get("headlines") or []:
         h = content.headline_by_name.get(str(name).lower())
         if h is None:

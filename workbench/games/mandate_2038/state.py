@@ -21,6 +21,8 @@ class Player:
     __slots__ = ("faction", "ability", "runway", "compute", "capability", "customers", "trust",
                  "mandate", "bag", "agents", "facilities", "generator", "projects", "ready",
                  "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
+    #: slots that copies share: always replaced, never changed in place
+    SHARED_SLOTS = ("projects", "cap_milestones", "rec")
 
     def copy(self) -> "Player":
         # one assignment per slot, written out: a loop of getattr/setattr over
@@ -33,11 +35,16 @@ class Player:
         c.start_trust = self.start_trust
         c.agents = self.agents[:]
         c.facilities = self.facilities[:]
-        c.projects = self.projects.copy()
         c.ready = self.ready[:]
-        c.cap_milestones = self.cap_milestones[:]
-        c.rec = self.rec.copy()
+        # copy-on-write: these change a few times a game and are always replaced,
+        # never changed in place (build.resolve, milestones, Player.record), so
+        # copies share them
+        c.projects, c.cap_milestones, c.rec = self.projects, self.cap_milestones, self.rec
         return c
+
+    def record(self, key: str, value) -> None:
+        """Set one of the Era records a Mandate criterion reads (a new dict: copies share ``rec``)."""
+        self.rec = {**self.rec, key: value}
 
     def ready_actions(self) -> list[str]:
         return [a for a, r in zip(CORE_ACTIONS, self.ready) if r]
