@@ -318,3 +318,26 @@ def test_control_map_agrees_with_controller_district_by_district():
             seen += sum(c is not None for c in control)
             state.apply_action(state.sample_legal_action(rng)[0])
         assert seen > 50
+
+
+def test_effect_tables_ask_the_rules_as_district_by_district_would():
+    """flow.effect_table (once per district kind, Facility parts only where the
+    seat has a Facility, Build's shared plan) equals each Action's ``effects``
+    asked on every district, for every seat and Action, along random games."""
+    from workbench.core.rng import Rng
+    from workbench.games.mandate_2038 import flow
+    from workbench.games.mandate_2038.actions import ACTION_RULES
+    checked = nonempty = 0
+    for players, seed, options in ((2, 1, {}), (4, 2, {"jv_colocated": True}), (5, 3, {})):
+        state = GAME.new_initial_state(GAME.config(players, seed=seed, **options))
+        rng = Rng(seed)
+        while not state.is_terminal():
+            if state.phase in ("select", "act"):
+                for seat in range(players):
+                    for verb, rules in ACTION_RULES.items():
+                        table = flow.effect_table(rules, state, seat)
+                        assert table == [rules.effects(state, seat, pos) for pos in range(len(state.tiles))], verb
+                        nonempty += sum(bool(m) for m in table)
+                        checked += 1
+            state.apply_action(state.sample_legal_action(rng)[0])
+    assert checked > 1000 and nonempty > 5000

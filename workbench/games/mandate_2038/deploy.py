@@ -26,6 +26,11 @@ def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["deployCompute"], waived=state.tiles[pos] == "consumer")
 
 
+#: the effects depend on the district only through its kind: the listing asks
+#: :func:`effects` once per kind (flow.effect_table)
+BY_KIND = True
+
+
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     row = next_customer(state, seat)
     p = state.players[seat]

@@ -13,6 +13,11 @@ if TYPE_CHECKING:
 MODES = ("conservative", "venture")
 
 
+#: the effects depend on the district only through its kind: the listing asks
+#: :func:`effects` once per kind (flow.effect_table)
+BY_KIND = True
+
+
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return list(MODES)
 

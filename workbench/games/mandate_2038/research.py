@@ -27,6 +27,11 @@ def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["researchCost"], waived=state.tiles[pos] == "cloud")
 
 
+#: the effects depend on the district only through its kind: the listing asks
+#: :func:`effects` once per kind (flow.effect_table)
+BY_KIND = True
+
+
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return [""] if state.players[seat].compute >= compute_cost(state, pos) else []
 
