@@ -273,8 +273,10 @@ def _player_slots(state):
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypatch, players):
     """The outlook rates each candidate on a copy that shares the other players
-    (evaluation._scratch): the position looked at is left untouched, and every
-    rating equals the one made on full clones, with every Era Mandate card."""
+    (evaluation._scratch) and rates one district per kind where the Action and
+    the evaluation read only the kind: the position looked at is left untouched,
+    and every rating equals the one made on full clones of every candidate, with
+    every Era Mandate card."""
     from workbench.core.rng import Rng
     from workbench.games.mandate_2038 import evaluation
 
@@ -297,7 +299,9 @@ def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypat
                 fast = evaluation._outlook(state, seat, action, w)
                 assert (_player_slots(state), repr(state.ventures), state.pending, state.events) == before
                 with monkeypatch.context() as m:
+                    # full clones, and every district tried (no sharing by district kind)
                     m.setattr(evaluation, "_scratch", full_clone)
+                    m.setattr(evaluation, "_alike_by_kind", lambda *args: False)
                     assert evaluation._outlook(state, seat, action, w) == fast
                 checked += 1
                 cards.add(state.mandate_card)

@@ -110,14 +110,6 @@ def control_map(state: MandateState) -> list[int | None]:
     return out
 
 
-def controlled_by(state: MandateState, seat: int, control: list[int | None] | None = None) -> list[int]:
-    """Positions ``seat`` controls, in board order (``control``: a
-    :func:`control_map` of this position, when the caller has one)."""
-    if control is None:
-        control = control_map(state)
-    return [pos for pos in range(1, len(COORDS)) if control[pos] == seat]
-
-
 # -- Frontier ------------------------------------------------------------------
 
 def frontier_runway(state: MandateState, seat: int, pos: int) -> None:

@@ -50,24 +50,28 @@ def _era_card(state: MandateState):
     return card
 
 
-def _count(state: MandateState, seat: int, criterion: str, control=None) -> int:
+def _count(state: MandateState, seat: int, criterion: str) -> int:
     """``seat``'s count on the card's criterion as the bots read it: Compute
     produced is only recorded at Production, so before that the connected
     Facilities (which produce it) stand in for it."""
-    v = mandate_scoring.value(state, seat, criterion, control)
+    v = mandate_scoring.value(state, seat, criterion)
     if criterion == "compute_produced" and not v:
         v = len(board.connected_facilities(state, seat))
     return v
 
 
+def _counts(state: MandateState, criterion: str) -> list[int]:
+    """Every seat's :func:`_count`, board control worked out once for all seats."""
+    values = mandate_scoring.values(state, criterion)
+    if criterion == "compute_produced":
+        values = [v or len(board.connected_facilities(state, s)) for s, v in enumerate(values)]
+    return values
+
+
 def standing_counts(state: MandateState) -> list[int] | None:
-    """Every seat's :func:`_count` on the Era's card (None without a card that
-    counts), board control worked out once for all seats."""
+    """Every seat's :func:`_count` on the Era's card (None without a card that counts)."""
     card = _era_card(state)
-    if card is None:
-        return None
-    control = board.control_map(state) if card.criterion in mandate_scoring.CONTROL_CRITERIA else None
-    return [_count(state, s, card.criterion, control) for s in range(state.n)]
+    return None if card is None else _counts(state, card.criterion)
 
 
 def era_mandate_standing(state: MandateState, seat: int, others: list[int] | None = None) -> float:
@@ -87,8 +91,7 @@ def era_mandate_standing(state: MandateState, seat: int, others: list[int] | Non
         values = list(others)
         values[seat] = _count(state, seat, card.criterion)
     else:
-        control = board.control_map(state) if card.criterion in mandate_scoring.CONTROL_CRITERIA else None
-        values = [_count(state, s, card.criterion, control) for s in range(state.n)]
+        values = _counts(state, card.criterion)
     mine = values[seat]
     out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
     qualified = [v for v in values if v >= card.minimum]
@@ -154,12 +157,17 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
     # the candidates change only the seat's own Player: the other seats' Mandate
     # counts are read once here (era_mandate_standing)
     others = standing_counts(state) if w["era_mandate"] else None
+    by_kind = _alike_by_kind(state, action, w)
     for move in flow.resolutions(state, seat, action):
-        if (move.mode, move.tile) in tried:
-            continue                      # which identical Agent moves changes nothing here
-        tried.add((move.mode, move.tile))
+        pos = state.tile_ids.index(move.tile)
+        # which identical Agent moves changes nothing here; nor, when the Action
+        # and the evaluation read the district only through its kind, which
+        # district of that kind (_alike_by_kind)
+        key = (move.mode, state.tiles[pos], pos == board.FRONTIER_POS) if by_kind else (move.mode, move.tile)
+        if key in tried:
+            continue
+        tried.add(key)
         c = _scratch(state, seat)
-        pos = c.tile_ids.index(move.tile)
         c.players[seat].agents[move.agent - 1] = pos
         if move.mode != "blocked":
             if action == "research":
@@ -175,6 +183,78 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
         if best is None or value > best:
             best = value
     return best if best is not None else features_value(state, seat, w)
+
+
+def _reads_control(state: MandateState, w: Mapping[str, float]) -> bool:
+    """Whether the evaluation reads where Agents stand beyond their number: only
+    board control does, and only through an Era card that counts control."""
+    if not w["era_mandate"]:
+        return False
+    card = _era_card(state)
+    return card is not None and card.criterion in mandate_scoring.CONTROL_CRITERIA
+
+
+def _alike_by_kind(state: MandateState, action: str, w: Mapping[str, float]) -> bool:
+    """Whether resolutions of ``action`` on two districts of one kind (other than
+    Frontier, whose visit bonus is its own) are rated alike: the Action reads the
+    district only through its kind (its module's ``BY_KIND``), and the evaluation
+    does not read where the Agent stands (:func:`_reads_control`)."""
+    return bool(getattr(ACTION_RULES[action], "BY_KIND", False)) and not _reads_control(state, w)
+
+
+def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[str, float] | None = None):
+    """:func:`evaluate` of the position after each of ``moves`` (``seat`` resolving
+    its selected Action now), rated without playing the moves out where that is
+    known to give the same number, else None for that move (the caller plays it
+    out on a clone).
+
+    Rated directly: a resolution that neither starts a Training run (its cards
+    are drawn) nor proposes a Joint Venture (the partner answers) nor ends the
+    cycle (Headlines, Production and the Audit follow). Playing such a move only
+    assigns the Agent, resolves the effect on the acting player, gives Frontier's
+    Runway and exhausts the Action, and the evaluation of the position after it
+    is :func:`features_value`; the copy shares the other players as the outlook's
+    does (:func:`_scratch`). Moves the evaluation cannot tell apart (another Agent
+    of the same player, when control is not read; another district of the same
+    kind, for an Action that reads only the kind) share one rating."""
+    out: list[float | None] = [None] * len(moves)
+    if state.phase != "act" or state.decider != seat or state.act_index + 1 >= state.n or state.run is not None \
+            or state.pending is not None:
+        return out
+    action = state.selections[seat]
+    if action == "research":
+        return out
+    w = dict(DEFAULT_WEIGHTS)
+    if weights:
+        w.update(weights)
+    rules = ACTION_RULES[action]
+    index = CORE_ACTIONS.index(action)
+    others = standing_counts(state) if w["era_mandate"] else None
+    by_kind = _alike_by_kind(state, action, w)
+    by_agent = not _reads_control(state, w)
+    rated: dict = {}
+    for i, move in enumerate(moves):
+        if getattr(move, "verb", None) != action or move.mode.startswith("venture"):
+            continue
+        pos = state.tile_ids.index(move.tile)
+        if by_kind:
+            key = (move.mode, state.tiles[pos], pos == board.FRONTIER_POS)
+        elif by_agent:
+            key = (move.mode, move.tile)
+        else:
+            key = (move.mode, move.tile, move.agent)
+        value = rated.get(key)
+        if value is None:
+            c = _scratch(state, seat)
+            c.pre_draw = None             # as flow.apply does before any move
+            c.players[seat].agents[move.agent - 1] = pos
+            if move.mode != "blocked":
+                rules.resolve(c, seat, pos, move.mode)
+            board.frontier_runway(c, seat, pos)
+            c.players[seat].ready[index] = False
+            value = rated[key] = features_value(c, seat, w, others)
+        out[i] = value
+    return out
 
 
 def _scratch(state: MandateState, seat: int) -> MandateState:

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 MODES = ("conservative", "venture")
 
 
-#: the effects depend on the district only through its kind: the listing asks
-#: :func:`effects` once per kind (flow.effect_table)
+#: the effects and their resolution read the district only through its kind:
+#: the listing asks :func:`effects` once per kind (flow.effect_table) and the
+#: greedy evaluation rates one district per kind (evaluation._alike_by_kind)
 BY_KIND = True
 
 

@@ -211,10 +211,17 @@ class Mandate2038(Game):
         positions differ only in the pending trade and who answers it, and the
         evaluation reads a pending proposal only when it is a Joint Venture), so
         every offer is worth what the first one is. Offers were about half of a
-        greedy game's outlooks."""
+        greedy game's outlooks. Resolutions that only change the acting player
+        are rated without playing them out (:func:`.evaluation.resolution_values`).
+        ``tests/test_engine_fast_paths.py`` checks the result equals one full
+        look-ahead per action for every seat."""
         out = []
         offer_value = None
-        for action in actions:
+        direct = evaluation.resolution_values(state, seat, actions, weights)
+        for action, value in zip(actions, direct):
+            if value is not None:
+                out.append(value)
+                continue
             offer = getattr(action, "verb", None) == "offer"
             if offer and offer_value is not None:
                 out.append(offer_value)

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from .state import MandateState
 
 
-def value(state: MandateState, seat: int, criterion: str, control: list | None = None) -> int:
-    """``seat``'s count on ``criterion`` (``control``: a :func:`board.control_map`
-    of this position, shared by the seats when the caller has one)."""
+def value(state: MandateState, seat: int, criterion: str) -> int:
+    """``seat``'s count on ``criterion`` (board control: see :func:`values`)."""
+    if criterion in CONTROL_CRITERIA:
+        return values(state, criterion)[seat]
     p = state.players[seat]
     rec = p.rec
     if criterion == "customers":
@@ -40,10 +41,6 @@ def value(state: MandateState, seat: int, criterion: str, control: list | None =
         return len(rec.get("domains", ()))
     if criterion == "compute_produced":
         return rec.get("compute_produced", 0)
-    if criterion == "controlled_hexes":
-        return len(board.controlled_by(state, seat, control))
-    if criterion == "controlled_categories":
-        return len({state.tiles[pos] for pos in board.controlled_by(state, seat, control)})
     if criterion == "connected_facilities":
         return len(board.connected_facilities(state, seat))
     if criterion == "new_joint_ventures":
@@ -61,9 +58,24 @@ OWN_CRITERIA = frozenset({"customers", "capability", "trust", "capability_gained
 
 
 def values(state: MandateState, criterion: str) -> list[int]:
-    """Every seat's :func:`value` on ``criterion``, in seat order."""
-    control = board.control_map(state) if criterion in CONTROL_CRITERIA else None
-    return [value(state, s, criterion, control) for s in range(len(state.players))]
+    """Every seat's count on ``criterion``, in seat order. The board-control
+    criteria are counted here, from one :func:`board.control_map` for all seats:
+    controlled districts (Frontier has no controller), and the district kinds
+    among them."""
+    n = len(state.players)
+    if criterion == "controlled_hexes":
+        counts = [0] * n
+        for owner in board.control_map(state):
+            if owner is not None:
+                counts[owner] += 1
+        return counts
+    if criterion == "controlled_categories":
+        kinds: list[set] = [set() for _ in range(n)]
+        for pos, owner in enumerate(board.control_map(state)):
+            if owner is not None:
+                kinds[owner].add(state.tiles[pos])
+        return [len(k) for k in kinds]
+    return [value(state, s, criterion) for s in range(n)]
 
 
 def start_records(state: MandateState) -> None:

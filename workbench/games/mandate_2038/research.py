@@ -27,8 +27,9 @@ def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["researchCost"], waived=state.tiles[pos] == "cloud")
 
 
-#: the effects depend on the district only through its kind: the listing asks
-#: :func:`effects` once per kind (flow.effect_table)
+#: the effects and their resolution read the district only through its kind:
+#: the listing asks :func:`effects` once per kind (flow.effect_table) and the
+#: greedy evaluation rates one district per kind (evaluation._alike_by_kind)
 BY_KIND = True
 
 
