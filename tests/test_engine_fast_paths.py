@@ -98,19 +98,23 @@ def test_mandate_action_values_equal_one_look_ahead_per_action(players):
     from workbench.core.bots import make_bots
     game = get_game("mandate-2038")
     checked = offers = 0
-    for seed in (3, 4):
+    resolved = set()
+    for seed, bots in ((3, "greedy"), (4, "random")):
         state = game.new_initial_state(game.config(players, seed=seed))
-        bots, rng = make_bots("greedy", players), Rng(seed)
-        for _ in range(120):
+        bots, rng = make_bots(bots, players), Rng(seed)
+        for _ in range(170):
             if state.is_terminal():
                 break
             actions = state.legal_actions()
             offers += sum(1 for a in actions if a.verb == "offer")
+            if state.phase == "act":
+                resolved.add(state.selections[state.decider])
             for seat in range(players):
                 assert game.action_values(state, seat, actions) == Game.action_values(game, state, seat, actions)
             checked += 1
             state.apply_action(bots[state.current_player()].choose(game, state, rng))
     assert checked > 100 and offers > 10
+    assert resolved == {"fund", "research", "build", "organize", "deploy", "influence"}
 
 
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038"])

@@ -301,7 +301,7 @@ def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypat
                 with monkeypatch.context() as m:
                     # full clones, and every district tried (no sharing by district kind)
                     m.setattr(evaluation, "_scratch", full_clone)
-                    m.setattr(evaluation, "_alike_by_kind", lambda *args: False)
+                    m.setattr(evaluation, "_alike_by_kind", lambda *args: None)
                     assert evaluation._outlook(state, seat, action, w) == fast
                 checked += 1
                 cards.add(state.mandate_card)

@@ -26,10 +26,12 @@ def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["deployCompute"], waived=state.tiles[pos] == "consumer")
 
 
-#: the effects and their resolution read the district only through its kind:
-#: the listing asks :func:`effects` once per kind (flow.effect_table) and the
-#: greedy evaluation rates one district per kind (evaluation._alike_by_kind)
-BY_KIND = True
+#: the district kinds the effects and their resolution tell apart; every other
+#: district (Frontier included) is treated alike. The listing asks :func:`effects`
+#: once per class of district (flow.effect_table) and the greedy evaluation
+#: rates one district per class (evaluation._alike_by_kind); keep this in step
+#: with the kind tests below (tests compare both with asking every district)
+KINDS_READ = frozenset({"consumer"})
 
 
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:

@@ -44,10 +44,18 @@ def _era_card(state: MandateState):
     name = state.mandate_card
     if not name:
         return None
-    card = state.content.mandate_by_name.get(name.lower())
-    if card is None or card.criterion in RUN_CRITERIA:
-        return None
-    return card
+    # asked for every rated position: the lookup is kept per content and card name
+    cards = _ERA_CARDS.get(state.content)
+    if cards is None:
+        cards = _ERA_CARDS[state.content] = {}
+    if name not in cards:
+        card = state.content.mandate_by_name.get(name.lower())
+        cards[name] = None if card is None or card.criterion in RUN_CRITERIA else card
+    return cards[name]
+
+
+#: content -> {card name: card or None} for :func:`_era_card` (weak: an edited pool's go with it)
+_ERA_CARDS: "weakref.WeakKeyDictionary[Content, dict]" = weakref.WeakKeyDictionary()
 
 
 def _count(state: MandateState, seat: int, criterion: str) -> int:
@@ -157,13 +165,13 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
     # the candidates change only the seat's own Player: the other seats' Mandate
     # counts are read once here (era_mandate_standing)
     others = standing_counts(state) if w["era_mandate"] else None
-    by_kind = _alike_by_kind(state, action, w)
+    kinds = _alike_by_kind(state, action, w)
     for move in flow.resolutions(state, seat, action):
         pos = state.tile_ids.index(move.tile)
         # which identical Agent moves changes nothing here; nor, when the Action
         # and the evaluation read the district only through its kind, which
         # district of that kind (_alike_by_kind)
-        key = (move.mode, state.tiles[pos], pos == board.FRONTIER_POS) if by_kind else (move.mode, move.tile)
+        key = _district_key(state, move, pos, kinds) if kinds is not None else (move.mode, move.tile)
         if key in tried:
             continue
         tried.add(key)
@@ -194,12 +202,20 @@ def _reads_control(state: MandateState, w: Mapping[str, float]) -> bool:
     return card is not None and card.criterion in mandate_scoring.CONTROL_CRITERIA
 
 
-def _alike_by_kind(state: MandateState, action: str, w: Mapping[str, float]) -> bool:
-    """Whether resolutions of ``action`` on two districts of one kind (other than
-    Frontier, whose visit bonus is its own) are rated alike: the Action reads the
-    district only through its kind (its module's ``BY_KIND``), and the evaluation
-    does not read where the Agent stands (:func:`_reads_control`)."""
-    return bool(getattr(ACTION_RULES[action], "BY_KIND", False)) and not _reads_control(state, w)
+def _alike_by_kind(state: MandateState, action: str, w: Mapping[str, float]):
+    """The district kinds ``action``'s resolutions are told apart by, when two
+    districts of one class (a kind named there, or all other kinds; Frontier's
+    visit bonus is its own) are rated alike: the Action reads the district only
+    through those kinds (its module's ``KINDS_READ``), and the evaluation does
+    not read where the Agent stands (:func:`_reads_control`). Else None."""
+    kinds = getattr(ACTION_RULES[action], "KINDS_READ", None)
+    return None if kinds is None or _reads_control(state, w) else kinds
+
+
+def _district_key(state: MandateState, move, pos: int, kinds) -> tuple:
+    """The class of ``move``'s district under :func:`_alike_by_kind`'s ``kinds``."""
+    kind = state.tiles[pos]
+    return (move.mode, kind if kind in kinds else "", pos == board.FRONTIER_POS)
 
 
 def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[str, float] | None = None):
@@ -230,15 +246,15 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
     rules = ACTION_RULES[action]
     index = CORE_ACTIONS.index(action)
     others = standing_counts(state) if w["era_mandate"] else None
-    by_kind = _alike_by_kind(state, action, w)
+    kinds = _alike_by_kind(state, action, w)
     by_agent = not _reads_control(state, w)
     rated: dict = {}
     for i, move in enumerate(moves):
         if getattr(move, "verb", None) != action or move.mode.startswith("venture"):
             continue
         pos = state.tile_ids.index(move.tile)
-        if by_kind:
-            key = (move.mode, state.tiles[pos], pos == board.FRONTIER_POS)
+        if kinds is not None:
+            key = _district_key(state, move, pos, kinds)
         elif by_agent:
             key = (move.mode, move.tile)
         else:

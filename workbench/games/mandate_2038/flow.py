@@ -54,12 +54,13 @@ def resolutions(state: MandateState, seat: int, action: str, head=()) -> "Resolu
 def effect_table(rules, state: MandateState, seat: int) -> list[list[str]]:
     """The Action's effects on every district (board order): its own
     ``effects_by_tile`` when it has one, else its ``effects`` asked once per
-    district kind (``BY_KIND`` modules) or per district."""
+    class of district (``KINDS_READ`` modules) or per district."""
     by_tile = getattr(rules, "effects_by_tile", None)
     if by_tile is not None:
         return by_tile(state, seat)
-    if getattr(rules, "BY_KIND", False):
-        return tables.by_kind(state, seat, rules.effects)
+    kinds_read = getattr(rules, "KINDS_READ", None)
+    if kinds_read is not None:
+        return tables.by_kind(state, seat, rules.effects, kinds_read)
     return [rules.effects(state, seat, pos) for pos in range(len(state.tiles))]
 
 

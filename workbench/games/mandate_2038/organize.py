@@ -21,6 +21,10 @@ def recruit_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(r["recruitCost"], discounts=discount)
 
 
+#: the only district kind Recruit tells apart (its discount); see fund.KINDS_READ
+RECRUIT_KINDS_READ = frozenset({"talent"})
+
+
 def recruit_effects(state: MandateState, seat: int, pos: int) -> list[str]:
     """Recruit's part: it depends on the district only through its kind."""
     p = state.players[seat]
@@ -47,7 +51,7 @@ def effects(state: MandateState, seat: int, pos: int) -> list[str]:
 def effects_by_tile(state: MandateState, seat: int) -> list[list[str]]:
     """:func:`effects` for every district: Recruit asked once per district kind,
     Relocate only where the seat has a Facility."""
-    return _split_table(state, seat, recruit_effects, relocate_effects)
+    return _split_table(state, seat, recruit_effects, relocate_effects, RECRUIT_KINDS_READ)
 
 
 _RELOCATE = re.compile(r"^relocate facility (\d) to (\S+)$")

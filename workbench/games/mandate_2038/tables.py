@@ -16,13 +16,16 @@ if TYPE_CHECKING:
 Effects = Callable[["MandateState", int, int], list]
 
 
-def by_kind(state: MandateState, seat: int, effects: Effects) -> list[list[str]]:
+def by_kind(state: MandateState, seat: int, effects: Effects, kinds_read=None) -> list[list[str]]:
     """``effects`` for every district, asked once per district kind (the caller
-    vouches that the district matters only through its kind). Districts of one
-    kind share the list: the table is only read."""
+    vouches that the district matters only through its kind), or, with
+    ``kinds_read``, once per kind named there and once for all other kinds.
+    Districts asked once share the list: the table is only read."""
     memo: dict[str, list[str]] = {}
     out = []
     for pos, kind in enumerate(state.tiles):
+        if kinds_read is not None and kind not in kinds_read:
+            kind = ""
         modes = memo.get(kind)
         if modes is None:
             modes = memo[kind] = effects(state, seat, pos)
@@ -30,11 +33,12 @@ def by_kind(state: MandateState, seat: int, effects: Effects) -> list[list[str]]
     return out
 
 
-def split_table(state: MandateState, seat: int, kind_part: Effects, facility_part: Effects) -> list[list[str]]:
+def split_table(state: MandateState, seat: int, kind_part: Effects, facility_part: Effects,
+                kinds_read=None) -> list[list[str]]:
     """``kind_part + facility_part`` for every district: the first depends on the
-    district only through its kind, the second is empty wherever the seat has no
-    Facility."""
-    table = by_kind(state, seat, kind_part)
+    district only through its kind (see :func:`by_kind`), the second is empty
+    wherever the seat has no Facility."""
+    table = by_kind(state, seat, kind_part, kinds_read)
     hosts = {pos for pos in state.players[seat].facilities if pos is not None}
     for pos in hosts:
         table[pos] = table[pos] + facility_part(state, seat, pos)
