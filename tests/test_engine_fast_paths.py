@@ -91,6 +91,13 @@ def test_mandate_clones_keep_their_players_shared_parts():
         assert [repr([getattr(p, n) for n in names]) for p in twin.players] == before
 
 
+def _mandate_snapshot(state) -> str:
+    """Everything a look-ahead could disturb in a Mandate position, as text."""
+    players = [[getattr(p, n) for n in type(p).__slots__] for p in state.players]
+    return repr((players, state.deck, state.discard, state.rng.state, state.ventures, state.pending, state.run,
+                 state.events, state.phase, state.decider, state.bag_black, state.black_supply, state.selections))
+
+
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_mandate_action_values_equal_one_look_ahead_per_action(players):
     """Mandate's ``action_values`` (one look-ahead shared by all exchange offers)
@@ -110,7 +117,10 @@ def test_mandate_action_values_equal_one_look_ahead_per_action(players):
             if state.phase == "act":
                 resolved.add(state.selections[state.decider])
             for seat in range(players):
-                assert game.action_values(state, seat, actions) == Game.action_values(game, state, seat, actions)
+                before = _mandate_snapshot(state)
+                fast = game.action_values(state, seat, actions)
+                assert _mandate_snapshot(state) == before, "a look-ahead changed the position"
+                assert fast == Game.action_values(game, state, seat, actions)
             checked += 1
             state.apply_action(bots[state.current_player()].choose(game, state, rng))
     assert checked > 100 and offers > 10

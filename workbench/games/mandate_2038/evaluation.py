@@ -220,37 +220,33 @@ def _district_key(state: MandateState, move, pos: int, kinds) -> tuple:
 
 def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[str, float] | None = None):
     """:func:`evaluate` of the position after each of ``moves`` (``seat`` resolving
-    its selected Action now), rated without playing the moves out where that is
-    known to give the same number, else None for that move (the caller plays it
-    out on a clone).
+    its selected Action now), looked ahead on a cheap copy where that is known to
+    give the same number, else None for that move (the caller plays it out on a
+    full clone).
 
-    Rated directly: a resolution that neither starts a Training run (its cards
-    are drawn) nor proposes a Joint Venture (the partner answers) nor ends the
-    cycle (Headlines, Production and the Audit follow). Playing such a move only
-    assigns the Agent, resolves the effect on the acting player, gives Frontier's
-    Runway and exhausts the Action, and the evaluation of the position after it
-    is :func:`features_value`; the copy shares the other players as the outlook's
-    does (:func:`_scratch`). Moves the evaluation cannot tell apart (another Agent
-    of the same player, when control is not read; another district of the same
-    kind, for an Action that reads only the kind) share one rating."""
+    Looked ahead here: every resolution of a turn that does not end the cycle
+    (Headlines, Production and the Audit follow the last turn). Such a move,
+    played by the flow's own :func:`flow.apply`, changes only the acting player
+    in place (the Agent, the effect, Frontier's Runway, the exhausted Action; a
+    Training run's first card comes from the deck, which is replaced, with the
+    copy's own random stream), so it is played on a copy that shares the other
+    players (:func:`_scratch`). Moves the evaluation cannot tell apart (another
+    Agent of the same player, when control is not read; another district of the
+    same class, for an Action that names the kinds it reads) share one rating."""
     out: list[float | None] = [None] * len(moves)
     if state.phase != "act" or state.decider != seat or state.act_index + 1 >= state.n or state.run is not None \
             or state.pending is not None:
         return out
     action = state.selections[seat]
-    if action == "research":
-        return out
     w = dict(DEFAULT_WEIGHTS)
     if weights:
         w.update(weights)
-    rules = ACTION_RULES[action]
-    index = CORE_ACTIONS.index(action)
     others = standing_counts(state) if w["era_mandate"] else None
     kinds = _alike_by_kind(state, action, w)
     by_agent = not _reads_control(state, w)
     rated: dict = {}
     for i, move in enumerate(moves):
-        if getattr(move, "verb", None) != action or move.mode.startswith("venture"):
+        if getattr(move, "verb", None) != action:
             continue
         pos = state.tile_ids.index(move.tile)
         if kinds is not None:
@@ -262,26 +258,27 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
         value = rated.get(key)
         if value is None:
             c = _scratch(state, seat)
-            c.pre_draw = None             # as flow.apply does before any move
-            c.players[seat].agents[move.agent - 1] = pos
-            if move.mode != "blocked":
-                rules.resolve(c, seat, pos, move.mode)
-            board.frontier_runway(c, seat, pos)
-            c.players[seat].ready[index] = False
-            value = rated[key] = features_value(c, seat, w, others)
+            c.rng = state.rng.copy()      # a Training run may reshuffle the discard
+            flow.apply(c, move)
+            if _unresolved_selection(c, seat) is None:
+                value = features_value(c, seat, w, others)
+            else:                         # not reached after a resolution; kept exact all the same
+                value = evaluate(c, seat, weights)
+            rated[key] = value
         out[i] = value
     return out
 
 
 def _scratch(state: MandateState, seat: int) -> MandateState:
-    """A copy of ``state`` for one outlook candidate: only ``seat``'s Player is
-    copied, the other players and the random stream are shared. Safe because a
-    Core Action's resolution (as :func:`_outlook` runs it: a Training run is
-    valued, never drawn) changes only the acting player's pieces and tracks in
-    place; shared state (ventures, pending, events, the Systemic Risk counts) is
-    replaced, never changed in place. ``test_outlook_leaves_others_untouched``
-    keeps this true. A full :meth:`MandateState.clone` per candidate was most of
-    a greedy game's time."""
+    """A copy of ``state`` for one look-ahead candidate: only ``seat``'s Player is
+    copied, the other players and the random stream are shared (a caller that
+    may draw gives the copy its own stream). Safe because a Core Action's
+    resolution changes only the acting player's pieces and tracks in place;
+    shared state (ventures, pending, events, the decks, the Systemic Risk counts)
+    is replaced, never changed in place. Tests keep this true:
+    ``test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would`` and
+    ``test_mandate_action_values_equal_one_look_ahead_per_action``. A full
+    :meth:`MandateState.clone` per candidate was most of a greedy game's time."""
     c = MandateState.__new__(MandateState)
     c.__dict__.update(state.__dict__)
     players = list(state.players)
