@@ -345,3 +345,27 @@ def test_effect_tables_ask_the_rules_as_district_by_district_would():
                         checked += 1
             state.apply_action(state.sample_legal_action(rng)[0])
     assert checked > 1000 and nonempty > 5000
+
+
+def test_a_drawn_move_skips_only_its_own_positions_check():
+    """apply_action trusts a move only when it is the very object just drawn from
+    this position's listing: a clone, a hand edit (forget_listing) or another
+    move are checked as always, and a refused move changes nothing."""
+    from workbench.core.rng import Rng
+    from workbench.games.mandate_2038.notation import Move
+    state = GAME.new_initial_state(GAME.config(3, seed=5))
+    rng = Rng(1)
+    while state.phase != "act":
+        state.apply_action(state.sample_legal_action(rng)[0])
+    move, _ = state.sample_legal_action(rng)
+    twin = state.clone()
+    twin.apply_action(move)                       # legal there too: checked, accepted
+    before = repr(_player_slots(state))
+    with pytest.raises(IllegalAction):
+        state.apply_action(Move("select", "fund"))  # another move: checked, refused
+    state.forget_listing()
+    with pytest.raises(IllegalAction):
+        state.apply_action(Move(move.verb, move.mode, move.agent, "Nowhere"))
+    assert repr(_player_slots(state)) == before
+    state.apply_action(move)
+    assert repr(_player_slots(state)) == repr(_player_slots(twin))

@@ -284,7 +284,7 @@ def _scratch(state: MandateState, seat: int) -> MandateState:
     players = list(state.players)
     players[seat] = players[seat].copy()
     c.players = players
-    c._legal = c._legal_set = None        # edited by hand, not through apply_action
+    c.forget_listing()                    # edited by hand, not through apply_action
     return c
 
 
