@@ -307,6 +307,8 @@ def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypat
                 cards.add(state.mandate_card)
             state.apply_action(bots[state.current_player()].choose(GAME, state, rng))
     assert checked > 100 and len(cards) >= 4
+    from workbench.games.mandate_2038.mandate_scoring import CONTROL_CRITERIA
+    assert any(GAME.cards().mandate_by_name[c.lower()].criterion in CONTROL_CRITERIA for c in cards)
 
 
 def test_control_map_agrees_with_controller_district_by_district():

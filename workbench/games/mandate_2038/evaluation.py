@@ -76,28 +76,55 @@ def _counts(state: MandateState, criterion: str) -> list[int]:
     return values
 
 
-def standing_counts(state: MandateState) -> list[int] | None:
-    """Every seat's :func:`_count` on the Era's card (None without a card that counts)."""
-    card = _era_card(state)
-    return None if card is None else _counts(state, card.criterion)
+class StandingBase:
+    """The Era card's counts on one position, kept for rating copies of it that
+    differ only in ``seat``'s own Player (look-ahead candidates, see
+    :func:`_scratch`): for a criterion that reads each player's own pieces
+    (``mandate_scoring.OWN_CRITERIA``) the other seats' counts are reused; for
+    board control only the districts where the seat's pieces moved are worked
+    out again (:func:`board.control_after`)."""
+
+    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces")
+
+    def __init__(self, state: MandateState, seat: int) -> None:
+        self.card = card = _era_card(state)
+        self.seat = seat
+        self.counts = self.presence = self.control = self.pieces = None
+        if card is None:
+            return
+        if card.criterion in mandate_scoring.CONTROL_CRITERIA:
+            self.presence = board.presence_map(state)
+            self.control = board.control_map(state, self.presence)
+            self.pieces = board.pieces_at(state.players[seat])
+        elif card.criterion in mandate_scoring.OWN_CRITERIA:
+            self.counts = _counts(state, card.criterion)
+
+    def values(self, state: MandateState) -> list[int]:
+        """Every seat's count on ``state``, a copy differing only in the seat's Player."""
+        criterion = self.card.criterion
+        if self.counts is not None:
+            values = list(self.counts)
+            values[self.seat] = _count(state, self.seat, criterion)
+            return values
+        if self.control is not None:
+            control = board.control_after(state, self.seat, self.presence, self.control, self.pieces)
+            return mandate_scoring.values(state, criterion, control)
+        return _counts(state, criterion)
 
 
-def era_mandate_standing(state: MandateState, seat: int, others: list[int] | None = None) -> float:
+def era_mandate_standing(state: MandateState, seat: int, base: StandingBase | None = None) -> float:
     """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
     Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
     value's share of the card's minimum (capped at 1), plus 1 when it alone
     leads the players who reach the minimum, 0.5 when it leads tied.
 
-    ``others``: the :func:`standing_counts` of a position that differs from this
-    one only in ``seat``'s own Player (an outlook candidate); for a criterion that
-    reads only each player's own pieces (``mandate_scoring.OWN_CRITERIA``) the
-    other seats' counts are taken from it instead of counted again."""
+    ``base``: the counts of a position this one differs from only in ``seat``'s
+    own Player (a look-ahead candidate), so that only what changed is counted again."""
     card = _era_card(state)
     if card is None:
         return 0.0
-    if others is not None and card.criterion in mandate_scoring.OWN_CRITERIA:
-        values = list(others)
-        values[seat] = _count(state, seat, card.criterion)
+    if base is not None and base.card is card and base.seat == seat:
+        values = base.values(state)
     else:
         values = _counts(state, card.criterion)
     mine = values[seat]
@@ -162,9 +189,9 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
     rules = ACTION_RULES[action]
     index = CORE_ACTIONS.index(action)
     best, tried = None, set()
-    # the candidates change only the seat's own Player: the other seats' Mandate
-    # counts are read once here (era_mandate_standing)
-    others = standing_counts(state) if w["era_mandate"] else None
+    # the candidates change only the seat's own Player: the Mandate counts of
+    # the position are kept once here (era_mandate_standing)
+    base = StandingBase(state, seat) if w["era_mandate"] else None
     kinds = _alike_by_kind(state, action, w)
     for move in flow.resolutions(state, seat, action):
         pos = state.tile_ids.index(move.tile)
@@ -187,7 +214,7 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
         if pos == board.FRONTIER_POS:
             costs.gain(c, seat, "runway", 1)
         c.players[seat].ready[index] = False
-        value = features_value(c, seat, w, others)
+        value = features_value(c, seat, w, base)
         if best is None or value > best:
             best = value
     return best if best is not None else features_value(state, seat, w)
@@ -241,7 +268,7 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
     w = dict(DEFAULT_WEIGHTS)
     if weights:
         w.update(weights)
-    others = standing_counts(state) if w["era_mandate"] else None
+    base = StandingBase(state, seat) if w["era_mandate"] else None
     kinds = _alike_by_kind(state, action, w)
     by_agent = not _reads_control(state, w)
     rated: dict = {}
@@ -261,7 +288,7 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
             c.rng = state.rng.copy()      # a Training run may reshuffle the discard
             flow.apply(c, move)
             if _unresolved_selection(c, seat) is None:
-                value = features_value(c, seat, w, others)
+                value = features_value(c, seat, w, base)
             else:                         # not reached after a resolution; kept exact all the same
                 value = evaluate(c, seat, weights)
             rated[key] = value
@@ -288,8 +315,8 @@ def _scratch(state: MandateState, seat: int) -> MandateState:
     return c
 
 
-def features_value(state: MandateState, seat: int, w: dict, others: list[int] | None = None) -> float:
-    """The weighted sum of ``seat``'s features (``others``: see :func:`era_mandate_standing`)."""
+def features_value(state: MandateState, seat: int, w: dict, base: StandingBase | None = None) -> float:
+    """The weighted sum of ``seat``'s features (``base``: see :func:`era_mandate_standing`)."""
     p = state.players[seat]
     capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
     prov = 0.0
@@ -314,7 +341,7 @@ def features_value(state: MandateState, seat: int, w: dict, others: list[int] | 
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
         ventures += 0.5                   # a proposal waiting for the partner's answer
     readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
-    standing = era_mandate_standing(state, seat, others) if w["era_mandate"] else 0.0
+    standing = era_mandate_standing(state, seat, base) if w["era_mandate"] else 0.0
     short = 4 - runway if runway < 4 else 0
     return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers

@@ -57,21 +57,23 @@ OWN_CRITERIA = frozenset({"customers", "capability", "trust", "capability_gained
                           "unique_domains", "compute_produced", "connected_facilities"})
 
 
-def values(state: MandateState, criterion: str) -> list[int]:
+def values(state: MandateState, criterion: str, control: list | None = None) -> list[int]:
     """Every seat's count on ``criterion``, in seat order. The board-control
-    criteria are counted here, from one :func:`board.control_map` for all seats:
-    controlled districts (Frontier has no controller), and the district kinds
-    among them."""
+    criteria are counted here, from one :func:`board.control_map` for all seats
+    (``control``, when the caller has it): controlled districts (Frontier has no
+    controller), and the district kinds among them."""
     n = len(state.players)
+    if criterion in CONTROL_CRITERIA and control is None:
+        control = board.control_map(state)
     if criterion == "controlled_hexes":
         counts = [0] * n
-        for owner in board.control_map(state):
+        for owner in control:
             if owner is not None:
                 counts[owner] += 1
         return counts
     if criterion == "controlled_categories":
         kinds: list[set] = [set() for _ in range(n)]
-        for pos, owner in enumerate(board.control_map(state)):
+        for pos, owner in enumerate(control):
             if owner is not None:
                 kinds[owner].add(state.tiles[pos])
         return [len(k) for k in kinds]
