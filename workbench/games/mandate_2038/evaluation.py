@@ -247,22 +247,28 @@ def _district_key(state: MandateState, move, pos: int, kinds) -> tuple:
 
 def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[str, float] | None = None):
     """:func:`evaluate` of the position after each of ``moves`` (``seat`` resolving
-    its selected Action now), looked ahead on a cheap copy where that is known to
-    give the same number, else None for that move (the caller plays it out on a
-    full clone).
+    its selected Action now), looked ahead here where that is known to give the
+    same number, else None for that move (the caller plays it out on a full clone).
 
-    Looked ahead here: every resolution of a turn that does not end the cycle
-    (Headlines, Production and the Audit follow the last turn). Such a move,
-    played by the flow's own :func:`flow.apply`, changes only the acting player
-    in place (the Agent, the effect, Frontier's Runway, the exhausted Action; a
-    Training run's first card comes from the deck, which is replaced, with the
-    copy's own random stream), so it is played on a copy that shares the other
-    players (:func:`_scratch`). Moves the evaluation cannot tell apart (another
-    Agent of the same player, when control is not read; another district of the
-    same class, for an Action that names the kinds it reads) share one rating."""
+    A resolution of a turn that does not end the cycle, played by the flow's own
+    :func:`flow.apply`, changes only the acting player in place (the Agent, the
+    effect, Frontier's Runway, the exhausted Action; a Training run's first card
+    comes from the deck, which is replaced, with the copy's own random stream),
+    so it is played on a copy that shares the other players (:func:`_scratch`).
+    The last turn of a cycle is played on a full clone (the next Headline
+    follows); the last turn of an Era is left to the caller (Production, the
+    Audit and the Era's scoring follow).
+
+    Moves the evaluation cannot tell apart share one rating: another Agent of
+    the same player when control is not read, another district of the same class
+    for an Action that names the kinds it reads (:func:`_alike_by_kind`). The
+    Headline that ends a cycle reads tracks and Facilities, never where Agents
+    stand, so this holds for the last turn of a cycle too."""
     out: list[float | None] = [None] * len(moves)
-    if state.phase != "act" or state.decider != seat or state.act_index + 1 >= state.n or state.run is not None \
-            or state.pending is not None:
+    if state.phase != "act" or state.decider != seat or state.run is not None or state.pending is not None:
+        return out
+    last = state.act_index + 1 >= state.n
+    if last and state.cycle >= state.content.rules["cyclesPerEra"]:
         return out
     action = state.selections[seat]
     w = dict(DEFAULT_WEIGHTS)
@@ -284,13 +290,18 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
             key = (move.mode, move.tile, move.agent)
         value = rated.get(key)
         if value is None:
-            c = _scratch(state, seat)
-            c.rng = state.rng.copy()      # a Training run may reshuffle the discard
-            flow.apply(c, move)
-            if _unresolved_selection(c, seat) is None:
-                value = features_value(c, seat, w, base)
-            else:                         # not reached after a resolution; kept exact all the same
+            if last:
+                c = state.clone()
+                c.apply_action(move)
                 value = evaluate(c, seat, weights)
+            else:
+                c = _scratch(state, seat)
+                c.rng = state.rng.copy()  # a Training run may reshuffle the discard
+                flow.apply(c, move)
+                if _unresolved_selection(c, seat) is None:
+                    value = features_value(c, seat, w, base)
+                else:                     # not reached after a resolution; kept exact all the same
+                    value = evaluate(c, seat, weights)
             rated[key] = value
         out[i] = value
     return out
