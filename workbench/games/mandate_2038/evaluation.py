@@ -28,6 +28,15 @@ DEFAULT_WEIGHTS = {
     # the Era's revealed Mandate card: progress toward its minimum (0-1) plus 1
     # for leading the qualifiers alone, 0.5 tied (see era_mandate_standing)
     "era_mandate": 1.5,
+    # Runway valued by what it buys: the pieces still open to the seat that its
+    # Runway pays for (see purchasing_power), at this share of their own worth
+    # (buying still takes an Action)
+    "buys": 0.4,
+    # what the connected Facilities will still produce: each unit of their
+    # printed output per Production left in the game (this Era's included).
+    # With these two, one bot in a rotating seat against three of the former
+    # evaluation won 69.5 of 200 four-player games (0.35, fair 0.25; docs/balancing.md)
+    "output": 0.2,
 }
 
 
@@ -326,6 +335,70 @@ def _scratch(state: MandateState, seat: int) -> MandateState:
     return c
 
 
+def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str, float]) -> float:
+    """The worth (by the evaluation's own weights) of the pieces ``runway`` still
+    buys for ``seat``: its next Facility, an Agent from supply, a Generator (from
+    Era II), the projects unlocked in this Era; bought best value per Runway
+    first, while the Runway lasts. Before, a Runway was worth 0.12 whatever it
+    could pay for, so Fund was 2.6% of greedy selections (issue 15)."""
+    p = state.players[seat]
+    r = state.content.rules
+    offers: list[tuple[float, int]] = []       # (worth, Runway cost)
+    if None in p.facilities:
+        discount = 1 if p.ability == "utility_permits" else 0
+        # a Facility is worth being connected plus what it will produce on the
+        # best district kind with a free space (see future_output)
+        worth = w["connected"] + w["output"] * _best_open_yield(state) * _productions_left(state)
+        offers.append((worth, costs.modified_cost(r["facilityCost"], discounts=discount)))
+    if None in p.agents:
+        offers.append((w["agents"], r["recruitCost"]))
+    if p.generator is None and state.era >= 2:
+        offers.append((w["generator"], min(g["cost"] for g in state.content.generators.values())))
+    for pid, proj in state.content.projects.items():
+        if pid not in p.projects and state.era >= proj.era:
+            offers.append((w["projects"], proj.cost.get("runway", 0)))
+    offers.sort(key=lambda o: (-o[0] / max(o[1], 1), o[1]))
+    total, left = 0.0, runway
+    for worth, cost in offers:
+        if cost <= left:
+            total += worth
+            left -= cost
+    return total
+
+
+def _productions_left(state: MandateState) -> int:
+    """Productions still to come: one per Era, this Era's included."""
+    return max(0, state.content.rules["eras"] - state.era + 1)
+
+
+def _best_open_yield(state: MandateState) -> int:
+    """The largest printed output of a district with a free Facility space."""
+    spaces: dict[int, int] = {}
+    for q in state.players:
+        for pos in q.facilities:
+            if pos is not None:
+                spaces[pos] = spaces.get(pos, 0) + 1
+    kinds = state.content.tile_kinds
+    room = state.content.facility_spaces
+    return max((sum(kinds[kind].yield_.values()) for pos, kind in enumerate(state.tiles)
+                if pos != board.FRONTIER_POS and spaces.get(pos, 0) < room), default=0)
+
+
+def future_output(state: MandateState, seat: int) -> int:
+    """Units of Runway and Compute the seat's connected Facilities will still
+    produce: their printed output times the Productions left (one per Era, this
+    Era's included)."""
+    left = _productions_left(state)
+    if left <= 0:
+        return 0
+    p = state.players[seat]
+    kinds = state.content.tile_kinds
+    total = 0
+    for f in board.connected_facilities(state, seat):
+        total += sum(kinds[state.tiles[p.facilities[f]]].yield_.values())
+    return total * left
+
+
 def features_value(state: MandateState, seat: int, w: dict, base: StandingBase | None = None) -> float:
     """The weighted sum of ``seat``'s features (``base``: see :func:`era_mandate_standing`)."""
     p = state.players[seat]
@@ -354,10 +427,13 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
     readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
     standing = era_mandate_standing(state, seat, base) if w["era_mandate"] else 0.0
     short = 4 - runway if runway < 4 else 0
+    buys = purchasing_power(state, seat, runway, w) if w["buys"] else 0.0
+    output = future_output(state, seat) if w["output"] else 0
     return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers
             + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
             + w["connected"] * connected + w["offline"] * (built - connected)
             + w["scrutiny"] * bag + w["agents"] * (len(p.agents) - p.agents.count(None))
             + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
-            + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures)
+            + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures
+            + w["buys"] * buys + w["output"] * output)
