@@ -18,9 +18,8 @@ DEFAULT_WEIGHTS = {
     "mandate": 1.0, "capability": 0.35, "customers": 0.5, "trust": 0.45, "runway": 0.12,
     "compute": 0.15, "connected": 0.7, "offline": -0.9, "scrutiny": -0.3,
     # an Agent on the board is presence for every later Action: worth more than
-    # the two Runway a Recruit costs (at 0.2 Organize was never chosen, issue 15;
-    # at 0.9 with "buys" Organize fell to 2.8% of selections, at 1.3 it is 7.8%)
-    "agents": 1.3,
+    # the two Runway a Recruit costs (at 0.2 Organize was never chosen, issue 15)
+    "agents": 0.9,
     # each Runway below 4 counts this much more: a player who cannot pay for a
     # Build or a Recruit gains most from Fund
     "short_runway": 0.25,
@@ -35,9 +34,8 @@ DEFAULT_WEIGHTS = {
     "buys": 0.4,
     # what the connected Facilities will still produce: each unit of their
     # printed output per Production left in the game (this Era's included).
-    # With these two (and agents 1.3), one bot in a rotating seat against three
-    # of the former evaluation won 61.5 of 200 four-player games (0.31, fair
-    # 0.25; docs/balancing.md)
+    # With these two, one bot in a rotating seat against three of the former
+    # evaluation won 69.5 of 200 four-player games (0.35, fair 0.25; docs/balancing.md)
     "output": 0.2,
 }
 
