@@ -35,7 +35,7 @@ DEFAULT_WEIGHTS = {
     # what the connected Facilities will still produce: each unit of their
     # printed output per Production left in the game (this Era's included).
     # With these two, one bot in a rotating seat against three of the former
-    # evaluation won 69.5 of 200 four-player games (0.35, fair 0.25; docs/balancing.md)
+    # evaluation wins 0.38 of 400 four-player games (fair 0.25; docs/balancing.md)
     "output": 0.2,
 }
 
@@ -340,7 +340,8 @@ def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str
     buys for ``seat``: its next Facility, an Agent from supply, a Generator (from
     Era II), the projects unlocked in this Era; bought best value per Runway
     first, while the Runway lasts. Before, a Runway was worth 0.12 whatever it
-    could pay for, so Fund was 2.6% of greedy selections (issue 15)."""
+    could pay for (issue 15: Fund was 2.6% of greedy selections; it still is
+    about 3%, but now follows Fund's yield, see docs/balancing.md)."""
     p = state.players[seat]
     r = state.content.rules
     offers: list[tuple[float, int]] = []       # (worth, Runway cost)
