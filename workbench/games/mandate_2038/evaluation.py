@@ -335,6 +335,41 @@ def _scratch(state: MandateState, seat: int) -> MandateState:
     return c
 
 
+class _Economy:
+    """What the Runway valuation reads of a card pool, worked out once per pool:
+    each district kind's printed output, the base prices, the projects."""
+
+    __slots__ = ("kind_yield", "facility_cost", "recruit_cost", "generator_cost", "projects", "by_yield")
+
+    def __init__(self, content: Content) -> None:
+        r = content.rules
+        self.kind_yield = {k: sum(t.yield_.values()) for k, t in content.tile_kinds.items()}
+        self.facility_cost = r["facilityCost"]
+        self.recruit_cost = r["recruitCost"]
+        self.generator_cost = min(g["cost"] for g in content.generators.values())
+        self.projects = [(pid, proj.era, proj.cost.get("runway", 0)) for pid, proj in content.projects.items()]
+        self.by_yield: dict[tuple, list[tuple[int, int]]] = {}   # board layout -> (output, position), best first
+
+    def districts_by_yield(self, tiles: list[str]) -> list[tuple[int, int]]:
+        key = tuple(tiles)
+        order = self.by_yield.get(key)
+        if order is None:
+            order = self.by_yield[key] = sorted(
+                ((self.kind_yield[kind], pos) for pos, kind in enumerate(tiles) if pos != board.FRONTIER_POS),
+                key=lambda t: -t[0])
+        return order
+
+
+_ECONOMY: "weakref.WeakKeyDictionary[Content, _Economy]" = weakref.WeakKeyDictionary()
+
+
+def _economy(content: Content) -> _Economy:
+    eco = _ECONOMY.get(content)
+    if eco is None:
+        eco = _ECONOMY[content] = _Economy(content)
+    return eco
+
+
 def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str, float]) -> float:
     """The worth (by the evaluation's own weights) of the pieces ``runway`` still
     buys for ``seat``: its next Facility, an Agent from supply, a Generator (from
@@ -343,24 +378,28 @@ def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str
     could pay for (issue 15: Fund was 2.6% of greedy selections; it still is
     about 3%, but now follows Fund's yield, see docs/balancing.md)."""
     p = state.players[seat]
-    r = state.content.rules
-    offers: list[tuple[float, int]] = []       # (worth, Runway cost)
+    eco = _economy(state.content)
+    offers: list[tuple[float, int, float]] = []   # (-worth per Runway, Runway cost, worth)
+
+    def offer(worth: float, cost: int) -> None:
+        offers.append((-worth / max(cost, 1), cost, worth))
+
     if None in p.facilities:
         discount = 1 if p.ability == "utility_permits" else 0
         # a Facility is worth being connected plus what it will produce on the
         # best district kind with a free space (see future_output)
-        worth = w["connected"] + w["output"] * _best_open_yield(state) * _productions_left(state)
-        offers.append((worth, costs.modified_cost(r["facilityCost"], discounts=discount)))
+        offer(w["connected"] + w["output"] * _best_open_yield(state, eco) * _productions_left(state),
+              costs.modified_cost(eco.facility_cost, discounts=discount))
     if None in p.agents:
-        offers.append((w["agents"], r["recruitCost"]))
+        offer(w["agents"], eco.recruit_cost)
     if p.generator is None and state.era >= 2:
-        offers.append((w["generator"], min(g["cost"] for g in state.content.generators.values())))
-    for pid, proj in state.content.projects.items():
-        if pid not in p.projects and state.era >= proj.era:
-            offers.append((w["projects"], proj.cost.get("runway", 0)))
-    offers.sort(key=lambda o: (-o[0] / max(o[1], 1), o[1]))
+        offer(w["generator"], eco.generator_cost)
+    for pid, era, cost in eco.projects:
+        if pid not in p.projects and state.era >= era:
+            offer(w["projects"], cost)
+    offers.sort()                         # best worth per Runway first, then the cheaper
     total, left = 0.0, runway
-    for worth, cost in offers:
+    for _, cost, worth in offers:
         if cost <= left:
             total += worth
             left -= cost
@@ -372,31 +411,30 @@ def _productions_left(state: MandateState) -> int:
     return max(0, state.content.rules["eras"] - state.era + 1)
 
 
-def _best_open_yield(state: MandateState) -> int:
+def _best_open_yield(state: MandateState, eco: _Economy) -> int:
     """The largest printed output of a district with a free Facility space."""
-    spaces: dict[int, int] = {}
-    for q in state.players:
-        for pos in q.facilities:
-            if pos is not None:
-                spaces[pos] = spaces.get(pos, 0) + 1
-    kinds = state.content.tile_kinds
     room = state.content.facility_spaces
-    return max((sum(kinds[kind].yield_.values()) for pos, kind in enumerate(state.tiles)
-                if pos != board.FRONTIER_POS and spaces.get(pos, 0) < room), default=0)
+    players = state.players
+    for output, pos in eco.districts_by_yield(state.tiles):
+        if sum(q.facilities.count(pos) for q in players) < room:
+            return output
+    return 0
 
 
-def future_output(state: MandateState, seat: int) -> int:
-    """Units of Runway and Compute the seat's connected Facilities will still
-    produce: their printed output times the Productions left (one per Era, this
-    Era's included)."""
+def future_output(state: MandateState, seat: int, connected: list[int] | None = None) -> int:
+    """Units of Runway and Compute the seat's connected Facilities (``connected``,
+    when the caller has them) will still produce: their printed output times the
+    Productions left (one per Era, this Era's included)."""
     left = _productions_left(state)
     if left <= 0:
         return 0
     p = state.players[seat]
-    kinds = state.content.tile_kinds
+    kind_yield = _economy(state.content).kind_yield
     total = 0
-    for f in board.connected_facilities(state, seat):
-        total += sum(kinds[state.tiles[p.facilities[f]]].yield_.values())
+    if connected is None:
+        connected = board.connected_facilities(state, seat)
+    for f in connected:
+        total += kind_yield[state.tiles[p.facilities[f]]]
     return total * left
 
 
@@ -418,7 +456,8 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
     if _unresolved_selection(state, seat) is not None:
         # a pick whose Action will have no legal effect wastes one of the Era's three turns
         blocked = flow.is_blocked(state, seat, state.selections[seat])
-    connected = len(board.connected_facilities(state, seat))
+    connected_list = board.connected_facilities(state, seat)
+    connected = len(connected_list)
     built = len(p.facilities) - p.facilities.count(None)
     ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v)) \
         if state.ventures else 0
@@ -429,7 +468,7 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
     standing = era_mandate_standing(state, seat, base) if w["era_mandate"] else 0.0
     short = 4 - runway if runway < 4 else 0
     buys = purchasing_power(state, seat, runway, w) if w["buys"] else 0.0
-    output = future_output(state, seat) if w["output"] else 0
+    output = future_output(state, seat, connected_list) if w["output"] else 0
     return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers
             + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
