@@ -93,11 +93,14 @@ class StandingBase:
     board control only the districts where the seat's pieces moved are worked
     out again (:func:`board.control_after`)."""
 
-    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces")
+    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys")
 
     def __init__(self, state: MandateState, seat: int) -> None:
         self.card = card = _era_card(state)
         self.seat = seat
+        #: purchasing_power by what it reads of the seat (the rest of the board is
+        #: the same for every copy rated against this base)
+        self.buys: dict[tuple, float] = {}
         self.counts = self.presence = self.control = self.pieces = None
         if card is None:
             return
@@ -467,7 +470,15 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
     readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
     standing = era_mandate_standing(state, seat, base) if w["era_mandate"] else 0.0
     short = 4 - runway if runway < 4 else 0
-    buys = purchasing_power(state, seat, runway, w) if w["buys"] else 0.0
+    if not w["buys"]:
+        buys = 0.0
+    elif base is not None and base.seat == seat:
+        key = (runway, tuple(p.facilities), None in p.agents, p.generator, tuple(p.projects))
+        buys = base.buys.get(key)
+        if buys is None:
+            buys = base.buys[key] = purchasing_power(state, seat, runway, w)
+    else:
+        buys = purchasing_power(state, seat, runway, w)
     output = future_output(state, seat, connected_list) if w["output"] else 0
     return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers
