@@ -220,6 +220,7 @@ def rescue(state: MMState, seat: int | None = None) -> int:
     if room <= 0 or phase not in ("turns", "touchpoint", "stability"):
         return 0
     n = len(state.players)
+    seats: range | list[int]
     if phase == "stability":
         seats = [(state.first + k) % n for k in range(state.stab_next, n)]
     else:

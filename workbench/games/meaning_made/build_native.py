@@ -1,0 +1,100 @@
+"""The opt-in build step of the compiled Meaning Made rules (see :mod:`.native`
+for what is compiled and how a stale build is refused).
+
+``python -m workbench.games.meaning_made.build_native`` compiles, ``... status``
+says whether the compiled build is in use and why, ``... clean`` removes it.
+Needs the ``fast`` extra (mypy, which carries mypyc) and a C compiler; without
+them it says so and changes nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from .native import COMPILED_MODULES, GROUP, HERE, MANIFEST, NATIVE_DIR, PACKAGE, _abi, _digest, _key, _sources, check
+
+
+def build(native_dir: Path = NATIVE_DIR) -> str:
+    """Compile :data:`COMPILED_MODULES` with mypyc into ``native_dir`` and write
+    the manifest; raises RuntimeError saying why when it cannot."""
+    try:
+        from mypyc.build import mypycify
+        from setuptools import Distribution
+    except ImportError as err:
+        raise RuntimeError(f"the compiled build needs mypy (pip install -e '.[fast]'): {err}") from None
+    root = HERE.parent.parent.parent  # the folder that holds the workbench package
+    before = {_key(p): _digest(p) for p in _sources()}
+    paths = [_key(HERE / f"{m}.py") for m in COMPILED_MODULES]
+    cwd = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="workbench-native-") as tmp:
+        os.chdir(root)  # mypyc names modules by their path from here
+        try:
+            # Third-party libraries count as Any (--no-site-packages): the rules use
+            # none of them, and type-checking pandas or pydantic would take minutes.
+            extensions = mypycify(["--ignore-missing-imports", "--no-site-packages", "--follow-imports=silent",
+                                   "--cache-dir", str(Path(tmp) / "mypy-cache"), *paths], opt_level="3",
+                                  group_name=GROUP, target_dir=str(Path(tmp) / "c"))
+            dist = Distribution({"name": "workbench-native", "ext_modules": extensions})
+            cmd = dist.get_command_obj("build_ext")
+            cmd.build_lib = str(Path(tmp) / "lib")
+            cmd.build_temp = str(Path(tmp) / "tmp")
+            cmd.inplace = False
+            dist.run_command("build_ext")
+        except SystemExit as err:  # mypyc reports type errors by exiting
+            raise RuntimeError(f"mypyc refused the sources (type errors above; exit {err.code})") from None
+        except Exception as err:  # a missing compiler or headers: say so, change nothing
+            raise RuntimeError(f"the C build failed: {type(err).__name__}: {err}") from None
+        finally:
+            os.chdir(cwd)
+        after = {_key(p): _digest(p) for p in _sources()}
+        if after != before:
+            raise RuntimeError("a source changed during the build; build again")
+        built = Path(tmp) / "lib"
+        suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+        staging = Path(tmp) / "out"
+        staging.mkdir()
+        modules: dict[str, str] = {}  # module name -> its file in native_dir
+        for so in built.rglob(f"*{suffix}"):
+            rel = so.relative_to(built).as_posix()[: -len(suffix)]
+            name = rel.replace("/", ".")
+            shutil.copy2(so, staging / f"{name}{suffix}")
+            modules[name] = f"{name}{suffix}"
+        expected = {f"{PACKAGE}.{m}" for m in COMPILED_MODULES}
+        if not expected <= set(modules):
+            raise RuntimeError(f"the build made no module for {sorted(expected - set(modules))}")
+        (staging / MANIFEST).write_text(json.dumps(
+            {"abi": _abi(), "modules": modules, "sources": before}, indent=1, sort_keys=True), encoding="utf-8")
+        if native_dir.exists():
+            shutil.rmtree(native_dir)
+        shutil.copytree(staging, native_dir)
+    return f"compiled {len(COMPILED_MODULES)} modules into {native_dir}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args in ([], ["build"]):
+        try:
+            print(build())
+        except RuntimeError as err:
+            print(f"native build: {err}; Meaning Made keeps running as plain Python", file=sys.stderr)
+            return 1
+        return 0
+    if args == ["status"]:
+        print(check()[1])
+        return 0
+    if args == ["clean"]:
+        shutil.rmtree(NATIVE_DIR, ignore_errors=True)
+        print(f"removed {NATIVE_DIR}")
+        return 0
+    print("usage: python -m workbench.games.meaning_made.build_native [build|status|clean]", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
