@@ -1,5 +1,5 @@
-"""The optional compiled build of the Meaning Made rules (``.native``,
-``.build_native``): a stale or foreign build is never loaded, the hand-written
+"""The optional compiled build of the Meaning Made rules (``workbench.native``,
+``workbench.build_native``): a stale or foreign build is never loaded, the hand-written
 field lists the compiled state relies on stay complete, and — where mypy and a
 C compiler are present — the compiled rules play byte-identical games."""
 
@@ -20,7 +20,8 @@ import pytest
 
 from workbench.core.game import State
 from workbench.core.registry import get_game
-from workbench.games.meaning_made import native, state as state_module
+from workbench import native
+from workbench.games.meaning_made import state as state_module
 from workbench.games.meaning_made.state import PLAYER_FIELDS, STATE_FIELDS, MMState, Player
 
 GAME = get_game("meaning-made")
@@ -30,11 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def _fake_build(folder: Path) -> Path:
     """A manifest that matches the sources on disk, with empty stand-in files."""
     folder.mkdir(parents=True, exist_ok=True)
-    sources = {native._key(p): native._digest(p) for p in native._sources()}
-    modules = {f"{native.PACKAGE}.{m}": f"{m}.so" for m in native.COMPILED_MODULES}
+    sources = {native.source_key(p): native.digest(p) for p in native.sources()}
+    modules = {name: f"{name}.so" for name in native.COMPILED_MODULES}
     for file in modules.values():
         (folder / file).write_bytes(b"")
-    (folder / native.MANIFEST).write_text(json.dumps({"abi": native._abi(), "modules": modules,
+    (folder / native.MANIFEST).write_text(json.dumps({"abi": native.abi(), "modules": modules,
                                                       "sources": sources}), encoding="utf-8")
     return folder
 
@@ -43,7 +44,7 @@ def test_a_current_build_is_accepted(tmp_path, monkeypatch):
     monkeypatch.delenv("WORKBENCH_PURE", raising=False)
     files, why = native.check(_fake_build(tmp_path))
     assert why == "compiled (mypyc)"
-    assert set(files) == {f"{native.PACKAGE}.{m}" for m in native.COMPILED_MODULES}
+    assert set(files) == set(native.COMPILED_MODULES)
 
 
 def test_an_edited_source_means_plain_python(tmp_path, monkeypatch):
@@ -53,7 +54,7 @@ def test_an_edited_source_means_plain_python(tmp_path, monkeypatch):
     monkeypatch.delenv("WORKBENCH_PURE", raising=False)
     folder = _fake_build(tmp_path)
     data = json.loads((folder / native.MANIFEST).read_text())
-    key = native._key(native.HERE / "state.py")
+    key = native.source_key(native.HERE / "games" / "meaning_made" / "state.py")
     data["sources"][key] = hashlib.sha256(b"an older state.py").hexdigest()
     (folder / native.MANIFEST).write_text(json.dumps(data))
     files, why = native.check(folder)
@@ -64,7 +65,7 @@ def test_a_new_or_removed_source_means_plain_python(tmp_path, monkeypatch):
     monkeypatch.delenv("WORKBENCH_PURE", raising=False)
     folder = _fake_build(tmp_path)
     data = json.loads((folder / native.MANIFEST).read_text())
-    data["sources"].pop(native._key(native.HERE / "flow.py"))
+    data["sources"].pop(native.source_key(native.HERE / "games" / "meaning_made" / "flow.py"))
     (folder / native.MANIFEST).write_text(json.dumps(data))
     files, why = native.check(folder)
     assert files is None and "added or removed" in why
@@ -79,7 +80,7 @@ def test_another_interpreter_missing_files_or_a_bad_manifest_mean_plain_python(t
     assert "the build is for cpython-27" in native.check(folder)[1]
 
     folder = _fake_build(tmp_path / "missing")
-    (folder / "state.so").unlink()
+    (folder / "workbench.games.meaning_made.state.so").unlink()
     assert "compiled file missing" in native.check(folder)[1]
 
     folder = _fake_build(tmp_path / "bad")
@@ -115,6 +116,31 @@ def test_the_state_is_a_state_and_its_field_lists_are_complete():
     assert set(STATE_FIELDS) - constructor <= assigned, set(STATE_FIELDS) - constructor - assigned
 
 
+def test_states_pickle_and_deepcopy_field_by_field():
+    """A compiled state or Rules cannot be made empty, so both pickle through
+    ``__reduce__``; the copy equals the original in every field."""
+    import copy
+    import pickle
+    from workbench.games.meaning_made.state import fields
+    state = GAME.new_initial_state(GAME.config(3, seed=8, variants=("long-game",)))
+    for _ in range(40):
+        state.apply_action(state.legal_actions()[-1])
+
+    def plain(s) -> str:
+        out = fields(s)
+        out["config"] = (s.config.players, s.config.variants, s.config.options)
+        out["rules"] = (s.rules.box_tuple, s.rules.options)
+        out["cards"] = sorted(s.cards.initiatives)
+        out["rng"] = s.rng.state
+        out["players"] = [tuple(getattr(p, f) for f in PLAYER_FIELDS) for p in s.players]
+        out["progress"] = {k: (v.filled, v.markers) for k, v in s.progress.items()}
+        return repr(out)
+
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert plain(twin) == plain(state)
+        assert twin.legal_actions() == state.legal_actions()
+
+
 def _compiler_available() -> str | None:
     if importlib.util.find_spec("mypyc") is None:
         return "mypy (the fast extra) is not installed"
@@ -134,10 +160,10 @@ def test_the_compiled_build_plays_the_same_games(tmp_path):
     shutil.copytree(ROOT / "cards", tree / "cards")
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("WORKBENCH_PURE", None)
-    run = subprocess.run([sys.executable, "-m", "workbench.games.meaning_made.build_native"],
+    run = subprocess.run([sys.executable, "-m", "workbench.build_native"],
                          cwd=tree, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-3000:]
-    status = subprocess.run([sys.executable, "-m", "workbench.games.meaning_made.build_native", "status"],
+    status = subprocess.run([sys.executable, "-m", "workbench.build_native", "status"],
                             cwd=tree, env=env, capture_output=True, text=True)
     assert status.stdout.strip() == "compiled (mypyc)", status.stdout + status.stderr
     test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "meaning",
@@ -148,6 +174,6 @@ def test_the_compiled_build_plays_the_same_games(tmp_path):
     # an edit to any rules source switches the compiled build off
     flow = tree / "workbench" / "games" / "meaning_made" / "flow.py"
     flow.write_text(flow.read_text() + "\n# edited\n")
-    status = subprocess.run([sys.executable, "-m", "workbench.games.meaning_made.build_native", "status"],
+    status = subprocess.run([sys.executable, "-m", "workbench.build_native", "status"],
                             cwd=tree, env=env, capture_output=True, text=True)
     assert "flow.py changed since the build" in status.stdout

@@ -173,9 +173,9 @@ def evaluate(state: MMState, seat: int, weights=None) -> float:
             value += w_marker * share * frac
     value += w_completed * len(state.completed)
     reachable = 0
-    for n in state.index:
-        if n is not None:
-            needs = need_done[n]
+    for slot in state.index:  # an Initiative's name or None (own name: typed apart from the loops above)
+        if slot is not None:
+            needs = need_done[slot]
             if needs:
                 if done is None:
                     done = _done_layers(state)

@@ -15,18 +15,21 @@ protocol's few concrete methods itself.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from workbench.core.game import TERMINAL, State
 from workbench.core.rng import Rng
 
-COMMUNITY = -1
+if TYPE_CHECKING:
+    from .variants import Rules
+
+COMMUNITY: Final = -1
 """Seat number recorded for a Community marker (solo mode)."""
 
-PHASE_TURNS = "turns"
-PHASE_TOUCHPOINT = "touchpoint"
-PHASE_STABILITY = "stability"
-PHASE_OVER = "over"
+PHASE_TURNS: Final = "turns"
+PHASE_TOUCHPOINT: Final = "touchpoint"
+PHASE_STABILITY: Final = "stability"
+PHASE_OVER: Final = "over"
 
 
 class Player:
@@ -98,7 +101,7 @@ class MMState:
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
-    def __init__(self, config: Any, rules: Any, cards: Any, rng: Rng) -> None:
+    def __init__(self, config: Any, rules: Rules, cards: Any, rng: Rng) -> None:
         self.config = config
         self.rules = rules
         self.cards = cards
@@ -107,7 +110,7 @@ class MMState:
         self.meaning = 0
         self.world_layer = 1
         self.round = 1
-        self.phase = PHASE_TURNS
+        self.phase: str = PHASE_TURNS
         self.first = 0              # the round's first player (the starting player)
         self.seat = 0               # whose turn it is in Phase B
         self.decider = 0            # who decides now (turn, Touchpoint answer, donation)

@@ -1,10 +1,10 @@
-"""The opt-in build step of the compiled Meaning Made rules (see :mod:`.native`
-for what is compiled and how a stale build is refused).
+"""The opt-in build step of the compiled engine modules (see
+:mod:`workbench.native` for what is compiled and how a stale build is refused).
 
-``python -m workbench.games.meaning_made.build_native`` compiles, ``... status``
-says whether the compiled build is in use and why, ``... clean`` removes it.
-Needs the ``fast`` extra (mypy, which carries mypyc) and a C compiler; without
-them it says so and changes nothing.
+``python -m workbench.build_native`` compiles, ``... status`` says whether the
+compiled build is in use and why, ``... clean`` removes it. Needs the ``fast``
+extra (mypy, which carries mypyc) and a C compiler; without them it says so and
+changes nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .native import COMPILED_MODULES, GROUP, HERE, MANIFEST, NATIVE_DIR, PACKAGE, _abi, _digest, _key, _sources, check
+from workbench.native import COMPILED_MODULES, GROUP, HERE, MANIFEST, NATIVE_DIR, abi, check, digest, source_key, sources
 
 
 def build(native_dir: Path = NATIVE_DIR) -> str:
@@ -28,16 +28,18 @@ def build(native_dir: Path = NATIVE_DIR) -> str:
         from setuptools import Distribution
     except ImportError as err:
         raise RuntimeError(f"the compiled build needs mypy (pip install -e '.[fast]'): {err}") from None
-    root = HERE.parent.parent.parent  # the folder that holds the workbench package
-    before = {_key(p): _digest(p) for p in _sources()}
-    paths = [_key(HERE / f"{m}.py") for m in COMPILED_MODULES]
+    root = HERE.parent  # the folder that holds the workbench package
+    before = {source_key(p): digest(p) for p in sources()}
+    paths = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="workbench-native-") as tmp:
         os.chdir(root)  # mypyc names modules by their path from here
         try:
-            # Third-party libraries count as Any (--no-site-packages): the rules use
-            # none of them, and type-checking pandas or pydantic would take minutes.
+            # Third-party libraries count as Any (--no-site-packages): the compiled
+            # modules use none of them, and checking pandas or pydantic takes minutes;
+            # modules not compiled are read for their types only (silent).
             extensions = mypycify(["--ignore-missing-imports", "--no-site-packages", "--follow-imports=silent",
+                                   "--disable-error-code=annotation-unchecked",
                                    "--cache-dir", str(Path(tmp) / "mypy-cache"), *paths], opt_level="3",
                                   group_name=GROUP, target_dir=str(Path(tmp) / "c"))
             dist = Distribution({"name": "workbench-native", "ext_modules": extensions})
@@ -52,7 +54,7 @@ def build(native_dir: Path = NATIVE_DIR) -> str:
             raise RuntimeError(f"the C build failed: {type(err).__name__}: {err}") from None
         finally:
             os.chdir(cwd)
-        after = {_key(p): _digest(p) for p in _sources()}
+        after = {source_key(p): digest(p) for p in sources()}
         if after != before:
             raise RuntimeError("a source changed during the build; build again")
         built = Path(tmp) / "lib"
@@ -65,11 +67,11 @@ def build(native_dir: Path = NATIVE_DIR) -> str:
             name = rel.replace("/", ".")
             shutil.copy2(so, staging / f"{name}{suffix}")
             modules[name] = f"{name}{suffix}"
-        expected = {f"{PACKAGE}.{m}" for m in COMPILED_MODULES}
+        expected = set(COMPILED_MODULES)
         if not expected <= set(modules):
             raise RuntimeError(f"the build made no module for {sorted(expected - set(modules))}")
         (staging / MANIFEST).write_text(json.dumps(
-            {"abi": _abi(), "modules": modules, "sources": before}, indent=1, sort_keys=True), encoding="utf-8")
+            {"abi": abi(), "modules": modules, "sources": before}, indent=1, sort_keys=True), encoding="utf-8")
         if native_dir.exists():
             shutil.rmtree(native_dir)
         shutil.copytree(staging, native_dir)
@@ -82,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             print(build())
         except RuntimeError as err:
-            print(f"native build: {err}; Meaning Made keeps running as plain Python", file=sys.stderr)
+            print(f"native build: {err}; the workbench keeps running as plain Python", file=sys.stderr)
             return 1
         return 0
     if args == ["status"]:
@@ -92,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(NATIVE_DIR, ignore_errors=True)
         print(f"removed {NATIVE_DIR}")
         return 0
-    print("usage: python -m workbench.games.meaning_made.build_native [build|status|clean]", file=sys.stderr)
+    print("usage: python -m workbench.build_native [build|status|clean]", file=sys.stderr)
     return 1
 
 
