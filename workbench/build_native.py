@@ -4,7 +4,9 @@
 ``python -m workbench.build_native`` compiles, ``... status`` says whether the
 compiled build is in use and why, ``... clean`` removes it. Needs the ``fast``
 extra (mypy, which carries mypyc) and a C compiler; without them it says so and
-changes nothing.
+changes nothing. It writes ``workbench/_native/`` in the package itself, so it
+is meant for a source checkout with an editable install (``pip install -e``).
+About half a minute of compiling on one core.
 """
 
 from __future__ import annotations
@@ -72,9 +74,12 @@ def build(native_dir: Path = NATIVE_DIR) -> str:
             raise RuntimeError(f"the build made no module for {sorted(expected - set(modules))}")
         (staging / MANIFEST).write_text(json.dumps(
             {"abi": abi(), "modules": modules, "sources": before}, indent=1, sort_keys=True), encoding="utf-8")
-        if native_dir.exists():
-            shutil.rmtree(native_dir)
-        shutil.copytree(staging, native_dir)
+        try:
+            if native_dir.exists():
+                shutil.rmtree(native_dir)
+            shutil.copytree(staging, native_dir)
+        except OSError as err:  # e.g. an installed, read-only package: build in a source checkout
+            raise RuntimeError(f"cannot write {native_dir}: {err}") from None
     return f"compiled {len(COMPILED_MODULES)} modules into {native_dir}"
 
 
