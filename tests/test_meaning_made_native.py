@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,8 @@ def _compiler_available() -> str | None:
         return "mypy (the fast extra) is not installed"
     if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
         return "no C compiler"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "no Python headers (python3-dev)"
     return None
 
 
