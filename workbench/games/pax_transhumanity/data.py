@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from workbench.core.cards import PoolSpec, load_pool
 from workbench.core.data import CardName, cards_dir, load_yaml, validation_error
@@ -88,7 +88,7 @@ class Board(BaseModel):
     provenance: Literal["seed", "draft"]
     developing_world: bool
     problem: str
-    problem_tokens: int
+    problem_tokens: int = Field(strict=True, ge=0, le=20)  # strict: true is not 1
     rows: tuple[Row, ...]
 
 
@@ -230,6 +230,18 @@ def load_content(folder=None) -> Content:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise DataError(f"must be a whole number from {low} to {high}, not {value!r}",
                             file=str(spath), card=key, field="value")
+    start = settings["finance_start"]
+    if not isinstance(start, dict) or sorted(start) != ["capital", "debt", "wealth"]:
+        raise DataError("must give capital, wealth and debt", file=str(spath), card="finance_start", field="value")
+    for part, value in start.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 50:
+            raise DataError(f"{part} must be a whole number from 0 to 50, not {value!r}",
+                            file=str(spath), card="finance_start", field=f"value.{part}")
+    if sum(start.values()) > settings["agents_in_play"]:
+        # the Finance agents are taken from the agents in play; the rest wait on the marker
+        raise DataError(f"capital + wealth + debt ({sum(start.values())}) is more than the "
+                        f"{settings['agents_in_play']} agents in play", file=str(spath), card="finance_start",
+                        field="value")
     settings["player_colours"] = {int(k): list(v) for k, v in settings["player_colours"].items()}
     plain = sum(1 for k in kinds if k == "idea")
     if plain < settings["draw_deck"] + 2 * 4:
