@@ -142,6 +142,19 @@ def test_states_pickle_and_deepcopy_field_by_field():
         assert twin.legal_actions() == state.legal_actions()
 
 
+def test_the_build_refuses_to_write_into_an_installed_package(tmp_path):
+    """Nothing is ever written into an installed package: without a
+    pyproject.toml beside it, the package is not a checkout and the build says so."""
+    tree = tmp_path / "site-packages"
+    shutil.copytree(ROOT / "workbench", tree / "workbench",
+                    ignore=shutil.ignore_patterns("__pycache__", "_native"))
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    run = subprocess.run([sys.executable, "-m", "workbench.build_native"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 1 and "source checkout" in run.stderr and "Traceback" not in run.stderr
+    assert not (tree / "workbench" / "_native").exists()
+
+
 def _compiler_available() -> str | None:
     if importlib.util.find_spec("mypyc") is None:
         return "mypy (the fast extra) is not installed"
@@ -161,6 +174,7 @@ def test_the_compiled_build_plays_the_same_games(tmp_path):
     shutil.copytree(ROOT / "workbench", tree / "workbench",
                     ignore=shutil.ignore_patterns("__pycache__", "_native"))
     shutil.copytree(ROOT / "cards", tree / "cards")
+    shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")  # a source checkout
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("WORKBENCH_PURE", None)
     run = subprocess.run([sys.executable, "-m", "workbench.build_native"],

@@ -25,12 +25,16 @@ from workbench.native import COMPILED_MODULES, GROUP, HERE, MANIFEST, NATIVE_DIR
 def build(native_dir: Path = NATIVE_DIR) -> str:
     """Compile :data:`COMPILED_MODULES` with mypyc into ``native_dir`` and write
     the manifest; raises RuntimeError saying why when it cannot."""
+    root = HERE.parent  # the folder that holds the workbench package
+    if native_dir == NATIVE_DIR and not (root / "pyproject.toml").is_file():
+        # nothing is ever written into an installed package (README)
+        raise RuntimeError("the compiled build is made in a source checkout (pip install -e .), "
+                           f"and {HERE} is an installed package")
     try:
         from mypyc.build import mypycify
         from setuptools import Distribution
     except ImportError as err:
         raise RuntimeError(f"the compiled build needs mypy (pip install -e '.[fast]'): {err}") from None
-    root = HERE.parent  # the folder that holds the workbench package
     before = {source_key(p): digest(p) for p in sources()}
     paths = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
     cwd = os.getcwd()
