@@ -155,6 +155,20 @@ def test_the_build_refuses_to_write_into_an_installed_package(tmp_path):
     assert not (tree / "workbench" / "_native").exists()
 
 
+def test_without_mypy_the_build_says_so_and_changes_nothing(tmp_path):
+    tree = tmp_path / "checkout"
+    shutil.copytree(ROOT / "workbench", tree / "workbench",
+                    ignore=shutil.ignore_patterns("__pycache__", "_native"))
+    shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    code = ("import sys; sys.modules['mypyc'] = None; sys.modules['mypyc.build'] = None; "
+            "from workbench.build_native import main; sys.exit(main(['build']))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 1 and "needs mypy" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert not (tree / "workbench" / "_native").exists()
+
+
 def _compiler_available() -> str | None:
     if importlib.util.find_spec("mypyc") is None:
         return "mypy (the fast extra) is not installed"
