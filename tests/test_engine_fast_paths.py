@@ -157,3 +157,21 @@ def test_meaning_made_scenario_steps_edit_their_own_piles():
     game.scenario_step(state, {"event": {"id": letter}})
     assert (twin.event_deck, twin.events, twin.event_discard) == before
     assert state.events[-1] == letter
+
+
+def test_pax_sampling_reaches_every_block_of_the_list():
+    """Pax builds only the drawn action where it can (Syndicates only counted,
+    Imports indexed): every index of the list, drawn by many streams, is the
+    listed action, whichever block (Fundraise, Syndicate, the rest, Import, end)
+    it falls in."""
+    game = get_game("pax-transhumanity")
+    kinds = set()
+    for players in (2, 3):
+        for state in _walk(game, players, 5, 120):
+            legal = state.legal_actions()
+            for r in range(12):
+                a, b = Rng(1000 * r + len(legal)), Rng(1000 * r + len(legal))
+                action, k = state.sample_legal_action(a)
+                assert (action, k) == (b.choice(legal), len(legal))
+                kinds.add(action.kind)
+    assert {"fundraise", "syndicate", "import", "end"} <= kinds

@@ -161,6 +161,38 @@ def test_refused_action_changes_nothing(game):
     assert refused > 0
 
 
+def test_an_accepted_unlisted_action_is_a_listed_one_in_effect(game):
+    """An engine may accept an action its list leaves out only when that action
+    does exactly what a listed one does (same observed position afterwards);
+    anything else is a rule the legal list and the engine disagree on."""
+    for seed in (2, 5):
+        walk, _ = _random_walk(game, game.default_players, seed, 150)
+        seen = {}
+        for state, _ in walk:
+            for a in state.legal_actions():
+                seen.setdefault(str(a), a)
+        for state, _ in walk[::3]:
+            legal = state.legal_actions()
+            listed = {str(a) for a in legal}
+            results = None
+            for text, action in seen.items():
+                if text in listed:
+                    continue
+                probe = state.clone()
+                try:
+                    probe.apply_action(action)
+                except WorkbenchError:
+                    continue
+                if results is None:
+                    results = set()
+                    for a in legal:
+                        after = state.clone()
+                        after.apply_action(a)
+                        results.add(json.dumps(game.observe(after), sort_keys=True))
+                assert json.dumps(game.observe(probe), sort_keys=True) in results, \
+                    f"{game.format_action(state, action)!r} is accepted, not listed, and no listed action does the same"
+
+
 def test_clones_are_independent(game):
     walk, _ = _random_walk(game, game.default_players, 3, 40)
     for state, action in walk[::5]:

@@ -112,6 +112,24 @@ def test_broken_card_file_names_file_card_and_field(cards_copy):
         load_content(cards_copy / "pax_transhumanity")
 
 
+@pytest.mark.parametrize("file, old, new, words", [
+    ("boards.yaml", "problem_tokens: 3", "problem_tokens: -1", "problem_tokens"),
+    ("boards.yaml", "problem_tokens: 3", "problem_tokens: true", "problem_tokens"),
+    ("settings.yaml", "capital: 3,", "capital: -2,", "capital must be a whole number"),
+    ("settings.yaml", "wealth: 3,", "wealth: 30,", "more than the 9 agents in play"),
+    ("settings.yaml", "capital: 3, ", "", "must give capital, wealth and debt"),
+])
+def test_negative_or_impossible_start_numbers_are_refused(cards_copy, file, old, new, words):
+    from workbench.games.pax_transhumanity.data import load_content
+    path = cards_copy / "pax_transhumanity" / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataError, match=words) as err:
+        load_content(cards_copy / "pax_transhumanity")
+    assert file in str(err.value)
+
+
 def test_deck_has_enough_draft_ideas_with_provenance():
     from workbench.games.pax_transhumanity.data import content
     c = content()

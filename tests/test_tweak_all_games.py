@@ -50,6 +50,26 @@ def test_mandate_tile_production_edit_is_played(mandate):
     assert get_game("mandate-2038").cards().tile_kinds["research"].yield_ == {"compute": 1}
 
 
+def test_mandate_tile_production_text_follows_its_yield(mandate):
+    """The printed production says the yield: an edit of the number rewrites the
+    text (keeping Talent's extra words), and a text that disagrees is refused."""
+    mandate.edit("Talent", "runway", 3)
+    assert _cell(mandate, "Talent", "production") == "3 Runway and reassign one Agent"
+    mandate.edit("Research", "compute", 0)
+    assert _cell(mandate, "Research", "production") == "None"
+    mandate.undo()
+    assert _cell(mandate, "Research", "production") == "1 Compute"
+    before = mandate.raw
+    with pytest.raises(DataError, match="does not say the yield.*write '2 Runway'"):
+        mandate.edit("Capital", "production", "3 Runway")
+    assert mandate.raw is before
+    # a balance proposal goes through the same rewrite
+    variables, _ = mandate.variables(["tiles.Media.runway=0..3"])
+    raw = mandate.with_values({variables[0].name: 2}, variables)
+    media = next(t for t in raw["game.yaml"]["content"]["gameConfig"]["board"]["tiles"] if t["key"] == "media")
+    assert media["production"] == "2 Runway" and media["yield"] == {"runway": 2}
+
+
 @pytest.mark.parametrize("card, column, value, field", [
     ("Research", "compute", "lots", "compute"),
     ("Mega-Cluster", "runway", -1, "cost.runway"),

@@ -30,6 +30,14 @@ from .pool_edit import CardKind, Catalogue
 
 TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
 
+
+def follow_edit(kind: str, card: dict, path: str) -> None:
+    """After an edit of a tile's yield, rewrite its production text to say the
+    new amounts (the loader refuses a tile whose text and yield disagree)."""
+    if kind == "tile" and path.startswith("yield"):
+        from workbench.games.mandate_2038.data import production_text
+        card["production"] = production_text(str(card.get("production") or "None"), dict(card.get("yield") or {}))
+
 CATALOGUE = Catalogue("mandate-2038", (
     CardKind("tile", "game.yaml", ("content", "gameConfig", "board", "tiles"),
              {"runway": "yield.runway", "compute": "yield.compute", "production": "production",

@@ -115,7 +115,9 @@ class PoolTweakSession(TweakSession):
             if value == var.current:
                 continue
             ref = pool_edit.find(raw, self.catalogue, var.card)
-            pool_edit.set_path(ref.card, self._path(ref, var.field, str(self.folder / ref.kind.file)), int(value))
+            path = self._path(ref, var.field, str(self.folder / ref.kind.file))
+            pool_edit.set_path(ref.card, path, int(value))
+            self._follow(ref, path)
         self._validate(raw)
         return raw
 
@@ -137,6 +139,7 @@ class PoolTweakSession(TweakSession):
         try:
             new = pool_edit.coerce(value, old, column)
             pool_edit.set_path(ref.card, path, new)
+            self._follow(ref, path)
         except (ValueError, TypeError, AttributeError) as exc:
             raise DataError(str(exc), file=file, card=ref.name, field=column) from None
         cards = self._validate(raw, ref.name, column, ref.key)
@@ -146,6 +149,14 @@ class PoolTweakSession(TweakSession):
         self._undo.append((previous, name, column))
         self._redo.clear()
         return report
+
+    def _follow(self, ref: pool_edit.CardRef, path: str) -> None:
+        """Let the game rewrite what restates the value just set (a Mandate
+        tile's production text says its yield), so a numeric edit or a balance
+        proposal never leaves the printed card saying the old number."""
+        follow = getattr(self.graphs, "follow_edit", None)
+        if follow is not None:
+            follow(ref.kind.kind, ref.card, path)
 
     def _path(self, ref: pool_edit.CardRef, column: str, file: str) -> str:
         if column == "name":

@@ -8,6 +8,7 @@ loader, which reloads it when a file changes), never raw YAML.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal, Optional
 
@@ -29,6 +30,24 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: "2 Runway", "1 Compute" inside a tile's production text
+_AMOUNT = re.compile(r"(\d+) (Runway|Compute)\b")
+
+
+def production_text(text: str, yield_: dict) -> str:
+    """The tile's printed production for ``yield_``, keeping any words after
+    the amounts (Talent's "and reassign one Agent"). The numbers live in
+    ``yield`` (what the engine produces); the text only says them, so a
+    balance edit of the yield rewrites the text through this function."""
+    rest = _AMOUNT.sub("", text)
+    rest = re.sub(r"^(\s*(and\s+)?)+", "", rest.strip()) if rest.strip() != "None" else ""
+    amounts = " and ".join(f"{n} {r.capitalize()}" for r, n in sorted(yield_.items(),
+                                                                   key=lambda kv: kv[0] != "runway") if n)
+    if not amounts:
+        return rest[:1].upper() + rest[1:] if rest else "None"
+    return f"{amounts} and {rest}" if rest else amounts
+
+
 class TileKind(_Model):
     key: str
     name: CardName
@@ -38,6 +57,17 @@ class TileKind(_Model):
     yield_: dict[Literal["runway", "compute"], Amount] = Field(alias="yield")
     provenance: Provenance
     draft_fields: list[str] = []
+
+    @model_validator(mode="after")
+    def _production_says_the_yield(self):
+        # the printed text and the engine's numbers are one fact written twice
+        # in the file: refuse a file in which they disagree
+        said = {r.lower(): int(n) for n, r in _AMOUNT.findall(self.production)}
+        meant = {r: n for r, n in self.yield_.items() if n}
+        if said != meant:
+            raise ValueError(f"the production text {self.production!r} does not say the yield "
+                             f"{dict(self.yield_)}: write {production_text(self.production, self.yield_)!r}")
+        return self
 
 
 class Start(_Model):

@@ -1,5 +1,5 @@
-"""Action: Touchpoint. Give or request exactly 1 token of one kind; the other
-player answers (``accept``/``decline``). If the token changes hands both gain
+"""Action: Touchpoint. Give a token you hold, or request one the other player
+holds: exactly 1 token of one kind; the other player answers (``accept``/``decline``). If the token changes hands both gain
 +1 Vitals, or +2 each when either of them is Fragile (Social Requirement: no
 Vitals while Meaning is 3 or lower). Once per round per player, whether it
 succeeds or not. Not available in solo play (ruling ``solo-touchpoint``)."""
@@ -27,6 +27,10 @@ def plan_touchpoint(state: MMState, action) -> int:
         raise IllegalAction("a Touchpoint is made with another player")
     if action.mode == "give" and getattr(state.players[state.seat], action.token) < 1:
         raise IllegalAction(f"you have no {action.token} to give")
+    if action.mode == "request" and getattr(state.players[other], action.token) < 1:
+        # holdings are open information, so such a request could only be
+        # declined; refused as the legal list leaves it out (touchpoint_options)
+        raise IllegalAction(f"{state.player_name(other)} has no {action.token} to give")
     return other
 
 
