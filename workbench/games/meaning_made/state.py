@@ -214,8 +214,13 @@ class MMState:
         return s
 
     def __reduce__(self) -> tuple:
-        # pickle and deepcopy by field: a compiled state cannot be made empty
-        return _rebuild, (fields(self),)
+        # pickle and deepcopy by field: a compiled state cannot be made empty.
+        # The Rules are left out and made again from the state's own config and
+        # cards: the shared Rules object was made from whichever game came
+        # first, and pickling it would make two games of one seed differ in bytes
+        data = fields(self)
+        del data["rules"]
+        return _rebuild, (data,)
 
     def own_piles(self) -> None:
         """Give this state its own copies of the piles clones share, before
@@ -260,7 +265,8 @@ def fields(state: MMState) -> dict[str, Any]:
 
 def _rebuild(data: dict[str, Any]) -> MMState:
     """The state :meth:`MMState.__reduce__` pickled."""
-    state = MMState(data["config"], data["rules"], data["cards"], data["rng"])
+    from .variants import Rules
+    state = MMState(data["config"], Rules(data["config"], data["cards"]), data["cards"], data["rng"])
     for name, value in data.items():
         setattr(state, name, value)
     return state
