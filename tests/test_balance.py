@@ -287,6 +287,19 @@ def test_pool_with_values_refuses_a_bad_pool_and_changes_nothing():
     assert s.raw is before
 
 
+def test_a_proposal_with_a_refused_edit_applies_nothing(cards_copy):
+    from workbench.core.errors import DataError
+    session = open_session("pax-transhumanity", cards_copy / "pax_transhumanity")
+    before = session.raw
+    text = (cards_copy / "pax_transhumanity" / "settings.yaml").read_text(encoding="utf-8")
+    edits = [{"card": "finance_start", "field": "value.capital", "old": 3, "new": 4},
+             {"card": "agents_in_pool", "field": "value", "old": 5, "new": -3}]  # below the floor
+    with pytest.raises(DataError):
+        apply_edits(session, edits)
+    assert session.raw == before and not session.can_undo
+    assert (cards_copy / "pax_transhumanity" / "settings.yaml").read_text(encoding="utf-8") == text
+
+
 def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys):
     study = tmp_path / "pax.sqlite"
     args = ["balance", "pax-transhumanity", "--target", "tie_break<=0.2 @players=3",

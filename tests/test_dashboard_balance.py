@@ -9,20 +9,22 @@ from workbench.graphs.tweak import TweakSession
 
 def test_balance_model_searches_checks_applies_and_undoes(cards_copy, tmp_path):
     session = TweakSession(folder=cards_copy / "meaning_made")
-    changed = []
-    m = BalanceModel(session=session, on_change=lambda: changed.append(1),
+    m = BalanceModel(session=session,
                      targets="survival=0.55..0.8 @players=3", vary="initiatives.Quiet Hour.order_spaces",
                      trials=2, games_per_trial=2, fresh_games=2, workers=0, study=str(tmp_path / "b.sqlite"))
     m.run()
-    assert not m.running and m.version == 1
+    assert not m.running and m.result is not None
     assert m.message.startswith("2 trials"), m.message
     assert len(m.trials_table()) == 2 and list(m.check_table()["players"]) == [3]
     if not m.edits:  # the cards as they are fit best: give the page a proposal to apply
         m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": 3, "new": 2}]
+    pool = m.session()
+    seen = []
+    pool.param.watch(lambda e: seen.append(e.new), "raw")  # what the Cards and Graph pages depend on
     m.apply()
-    assert m.applied and changed == [1], m.message
+    assert m.applied and len(seen) >= 1 and not pool.dirty, m.message
     m.undo()
-    assert not m.applied and changed == [1, 1], m.message
+    assert not m.applied and seen[-1] == session.raw, m.message
     row = TweakSession(folder=cards_copy / "meaning_made").table()
     assert row.filter(row["name"] == "Quiet Hour")["order_spaces"][0] == 3
 
@@ -41,12 +43,63 @@ def test_page_builds():
 def test_read_only_dashboard_refuses_search_and_apply():
     class Bench:
         read_only = True
-        cards_version = 0
 
     model = BalanceModel()
     page = BalancePage(bench=Bench(), model=model)
     page._on_run()
-    assert "read-only" in page._status.object and not model.running and model.version == 0
+    assert "read-only" in page._status.object and not model.running and model.result is None
     model.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": 3, "new": 2}]
     page._guarded(model.apply)
-    assert model.version == 0 and not model.applied
+    assert not model.applied and model.message == ""
+
+
+def test_choosing_a_game_fills_in_its_targets_and_variables():
+    m = BalanceModel()
+    assert "survival" in m.targets and "initiatives" in m.vary
+    m.game_id = "mandate-2038"
+    assert "action_usage_min>=0.05 @players=4" in m.targets and "tiles.*.runway=0..3" in m.vary
+    assert (m.trials, m.games_per_trial, m.fresh_games) == (8, 8, 16)
+    m.game_id = "pax-transhumanity"
+    assert "tie_break<=0.2 @players=3" in m.targets and "boards.*.problem_tokens=1..5" in m.vary
+
+
+def test_mandate_search_proposal_apply_and_undo_through_its_pool_session(cards_copy):
+    from workbench.graphs.pool_tweak import PoolTweakSession
+    m = BalanceModel(game_id="mandate-2038", trials=2, games_per_trial=1, fresh_games=2, workers=0)
+    m.targets = "seat_gap<=0.1 @players=4"
+    m.vary = "tiles.Capital.runway=0..3"
+    m.run()
+    assert m.result is not None and m.message.startswith("2 trials"), m.message
+    pool = m.session()
+    assert isinstance(pool.session, PoolTweakSession) and pool.game_id == "mandate-2038"
+    before = pool.value_of("Capital", "runway")
+    if not m.edits:  # the cards as they are fit best: give the page a proposal to apply
+        m.edits = [{"card": "Capital", "field": "runway", "old": before, "new": (before + 1) % 4}]
+        from workbench.balance.report import card_diff, proposal_raw
+        m.diff = card_diff(pool, proposal_raw(pool, m.edits, m.result.variables))
+    assert "game.yaml" in m.diff and m.diff.count("\n-") >= 1
+    new = m.edits[0]["new"]
+    m.apply()
+    assert m.applied and pool.value_of("Capital", "runway") == new and pool.can_undo, m.message
+    on_disk = PoolTweakSession("mandate-2038", cards_copy / "mandate_2038")
+    assert on_disk.value_of("Capital", "runway") == new
+    m.undo()
+    assert not m.applied and pool.value_of("Capital", "runway") == before, m.message
+    assert PoolTweakSession("mandate-2038", cards_copy / "mandate_2038").value_of("Capital", "runway") == before
+
+
+def test_apply_refuses_while_the_shared_pool_has_unsaved_edits(cards_copy):
+    from workbench.dashboard.pool import LivePool
+    pool = LivePool(TweakSession(folder=cards_copy / "meaning_made"))
+    m = BalanceModel(session=pool)
+    old = pool.value_of("Quiet Hour", "order_spaces")
+    m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": old, "new": old + 1}]
+    pool.edit("Shell", "E", 3)  # made on the Cards page, not saved
+    snapshot = pool.raw
+    m.apply()
+    assert m.message.startswith("cannot apply:") and "not saved" in m.message
+    assert not m.applied and pool.raw is snapshot  # nothing changed, nothing written
+    assert TweakSession(folder=cards_copy / "meaning_made").value_of("Quiet Hour", "order_spaces") == old
+    pool.save()
+    m.apply()
+    assert m.applied and pool.value_of("Quiet Hour", "order_spaces") == old + 1

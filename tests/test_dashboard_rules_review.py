@@ -78,6 +78,11 @@ def test_the_page_wires_jump_accept_and_play(planted):
     n = len(page._finding.options)
     page._on_jump()
     assert [r["clause"] for r in planted.rows()] == [CLAUSE]
+    # the page follows the model's focus by itself: one clause in the table, all again after Show all
+    assert page._table.object.count("data-clause=") == 1
+    planted.show_all()
+    assert page._table.object.count("data-clause=") == len(planted.source.clauses)
+    planted.jump(CLAUSE)
     page._on_accept()
     assert "Not accepted" in page._note.object              # no reason given
     page._reason.value = "checked with the designer"

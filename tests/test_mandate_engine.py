@@ -264,3 +264,110 @@ def test_era_mandate_standing_counts_progress_and_the_lead_not_training_runs():
     assert era_mandate_standing(state, 2) == pytest.approx(2.0)        # leads alone
     state.mandate_card = "Clean Benchmarks"        # a Training-run criterion: left to the run
     assert era_mandate_standing(state, 2) == 0.0
+
+
+def _player_slots(state):
+    return [repr([getattr(p, n) for n in type(p).__slots__]) for p in state.players]
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypatch, players):
+    """The outlook rates each candidate on a copy that shares the other players
+    (evaluation._scratch) and rates one district per kind where the Action and
+    the evaluation read only the kind: the position looked at is left untouched,
+    and every rating equals the one made on full clones of every candidate, with
+    every Era Mandate card."""
+    from workbench.core.rng import Rng
+    from workbench.games.mandate_2038 import evaluation
+
+    def full_clone(state, seat):
+        c = state.clone()
+        c._legal = None
+        return c
+
+    checked, cards = 0, set()
+    for seed in range(3):
+        state = GAME.new_initial_state(GAME.config(players, seed=20 + seed))
+        bots, rng = make_bots("greedy,random", players), Rng(seed)
+        while not state.is_terminal():
+            for seat in range(players):
+                action = evaluation._unresolved_selection(state, seat)
+                if action is None:
+                    continue
+                before = (_player_slots(state), repr(state.ventures), state.pending, state.events)
+                w = dict(evaluation.DEFAULT_WEIGHTS)
+                fast = evaluation._outlook(state, seat, action, w)
+                assert (_player_slots(state), repr(state.ventures), state.pending, state.events) == before
+                with monkeypatch.context() as m:
+                    # full clones, and every district tried (no sharing by district kind)
+                    m.setattr(evaluation, "_scratch", full_clone)
+                    m.setattr(evaluation, "_alike_by_kind", lambda *args: None)
+                    assert evaluation._outlook(state, seat, action, w) == fast
+                checked += 1
+                cards.add(state.mandate_card)
+            state.apply_action(bots[state.current_player()].choose(GAME, state, rng))
+    assert checked > 100 and len(cards) >= 4
+    from workbench.games.mandate_2038.mandate_scoring import CONTROL_CRITERIA
+    assert any(GAME.cards().mandate_by_name[c.lower()].criterion in CONTROL_CRITERIA for c in cards)
+
+
+def test_control_map_agrees_with_controller_district_by_district():
+    """One pass over the pieces gives what presence counting gives on every district."""
+    from workbench.core.rng import Rng
+    for players in (2, 5):
+        state = GAME.new_initial_state(GAME.config(players, seed=3))
+        rng = Rng(9)
+        seen = 0
+        while not state.is_terminal():
+            control = board.control_map(state)
+            assert control == [board.controller(state, pos) for pos in range(len(board.COORDS))]
+            seen += sum(c is not None for c in control)
+            state.apply_action(state.sample_legal_action(rng)[0])
+        assert seen > 50
+
+
+def test_effect_tables_ask_the_rules_as_district_by_district_would():
+    """flow.effect_table (once per district kind, Facility parts only where the
+    seat has a Facility, Build's shared plan) equals each Action's ``effects``
+    asked on every district, for every seat and Action, along random games."""
+    from workbench.core.rng import Rng
+    from workbench.games.mandate_2038 import flow
+    from workbench.games.mandate_2038.actions import ACTION_RULES
+    checked = nonempty = 0
+    for players, seed, options in ((2, 1, {}), (4, 2, {"jv_colocated": True}), (5, 3, {})):
+        state = GAME.new_initial_state(GAME.config(players, seed=seed, **options))
+        rng = Rng(seed)
+        while not state.is_terminal():
+            if state.phase in ("select", "act"):
+                for seat in range(players):
+                    for verb, rules in ACTION_RULES.items():
+                        table = flow.effect_table(rules, state, seat)
+                        assert table == [rules.effects(state, seat, pos) for pos in range(len(state.tiles))], verb
+                        nonempty += sum(bool(m) for m in table)
+                        checked += 1
+            state.apply_action(state.sample_legal_action(rng)[0])
+    assert checked > 1000 and nonempty > 5000
+
+
+def test_a_drawn_move_skips_only_its_own_positions_check():
+    """apply_action trusts a move only when it is the very object just drawn from
+    this position's listing: a clone, a hand edit (forget_listing) or another
+    move are checked as always, and a refused move changes nothing."""
+    from workbench.core.rng import Rng
+    from workbench.games.mandate_2038.notation import Move
+    state = GAME.new_initial_state(GAME.config(3, seed=5))
+    rng = Rng(1)
+    while state.phase != "act":
+        state.apply_action(state.sample_legal_action(rng)[0])
+    move, _ = state.sample_legal_action(rng)
+    twin = state.clone()
+    twin.apply_action(move)                       # legal there too: checked, accepted
+    before = repr(_player_slots(state))
+    with pytest.raises(IllegalAction):
+        state.apply_action(Move("select", "fund"))  # another move: checked, refused
+    state.forget_listing()
+    with pytest.raises(IllegalAction):
+        state.apply_action(Move(move.verb, move.mode, move.agent, "Nowhere"))
+    assert repr(_player_slots(state)) == before
+    state.apply_action(move)
+    assert repr(_player_slots(state)) == repr(_player_slots(twin))

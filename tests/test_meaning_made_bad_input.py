@@ -16,6 +16,7 @@ import yaml
 
 from workbench.core.errors import DataError, IllegalAction, NotationError, WorkbenchError
 from workbench.core.registry import get_game
+from workbench.games.meaning_made.state import PLAYER_FIELDS, fields
 
 GAME = get_game("meaning-made")
 
@@ -25,7 +26,7 @@ GAME = get_game("meaning-made")
 def snapshot(state) -> dict:
     """Every piece of a position as plain data, for before/after comparison."""
     out = {}
-    for key, value in vars(state).items():
+    for key, value in fields(state).items():
         if key in ("config", "rules", "cards"):
             continue
         if key == "rng":
@@ -33,7 +34,7 @@ def snapshot(state) -> dict:
                 [getattr(value, s) for s in getattr(value, "__slots__", ())])
         elif key == "players":
             out[key] = [{s: (list(getattr(p, s)) if isinstance(getattr(p, s), list) else getattr(p, s))
-                         for s in p.__slots__} for p in value]
+                         for s in PLAYER_FIELDS} for p in value]
         elif key == "progress":
             out[key] = {k: (dict(v.filled), list(v.markers)) for k, v in value.items()}
         elif isinstance(value, list):

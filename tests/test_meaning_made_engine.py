@@ -417,10 +417,12 @@ def test_touchpoint_hands_the_decision_over_and_back():
     assert (me(s)["E"], me(s, "Casey")["E"], me(s)["vitals"], me(s, "Casey")["vitals"]) == (2, 4, 6, 6)
 
 
-def test_touchpoint_decline_and_unmet_request_spend_the_action():
-    s = make(players_state={"Brooke": {"S": 0}})
-    do(s, "touchpoint request S from Brooke")
-    refused(s, "accept", "no S")
+def test_touchpoint_decline_spends_the_action_and_an_unmet_request_is_refused():
+    s = make(players_state={"Brooke": {"S": 0, "E": 1}})
+    # ruling touchpoint-request-held: Brooke holds no Support, nothing is spent
+    refused(s, "touchpoint request S from Brooke", "no S")
+    assert obs(s)["actions_left"] == 2
+    do(s, "touchpoint request E from Brooke")
     do(s, "decline")
     assert obs(s)["actions_left"] == 1 and me(s)["vitals"] == 5
     refused(s, "touchpoint give E to Casey", "already used")

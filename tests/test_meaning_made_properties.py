@@ -27,7 +27,7 @@ from workbench.core.bots import GreedyBot, RandomBot
 from workbench.core.errors import WorkbenchError
 from workbench.core.registry import get_game
 from workbench.core.rng import Rng, derive_seed
-from workbench.games.meaning_made.state import COMMUNITY
+from workbench.games.meaning_made.state import COMMUNITY, PLAYER_FIELDS, fields
 
 GAME = get_game("meaning-made")
 VARIANTS = sorted(GAME.variants)
@@ -51,14 +51,14 @@ def new_game(players: int, seed: int, variants=(), **options):
 
 def snapshot(state) -> dict:
     out = {}
-    for key, value in vars(state).items():
+    for key, value in fields(state).items():
         if key in ("config", "rules", "cards"):
             continue
         if key == "rng":
             out[key] = value.state
         elif key == "players":
             out[key] = [tuple(list(v) if isinstance(v, list) else v
-                              for v in (getattr(p, s) for s in p.__slots__)) for p in value]
+                              for v in (getattr(p, s) for s in PLAYER_FIELDS)) for p in value]
         elif key == "progress":
             out[key] = sorted((k, tuple(sorted(v.filled.items())), tuple(v.markers)) for k, v in value.items())
         elif isinstance(value, list):

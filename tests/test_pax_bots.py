@@ -9,7 +9,9 @@ from workbench.core.bots import make_bots
 from workbench.core.play import play_game
 from workbench.games.pax_transhumanity import GAME
 from workbench.games.pax_transhumanity import scoring
-from workbench.games.pax_transhumanity.evaluation import DEFAULT_WEIGHTS, ending_value, tycoon_progress
+from workbench.games.pax_transhumanity.data import SPHERES
+from workbench.games.pax_transhumanity.evaluation import (DEFAULT_WEIGHTS, FEATURE_ORDER, ending_value,
+                                                         tycoon_progress)
 
 
 def _finished(solved_counts):
@@ -27,12 +29,16 @@ def _finished(solved_counts):
 
 
 def test_ending_value_follows_rank_and_margin():
+    """Rivals' Secret spheres are hidden from the seat valuing the ending: a
+    rival's score is the mean over the four spheres its Secret could be
+    (Plurality: every solved problem, one more in the Secret sphere)."""
     state = _finished([3, 1, 0])
     assert scoring.scores(state) == [3, 1, 0]
     w = DEFAULT_WEIGHTS
-    assert ending_value(state, 0, w) == w["win"] + w["margin"] * 2
-    assert ending_value(state, 1, w) == w["loss"] / 2 + w["margin"] * -2
-    assert ending_value(state, 2, w) == w["loss"] + w["margin"] * -3
+    assert ending_value(state, 0, w) == w["win"] + w["margin"] * (3 - 1.25)
+    # seat 1 sees itself at 1 and seat 0 at 3.75: second of three
+    assert ending_value(state, 1, w) == w["loss"] / 2 + w["margin"] * (1 - 3.75)
+    assert ending_value(state, 2, w) == w["loss"] + w["margin"] * (0 - 3.75)
     # with spend_by off every feature keeps its full weight
     values = [GAME.evaluate(state, s, {"spend_by": 0}) - sum(DEFAULT_WEIGHTS.get(k, 0) * v
                                                              for k, v in GAME.features(state, s).items())
@@ -40,13 +46,55 @@ def test_ending_value_follows_rank_and_margin():
     assert values == [ending_value(state, s, w) for s in range(3)]
 
 
-def test_tie_on_points_is_broken_by_capital_for_the_ending_value():
-    state = _finished([2, 2, 0])
+def test_a_win_on_the_tie_break_alone_is_worth_less_than_a_win_on_points():
+    state = _finished([0, 0, 0])
     state.fin[0][0], state.fin[1][0] = 5, 1
     assert scoring.winners(state) == [0]
     w = DEFAULT_WEIGHTS
-    assert ending_value(state, 0, w) == w["win"]
+    assert ending_value(state, 0, w) == w["tiebreak_win"] < w["win"]
     assert ending_value(state, 1, w) == w["loss"] / 2      # second place, level on points
+
+
+def test_the_ending_value_reads_no_rival_secret():
+    """Whatever the rivals' Secret spheres are, a seat values every ending the
+    same (it cannot see them); its own Secret counts."""
+    state = _finished([2, 2, 1])
+    state.solved[0] = {"yellow": 1, "green": 1}
+    before = [ending_value(state, 0, DEFAULT_WEIGHTS)]
+    for secret in ("yellow", "green", "blue", "orange"):
+        other = state.clone()
+        other.secret[1] = other.secret[2] = secret
+        before.append(ending_value(other, 0, DEFAULT_WEIGHTS))
+    assert len(set(before)) == 1
+    own = state.clone()
+    # a Secret sphere with a solved problem in it against one without
+    own.secret[0] = "orange" if state.secret[0] in ("yellow", "green") else "yellow"
+    assert ending_value(own, 0, DEFAULT_WEIGHTS) != before[0]
+
+
+def test_greedy_choices_read_no_rival_secret():
+    """Along greedy games, the mover's action values do not change when the
+    rivals' Secret spheres are swapped for others (look-aheads that end the
+    game included)."""
+    from workbench.core.rng import Rng
+    compared = 0
+    for seed in range(3):
+        state = GAME.new_initial_state(GAME.config(3, seed=40 + seed))
+        bots = make_bots("greedy", 3)
+        rng = Rng(seed)
+        while not state.is_terminal() and state.round <= 40:
+            seat = state.current_player()
+            if state.decision is None and all(state.secret):
+                actions = state.legal_actions()
+                values = GAME.action_values(state, seat, actions)
+                other = state.clone()
+                for s in range(3):
+                    if s != seat:
+                        other.secret[s] = SPHERES[(SPHERES.index(other.secret[s]) + 1 + s) % 4]
+                assert GAME.action_values(other, seat, actions) == values
+                compared += 1
+            state.apply_action(bots[seat].choose(GAME, state, rng))
+    assert compared > 50
 
 
 def test_unfinished_positions_pay_the_stall_charge_per_round():
@@ -106,3 +154,124 @@ def test_listed_moves_are_exactly_the_legal_ones_along_a_random_game():
                         with pytest.raises(IllegalAction):
                             state.clone().apply_action(cand)
         state.apply_action(rng.choice(legal))
+
+
+# -- the greedy look-ahead's shortcuts give exactly what plain look-ahead gives --
+
+def _positions(seeds=range(6), steps=160, every=3):
+    """Positions of random and greedy games at every player count."""
+    from workbench.core.rng import Rng
+    out = []
+    for seed in seeds:
+        n = 1 + seed % 4
+        state = GAME.new_initial_state(GAME.config(n, seed=seed))
+        bots = make_bots("greedy" if seed % 2 else "random", n)
+        rng = Rng(seed)
+        for i in range(steps):
+            if state.is_terminal():
+                break
+            if i % every == 0:
+                out.append(state.clone())
+            state.apply_action(bots[state.current_player()].choose(GAME, state, rng))
+        out.append(state)
+    return out
+
+
+def _reference_features(state, seat):
+    """The features worked out with the rule functions, one call per idea/colour."""
+    from workbench.games.pax_transhumanity.commercialize import WAYS, feasible
+    from workbench.games.pax_transhumanity.commercialize import cost as commercialize_cost
+    from workbench.games.pax_transhumanity.data import SPHERES
+    from workbench.games.pax_transhumanity.effects import companies_of
+    from workbench.games.pax_transhumanity.evaluation import held_tipping_points, is_lowest
+    from workbench.games.pax_transhumanity.finance import can_pay, patent_value, track_money
+    from workbench.games.pax_transhumanity.labour import employees_of, labour_places
+    held = state.patents[seat]
+    liquid = track_money(state, seat) + sum((patent_value(state, c) + 1) * n for c, n in held.items())
+    count = best = 0
+    for sphere in SPHERES:
+        for idea in state.market[sphere]:
+            if idea is None or seat not in state.synd.get(idea, ()):
+                continue
+            ok = any(feasible(state, seat, idea, w) for w in WAYS)
+            count += ok
+            places = labour_places(state, seat, sphere, "M")
+            points = int(ok) + ((1 + any(can_pay(state, seat, commercialize_cost(state, idea, k)) for k in places))
+                                if places else 0)
+            best = max(best, points)
+    tipping = list(held_tipping_points(state, seat))
+    return {
+        "score": scoring.score(state, seat), "companies": len(companies_of(state, seat)),
+        "solved": sum(state.solved[seat].values()), "patents": sum(held.values()),
+        "patent_value": sum(patent_value(state, c) * n for c, n in held.items()),
+        "syndications": min(3, sum(1 for o in state.synd.values() if seat in o)),
+        "feasible": count, "progress": best,
+        "commercialized": state.stats.get(f"commercialized_by_{seat}", 0),
+        "thinkers": sum(1 for sp in SPHERES if any(state.market[sp]) and labour_places(state, seat, sp, "T")),
+        "employees": min(4, len(employees_of(state, seat))), "money": min(6, liquid),
+        "broke": int(track_money(state, seat) < 3), "agents": sum(state.fin[seat]), "debt": state.fin[seat][2],
+        "imports": state.stats.get("imports", 0),
+        "clock": len(state.splay) + len(state.out_of_game) - len(state.deck),
+        "future_shock": scoring.singular_score(state, seat), "think_tank": len(state.think_tank[seat]),
+        "tipping_points": min(1, len(tipping)), "tipping_ready": sum(1 for t in tipping if is_lowest(state, t)),
+        "cash": min(6, track_money(state, seat)),
+        "tycoon": tycoon_progress(len(companies_of(state, seat)), state.content.settings),
+    }
+
+
+def test_features_equal_the_rule_functions():
+    """The evaluation works each fact out once per position; the numbers are
+    those of the rule functions (same keys, same order, same values)."""
+    checked = 0
+    for state in _positions():
+        for seat in range(state.num_players):
+            got = GAME.features(state, seat)
+            want = _reference_features(state, seat)
+            assert list(got) == list(want) == list(FEATURE_ORDER)
+            assert got == want, (state.round, seat)
+            checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("weights", [None, {"tipping_ready": 3.3, "thinkers": 1.7, "progress": 0.9,
+                                            "feasible": 2.1, "employees": 0.7, "spend_by": 12}])
+def test_action_values_equal_plain_lookahead(weights):
+    """``PaxGame.action_values`` (keys for look-aheads that must give equal
+    values, copies of only what an action changes, static features taken from
+    the position looked ahead from) gives exactly, float for float, the values
+    of cloning, applying and evaluating every action."""
+    from workbench.core.game import Game
+    compared = 0
+    for state in _positions(every=2):
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        actions = state.legal_actions()
+        assert GAME.action_values(state, seat, actions, weights) == \
+            Game.action_values(GAME, state, seat, actions, weights)
+        compared += len(actions)
+    assert compared > 10000
+
+
+def test_clone_for_copies_what_the_action_changes():
+    """Applying an action to ``clone_for(kind)`` leaves the original untouched
+    and gives the same position as applying it to a full clone."""
+    import pickle
+    from workbench.games.pax_transhumanity.state import WRITES
+
+    def snap(st):
+        d = {k: v for k, v in st.__dict__.items() if k not in ("content", "config", "rng")}
+        return pickle.dumps((d, st.rng.state))
+
+    tried = set()
+    for state in _positions(seeds=range(4), every=4):
+        before = snap(state)
+        for action in state.legal_actions():
+            if action.kind in WRITES:
+                light, full = state.clone_for(action.kind), state.clone()
+                light.apply_action(action)
+                full.apply_action(action)
+                assert snap(light) == snap(full), action
+                tried.add(action.kind)
+        assert snap(state) == before
+    assert tried == set(WRITES)

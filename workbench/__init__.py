@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from . import native
+
+# the optional compiled build of the hot engine modules, used only when it was
+# built from exactly these sources (see native.py); before anything imports them
+native.install()
+
 
 def __getattr__(name: str):
     # The version comes from the installed package's metadata (pyproject.toml is

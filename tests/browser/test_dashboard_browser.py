@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps")
+PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps", "Print", "Balance")
 POSITION = re.compile(r"position (\d+) of (\d+)")
 
 
@@ -41,9 +41,47 @@ def test_app_loads_without_console_errors(ui, console_errors):
         expect(ui.tab_button(name)).to_be_visible()
     for name in PAGES:
         ui.tab(name)
+        # no blank page: each shows its text, and the pages that draw show their drawing
+        shows_content(page, name)
     ui.tab("Play")
     ui.page.wait_for_timeout(1000)
     assert console_errors == []
+
+
+#: pages with a bokeh drawing on screen from the start, and how many
+DRAWN = {"Play": 0, "Cards": 1, "Graph": 1, "Board": 1}
+
+#: the visible text (characters) and drawn canvases inside a page holder,
+#: looking inside Panel's shadow roots
+CONTENT = """(host) => {
+    let text = 0, drawn = 0;
+    const walk = (node) => {
+        if (node.nodeType === Node.TEXT_NODE) {
+            const el = node.parentElement;
+            if (el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+                text += node.textContent.trim().length;
+            return;
+        }
+        if (node.tagName === 'CANVAS' && node.width > 0 && node.getClientRects().length) drawn += 1;
+        if (node.shadowRoot) walk(node.shadowRoot);
+        for (const child of node.childNodes) walk(child);
+    };
+    walk(host);
+    return [text, drawn];
+}"""
+
+
+def shows_content(page, name: str, timeout: float = 60) -> None:
+    """Page ``name`` is not blank: 200 characters of visible text or more, and its drawings drawn."""
+    import time
+    holder = page.locator(f".page-{name.lower()}").first
+    deadline = time.monotonic() + timeout
+    while True:
+        text, drawn = holder.evaluate(CONTENT)
+        if text >= 200 and drawn >= DRAWN.get(name, 0):
+            return
+        assert time.monotonic() < deadline, f"the {name} page looks blank: {text} characters, {drawn} drawings"
+        page.wait_for_timeout(250)
 
 
 def test_meaning_made_forward_and_back_on_play_page(ui, console_errors):
@@ -124,8 +162,13 @@ def test_card_edit_changes_graph_and_paired_playtest(ui, console_errors):
     card = "Shell"
     info = page.locator(".cards-info")
     old = int(_cell(page, card, "I").inner_text())
-    started = time.perf_counter()
-    _edit(page, card, "I", str(old + 2))
+    cell = _cell(page, card, "I")
+    cell.click()
+    editor = cell.locator("input")
+    editor.wait_for()
+    editor.fill(str(old + 2))
+    started = time.perf_counter()  # from Enter: the clicks before it are the test's, not the page's
+    editor.press("Enter")
     expect(page.locator(".cards-report")).to_contain_text("What the last edit changed")
     expect(info).to_contain_text(f"{old + 2}I")
     timing("card edit to report and graph shown", time.perf_counter() - started)
@@ -345,4 +388,45 @@ def test_graph_click_selects_a_card(ui, console_errors):
     page.wait_for_timeout(1500)
     assert page.evaluate(SELECT_IN_GRAPH, "Pulse") >= 1
     expect(page.locator(".graph-links")).to_contain_text("Pulse needs")
+    assert console_errors == []
+
+
+EDIT_LINE = re.compile(r"(\w[\w ]*?) (runway|compute): (\d+) → (\d+)")
+
+
+def test_balance_page_searches_mandate_applies_and_undoes(ui, console_errors):
+    page = ui.page
+    ui.open("Balance")
+    page.locator(".balance-game select").select_option("mandate-2038")
+    # the game's own targets and variables, as docs/balancing.md runs them
+    expect(page.get_by_label("Targets (one per line)")).to_have_value(re.compile("action_usage_min>=0.05"))
+    expect(page.get_by_label("Vary (one pattern per line)")).to_have_value(re.compile(r"tiles\.\*\.runway"))
+    for label, value in (("Trials", "2"), ("Games per trial and player count", "1"),
+                         ("Games for the fresh check", "2")):
+        box = page.get_by_label(label, exact=True)
+        box.fill(value)
+        box.press("Tab")
+    page.get_by_role("button", name="Search").click()
+    expect(page.locator("progress.balance-progress")).to_be_visible()
+    status = page.locator(".balance-status")
+    expect(status).to_contain_text("2 trials; proposal:", timeout=240_000)
+    expect(page.locator("progress.balance-progress")).to_be_hidden()
+    expect(page.locator(".balance-diff")).to_contain_text("+++ b/mandate_2038/game.yaml")
+    edits = " ".join(page.locator(".balance-edits li").all_inner_texts())
+    found = EDIT_LINE.search(edits)
+    assert found, edits
+    card, field, old, new = found.groups()
+    page.get_by_role("button", name="Apply proposal").click()
+    expect(status).to_contain_text("applied: wrote game.yaml")
+    ui.screenshot("balance")
+    # the Cards page shows the same live pool: the applied value, and Undo there
+    ui.tab("Cards")
+    page.locator(".cards-game select").select_option("mandate-2038")
+    expect(_cell(page, card, field)).to_have_text(new)
+    expect(page.locator(".page-cards").get_by_role("button", name="Undo")).to_be_enabled()
+    ui.tab("Balance")
+    page.locator(".page-balance").get_by_role("button", name="Undo").click()
+    expect(status).to_contain_text("undone: wrote game.yaml")
+    ui.tab("Cards")
+    expect(_cell(page, card, field)).to_have_text(old)
     assert console_errors == []

@@ -127,8 +127,7 @@ def apply_edits(session, edits: list[dict]) -> list[Path]:
     if not edits:
         return []
     _check_current(session, edits, "old")
-    for e in edits:
-        session.edit(e["card"], e["field"], e["new"])
+    _edit_all(session, edits, "new")
     return session.save()
 
 
@@ -137,6 +136,19 @@ def undo_edits(session, edits: list[dict]) -> list[Path]:
     if not edits:
         return []
     _check_current(session, edits, "new")
-    for e in edits:
-        session.edit(e["card"], e["field"], e["old"])
+    _edit_all(session, edits, "old")
     return session.save()
+
+
+def _edit_all(session, edits: list[dict], value: str) -> None:
+    """Every edit through the session, or none: when one is refused, the ones
+    made before it are undone, so the session is as it was."""
+    done = 0
+    try:
+        for e in edits:
+            session.edit(e["card"], e["field"], e[value])
+            done += 1
+    except Exception:
+        for _ in range(done):
+            session.undo()
+        raise

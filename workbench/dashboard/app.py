@@ -2,9 +2,12 @@
 
 :func:`create_app` builds one session's dashboard (a template when served, plain
 tabs in a notebook). :class:`Workbench` is what the pages share: the Play model
-(so Sweeps can hand a game to Play) and one live-tweak session per game (so a
-card edited on the Cards page shows on the Graph page). A page whose engine or
-module is missing shows a one-line notice instead of breaking the others.
+(so Sweeps can hand a game to Play), one live card pool per game
+(:class:`~workbench.dashboard.pool.LivePool`: the Cards, Graph and Balance
+pages edit and draw the same pool, and redraw when its snapshot changes) and
+which page is on screen (a hidden page defers its redraw until it is shown,
+:meth:`Workbench.when_shown`). A page whose engine or module is missing shows
+a one-line notice instead of breaking the others.
 
 Pages are built on demand: only the first page is built at start-up, the
 others when their tab is first opened (the Rules page alone takes seconds).
@@ -53,17 +56,45 @@ class Workbench(param.Parameterized):
     page = param.Integer(default=0, doc="index of the page shown")
     read_only = param.Boolean(default=False, constant=True,
                               doc="no card edits, saves or sweeps (workbench serve --read-only)")
-    cards_version = param.Integer(default=0, doc="bumped when the Cards page changes the pool")
     card_game = param.String(default="meaning-made", doc="the game whose cards Cards and Graph show")
+    pool = param.Parameter(default=None, doc="the LivePool of card_game (set once a page asks for it)")
 
     def __init__(self, **params):
         super().__init__(**params)
         self._play = None
         self._sessions: dict[str, object] = {}
+        self._pending: dict[str, dict[tuple, object]] = {}
 
     def shown(self, title: str) -> bool:
         """Whether the page called ``title`` is the one on screen."""
         return 0 <= self.page < len(PAGES) and PAGES[self.page][0] == title
+
+    def when_shown(self, title: str, redraw) -> None:
+        """Run ``redraw`` now if page ``title`` is on screen, else once when it is
+        next shown (the latest ``redraw`` of each function wins: a hidden page
+        that saw ten edits redraws once)."""
+        if self.shown(title):
+            redraw()
+        else:
+            key = (id(getattr(redraw, "__self__", None)), getattr(redraw, "__qualname__", repr(redraw)))
+            self._pending.setdefault(title, {})[key] = redraw
+
+    @param.depends("page", watch=True)
+    def _run_pending(self) -> None:
+        if 0 <= self.page < len(PAGES):
+            for redraw in self._pending.pop(PAGES[self.page][0], {}).values():
+                redraw()
+
+    @param.depends("card_game", watch=True)
+    def _follow_card_game(self) -> None:
+        if self.pool is not None:
+            self.pool = self.tweak_session(self.card_game)
+
+    def card_pool(self):
+        """The live pool of :attr:`card_game`, opened on first use."""
+        if self.pool is None or self.pool.game_id != self.card_game:
+            self.pool = self.tweak_session(self.card_game)
+        return self.pool
 
     @property
     def play(self):
@@ -73,10 +104,16 @@ class Workbench(param.Parameterized):
         return self._play
 
     def tweak_session(self, game_id: str = "meaning-made"):
-        """The live-tweak session for ``game_id``, shared by Cards and Graph."""
+        """The live pool (:class:`~workbench.dashboard.pool.LivePool`) of
+        ``game_id``, shared by Cards, Graph and Balance. A game the balance
+        search covers is opened as ``workbench balance`` opens it."""
         if game_id not in self._sessions:
+            from workbench.balance.search import BALANCED_GAMES, open_session
             from workbench.graphs.tweak import TweakSession
-            self._sessions[game_id] = TweakSession(game_id=game_id)
+
+            from .pool import LivePool
+            session = open_session(game_id) if game_id in BALANCED_GAMES else TweakSession(game_id=game_id)
+            self._sessions[game_id] = LivePool(session)
         return self._sessions[game_id]
 
     def open_in_play(self, data: dict, game=None, label: str = "") -> None:

@@ -1,10 +1,19 @@
-"""The Balance page: targets and variables in, an Optuna search with progress,
-the proposal (edits, card-file diff, before/after on fresh seeds) out, and an
-Apply / Undo pair that writes it through the shared tweak session.
+"""The Balance page: a game (any the balance search covers), targets and
+variables in, an Optuna search with progress, the proposal (edits, card-file
+diff, before/after on fresh seeds) out, and an Apply / Undo pair that writes it
+through the game's shared live pool.
+
+Choosing a game fills in its targets and variables as docs/balancing.md runs
+them; the session is opened as ``workbench balance`` opens it
+(:func:`workbench.balance.search.open_session`) and, in the dashboard, it is
+the same live pool the Cards and Graph pages show (:class:`~.pool.LivePool`),
+so an applied proposal shows there too, and can be undone here or edit by
+edit on the Cards page.
 
 :class:`BalanceModel` holds everything the page shows and runs the search
 (:mod:`workbench.balance`) on a background thread; the page only draws it, so
-the model is what the tests drive."""
+the model is what the tests drive. The settings widgets are bound to the
+model's params (``from_param``)."""
 
 from __future__ import annotations
 
@@ -13,13 +22,31 @@ import threading
 import panel as pn
 import param
 
+from workbench.balance.search import BALANCED_GAMES
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
+from .pool import live
 
-DEFAULT_TARGETS = "survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5"
-DEFAULT_VARY = "initiatives.*.cost\ninitiatives.*.order_spaces"
+#: each game's starting point: the targets, variables and sizes of docs/balancing.md's commands
+GAME_DEFAULTS: dict[str, dict] = {
+    "meaning-made": dict(
+        targets="survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5",
+        vary="initiatives.*.cost\ninitiatives.*.order_spaces",
+        trials=16, games_per_trial=10, fresh_games=30),
+    "mandate-2038": dict(
+        targets="action_usage_min>=0.05 @players=4\nseat_gap<=0.1 @players=4",
+        vary="tiles.*.runway=0..3\ntiles.*.compute=0..3",
+        trials=8, games_per_trial=8, fresh_games=16),
+    "pax-transhumanity": dict(
+        targets="tie_break<=0.2 @players=3\nseat_gap<=0.1 @players=3",
+        vary="settings.finance_start.value.capital=1..5\nsettings.finance_start.value.wealth=1..5\n"
+             "settings.agents_in_pool.value=3..7\nboards.*.problem_tokens=1..5",
+        trials=8, games_per_trial=10, fresh_games=20),
+}
+DEFAULT_TARGETS = GAME_DEFAULTS["meaning-made"]["targets"]
+DEFAULT_VARY = GAME_DEFAULTS["meaning-made"]["vary"]
 
 
 def _lines(text: str) -> list[str]:
@@ -29,12 +56,13 @@ def _lines(text: str) -> list[str]:
 class BalanceModel(BackgroundWork, param.Parameterized):
     """A balance run's settings and results (see :mod:`workbench.balance`)."""
 
-    game_id = param.String(default="meaning-made")
+    game_id = param.Selector(default="meaning-made", objects=list(BALANCED_GAMES),
+                             doc="the game balanced; choosing one fills in its targets and variables")
     targets = param.String(default=DEFAULT_TARGETS, doc="one target per line")
     vary = param.String(default=DEFAULT_VARY, doc="one vary pattern per line")
-    trials = param.Integer(default=12, bounds=(1, 10_000))
-    games_per_trial = param.Integer(default=8, bounds=(1, 100_000))
-    fresh_games = param.Integer(default=16, bounds=(1, 100_000))
+    trials = param.Integer(default=GAME_DEFAULTS["meaning-made"]["trials"], bounds=(1, 10_000))
+    games_per_trial = param.Integer(default=GAME_DEFAULTS["meaning-made"]["games_per_trial"], bounds=(1, 100_000))
+    fresh_games = param.Integer(default=GAME_DEFAULTS["meaning-made"]["fresh_games"], bounds=(1, 100_000))
     seed = param.Integer(default=1, bounds=(0, None))
     workers = param.Integer(default=0, bounds=(0, 64), doc="pool processes (0 plays in this process)")
     study = param.String(default="", doc="SQLite file to keep (and resume) the study in; empty: in memory")
@@ -44,23 +72,45 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     done_games = param.Integer(default=0, doc="trials done (the progress bar counts trials)")
     total_games = param.Integer(default=0)
     message = param.String(default="")
-    version = param.Integer(default=0, doc="bumped when new results arrive")
+    applied = param.Boolean(default=False, doc="the proposal is written to the card files")
 
-    def __init__(self, session=None, on_change=None, **params):
-        super().__init__(**params)
-        self._session = session
-        self._on_change = on_change      # called after Apply / Undo (the Cards page reloads)
+    def __init__(self, session=None, open_pool=None, **params):
+        """``session``: the pool to balance (its game becomes :attr:`game_id`);
+        ``open_pool(game_id)``: where another game's live pool comes from (the
+        dashboard's shared pools), else it is opened here like ``workbench balance``."""
+        if session is not None:
+            params.setdefault("game_id", session.game_id)
+        self._open_pool = open_pool
+        self._pools: dict[str, object] = {}
+        if session is not None:
+            self._pools[session.game_id] = live(session)
+        # the game's own targets, variables and sizes, where not given
+        super().__init__(**{**GAME_DEFAULTS[params.get("game_id", "meaning-made")], **params})
+        self._clear()
+
+    def _clear(self) -> None:
         self.result = None
         self.edits: list[dict] = []
         self.diff = ""
         self.rows: list[dict] = []
         self.applied = False
 
+    @param.depends("game_id", watch=True)
+    def _defaults(self) -> None:
+        """A game chosen: its own targets, variables and sizes; no proposal yet."""
+        self._clear()
+        self.param.update(message="", **GAME_DEFAULTS[self.game_id])
+
     def session(self):
-        if self._session is None:
-            from workbench.balance.search import open_session
-            self._session = open_session(self.game_id)
-        return self._session
+        """The live pool of :attr:`game_id`."""
+        game = self.game_id
+        if game not in self._pools:
+            if self._open_pool is not None:
+                self._pools[game] = self._open_pool(game)
+            else:
+                from workbench.balance.search import open_session
+                self._pools[game] = live(open_session(game))
+        return self._pools[game]
 
     def spec(self):
         from pathlib import Path
@@ -101,7 +151,6 @@ class BalanceModel(BackgroundWork, param.Parameterized):
             self.message = f"cannot run: {exc}"
         finally:
             self.running = False
-            self.version += 1
 
     def start(self) -> threading.Thread | None:
         return self._start(self.run, "balance", "a balance search is already running")
@@ -110,26 +159,29 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         """Write the proposal into the card files through the tweak session."""
         from workbench.balance.report import apply_edits
         try:
+            self._refuse_unsaved()
+            # the live pool's edit and save: Cards and Graph follow its snapshot
             written = apply_edits(self.session(), self.edits)
             self.applied = bool(written)
             self.message = f"applied: wrote {', '.join(p.name for p in written)}" if written else "nothing to apply"
-            if self._on_change:
-                self._on_change()
         except WorkbenchError as exc:
             self.message = f"cannot apply: {exc}"
-        self.version += 1
 
     def undo(self) -> None:
         from workbench.balance.report import undo_edits
         try:
+            self._refuse_unsaved()
             written = undo_edits(self.session(), self.edits)
             self.applied = False
             self.message = f"undone: wrote {', '.join(p.name for p in written)}" if written else "nothing to undo"
-            if self._on_change:
-                self._on_change()
         except WorkbenchError as exc:
             self.message = f"cannot undo: {exc}"
-        self.version += 1
+
+    def _refuse_unsaved(self) -> None:
+        # applying saves the pool: edits made on the Cards page would be written with it unseen
+        if self.session().dirty:
+            raise WorkbenchError("the card pool has edits not saved yet (Cards page): save or reload "
+                                 "them there first")
 
     def trials_table(self):
         import pandas as pd
@@ -161,36 +213,42 @@ def search_figure(model: BalanceModel):
         best.append(running)
     fig = figure(title="Search: loss per trial (0 = the cards as they are)", height=260,
                  sizing_mode="stretch_width", x_axis_label="trial", y_axis_label="loss", tools="save")
+    fig.xaxis[0].ticker.min_interval = 1  # trials are whole numbers
     fig.scatter(xs, ys, size=7, legend_label="trial")
     fig.step(xs, best, mode="after", line_width=2, color="firebrick", legend_label="best so far")
     return fig
 
 
 class BalancePage(pn.viewable.Viewer):
-    """Targets and variables, Run with progress, then the proposal with Apply / Undo."""
+    """A game, its targets and variables, Run with progress, then the proposal
+    with Apply / Undo. The settings widgets are bound to the model's params."""
+
+    model = param.ClassSelector(class_=BalanceModel)
 
     def __init__(self, bench=None, model: BalanceModel | None = None, **params):
-        super().__init__(**params)
         self.bench = bench
         if model is None:
-            session = bench.tweak_session("meaning-made") if bench is not None else None
-            model = BalanceModel(session=session, on_change=self._cards_changed)
-        self.model = m = model
-        self._targets = pn.widgets.TextAreaInput(label="Targets (one per line)", value=m.targets, height=90)
-        self._vary = pn.widgets.TextAreaInput(label="Vary (one pattern per line)", value=m.vary, height=90)
-        self._trials = pn.widgets.IntInput(label="Trials", value=m.trials, start=1)
-        self._games = pn.widgets.IntInput(label="Games per trial and player count", value=m.games_per_trial, start=1)
-        self._fresh = pn.widgets.IntInput(label="Games for the fresh check", value=m.fresh_games, start=1)
-        self._seed = pn.widgets.IntInput(label="Seed", value=m.seed, start=0)
-        self._workers = pn.widgets.IntInput(label="Worker processes (0 = here)", value=m.workers, start=0, end=64)
-        self._study = pn.widgets.TextInput(label="Study file (SQLite; resumes)", value=m.study)
-        self._allow = pn.widgets.Checkbox(label="Also vary seed values", value=m.allow_seed)
-        self._run = pn.widgets.Button(label="Search", color="primary")
-        self._apply = pn.widgets.Button(label="Apply proposal", disabled=True)
-        self._undo = pn.widgets.Button(label="Undo", disabled=True)
-        self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
-        self._status = pn.pane.Markdown("")
-        self._results = pn.Column(sizing_mode="stretch_width")
+            model = BalanceModel(open_pool=bench.tweak_session if bench is not None else None)
+        super().__init__(model=model, **params)
+        m = model
+        W = pn.widgets
+        self._game = W.Select.from_param(m.param.game_id, label="Game", css_classes=["balance-game"])
+        self._targets = W.TextAreaInput.from_param(m.param.targets, label="Targets (one per line)", height=90)
+        self._vary = W.TextAreaInput.from_param(m.param.vary, label="Vary (one pattern per line)", height=110)
+        self._trials = W.IntInput.from_param(m.param.trials, label="Trials")
+        self._games = W.IntInput.from_param(m.param.games_per_trial, label="Games per trial and player count")
+        self._fresh = W.IntInput.from_param(m.param.fresh_games, label="Games for the fresh check")
+        self._seed = W.IntInput.from_param(m.param.seed, label="Seed")
+        self._workers = W.IntInput.from_param(m.param.workers, label="Worker processes (0 = here)")
+        self._study = W.TextInput.from_param(m.param.study, label="Study file (SQLite; resumes)")
+        self._allow = W.Checkbox.from_param(m.param.allow_seed, label="Also vary seed values")
+        self._run = W.Button(label="Search", color="primary")
+        self._apply = W.Button(label="Apply proposal", disabled=True)
+        self._undo = W.Button(label="Undo", disabled=True)
+        self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width",
+                                           css_classes=["balance-progress"])
+        self._status = pn.pane.Markdown("", css_classes=["balance-status"])
+        self._results = pn.Column(sizing_mode="stretch_width", css_classes=["balance-results"])
         self._run.on_click(self._on_run)
         self._apply.on_click(lambda e: self._guarded(self.model.apply))
         self._undo.on_click(lambda e: self._guarded(self.model.undo))
@@ -204,46 +262,52 @@ class BalancePage(pn.viewable.Viewer):
 
     def _guarded(self, action) -> None:
         if not self._read_only():
-            action()
-            self._show()
+            with pn.io.hold():
+                action()  # Apply / Undo: the Cards and Graph pages follow the pool by themselves
+                self._show_buttons()
+                self._status.object = md(self.model.message)
 
-    def _cards_changed(self):
-        if self.bench is not None:
-            self.bench.cards_version += 1
+    @param.depends("model.game_id", watch=True)
+    def _on_game(self) -> None:
+        self._show()
+
 
     def _on_run(self, event=None):
         m = self.model
         if self._read_only():
             return
-        try:
-            m.param.update(targets=self._targets.value, vary=self._vary.value, trials=int(self._trials.value),
-                           games_per_trial=int(self._games.value), fresh_games=int(self._fresh.value),
-                           seed=int(self._seed.value), workers=int(self._workers.value),
-                           study=self._study.value or "", allow_seed=bool(self._allow.value))
-        except ValueError as exc:
-            self._status.object = f"**Refused:** {md(exc)}"
-            return
         if m.start() is None:
             self._status.object = md(m.message)
             return
-        self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._show, period=500,
+        self._game.disabled = True  # the run's results belong to the game it started on
+        self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._done, period=500,
                                   on_running=lambda: setattr(self._status, "object", md(m.message)))
         self._poll.start()
+
+    def _done(self) -> None:
+        self._game.disabled = False
+        self._show()
+
+    def _show_buttons(self) -> None:
+        m = self.model
+        self._apply.disabled = not m.edits or m.applied
+        self._undo.disabled = not m.applied
 
     def _show(self):
         m = self.model
         self._status.object = md(m.message)
-        self._apply.disabled = not m.edits or m.applied
-        self._undo.disabled = not m.applied
+        self._show_buttons()
         if m.result is None:
+            self._results.objects = []
             return
         edits = "\n".join(f"* {md(e['card'])} {md(e['field'])}: {md(e['old'])} → {md(e['new'])}"
                           for e in m.edits) or \
             "The cards as they are fit best: no edits."
         self._results.objects = [
             pn.pane.Bokeh(search_figure(m), sizing_mode="stretch_width"),
-            "#### Proposal", pn.pane.Markdown(edits),
-            pn.pane.Str(m.diff or "", styles={"font-family": "monospace"}),  # shown as typed, never as markup
+            "#### Proposal", pn.pane.Markdown(edits, css_classes=["balance-edits"]),
+            # shown as typed, never as markup
+            pn.pane.Str(m.diff or "", styles={"font-family": "monospace"}, css_classes=["balance-diff"]),
             "#### Before and after, fresh seeds (95% intervals)",
             pn.widgets.Tabulator(m.check_table(), disabled=True, show_index=False, sizing_mode="stretch_width"),
             "#### Trials",
@@ -252,8 +316,8 @@ class BalancePage(pn.viewable.Viewer):
         ]
 
     def __panel__(self):
-        settings = pn.Column("### Balance", self._targets, self._vary, self._trials, self._games, self._fresh,
-                             self._seed, self._workers, self._study, self._allow, self._run,
+        settings = pn.Column("### Balance", self._game, self._targets, self._vary, self._trials, self._games,
+                             self._fresh, self._seed, self._workers, self._study, self._allow, self._run,
                              pn.Row(self._apply, self._undo), width=300)
         return pn.Row(settings, pn.Column(self._status, self._bar, self._results, sizing_mode="stretch_width"),
                       sizing_mode="stretch_width")

@@ -23,7 +23,7 @@ class BoardModel(param.Parameterized):
     seed = param.Integer(default=1, bounds=(0, None))
     players = param.Integer(default=4, bounds=(2, 5))
     bot_actions = param.Integer(default=0, bounds=(0, 2000), doc="actions bots play before showing")
-    version = param.Integer(default=0)
+    state = param.Parameter(default=None, doc="the position shown: a new one per build; the page depends on it")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -45,7 +45,6 @@ class BoardModel(param.Parameterized):
             seat = state.current_player()
             state.apply_action(bots[seat].choose(self.game, state, rngs[seat]))
         self.state = state
-        self.version += 1
 
     def reshuffle(self) -> None:
         """The next seed's layout."""
@@ -99,9 +98,14 @@ class BoardModel(param.Parameterized):
 
 
 class BoardPage(pn.viewable.Viewer):
+    """The seed and seats above; the board, its districts and local Power
+    below, redrawn whenever the model lays out a new position."""
+
+    model = param.ClassSelector(class_=BoardModel)
+
     def __init__(self, bench=None, model: BoardModel | None = None, **params):
-        super().__init__(**params)
-        self.model = m = model or BoardModel()
+        super().__init__(model=model or BoardModel(), **params)
+        m = self.model
         self._seed = pn.widgets.IntInput(label="Seed", value=m.seed, start=0, width=120)
         self._players = pn.widgets.IntInput(label="Players", value=m.players, start=m.param.players.bounds[0],
                                             end=m.param.players.bounds[1], width=100)
@@ -124,13 +128,12 @@ class BoardPage(pn.viewable.Viewer):
         m.param.update(seed=int(self._seed.value), players=int(self._players.value),
                        bot_actions=int(self._actions.value))
         m.build()
-        self._draw()
 
     def _on_next(self, event=None):
         self.model.reshuffle()
         self._seed.value = self.model.seed
-        self._draw()
 
+    @param.depends("model.state", watch=True)
     def _draw(self):
         m = self.model
         self._plot.objects = [pn.pane.Bokeh(m.figure())]

@@ -12,8 +12,13 @@ lines change, a file changed on disk is refused), Reload from disk and export
 (CSV or Parquet). Every text shown is escaped (:mod:`.escape`); a read-only
 dashboard (``serve --read-only``) takes no edits and saves nothing.
 
-For speed an edit sends only the cells that changed (the edited one is already
-in the browser) and the graph's data, never a new table or figure.
+The pool is the dashboard's shared :class:`~workbench.dashboard.pool.LivePool`
+(the Graph and Balance pages edit and draw the same one): the page depends on
+its snapshot (``model.pool.raw``), so an edit here, an undo, or a proposal
+applied on the Balance page redraws it the same way; while the page is hidden
+the redraw waits until it is shown. For speed a redraw sends only the cells
+that changed (an edited one is already in the browser) and the graph's
+changed data, never a new table or figure.
 
 :class:`CardsModel` is the plain model; :class:`CardsPage` draws it. Polars
 tables become pandas only where Tabulator takes them."""
@@ -31,6 +36,7 @@ from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
+from .pool import LivePool, live, update_figure
 
 #: columns shown first; the rest follow in the session's order
 LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
@@ -43,35 +49,57 @@ class CardsModel(BackgroundWork, param.Parameterized):
     message = param.String(default="", doc="the last refusal or notice, one line")
     report = param.List(default=[], doc="what the last edit changed, one line each")
     selected = param.String(default="", doc="the card last edited or chosen")
-    version = param.Integer(default=0, doc="bumped when the pool changes")
+    pool = param.ClassSelector(class_=LivePool, allow_refs=True,
+                               doc="the live pool tweaked (with a dashboard: the one of its card_game)")
     playtest_games = param.Integer(default=200, bounds=(2, 20_000))
     playtest_players = param.Integer(default=4, bounds=(1, 6))
     playtest_bots = param.String(default="greedy")
     running = param.Boolean(default=False)
     done_games = param.Integer(default=0)
     total_games = param.Integer(default=0)
-    playtest_version = param.Integer(default=0, doc="bumped when a playtest finishes")
 
     def __init__(self, session=None, bench=None, game_id: str = "meaning-made", **params):
-        super().__init__(**params)
         self.bench = bench
         self.playtest = None
         self._thread: threading.Thread | None = None
-        self.use_session(session if session is not None else _session_for(bench, game_id))
+        if session is not None:
+            pool = live(session)
+        elif bench is not None:
+            bench.card_game = game_id
+            bench.card_pool()
+            pool = bench.param.pool  # follows the dashboard's card game
+        else:
+            pool = live(_session_for(None, game_id))
+        super().__init__(pool=pool, **params)
+        self._use_pool()
 
-    def use_session(self, session) -> None:
-        """Tweak ``session``'s pool from now on (a game chosen on the page)."""
-        self.session = session
-        game = session.game
+    @property
+    def session(self) -> LivePool:
+        """The pool being tweaked: the session's API, its changes published."""
+        return self.pool
+
+    @param.depends("pool", watch=True)
+    def _use_pool(self) -> None:
+        # a new game: its player counts, nothing selected or played yet
+        game = self.pool.game
         self.param.playtest_players.bounds = (game.min_players, game.max_players)
         self.playtest_players = game.default_players
         self.playtest, self.selected, self.report, self.message = None, "", [], ""
-        self._changed()
+
+    def use_session(self, session) -> None:
+        """Tweak ``session``'s pool from now on."""
+        self.pool = live(session)
 
     def choose_game(self, game_id: str) -> None:
-        """Switch the page to ``game_id``'s pool (its session is kept per game)."""
-        if game_id != self.session.game_id:
-            self.use_session(_session_for(self.bench, game_id))
+        """Switch to ``game_id``'s pool (its session is kept per game; with a
+        dashboard, the Graph page follows)."""
+        if game_id == self.pool.game_id:
+            return
+        if self.bench is not None:
+            self.bench.tweak_session(game_id)  # an unknown game is refused before anything changes
+            self.bench.card_game = game_id
+        else:
+            self.use_session(_session_for(None, game_id))
 
     # -- reading ----------------------------------------------------------------
     def table(self):
@@ -106,10 +134,8 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = f"refused: {exc}"
             return False
-        self.message = ""
-        self.report = report.lines()
-        self.selected = str(value).strip() if column == "name" else report.card or card
-        self._changed()
+        self.param.update(message="", report=report.lines(),
+                          selected=str(value).strip() if column == "name" else report.card or card)
         return True
 
     def undo(self) -> None:
@@ -124,9 +150,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = str(exc)
             return
-        self.message = f"{word}: {report.card}.{report.field}"
-        self.report = report.lines()
-        self._changed()
+        self.param.update(message=f"{word}: {report.card}.{report.field}", report=report.lines())
 
     @property
     def read_only(self) -> bool:
@@ -139,9 +163,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = f"not reloaded: {exc}"
             return
-        self.message = "reloaded from disk"
-        self.report = report.lines()
-        self._changed()
+        self.param.update(message="reloaded from disk", report=report.lines())
 
     def save(self) -> list[Path]:
         if self.read_only:
@@ -166,11 +188,6 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.session.export(target)
             return target.read_bytes()
 
-    def _changed(self) -> None:
-        self.version += 1
-        if self.bench is not None:
-            self.bench.cards_version += 1
-
     # -- paired playtest ------------------------------------------------------------
     def run_playtest(self) -> None:
         """Old pool against edited pool on the same seeds, here and blocking."""
@@ -186,7 +203,6 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.message = f"playtest failed: {exc}"
         finally:
             self.running = False
-            self.playtest_version += 1
 
     def open_flipped(self, row: int, arm: str = "new") -> dict:
         """Flipped game ``row`` of the last playtest, on the pool it was played
@@ -241,16 +257,21 @@ def _pane(fig):
 
 class CardsPage(pn.viewable.Viewer):
     """The game selector and the table on the left; the graph, the edit
-    report, the playtest and its flipped games on the right."""
+    report, the playtest and its flipped games on the right. The page depends
+    on the model: its pool's snapshot (table and graph), the selected card
+    (graph) and the texts (message, report, undo/redo)."""
+
+    model = param.ClassSelector(class_=CardsModel)
 
     def __init__(self, bench=None, model: CardsModel | None = None, **params):
-        super().__init__(**params)
         from workbench.core.registry import game_ids
 
         from .graph import DependencyView
         self.bench = bench
-        self.model = m = model or CardsModel(bench=bench, game_id=bench.card_game if bench is not None
-                                             else "meaning-made")
+        self._drawn: tuple | None = None   # (pool snapshot, (game, selection)) the graph shows
+        self._shown_game: str | None = None
+        m = model or CardsModel(bench=bench, game_id=bench.card_game if bench is not None else "meaning-made")
+        super().__init__(model=m, **params)
         self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=200,
                                        css_classes=["cards-game"])
         self._table = pn.widgets.Tabulator(
@@ -268,6 +289,8 @@ class CardsPage(pn.viewable.Viewer):
         # games' card graphs come from the session as a new figure
         self._view = DependencyView(width=760, height=560, on_select=self._on_graph_select)
         self._view_pane = pn.pane.Bokeh(self._view.figure)
+        self._pool_pane: pn.pane.Bokeh | None = None  # another game's graph, updated in place
+        self._pool_game = ""
         self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
@@ -292,10 +315,10 @@ class CardsPage(pn.viewable.Viewer):
         self._flipped_box = pn.Column("#### Games whose outcome flipped", self._flipped,
                                       pn.Row(self._open_old, self._open_new), visible=False,
                                       sizing_mode="stretch_width")
-        self._undo.on_click(lambda e: (self.model.undo(), self._reload()))
-        self._redo.on_click(lambda e: (self.model.redo(), self._reload()))
-        self._save.on_click(lambda e: (self.model.save(), self._show_message()))
-        self._reload_button.on_click(lambda e: (self.model.reload(), self._reload()))
+        self._undo.on_click(lambda e: self._held(self.model.undo))
+        self._redo.on_click(lambda e: self._held(self.model.redo))
+        self._save.on_click(lambda e: self._held(self.model.save))
+        self._reload_button.on_click(lambda e: self._held(self.model.reload))
         self._run.on_click(self._on_run)
         self._game.param.watch(self._on_game, "value")
         self._flipped.param.watch(self._on_flip_select, "selection")
@@ -304,60 +327,81 @@ class CardsPage(pn.viewable.Viewer):
         self._poll = None
         self._show_pool()
 
-    # -- choosing a game ---------------------------------------------------------------
+    # -- reacting to the model ------------------------------------------------------------
+    def _when_shown(self, redraw) -> None:
+        if self.bench is None:
+            redraw()
+        else:
+            self.bench.when_shown("Cards", redraw)
+
+    @param.depends("model.pool.raw", watch=True)
+    def _on_pool(self) -> None:
+        self._when_shown(self._refresh)
+
+    @param.depends("model.selected", watch=True)
+    def _on_selected(self) -> None:
+        self._when_shown(self._draw_graph)
+
+    @param.depends("model.message", "model.report", "model.pool.can_undo", "model.pool.can_redo", watch=True)
+    def _on_texts(self) -> None:
+        self._when_shown(self._show_message)
+
+    def _refresh(self) -> None:
+        """Show the pool as it is now: another game gets a new table (its columns
+        differ); the same game gets the cells that differ and the graph's new data."""
+        with pn.io.hold():
+            if self._shown_game != self.model.pool.game_id:
+                self._show_pool()
+                return
+            patch_table(self._table, table_frame(self.model.table()))
+            self._draw_graph()
+            self._show_message()
+
     def _show_pool(self) -> None:
-        """Show the model's current game: a new table (its columns differ per
-        game), its graph, no playtest yet."""
+        """Show the model's current game: a new table, its graph, no playtest yet."""
         m = self.model
-        frame = m.table().to_pandas()
+        frame = table_frame(m.table())
+        self._shown_game = m.pool.game_id
         self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
         self._table.value = frame
+        if self._game.value != m.pool.game_id:
+            self._game.value = m.pool.game_id
         self._games.value, self._bots.value = m.playtest_games, m.playtest_bots
         self._playtest.objects, self._flipped_box.visible = [], False
         self._draw_graph()
         self._show_message()
 
+    def _held(self, action) -> None:
+        # the redraws the model's change sets off reach the browser as one update
+        with pn.io.hold():
+            action()
+
+    # -- callbacks -----------------------------------------------------------------
     def _on_game(self, event):
         m = self.model
         try:
-            m.choose_game(event.new)
+            with pn.io.hold():
+                m.choose_game(event.new)
         except WorkbenchError as exc:
             m.message = f"refused: {exc}"
-            self._show_message()
-            return
-        if self.bench is not None:
-            self.bench.card_game = event.new
-        with pn.io.hold():
-            self._show_pool()
+            self._game.value = m.pool.game_id  # the selector shows the game still shown
 
-    # -- callbacks -----------------------------------------------------------------
     def _on_edit(self, event):
         m = self.model
         column, row = event.column, event.row
         card = event.old if column == "name" else self._table.value.iloc[row]["name"]
-        if m.edit(str(card), column, event.value):
-            self._reload()
-        else:
-            # put the old value back in the browser too: nothing the designer had is lost
-            self._table.patch({column: [(row, event.old)]})
-            self._show_message()
+        with pn.io.hold():
+            if not m.edit(str(card), column, event.value):
+                # put the old value back in the browser too: nothing the designer had is lost
+                self._table.patch({column: [(row, event.old)]})
+                self._show_message()
 
     def _on_select(self, event):
         if event.new:
             self.model.selected = str(self._table.value.iloc[event.new[0]]["name"])
-            self._draw_graph()
 
     def _on_graph_select(self, name: str):
         self.model.selected = name
-        self._draw_graph()
-
-    def _reload(self):
-        """After an edit, undo or redo: send the cells that differ from what
-        the table shows, redraw the graph's data, say what changed."""
-        with pn.io.hold():
-            patch_table(self._table, self.model.table().to_pandas())
-            self._draw_graph()
-            self._show_message()
 
     def _show_message(self):
         m = self.model
@@ -375,13 +419,21 @@ class CardsPage(pn.viewable.Viewer):
 
     def _draw_graph(self):
         m = self.model
-        if m.session.game_id == "meaning-made":
+        drawn = self._drawn
+        if drawn is not None and drawn[0] is m.pool.raw and drawn[1] == (m.pool.game_id, m.selected):
+            return  # this snapshot and selection are on screen already
+        self._drawn = (m.pool.raw, (m.pool.game_id, m.selected))
+        if m.pool.game_id == "meaning-made":
             self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
             if self._graph.objects != [self._view_pane]:
                 self._graph.objects = [self._view_pane]
         else:
             fig = m.session.figure(m.selected or None, width=760, height=520)
-            self._graph.objects = [_pane(fig)]
+            shown = self._pool_pane
+            if shown is None or self._pool_game != m.pool.game_id or not update_figure(shown.object, fig):
+                self._pool_pane, self._pool_game = _pane(fig), m.pool.game_id
+            if self._graph.objects != [self._pool_pane]:
+                self._graph.objects = [self._pool_pane]
         self._info.object = md(m.card_info())
 
     def _on_run(self, event=None):
@@ -433,6 +485,18 @@ class CardsPage(pn.viewable.Viewer):
                              self._flipped_box, sizing_mode="stretch_width")
         right = pn.Column(self._info, self._graph, self._report, playtest, width=780)
         return pn.Row(left, right, sizing_mode="stretch_width")
+
+
+def table_frame(table):
+    """The polars card table as the pandas frame Tabulator shows. An integer
+    column with gaps (a field only some kinds of card have) stays whole numbers
+    and blanks: pandas would make it floats, and the page would print 2.0 and NaN."""
+    import pandas as pd
+    frame = table.to_pandas()
+    for name, dtype in zip(table.columns, table.dtypes):
+        if dtype.is_integer() and table[name].null_count():
+            frame[name] = pd.Series(table[name].to_list(), dtype=object)
+    return frame
 
 
 def patch_table(table, frame) -> None:

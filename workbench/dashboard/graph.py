@@ -2,39 +2,54 @@
 card's requirement, bonus and provenance), a card to select, and what that card
 needs and unlocks, highlighted in the drawing.
 
-It draws the live-tweak session the Cards page edits (of the game chosen
-there), so an edit there shows here. The graph and its analyses are
+It draws the live pool the Cards page edits (of the game chosen there) and
+depends on its snapshot, so an edit there, or a proposal applied on the
+Balance page, shows here. The graph and its analyses are
 :mod:`workbench.graphs.dependency`; this module lays them out
 (:class:`DependencyView`, shared with the Cards page) and updates the drawing
-in place rather than rebuilding it."""
+in place (patched data sources) rather than rebuilding it."""
 
 from __future__ import annotations
 
 import panel as pn
 import param
 
-from .escape import md
-
 from workbench.core.errors import WorkbenchError
+
+from .escape import md
+from .pool import LivePool, live, patch_source, update_figure
 
 
 class GraphModel(param.Parameterized):
-    """The graph of a tweak session and the card selected in it."""
+    """The graph of a live card pool and the card selected in it. With a
+    dashboard the pool is the one of its card game (the Cards page's)."""
 
     selected = param.String(default="", doc="card name, empty for none")
+    pool = param.ClassSelector(class_=LivePool, allow_refs=True, doc="the live pool drawn")
 
     def __init__(self, session=None, bench=None, **params):
-        super().__init__(**params)
-        if session is None:
-            if bench is not None:
-                session = bench.tweak_session(bench.card_game)
-            else:
-                from workbench.graphs.tweak import TweakSession
-                session = TweakSession()
-        self.session = session
+        if session is not None:
+            pool = live(session)
+        elif bench is not None:
+            bench.card_pool()
+            pool = bench.param.pool  # follows the game chosen on the Cards page
+        else:
+            from workbench.graphs.tweak import TweakSession
+            pool = live(TweakSession())
+        super().__init__(pool=pool, **params)
+
+    @property
+    def session(self) -> LivePool:
+        return self.pool
+
+    @param.depends("pool", "pool.raw", watch=True)
+    def _keep_selection_valid(self) -> None:
+        # another game, or the selected card renamed: nothing stays selected
+        if self.selected and self.selected not in self.card_names():
+            self.selected = ""
 
     def card_names(self) -> list[str]:
-        return self.session.card_names()
+        return self.pool.card_names()
 
     def select(self, card: str) -> None:
         """Select a card by name (case-insensitive); an unknown name is refused
@@ -43,53 +58,62 @@ class GraphModel(param.Parameterized):
         if not card:
             self.selected = ""
             return
-        self.session.card_links(card)  # raises with a suggestion when unknown
+        self.pool.card_links(card)  # raises with a suggestion when unknown
         self.selected = next(n for n in self.card_names() if n.lower() == card.lower())
 
     def links(self) -> dict[str, list[str]]:
-        return self.session.card_links(self.selected) if self.selected else {"needs": [], "unlocks": []}
+        return self.pool.card_links(self.selected) if self.selected else {"needs": [], "unlocks": []}
 
     def figure(self):
-        return self.session.figure(self.selected or None, width=1100, height=700)
+        return self.pool.figure(self.selected or None, width=1100, height=700)
 
     def status_rows(self):
         """The analyses' card summary (polars), for the table under the graph."""
-        return self.session.analyses().get("card_summary")
+        return self.pool.analyses().get("card_summary")
 
 
 class GraphPage(pn.viewable.Viewer):
-    """The graph with a card picker and the selected card's links. While the
-    page is hidden an edit on the Cards page only marks it stale; it catches
-    up when shown."""
+    """The graph with a card picker and the selected card's links. The page
+    depends on the model's pool snapshot and selection; while it is hidden a
+    change (an edit on the Cards page) waits, and it catches up when shown."""
+
+    model = param.ClassSelector(class_=GraphModel)
 
     def __init__(self, bench=None, model: GraphModel | None = None, **params):
-        super().__init__(**params)
         self.bench = bench
-        self.model = model or self._model_for_bench()
+        super().__init__(model=model or GraphModel(bench=bench), **params)
         self._card = pn.widgets.AutocompleteInput(label="Card", options=[], case_sensitive=False,
                                                   search_strategy="includes", placeholder="type a card name",
                                                   width=260, restrict=False)
         self._clear = pn.widgets.Button(label="Clear selection", width=130)
         self._links = pn.pane.Markdown("", css_classes=["graph-links"])
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
-        # Meaning Made's Layer layout is redrawn in place; the other games'
-        # card graphs are the session's own figure, replaced on a change
+        # Meaning Made's Layer layout is DependencyView; the other games' card
+        # graphs are the session's own figure, patched in place on a change
         self._view = DependencyView(on_select=self._on_tap)
         self._view_pane = pn.pane.Bokeh(self._view.figure)
+        self._pool_pane: pn.pane.Bokeh | None = None
+        self._pool_game = ""
         self._plot = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._summary = pn.widgets.Tabulator(None, disabled=True, show_index=False, height=300,
                                              sizing_mode="stretch_width", pagination=None)
         self._card.param.watch(self._on_card, "value")
         self._clear.on_click(lambda e: self._on_card(None))
-        self._stale = False
-        self._shown_pool = None
-        if bench is not None:
-            bench.param.watch(lambda e: self._redraw(), ["cards_version", "card_game"])
-            bench.param.watch(lambda e: self._redraw() if self._stale else None, "page")
         self._redraw()
 
-    def _model_for_bench(self) -> GraphModel:
-        return GraphModel(bench=self.bench)
+    def _when_shown(self, redraw) -> None:
+        if self.bench is None:
+            redraw()
+        else:
+            self.bench.when_shown("Graph", redraw)
+
+    @param.depends("model.pool.raw", watch=True)
+    def _on_pool(self) -> None:
+        self._when_shown(self._redraw)
+
+    @param.depends("model.selected", watch=True)
+    def _on_selected(self) -> None:
+        self._when_shown(self._draw_selection)
 
     def _on_card(self, event):
         value = event.new if event is not None else ""
@@ -98,14 +122,11 @@ class GraphPage(pn.viewable.Viewer):
             self._message.visible = False
         except WorkbenchError as exc:
             self._message.object, self._message.visible = md(str(exc)), True
-            return
-        self._draw_selection()
 
     def _on_tap(self, name: str):
         # a click on a node in the drawing selects that card
         if name and name != self.model.selected and name in self.model.card_names():
             self.model.selected = name
-            self._draw_selection()
 
     def _links_text(self) -> str:
         m = self.model
@@ -117,12 +138,17 @@ class GraphPage(pn.viewable.Viewer):
 
     def _draw_graph(self) -> None:
         m = self.model
-        if m.session.game_id == "meaning-made":
-            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
+        if m.pool.game_id == "meaning-made":
+            self._view.update(m.pool.graph(), m.pool.analyses(), m.selected or None)
             if self._plot.objects != [self._view_pane]:
                 self._plot.objects = [self._view_pane]
-        else:
-            self._plot.objects = [pn.pane.Bokeh(m.figure())]
+            return
+        fig = m.figure()
+        shown = self._pool_pane
+        if shown is None or self._pool_game != m.pool.game_id or not update_figure(shown.object, fig):
+            self._pool_pane, self._pool_game = pn.pane.Bokeh(fig), m.pool.game_id
+        if self._plot.objects != [self._pool_pane]:
+            self._plot.objects = [self._pool_pane]
 
     def _draw_selection(self):
         with pn.io.hold():
@@ -130,18 +156,6 @@ class GraphPage(pn.viewable.Viewer):
             self._links.object = self._links_text()
 
     def _redraw(self):
-        if self.bench is not None and not self.bench.shown("Graph"):
-            self._stale = True
-            return
-        self._stale = False
-        if self.bench is not None:
-            try:
-                session = self.bench.tweak_session(self.bench.card_game)
-            except WorkbenchError as exc:
-                self._message.object, self._message.visible = md(str(exc)), True
-                return
-            if session is not self.model.session:
-                self.model = GraphModel(session=session)
         m = self.model
         with pn.io.hold():
             self._card.options = m.card_names()
@@ -149,7 +163,8 @@ class GraphPage(pn.viewable.Viewer):
             self._links.object = self._links_text()
             summary = m.status_rows()
             if summary is not None and summary.height:
-                self._summary.value = summary.to_pandas()
+                from .cards import patch_table
+                patch_table(self._summary, summary.to_pandas())
 
     def __panel__(self):
         return pn.Column(pn.Row(self._card, self._clear), self._message, self._links, self._plot,
@@ -280,12 +295,13 @@ class DependencyView:
                 labels["text"].append(str(d["name"]))
             labels["alpha"].append(0.3 if faded else 1.0)
         self.names = list(data["name"])
-        self.nodes.data = data
-        self.labels.data = labels
-        self.edges.data = {
+        # an edit changes a few cells (a requirement, a status, an outline): only those are sent
+        patch_source(self.nodes, data)
+        patch_source(self.labels, labels)
+        patch_source(self.edges, {
             "xs": [[pos[u][0], pos[v][0]] for u, v in edges],
             "ys": [[pos[u][1], pos[v][1]] for u, v in edges],
-            "colour": [ROLES["needs"] if v == node else ROLES["unlocks"] for u, v in edges]}
+            "colour": [ROLES["needs"] if v == node else ROLES["unlocks"] for u, v in edges]})
         self.figure.title.text = (f"{selected}: needs in green, unlocks in purple" if node is not None
                                   else "Card dependency graph: select a card to see what it needs and unlocks")
 

@@ -57,7 +57,9 @@ class PlayModel(param.Parameterized):
     seats = param.List(default=[], item_type=str, doc="per seat: 'human' or a bot spec")
     auto_bots = param.Boolean(default=True, doc="bots answer at once after a human move")
     message = param.String(default="", doc="the last refusal or notice, one line")
-    version = param.Integer(default=0, doc="bumped on every change, so views redraw")
+    position = param.Parameter(default=None, doc="what the table shows, as an immutable snapshot: game, "
+                               "pool label, match, cursor, actions, the spare line, seats and message; views "
+                               "depend on it and redraw when it differs")
 
     def __init__(self, game_id: str | None = None, games: list[str] | None = None, **params):
         games = games if games is not None else available_games()
@@ -333,7 +335,11 @@ class PlayModel(param.Parameterized):
         self._changed()
 
     def _changed(self) -> None:
-        self.version += 1
+        """Publish the position after a change (an equal one tells no view)."""
+        m = self.match
+        alt = m.alternate
+        self.position = (self.game_id, self.session_label, id(m), m.cursor, tuple(m.actions),
+                         None if alt is None else (alt.ply, tuple(alt.actions)), tuple(self.seats), self.message)
 
 
 def move_kind(text: str) -> str:
@@ -439,10 +445,11 @@ class PlayPage(pn.viewable.Viewer):
     """The Play page: settings on the left, the table in the middle, the
     moves and the log on the right."""
 
+    model = param.ClassSelector(class_=PlayModel)
+
     def __init__(self, model: PlayModel | None = None, bench=None, **params):
-        super().__init__(**params)
         self.bench = bench
-        self.model = model or (bench.play if bench is not None else PlayModel())
+        super().__init__(model=model or (bench.play if bench is not None else PlayModel()), **params)
         m = self.model
         self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects,
                                        value=m.game_id, width=200, css_classes=["play-game"])
@@ -502,11 +509,6 @@ class PlayPage(pn.viewable.Viewer):
         self._inspect_card.param.watch(
             lambda e: None if e.new else setattr(self._inspector, "object", self.model.inspect()),
             "collapsed")
-        m.param.watch(lambda e: self._refresh(), "version")
-        if bench is not None:
-            # a hidden page is not redrawn; it catches up when shown
-            bench.param.watch(lambda e: self._refresh() if self._stale else None, "page")
-        self._stale = False
         self._worker: threading.Thread | None = None
         self._poll = None
         self._shown_game = m.game_id
@@ -550,7 +552,10 @@ class PlayPage(pn.viewable.Viewer):
             self._poll.stop()
             self._poll = None
         self._set_busy(False)
-        self.model._changed()
+        # the page redraws itself (its buttons were busy), whether or not the position changed
+        with param.parameterized.discard_events(self.model):
+            self.model._changed()
+        self._refresh()
 
     def _set_busy(self, busy: bool):
         for w in (self._play, self._bot, self._end, self._back, self._fwd, self._slider, self._new,
@@ -627,9 +632,6 @@ class PlayPage(pn.viewable.Viewer):
         self._seats.objects = widgets
 
     # -- drawing --------------------------------------------------------------
-    def _visible(self) -> bool:
-        return self.bench is None or self.bench.shown("Play")
-
     def _show_moves(self):
         """The moves list: one kind (or all), narrowed by the filter words."""
         groups = self.model.move_groups()
@@ -646,13 +648,20 @@ class PlayPage(pn.viewable.Viewer):
         self._moves.name = f"Legal moves ({len(moves)} of {total})" if len(moves) != total \
             else f"Legal moves ({total})"
 
+    @param.depends("model.position", watch=True)
+    def _on_position(self) -> None:
+        self._refresh()
+
     def _refresh(self):
         """Redraw everything in one message to the browser, so the status line
-        and the table never show two different positions."""
-        if not self._visible():
-            self._stale = True
-            return
-        self._stale = False
+        and the table never show two different positions. A hidden page is not
+        redrawn; it catches up when shown."""
+        if self.bench is None:
+            self._redraw()
+        else:
+            self.bench.when_shown("Play", self._redraw)
+
+    def _redraw(self):
         with pn.io.hold():
             self._draw()
 

@@ -60,7 +60,8 @@ class RulesModel(param.Parameterized):
     resolve = param.Boolean(default=True, doc="fill placeholders with the language's terms")
     focus = param.String(default="", doc="show only this clause (where a finding jumped to)")
     spelling = param.Boolean(default=False, doc="run the review's spelling check too (slower)")
-    version = param.Integer(default=0)
+    check_status = param.Dict(default={}, doc="clause id -> (pass or fail, failures) of the last Run checks")
+    accepted = param.List(default=[], doc="keys of the findings accepted here, newest last")
 
     def __init__(self, games: list[str] | None = None, **params):
         games = games if games is not None else games_with_rules()
@@ -69,8 +70,7 @@ class RulesModel(param.Parameterized):
         game_id = params.pop("game_id", None) or games[0]
         super().__init__(**params)
         self.param.game_id.objects = games
-        self.check_status: dict[str, tuple[str, list[str]]] = {}
-        self._reviews: dict[str, object] = {}
+        self._reviews: dict[tuple[str, bool], object] = {}   # (language, spelling) -> review
         self.choose_game(game_id)
 
     # -- choosing ---------------------------------------------------------------
@@ -80,17 +80,18 @@ class RulesModel(param.Parameterized):
         if self.source is None:
             raise WorkbenchError(f"{game_id} has no rules text yet")
         langs = [source_language(game_id)] + translation_languages(game_id)
+        self._texts: dict[str, dict[str, tuple[str, str]]] = {}
+        self._reviews = {}
         with param.parameterized.discard_events(self):
-            self.game_id = game_id
             self.param.left.objects = langs
             self.param.right.objects = langs
             self.left = langs[0]
             self.right = langs[1] if len(langs) > 1 else langs[0]
-        self._texts: dict[str, dict[str, tuple[str, str]]] = {}
-        self._reviews = {}
-        self.check_status = {}
+            self.check_status = {}
+            self.game_id = game_id
         self._checks = self._find_checks()
-        self.version += 1
+        # everything the game decides is in place: now the views hear of it, once
+        self.param.trigger("game_id")
 
     @property
     def languages(self) -> list[str]:
@@ -136,15 +137,11 @@ class RulesModel(param.Parameterized):
         """The translation review of ``lang`` (None for the source language)."""
         if lang == self.source.lang:
             return None
-        if lang not in self._reviews:
+        key = (lang, self.spelling)  # with and without spelling are two reviews
+        if key not in self._reviews:
             from workbench.rules.review import review
-            self._reviews[lang] = review(self.game_id, lang, spelling=self.spelling)
-        return self._reviews[lang]
-
-    @param.depends("spelling", watch=True)
-    def _spelling_changed(self) -> None:
-        self._reviews = {}
-        self.version += 1
+            self._reviews[key] = review(self.game_id, lang, spelling=self.spelling)
+        return self._reviews[key]
 
     def _shown_langs(self) -> list[str]:
         return [lang for lang in dict.fromkeys([self.left, self.right]) if lang != self.source.lang]
@@ -184,14 +181,10 @@ class RulesModel(param.Parameterized):
         if clause_id not in self.source.clauses:
             raise WorkbenchError(f"{clause_id} is not a clause of the rulebook (a heading, or a catalogue or "
                                  "terms entry); the review panel lists its findings")
-        with param.parameterized.discard_events(self):
-            self.focus = clause_id
-            self.filter = "all"
-        self.version += 1
+        self.param.update(focus=clause_id, filter="all")
 
     def show_all(self) -> None:
         self.focus = ""
-        self.version += 1
 
     def accept(self, key: str, reason: str) -> str:
         """Accept a finding with ``reason``: it is recorded in the game's
@@ -200,8 +193,9 @@ class RulesModel(param.Parameterized):
         from workbench.rules.accepting import accept_finding
         finding = self.finding_by_key(key)
         path = accept_finding(self.game_id, finding, reason)
-        self._reviews.pop(finding.lang, None)
-        self.version += 1
+        # that language's reviews read the acceptances again
+        self._reviews = {k: v for k, v in self._reviews.items() if k[0] != finding.lang}
+        self.accepted = [*self.accepted, key]
         return str(path)
 
     def review_state(self) -> str:
@@ -256,11 +250,11 @@ class RulesModel(param.Parameterized):
             if chk.status == "fail":
                 for clause in chk.clauses:
                     failing.setdefault(clause, []).append(f"{chk.kind} {chk.name}: {chk.message}")
-        self.check_status = {}
+        status = {}
         for clause in self._checks:
             failed = failing.get(clause, [])
-            self.check_status[clause] = ("fail" if failed else "pass", failed)
-        self.version += 1
+            status[clause] = ("fail" if failed else "pass", failed)
+        self.check_status = status
         counts: dict[str, int] = {}
         for cid in self.source.clauses:
             counts[self.status(cid)] = counts.get(self.status(cid), 0) + 1
@@ -393,11 +387,15 @@ def findings_html(model: RulesModel) -> str:
 
 
 class RulesPage(pn.viewable.Viewer):
-    """Choose a game and two languages; the clauses side by side below."""
+    """Choose a game and two languages; the clauses side by side below. The
+    page depends on the model's params: what is shown, the checks' status and
+    the findings accepted."""
+
+    model = param.ClassSelector(class_=RulesModel)
 
     def __init__(self, bench=None, model: RulesModel | None = None, **params):
-        super().__init__(**params)
-        self.model = m = model or RulesModel()
+        super().__init__(model=model or RulesModel(), **params)
+        m = self.model
         self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id)
         self._left = pn.widgets.Select(label="Left", options=m.languages, value=m.left)
         self._right = pn.widgets.Select(label="Right", options=m.languages, value=m.right)
@@ -427,12 +425,15 @@ class RulesPage(pn.viewable.Viewer):
         self._all.on_click(lambda e: self.model.show_all())
         self._accept.on_click(self._on_accept)
         self._play.on_click(self._on_play)
-        m.param.watch(lambda e: self._refresh(), "version")
+        self._refresh()
+
+    @param.depends("model.game_id", "model.left", "model.right", "model.filter", "model.resolve",
+                   "model.focus", "model.spelling", "model.check_status", "model.accepted", watch=True)
+    def _on_model(self) -> None:
         self._refresh()
 
     def _set(self, name, value):
         setattr(self.model, name, value)
-        self._refresh()
 
     def _on_game(self, event):
         self.model.choose_game(event.new)

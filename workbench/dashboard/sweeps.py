@@ -57,7 +57,6 @@ class SweepsModel(BackgroundWork, param.Parameterized):
     done_games = param.Integer(default=0)
     total_games = param.Integer(default=0)
     message = param.String(default="")
-    version = param.Integer(default=0, doc="bumped when new results arrive")
 
     def __init__(self, games: list[str] | None = None, **params):
         from .play import available_games
@@ -111,7 +110,6 @@ class SweepsModel(BackgroundWork, param.Parameterized):
             self.message = f"cannot run: {exc}"
         finally:
             self.running = False
-            self.version += 1
 
     def start(self) -> threading.Thread | None:
         """Run the batch on a background thread so the page stays responsive."""
@@ -387,7 +385,7 @@ class SweepsPage(pn.viewable.Viewer):
         self._open_b.on_click(lambda e: self._open("B"))
         self._flipped.param.watch(self._on_select, "selection")
         self._poll = None
-        self._shown_version = -1
+        self._shown_results = None  # the batch the plots and tables show (each run makes a new one)
 
     def _on_game(self, event):
         self.model.choose_game(event.new)
@@ -423,9 +421,9 @@ class SweepsPage(pn.viewable.Viewer):
     def _show(self):
         m = self.model
         self._status.object = md(m.message)
-        if not m.results or self._shown_version == m.version:
+        if not m.results or self._shown_results is m.results:
             return
-        self._shown_version = m.version
+        self._shown_results = m.results
         from .formats import paired_table, seed_text, value_table
         raw = m.metrics_table()
         metrics = paired_table(raw, "A", "B") if m.comparison is not None else value_table(raw)

@@ -36,9 +36,10 @@ def readiness(state: MandateState, seat: int, capability: int, connected: int, t
     if state.era < AGI_ERA - 1:
         return 0.0
     t = state.content.agi
-    shares = (capability / t["capability"], connected / t["poweredFacilities"],
-              trust / t["trust"], p.compute / t["computeCost"])
-    return sum(min(1.0, x) for x in shares) / 4
+    # written out (the greedy outlook asks this for every candidate); the same
+    # additions, in the same order, as summing the four shares
+    return (min(1.0, capability / t["capability"]) + min(1.0, connected / t["poweredFacilities"])
+            + min(1.0, trust / t["trust"]) + min(1.0, p.compute / t["computeCost"])) / 4
 
 
 def declare(state: MandateState, seat: int) -> None:

@@ -70,19 +70,78 @@ def presence(state: MandateState, pos: int) -> list[int]:
     return counts
 
 
-def controller(state: MandateState, pos: int) -> int | None:
-    """The seat with strictly the most presence; ties and Frontier: nobody."""
-    if pos == FRONTIER_POS:
-        return None
-    counts = presence(state, pos)
+def leader(counts: list[int]) -> int | None:
+    """The seat with strictly the most presence in ``counts``; a tie or nobody: None."""
     best = max(counts)
     if best == 0 or counts.count(best) > 1:
         return None
     return counts.index(best)
 
 
-def controlled_by(state: MandateState, seat: int) -> list[int]:
-    return [pos for pos in range(1, len(COORDS)) if controller(state, pos) == seat]
+def controller(state: MandateState, pos: int) -> int | None:
+    """The seat with strictly the most presence; ties and Frontier: nobody."""
+    if pos == FRONTIER_POS:
+        return None
+    return leader(presence(state, pos))
+
+
+def pieces_at(p) -> dict[int, int]:
+    """One player's presence by position (Agents and Facilities on the board)."""
+    out: dict[int, int] = {}
+    for pos in p.agents:
+        if pos is not None:
+            out[pos] = out.get(pos, 0) + 1
+    for pos in p.facilities:
+        if pos is not None:
+            out[pos] = out.get(pos, 0) + 1
+    return out
+
+
+def presence_map(state: MandateState) -> dict[int, list[int]]:
+    """:func:`presence` of every occupied position, in one pass over the pieces."""
+    n = len(state.players)
+    counts: dict[int, list[int]] = {}
+    for seat, p in enumerate(state.players):
+        for pos, k in pieces_at(p).items():
+            c = counts.get(pos)
+            if c is None:
+                c = counts[pos] = [0] * n
+            c[seat] = k
+    return counts
+
+
+def control_map(state: MandateState, presence_by_pos: dict[int, list[int]] | None = None) -> list[int | None]:
+    """The :func:`controller` of every position, from one :func:`presence_map`: a
+    criterion that reads control for every seat asks for this once instead of
+    counting presence district by district."""
+    if presence_by_pos is None:
+        presence_by_pos = presence_map(state)
+    out: list[int | None] = [None] * len(COORDS)
+    for pos, c in presence_by_pos.items():
+        if pos != FRONTIER_POS:
+            out[pos] = leader(c)
+    return out
+
+
+def control_after(state: MandateState, seat: int, base_presence: dict[int, list[int]], base_control: list,
+                  base_pieces: dict[int, int]) -> list[int | None]:
+    """The control map of ``state``, known to differ from a position whose
+    :func:`presence_map`, :func:`control_map` and ``seat``'s :func:`pieces_at`
+    are given only in ``seat``'s own pieces: only the districts where those
+    moved are worked out again."""
+    now = pieces_at(state.players[seat])
+    control = base_control
+    for pos in now.keys() | base_pieces.keys():
+        k = now.get(pos, 0)
+        if k == base_pieces.get(pos, 0) or pos == FRONTIER_POS:
+            continue
+        if control is base_control:
+            control = list(base_control)
+        c = base_presence.get(pos)
+        c = list(c) if c is not None else [0] * len(state.players)
+        c[seat] = k
+        control[pos] = leader(c)
+    return control
 
 
 # -- Frontier ------------------------------------------------------------------
@@ -145,8 +204,25 @@ def is_connected(state: MandateState, seat: int, facility: int) -> bool:
 
 
 def connected_facilities(state: MandateState, seat: int) -> list[int]:
+    """The seat's connected Facilities (the rule of :func:`is_connected`, with the
+    Power sources read once for all of them)."""
     p = state.players[seat]
-    return [f for f in range(len(p.facilities)) if p.facilities[f] is not None and is_connected(state, seat, f)]
+    sources = None
+    out = []
+    for f, pos in enumerate(p.facilities):
+        if pos is None:
+            continue
+        if f == 0:
+            out.append(f)
+            continue
+        if sources is None:
+            sources = power_sources(state, seat)
+        adj = ADJ_SETS[pos]
+        for src in sources:
+            if src == pos or src in adj:
+                out.append(f)
+                break
+    return out
 
 
 def offline_facilities(state: MandateState, seat: int) -> list[int]:

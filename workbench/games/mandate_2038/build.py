@@ -53,7 +53,7 @@ class _Plan:
     Facility to place next, the projects still open to it (unlocked, unbuilt) and
     the districts its own Power sources reach. Every district's options read it."""
 
-    __slots__ = ("seat", "p", "next_fac", "generator_ok", "projects", "reach", "spaces")
+    __slots__ = ("seat", "p", "next_fac", "generator_ok", "projects", "reach", "spaces", "gens", "fac_cost")
 
     def __init__(self, state: MandateState, seat: int) -> None:
         p = self.p = state.players[seat]
@@ -69,11 +69,23 @@ class _Plan:
             reach.update(board.ADJ[src])
         self.reach = reach
         spaces = [0] * len(state.tiles)
+        gens = [0] * len(state.tiles)
         for q in state.players:
             for pos in q.facilities:
                 if pos is not None:
                     spaces[pos] += 1
+            if q.generator is not None:
+                gens[q.generator] += 1
         self.spaces = spaces
+        self.gens = gens                  # board.generators_on, for every district
+        self.fac_cost: dict[str, int] = {}  # district kind -> facility_cost (it reads only the kind)
+
+    def facility_cost(self, state: MandateState, pos: int) -> int:
+        kind = state.tiles[pos]
+        cost = self.fac_cost.get(kind)
+        if cost is None:
+            cost = self.fac_cost[kind] = facility_cost(state, self.seat, pos)
+        return cost
 
 
 def _host_connected(plan: _Plan, facility: int, pos: int) -> bool:
@@ -84,7 +96,7 @@ def _host_connected(plan: _Plan, facility: int, pos: int) -> bool:
 def _projects_at(state: MandateState, plan: _Plan, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
     out = []
     if (plan.generator_ok and state.tiles[pos] in state.content.energy_tiles
-            and board.generators_on(state, pos) < state.content.generator_slots
+            and plan.gens[pos] < state.content.generator_slots
             and runway >= generator_cost(state, pos)):
         out.append("generator")
     if not plan.projects:
@@ -110,7 +122,7 @@ def _effects_at(state: MandateState, plan: _Plan, pos: int) -> list[str]:
     out = []
     if (plan.next_fac is not None and pos != board.FRONTIER_POS
             and plan.spaces[pos] < state.content.facility_spaces):
-        cost = facility_cost(state, plan.seat, pos)
+        cost = plan.facility_cost(state, pos)
         if p.runway >= cost:
             out.append("facility")
             out.extend(f"facility + {proj}" for proj in

@@ -304,7 +304,7 @@ def project_once_per_institution():
     first = sorted(words)[0]
     pid = next(k for k, w in build.WORD_OF.items() if w == first)
     p.facilities[1] = board.INNER[1]      # a second host elsewhere changes nothing
-    p.projects[pid] = 1
+    p.projects = {**p.projects, pid: 1}
     again = {o.split(" on ")[0] for o in build.project_options(s, 0, pos, 12, 10, None) if " on " in o}
     return [f"{first} offered again after it was built"] if first in again else []
 

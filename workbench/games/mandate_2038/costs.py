@@ -17,8 +17,15 @@ if TYPE_CHECKING:
 
 
 def cap_of(state: MandateState, track: str) -> int | None:
+    # asked on every gain and every listed exchange: no dict built per call
     r = state.content.rules
-    return {"runway": r["runwayCap"], "compute": r["computeCap"], "trust": r["trustMax"]}.get(track)
+    if track == "runway":
+        return r["runwayCap"]
+    if track == "compute":
+        return r["computeCap"]
+    if track == "trust":
+        return r["trustMax"]
+    return None
 
 
 def gain(state: MandateState, seat: int, track: str, amount: int) -> int:

@@ -26,6 +26,14 @@ def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["deployCompute"], waived=state.tiles[pos] == "consumer")
 
 
+#: the district kinds the effects and their resolution tell apart; every other
+#: district (Frontier included) is treated alike. The listing asks :func:`effects`
+#: once per class of district (flow.effect_table) and the greedy evaluation
+#: rates one district per class (evaluation._alike_by_kind); keep this in step
+#: with the kind tests below (tests compare both with asking every district)
+KINDS_READ = frozenset({"consumer"})
+
+
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     row = next_customer(state, seat)
     p = state.players[seat]

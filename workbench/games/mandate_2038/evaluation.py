@@ -28,6 +28,15 @@ DEFAULT_WEIGHTS = {
     # the Era's revealed Mandate card: progress toward its minimum (0-1) plus 1
     # for leading the qualifiers alone, 0.5 tied (see era_mandate_standing)
     "era_mandate": 1.5,
+    # Runway valued by what it buys: the pieces still open to the seat that its
+    # Runway pays for (see purchasing_power), at this share of their own worth
+    # (buying still takes an Action)
+    "buys": 0.4,
+    # what the connected Facilities will still produce: each unit of their
+    # printed output per Production left in the game (this Era's included).
+    # With these two, one bot in a rotating seat against three of the former
+    # evaluation wins 0.38 of 400 four-player games (fair 0.25; docs/balancing.md)
+    "output": 0.2,
 }
 
 
@@ -38,27 +47,98 @@ DEFAULT_WEIGHTS = {
 RUN_CRITERIA = frozenset({"best_run", "unique_domains", "capability_gained"})
 
 
-def era_mandate_standing(state: MandateState, seat: int) -> float:
+def _era_card(state: MandateState):
+    """The Era's revealed Mandate card, or None when there is none or it is
+    decided by Training runs (:data:`RUN_CRITERIA`)."""
+    name = state.mandate_card
+    if not name:
+        return None
+    # asked for every rated position: the lookup is kept per content and card name
+    cards = _ERA_CARDS.get(state.content)
+    if cards is None:
+        cards = _ERA_CARDS[state.content] = {}
+    if name not in cards:
+        card = state.content.mandate_by_name.get(name.lower())
+        cards[name] = None if card is None or card.criterion in RUN_CRITERIA else card
+    return cards[name]
+
+
+#: content -> {card name: card or None} for :func:`_era_card` (weak: an edited pool's go with it)
+_ERA_CARDS: "weakref.WeakKeyDictionary[Content, dict]" = weakref.WeakKeyDictionary()
+
+
+def _count(state: MandateState, seat: int, criterion: str) -> int:
+    """``seat``'s count on the card's criterion as the bots read it: Compute
+    produced is only recorded at Production, so before that the connected
+    Facilities (which produce it) stand in for it."""
+    v = mandate_scoring.value(state, seat, criterion)
+    if criterion == "compute_produced" and not v:
+        v = len(board.connected_facilities(state, seat))
+    return v
+
+
+def _counts(state: MandateState, criterion: str) -> list[int]:
+    """Every seat's :func:`_count`, board control worked out once for all seats."""
+    values = mandate_scoring.values(state, criterion)
+    if criterion == "compute_produced":
+        values = [v or len(board.connected_facilities(state, s)) for s, v in enumerate(values)]
+    return values
+
+
+class StandingBase:
+    """The Era card's counts on one position, kept for rating copies of it that
+    differ only in ``seat``'s own Player (look-ahead candidates, see
+    :func:`_scratch`): for a criterion that reads each player's own pieces
+    (``mandate_scoring.OWN_CRITERIA``) the other seats' counts are reused; for
+    board control only the districts where the seat's pieces moved are worked
+    out again (:func:`board.control_after`)."""
+
+    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys")
+
+    def __init__(self, state: MandateState, seat: int) -> None:
+        self.card = card = _era_card(state)
+        self.seat = seat
+        #: purchasing_power by what it reads of the seat (the rest of the board is
+        #: the same for every copy rated against this base)
+        self.buys: dict[tuple, float] = {}
+        self.counts = self.presence = self.control = self.pieces = None
+        if card is None:
+            return
+        if card.criterion in mandate_scoring.CONTROL_CRITERIA:
+            self.presence = board.presence_map(state)
+            self.control = board.control_map(state, self.presence)
+            self.pieces = board.pieces_at(state.players[seat])
+        elif card.criterion in mandate_scoring.OWN_CRITERIA:
+            self.counts = _counts(state, card.criterion)
+
+    def values(self, state: MandateState) -> list[int]:
+        """Every seat's count on ``state``, a copy differing only in the seat's Player."""
+        criterion = self.card.criterion
+        if self.counts is not None:
+            values = list(self.counts)
+            values[self.seat] = _count(state, self.seat, criterion)
+            return values
+        if self.control is not None:
+            control = board.control_after(state, self.seat, self.presence, self.control, self.pieces)
+            return mandate_scoring.values(state, criterion, control)
+        return _counts(state, criterion)
+
+
+def era_mandate_standing(state: MandateState, seat: int, base: StandingBase | None = None) -> float:
     """How well ``seat`` stands on the Era's revealed Mandate card (0 for the
     Training-run criteria, see :data:`RUN_CRITERIA`): its criterion
     value's share of the card's minimum (capped at 1), plus 1 when it alone
-    leads the players who reach the minimum, 0.5 when it leads tied. Compute
-    produced is only recorded at Production, so before that the connected
-    Facilities (which produce it) stand in for it."""
-    name = state.mandate_card
-    if not name:
-        return 0.0
-    card = state.content.mandate_by_name.get(name.lower())
-    if card is None or card.criterion in RUN_CRITERIA:
-        return 0.0
+    leads the players who reach the minimum, 0.5 when it leads tied.
 
-    def value(s: int) -> float:
-        v = mandate_scoring.value(state, s, card.criterion)
-        if card.criterion == "compute_produced" and not v:
-            v = len(board.connected_facilities(state, s))
-        return v
-
-    values = [value(s) for s in range(state.n)]
+    ``base``: the counts of a position this one differs from only in ``seat``'s
+    own Player (a look-ahead candidate), so that only what changed is counted again."""
+    card = _era_card(state)
+    if card is None:
+        return 0.0
+    if base is not None and base.card is card and base.seat == seat:
+        values = base.values(state)
+    else:
+        values = _counts(state, card.criterion)
     mine = values[seat]
     out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
     qualified = [v for v in values if v >= card.minimum]
@@ -121,13 +201,20 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
     rules = ACTION_RULES[action]
     index = CORE_ACTIONS.index(action)
     best, tried = None, set()
+    # the candidates change only the seat's own Player: the Mandate counts of
+    # the position are kept once here (era_mandate_standing)
+    base = StandingBase(state, seat) if w["era_mandate"] else None
+    kinds = _alike_by_kind(state, action, w)
     for move in flow.resolutions(state, seat, action):
-        if (move.mode, move.tile) in tried:
-            continue                      # which identical Agent moves changes nothing here
-        tried.add((move.mode, move.tile))
-        c = state.clone()
-        c._legal = None                   # edited by hand below, not through apply_action
-        pos = c.tile_ids.index(move.tile)
+        pos = state.tile_ids.index(move.tile)
+        # which identical Agent moves changes nothing here; nor, when the Action
+        # and the evaluation read the district only through its kind, which
+        # district of that kind (_alike_by_kind)
+        key = _district_key(state, move, pos, kinds) if kinds is not None else (move.mode, move.tile)
+        if key in tried:
+            continue
+        tried.add(key)
+        c = _scratch(state, seat)
         c.players[seat].agents[move.agent - 1] = pos
         if move.mode != "blocked":
             if action == "research":
@@ -139,13 +226,223 @@ def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
         if pos == board.FRONTIER_POS:
             costs.gain(c, seat, "runway", 1)
         c.players[seat].ready[index] = False
-        value = features_value(c, seat, w)
+        value = features_value(c, seat, w, base)
         if best is None or value > best:
             best = value
     return best if best is not None else features_value(state, seat, w)
 
 
-def features_value(state: MandateState, seat: int, w: dict) -> float:
+def _reads_control(state: MandateState, w: Mapping[str, float]) -> bool:
+    """Whether the evaluation reads where Agents stand beyond their number: only
+    board control does, and only through an Era card that counts control."""
+    if not w["era_mandate"]:
+        return False
+    card = _era_card(state)
+    return card is not None and card.criterion in mandate_scoring.CONTROL_CRITERIA
+
+
+def _alike_by_kind(state: MandateState, action: str, w: Mapping[str, float]):
+    """The district kinds ``action``'s resolutions are told apart by, when two
+    districts of one class (a kind named there, or all other kinds; Frontier's
+    visit bonus is its own) are rated alike: the Action reads the district only
+    through those kinds (its module's ``KINDS_READ``), and the evaluation does
+    not read where the Agent stands (:func:`_reads_control`). Else None."""
+    kinds = getattr(ACTION_RULES[action], "KINDS_READ", None)
+    return None if kinds is None or _reads_control(state, w) else kinds
+
+
+def _district_key(state: MandateState, move, pos: int, kinds) -> tuple:
+    """The class of ``move``'s district under :func:`_alike_by_kind`'s ``kinds``."""
+    kind = state.tiles[pos]
+    return (move.mode, kind if kind in kinds else "", pos == board.FRONTIER_POS)
+
+
+def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[str, float] | None = None):
+    """:func:`evaluate` of the position after each of ``moves`` (``seat`` resolving
+    its selected Action now), looked ahead here where that is known to give the
+    same number, else None for that move (the caller plays it out on a full clone).
+
+    A resolution of a turn that does not end the cycle, played by the flow's own
+    :func:`flow.apply`, changes only the acting player in place (the Agent, the
+    effect, Frontier's Runway, the exhausted Action; a Training run's first card
+    comes from the deck, which is replaced, with the copy's own random stream),
+    so it is played on a copy that shares the other players (:func:`_scratch`).
+    The last turn of a cycle is played on a full clone (the next Headline
+    follows); the last turn of an Era is left to the caller (Production, the
+    Audit and the Era's scoring follow).
+
+    Moves the evaluation cannot tell apart share one rating: another Agent of
+    the same player when control is not read, another district of the same class
+    for an Action that names the kinds it reads (:func:`_alike_by_kind`). The
+    Headline that ends a cycle reads tracks and Facilities, never where Agents
+    stand, so this holds for the last turn of a cycle too."""
+    out: list[float | None] = [None] * len(moves)
+    if state.phase != "act" or state.decider != seat or state.run is not None or state.pending is not None:
+        return out
+    last = state.act_index + 1 >= state.n
+    if last and state.cycle >= state.content.rules["cyclesPerEra"]:
+        return out
+    action = state.selections[seat]
+    w = dict(DEFAULT_WEIGHTS)
+    if weights:
+        w.update(weights)
+    base = StandingBase(state, seat) if w["era_mandate"] else None
+    kinds = _alike_by_kind(state, action, w)
+    by_agent = not _reads_control(state, w)
+    rated: dict = {}
+    for i, move in enumerate(moves):
+        if getattr(move, "verb", None) != action:
+            continue
+        pos = state.tile_ids.index(move.tile)
+        if kinds is not None:
+            key = _district_key(state, move, pos, kinds)
+        elif by_agent:
+            key = (move.mode, move.tile)
+        else:
+            key = (move.mode, move.tile, move.agent)
+        value = rated.get(key)
+        if value is None:
+            if last:
+                c = state.clone()
+                c.apply_action(move)
+                value = evaluate(c, seat, weights)
+            else:
+                c = _scratch(state, seat)
+                c.rng = state.rng.copy()  # a Training run may reshuffle the discard
+                flow.apply(c, move)
+                if _unresolved_selection(c, seat) is None:
+                    value = features_value(c, seat, w, base)
+                else:                     # not reached after a resolution; kept exact all the same
+                    value = evaluate(c, seat, weights)
+            rated[key] = value
+        out[i] = value
+    return out
+
+
+def _scratch(state: MandateState, seat: int) -> MandateState:
+    """A copy of ``state`` for one look-ahead candidate: only ``seat``'s Player is
+    copied, the other players and the random stream are shared (a caller that
+    may draw gives the copy its own stream). Safe because a Core Action's
+    resolution changes only the acting player's pieces and tracks in place;
+    shared state (ventures, pending, events, the decks, the Systemic Risk counts)
+    is replaced, never changed in place. Tests keep this true:
+    ``test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would`` and
+    ``test_mandate_action_values_equal_one_look_ahead_per_action``. A full
+    :meth:`MandateState.clone` per candidate was most of a greedy game's time."""
+    c = MandateState.__new__(MandateState)
+    c.__dict__.update(state.__dict__)
+    players = list(state.players)
+    players[seat] = players[seat].copy()
+    c.players = players
+    c.forget_listing()                    # edited by hand, not through apply_action
+    return c
+
+
+class _Economy:
+    """What the Runway valuation reads of a card pool, worked out once per pool:
+    each district kind's printed output, the base prices, the projects."""
+
+    __slots__ = ("kind_yield", "facility_cost", "recruit_cost", "generator_cost", "projects", "by_yield")
+
+    def __init__(self, content: Content) -> None:
+        r = content.rules
+        self.kind_yield = {k: sum(t.yield_.values()) for k, t in content.tile_kinds.items()}
+        self.facility_cost = r["facilityCost"]
+        self.recruit_cost = r["recruitCost"]
+        self.generator_cost = min(g["cost"] for g in content.generators.values())
+        self.projects = [(pid, proj.era, proj.cost.get("runway", 0)) for pid, proj in content.projects.items()]
+        self.by_yield: dict[tuple, list[tuple[int, int]]] = {}   # board layout -> (output, position), best first
+
+    def districts_by_yield(self, tiles: list[str]) -> list[tuple[int, int]]:
+        key = tuple(tiles)
+        order = self.by_yield.get(key)
+        if order is None:
+            order = self.by_yield[key] = sorted(
+                ((self.kind_yield[kind], pos) for pos, kind in enumerate(tiles) if pos != board.FRONTIER_POS),
+                key=lambda t: -t[0])
+        return order
+
+
+_ECONOMY: "weakref.WeakKeyDictionary[Content, _Economy]" = weakref.WeakKeyDictionary()
+
+
+def _economy(content: Content) -> _Economy:
+    eco = _ECONOMY.get(content)
+    if eco is None:
+        eco = _ECONOMY[content] = _Economy(content)
+    return eco
+
+
+def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str, float]) -> float:
+    """The worth (by the evaluation's own weights) of the pieces ``runway`` still
+    buys for ``seat``: its next Facility, an Agent from supply, a Generator (from
+    Era II), the projects unlocked in this Era; bought best value per Runway
+    first, while the Runway lasts. Before, a Runway was worth 0.12 whatever it
+    could pay for (issue 15: Fund was 2.6% of greedy selections; it still is
+    about 3%, but now follows Fund's yield, see docs/balancing.md)."""
+    p = state.players[seat]
+    eco = _economy(state.content)
+    offers: list[tuple[float, int, float]] = []   # (-worth per Runway, Runway cost, worth)
+
+    def offer(worth: float, cost: int) -> None:
+        offers.append((-worth / max(cost, 1), cost, worth))
+
+    if None in p.facilities:
+        discount = 1 if p.ability == "utility_permits" else 0
+        # a Facility is worth being connected plus what it will produce on the
+        # best district kind with a free space (see future_output)
+        offer(w["connected"] + w["output"] * _best_open_yield(state, eco) * _productions_left(state),
+              costs.modified_cost(eco.facility_cost, discounts=discount))
+    if None in p.agents:
+        offer(w["agents"], eco.recruit_cost)
+    if p.generator is None and state.era >= 2:
+        offer(w["generator"], eco.generator_cost)
+    for pid, era, cost in eco.projects:
+        if pid not in p.projects and state.era >= era:
+            offer(w["projects"], cost)
+    offers.sort()                         # best worth per Runway first, then the cheaper
+    total, left = 0.0, runway
+    for _, cost, worth in offers:
+        if cost <= left:
+            total += worth
+            left -= cost
+    return total
+
+
+def _productions_left(state: MandateState) -> int:
+    """Productions still to come: one per Era, this Era's included."""
+    return max(0, state.content.rules["eras"] - state.era + 1)
+
+
+def _best_open_yield(state: MandateState, eco: _Economy) -> int:
+    """The largest printed output of a district with a free Facility space."""
+    room = state.content.facility_spaces
+    players = state.players
+    for output, pos in eco.districts_by_yield(state.tiles):
+        if sum(q.facilities.count(pos) for q in players) < room:
+            return output
+    return 0
+
+
+def future_output(state: MandateState, seat: int, connected: list[int] | None = None) -> int:
+    """Units of Runway and Compute the seat's connected Facilities (``connected``,
+    when the caller has them) will still produce: their printed output times the
+    Productions left (one per Era, this Era's included)."""
+    left = _productions_left(state)
+    if left <= 0:
+        return 0
+    p = state.players[seat]
+    kind_yield = _economy(state.content).kind_yield
+    total = 0
+    if connected is None:
+        connected = board.connected_facilities(state, seat)
+    for f in connected:
+        total += kind_yield[state.tiles[p.facilities[f]]]
+    return total * left
+
+
+def features_value(state: MandateState, seat: int, w: dict, base: StandingBase | None = None) -> float:
+    """The weighted sum of ``seat``'s features (``base``: see :func:`era_mandate_standing`)."""
     p = state.players[seat]
     capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
     prov = 0.0
@@ -162,19 +459,32 @@ def features_value(state: MandateState, seat: int, w: dict) -> float:
     if _unresolved_selection(state, seat) is not None:
         # a pick whose Action will have no legal effect wastes one of the Era's three turns
         blocked = flow.is_blocked(state, seat, state.selections[seat])
-    connected = len(board.connected_facilities(state, seat))
-    built = sum(f is not None for f in p.facilities)
-    ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v))
+    connected_list = board.connected_facilities(state, seat)
+    connected = len(connected_list)
+    built = len(p.facilities) - p.facilities.count(None)
+    ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v)) \
+        if state.ventures else 0
     pend = state.pending
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
         ventures += 0.5                   # a proposal waiting for the partner's answer
     readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
-    standing = era_mandate_standing(state, seat) if w["era_mandate"] else 0.0
+    standing = era_mandate_standing(state, seat, base) if w["era_mandate"] else 0.0
     short = 4 - runway if runway < 4 else 0
+    if not w["buys"]:
+        buys = 0.0
+    elif base is not None and base.seat == seat:
+        key = (runway, tuple(p.facilities), None in p.agents, p.generator, tuple(p.projects))
+        buys = base.buys.get(key)
+        if buys is None:
+            buys = base.buys[key] = purchasing_power(state, seat, runway, w)
+    else:
+        buys = purchasing_power(state, seat, runway, w)
+    output = future_output(state, seat, connected_list) if w["output"] else 0
     return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers
             + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
             + w["connected"] * connected + w["offline"] * (built - connected)
-            + w["scrutiny"] * bag + w["agents"] * sum(a is not None for a in p.agents)
+            + w["scrutiny"] * bag + w["agents"] * (len(p.agents) - p.agents.count(None))
             + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
-            + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures)
+            + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures
+            + w["buys"] * buys + w["output"] * output)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from workbench.core.errors import IllegalAction
 
 from . import (agi, audit, board, exchange, final_scoring, headlines, influence, mandate_scoring, production,
-               research, selection)
+               research, selection, tables)
 from .actions import ACTION_RULES
 from .data import CORE_ACTIONS
 from .notation import Move
@@ -38,13 +38,30 @@ def resolutions(state: MandateState, seat: int, action: str, head=()) -> "Resolu
     legality check of an applied move never build the whole list."""
     rules = ACTION_RULES[action]
     agents = distinct_agents(state.players[seat])
-    by_tile = getattr(rules, "effects_by_tile", None)
-    table = by_tile(state, seat) if by_tile else [rules.effects(state, seat, pos) for pos in range(len(state.tiles))]
-    rows = [(tile, modes) for tile, modes in zip(state.tile_ids, table) if modes]
+    table = effect_table(rules, state, seat)
+    rows, count = [], 0
+    for tile, modes in zip(state.tile_ids, table):
+        if modes:
+            rows.append((tile, modes))
+            count += len(modes)
     blocked = not rows
     if blocked:
         rows = [(tile, ("blocked",)) for tile in state.tile_ids]
-    return Resolutions(list(head), action, rows, agents, blocked)
+        count = len(rows)
+    return Resolutions(list(head), action, rows, agents, blocked, count)
+
+
+def effect_table(rules, state: MandateState, seat: int) -> list[list[str]]:
+    """The Action's effects on every district (board order): its own
+    ``effects_by_tile`` when it has one, else its ``effects`` asked once per
+    class of district (``KINDS_READ`` modules) or per district."""
+    by_tile = getattr(rules, "effects_by_tile", None)
+    if by_tile is not None:
+        return by_tile(state, seat)
+    kinds_read = getattr(rules, "KINDS_READ", None)
+    if kinds_read is not None:
+        return tables.by_kind(state, seat, rules.effects, kinds_read)
+    return [rules.effects(state, seat, pos) for pos in range(len(state.tiles))]
 
 
 def is_blocked(state: MandateState, seat: int, action: str) -> bool:
@@ -69,12 +86,14 @@ class Resolutions:
 
     __slots__ = ("head", "verb", "rows", "agents", "blocked", "_modes", "_agent_set", "_n")
 
-    def __init__(self, head: list, verb: str, rows: list, agents: list, blocked: bool):
+    def __init__(self, head: list, verb: str, rows: list, agents: list, blocked: bool, modes: int | None = None):
+        # ``modes``: the number of (district, effect) pairs in ``rows``, when the caller counted them
         self.head, self.verb, self.rows, self.agents, self.blocked = head, verb, rows, agents, blocked
         self._modes = None
         self._agent_set = None
-        per = len(agents)
-        self._n = len(head) + per * sum(len(modes) for _, modes in rows)
+        if modes is None:
+            modes = sum(len(m) for _, m in rows)
+        self._n = len(head) + len(agents) * modes
 
     def __len__(self) -> int:
         return self._n

@@ -13,6 +13,14 @@ if TYPE_CHECKING:
 MODES = ("conservative", "venture")
 
 
+#: the district kinds the effects and their resolution tell apart; every other
+#: district (Frontier included) is treated alike. The listing asks :func:`effects`
+#: once per class of district (flow.effect_table) and the greedy evaluation
+#: rates one district per class (evaluation._alike_by_kind); keep this in step
+#: with the kind tests below (tests compare both with asking every district)
+KINDS_READ = frozenset({"capital"})
+
+
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return list(MODES)
 

@@ -205,6 +205,35 @@ class Mandate2038(Game):
                          "scorers": len(res["scorers"])})
         return rows
 
+    def action_values(self, state: MandateState, seat: int, actions, weights: Mapping[str, float] | None = None) -> list[float]:
+        """:meth:`Game.action_values`, with one look-ahead for all exchange offers:
+        an offer changes nothing :meth:`evaluate` reads until it is answered (the
+        positions differ only in the pending trade and who answers it, and the
+        evaluation reads a pending proposal only when it is a Joint Venture), so
+        every offer is worth what the first one is. Offers were about half of a
+        greedy game's outlooks. Resolutions that only change the acting player
+        are rated without playing them out (:func:`.evaluation.resolution_values`).
+        ``tests/test_engine_fast_paths.py`` checks the result equals one full
+        look-ahead per action for every seat."""
+        out = []
+        offer_value = None
+        direct = evaluation.resolution_values(state, seat, actions, weights)
+        for action, value in zip(actions, direct):
+            if value is not None:
+                out.append(value)
+                continue
+            offer = getattr(action, "verb", None) == "offer"
+            if offer and offer_value is not None:
+                out.append(offer_value)
+                continue
+            nxt = state.clone()
+            nxt.apply_action(action)
+            value = self.evaluate(nxt, seat, weights)
+            if offer:
+                offer_value = value
+            out.append(value)
+        return out
+
     def evaluate(self, state: MandateState, seat: int, weights: Mapping[str, float] | None = None) -> float:
         """Weighted features of ``seat``'s position (see :mod:`.evaluation`)."""
         return evaluation.evaluate(state, seat, weights)

@@ -16,6 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from . import audit, board, costs
+from .tables import split_table as _split_table
 
 if TYPE_CHECKING:
     from .state import MandateState
@@ -67,6 +68,12 @@ def venture_effects(state: MandateState, seat: int, pos: int) -> list[str]:
 
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return lobby_effects(state, seat, pos) + venture_effects(state, seat, pos)
+
+
+def effects_by_tile(state: MandateState, seat: int) -> list[list[str]]:
+    """:func:`effects` for every district: lobbying asked once per district kind,
+    Joint Ventures only where the seat has a Facility (the only hosts)."""
+    return _split_table(state, seat, lobby_effects, venture_effects)
 
 
 _VENTURE = re.compile(r"^venture facility (\d) \+ (\S+) facility (\d)$")

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 
 def value(state: MandateState, seat: int, criterion: str) -> int:
+    """``seat``'s count on ``criterion`` (board control: see :func:`values`)."""
+    if criterion in CONTROL_CRITERIA:
+        return values(state, criterion)[seat]
     p = state.players[seat]
     rec = p.rec
     if criterion == "customers":
@@ -38,16 +41,43 @@ def value(state: MandateState, seat: int, criterion: str) -> int:
         return len(rec.get("domains", ()))
     if criterion == "compute_produced":
         return rec.get("compute_produced", 0)
-    if criterion == "controlled_hexes":
-        return len(board.controlled_by(state, seat))
-    if criterion == "controlled_categories":
-        return len({state.tiles[pos] for pos in board.controlled_by(state, seat)})
     if criterion == "connected_facilities":
         return len(board.connected_facilities(state, seat))
     if criterion == "new_joint_ventures":
         return sum(1 for v in state.ventures if v["era"] == state.era and seat in (v["a"], v["b"])
                    and influence.active(state, v))
     raise KeyError(criterion)
+
+
+#: criteria read from board control: :func:`values` works the control out once for all seats
+CONTROL_CRITERIA = frozenset({"controlled_hexes", "controlled_categories"})
+#: criteria whose count for a seat reads only that seat's own Player (tracks,
+#: records, own pieces): a change to one player leaves the others' counts alone
+OWN_CRITERIA = frozenset({"customers", "capability", "trust", "capability_gained", "runway_gained", "best_run",
+                          "unique_domains", "compute_produced", "connected_facilities"})
+
+
+def values(state: MandateState, criterion: str, control: list | None = None) -> list[int]:
+    """Every seat's count on ``criterion``, in seat order. The board-control
+    criteria are counted here, from one :func:`board.control_map` for all seats
+    (``control``, when the caller has it): controlled districts (Frontier has no
+    controller), and the district kinds among them."""
+    n = len(state.players)
+    if criterion in CONTROL_CRITERIA and control is None:
+        control = board.control_map(state)
+    if criterion == "controlled_hexes":
+        counts = [0] * n
+        for owner in control:
+            if owner is not None:
+                counts[owner] += 1
+        return counts
+    if criterion == "controlled_categories":
+        kinds: list[set] = [set() for _ in range(n)]
+        for pos, owner in enumerate(control):
+            if owner is not None:
+                kinds[owner].add(state.tiles[pos])
+        return [len(k) for k in kinds]
+    return [value(state, s, criterion) for s in range(n)]
 
 
 def start_records(state: MandateState) -> None:
@@ -59,12 +89,12 @@ def start_records(state: MandateState) -> None:
 def score(state: MandateState) -> dict:
     card = state.content.mandate_by_name[state.mandate_card.lower()]
     r = state.content.rules
-    values = [value(state, s, card.criterion) for s in range(state.n)]
-    qualified = [s for s in range(state.n) if values[s] >= card.minimum]
-    outcome = {"era": state.era, "card": card.name, "values": values, "scorers": []}
+    counts = values(state, card.criterion)
+    qualified = [s for s in range(state.n) if counts[s] >= card.minimum]
+    outcome = {"era": state.era, "card": card.name, "values": counts, "scorers": []}
     if qualified:
-        best = max(values[s] for s in qualified)
-        leaders = [s for s in qualified if values[s] == best]
+        best = max(counts[s] for s in qualified)
+        leaders = [s for s in qualified if counts[s] == best]
         award = r["eraMandateLeader"] if len(leaders) == 1 else r["eraMandateTied"]
         for s in leaders:
             state.players[s].mandate += award

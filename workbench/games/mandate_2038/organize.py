@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from . import board, costs
+from .tables import split_table as _split_table
 
 if TYPE_CHECKING:
     from .state import MandateState
@@ -20,11 +21,20 @@ def recruit_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(r["recruitCost"], discounts=discount)
 
 
-def effects(state: MandateState, seat: int, pos: int) -> list[str]:
+#: the only district kind Recruit tells apart (its discount); see fund.KINDS_READ
+RECRUIT_KINDS_READ = frozenset({"talent"})
+
+
+def recruit_effects(state: MandateState, seat: int, pos: int) -> list[str]:
+    """Recruit's part: it depends on the district only through its kind."""
+    p = state.players[seat]
+    return ["recruit"] if None in p.agents and p.runway >= recruit_cost(state, pos) else []
+
+
+def relocate_effects(state: MandateState, seat: int, pos: int) -> list[str]:
+    """Relocate's part: only where one of the seat's Facilities stands."""
     p = state.players[seat]
     out = []
-    if None in p.agents and p.runway >= recruit_cost(state, pos):
-        out.append("recruit")
     for f, fpos in enumerate(p.facilities):
         if fpos != pos:
             continue
@@ -32,6 +42,16 @@ def effects(state: MandateState, seat: int, pos: int) -> list[str]:
             if board.open_facility_space(state, dest):
                 out.append(f"relocate facility {f + 1} to {state.tile_ids[dest]}")
     return out
+
+
+def effects(state: MandateState, seat: int, pos: int) -> list[str]:
+    return recruit_effects(state, seat, pos) + relocate_effects(state, seat, pos)
+
+
+def effects_by_tile(state: MandateState, seat: int) -> list[list[str]]:
+    """:func:`effects` for every district: Recruit asked once per district kind,
+    Relocate only where the seat has a Facility."""
+    return _split_table(state, seat, recruit_effects, relocate_effects, RECRUIT_KINDS_READ)
 
 
 _RELOCATE = re.compile(r"^relocate facility (\d) to (\S+)$")

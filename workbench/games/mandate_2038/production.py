@@ -30,7 +30,7 @@ def produce_facility(state: MandateState, seat: int, f: int, *, count: bool) -> 
     for track, amount in state.content.tile_kinds[kind].yield_.items():
         costs.gain(state, seat, track, amount)
         if count and track == "compute":
-            p.rec["compute_produced"] = p.rec.get("compute_produced", 0) + amount
+            p.record("compute_produced", p.rec.get("compute_produced", 0) + amount)
     if kind == "talent" and any(a is not None for a in p.agents):
         state.queue = state.queue + [seat]
 
@@ -64,7 +64,7 @@ def run(state: MandateState) -> None:
                 for track, amount in state.content.projects[pid].produces.items():
                     costs.gain(state, seat, track, amount)
                     if track == "compute":
-                        p.rec["compute_produced"] = p.rec.get("compute_produced", 0) + amount
+                        p.record("compute_produced", p.rec.get("compute_produced", 0) + amount)
     for v in sorted(state.ventures, key=lambda v: v["pair"]):
         if not influence.active(state, v):
             continue
@@ -74,5 +74,5 @@ def run(state: MandateState) -> None:
             if icon:
                 costs.gain(state, me, icon, 1)
                 if icon == "compute":
-                    rec = state.players[me].rec
-                    rec["compute_produced"] = rec.get("compute_produced", 0) + 1
+                    q = state.players[me]
+                    q.record("compute_produced", q.rec.get("compute_produced", 0) + 1)

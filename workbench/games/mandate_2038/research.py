@@ -27,6 +27,14 @@ def compute_cost(state: MandateState, pos: int) -> int:
     return costs.modified_cost(state.content.rules["researchCost"], waived=state.tiles[pos] == "cloud")
 
 
+#: the district kinds the effects and their resolution tell apart; every other
+#: district (Frontier included) is treated alike. The listing asks :func:`effects`
+#: once per class of district (flow.effect_table) and the greedy evaluation
+#: rates one district per class (evaluation._alike_by_kind); keep this in step
+#: with the kind tests below (tests compare both with asking every district)
+KINDS_READ = frozenset({"cloud", "research"})
+
+
 def effects(state: MandateState, seat: int, pos: int) -> list[str]:
     return [""] if state.players[seat].compute >= compute_cost(state, pos) else []
 
@@ -126,9 +134,9 @@ def bank(state: MandateState) -> None:
     seat = run["seat"]
     amount = run["prov"] + (1 if state.tiles[run["pos"]] == "research" else 0)
     costs.gain(state, seat, "capability", amount)
-    rec = state.players[seat].rec
-    rec["best_run"] = max(rec.get("best_run", 0), amount)
-    rec["domains"] = tuple(sorted(set(rec.get("domains", ())) | set(run["seen"])))
+    p = state.players[seat]
+    p.record("best_run", max(p.rec.get("best_run", 0), amount))
+    p.record("domains", tuple(sorted(set(p.rec.get("domains", ())) | set(run["seen"]))))
     state.note(f"{state.player_name(seat)} banks {amount} Capability")
     _end(state)
 

@@ -99,7 +99,7 @@ def _build(game, setup: Mapping):
         records = (setup.get("players_state") or {}).get(s.player_name(seat), {}) or {}
         p.rec = {"start_runway": p.runway, "start_capability": p.capability, **dict(records.get("records") or {})}
         if "domains" in p.rec:
-            p.rec["domains"] = tuple(p.rec["domains"])
+            p.record("domains", tuple(p.rec["domains"]))
     for name in setup.get("headlines") or []:
         h = content.headline_by_name.get(str(name).lower())
         if h is None:
@@ -131,7 +131,7 @@ def _build(game, setup: Mapping):
         flow.end_era(s)
     else:
         raise ScenarioError(f"start must be select, act or era_end, not {start!r}")
-    s._legal = None
+    s.forget_listing()
     return s
 
 
@@ -176,7 +176,7 @@ def step(game, state: MandateState, raw: Mapping) -> bool:
                 raise ScenarioError(f"stack: no {card!r} left in the Training deck")
             rest.remove(card)
         state.deck = rest + list(reversed(top))
-        state._legal = None
+        state.forget_listing()
         return True
     return False
 

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .data import CORE_ACTIONS
 from .notation import Move
 
 if TYPE_CHECKING:
     from .state import MandateState
 
 
+#: one Move per Core Action, built once (moves are immutable tuples)
+SELECT_MOVES = {a: Move("select", a) for a in CORE_ACTIONS}
+
+
 def choices(state: MandateState, seat: int) -> list[Move]:
-    return [Move("select", a) for a in state.players[seat].ready_actions()]
+    return [SELECT_MOVES[a] for a, ready in zip(CORE_ACTIONS, state.players[seat].ready) if ready]
 
 
 def start(state: MandateState) -> None:

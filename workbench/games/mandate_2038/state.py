@@ -21,6 +21,8 @@ class Player:
     __slots__ = ("faction", "ability", "runway", "compute", "capability", "customers", "trust",
                  "mandate", "bag", "agents", "facilities", "generator", "projects", "ready",
                  "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
+    #: slots that copies share: always replaced, never changed in place
+    SHARED_SLOTS = ("projects", "cap_milestones", "rec")
 
     def copy(self) -> "Player":
         # one assignment per slot, written out: a loop of getattr/setattr over
@@ -33,11 +35,16 @@ class Player:
         c.start_trust = self.start_trust
         c.agents = self.agents[:]
         c.facilities = self.facilities[:]
-        c.projects = self.projects.copy()
         c.ready = self.ready[:]
-        c.cap_milestones = self.cap_milestones[:]
-        c.rec = self.rec.copy()
+        # copy-on-write: these change a few times a game and are always replaced,
+        # never changed in place (build.resolve, milestones, Player.record), so
+        # copies share them
+        c.projects, c.cap_milestones, c.rec = self.projects, self.cap_milestones, self.rec
         return c
+
+    def record(self, key: str, value) -> None:
+        """Set one of the Era records a Mandate criterion reads (a new dict: copies share ``rec``)."""
+        self.rec = {**self.rec, key: value}
 
     def ready_actions(self) -> list[str]:
         return [a for a, r in zip(CORE_ACTIONS, self.ready) if r]
@@ -74,6 +81,7 @@ class MandateState(State):
     def __init__(self) -> None:
         self._legal = None
         self._legal_set = None
+        self._sampled = None
 
     def clone(self) -> "MandateState":
         c = MandateState.__new__(MandateState)
@@ -96,6 +104,7 @@ class MandateState(State):
         # (the listing is never changed in place; apply_action drops it)
         c._legal = self._legal
         c._legal_set = None
+        c._sampled = None
         return c
 
     # -- protocol -------------------------------------------------------------
@@ -121,7 +130,14 @@ class MandateState(State):
         k = len(legal)
         if not k:
             raise IndexError("no legal action to sample")
-        return legal[rng.randbelow(k)], k
+        move = legal[rng.randbelow(k)]
+        self._sampled = move              # apply_action knows this very object is listed here
+        return move, k
+
+    def forget_listing(self) -> None:
+        """Drop the legal listing (and the last drawn move): for code that edits
+        the position by hand instead of through :meth:`apply_action`."""
+        self._legal = self._legal_set = self._sampled = None
 
     def _legal_list(self) -> list:
         if self._legal is None:
@@ -133,12 +149,14 @@ class MandateState(State):
         from . import flow
         if self.phase == self.OVER:
             raise IllegalAction("the game is over")
-        legal = self._legal_list()
-        action = flow.canonical(self, action)
-        # one membership test per position: a linear scan is cheaper than hashing the list
-        if action not in legal:
-            raise IllegalAction(flow.why_illegal(self, action))
-        self._legal = self._legal_set = None
+        if action is not self._sampled or action is None:
+            # a move not just drawn from this position's listing: canonical form, then
+            # one membership test (a linear scan is cheaper than hashing the list)
+            legal = self._legal_list()
+            action = flow.canonical(self, action)
+            if action not in legal:
+                raise IllegalAction(flow.why_illegal(self, action))
+        self._legal = self._legal_set = self._sampled = None
         flow.apply(self, action)
         self._legal = self._legal_set = None
 

@@ -4,6 +4,8 @@ phases and the action modules. Every action is validated in full (raising
 
 from __future__ import annotations
 
+from typing import Any
+
 from workbench.core.errors import IllegalAction
 
 from . import notation as N
@@ -26,10 +28,10 @@ def touchpoint_options(state: MMState, seat: int) -> list:
     The list depends only on who holds which kinds, so it is kept per
     (seat, holdings) on the game's Rules (shared, never changed by callers)."""
     players = state.players
-    key = [seat]
+    holds = [seat]
     for op in players:
-        key.append((op.E > 0) | (op.I > 0) << 1 | (op.S > 0) << 2)
-    key = tuple(key)
+        holds.append((op.E > 0) | (op.I > 0) << 1 | (op.S > 0) << 2)
+    key = tuple(holds)
     cache = state.rules.touchpoint_cache
     hit = cache.get(key)
     if hit is not None:
@@ -56,7 +58,7 @@ def touchpoint_options(state: MMState, seat: int) -> list:
 def legal_actions(state: MMState) -> list:
     phase = state.phase
     if phase == PHASE_TURNS:
-        out = list(N.GATHERS)
+        out: list[Any] = list(N.GATHERS)
         out.extend(affordable_loads(state))
         out.extend(contribution_options(state))
         seat = state.seat

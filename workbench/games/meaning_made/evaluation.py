@@ -173,9 +173,9 @@ def evaluate(state: MMState, seat: int, weights=None) -> float:
             value += w_marker * share * frac
     value += w_completed * len(state.completed)
     reachable = 0
-    for n in state.index:
-        if n is not None:
-            needs = need_done[n]
+    for slot in state.index:  # an Initiative's name or None (own name: typed apart from the loops above)
+        if slot is not None:
+            needs = need_done[slot]
             if needs:
                 if done is None:
                     done = _done_layers(state)
@@ -220,6 +220,7 @@ def rescue(state: MMState, seat: int | None = None) -> int:
     if room <= 0 or phase not in ("turns", "touchpoint", "stability"):
         return 0
     n = len(state.players)
+    seats: range | list[int]
     if phase == "stability":
         seats = [(state.first + k) % n for k in range(state.stab_next, n)]
     else:

@@ -15,7 +15,7 @@ def community_target(state: MMState):
     """The Initiative the Community would land on now, or None."""
     if state.community <= 0:
         return None
-    slots = [n for n in state.index if n is not None]
+    slots: list[str] = [n for n in state.index if n is not None]
     if state.rules.options["solo_end_slot"] and state.end is not None:
         slots.append(state.end)
     for name in reversed(slots):

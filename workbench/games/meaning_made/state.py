@@ -5,31 +5,41 @@ cards, each player's tokens, Vitals, Legacy and Pattern Palette, the progress on
 face-up Initiatives, and the bookkeeping of the round (whose decision it is,
 Touchpoints used, donations made, actions restricted). Rules live in the
 sibling modules named after the rulebook; this module only holds and copies.
+
+The classes are typed so that the optional compiled build (:mod:`.native`)
+can make them native classes with fixed fields. That is why :class:`MMState`
+is registered with :class:`~workbench.core.game.State` instead of subclassing
+it (a compiled class cannot derive from an interpreted one) and carries the
+protocol's few concrete methods itself.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from workbench.core.game import TERMINAL, State
 from workbench.core.rng import Rng
 
-COMMUNITY = -1
+if TYPE_CHECKING:
+    from .variants import Rules
+
+COMMUNITY: Final = -1
 """Seat number recorded for a Community marker (solo mode)."""
 
-PHASE_TURNS = "turns"
-PHASE_TOUCHPOINT = "touchpoint"
-PHASE_STABILITY = "stability"
-PHASE_OVER = "over"
+PHASE_TURNS: Final = "turns"
+PHASE_TOUCHPOINT: Final = "touchpoint"
+PHASE_STABILITY: Final = "stability"
+PHASE_OVER: Final = "over"
 
 
 class Player:
     """One player's mat and supply. Copies share the ``palette`` and ``layers``
     lists, so those are replaced, never changed in place."""
 
-    __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers", "layers")
+    __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers", "layers")  # = PLAYER_FIELDS
 
-    def __init__(self, E=0, I=0, S=0, vitals=5, legacy=0, palette=None, fragile=False, markers=4) -> None:
+    def __init__(self, E: int = 0, I: int = 0, S: int = 0, vitals: int = 5, legacy: int = 0,
+                 palette: list[str] | None = None, fragile: bool = False, markers: int = 4) -> None:
         self.E, self.I, self.S = E, I, S
         self.vitals, self.legacy = vitals, legacy
         self.palette: list[str] = palette if palette is not None else []
@@ -37,7 +47,7 @@ class Player:
         self.markers = markers
         self.layers = [0] * 7  # Patterns in the Palette per Layer (index 1-6), kept with ``palette``
 
-    def set_palette(self, names, cards) -> None:
+    def set_palette(self, names: Any, cards: Any) -> None:
         self.palette = list(names)
         self.layers = [0] * 7
         for name in self.palette:
@@ -66,7 +76,7 @@ class Progress:
 
     __slots__ = ("filled", "markers")
 
-    def __init__(self, filled=None, markers=None) -> None:
+    def __init__(self, filled: dict[str, int] | None = None, markers: list[int] | None = None) -> None:
         self.filled: dict[str, int] = filled if filled is not None else {"E": 0, "I": 0, "S": 0, "V": 0}
         self.markers: list[int] = markers if markers is not None else []
 
@@ -83,7 +93,7 @@ SHARED_PILES = ("pattern_deck", "pattern_discard", "init_deck", "init_discard", 
                 "event_discard", "events", "completed", "completions")
 
 
-class MMState(State):
+class MMState:
     """A Meaning Made position. ``rules`` (the resolved settings, variants and
     options) and ``cards`` are shared, read-only, by every clone."""
 
@@ -91,7 +101,7 @@ class MMState(State):
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
-    def __init__(self, config, rules, cards, rng: Rng) -> None:
+    def __init__(self, config: Any, rules: Rules, cards: Any, rng: Rng) -> None:
         self.config = config
         self.rules = rules
         self.cards = cards
@@ -100,21 +110,21 @@ class MMState(State):
         self.meaning = 0
         self.world_layer = 1
         self.round = 1
-        self.phase = PHASE_TURNS
+        self.phase: str = PHASE_TURNS
         self.first = 0              # the round's first player (the starting player)
         self.seat = 0               # whose turn it is in Phase B
         self.decider = 0            # who decides now (turn, Touchpoint answer, donation)
         self.actions_left = 2
         self.converted = False      # conversion used this turn
-        self.pending = None         # (from_seat, to_seat, "give"|"request", token)
+        self.pending: Any = None    # (from_seat, to_seat, "give"|"request", token)
         self.donations = 0          # Meaning raised in this round's Stability Window
         self.stab_next = 0          # next offset from the first player to ask in Phase C
         self.pattern_deck: list[str] = []
         self.pattern_discard: list[str] = []
-        self.prism: list = []       # slots: Pattern name or None
+        self.prism: list[Any] = []  # slots: Pattern name or None
         self.init_deck: list[str] = []
         self.init_discard: list[str] = []
-        self.index: list = []       # slots: Initiative name or None
+        self.index: list[Any] = []  # slots: Initiative name or None
         self.end: str | None = None
         self.progress: dict[str, Progress] = {}
         self.completed: list[str] = []
@@ -142,35 +152,81 @@ class MMState(State):
     def legal_actions(self) -> list:
         return self.engine.legal_actions(self)
 
+    def legal_action_count(self) -> int:
+        return len(self.engine.legal_actions(self))
+
+    def legal_action(self, index: int) -> Any:
+        return self.engine.legal_actions(self)[index]
+
+    def sample_legal_action(self, rng: Rng) -> tuple:
+        """``(action, count)``: the same single draw as ``State.sample_legal_action``."""
+        legal = self.engine.legal_actions(self)
+        k = len(legal)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return legal[rng.randbelow(k)], k
+
+    def player_name(self, seat: int) -> str:
+        return self.config.players[seat]
+
+    @property
+    def num_players(self) -> int:
+        return len(self.config.players)
+
     def apply_action(self, action) -> None:
         self.engine.apply_action(self, action)
 
     def clone(self) -> "MMState":
-        # Copy the attribute dict in one go (C speed), then give the clone its own
-        # copies of everything that play mutates in place. Progress entries are
-        # shared: they are copied on write by ``setup.progress_of``.
-        # The piles in SHARED_PILES are shared too: play replaces them, never
-        # changes them in place (``setup.draw``, recycling, discarding Events,
-        # completing); scenario code that edits them calls ``own_piles`` first.
-        s = MMState.__new__(MMState)
-        d = self.__dict__.copy()
-        d["rng"] = self.rng.copy()
-        d["prism"] = self.prism[:]
-        d["index"] = self.index[:]
-        d["progress"] = self.progress.copy()
-        d["restricted"] = self.restricted[:]
-        d["touch_used"] = self.touch_used[:]
-        d["recycled"] = self.recycled[:]
-        d["players"] = [p.copy() for p in self.players]
-        s.__dict__ = d
+        # Progress entries are shared: they are copied on write by
+        # ``setup.progress_of``. The piles in SHARED_PILES are shared too: play
+        # replaces them, never changes them in place (``setup.draw``, recycling,
+        # discarding Events, completing); scenario code that edits them calls
+        # ``own_piles`` first. Everything else play changes in place is copied.
+        if not _COMPILED:
+            # interpreted: copy the attribute dict in one go (C speed), then
+            # replace what play mutates in place
+            s = MMState.__new__(MMState)
+            d = self.__dict__.copy()
+            d["rng"] = self.rng.copy()
+            d["prism"] = self.prism[:]
+            d["index"] = self.index[:]
+            d["progress"] = self.progress.copy()
+            d["restricted"] = self.restricted[:]
+            d["touch_used"] = self.touch_used[:]
+            d["recycled"] = self.recycled[:]
+            d["players"] = [p.copy() for p in self.players]
+            s.__dict__ = d
+            return s
+        # compiled: a native class has fixed fields and no attribute dict (and
+        # its __new__ runs __init__)
+        s = MMState(self.config, self.rules, self.cards, self.rng.copy())
+        s.meaning, s.world_layer, s.round, s.phase = self.meaning, self.world_layer, self.round, self.phase
+        s.first, s.seat, s.decider, s.actions_left = self.first, self.seat, self.decider, self.actions_left
+        s.converted, s.pending, s.donations, s.stab_next = self.converted, self.pending, self.donations, self.stab_next
+        s.pattern_deck, s.pattern_discard, s.prism = self.pattern_deck, self.pattern_discard, self.prism[:]
+        s.init_deck, s.init_discard, s.index, s.end = self.init_deck, self.init_discard, self.index[:], self.end
+        s.progress, s.completed = self.progress.copy(), self.completed
+        s.event_deck, s.event_discard, s.events, s.code = self.event_deck, self.event_discard, self.events, self.code
+        s.restricted, s.touch_used, s.recycled = self.restricted[:], self.touch_used[:], self.recycled[:]
+        s.players = [p.copy() for p in self.players]
+        s.community, s.ending, s.actions_taken = self.community, self.ending, self.actions_taken
+        s.completions, s.aside = self.completions, self.aside
         return s
+
+    def __reduce__(self) -> tuple:
+        # pickle and deepcopy by field: a compiled state cannot be made empty.
+        # The Rules are left out and made again from the state's own config and
+        # cards: the shared Rules object was made from whichever game came
+        # first, and pickling it would make two games of one seed differ in bytes
+        data = fields(self)
+        del data["rules"]
+        return _rebuild, (data,)
 
     def own_piles(self) -> None:
         """Give this state its own copies of the piles clones share, before
         changing one in place (scenario steps that reorder decks)."""
-        d = self.__dict__
         for name in SHARED_PILES:
-            d[name] = d[name][:]
+            setattr(self, name, getattr(self, name)[:])
 
     # -- small lookups used by several rules ------------------------------------
     def face_up_initiatives(self) -> list[str]:
@@ -187,6 +243,41 @@ class MMState(State):
     def __repr__(self) -> str:
         return (f"<MeaningMade round {self.round} {self.phase} meaning {self.meaning} "
                 f"layer {self.world_layer} decider {self.decider}>")
+
+
+State.register(MMState)
+
+#: every field of an :class:`MMState`, in the order ``__init__`` sets them (a
+#: compiled state has no ``vars()``; tests compare positions through these)
+STATE_FIELDS = ("config", "rules", "cards", "rng", "meaning", "world_layer", "round", "phase", "first",
+                "seat", "decider", "actions_left", "converted", "pending", "donations", "stab_next",
+                "pattern_deck", "pattern_discard", "prism", "init_deck", "init_discard", "index", "end",
+                "progress", "completed", "event_deck", "event_discard", "events", "code", "restricted",
+                "touch_used", "recycled", "players", "community", "ending", "actions_taken",
+                "completions", "aside")
+PLAYER_FIELDS = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers", "layers")
+
+
+def fields(state: MMState) -> dict[str, Any]:
+    """The state's fields by name, compiled or not."""
+    return {name: getattr(state, name) for name in STATE_FIELDS}
+
+
+def _rebuild(data: dict[str, Any]) -> MMState:
+    """The state :meth:`MMState.__reduce__` pickled."""
+    from .variants import Rules
+    state = MMState(data["config"], Rules(data["config"], data["cards"]), data["cards"], data["rng"])
+    for name, value in data.items():
+        setattr(state, name, value)
+    return state
+
+def _probe() -> None:
+    """Only its type matters: see ``_COMPILED``."""
+
+
+#: True when this module runs as the compiled build (:mod:`.native`), whose
+#: functions are built-in functions rather than Python ones
+_COMPILED = type(_probe).__name__ != "function"
 
 
 def finish(state: MMState, ending: str) -> None:

@@ -9,6 +9,8 @@ one clear line that suggests the nearest name.
 
 from __future__ import annotations
 
+from typing import Any
+
 from workbench.core.data import load_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
 
@@ -85,7 +87,7 @@ def _check_option(key, value, spec):
     return value
 
 
-def _counted(layers) -> tuple:
+def _counted(layers) -> tuple[tuple[int, int], ...]:
     counts: dict[int, int] = {}
     for layer in layers:
         counts[layer] = counts.get(layer, 0) + 1
@@ -95,7 +97,35 @@ def _counted(layers) -> tuple:
 class Rules:
     """The rule parameters of one game, resolved once from config and settings."""
 
+    # The types the rules modules read these as (the compiled build trusts them;
+    # see .native). Scalars read from the card files stay untyped.
+    options: dict[str, Any]
+    variants: frozenset[str]
+    num_players: int
+    solo: bool
+    limited_recycle: bool
+    cooperative: bool
+    competitive: bool
+    order_rewards: list[int]
+    boxes: dict[str, dict[str, int]]
+    box_tuple: dict[str, tuple[int, int, int, int]]
+    box_total: dict[str, int]
+    needed: dict[str, int]
+    icon_need: dict[str, tuple[tuple[int, int], ...]]
+    layer_need: dict[str, tuple[tuple[int, int], ...]]
+    completed_need: dict[str, tuple[tuple[int, int], ...]]
+    pattern_cost: dict[str, tuple[int, int, int, int]]
+    order_spaces: dict[str, int]
+    load_actions: dict[str, Any]
+    contribute_actions: dict[str, tuple[Any, ...]]
+    touchpoint_actions: list[list[tuple[Any, Any]]]
+    touchpoint_cache: dict[tuple, list]
+    seat_by_name: dict[str, int]
+    bonus_rest: dict[str, Any]
+    made_from: tuple[Any, Any]
+
     def __init__(self, config, cards):
+        self.made_from = (config, cards)  # what pickling rebuilds it from (__reduce__)
         s = cards.settings
         n = len(config.players)
         if not 1 <= n <= 6:
@@ -217,6 +247,10 @@ class Rules:
                 raise WorkbenchError(f"option first_player: no player named {opts['first_player']!r}"
                                      f"{suggest(opts['first_player'], config.players)}")
             self.first_player = lowered.index(opts["first_player"].lower())
+
+    def __reduce__(self):
+        # rebuilt from its sources: a compiled Rules (.native) cannot be made empty
+        return Rules, self.made_from
 
     @staticmethod
     def _long_game_tokens(text: str) -> dict[str, int]:

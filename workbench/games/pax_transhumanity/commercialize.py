@@ -102,13 +102,15 @@ def check(state: PaxState, seat: int, action) -> None:
 
 def legal(state: PaxState, seat: int) -> list:
     out = []
+    synd = state.synd
     for sphere in SPHERES:
+        held = [idea for idea in state.market[sphere] if idea is not None and seat in synd.get(idea, ())]
+        if not held:
+            continue
         places = labour_places(state, seat, sphere, "M")
         if not places:
             continue
-        for idea in state.market[sphere]:
-            if idea is None or seat not in state.synd.get(idea, ()):
-                continue
+        for idea in held:
             ways = [w for w in WAYS if feasible(state, seat, idea, w)]
             if not ways:
                 continue

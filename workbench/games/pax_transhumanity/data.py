@@ -8,6 +8,7 @@ The loaded :class:`Content` is immutable in spirit and shared by every state.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -118,50 +119,41 @@ class Content:
     sphere_places: dict    # sphere -> tuple of Place keys, top row first, T before M
     folder: str
 
-    @property
+    # Derived tables, worked out on first use and kept (cached_property writes the
+    # instance's __dict__, which a frozen dataclass allows): the rules read them
+    # for every idea in every position, so a plain attribute read matters.
+    @cached_property
     def place_order(self) -> dict:
         """Place key -> its position in board order (sphere, row, Thinker before Maker)."""
-        order = self.__dict__.get("_place_order")
-        if order is None:
-            order = {k: i for i, k in enumerate(self.places)}
-            object.__setattr__(self, "_place_order", order)
-        return order
+        return {k: i for i, k in enumerate(self.places)}
 
-    @property
+    @cached_property
     def heat_squares(self) -> dict:
         """Idea -> (indices of its white Heat squares, indices of its black ones)."""
-        squares = self.__dict__.get("_heat_squares")
-        if squares is None:
-            squares = {n: (tuple(i for i, c in enumerate(idea.heat) if c == "white"),
-                           tuple(i for i, c in enumerate(idea.heat) if c == "black"))
-                       for n, idea in self.ideas.items()}
-            object.__setattr__(self, "_heat_squares", squares)
-        return squares
+        return {n: (tuple(i for i, c in enumerate(idea.heat) if c == "white"),
+                    tuple(i for i, c in enumerate(idea.heat) if c == "black"))
+                for n, idea in self.ideas.items()}
 
-    @property
+    @cached_property
     def side_places(self) -> dict:
         """(sphere, side) -> the keys of that side's places, in board order."""
-        sides = self.__dict__.get("_side_places")
-        if sides is None:
-            sides = {(sphere, side): tuple(k for k in keys if self.places[k].side == side)
-                     for sphere, keys in self.sphere_places.items() for side in ("T", "M")}
-            object.__setattr__(self, "_side_places", sides)
-        return sides
+        return {(sphere, side): tuple(k for k in keys if self.places[k].side == side)
+                for sphere, keys in self.sphere_places.items() for side in ("T", "M")}
 
     def idea(self, name: str) -> Idea:
         return self.ideas[name]
 
-    @property
-    def tipping_points(self) -> list[str]:
-        return [n for n, c in self.ideas.items() if c.kind == "tipping point"]
+    @cached_property
+    def tipping_points(self) -> tuple[str, ...]:
+        return tuple(n for n, c in self.ideas.items() if c.kind == "tipping point")
 
-    @property
+    @cached_property
     def plurality(self) -> str:
         return next(n for n, c in self.ideas.items() if c.kind == "plurality")
 
-    @property
-    def plain_ideas(self) -> list[str]:
-        return [n for n, c in self.ideas.items() if c.kind == "idea"]
+    @cached_property
+    def plain_ideas(self) -> tuple[str, ...]:
+        return tuple(n for n, c in self.ideas.items() if c.kind == "idea")
 
 
 def _load(folder, name):

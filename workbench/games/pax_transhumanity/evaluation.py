@@ -1,7 +1,14 @@
 """How a Pax Transhumanity position is rated for greedy bots and the design
 metrics: weighted features (``DEFAULT_WEIGHTS`` names them), money and Patents
 held counting less as the game goes on, and what a finished game is worth to a
-seat (:func:`ending_value`)."""
+seat (:func:`ending_value`).
+
+A seat's rating reads only what that seat can see: its own Secret sphere, never a
+rival's (a rival's final score is estimated over the spheres its Secret could
+be, :func:`public_scores`); a look-ahead into a Commercialize whose card still
+waits for choices is played out to the card's end (:func:`played_out`), so a
+Company placed or a game ended by a Tipping Point counts in the action that
+brings it."""
 
 from __future__ import annotations
 
@@ -10,9 +17,10 @@ from typing import Mapping
 from . import scoring
 from .commercialize import WAYS, cost as commercialize_cost, feasible
 from .data import SPHERES
-from .effects import companies_of
-from .finance import can_pay, patent_value, track_money
-from .labour import employees_of, labour_places
+from .finance import can_pay, plan_payment
+from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
+from .syndicate import agents_needed
+from .labour import action_cost, is_subsidized_labour, labour_keys, labour_places
 from .research import lowest_card
 from .state import PaxState
 
@@ -38,101 +46,380 @@ DEFAULT_WEIGHTS = {
     "think_tank": 0.3,
     "clock": 2.0,           # cards drawn, researched away or commercialized: bots move the game on
     "imports": -0.05,       # Imports made by anyone: moving cards is no progress in itself
-    "tipping_points": 2.0,  # 1 with an own Syndication on a Tipping Point in the Market (the way to end
-                            # the game); more would only tie up agents
-    "tipping_ready": 1.0,   # ... of them, those at the bottom of their column (researchable now)
+    "tipping_points": 0.0,  # 1 with an own Syndication on a Tipping Point in the Market (the way to end
+                            # the game); more would only tie up agents. Off by default: rewarding it
+                            # made bots race for a Tipping Point and end games nobody led on points
+    "tipping_ready": 0.0,   # ... of them, those at the bottom of their column (researchable now)
     "cash": 0.2,            # what the finance track alone pays (up to $6): a Fundraise needs track agents
     "tycoon": 1.0,          # Companies counted again, squared over the fifth: the closer to Tycoon the better
     # how a finished game is valued: the features of the final position plus these
-    "win": 50.0,            # the player wins (alone or shared)
-    "loss": -10.0,          # a loss, scaled by rank: last place gets all of it, second of four a third
+    "win": 50.0,            # the player wins on points (alone at the top of the scores)
+    "tiebreak_win": -20.0,  # the player wins, but only on the tie-break (the top score is shared): less
+                            # than playing on for points, until the stall charge outweighs it
+    "loss": -40.0,          # a loss, scaled by rank: last place gets all of it, second of four a third
+    "secret_caution": 0.0, # a rival's hidden Secret sphere: 0 counts the mean of the four it could be,
+                            # 1 the one that scores best for them (the bot ends games only when sure)
     "margin": 2.0,          # per point ahead of (or behind) the best rival under the final scoring
-    "stall": 0.5,           # per round played, charged to unfinished positions only, so a dragging
-                            # game makes finishing (even second) worth more than going on
+    "stall": 0.5,           # per round played, charged to unfinished positions only, so the longer a
+                            # game drags on the more ending it (on the tie-break, later even second)
+                            # beats going on
     "spend_by": 30.0,       # round by which money and Patents held are worth nothing (their weights
                             # shrink linearly to 0): scoring never counts money, so bots spend it
 }
 
 #: keys that are not features: how endings, long games and held money are valued
-ENDING_KEYS = ("win", "loss", "margin", "stall", "spend_by")
+ENDING_KEYS = ("win", "tiebreak_win", "loss", "secret_caution", "margin", "stall", "spend_by")
 #: features whose weight shrinks toward ``spend_by``
 HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
 
-def features(state: PaxState, seat: int) -> dict:
-    # what the player could pay now: the finance track plus selling every Patent
-    held = state.patents[seat]
-    value_of = {c: patent_value(state, c) for c in held}   # each colour's sale value, once
-    liquid = track_money(state, seat) + sum((value_of[c] + 1) * n for c, n in held.items())
-    feasible_count, best_progress = syndication_outlook(state, seat)
-    tipping = list(held_tipping_points(state, seat))
+#: features no Syndicate, Hire or Import can change (:data:`STATIC_KINDS`):
+#: the greedy look-ahead takes them from the position it looks ahead from
+STATIC = ("score", "companies", "solved", "commercialized", "clock", "future_shock", "think_tank", "tycoon")
+#: action kinds that leave the :data:`STATIC` features as they were: they touch
+#: neither Companies, solved problems, the Splay, the Deck nor Think Tanks, and
+#: the only ending they can bring is the safety stop (scored like no ending)
+STATIC_KINDS = ("syndicate", "hire", "import")
+
+
+def static_features(state: PaxState, seat: int) -> dict:
+    """The :data:`STATIC` features of ``seat``."""
+    own_companies = sum(1 for s in state.companies.values() if s == seat)
     return {
         "score": scoring.score(state, seat),
-        "companies": len(companies_of(state, seat)),
+        "companies": own_companies,
         "solved": sum(state.solved[seat].values()),
-        "patents": sum(state.patents[seat].values()),
-        "patent_value": sum(value_of[c] * n for c, n in held.items()),
-        "syndications": min(3, sum(1 for owners in state.synd.values() if seat in owners)),
-        "feasible": feasible_count,
-        "progress": best_progress,
         "commercialized": state.stats.get(f"commercialized_by_{seat}", 0),
-        "thinkers": sum(1 for sp in SPHERES if any(state.market[sp]) and labour_places(state, seat, sp, "T")),
-        "employees": min(4, len(employees_of(state, seat))),
-        "money": min(6, liquid),
-        "broke": 1 if track_money(state, seat) < 3 else 0,
-        "agents": sum(state.fin[seat]),
-        "debt": state.fin[seat][2],
-        "imports": state.stats.get("imports", 0),
         "clock": len(state.splay) + len(state.out_of_game) - len(state.deck),
         "future_shock": scoring.singular_score(state, seat),
         "think_tank": len(state.think_tank[seat]),
-        "tipping_points": min(1, len(tipping)),
-        "tipping_ready": sum(1 for tp in tipping if is_lowest(state, tp)),
-        "cash": min(6, track_money(state, seat)),
-        "tycoon": tycoon_progress(len(companies_of(state, seat)), state.content.settings),
+        "tycoon": tycoon_progress(own_companies, state.content.settings),
     }
 
 
-def evaluate(state: PaxState, seat: int, weights=None) -> float:
+class PositionFacts:
+    """What the evaluation of ``seat`` needs from the parts of a position that
+    Syndicate, Hire and Import leave alone, worked out once: the sale value of a
+    Patent of each colour and the discipline pairs the Splay and the own Think
+    Tank make feasible (Splay, Regime, Think Tanks), and, lazily, the labour
+    facts: per sphere the cheapest commercialization over the player's Maker
+    places, the spheres where the player has Thinker labour and the number of
+    own Employees (staff, Companies, Barriers, Regime). The greedy look-ahead
+    builds it on the position it looks ahead from (see :func:`features`)."""
+
+    def __init__(self, state: PaxState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        bands: dict = {}
+        for entry in state.splay:
+            band = entry[1]
+            bands[band] = bands.get(band, 0) + 1
+        regime = state.regime
+        dom = dominant_sphere(regime)
+        every = regime == "Paradigm Shift"
+        #: finance.patent_value per colour
+        self.value_of = {c: (bands.get(c, 0) * 2 if (every or dom == c) else bands.get(c, 0)) for c in SPHERES}
+        self.pairs = _feasible_pairs(state, seat)
+        self._costs = None
+
+    def _labour(self) -> None:
+        state, seat = self.state, self.seat
+        mine = labour_keys(state, seat)
+        side_places = state.content.side_places
+        costs, thinkers = {}, set()
+        for sphere in SPHERES:
+            places = [k for k in side_places[(sphere, "M")] if k in mine]      # labour_places(..., "M")
+            if places:
+                sub = commercialize_subsidized(state, sphere)
+                costs[sphere] = min(action_cost(state, sphere, k, sub) for k in places)
+            else:
+                costs[sphere] = None
+            if any(k in mine for k in side_places[(sphere, "T")]):
+                thinkers.add(sphere)
+        self._costs, self._thinkers = costs, thinkers
+        self._employees = sum(1 for seats in state.staff.values() if seat in seats)
+
+    @property
+    def cheapest(self) -> dict:
+        """Sphere -> the cheapest commercialization over own Maker labour, or None."""
+        if self._costs is None:
+            self._labour()
+        return self._costs
+
+    @property
+    def thinker_spheres(self) -> set:
+        if self._costs is None:
+            self._labour()
+        return self._thinkers
+
+    @property
+    def employees(self) -> int:
+        if self._costs is None:
+            self._labour()
+        return self._employees
+
+
+def features(state: PaxState, seat: int, static: dict | None = None, facts: PositionFacts | None = None,
+             labour: bool = True) -> dict:
+    """The named numbers :func:`evaluate` weighs for ``seat`` (the keys of
+    ``DEFAULT_WEIGHTS`` that are not ``ENDING_KEYS``).
+
+    Every per-position fact is worked out once (:class:`PositionFacts`)
+    instead of once per idea or per colour; the values are those of the rule
+    functions (``patent_value``, ``can_pay``, ``feasible``, ``labour_places``),
+    which ``tests/test_pax_bots.py`` checks against them. ``static``: the
+    :data:`STATIC` features, when the caller knows them already; ``facts``: the
+    facts of a position with the same Splay, Regime and Think Tanks (the one a
+    look-ahead started from), and, with ``labour``, the same staff, Companies
+    and Barriers too."""
+    if static is None:
+        static = static_features(state, seat)
+    if facts is None:
+        facts = PositionFacts(state, seat)
+    elif not labour:
+        facts = _LabourOf(facts, state)
+    fin = state.fin[seat]
+    track = 2 * fin[0] + fin[1]                         # finance.track_money
+    held = state.patents[seat]
+    value_of = facts.value_of
+    liquid = track + sum((value_of[c] + 1) * n for c, n in held.items())
+    market, synd = state.market, state.synd
+    ideas = state.content.ideas
+    tipping = ready = 0
+    nonempty = []
+    mine = []                                           # (sphere, own syndicated ideas there)
+    for sphere in SPHERES:
+        lowest = None
+        own = None
+        for idea in market[sphere]:
+            if idea is None:
+                continue
+            if lowest is None:
+                lowest = idea
+            owners = synd.get(idea)
+            if owners and seat in owners:
+                if own is None:
+                    own = []
+                own.append(idea)
+                if ideas[idea].kind == "tipping point":
+                    tipping += 1
+                    ready += idea == lowest
+        if lowest is not None:
+            nonempty.append(sphere)
+        if own:
+            mine.append((sphere, own))
+    if not mine:
+        feasible_count = best_progress = 0
+    elif state.sell_choice:
+        feasible_count, best_progress = syndication_outlook(state, seat)
+    else:
+        feasible_count, best_progress = _outlook(ideas, facts, liquid, held, mine)
+    thinker_spheres = facts.thinker_spheres
+    return {
+        "score": static["score"],
+        "companies": static["companies"],
+        "solved": static["solved"],
+        "patents": sum(held.values()),
+        "patent_value": sum(value_of[c] * n for c, n in held.items()),
+        "syndications": min(3, sum(1 for owners in synd.values() if seat in owners)),
+        "feasible": feasible_count,
+        "progress": best_progress,
+        "commercialized": static["commercialized"],
+        "thinkers": sum(1 for sphere in nonempty if sphere in thinker_spheres),
+        "employees": min(4, facts.employees),
+        "money": min(6, liquid),
+        "broke": 1 if track < 3 else 0,
+        "agents": sum(fin),
+        "debt": fin[2],
+        "imports": state.stats.get("imports", 0),
+        "clock": static["clock"],
+        "future_shock": static["future_shock"],
+        "think_tank": static["think_tank"],
+        "tipping_points": min(1, tipping),
+        "tipping_ready": ready,
+        "cash": min(6, track),
+        "tycoon": static["tycoon"],
+    }
+
+
+class _LabourOf(PositionFacts):
+    """The Splay facts of ``facts`` with the labour facts of ``state`` (after a
+    Hire, which changes staff but not the Splay)."""
+
+    def __init__(self, facts: PositionFacts, state: PaxState) -> None:
+        self.state, self.seat = state, facts.seat
+        self.value_of, self.pairs = facts.value_of, facts.pairs
+        self._costs = None
+
+
+def _outlook(ideas: dict, facts: PositionFacts, liquid: int, held: dict, mine: list) -> tuple:
+    """:func:`syndication_outlook` from the position's facts: an idea is feasible
+    by its discipline pair (Splay or Think Tank) or by the Patents held, and a
+    sphere's commercialization is affordable when its cheapest Maker labour
+    costs no more than ``liquid`` (what ``can_pay`` answers for a default
+    payment). ``mine``: the player's syndicated Market ideas by sphere."""
+    pairs, cheapest = facts.pairs, facts.cheapest
+    count = best = 0
+    for sphere, own in mine:
+        cost = cheapest[sphere]
+        # 0 or 1 for the labour, 1 more when it is affordable (-1: no Maker labour)
+        labour = 0 if cost is None else (2 if cost <= liquid else 1)
+        for idea in own:
+            a, b = ideas[idea].disciplines
+            pair = (a, b) if a <= b else (b, a)
+            if pair in pairs:
+                ok = True
+            elif a == b:
+                ok = held.get(a, 0) >= 2
+            else:
+                ok = held.get(a, 0) >= 1 and held.get(b, 0) >= 1
+            count += ok
+            points = int(ok) + labour
+            if points > best:
+                best = points
+    return count, best
+
+
+def _feasible_pairs(state: PaxState, seat: int) -> set:
+    """Discipline pairs (sorted) that are feasible for ``seat`` via the Splay or
+    the top of the own Think Tank (commercialize.splay_feasible, think_tank_feasible)."""
+    out = set()
+    splay = state.splay
+    for i in range(len(splay) - 1):
+        first, second = splay[i], splay[i + 1]
+        a, b = first[1], second[1]
+        pair = (a, b) if a <= b else (b, a)
+        if pair in out:
+            continue
+        owners = [o for o in first[2] + second[2] if o is not None]
+        if seat in owners or not owners:
+            out.add(pair)
+    tank = state.think_tank[seat]
+    if tank:
+        a, b = state.idea(tank[-1]).disciplines
+        out.add((a, b) if a <= b else (b, a))
+    return out
+
+
+def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = None,
+             facts: PositionFacts | None = None, labour: bool = True) -> float:
     """Weighted features (see ``DEFAULT_WEIGHTS``; money and Patents held count
     less and less until round ``spend_by``). A finished game adds the
     ending's worth for ``seat`` (:func:`ending_value`); an unfinished one pays
     ``stall`` per round, so the longer a game drags on the more an ending the
     player would not win beats going on. The safety stop (``timeout``) is
-    valued like any unfinished position."""
+    valued like any unfinished position. ``static``, ``facts``, ``labour``:
+    see :func:`features`."""
     if weights:
         w = dict(DEFAULT_WEIGHTS)
         w.update(weights)
     else:
         w = DEFAULT_WEIGHTS  # only read
-    f = features(state, seat)
+    if state.ending is None and state.decision is not None and _resolving(state):
+        state, static, facts = played_out(state, seat, w), None, None
+    f = features(state, seat, static, facts, labour)
     keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
     # the same products summed by sum() in the same order as always (a loop
     # of += would differ from sum() on Python versions that compensate)
-    get = w.get
-    value = sum([get(k, 0.0) * v * (keep if k in HOLDINGS else 1.0) for k, v in f.items()])
+    coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _coefficients(w)
+    value = sum([c * v * (keep if held else 1.0) for (c, held), v in zip(coef, f.values())])
     if state.is_terminal() and state.ending != "timeout":
         return value + ending_value(state, seat, w)
     return value - w["stall"] * state.round
 
 
+def _resolving(state: PaxState) -> bool:
+    """Is a Commercialize still resolving its card's effects (a Company to place,
+    a problem to pick, a Nuclear Exchange before a Game End ...)?"""
+    act = state.act
+    return act is not None and act.get("kind") == "commercialize"
+
+
+def played_out(state: PaxState, seat: int, w: Mapping, limit: int = 40) -> PaxState:
+    """A copy of ``state`` with the rest of a Commercialize's effects resolved:
+    ``seat``'s own choices by a one-step look-ahead (the option valued best,
+    first on ties), everyone else's by their first option. A look-ahead thus
+    sees what the card brings (the Company placed, the problem solved, the
+    game ended and scored), not a position half-way through the card."""
+    out = state.clone()
+    for _ in range(limit):
+        if out.ending is not None or out.decision is None or not _resolving(out):
+            break
+        options = out.legal_actions()
+        pick = options[0]
+        if out.decision["seat"] == seat and len(options) > 1:
+            best = None
+            for option in options:
+                nxt = out.clone()
+                nxt.apply_action(option)
+                value = _value(nxt, seat, w)
+                if best is None or value > best + 1e-12:
+                    best, pick = value, option
+        out.apply_action(pick)
+    return out
+
+
+def _value(state: PaxState, seat: int, w: Mapping) -> float:
+    """:func:`evaluate` without playing out pending effects (one level only)."""
+    f = features(state, seat)
+    keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
+    value = sum([c * v * (keep if held else 1.0) for (c, held), v in zip(_coefficients(w), f.values())])
+    if state.is_terminal() and state.ending != "timeout":
+        return value + ending_value(state, seat, w)
+    return value - w["stall"] * state.round
+
+
+def _coefficients(w: Mapping) -> list:
+    """Per feature, in :func:`features`' order: its weight and whether it is a holding."""
+    return [(w.get(k, 0.0), k in HOLDINGS) for k in FEATURE_ORDER]
+
+
+def public_scores(state: PaxState, seat: int, caution: float = 0.0) -> list:
+    """The final scores as ``seat`` can know them: its own exactly; a rival's
+    Secret sphere is hidden (chosen from two face-down cards), so a rival's
+    score is estimated over the four spheres it could be: their mean, moved
+    toward the best of them by ``caution`` (0: the mean, 1: the worst case)."""
+    out = []
+    for s in range(state.num_players):
+        if s == seat:
+            out.append(scoring.score(state, s))
+            continue
+        options = [scoring.score(state, s, sphere) for sphere in SPHERES]
+        mean = sum(options) / len(options)
+        out.append(mean + caution * (max(options) - mean) if caution else mean)
+    return out
+
+
+def public_winners(state: PaxState, pts: list) -> list:
+    """:func:`.scoring.winners` on the scores ``pts`` (Capital and Wealth, the
+    tie-breaks, are on the table for everyone to see)."""
+    if state.ending == "tycoon":
+        return [state.tycoon]
+    key = [(pts[s], state.fin[s][0], state.fin[s][1]) for s in range(state.num_players)]
+    best = max(key)
+    return [s for s in range(state.num_players) if key[s] == best]
+
+
 def ending_value(state: PaxState, seat: int, w: Mapping) -> float:
-    """What a finished game is worth to ``seat`` on top of its features: ``win``
-    for a winner, else ``loss`` scaled by rank (last place all of it), plus
-    ``margin`` per point ahead of (behind) the best rival. Solo: the margin is
-    measured against the solo target."""
-    pts = scoring.scores(state)
-    won = seat in scoring.winners(state)
+    """What a finished game is worth to ``seat`` on top of its features, judged
+    on what the seat can see (:func:`public_scores`: rivals' Secret spheres
+    are not read): ``win`` for a winner, else ``loss`` scaled by rank (last
+    place all of it), plus ``margin`` per point ahead of (behind) the best
+    rival. Solo: the margin is measured against the solo target."""
     n = state.num_players
     if n == 1:
+        pts = scoring.scores(state)
+        won = seat in scoring.winners(state)
         target = int(state.options.get("solo_target", state.content.settings["solo_target"]))
         return (w["win"] if won else w["loss"]) + w["margin"] * (pts[0] - target)
+    pts = public_scores(state, seat, w.get("secret_caution", 0.0))
+    winners = public_winners(state, pts)
     best_rival = max(pts[s] for s in range(n) if s != seat)
     margin = pts[seat] - best_rival
-    if won:
-        return w["win"] + w["margin"] * margin
+    if seat in winners:
+        # a win the tie-break alone gives (top score shared) is worth less: bots play for points
+        return (w["win"] if margin > 0 else w["tiebreak_win"]) + w["margin"] * margin
     # rank 1 = second place; everyone with strictly more points (or the winners) is ahead
-    ahead = sum(1 for s in range(n) if s != seat and (pts[s] > pts[seat] or s in scoring.winners(state)))
+    ahead = sum(1 for s in range(n) if s != seat and (pts[s] > pts[seat] or s in winners))
     rank = max(1, ahead)
     return w["loss"] * rank / (n - 1) + w["margin"] * margin
 
@@ -178,3 +465,169 @@ def syndication_outlook(state: PaxState, seat: int) -> tuple:
                 points += 1 + (1 if any(can_pay(state, seat, commercialize_cost(state, idea, k)) for k in places) else 0)
             best = max(best, points)
     return count, best
+
+
+class LookaheadKeys:
+    """What an action changes in the evaluation of ``seat``, as a key: actions
+    with equal keys lead to positions of exactly equal value, so the greedy
+    look-ahead works each key out once (``PaxGame.action_values``). Only the
+    kinds that make up most of a position's actions get a key; ``key`` answers
+    None for the others (they are looked ahead one by one).
+
+    The evaluation reads the turn only through the round and the ending, and:
+
+    - an Import moves one card: it changes which columns hold a card
+      (``thinkers``), the sphere of the moved idea if the player syndicated it
+      (``progress``) and which of the player's Tipping Points are lowest in
+      their column (``tipping_ready``);
+    - a Syndicate changes the finance track by its price and the agents it
+      installs, the Patents by those it sells, and adds one held idea, which
+      counts through whether it is feasible and the cheapest Maker labour of
+      its sphere (``feasible``, ``progress``) and, for a Tipping Point, whether
+      it is lowest; a Surge
+      Arrow may keep the action open: the fewest agents a Surge from the idea
+      would need decides whether it does;
+    - a Hire pays the same for every place and installs from the track or not;
+      the place counts only through whether it gives Thinker labour in a sphere
+      with cards and none yet (``thinkers``), whether it is an own Company (no
+      action used) and, in a sphere where the player holds a syndicated idea,
+      its sphere, side, whether it is a Barrier and whether its labour is
+      Subsidized (what the sphere's cheapest Maker labour becomes, ``progress``).
+
+    A change of what :func:`features` reads must change these keys with it
+    (``tests/test_pax_bots.py`` compares ``action_values`` with plain look-ahead
+    over many positions and weights)."""
+
+    def __init__(self, state: PaxState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.where = {idea: (sphere, slot) for sphere in SPHERES
+                      for slot, idea in enumerate(state.market[sphere]) if idea is not None}
+        ideas, synd = state.content.ideas, state.synd
+        self.tipping = [idea for idea in self.where
+                        if ideas[idea].kind == "tipping point" and seat in synd.get(idea, ())]
+        #: the player's syndicated Market ideas, and their spheres
+        self.held_ideas = {idea for idea in self.where if seat in synd.get(idea, ())}
+        self.held_spheres = {self.where[idea][0] for idea in self.held_ideas}
+        self._thinker_spheres = None
+        self._counts = {sp: sum(1 for c in state.market[sp] if c is not None) for sp in SPHERES}
+        self._pairs = None
+        self._costs: dict = {}
+
+    def key(self, action):
+        kind = action.kind
+        if kind == "import":
+            return self._import(action)
+        if kind == "syndicate":
+            return self._syndicate(action)
+        if kind == "hire":
+            return self._hire(action)
+        return None
+
+    def _import(self, action) -> tuple:
+        idea, to, slot = action.args
+        src, i = self.where[idea]
+        held = (idea, to) if self.seat in self.state.synd.get(idea, ()) else None
+        if not self.tipping and src != to:
+            # no Tipping Point to watch: only which columns hold a card matters
+            count = self._counts
+            filled = tuple(count[sp] - (sp == src) + (sp == to) > 0 for sp in SPHERES)
+            return "import", filled, held, 0
+        market = self.state.market
+        cols = {src: list(market[src])}
+        cols[src][i] = None
+        if to not in cols:
+            cols[to] = list(market[to])
+        cols[to][slot] = idea
+        lowest = {}
+        filled = []
+        for sphere in SPHERES:
+            col = cols.get(sphere) or market[sphere]
+            low = next((c for c in col if c is not None), None)
+            lowest[sphere] = low
+            filled.append(low is not None)
+        ready = sum(1 for tp in self.tipping
+                    if lowest[to if tp == idea else self.where[tp][0]] == tp)
+        return "import", tuple(filled), held, ready
+
+    def _syndicate(self, action) -> tuple:
+        state = self.state
+        idea, black = action.args
+        card = state.idea(idea)
+        sphere, slot = self.where[idea]
+        colours = surge_colours(state, card)
+        surge = None            # the fewest agents a Surge from here needs (syndicate.surge_targets)
+        if colours:
+            col = state.market[sphere]
+            top = len(col) if state.options.get("surge_reach", "any") == "any" else min(slot + 2, len(col))
+            for target in col[slot + 1:top]:
+                if target is None or self.seat in state.synd.get(target, ()):
+                    continue
+                if set(colours) & set(state.idea(target).disciplines):
+                    need = agents_needed(state, target, False)
+                    surge = need if surge is None else min(surge, need)
+        owners = state.synd.get(idea, ())
+        price = 0 if syndication_is_free(state) else (slot * 2 if owners else slot)
+        agents = agents_needed(state, idea, black)
+        ok = self._feasible_after(card.disciplines, price, action.sell)
+        tipping = None
+        if card.kind == "tipping point":
+            col = state.market[sphere]
+            tipping = next(c for c in col if c is not None) == idea
+        return "syndicate", price, agents, action.sell, ok, self._labour_cost(sphere), tipping, surge
+
+    def _feasible_after(self, disciplines, price: int, sell: tuple) -> bool:
+        """Is an idea of these disciplines feasible for the player once the
+        Patents paying ``price`` (as ``sell`` says) are gone (the test of
+        ``_outlook``)?"""
+        if self._pairs is None:
+            self._pairs = _feasible_pairs(self.state, self.seat)
+        a, b = disciplines
+        if ((a, b) if a <= b else (b, a)) in self._pairs:
+            return True
+        held = self.state.patents[self.seat]
+        if not held.get(a) or not held.get(b):
+            return False            # selling never adds a Patent
+        plan = plan_payment(self.state, self.seat, price, sell=sell)     # as syndicate.apply pays
+        held = dict(held)
+        for colour in (plan[0] if plan else ()):
+            held[colour] -= 1
+        if a == b:
+            return held.get(a, 0) >= 2
+        return held.get(a, 0) >= 1 and held.get(b, 0) >= 1
+
+    def _labour_cost(self, sphere: str):
+        """The cheapest commercialization cost over the player's Maker places in
+        ``sphere`` (None without one): all ``_outlook`` asks of the sphere."""
+        cost = self._costs.get(sphere, False)
+        if cost is False:
+            state = self.state
+            places = labour_places(state, self.seat, sphere, "M")
+            sub = commercialize_subsidized(state, sphere)
+            cost = min(action_cost(state, sphere, k, sub) for k in places) if places else None
+            self._costs[sphere] = cost
+        return cost
+
+    def _hire(self, action) -> tuple:
+        state, seat = self.state, self.seat
+        place_key, from_unemployed = action.args
+        place = state.content.places[place_key]
+        free = state.companies.get(place_key) == seat
+        if self._thinker_spheres is None:
+            self._thinker_spheres = {sp for sp in SPHERES if labour_places(state, seat, sp, "T")}
+        gain = (place.side == "T" and place.sphere not in self._thinker_spheres
+                and any(state.market[place.sphere]))
+        if place.sphere in self.held_spheres:
+            # the sphere's cheapest Maker labour: a Barrier covered lowers every
+            # cost there; a Maker place adds labour, Subsidized or not
+            return ("hire", from_unemployed, action.sell, free, gain, place.sphere, place.side,
+                    place.kind == "barrier", is_subsidized_labour(state, place_key))
+        return "hire", from_unemployed, action.sell, free, gain
+
+
+#: the order of :func:`features`' keys, which :func:`evaluate` weighs by
+#: position (``tests/test_pax_bots.py`` checks the two agree)
+FEATURE_ORDER = ("score", "companies", "solved", "patents", "patent_value", "syndications", "feasible",
+                 "progress", "commercialized", "thinkers", "employees", "money", "broke", "agents", "debt",
+                 "imports", "clock", "future_shock", "think_tank", "tipping_points", "tipping_ready", "cash",
+                 "tycoon")
+_DEFAULT_COEF = _coefficients(DEFAULT_WEIGHTS)

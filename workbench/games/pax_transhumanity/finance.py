@@ -72,10 +72,26 @@ def divest(state: PaxState, seat: int, n: int = 1) -> None:
 def patent_value(state: PaxState, colour: str) -> int:
     """Sale value of a Patent: the visible bands of its colour in the Splay, doubled
     for the dominant sphere's discipline; under Paradigm Shift every one doubles."""
-    value = sum(1 for _, band, _ in state.splay if band == colour)
-    if state.regime == "Paradigm Shift" or dominant_sphere(state.regime) == colour:
+    value = 0
+    for entry in state.splay:
+        if entry[1] == colour:
+            value += 1
+    regime = state.regime
+    if regime == "Paradigm Shift" or dominant_sphere(regime) == colour:
         value *= 2
     return value
+
+
+def _units(state: PaxState, seat: int, reserve: dict) -> list:
+    """``(sale value, colour)`` of every Patent the player may sell, the most
+    valuable first (each colour's value worked out once)."""
+    owned = []
+    for c, n in state.patents[seat].items():
+        n -= reserve.get(c, 0)
+        if n > 0:
+            owned += [(patent_value(state, c), c)] * n
+    owned.sort(reverse=True)
+    return owned
 
 
 def chosen_sale(state: PaxState) -> tuple:
@@ -100,9 +116,7 @@ def plan_payment(state: PaxState, seat: int, cost: int, reserve=None, sell=None)
     money = track_money(state, seat)
     if money >= cost:
         return (), cost
-    reserve = reserve or {}
-    owned = sorted(((patent_value(state, c), c) for c, n in state.patents[seat].items()
-                    for _ in range(n - reserve.get(c, 0))), reverse=True)
+    owned = _units(state, seat, reserve or {})
     sales, raised = [], 0
     for value, colour in owned:
         sales.append(colour)
@@ -125,7 +139,8 @@ def _plan_chosen(state: PaxState, seat: int, cost: int, reserve: dict, sell: tup
             kept = " (the action itself uses the others)" if reserve.get(colour) else ""
             raise IllegalAction(f"{state.name(seat)} has {max(0, have)} {colour} Patent(s) to sell, "
                                 f"not {n}{kept}")
-    values = [patent_value(state, c) for c in sell]
+    value_of = {c: patent_value(state, c) for c in set(sell)}
+    values = [value_of[c] for c in sell]
     raised = sum(values)
     if raised - min(values) >= cost:
         raise IllegalAction(f"selling {listed} raises ${raised} for a cost of ${cost}: a Patent whose money "
@@ -144,8 +159,7 @@ def sale_variant(state: PaxState, seat: int, cost: int, reserve=None) -> tuple |
     if cost <= 0 or chosen_sale(state):
         return None
     reserve = reserve or {}
-    owned = sorted(((patent_value(state, c), c) for c, n in state.patents[seat].items()
-                    for _ in range(n - reserve.get(c, 0))), reverse=True)
+    owned = _units(state, seat, reserve)
     sales, raised = [], 0
     for value, colour in owned:
         if raised >= cost:
@@ -169,9 +183,11 @@ def can_pay(state: PaxState, seat: int, cost: int, reserve=None) -> bool:
     return plan_payment(state, seat, cost, reserve) is not None
 
 
-def pay(state: PaxState, seat: int, cost: int, reserve=None) -> None:
-    """Pay ``cost`` (validated by the caller with :func:`can_pay`)."""
-    plan = plan_payment(state, seat, cost, reserve)
+def pay(state: PaxState, seat: int, cost: int, reserve=None, plan=None) -> None:
+    """Pay ``cost`` (validated by the caller with :func:`can_pay`); ``plan``: the
+    caller's :func:`plan_payment` of this very payment, when it has it."""
+    if plan is None:
+        plan = plan_payment(state, seat, cost, reserve)
     if plan is None:
         raise IllegalAction(f"{state.name(seat)} cannot raise ${cost}")
     sales, moves = plan
@@ -186,6 +202,12 @@ def pay(state: PaxState, seat: int, cost: int, reserve=None) -> None:
 
 def agents_after_payment(state: PaxState, seat: int, cost: int, sell=None) -> int:
     """Finance agents left to install after paying ``cost`` (sold Patents add theirs)."""
+    if sell is None and not state.sell_choice:
+        c, w, d = state.fin[seat]
+        if cost <= 2 * c + w:       # the track pays it (plan_payment's first case)
+            return c + w + d
+        if not any(state.patents[seat].values()):
+            return -1               # nothing to sell either
     plan = plan_payment(state, seat, cost, sell=sell)
     if plan is None:
         return -1

@@ -78,6 +78,39 @@ def legal_at(parts, index: int):
     return tail[index - n]
 
 
+def sample(state: PaxState, rng) -> tuple:
+    """``(action, count)``: the draw of ``rng.choice(legal_actions())`` (one
+    ``randbelow(count)``, the same action), building as little as it can. In a
+    main action of a player without Patents (no sale variants) the Syndicates,
+    which with the Imports are most of the list, are only counted; the action
+    drawn is built alone when it is an Import, ``end`` or ``fundraise``, and
+    the Syndicates are listed only when one of them is drawn."""
+    seat = state.turn
+    if state.ending is not None or state.decision is not None or state.actions_left <= 0 \
+            or any(state.patents[seat].values()):
+        parts = legal_parts(state)
+        k = legal_count(parts)
+        if not k:
+            raise IndexError("no legal action to sample")
+        return legal_at(parts, rng.randbelow(k)), k
+    n_synd = syndicate.legal(state, seat, count_only=True)
+    # the rest of legal_parts' head, in its order (with no Patent, no sale variants)
+    rest = commercialize.legal(state, seat) + hire.legal(state, seat) + research.legal(state, seat) \
+        + placate.legal(state, seat)
+    ideas, slots = import_idea.legal_product(state, seat)
+    head = 1 + n_synd + len(rest)
+    k = head + len(ideas) * len(slots) + 1
+    i = rng.randbelow(k)
+    if i >= head:
+        i -= head
+        return (import_idea.nth(ideas, slots, i) if i < len(ideas) * len(slots) else _END), k
+    if i == 0:
+        return _FUNDRAISE, k
+    if i <= n_synd:
+        return syndicate.legal(state, seat)[i - 1], k
+    return rest[i - 1 - n_synd], k
+
+
 _FUNDRAISE, _END = A("fundraise"), A("end")
 
 
@@ -112,11 +145,15 @@ def with_sale_variants(state: PaxState, seat: int, actions: list) -> list:
     if not any(state.patents[seat].values()):
         return actions
     out = list(actions)
+    variants: dict = {}         # (cost, reserve) -> sale_variant: every Hire costs the same
     for a in actions:
         if a.kind not in PAYING:
             continue
         cost, reserve = payment_of(state, seat, a)
-        sell = sale_variant(state, seat, cost, reserve)
+        key = (cost, tuple(sorted(reserve.items())) if reserve else None)
+        sell = variants.get(key, False)
+        if sell is False:
+            sell = variants[key] = sale_variant(state, seat, cost, reserve)
         if not sell:
             continue
         variant = a._replace(sell=sell)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.errors import IllegalAction
 
-from .finance import agents_after_payment, can_pay, install, pay
+from .finance import agents_after_payment, can_pay, finance_agents, install, pay, plan_payment
 from .labour import add_staff, can_hire_at, change_unemployed
 from .notation import Action
 from .regime import hire_is_free
@@ -31,7 +31,9 @@ def is_free_action(state: PaxState, seat: int, key: str) -> bool:
     return state.companies.get(key) == seat
 
 
-def check(state: PaxState, seat: int, key: str, from_unemployed: bool) -> None:
+def check(state: PaxState, seat: int, key: str, from_unemployed: bool) -> tuple:
+    """Raise IllegalAction unless ``seat`` may hire at ``key``; returns the
+    payment's plan (:func:`.finance.plan_payment`)."""
     place = state.content.places.get(key)
     if place is None:
         raise IllegalAction(f"there is no place {key!r}")
@@ -42,39 +44,50 @@ def check(state: PaxState, seat: int, key: str, from_unemployed: bool) -> None:
             raise IllegalAction(f"{state.name(seat)} already has an Employee at the Utility {key}")
         raise IllegalAction(f"{key} already has an Employee")
     cost = hire_cost(state)
-    if not can_pay(state, seat, cost):
+    plan = plan_payment(state, seat, cost)      # can_pay, and the agents a sale frees
+    if plan is None:
         raise IllegalAction(f"{state.name(seat)} cannot raise ${cost} to hire")
     if from_unemployed:
         if not state.unemployed[place.sphere][seat]:
             raise IllegalAction(f"{state.name(seat)} has no unemployed agent in the {place.sphere} sphere")
-    elif agents_after_payment(state, seat, cost) < 1:
+    elif finance_agents(state, seat) + len(plan[0]) < 1:
         raise IllegalAction(f"{state.name(seat)} has no agent on the finance track to hire")
+    return plan
 
 
 def legal(state: PaxState, seat: int, free_only: bool = False) -> list:
     """Every legal Hire (the same tests as :func:`check`, without raising)."""
+    if free_only and seat not in state.companies.values():
+        return []           # asked after every turn's last action: most players own no Company
     cost = hire_cost(state)
     if not can_pay(state, seat, cost):
         return []
     from_track = agents_after_payment(state, seat, cost) >= 1
     out = []
+    companies, staff, unemployed = state.companies, state.staff, state.unemployed
+    make = tuple.__new__
     for key, place in state.content.places.items():
-        if free_only and state.companies.get(key) != seat:
+        if free_only and companies.get(key) != seat:
             continue
-        if not can_hire_at(state, key, seat):
+        # labour.can_hire_at, inlined: this runs for every place in every position
+        here = staff.get(key)
+        if place.kind == "utility":
+            if here and seat in here:
+                continue
+        elif here or (place.kind == "company" and key not in companies):
             continue
         if from_track:
-            out.append(Action("hire", (key, False)))
-        if state.unemployed[place.sphere][seat]:
-            out.append(Action("hire", (key, True)))
+            out.append(make(Action, ("hire", (key, False), ())))
+        if unemployed[place.sphere][seat]:
+            out.append(make(Action, ("hire", (key, True), ())))
     return out
 
 
 def apply(state: PaxState, seat: int, action) -> bool:
     """Hire; returns True when it used one of the turn's actions."""
     key, from_unemployed = action.args
-    check(state, seat, key, from_unemployed)
-    pay(state, seat, hire_cost(state))
+    plan = check(state, seat, key, from_unemployed)
+    pay(state, seat, hire_cost(state), plan=plan)
     if from_unemployed:
         change_unemployed(state, state.content.places[key].sphere, seat, -1)
     else:

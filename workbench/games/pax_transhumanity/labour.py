@@ -74,6 +74,13 @@ def labour_places(state: PaxState, seat: int, sphere: str, side: str) -> list:
     return out
 
 
+def labour_keys(state: PaxState, seat: int) -> set:
+    """Every place ``seat`` can do labour from (either side, any sphere): the
+    test of :func:`labour_places`, worked out once for a whole listing."""
+    companies = state.companies
+    return {key for key, here in state.staff.items() if here and (seat in here or companies.get(key) == seat)}
+
+
 def check_labour(state: PaxState, seat: int, key: str, sphere: str, side: str) -> int:
     """Validate a labour place; returns the Employee's owner."""
     place = state.content.places.get(key)

@@ -20,7 +20,7 @@ from workbench.core.errors import IllegalAction
 
 from .data import SPHERES
 from .finance import can_pay, divest, finance_agents, install, pay, plan_payment
-from .labour import action_cost, check_labour, do_labour, employee_at, labour_places
+from .labour import action_cost, check_labour, do_labour, employee_at, labour_keys
 from .notation import A
 from .regime import research_is_free, research_subsidized
 
@@ -94,11 +94,18 @@ def check(state: PaxState, seat: int, action) -> None:
 
 def legal(state: PaxState, seat: int) -> list:
     out = []
+    mine = labour_keys(state, seat)
+    if not mine:
+        return out
+    side_places = state.content.side_places
     for sphere in SPHERES:
+        keys = [k for k in side_places[(sphere, "T")] if k in mine]     # labour_places(..., "T")
+        if not keys:
+            continue
         low = lowest_card(state, sphere)
         if low is not None and state.idea(low[1]).kind == "tipping point" and seat not in state.synd.get(low[1], ()):
             continue
-        for key in labour_places(state, seat, sphere, "T"):
+        for key in keys:
             if not can_pay(state, seat, cost(state, sphere, key)):
                 continue
             for to, colours in destinations(state, seat, sphere, key):

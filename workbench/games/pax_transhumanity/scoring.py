@@ -38,9 +38,13 @@ def holdings(state: PaxState, seat: int, sphere: str) -> int:
     return companies + state.solved[seat].get(sphere, 0)
 
 
-def normal_score(state: PaxState, seat: int) -> int:
+#: "the seat's own Secret sphere" (a bot estimating a rival's score names one instead)
+OWN = object()
+
+
+def normal_score(state: PaxState, seat: int, secret=OWN) -> int:
     dom = dominant_sphere(state.regime)
-    secret = state.secret[seat]
+    secret = state.secret[seat] if secret is OWN else secret
     if dom is None:
         return holdings(state, seat, secret) if secret else 0
     total = 0
@@ -54,18 +58,20 @@ def singular_score(state: PaxState, seat: int) -> int:
     return sum(1 for _, _, owners in state.splay for o in owners if o == seat)
 
 
-def plurality_score(state: PaxState, seat: int) -> int:
+def plurality_score(state: PaxState, seat: int, secret=OWN) -> int:
     solved = state.solved[seat]
-    return sum(solved.values()) + solved.get(state.secret[seat], 0)
+    return sum(solved.values()) + solved.get(state.secret[seat] if secret is OWN else secret, 0)
 
 
-def score(state: PaxState, seat: int) -> int:
+def score(state: PaxState, seat: int, secret=OWN) -> int:
+    """``seat``'s score under the scoring that applies now; ``secret``: score as
+    if this were the player's Secret sphere (default: their own)."""
     m = mode(state)
     if m == "singular":
         return singular_score(state, seat)
     if m == "plurality":
-        return plurality_score(state, seat)
-    return normal_score(state, seat)
+        return plurality_score(state, seat, secret)
+    return normal_score(state, seat, secret)
 
 
 def scores(state: PaxState) -> list:

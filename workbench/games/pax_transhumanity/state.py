@@ -94,13 +94,9 @@ class PaxState(State):
         return flow.legal_at(flow.legal_parts(self), index)
 
     def sample_legal_action(self, rng: Rng) -> tuple:
-        # the draw of rng.choice(legal_actions()), without building every Import
-        flow = self.engine
-        parts = flow.legal_parts(self)
-        k = flow.legal_count(parts)
-        if not k:
-            raise IndexError("no legal action to sample")
-        return flow.legal_at(parts, rng.randbelow(k)), k
+        # the draw of rng.choice(legal_actions()), building only the action drawn
+        # where the turn module can (see flow.sample)
+        return self.engine.sample(self, rng)
 
     def apply_action(self, action) -> None:
         self.engine.apply_action(self, action)
@@ -115,6 +111,27 @@ class PaxState(State):
         for key in ("companies", "staff", "unemployed", "synd", "heat", "problems", "stats"):
             d[key] = d[key].copy()
         d["market"] = {s: col.copy() for s, col in self.market.items()}
+        if self.decision is not None:
+            d["decision"] = dict(self.decision)
+        if self.act is not None:
+            d["act"] = dict(self.act)
+        d["rng"] = self.rng.copy()
+        new.__dict__ = d
+        return new
+
+    def clone_for(self, kind: str) -> "PaxState":
+        """A copy in which an action of ``kind`` may be applied: the containers
+        that kind can change (:data:`WRITES`) are copied, every other one is
+        shared with this state (look-ahead of the greedy bot, which applies one
+        action to the copy and then only reads it). Kinds not listed get a full
+        :meth:`clone`."""
+        writes = WRITES.get(kind)
+        if writes is None:
+            return self.clone()
+        new = PaxState.__new__(PaxState)
+        d = self.__dict__.copy()
+        for key in writes:
+            d[key] = _COPY[key](d[key])
         if self.decision is not None:
             d["decision"] = dict(self.decision)
         if self.act is not None:
@@ -143,3 +160,29 @@ class PaxState(State):
 
     def bump(self, key: str, n: int = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + n
+
+
+def _copy_rows(rows: list) -> list:
+    return [x.copy() for x in rows]
+
+
+def _copy_market(market: dict) -> dict:
+    return {s: col.copy() for s, col in market.items()}
+
+
+_COPY = {"fin": _copy_rows, "patents": _copy_rows, "market": _copy_market,
+         "synd": dict.copy, "heat": dict.copy, "staff": dict.copy, "unemployed": dict.copy,
+         "stats": dict.copy}
+
+#: the containers an action of each kind changes in place, through
+#: ``flow.apply_action`` and the end of the action and turn that follows it
+#: (paying moves finance agents and may sell Patents; ``state.bump`` counts in
+#: ``stats``; ``decision``, ``act`` and the turn counters are replaced, not
+#: changed in place). :meth:`PaxState.clone_for` copies only these;
+#: ``tests/test_pax_bots.py`` checks that applying such an action to the copy
+#: leaves the original untouched and gives the same position as a full clone.
+WRITES = {
+    "import": ("market", "stats"),
+    "syndicate": ("fin", "patents", "synd", "heat", "stats"),
+    "hire": ("fin", "patents", "staff", "unemployed", "stats"),
+}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.errors import IllegalAction
 
-from .finance import agents_after_payment, can_pay, finance_agents, install, pay
+from .finance import agents_after_payment, finance_agents, install, pay, plan_payment
 from .notation import A, Action
 from .data import SPHERES
 from .regime import surge_colours, syndication_is_free
@@ -51,19 +51,23 @@ def agents_needed(state: PaxState, idea: str, black: bool) -> int:
     return 1 + uncovered(state, idea, "white") + (uncovered(state, idea, "black") if black else 0)
 
 
-def check(state: PaxState, seat: int, idea: str, black: bool, cost: int) -> None:
+def check(state: PaxState, seat: int, idea: str, black: bool, cost: int) -> tuple:
+    """Raise IllegalAction unless ``seat`` may syndicate ``idea`` for ``cost``;
+    returns the payment's plan (:func:`.finance.plan_payment`)."""
     if state.where_in_market(idea) is None:
         raise IllegalAction(f"{idea} is not in the Market")
     if seat in state.synd.get(idea, ()):
         raise IllegalAction(f"{state.name(seat)} already has a Syndication on {idea}")
     if black and not uncovered(state, idea, "black"):
         raise IllegalAction(f"{idea} has no uncovered black Heat square to cover")
-    if not can_pay(state, seat, cost):
+    plan = plan_payment(state, seat, cost)      # can_pay, and the agents a sale frees
+    if plan is None:
         raise IllegalAction(f"{state.name(seat)} cannot raise ${cost} to syndicate {idea}")
     need = agents_needed(state, idea, black)
-    if agents_after_payment(state, seat, cost) < need:
+    if finance_agents(state, seat) + len(plan[0]) < need:
         raise IllegalAction(f"syndicating {idea} needs {need} agent(s) from the finance track "
                             "(the Syndication and its white Heat)")
+    return plan
 
 
 def place_agents(state: PaxState, seat: int, idea: str, black: bool) -> None:
@@ -79,10 +83,14 @@ def place_agents(state: PaxState, seat: int, idea: str, black: bool) -> None:
     state.bump("syndications")
 
 
-def legal(state: PaxState, seat: int) -> list:
-    """Every legal Syndicate (the same tests as :func:`check`, without raising)."""
+def legal(state: PaxState, seat: int, count_only: bool = False):
+    """Every legal Syndicate (the same tests as :func:`check`, without raising);
+    with ``count_only`` just how many there are (nothing built)."""
     out = []
+    n = 0
     free = syndication_is_free(state)
+    capital, wealth, debt = state.fin[seat]
+    money, on_track = 2 * capital + wealth, capital + wealth + debt
     agents_at = {}      # cost -> agents left after paying it (few distinct costs)
     synd, heat, squares = state.synd, state.heat, state.content.heat_squares
     for sphere in SPHERES:
@@ -93,9 +101,12 @@ def legal(state: PaxState, seat: int) -> list:
             if seat in owners:
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
-            agents = agents_at.get(cost)
-            if agents is None:
-                agents = agents_at[cost] = agents_after_payment(state, seat, cost)
+            if cost <= money:       # the track pays it: no Patent sold (finance.plan_payment)
+                agents = on_track
+            else:
+                agents = agents_at.get(cost)
+                if agents is None:
+                    agents = agents_at[cost] = agents_after_payment(state, seat, cost)
             if agents < 1:
                 continue
             # the uncovered Heat counted here, not through uncovered(): this runs
@@ -107,14 +118,18 @@ def legal(state: PaxState, seat: int) -> list:
                 if held[i] is None:
                     whites += 1
             if agents >= 1 + whites:
-                out.append(tuple.__new__(Action, ("syndicate", (idea, False), ())))
                 blacks = 0
                 for i in blacks_at:
                     if held[i] is None:
                         blacks += 1
-                if blacks and agents >= 1 + whites + blacks:
+                black = blacks and agents >= 1 + whites + blacks
+                if count_only:
+                    n += 2 if black else 1
+                    continue
+                out.append(tuple.__new__(Action, ("syndicate", (idea, False), ())))
+                if black:
                     out.append(tuple.__new__(Action, ("syndicate", (idea, True), ())))
-    return out
+    return n if count_only else out
 
 
 def apply(state: PaxState, seat: int, action) -> None:
@@ -122,8 +137,8 @@ def apply(state: PaxState, seat: int, action) -> None:
     if state.where_in_market(idea) is None:
         raise IllegalAction(f"{idea} is not in the Market")
     cost = price(state, seat, idea)
-    check(state, seat, idea, black, cost)
-    pay(state, seat, cost)
+    plan = check(state, seat, idea, black, cost)
+    pay(state, seat, cost, plan=plan)
     place_agents(state, seat, idea, black)
     state.act = {"kind": "syndicate", "seat": seat, "chain": (idea,)}
     offer_surge(state, seat)

@@ -1,0 +1,210 @@
+"""The optional compiled build of the Meaning Made rules (``workbench.native``,
+``workbench.build_native``): a stale or foreign build is never loaded, the hand-written
+field lists the compiled state relies on stay complete, and — where mypy and a
+C compiler are present — the compiled rules play byte-identical games."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import inspect
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from workbench.core.game import State
+from workbench.core.registry import get_game
+from workbench import native
+from workbench.games.meaning_made import state as state_module
+from workbench.games.meaning_made.state import PLAYER_FIELDS, STATE_FIELDS, MMState, Player
+
+GAME = get_game("meaning-made")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _fake_build(folder: Path) -> Path:
+    """A manifest that matches the sources on disk, with empty stand-in files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    sources = {native.source_key(p): native.digest(p) for p in native.sources()}
+    modules = {name: f"{name}.so" for name in native.COMPILED_MODULES}
+    for file in modules.values():
+        (folder / file).write_bytes(b"")
+    (folder / native.MANIFEST).write_text(json.dumps({"abi": native.abi(), "modules": modules,
+                                                      "sources": sources}), encoding="utf-8")
+    return folder
+
+
+def test_a_current_build_is_accepted(tmp_path, monkeypatch):
+    monkeypatch.delenv("WORKBENCH_PURE", raising=False)
+    files, why = native.check(_fake_build(tmp_path))
+    assert why == "compiled (mypyc)"
+    assert set(files) == set(native.COMPILED_MODULES)
+
+
+def test_an_edited_source_means_plain_python(tmp_path, monkeypatch):
+    """The manifest records each source's hash; one differing hash (here the
+    record of state.py, as if state.py had been edited after the build) refuses
+    the whole build."""
+    monkeypatch.delenv("WORKBENCH_PURE", raising=False)
+    folder = _fake_build(tmp_path)
+    data = json.loads((folder / native.MANIFEST).read_text())
+    key = native.source_key(native.HERE / "games" / "meaning_made" / "state.py")
+    data["sources"][key] = hashlib.sha256(b"an older state.py").hexdigest()
+    (folder / native.MANIFEST).write_text(json.dumps(data))
+    files, why = native.check(folder)
+    assert files is None and "state.py changed since the build" in why
+
+
+def test_a_new_or_removed_source_means_plain_python(tmp_path, monkeypatch):
+    monkeypatch.delenv("WORKBENCH_PURE", raising=False)
+    folder = _fake_build(tmp_path)
+    data = json.loads((folder / native.MANIFEST).read_text())
+    data["sources"].pop(native.source_key(native.HERE / "games" / "meaning_made" / "flow.py"))
+    (folder / native.MANIFEST).write_text(json.dumps(data))
+    files, why = native.check(folder)
+    assert files is None and "added or removed" in why
+
+
+def test_another_interpreter_missing_files_or_a_bad_manifest_mean_plain_python(tmp_path, monkeypatch):
+    monkeypatch.delenv("WORKBENCH_PURE", raising=False)
+    folder = _fake_build(tmp_path / "abi")
+    data = json.loads((folder / native.MANIFEST).read_text())
+    data["abi"] = "cpython-27 .so"
+    (folder / native.MANIFEST).write_text(json.dumps(data))
+    assert "the build is for cpython-27" in native.check(folder)[1]
+
+    folder = _fake_build(tmp_path / "missing")
+    (folder / "workbench.games.meaning_made.state.so").unlink()
+    assert "compiled file missing" in native.check(folder)[1]
+
+    folder = _fake_build(tmp_path / "bad")
+    (folder / native.MANIFEST).write_text("{not json")
+    assert "unreadable" in native.check(folder)[1]
+
+    assert "no compiled build" in native.check(tmp_path / "none")[1]
+
+
+def test_workbench_pure_switches_the_build_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_PURE", "1")
+    files, why = native.check(_fake_build(tmp_path))
+    assert files is None and "WORKBENCH_PURE" in why
+
+
+def test_the_state_is_a_state_and_its_field_lists_are_complete():
+    """The compiled state has no ``vars()``: STATE_FIELDS stands in for it, and
+    the compiled branch of ``clone`` copies the fields one by one. Both lists are
+    written by hand, so check them against the interpreted classes."""
+    state = GAME.new_initial_state(GAME.config(4, seed=3))
+    assert isinstance(state, State)
+    if state_module._COMPILED:
+        pytest.skip("vars() exists only on the interpreted state")
+    assert list(vars(state)) == list(STATE_FIELDS)
+    assert tuple(Player.__slots__) == PLAYER_FIELDS
+    # every field is written in the compiled branch of clone()
+    tree = ast.parse(inspect.getsource(MMState.clone).strip().replace("\n    ", "\n"))
+    assigned = {t.attr for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                for target in node.targets
+                for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "s"}
+    constructor = {"config", "rules", "cards", "rng"}  # passed to MMState(...) in that branch
+    assert set(STATE_FIELDS) - constructor <= assigned, set(STATE_FIELDS) - constructor - assigned
+
+
+def test_states_pickle_and_deepcopy_field_by_field():
+    """A compiled state or Rules cannot be made empty, so both pickle through
+    ``__reduce__``; the copy equals the original in every field."""
+    import copy
+    import pickle
+    from workbench.games.meaning_made.state import fields
+    state = GAME.new_initial_state(GAME.config(3, seed=8, variants=("long-game",)))
+    for _ in range(40):
+        state.apply_action(state.legal_actions()[-1])
+
+    def plain(s) -> str:
+        out = fields(s)
+        out["config"] = (s.config.players, s.config.variants, s.config.options)
+        out["rules"] = (s.rules.box_tuple, s.rules.options)
+        out["cards"] = sorted(s.cards.initiatives)
+        out["rng"] = s.rng.state
+        out["players"] = [tuple(getattr(p, f) for f in PLAYER_FIELDS) for p in s.players]
+        out["progress"] = {k: (v.filled, v.markers) for k, v in s.progress.items()}
+        return repr(out)
+
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert plain(twin) == plain(state)
+        assert twin.legal_actions() == state.legal_actions()
+
+
+def test_the_build_refuses_to_write_into_an_installed_package(tmp_path):
+    """Nothing is ever written into an installed package: without a
+    pyproject.toml beside it, the package is not a checkout and the build says so."""
+    tree = tmp_path / "site-packages"
+    shutil.copytree(ROOT / "workbench", tree / "workbench",
+                    ignore=shutil.ignore_patterns("__pycache__", "_native"))
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    run = subprocess.run([sys.executable, "-m", "workbench.build_native"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 1 and "source checkout" in run.stderr and "Traceback" not in run.stderr
+    assert not (tree / "workbench" / "_native").exists()
+
+
+def test_without_mypy_the_build_says_so_and_changes_nothing(tmp_path):
+    tree = tmp_path / "checkout"
+    shutil.copytree(ROOT / "workbench", tree / "workbench",
+                    ignore=shutil.ignore_patterns("__pycache__", "_native"))
+    shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    code = ("import sys; sys.modules['mypyc'] = None; sys.modules['mypyc.build'] = None; "
+            "from workbench.build_native import main; sys.exit(main(['build']))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 1 and "needs mypy" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert not (tree / "workbench" / "_native").exists()
+
+
+def _compiler_available() -> str | None:
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypy (the fast extra) is not installed"
+    if shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None:
+        return "no C compiler"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "no Python headers (python3-dev)"
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_compiler_available() is not None, reason=str(_compiler_available()))
+def test_the_compiled_build_plays_the_same_games(tmp_path):
+    """Build into a copy of the package, then run the differential test (fixed
+    seeds, byte-identical play JSON and simulate tables) on the compiled rules."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "workbench", tree / "workbench",
+                    ignore=shutil.ignore_patterns("__pycache__", "_native"))
+    shutil.copytree(ROOT / "cards", tree / "cards")
+    shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")  # a source checkout
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.pop("WORKBENCH_PURE", None)
+    run = subprocess.run([sys.executable, "-m", "workbench.build_native"],
+                         cwd=tree, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    status = subprocess.run([sys.executable, "-m", "workbench.build_native", "status"],
+                            cwd=tree, env=env, capture_output=True, text=True)
+    assert status.stdout.strip() == "compiled (mypyc)", status.stdout + status.stderr
+    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "meaning",
+                           str(ROOT / "tests" / "test_differential.py"),
+                           str(ROOT / "tests" / "test_meaning_made_native.py") + "::test_the_state_is_a_state_and_its_field_lists_are_complete"],
+                          cwd=tree, env=env, capture_output=True, text=True)
+    assert test.returncode == 0, test.stdout[-3000:]
+    # an edit to any rules source switches the compiled build off
+    flow = tree / "workbench" / "games" / "meaning_made" / "flow.py"
+    flow.write_text(flow.read_text() + "\n# edited\n")
+    status = subprocess.run([sys.executable, "-m", "workbench.build_native", "status"],
+                            cwd=tree, env=env, capture_output=True, text=True)
+    assert "flow.py changed since the build" in status.stdout
