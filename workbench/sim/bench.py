@@ -144,11 +144,23 @@ def fig_engine(game_id, players, quick, note):
                         actions_per_second=rate)]
     ref = sum(refs) / len(refs)
     ratios = [a / b for a, b in zip(rates, refs)]
+    build = _build_of(game_id)
     return [_figure("engine", label, rate / ref, "x", 4.0, True,
                     f"{rate:,.0f} vs {ref:,.0f} actions/s; per-slice ratios "
-                    f"{min(ratios):.2f}-{max(ratios):.2f} over {slices} slices",
+                    f"{min(ratios):.2f}-{max(ratios):.2f} over {slices} slices; {build}",
                     actions_per_second=rate, openspiel_actions_per_second=ref,
-                    ratio_min=min(ratios), ratio_max=max(ratios))]
+                    ratio_min=min(ratios), ratio_max=max(ratios), build=build)]
+
+
+def _build_of(game_id: str) -> str:
+    """Whether this game's rules ran compiled (the optional build of
+    :mod:`workbench.native`) or as plain Python, and why."""
+    from workbench import native
+    compiled = any(m.startswith(f"workbench.games.{game_id.replace('-', '_')}.")
+                   for m in native.COMPILED_MODULES)
+    if not compiled:
+        return "plain Python (no compiled build of this game)"
+    return native.status
 
 
 def fig_greedy(game_id, players, quick, note):
