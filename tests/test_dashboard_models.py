@@ -297,6 +297,42 @@ def test_invalid_card_edit_refused_and_nothing_lost(cards):
     assert "did you mean" in cards.message
 
 
+def test_cards_playtest_streams_its_updates_with_verdicts(cards):
+    """The Cards page's playtest is the streamed one: each update replaces the
+    comparison, says what it is (preview, look, final) and carries a verdict
+    per metric; the last one opens its flipped games."""
+    first = cards.table()["name"][0]
+    assert cards.edit(first, "E", cards.cell(first, "E") + 1)
+    cards.playtest_games, cards.playtest_players, cards.playtest_bots = 20, 3, "random"
+    seen, states = [], []
+    cards.param.watch(lambda e: seen.append(e.new), ["playtest_state"])
+    cards.start_playtest()
+    cards.wait(300)
+    assert not cards.running and cards.playtest is not None
+    assert seen and seen[-1].startswith("final at 20 games per pool")
+    summary = cards.playtest.summary
+    assert "verdict" in summary.columns and summary["verdict"].null_count() == 0
+    assert set(summary["metric"]) >= {"survival rate", f"games taking {first}"}
+    assert cards.message.startswith("paired playtest: 20 games per pool")
+    from workbench.dashboard.formats import paired_table
+    assert list(paired_table(summary).columns)[-1] == "verdict"
+
+
+def test_an_edit_stops_the_running_playtest(cards):
+    first = cards.table()["name"][0]
+    cards.playtest_games, cards.playtest_players, cards.playtest_bots = 2000, 4, "greedy"
+    cards.start_playtest()
+    import time
+    deadline = time.monotonic() + 120
+    while cards.playtest is None and cards.running and time.monotonic() < deadline:
+        time.sleep(0.05)  # the first update, whatever the machine's speed
+    assert cards.edit(first, "E", cards.cell(first, "E") + 1)
+    cards.wait(300)
+    assert not cards.running
+    assert cards.message.startswith("playtest stopped at") and "pool changed" in cards.message
+    assert cards.playtest.games < 2000
+
+
 def test_cards_save_refuses_file_changed_on_disk(cards, cards_copy):
     first = cards.table()["name"][0]
     cards.edit(first, "E", cards.cell(first, "E") + 1)

@@ -169,6 +169,9 @@ class Game(abc.ABC):
     version: str = "1"
     #: rounds a game should last (lo, hi), for the Duration metric; None: not set
     ideal_rounds: tuple[int, int] | None = None
+    #: what the Completion metric (games that ended with a winner) means at this
+    #: table, as pages name it: "survival rate" where the table falls together
+    completion_label: str = "games with a winner"
     #: the class of the card pool :meth:`cards` returns (None: no card data)
     card_pool_type: ClassVar[type | None] = None
     #: how the core loader reads the pool (:class:`workbench.core.cards.PoolSpec`)

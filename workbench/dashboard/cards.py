@@ -57,11 +57,13 @@ class CardsModel(BackgroundWork, param.Parameterized):
     running = param.Boolean(default=False)
     done_games = param.Integer(default=0)
     total_games = param.Integer(default=0)
+    playtest_state = param.String(default="", doc="what the playtest shown is: a preview, a look, the end")
 
     def __init__(self, session=None, bench=None, game_id: str = "meaning-made", **params):
         self.bench = bench
         self.playtest = None
         self._thread: threading.Thread | None = None
+        self._stop = threading.Event()  # set by an edit or a new game: the running playtest is stale
         if session is not None:
             pool = live(session)
         elif bench is not None:
@@ -82,6 +84,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def _use_pool(self) -> None:
         # a new game: its player counts, nothing selected or played yet
         game = self.pool.game
+        self._stop.set()
         self.param.playtest_players.bounds = (game.min_players, game.max_players)
         self.playtest_players = game.default_players
         self.playtest, self.selected, self.report, self.message = None, "", [], ""
@@ -134,6 +137,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = f"refused: {exc}"
             return False
+        self._stop.set()
         self.param.update(message="", report=report.lines(),
                           selected=str(value).strip() if column == "name" else report.card or card)
         return True
@@ -147,6 +151,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def _history(self, step, word: str) -> None:
         try:
             report = step()
+            self._stop.set()
         except WorkbenchError as exc:
             self.message = str(exc)
             return
@@ -190,15 +195,34 @@ class CardsModel(BackgroundWork, param.Parameterized):
 
     # -- paired playtest ------------------------------------------------------------
     def run_playtest(self) -> None:
-        """Old pool against edited pool on the same seeds, here and blocking."""
+        """Old pool against edited pool on the same seeds, streamed
+        (:meth:`TweakSession.stream_playtest`): :attr:`playtest` is replaced at
+        every update, a preview after about a second and then the looks that may
+        decide, until every watched metric is decided or the budget is spent.
+        An edit or another game meanwhile stops it (its pools are no longer the
+        ones on screen)."""
+        from contextlib import closing
         self.running, self.done_games = True, 0
         self.total_games = 2 * self.playtest_games
+        self._stop.clear()
+        self.playtest, self.playtest_state = None, ""
         try:
-            self.playtest = self.session.quick_playtest(
-                n=self.playtest_games, players=self.playtest_players, bots=self.playtest_bots,
-                card=self.selected or None, progress=self._progress, workers=0)
+            stream = self.session.stream_playtest(n=self.playtest_games, players=self.playtest_players,
+                                                  bots=self.playtest_bots, card=self.selected or None,
+                                                  workers=None)
+            with closing(stream):
+                for update in stream:
+                    result = self.session.paired_result(update)
+                    self.done_games = min(self.total_games, 2 * update.games)
+                    self.playtest_state = playtest_state(update)
+                    self.playtest = result
+                    if self._stop.is_set():
+                        self.message = (f"playtest stopped at {update.games} games per pool: "
+                                        "the pool changed while it ran")
+                        return
             self.message = (f"paired playtest: {self.playtest.games} games per pool in "
-                            f"{self.playtest.elapsed:.1f} s; {len(self.playtest.flipped)} outcomes flipped")
+                            f"{self.playtest.elapsed:.1f} s ({self.playtest_state}); "
+                            f"{len(self.playtest.flipped)} outcomes flipped")
         except WorkbenchError as exc:
             self.message = f"playtest failed: {exc}"
         finally:
@@ -242,6 +266,18 @@ class CardsModel(BackgroundWork, param.Parameterized):
         key = "a" if pool == "old" else "b"
         data["seats"] = seats_from_bots(flip[f"bots_{key}"], len(data["config"]["players"]))
         return data, get_game(data["game"])
+
+
+def playtest_state(update) -> str:
+    """One line saying what a streamed playtest update is."""
+    if update.preview:
+        return f"preview at {update.games} games per pool: an estimate, nothing decided yet"
+    decided = sum(1 for r in update.rows if r["verdict"] != "undecided")
+    if update.done:
+        why = "every metric decided" if update.decided else "game budget spent"
+        return f"final at {update.games} games per pool: {why}"
+    return (f"look {update.look} of {update.looks} at {update.games} games per pool: "
+            f"{decided} of {len(update.rows)} metrics decided")
 
 
 def _session_for(bench, game_id: str):
@@ -444,17 +480,30 @@ class CardsPage(pn.viewable.Viewer):
             self._show_message()
             return
         self._playtest.objects = [pn.pane.Markdown("playing…")]
-        self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._show_playtest)
+        self._shown_playtest = None
+        self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._show_playtest,
+                                  on_running=self._show_update)
         self._poll.start()
 
+    def _show_update(self):
+        # while it runs: draw each new update of the streamed playtest once
+        if self.model.playtest is not None and self.model.playtest is not self._shown_playtest:
+            self._draw_playtest()
+
     def _show_playtest(self):
+        self._show_message()
+        if self.model.playtest is not None:
+            self._draw_playtest()
+
+    def _draw_playtest(self):
         from .formats import paired_table
         m = self.model
-        self._show_message()
+        self._shown_playtest = m.playtest
         if m.playtest is not None:
             self._playtest.objects = [
                 pn.pane.Markdown(f"**Paired playtest** ({m.playtest.games} games per pool, "
-                                 f"{m.playtest.players} players; old = pool as loaded or last saved)"),
+                                 f"{m.playtest.players} players; old = pool as loaded or last saved) — "
+                                 f"{m.playtest_state}"),
                 pn.widgets.Tabulator(paired_table(m.playtest.summary), disabled=True, show_index=False,
                                      sizing_mode="stretch_width", layout="fit_data_stretch")]
             rows = m.flipped_rows()

@@ -50,10 +50,15 @@ def paired_table(frame, old: str = "old", new: str = "new", names: tuple[str, st
     import pandas as pd
     shown_old, shown_new = names or (old, new)
     rows = []
+    verdicts = "verdict" in frame.columns  # a streamed playtest says what each look decided
     for r in frame.iter_rows(named=True):
-        rows.append({"metric": r["metric"], shown_old: sig3(r[old]), shown_new: sig3(r[new]),
-                     "difference [95% CI]": with_interval(r["diff"], r["ci_low"], r["ci_high"])})
-    return pd.DataFrame(rows, columns=["metric", shown_old, shown_new, "difference [95% CI]"])
+        row = {"metric": r["metric"], shown_old: sig3(r[old]), shown_new: sig3(r[new]),
+               "difference [95% CI]": with_interval(r["diff"], r["ci_low"], r["ci_high"])}
+        if verdicts:
+            row["verdict"] = r["verdict"] or ""
+        rows.append(row)
+    columns = ["metric", shown_old, shown_new, "difference [95% CI]"] + (["verdict"] if verdicts else [])
+    return pd.DataFrame(rows, columns=columns)
 
 
 def value_table(frame):

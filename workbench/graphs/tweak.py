@@ -71,6 +71,15 @@ PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game lengt
                    "duration_actions": "game length (actions)", "score_spread": "score spread"}
 
 
+def _label(key: str | None, game) -> str | None:
+    """The playtest row's name. Completion is the share of games that ended
+    with a winner; a game where the table wins or loses together calls it its
+    survival rate (``Game.completion_label``)."""
+    if key == "completion":
+        return getattr(game, "completion_label", "games with a winner")
+    return PLAYTEST_LABELS.get(key)
+
+
 @dataclass
 class EditReport:
     """What one edit (or undo/redo) changed in the analyses."""
@@ -516,7 +525,7 @@ class TweakSession:
         comp = compare(SimSpec(ref_old, **base), SimSpec(ref_new, **base), workers=workers, progress=progress)
         rows = []
         for r in comp.rows:
-            label = PLAYTEST_LABELS.get(r.get("key"))
+            label = _label(r.get("key"), self.game)
             if label:
                 rows.append({"metric": label, "old": r["a"], "new": r["b"], "diff": r["diff"],
                              "ci_low": r["ci_low"], "ci_high": r["ci_high"]})
@@ -612,8 +621,11 @@ class TweakSession:
 def update_summary(update) -> pl.DataFrame:
     """A streaming update in the shape of :attr:`PairedResult.summary` (metric,
     old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page."""
-    rows = [{"metric": PLAYTEST_LABELS.get(r["key"], r["metric"]), "old": r["a"], "new": r["b"],
-             "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "verdict": r["verdict"]}
+    from workbench.sim.runner import resolve_game
+    game = resolve_game(update.a.spec.game)
+    rows = [{"metric": _label(r["key"], game) or r["metric"], "old": r["a"], "new": r["b"],
+             "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+             "verdict": r["verdict"].replace("B ", "new pool ", 1)}  # arm B is the edited pool
             for r in update.rows]
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
                                       "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,

@@ -32,6 +32,8 @@ class MeaningMade(Game):
 
     card_pool_type = CardSet
     pool_spec = POOL
+    # a collapse ends the game with no winner, so games with a winner survived
+    completion_label = "survival rate"
 
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);
