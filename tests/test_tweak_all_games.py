@@ -55,6 +55,13 @@ def test_mandate_tile_production_text_follows_its_yield(mandate):
     text (keeping Talent's extra words), and a text that disagrees is refused."""
     mandate.edit("Talent", "runway", 3)
     assert _cell(mandate, "Talent", "production") == "3 Runway and reassign one Agent"
+    mandate.edit("Talent", "runway", 0)
+    assert _cell(mandate, "Talent", "production") == "Reassign one Agent"
+    mandate.edit("Talent", "runway", 1)
+    assert _cell(mandate, "Talent", "production") == "1 Runway and reassign one Agent"
+    mandate.edit("Talent", "compute", 2)  # a second amount, then a change of the first
+    mandate.edit("Talent", "runway", 2)
+    assert _cell(mandate, "Talent", "production") == "2 Runway and 2 Compute and reassign one Agent"
     mandate.edit("Research", "compute", 0)
     assert _cell(mandate, "Research", "production") == "None"
     mandate.undo()

@@ -39,13 +39,13 @@ def production_text(text: str, yield_: dict) -> str:
     the amounts (Talent's "and reassign one Agent"). The numbers live in
     ``yield`` (what the engine produces); the text only says them, so a
     balance edit of the yield rewrites the text through this function."""
-    rest = _AMOUNT.sub("", text)
-    rest = re.sub(r"^(\s*(and\s+)?)+", "", rest.strip()) if rest.strip() != "None" else ""
+    rest = _AMOUNT.sub("", text).strip()
+    rest = "" if rest == "None" else re.sub(r"^(and\b\s*)+", "", rest).strip()
     amounts = " and ".join(f"{n} {r.capitalize()}" for r, n in sorted(yield_.items(),
                                                                    key=lambda kv: kv[0] != "runway") if n)
     if not amounts:
         return rest[:1].upper() + rest[1:] if rest else "None"
-    return f"{amounts} and {rest}" if rest else amounts
+    return f"{amounts} and {rest[:1].lower()}{rest[1:]}" if rest else amounts
 
 
 class TileKind(_Model):
