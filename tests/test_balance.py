@@ -97,6 +97,79 @@ def test_bad_vary_patterns(raw, text, words):
         expand_vary([text], raw)
 
 
+# -- settings, Resolution Table cells and Event codes (workbench.balance.mm_cells) --------
+
+def test_settings_cells_follow_the_settings_provenance(raw):
+    # order_rewards is seed (the source's 5 and 3): protected unless allowed
+    with pytest.raises(WorkbenchError, match="seed value.*--allow-seed"):
+        expand_vary(["settings.order_rewards.0"], raw)
+    variables, _ = expand_vary(["settings.order_rewards.0", "settings.order_rewards.1"], raw, allow_seed=True)
+    assert [(v.card, v.field, v.current, v.low, v.high, v.provenance) for v in variables] == [
+        ("settings", "order_rewards[0]", 5, 4, 6, "seed"), ("settings", "order_rewards[1]", 3, 2, 4, "seed")]
+    # round_limit is our draft; a mapping's entry is named by its key
+    (v,), _ = expand_vary(["settings.round_limit=30..60"], raw)
+    assert (v.field, v.low, v.high, v.provenance) == ("round_limit", 30, 60, "draft")
+    (v,), _ = expand_vary(["settings.tokens.S+-3"], raw, allow_seed=True)
+    assert (v.field, v.low, v.high) == ("tokens[S]", 0, 4)  # never below 0
+
+
+def test_table_cells_and_event_codes(raw):
+    variables, protected = expand_vary(["event_table.*.meaning@7..10"], raw)
+    assert len(variables) == 12 * 4 and not protected  # every Event row is our draft
+    j8 = next(v for v in variables if v.name == "event table J.meaning@8")
+    assert (j8.current, j8.low, j8.high) == (-3, -4, -2)  # a change may be negative
+    (v,), _ = expand_vary(["individual_table.2.lose_tokens@1=-2..3"], raw)
+    assert (v.low, v.high) == (0, 3)  # a count never below 0
+    variables, protected = expand_vary(["events.*.code"], raw)
+    assert [v.card for v in variables] == ["event G", "event I", "event L"]  # the draft codes only
+    assert "event A.code" in protected and all(v.low >= 1 for v in variables)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("settings.nosuch", "no setting named"), ("settings.order_rewards", "no whole-number value"),
+    ("settings.tracks.meaning", "no whole-number value"), ("event_table.*.colour@7", "no outcome key"),
+    ("event_table.Z.meaning", "no event row"), ("event_table.A.meaning@11", "columns run from 1 to 10"),
+    ("events.G.meaning", "its code"), ("settings.meaning@3", "'@' picks table columns"),
+])
+def test_bad_cell_patterns(raw, text, words):
+    with pytest.raises(WorkbenchError, match=words):
+        expand_vary([text], raw, allow_seed=True)
+
+
+def test_cells_go_through_the_tweak_session_validated_and_undoable(cards_copy):
+    from workbench.core.errors import DataError
+    folder = cards_copy / "meaning_made"
+    session = TweakSession(folder=folder)
+    variables, _ = session.variables(["settings.order_rewards.0", "event_table.J.meaning@8"], allow_seed=True)
+    raw = session.with_values({"settings.order_rewards[0]": 4, "event table J.meaning@8": 0}, variables)
+    assert raw["settings.yaml"]["order_rewards"] == [4, 3] and session.value_of("settings", "order_rewards[0]") == 5
+    assert "meaning" not in raw["tables.yaml"]["event"][9]["outcomes"][8]  # a 0 change is left out
+    # the loader judges every edit: a negative reward is refused, nothing changes
+    with pytest.raises(DataError, match="greater than or equal to 0"):
+        session.with_values({"settings.order_rewards[0]": -1}, variables)
+    with pytest.raises(DataError):
+        session.edit("settings", "order_rewards[0]", -1)
+    assert not session.can_undo
+    # a proposal is applied through the session (saved with comments kept) and taken back
+    edits = [{"card": "settings", "field": "order_rewards[0]", "old": 5, "new": 3},
+             {"card": "settings", "field": "order_rewards[1]", "old": 3, "new": 2},
+             {"card": "event table J", "field": "meaning@8", "old": -3, "new": -2}]
+    diff = card_diff(session, proposal_raw(session, edits, session.variables(
+        ["settings.order_rewards.0", "settings.order_rewards.1", "event_table.J.meaning@8"], allow_seed=True)[0]))
+    assert "a/meaning_made/settings.yaml" in diff and "a/meaning_made/tables.yaml" in diff
+    assert "patterns.yaml" not in diff and "initiatives.yaml" not in diff
+    written = apply_edits(session, edits)
+    assert sorted(p.name for p in written) == ["settings.yaml", "tables.yaml"]
+    text = (folder / "settings.yaml").read_text(encoding="utf-8")
+    assert "order_rewards: [3, 2]" in text and text.startswith("# Meaning Made")
+    from workbench.games.meaning_made.data import load_cards
+    cards = load_cards(folder)
+    assert cards.settings.order_rewards == [3, 2] and cards.outcome("event", "J", 8).meaning == -2
+    undo_edits(session, edits)
+    assert load_cards(folder).settings.order_rewards == [5, 3]
+    assert TweakSession(folder=folder).value_of("event table J", "meaning@8") == -3
+
+
 # -- a tiny study -------------------------------------------------------------------------
 
 def _spec(study, trials):

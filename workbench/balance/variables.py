@@ -7,7 +7,8 @@ Syntax (one ``--vary`` each)::
     initiatives.Quiet*.cost=0..3 those Initiatives' token costs anywhere from 0 to 3
     patterns.Shell.E+-2          one value, within 2 of where it is
 
-``KIND.NAME.FIELD[RANGE]``: KIND is ``patterns`` or ``initiatives``; NAME a
+``KIND.NAME.FIELD[RANGE]``: KIND is ``patterns`` or ``initiatives`` (settings,
+Resolution Table cells and Event codes: :mod:`workbench.balance.mm_cells`); NAME a
 card name or a shell pattern over names (case-insensitive); FIELD a numeric
 column of the tweak session (``E``, ``I``, ``S``, ``V``, ``vitals``,
 ``contributors``, ``patterns_in_play``, ``order_spaces``, ``meaning``) or
@@ -53,7 +54,7 @@ _VARY = re.compile(r"^\s*(?P<kind>[a-z]+)\.(?P<name>.+)\.(?P<field>[A-Za-z_]+)"
 class Variable:
     card: str
     field: str
-    kind: str          # pattern or initiative
+    kind: str          # pattern, initiative, or cell (a setting, table cell or Event code)
     current: int
     low: int
     high: int
@@ -87,15 +88,27 @@ def expand_vary(patterns: list[str], raw: dict, *, allow_seed: bool = False) -> 
     """The variables the patterns name in the card files ``raw`` (as
     :class:`~workbench.graphs.tweak.TweakSession` holds them), and the names of
     the seed values left out. A pattern that matches nothing is an error."""
+    from . import mm_cells
     out: dict[str, Variable] = {}
     protected: list[str] = []
     for text in patterns:
+        if mm_cells.is_kind(text):
+            # settings, Resolution Table cells, Event codes (workbench.balance.mm_cells)
+            for card, f, current, low, high, prov in mm_cells.expand(text, raw):
+                name = f"{card}.{f}"
+                if prov != "draft" and not allow_seed:
+                    if name not in protected:
+                        protected.append(name)
+                    continue
+                out[name] = Variable(card, f, "cell", current, low, high, prov)
+            continue
         m = _VARY.match(text or "")
         if not m:
             raise WorkbenchError(f"cannot read --vary {text!r}: write KIND.NAME.FIELD, e.g. 'patterns.*.cost' "
                                  "or 'initiatives.*.order_spaces=1..4'")
         if m["kind"] not in KINDS:
-            raise WorkbenchError(f"--vary {text!r}: no card kind {m['kind']!r}{suggest(m['kind'], KINDS)}")
+            raise WorkbenchError(f"--vary {text!r}: no card kind {m['kind']!r}"
+                                 f"{suggest(m['kind'], list(KINDS) + list(mm_cells.KINDS))}")
         file, key, kind = KINDS[m["kind"]]
         field = m["field"]
         if field != "cost" and field not in FIELDS:

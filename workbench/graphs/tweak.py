@@ -41,7 +41,9 @@ from workbench.core.errors import DataError, WorkbenchError, suggest
 from . import dependency
 
 GAME_ID = "meaning-made"
-EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml")
+#: the files a session edits: the card lists, and (for balance variables and edits by
+#: name, workbench.balance.mm_cells) the settings, Resolution Tables and Event deck
+EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
 TOKEN_COLUMNS = ("E", "I", "S")
 
 #: flat column -> (applies to, meaning) for the editable table
@@ -339,10 +341,14 @@ class TweakSession:
         """A copy of the card files with each variable set to ``values[name]``
         (written as an edit writes it), validated by the game's loader; a bad
         pool raises DataError and the session is unchanged."""
+        from workbench.balance import mm_cells
         raw = copy.deepcopy(self.raw)
         for var in variables:
             value = values.get(var.name, var.current)
             if value != var.current:
+                if mm_cells.is_cell(var.card):
+                    mm_cells.put(raw, var.card, var.field, int(value))
+                    continue
                 _, _, entry = self._find(var.card, raw)
                 self._set(entry, var.kind, var.field, int(value))
         self._validate(raw)
@@ -350,15 +356,33 @@ class TweakSession:
 
     def value_of(self, card: str, field: str) -> int:
         """A variable's value in the session's files now."""
+        from workbench.balance import mm_cells
         from workbench.balance.variables import field_value
+        if mm_cells.is_cell(card):
+            return mm_cells.get(self.raw, card, field)
         _, _, entry = self._find(card, self.raw)
         return field_value(entry, field)
 
     # -- editing -------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> EditReport:
         """Set one field of one card. ``column`` is a flat column name (see
-        :data:`COLUMNS`) or a dotted path inside the card (``requirement.tokens.I``)."""
+        :data:`COLUMNS`) or a dotted path inside the card (``requirement.tokens.I``).
+        A setting, Resolution Table cell or Event code is named as a balance
+        variable names it (card ``settings``, field ``order_rewards[0]``; ``event
+        table A``, ``meaning@7``; ``event G``, ``code``)."""
+        from workbench.balance import mm_cells
         raw = copy.deepcopy(self.raw)
+        if mm_cells.is_cell(card):
+            try:
+                old = mm_cells.put(raw, card, column, _int(value, column))
+            except (ValueError, KeyError, IndexError, WorkbenchError) as exc:
+                raise DataError(str(exc).strip("'\""), card=card, field=column) from None
+            cards = self._validate(raw)
+            previous = self.raw
+            report = self._commit(raw, cards, card, column, old, value)
+            self._undo.append((previous, card, column))
+            self._redo.clear()
+            return report
         file, kind, entry = self._find(card, raw)
         try:
             old = self._set(entry, kind, column, value)
