@@ -18,24 +18,33 @@ then collapses unless the round raises it again before its end: one donation or
 one completion is enough), ``zero_saved`` the share of those rounds that did not
 end in a collapse.
 
-It prints, per player count, the mean per game and per round of each source,
-the rounds played, the share of rounds whose Stability Window reached the cap,
-the lowest Meaning seen, and the survival rate. This is the evidence for which
+It prints, per player count, the survival and collapse rates, the mean per game
+and per round of each source, the rounds played, the share of rounds whose
+Stability Window reached the cap, and the lowest and final Meaning. This is the evidence for which
 rule makes greedy survival grow with the number of players (docs/balancing.md).
 
-Run: ``python analyses/meaning_flow.py --players 2 3 4 5 --games 50 [--cards DIR]``.
+Run: ``python analyses/meaning_flow.py --players 2 3 4 5 --games 100 [--cards DIR]
+[--variant high-instability]`` (``--cards`` is a game folder such as
+``COPY/meaning_made`` from ``workbench init COPY``). Seeded: a rerun prints the
+same table.
 """
 
 from __future__ import annotations
 
+import os
+
+# the hooks wrap module functions, which a compiled build (workbench.build_native) calls directly
+os.environ.setdefault("WORKBENCH_PURE", "1")
+
 import argparse
 import statistics
 from collections import defaultdict
+from contextlib import contextmanager
 from pathlib import Path
 
 from workbench.core.bots import make_bots
 from workbench.core.game import GameConfig
-from workbench.core.play import play_game
+from workbench.core.play import bot_rngs
 from workbench.core.rng import derive_seed
 from workbench.games.meaning_made.tracks import highest_layer
 
@@ -51,59 +60,93 @@ def _game(cards: Path | None):
     return MeaningMade(cards=load_cards(cards))
 
 
+#: the state of the game being measured; the hooks below ignore every other
+#: state (the bots' look-aheads run the same rule functions on clones)
+_REAL: dict = {"state": None, "track": None}
+
+
+@contextmanager
+def _hooks():
+    """Wrap the round's Event phase and end (as ``flow`` calls them) while one
+    game is measured, so the real game's Event losses and end-of-round Meaning
+    are recorded exactly; the wrapped functions run unchanged, and the module
+    is restored afterwards."""
+    from workbench.games.meaning_made import flow
+    event_phase, end_round = flow.event_phase, flow.end_round
+
+    def hooked_event_phase(state) -> None:
+        track = _REAL["track"] if state is _REAL["state"] else None
+        before = state.meaning
+        event_phase(state)
+        if track is not None:
+            track["event"] += state.meaning - before
+            track["event_now"] += state.meaning - before
+            track["zero_now"] = state.meaning == 0
+            track["zero_rounds"] += track["zero_now"]  # the Event left nothing: the round must raise Meaning
+            track["high_rounds"] += highest_layer(state) >= 7
+
+    def hooked_end_round(state) -> None:
+        if state is _REAL["state"]:
+            track = _REAL["track"]
+            track["capped_rounds"] += state.donations >= state.rules.stability_cap
+            track["zero_lost"] += track["zero_now"] and state.meaning <= 0  # left at 0, and nothing raised it
+        end_round(state)
+
+    flow.event_phase, flow.end_round = hooked_event_phase, hooked_end_round
+    try:
+        yield
+    finally:
+        flow.event_phase, flow.end_round = event_phase, end_round
+
+
 def flow_of_game(game, players: int, seed: int, bots: str, options: dict | None = None,
                  variants: tuple[str, ...] = ()) -> dict:
     """One game's Meaning changes by source, and what else the summary needs."""
     config = GameConfig(players=NAMES[:players], seed=seed, variants=variants, options=options or {})
     sources: dict[str, int] = defaultdict(int)
-    track = {"before": None, "round": None, "min": None, "capped_rounds": 0, "high_rounds": 0,
-             "zero_rounds": 0}
+    track = {"event": 0, "event_now": 0, "capped_rounds": 0, "high_rounds": 0, "zero_rounds": 0,
+             "zero_lost": 0, "zero_now": False}
+    with _hooks():
+        return _measure(game, config, players, bots, track, sources)
 
-    def before_action(state, action) -> None:
-        track["before"], track["round"] = state.meaning, state.round
-        track["completed"] = len(state.completed)
-        track["phase"] = state.phase
-        track["donations"] = state.donations
 
+def _measure(game, config, players: int, bots: str, track: dict, sources: dict) -> dict:
     state = game.new_initial_state(config)
-    cap = state.rules.stability_cap
-    top = state.rules.meaning_max
-    track["min"] = state.meaning
-    # the first round's Event is resolved inside new_initial_state: count it from the starting value
-    sources["event"] += state.meaning - state.rules.start_meaning
+    # the first round's Event was resolved inside new_initial_state: count it from the starting value
+    track["event"] += state.meaning - state.rules.start_meaning
+    track["zero_rounds"] += state.meaning == 0
+    track["zero_now"] = state.meaning == 0
+    track["high_rounds"] += highest_layer(state) >= 7
+    _REAL["state"], _REAL["track"] = state, track
+    low, steps = state.meaning, 0
     bots_ = make_bots(bots, players)
-    from workbench.core.play import bot_rngs
     rngs = bot_rngs(config)
-    while not state.is_terminal():
-        seat = state.current_player()
-        action = bots_[seat].choose(game, state, rngs[seat])
-        before_action(state, action)
-        text = game.format_action(state, action)
-        state.apply_action(action)
-        delta = state.meaning - track["before"]
-        if state.round != track["round"] or state.is_terminal() and track["phase"] == "stability":
-            # the Stability Window's last decision ends the round; the next Event follows at once
-            donated = 1 if text.startswith("donate") else 0
-            after_donation = min(top, track["before"] + donated)
-            sources["donation"] += after_donation - track["before"]
-            if track["donations"] + donated >= cap:
-                track["capped_rounds"] += 1
-            sources["event"] += state.meaning - after_donation
-            if not state.is_terminal() and state.meaning == 0:
-                track["zero_rounds"] += 1   # the Event left nothing: the round must raise Meaning to go on
-            if not state.is_terminal() and highest_layer(state) >= 7:
-                track["high_rounds"] += 1
-        elif text.startswith("donate"):
-            sources["donation"] += delta
-        elif len(state.completed) != track["completed"]:
-            sources["completion"] += delta
-        else:
-            sources["other"] += delta
-        track["min"] = min(track["min"], state.meaning)
+    try:
+        while not state.is_terminal():
+            seat = state.current_player()
+            action = bots_[seat].choose(game, state, rngs[seat])
+            before, completed = state.meaning, len(state.completed)
+            text = game.format_action(state, action)
+            track["event_now"] = 0
+            state.apply_action(action)
+            steps += 1
+            # the action's own change, without a next round's Event it may have led to
+            own = state.meaning - before - track["event_now"]
+            if text.startswith("donate"):
+                sources["donation"] += own
+            elif len(state.completed) != completed:
+                sources["completion"] += own
+            else:
+                sources["other"] += own
+            low = min(low, state.meaning)
+    finally:
+        _REAL["state"] = _REAL["track"] = None
+    sources["event"] = track["event"]
     res = game.result(state)
-    return {"sources": dict(sources), "rounds": state.round, "ending": res.ending,
-            "min_meaning": track["min"], "capped_rounds": track["capped_rounds"],
+    return {"sources": dict(sources), "rounds": state.round, "ending": res.ending, "log_length": steps,
+            "min_meaning": low, "capped_rounds": track["capped_rounds"],
             "high_rounds": track["high_rounds"], "zero_rounds": track["zero_rounds"],
+            "zero_lost": track["zero_lost"],
             "final_meaning": state.meaning, "world_layer": state.world_layer}
 
 
@@ -114,11 +157,12 @@ def summary(game, players: int, games: int, seed: int, bots: str, options: dict 
     rounds = sum(r["rounds"] for r in rows)
     out = {"players": players, "games": games,
            "survival": sum(r["ending"] == "survived" for r in rows) / games,
+           "collapsed": sum(r["ending"] == "collapsed" for r in rows) / games,
            "rounds": statistics.mean(r["rounds"] for r in rows),
            "capped_share": sum(r["capped_rounds"] for r in rows) / rounds,
            "column7_share": sum(r["high_rounds"] for r in rows) / rounds,
            "zero_rounds": sum(r["zero_rounds"] for r in rows) / games,
-           "zero_saved": (1 - sum(r["ending"] == "collapsed" for r in rows) / max(1, sum(r["zero_rounds"] for r in rows))),
+           "zero_saved": 1 - sum(r["zero_lost"] for r in rows) / max(1, sum(r["zero_rounds"] for r in rows)),
            "min_meaning": statistics.mean(r["min_meaning"] for r in rows),
            "final_meaning": statistics.mean(r["final_meaning"] for r in rows)}
     for src in ("event", "donation", "completion", "other"):
@@ -138,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", action="append", default=[])
     args = p.parse_args(argv)
     game = _game(args.cards)
-    cols = ("players", "survival", "rounds", "event_per_round", "donation_per_round", "completion_per_round",
+    cols = ("players", "survival", "collapsed", "rounds", "event_per_round", "donation_per_round", "completion_per_round",
             "other_per_round", "event_per_game", "donation_per_game", "completion_per_game", "capped_share",
             "column7_share", "zero_rounds", "zero_saved",
             "min_meaning", "final_meaning")

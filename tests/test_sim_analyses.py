@@ -54,3 +54,28 @@ def test_png_snapshot_of_a_plot_page(tmp_path):
                                                "--workers", "0", "--out", str(tmp_path)]) == 0
     png = tmp_path / "player_count_sweep.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_meaning_flow_accounts_for_every_change_and_leaves_play_alone(players):
+    from workbench.core.bots import make_bots
+    from workbench.core.game import GameConfig
+    from workbench.core.play import play_game
+    from workbench.core.registry import get_game
+    from workbench.games.meaning_made import flow
+
+    flow_module = _script("meaning_flow")
+    game = get_game("meaning-made")
+    originals = (flow.event_phase, flow.end_round)
+    for seed in (3, 11):
+        row = flow_module.flow_of_game(game, players, seed, "greedy")
+        start = game.new_initial_state(GameConfig(players=flow_module.NAMES[:players], seed=seed)).rules.start_meaning
+        # Events, donations, completions and the rest add up to the whole change of Meaning
+        assert start + sum(row["sources"].values()) == row["final_meaning"]
+        assert row["sources"]["event"] < 0 <= row["sources"].get("donation", 0)
+        assert row["zero_lost"] <= row["zero_rounds"] and row["capped_rounds"] <= row["rounds"]
+        # measuring does not change the game: the same seed and bots play the same game without it
+        config = GameConfig(players=flow_module.NAMES[:players], seed=seed)
+        state, log = play_game(game, config, make_bots("greedy", players))
+        assert (len(log), state.round, game.result(state).ending) == (row["log_length"], row["rounds"], row["ending"])
+    assert (flow.event_phase, flow.end_round) == originals  # the hooks are gone afterwards
