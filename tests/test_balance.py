@@ -393,3 +393,24 @@ def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys)
     assert "took back" in capsys.readouterr().out
     assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
         [e["old"] for e in doc["edits"]]
+
+
+def test_meaning_made_seed_setting_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys):
+    # a seed setting is refused without --allow-seed, in one line
+    base = ["balance", "meaning-made", "--target", "legacy_cap_share<=0.1 @players=2",
+            "--vary", "settings.order_rewards.0=0..1", "--vary", "settings.order_rewards.1=0..1",
+            "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0"]
+    assert main(base) == 1
+    assert "--allow-seed" in capsys.readouterr().err
+    args = base + ["--allow-seed", "--study", str(tmp_path / "mm.sqlite")]
+    assert main(args + ["--apply"]) == 0
+    out = capsys.readouterr().out
+    assert "2 values searched (2 seed)" in out and "applied: wrote" in out
+    folder = cards_copy / "meaning_made"
+    from workbench.games.meaning_made.data import load_cards
+    rewards = load_cards(folder).settings.order_rewards
+    assert rewards != [5, 3] and all(r <= 5 for r in rewards)  # the proposal, written through the session
+    assert "order_rewards: [" in (folder / "settings.yaml").read_text(encoding="utf-8")  # its own layout kept
+    assert main(args + ["--undo"]) == 0
+    assert "took back" in capsys.readouterr().out
+    assert load_cards(folder).settings.order_rewards == [5, 3]

@@ -128,7 +128,9 @@ def run(args) -> int:
     if args.json:
         emit_json(doc)
         return 0
-    print(f"{args.game}: {len(result.variables)} draft values searched"
+    seeds = sum(v.provenance == "seed" for v in result.variables)
+    print(f"{args.game}: " + (f"{len(result.variables)} values searched ({seeds} seed)" if seeds
+                              else f"{len(result.variables)} draft values searched")
           + (f" ({len(result.protected)} seed values left alone)" if result.protected else "")
           + f"; {len(result.trials)} trials ({result.ran} run now)")
     if result.best:
