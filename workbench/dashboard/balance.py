@@ -32,7 +32,7 @@ from .pool import live
 #: each game's starting point: the targets, variables and sizes of docs/balancing.md's commands
 GAME_DEFAULTS: dict[str, dict] = {
     "meaning-made": dict(
-        targets="survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5",
+        targets="survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5\ntimeout<=0.05 @players=2..5",
         vary="initiatives.*.cost\ninitiatives.*.order_spaces",
         trials=16, games_per_trial=10, fresh_games=30),
     "mandate-2038": dict(
