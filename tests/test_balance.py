@@ -414,3 +414,36 @@ def test_meaning_made_seed_setting_cli_as_typed_applies_and_undoes(cards_copy, t
     assert main(args + ["--undo"]) == 0
     assert "took back" in capsys.readouterr().out
     assert load_cards(folder).settings.order_rewards == [5, 3]
+
+
+def _doc_commands() -> list[list[str]]:
+    """Every ``workbench balance`` command written out in docs/balancing.md, as argv."""
+    import re
+    import shlex
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "balancing.md").read_text(encoding="utf-8")
+    out = []
+    for block in re.findall(r"^ *```\n(.*?)^ *```", text, flags=re.S | re.M):
+        joined = re.sub(r"\\\n\s*", " ", block)
+        for line in joined.splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line.startswith("workbench balance") and "..." not in line:
+                out.append(shlex.split(line)[2:])
+    return out
+
+
+def test_every_balance_command_in_the_docs_reads_against_the_bundled_cards():
+    import argparse
+    commands = _doc_commands()
+    assert len(commands) >= 7  # the overview, four Meaning Made runs, Pax, Mandate
+    for argv in commands:
+        parser = argparse.ArgumentParser()
+        parser.add_argument("game")
+        parser.add_argument("--target", action="append", default=[])
+        parser.add_argument("--vary", action="append", default=[])
+        parser.add_argument("--allow-seed", action="store_true")
+        args, _ = parser.parse_known_args(argv)
+        for t in args.target:
+            parse_target(t)
+        variables, _ = TweakSession(args.game).variables(args.vary, allow_seed=args.allow_seed)
+        assert variables, argv
