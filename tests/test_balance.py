@@ -447,3 +447,13 @@ def test_every_balance_command_in_the_docs_reads_against_the_bundled_cards():
             parse_target(t)
         variables, _ = TweakSession(args.game).variables(args.vary, allow_seed=args.allow_seed)
         assert variables, argv
+
+
+def test_a_card_named_like_a_cell_is_still_a_card(cards_copy):
+    session = TweakSession(folder=cards_copy / "meaning_made")
+    session.edit("Cell Wall", "name", "Event Horizon")  # a Pattern may be called so
+    session.edit("Event Horizon", "E", 3)
+    assert session.value_of("Event Horizon", "E") == 3
+    session.edit("event G", "code", 4)  # the Event card is still reached by its own name
+    assert session.value_of("event G", "code") == 4
+    assert next(e for e in session.raw["events.yaml"]["events"] if e["id"] == "G")["code"] == 4

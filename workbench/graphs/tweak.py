@@ -346,7 +346,7 @@ class TweakSession:
         for var in variables:
             value = values.get(var.name, var.current)
             if value != var.current:
-                if mm_cells.is_cell(var.card):
+                if var.kind == "cell":
                     mm_cells.put(raw, var.card, var.field, int(value))
                     continue
                 _, _, entry = self._find(var.card, raw)
@@ -358,10 +358,20 @@ class TweakSession:
         """A variable's value in the session's files now."""
         from workbench.balance import mm_cells
         from workbench.balance.variables import field_value
-        if mm_cells.is_cell(card):
+        if self._is_cell(card):
             return mm_cells.get(self.raw, card, field)
         _, _, entry = self._find(card, self.raw)
         return field_value(entry, field)
+
+    def _is_cell(self, card: str) -> bool:
+        """Whether ``card`` names a setting, table row or Event card rather than
+        a Pattern or Initiative (a card of the pool wins: a Pattern may be
+        called "Event Horizon")."""
+        from workbench.balance import mm_cells
+        if not mm_cells.is_cell(card):
+            return False
+        wanted = card.strip().lower()
+        return not any(str(e.get("name", "")).lower() == wanted for _, _, e in self._entries())
 
     # -- editing -------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> EditReport:
@@ -372,7 +382,7 @@ class TweakSession:
         table A``, ``meaning@7``; ``event G``, ``code``)."""
         from workbench.balance import mm_cells
         raw = copy.deepcopy(self.raw)
-        if mm_cells.is_cell(card):
+        if self._is_cell(card):
             try:
                 old = mm_cells.put(raw, card, column, _int(value, column))
             except (ValueError, KeyError, IndexError, WorkbenchError) as exc:
