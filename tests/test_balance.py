@@ -457,3 +457,19 @@ def test_a_card_named_like_a_cell_is_still_a_card(cards_copy):
     session.edit("event G", "code", 4)  # the Event card is still reached by its own name
     assert session.value_of("event G", "code") == 4
     assert next(e for e in session.raw["events.yaml"]["events"] if e["id"] == "G")["code"] == 4
+
+
+@pytest.mark.parametrize("card, field, words", [
+    ("settings", "nosuch", "no setting 'nosuch'"), ("settings", "tracks", "not a whole number"),
+    ("settings", "order_rewards[7]", "no entry '7'"), ("event G", "meaning", "its code"),
+    ("event table J", "meaning", "no column"), ("event table J", "colour@7", "no outcome key"),
+    ("event Z", "code", "no Event 'Z'"),
+])
+def test_bad_cell_edits_are_one_line_and_change_nothing(cards_copy, card, field, words):
+    from workbench.core.errors import DataError
+    session = TweakSession(folder=cards_copy / "meaning_made")
+    before = session.raw
+    with pytest.raises(DataError) as exc:
+        session.edit(card, field, 1)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+    assert session.raw is before and not session.can_undo

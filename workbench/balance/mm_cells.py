@@ -43,7 +43,6 @@ KINDS = ("settings", "events", *TABLES)
 OUTCOME_KEYS = ("meaning", "vitals", "legacy", "E", "I", "S", "lose_tokens")
 #: outcome keys that count something (never below 0); the rest are changes
 COUNT_KEYS = {"lose_tokens"}
-COLUMNS = range(1, 11)
 
 _VARY = re.compile(r"^\s*(?P<kind>[a-z_]+)\.(?P<name>[^.=+±@]+?)(?:\.(?P<field>[A-Za-z0-9_]+))?"
                    r"(?:@(?P<c1>\d+)(?:\s*\.\.\s*(?P<c2>\d+))?)?"
@@ -86,20 +85,35 @@ def _event(raw: dict, key: str) -> dict:
 
 
 def get(raw: dict, card: str, field: str) -> int:
-    """The value of ``card``/``field`` (see the module docstring) in ``raw``."""
+    """The value of ``card``/``field`` (see the module docstring) in ``raw``;
+    a name that holds no whole number is refused in one line."""
     c, f = _CARD.match(card.strip()), _FIELD.match(field.strip())
     if not c or not f:
         raise WorkbenchError(f"cannot read {card!r} {field!r} as a setting, table cell or Event code")
     if c["table"]:
+        if f["key"] not in OUTCOME_KEYS:
+            raise WorkbenchError(f"{card}: no outcome key {f['key']!r}{suggest(f['key'], OUTCOME_KEYS)}")
         cell = _row(raw, c["table"].lower(), c["row"])["outcomes"].get(int(f["col"] or 0))
         if cell is None:
-            raise WorkbenchError(f"{card} has no column {f['col']}")
+            raise WorkbenchError(f"{card} has no column {f['col']} (write e.g. {f['key']}@7)")
         return int(cell.get(f["key"], 0) or 0)
     if c["event"]:
-        return int(_event(raw, c["event"])[f["key"]])
-    value = raw["settings.yaml"][f["key"]]
+        if f["key"] != "code":
+            raise WorkbenchError(f"{card}: an Event card has one value, its code")
+        return int(_event(raw, c["event"])["code"])
+    data = raw["settings.yaml"]
+    keys = [k for k in data if k != "provenance"]
+    if f["key"] not in keys:
+        raise WorkbenchError(f"no setting {f['key']!r}{suggest(f['key'], keys)}")
+    value = data[f["key"]]
     if f["index"] is not None:
-        value = value[int(f["index"])] if isinstance(value, list) else value[f["index"]]
+        try:
+            value = value[int(f["index"])] if isinstance(value, list) else value[f["index"]]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise WorkbenchError(f"setting {f['key']!r} has no entry {f['index']!r}") from None
+    if not _whole(value):
+        raise WorkbenchError(f"setting {field!r} is not a whole number (a list takes an index, "
+                             "e.g. order_rewards[0]; a mapping a key, e.g. tokens[S])")
     return int(value)
 
 

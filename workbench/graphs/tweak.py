@@ -385,8 +385,8 @@ class TweakSession:
         if self._is_cell(card):
             try:
                 old = mm_cells.put(raw, card, column, _int(value, column))
-            except (ValueError, KeyError, IndexError, WorkbenchError) as exc:
-                raise DataError(str(exc).strip("'\""), card=card, field=column) from None
+            except (ValueError, WorkbenchError) as exc:
+                raise DataError(str(exc), card=card, field=column) from None
             cards = self._validate(raw)
             previous = self.raw
             report = self._commit(raw, cards, card, column, old, value)
