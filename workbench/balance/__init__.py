@@ -9,6 +9,8 @@ this package:
 * :mod:`.variables`: vary patterns (``patterns.*.cost``) expanded over the card
   files into integer variables; values with ``provenance: seed`` are protected
   unless the designer allows them;
+* :mod:`.mm_cells`: Meaning Made's settings, Resolution Table cells and Event
+  codes as variables (``settings.order_rewards.0``, ``event_table.*.meaning@7..10``);
 * :mod:`.pools`: a game reference for a card folder on disk that any worker
   process (pool or Dask) can resolve;
 * :mod:`.search`: the Optuna study (TPE, paired seeds across trials, stored in
