@@ -320,3 +320,18 @@ def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys)
     assert "took back" in capsys.readouterr().out
     assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
         [e["old"] for e in doc["edits"]]
+
+
+@pytest.mark.parametrize("text, metric", [
+    ("faction_gap<=0.1 @players=4", "role_gap"),
+    ("faction_win_rate_mirevanta=0.15..0.35", "role_win_rate_mirevanta"),
+    ("role_win_rate_orisonix>=0.1", "role_win_rate_orisonix"),
+])
+def test_faction_targets_name_the_role_metrics(text, metric):
+    assert parse_target(text).metric == metric
+
+
+def test_a_faction_win_rate_target_names_one_faction():
+    with pytest.raises(WorkbenchError) as exc:
+        parse_target("faction_win_rate<=0.3")
+    assert "one value per role" in str(exc.value)
