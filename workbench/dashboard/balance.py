@@ -36,7 +36,7 @@ GAME_DEFAULTS: dict[str, dict] = {
         vary="initiatives.*.cost\ninitiatives.*.order_spaces",
         trials=16, games_per_trial=10, fresh_games=30),
     "mandate-2038": dict(
-        targets="action_usage_min>=0.05 @players=4\nseat_gap<=0.1 @players=4",
+        targets="action_usage_min>=0.05 @players=4\nfaction_gap<=0.1 @players=4",
         vary="tiles.*.runway=0..3\ntiles.*.compute=0..3",
         trials=8, games_per_trial=8, fresh_games=16),
     "pax-transhumanity": dict(
