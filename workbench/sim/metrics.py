@@ -22,10 +22,11 @@ per card).
 
 The balancing questions (issue 15) read these same classes: who wins by seat
 (:class:`SeatWinRate`, the one definition the Sweeps page and the Balance view
-share) and by role, for games whose seats play asymmetric roles such as
-Mandate's factions (:class:`RoleWinRate`, :class:`RoleGap`), how often a tie-break decides (:class:`TieBreakShare`), how many
-players end at a score cap (:class:`CapSaturation`), which actions are chosen
-(:class:`ActionUsage`), and which cards are used (:class:`CardUsage`).
+share) and by role where seats play asymmetric roles such as Mandate's
+factions (:class:`RoleWinRate`, :class:`RoleGap`), how often a tie-break
+decides (:class:`TieBreakShare`), how many players end at a score cap
+(:class:`CapSaturation`), which actions are chosen (:class:`ActionUsage`),
+and which cards are used (:class:`CardUsage`).
 """
 
 from __future__ import annotations
