@@ -292,3 +292,14 @@ def test_a_game_without_roles_has_a_null_role_column():
     res = simulate(SimSpec(TOY, games=2, players=2, bots="random", seed=5), backend="serial")
     assert "role" in res.players.columns and res.players["role"].null_count() == res.players.height
     assert res.metrics()["role_gap"] is None and res.role_summary() == []
+
+
+def test_paired_comparison_lists_each_roles_win_rate_and_the_role_gap():
+    from workbench.sim.compare import compare_results
+    deal = [["Red", "Blue"], ["Blue", "Red"]] * 4
+    a = _result([_roled(i, [0], roles) for i, roles in enumerate(deal)])          # seat 1 always wins
+    b = _result([_roled(i, [roles.index("Red")], roles) for i, roles in enumerate(deal)])  # Red always wins
+    rows = {r["key"]: r for r in compare_results(a, b, resamples=50).rows}
+    assert (rows["role_win_rate_red"]["a"], rows["role_win_rate_red"]["b"]) == (0.5, 1.0)
+    assert rows["role_gap"]["diff"] == pytest.approx(0.5)
+    assert rows["role_gap"]["ci_low"] is not None and rows["role_win_rate_red"]["metric"] == "Win rate by role, Red"
