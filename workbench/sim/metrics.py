@@ -48,9 +48,12 @@ class MetricData:
     #: the game's action kinds that are also card names (Mandate's Core Actions);
     #: empty when the game does not name its action kinds
     action_kinds: tuple[str, ...] = ()
-    #: shape (G, S), the role (Mandate: faction) each seat played, from the
-    #: players table's ``role`` column; None when the game deals no roles
+    #: shape (G, S), the role (Mandate: faction) each seat played as an index
+    #: into ``role_names`` (-1: none), from the players table's ``role``
+    #: column; None when the game deals no roles. Whole numbers, so that the
+    #: bootstrap's resamples compare them fast
     roles: np.ndarray | None = None
+    role_names: tuple[str, ...] = ()
 
     @classmethod
     def from_result(cls, result, ideal_rounds=None) -> "MetricData":
@@ -83,16 +86,19 @@ class MetricData:
                 if arr is None:
                     arr = card_counts[card] = np.zeros(games.height)
                 arr[position[idx]] += times
-        roles = None
+        roles, role_names = None, ()
         if n_seats and "role" in players.columns and players["role"].null_count() < players.height:
-            roles = np.array(players["role"].to_list(), dtype=object).reshape(games.height, n_seats)
+            played = players["role"].to_list()
+            role_names = tuple(sorted({r for r in played if r is not None}))
+            code = {name: k for k, name in enumerate(role_names)}
+            roles = np.array([code.get(r, -1) for r in played]).reshape(games.height, n_seats)
         kinds = ()
         try:
             from .runner import resolve_game
             kinds = tuple(getattr(resolve_game(result.spec.game), "action_kinds", ()) or ())
         except Exception:  # a hand-made table for an unknown game: no action kinds
             kinds = ()
-        return cls(cols, won, ideal_rounds, scores, card_counts, kinds, roles)
+        return cls(cols, won, ideal_rounds, scores, card_counts, kinds, roles, role_names)
 
     @property
     def n(self) -> int:
@@ -103,7 +109,7 @@ class MetricData:
         return MetricData({k: v[idx] for k, v in self.cols.items()}, self.won[idx], self.ideal_rounds,
                           None if self.scores is None else self.scores[idx],
                           {k: v[idx] for k, v in self.card_counts.items()}, self.action_kinds,
-                          None if self.roles is None else self.roles[idx])
+                          None if self.roles is None else self.roles[idx], self.role_names)
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -353,11 +359,15 @@ def role_rates(d: MetricData) -> dict[str, tuple[int, float, float]]:
         return {}
     # the fair share of one player-game: the game's wins spread evenly over its seats
     fair_each = np.repeat((d.won.sum(axis=1) / d.won.shape[1])[:, None], d.won.shape[1], axis=1)
-    out = {}
-    for role in sorted({r for r in d.roles.ravel() if r is not None}):
-        mask = d.roles == role
-        out[role] = (int(mask.sum()), float(d.won[mask].mean()), float(fair_each[mask].mean()))
-    return out
+    codes = d.roles.ravel()
+    played = codes >= 0
+    codes, size = codes[played], len(d.role_names)
+    n = np.bincount(codes, minlength=size)
+    wins = np.bincount(codes, weights=d.won.ravel()[played], minlength=size)
+    fair = np.bincount(codes, weights=fair_each.ravel()[played], minlength=size)
+    # a role a resample left out has no rate
+    return {role: (int(n[k]), float(wins[k] / n[k]), float(fair[k] / n[k]))
+            for k, role in enumerate(d.role_names) if n[k]}
 
 
 def role_summary(d: MetricData) -> list[dict]:
