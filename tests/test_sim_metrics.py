@@ -303,3 +303,12 @@ def test_paired_comparison_lists_each_roles_win_rate_and_the_role_gap():
     assert (rows["role_win_rate_red"]["a"], rows["role_win_rate_red"]["b"]) == (0.5, 1.0)
     assert rows["role_gap"]["diff"] == pytest.approx(0.5)
     assert rows["role_gap"]["ci_low"] is not None and rows["role_win_rate_red"]["metric"] == "Win rate by role, Red"
+
+
+def test_a_role_missing_from_a_resample_has_no_rate():
+    import numpy as np
+    d = _result([_roled(0, [0], ["Red", "Blue"]), _roled(1, [1], ["Gold", "Red"])]).metric_data()
+    assert d.role_names == ("Blue", "Gold", "Red")
+    again = d.take(np.array([0, 0]))                      # game 0 twice: Gold was not dealt
+    assert compute_all(again)["role_win_rate"] == {"Blue": 0.0, "Red": 1.0}
+    assert compute_all(again)["role_gap"] == pytest.approx(0.5)
