@@ -128,6 +128,15 @@ def test_every_turn_moves_the_evaluation_clock_by_the_same_step(players):
         steps.append(before - GAME.evaluate(state, seat, w))
     assert steps == pytest.approx([DEFAULT_WEIGHTS["stall"] / players] * (2 * players))
     assert state.round == 3
+    # turn_clock=0 (the evaluation before the fix): only the last seat's turn costs, a whole round
+    old = {"spend_by": 0, "turn_clock": 0}
+    steps = []
+    for _ in range(players):
+        seat = state.turn
+        before = GAME.evaluate(state, seat, old)
+        next_turn(state)
+        steps.append(before - GAME.evaluate(state, seat, old))
+    assert steps == pytest.approx([0.0] * (players - 1) + [DEFAULT_WEIGHTS["stall"]])
     # the holdings shrink by the same step on every turn too
     rich = state.clone()
     rich.fin[0][0] += 2
