@@ -18,10 +18,17 @@ Markdown table per player count:
 A ``timeout`` (our safety stop, ruling ``round-limit``) has no winner: it is
 left out of the tie-break share and counted as *not* decided by score.
 
+``--focal SPEC`` measures strength instead: one seat plays ``SPEC``, the others
+``--bots`` (the field); game ``i`` puts the focal bot in seat ``i mod players``,
+so every seat gets it equally often. Printed: the focal seat's win rate with a
+95% Wilson interval, a field seat's mean win rate, wins on points alone, and
+mean final points of the focal seat and of a field seat.
+
 Run (one process; ~1 minute per 100 two-player games on a loaded machine)::
 
     PYTHONPATH=. python analyses/pax_seats.py --players 2 3 4 --games 200 --seed 20261202
     PYTHONPATH=. python analyses/pax_seats.py --bots "greedy:turn_clock=0" ...   # the bot before the fix
+    PYTHONPATH=. python analyses/pax_seats.py --focal greedy --bots "greedy:turn_clock=0" --games 240
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from collections import Counter
 
 import numpy as np
 
-from workbench.core.bots import make_bots
+from workbench.core.bots import make_bot, make_bots
 from workbench.core.play import play_game
 from workbench.core.registry import get_game
 from workbench.core.rng import derive_seed
@@ -66,6 +73,29 @@ def play(players: int, games: int, seed: int, bots: str, options: dict) -> list[
                      "winners": scoring.winners(state), "scores": pts,
                      "estimate": evaluation.public_scores(state, state.turn) if ended else None})
     return rows
+
+
+def strength(players: int, games: int, seed: int, focal: str, field: str) -> str:
+    """One ``focal`` seat (rotated) against a ``field`` of the other spec."""
+    game = get_game("pax-transhumanity")
+    wins = field_wins = alone = timeouts = 0
+    focal_points = field_points = 0.0
+    for i in range(games):
+        seat = i % players
+        bots = [make_bot(focal if s == seat else field) for s in range(players)]
+        config = game.config(players, seed=derive_seed(seed, "game", i))
+        state, _ = play_game(game, config, bots)
+        winners, pts = scoring.winners(state), scoring.scores(state)
+        timeouts += state.ending == "timeout"
+        wins += seat in winners
+        field_wins += sum(1 for w in winners if w != seat)
+        alone += winners == [seat] and sorted(pts)[-1] > sorted(pts)[-2]
+        focal_points += pts[seat]
+        field_points += (sum(pts) - pts[seat]) / (players - 1)
+    lo, hi = wilson(wins, games)
+    return (f"| {players} | {games} | {wins / games:.3f} [{lo:.3f}, {hi:.3f}] | "
+            f"{field_wins / (players - 1) / games:.3f} | {alone} | {timeouts} | "
+            f"{focal_points / games:.2f} / {field_points / games:.2f} |")
 
 
 def metric_data(rows: list[dict], players: int) -> MetricData:
@@ -129,7 +159,17 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=20261202)
     ap.add_argument("--bots", default="greedy")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--focal", default=None, help="strength: this bot in one (rotated) seat, --bots elsewhere")
     args = ap.parse_args(argv)
+    if args.focal:
+        print(f"Pax Transhumanity strength: --focal {args.focal} against --bots {args.bots}, --seed {args.seed}")
+        print()
+        print("| players | games | focal seat win rate [95% Wilson] | field seat win rate | "
+              "focal wins on points alone | timeouts | mean points focal / field |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for players in args.players:
+            print(strength(players, args.games, args.seed, args.focal, args.bots), flush=True)
+        return 0
     options = {}
     for item in args.option:
         key, _, value = item.partition("=")
