@@ -41,7 +41,9 @@ GAME_DEFAULTS: dict[str, dict] = {
         trials=8, games_per_trial=8, fresh_games=16),
     "pax-transhumanity": dict(
         targets="tie_break<=0.2 @players=3\nseat_gap<=0.1 @players=3",
-        vary="settings.finance_start.value.capital=1..5\nsettings.finance_start.value.wealth=1..5\n"
+        # the finance start holds at most the 8 board agents (Debt 2 as drafted),
+        # so Capital and Wealth range where a trial is not refused at load
+        vary="settings.finance_start.value.capital=1..3\nsettings.finance_start.value.wealth=1..3\n"
              "settings.agents_in_pool.value=3..7\nboards.*.problem_tokens=1..5",
         trials=8, games_per_trial=10, fresh_games=20),
 }
