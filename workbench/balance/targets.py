@@ -37,14 +37,25 @@ class Target:
     high: float | None
     players: tuple[int, ...] | None  # None: the run's player count
 
-    def miss(self, value) -> float:
-        """Distance of ``value`` outside ``[low, high]`` (0 inside; 1 if there is no value)."""
+    def miss(self, value, margin: float = 0.0) -> float:
+        """Distance of ``value`` outside ``[low, high]`` (0 inside; 1 if there is no value).
+
+        ``margin`` narrows the band by that much on each bounded side (a band
+        narrower than twice the margin shrinks to its middle): the search aims
+        inside the band, so that a proposal found on the search's seeds does not
+        sit on the line and fall out of it on fresh ones."""
         if value is None or value != value:  # None or NaN
             return 1.0
-        if self.low is not None and value < self.low:
-            return float(self.low - value)
-        if self.high is not None and value > self.high:
-            return float(value - self.high)
+        low, high = self.low, self.high
+        if margin:
+            low = None if low is None else low + margin
+            high = None if high is None else high - margin
+            if low is not None and high is not None and low > high:
+                low = high = (self.low + self.high) / 2
+        if low is not None and value < low:
+            return float(low - value)
+        if high is not None and value > high:
+            return float(value - high)
         return 0.0
 
     def met(self, value) -> bool:
