@@ -49,6 +49,23 @@ def test_bad_targets_are_one_clear_line(text, words):
     assert words in str(exc.value) and "\n" not in str(exc.value)
 
 
+def test_margin_aims_inside_the_band():
+    band = parse_target("survival=0.55..0.8")
+    assert band.miss(0.56) == 0 and band.miss(0.56, margin=0.02) == pytest.approx(0.01)
+    assert band.miss(0.79, margin=0.02) == pytest.approx(0.01) and band.miss(0.7, margin=0.02) == 0
+    floor = parse_target("action_usage_min>=0.05")
+    assert floor.miss(0.0498) > 0 and floor.miss(0.055, margin=0.01) == pytest.approx(0.005)
+    # a band narrower than twice the margin shrinks to its middle
+    narrow = parse_target("seat_gap=0.1..0.12")
+    assert narrow.miss(0.11, margin=0.05) == 0 and narrow.miss(0.1, margin=0.05) == pytest.approx(0.01)
+    # the margin is part of what a stored study must share; without one the
+    # fingerprint is what studies made before the option stored
+    spec = BalanceSpec("meaning-made", [band], ["patterns.*.cost"])
+    assert "margin" not in spec.fingerprint()
+    spec.margin = 0.01
+    assert json.loads(spec.fingerprint())["margin"] == 0.01
+
+
 def test_player_counts_union_of_targets():
     targets = [parse_target("survival=0.5..0.8 @players=2..3"), parse_target("legacy_cap_share<=0.1")]
     assert player_counts(targets, 4) == [2, 3, 4]
@@ -240,6 +257,9 @@ def test_cli_refuses_unknown_games_and_bad_input_in_one_line(capsys):
     assert "--target" in capsys.readouterr().err
     assert main(["balance", "meaning-made", "--target", "survival=0.5..0.8", "--vary", "patterns.Shell.cost"]) == 1
     assert "--allow-seed" in capsys.readouterr().err
+    assert main(["balance", "meaning-made", "--target", "survival=0.5..0.8", "--vary", "initiatives.*.cost",
+                 "--margin", "-0.1"]) == 1
+    assert "--margin" in capsys.readouterr().err
 
 
 def test_cli_json_end_to_end(cards_copy, tmp_path, capsys):
@@ -351,8 +371,8 @@ def test_pool_with_values_refuses_a_bad_pool_and_changes_nothing():
     s = TweakSession("pax-transhumanity")
     variables, _ = s.variables(["settings.finance_start.value.capital"])
     before = s.raw
-    ok = s.with_values({variables[0].name: 4}, variables)
-    assert ok["settings.yaml"]["finance_start"]["value"]["capital"] == 4
+    ok = s.with_values({variables[0].name: 2}, variables)
+    assert ok["settings.yaml"]["finance_start"]["value"]["capital"] == 2
     assert s.raw is before and before["settings.yaml"]["finance_start"]["value"]["capital"] == 3
     bad, _ = s.variables(["settings.agents_in_pool.value"])
     with pytest.raises(DataError, match="agents_in_pool.*whole number"):
@@ -365,7 +385,7 @@ def test_a_proposal_with_a_refused_edit_applies_nothing(cards_copy):
     session = open_session("pax-transhumanity", cards_copy / "pax_transhumanity")
     before = session.raw
     text = (cards_copy / "pax_transhumanity" / "settings.yaml").read_text(encoding="utf-8")
-    edits = [{"card": "finance_start", "field": "value.capital", "old": 3, "new": 4},
+    edits = [{"card": "finance_start", "field": "value.capital", "old": 3, "new": 2},
              {"card": "agents_in_pool", "field": "value", "old": 5, "new": -3}]  # below the floor
     with pytest.raises(DataError):
         apply_edits(session, edits)
@@ -473,3 +493,18 @@ def test_bad_cell_edits_are_one_line_and_change_nothing(cards_copy, card, field,
         session.edit(card, field, 1)
     assert words in str(exc.value) and "\n" not in str(exc.value)
     assert session.raw is before and not session.can_undo
+
+
+@pytest.mark.parametrize("text, metric", [
+    ("faction_gap<=0.1 @players=4", "role_gap"),
+    ("faction_win_rate_mirevanta=0.15..0.35", "role_win_rate_mirevanta"),
+    ("role_win_rate_orisonix>=0.1", "role_win_rate_orisonix"),
+])
+def test_faction_targets_name_the_role_metrics(text, metric):
+    assert parse_target(text).metric == metric
+
+
+def test_a_faction_win_rate_target_names_one_faction():
+    with pytest.raises(WorkbenchError) as exc:
+        parse_target("faction_win_rate<=0.3")
+    assert "one value per role" in str(exc.value)

@@ -79,3 +79,43 @@ def test_meaning_flow_accounts_for_every_change_and_leaves_play_alone(players):
         state, log = play_game(game, config, make_bots("greedy", players))
         assert (len(log), state.round, game.result(state).ending) == (row["log_length"], row["rounds"], row["ending"])
     assert (flow.event_phase, flow.end_round) == originals  # the hooks are gone afterwards
+
+
+def test_pax_seat_report_agrees_with_simulate(capsys):
+    """analyses/pax_seats.py plays the games `workbench simulate` plays and reads
+    them through the same metrics: its figures match the batch's."""
+    from workbench.sim import SimSpec, simulate
+    module = _script("pax_seats")
+    rows = module.play(2, 6, 11, "greedy", {})
+    data = module.metric_data(rows, 2)
+    result = simulate(SimSpec("pax-transhumanity", games=6, players=2, bots="greedy", seed=11), workers=0)
+    metrics = result.metrics()
+    for key in ("tie_break_share", "decided_by_score", "timeout", "seat_gap"):
+        assert module.compute(data, key) == pytest.approx(metrics[key]), key
+    assert [r["ending"] for r in rows] == result.games.sort("index")["ending"].to_list()
+    # every finished game names the seat that ended it; a timeout names none
+    assert all((r["ender"] is None) == (r["ending"] == "timeout") for r in rows)
+    assert module.main(["--players", "2", "--games", "2", "--seed", "11"]) == 0
+    out = capsys.readouterr().out
+    assert "`decided_by_score`" in out and "games ended by seat 1..2" in out
+    assert module.main(["--focal", "greedy:turn_clock=0", "--players", "2", "--games", "2", "--seed", "11"]) == 0
+    assert "focal seat win rate" in capsys.readouterr().out
+
+
+def test_mandate_usage_reports_a_variant_without_touching_the_cards(capsys):
+    import json
+
+    from workbench.graphs.pool_tweak import PoolTweakSession
+    script = _script("mandate_usage")
+    assert script.main(["--games", "3", "--bots", "random", "--seed", "4", "--workers", "0",
+                        "--set", "tiles.*.compute=0", "--set", "facility.Facility.fundConservative=5"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    shares = {k: v for k, v in doc.items() if k.startswith("share_")}
+    assert len(shares) == 6 and abs(sum(v[0] for v in shares.values()) - 1) < 1e-9
+    assert doc["least_used"][0] == min(v[0] for v in shares.values())
+    for _, low, high in [doc["least_used"], doc["faction_gap"]]:
+        assert 0 <= low <= high <= 1
+    assert len(doc["factions"]) >= 4
+    assert PoolTweakSession("mandate-2038").value_of("Facility", "fundConservative") == 2   # a scratch copy only
+    assert script.main(["--games", "1", "--set", "tiles.*.compute"]) == 1
+    assert "PATTERN=VALUE" in capsys.readouterr().err
