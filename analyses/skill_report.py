@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -97,9 +97,10 @@ def skill_pools(game: str, players: int, games: int, seed: int, ladder, workers,
 MCTS_RUNG = "mcts:16:prior=greedy:k=6:greedy:d=2"
 
 
-@dataclass(frozen=True)
-class LadderSpec:
-    """One ladder: a game (with variants), its rungs, players and games per rung."""
+class LadderSpec(NamedTuple):
+    """One ladder: a game (with variants), its rungs, players and games per rung.
+    (A NamedTuple, not a dataclass: the tests load this script without
+    registering it as a module, which a dataclass needs.)"""
 
     game: str
     rungs: tuple[str, ...]
