@@ -568,9 +568,27 @@ def test_sweeps_headline_fits_the_game():
     model.param.update(games=6, bots_a="random")
     model.run()
     assert model.headline().startswith("Win-rate spread across seats")
+    assert "Survival" not in model.headline()
     csv = model.export_bytes(".csv").decode()
     assert csv.startswith("arm,") and csv.count("\n") == 7
     assert model.export_bytes(".parquet")[:4] == b"PAR1"
+
+
+@pytest.mark.parametrize("bots", ["random", "greedy"])
+def test_sweeps_headline_is_declared_by_the_game_not_guessed_from_the_games(bots):
+    """Meaning Made declares a shared fate: its headline leads with the survival
+    rate whether the bots all lose (random) or one of them wins (greedy), and
+    always carries the seat spread read from the ``seat_win_rate`` metric."""
+    from workbench.dashboard.sweeps import SweepsModel
+    model = SweepsModel(game_id="meaning-made")
+    model.param.update(games=4, bots_a=bots, players=2)
+    model.run()
+    head = model.headline()
+    survival = model.results["A"].metrics()["completion"]
+    assert head.startswith(f"Survival rate: A {survival:.1%}. Win-rate spread across seats")
+    rates = model.results["A"].metrics()["seat_win_rate"].values()
+    from workbench.dashboard.formats import sig3
+    assert head.endswith(f"A {sig3(max(rates) - min(rates))}")
 
 
 def test_rules_page_marks_rulings_and_drafts():

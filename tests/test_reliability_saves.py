@@ -64,6 +64,32 @@ def test_one_value_save_changes_only_its_line_and_keeps_comments_and_mode(card_f
     assert _leftovers(card_folder) == []
 
 
+@pytest.mark.parametrize("bom", [False, True])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_save_keeps_the_files_line_ends_and_byte_order_mark(card_folder, bom, newline):
+    """A file written on Windows (CRLF, maybe a BOM) is saved the same way: the
+    bytes differ only in the edited line, and a second save reads back the first."""
+    path = card_folder / "patterns.yaml"
+    text = path.read_text(encoding="utf-8").replace("\n", newline)
+    raw = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+    path.write_bytes(raw)
+    loaded = cardfile.load(path)
+    new = copy.deepcopy(loaded.data)
+    new["patterns"][0]["requirement"]["tokens"]["E"] = 3
+    (saved,) = cardfile.save_files([(loaded, new)])
+    after = path.read_bytes()
+    assert after.startswith(b"\xef\xbb\xbf") == bom
+    assert after.count(b"\n") == raw.count(b"\n") and after.count(b"\r\n") == raw.count(b"\r\n")
+    before_lines, after_lines = raw.split(b"\n"), after.split(b"\n")
+    changed = [(a, b) for a, b in zip(before_lines, after_lines) if a != b]
+    assert changed == [(b"    tokens: {E: 1}" + newline[:-1].encode(), b"    tokens: {E: 3}" + newline[:-1].encode())]
+    # the returned file is what is on disk: a second edit saves without a "changed on disk" refusal
+    again = copy.deepcopy(saved.data)
+    again["patterns"][0]["requirement"]["tokens"]["E"] = 2
+    cardfile.save_files([(saved, again)])
+    assert cardfile.load(path).data == again and path.read_bytes().count(b"\r\n") == raw.count(b"\r\n")
+
+
 def test_nested_value_from_null_and_list_changes_stay_local(card_folder):
     path = card_folder / "patterns.yaml"
     before = path.read_text(encoding="utf-8")

@@ -257,7 +257,7 @@ def test_sweeps_page_runs_a_batch_with_plots(ui, console_errors):
     page.get_by_role("button", name="Run batch").click()
     expect(page.get_by_text(re.compile(r"played 16 games"))).to_be_visible(timeout=240_000)
     expect(page.get_by_text("Design metrics")).to_be_visible()
-    # Meaning Made is cooperative: its headline is the survival rate
+    # Meaning Made declares a shared fate: its headline leads with the survival rate
     expect(page.locator(".sweeps-headline")).to_contain_text("Survival rate")
     expect(page.get_by_role("button", name="Export games (CSV)")).to_be_visible()
     expect(page.get_by_role("button", name="Export games (Parquet)")).to_be_visible()

@@ -28,6 +28,7 @@ and its data. :func:`save_files` writes new data for one or more of them:
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import difflib
 import errno
@@ -66,6 +67,17 @@ class LoadedFile:
     text: str
     fingerprint: str
     data: Any
+    #: how the designer's file spells itself on disk, kept on save: a UTF-8
+    #: byte-order mark, and Windows line ends (``text`` itself always uses "\n")
+    bom: bool = False
+    newline: str = "\n"
+
+    def encode(self, text: str) -> bytes:
+        """``text`` (with "\n" line ends) as this file's bytes: its own line ends
+        and byte-order mark, so a save changes the edited lines and nothing else."""
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return (codecs.BOM_UTF8 if self.bom else b"") + text.encode("utf-8")
 
 
 def _digest(raw: bytes) -> str:
@@ -83,7 +95,13 @@ def load(path: str | Path) -> LoadedFile:
                 _recover_dirs([target.parent])
     raw = read_file_bytes(path)  # one read: the text and its fingerprint are of the same bytes
     text = decode_text(raw, path)
-    return LoadedFile(path, target, text, _digest(raw), safe_load_text(text, file=str(path)))
+    # a file written on Windows keeps its CRLF line ends on save; one with mixed
+    # line ends is saved with "\n" (there is no single style to keep)
+    crlf = b"\r\n" in raw and raw.count(b"\r\n") == raw.count(b"\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    return LoadedFile(path, target, text, _digest(raw), safe_load_text(text, file=str(path)),
+                      bom=raw.startswith(codecs.BOM_UTF8), newline="\r\n" if crlf else "\n")
 
 
 # -- rendering -----------------------------------------------------------------
@@ -436,7 +454,7 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
         try:
             for (lf, _), text, (st, current) in zip(changes, texts, checked):
                 where = lf.path
-                tmp = _stage(lf.target.parent, lf.target.name, text.encode("utf-8"), st, ".tmp")
+                tmp = _stage(lf.target.parent, lf.target.name, lf.encode(text), st, ".tmp")
                 staged.append(tmp)
                 replace.append((str(tmp), str(lf.target)))
                 if backups:
@@ -464,5 +482,6 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
         except OSError as exc:
             raise SaveError(_os_message(exc, dirs[0], "completing the save in")
                             + " (the save completes on the next load)") from None
-    return [LoadedFile(lf.path, lf.target, text, _digest(text.encode("utf-8")),
-                       safe_load_text(text, file=str(lf.path))) for (lf, _), text in zip(changes, texts)]
+    return [LoadedFile(lf.path, lf.target, text, _digest(lf.encode(text)),
+                       safe_load_text(text, file=str(lf.path)), bom=lf.bom, newline=lf.newline)
+            for (lf, _), text in zip(changes, texts)]

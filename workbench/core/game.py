@@ -172,6 +172,10 @@ class Game(abc.ABC):
     #: what the Completion metric (games that ended with a winner) means at this
     #: table, as pages name it: "survival rate" where the table falls together
     completion_label: str = "games with a winner"
+    #: the whole table can lose together (Meaning Made: a collapsed world has no
+    #: winner), so pages lead with the completion rate under ``completion_label``
+    #: before any seat's win rate; declared, never inferred from games played
+    group_fate: bool = False
     #: the class of the card pool :meth:`cards` returns (None: no card data)
     card_pool_type: ClassVar[type | None] = None
     #: how the core loader reads the pool (:class:`workbench.core.cards.PoolSpec`)

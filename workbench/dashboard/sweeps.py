@@ -1,8 +1,8 @@
 """The Sweeps page: play a batch of bot games (optionally two settings on the
 same seeds), watch its progress, and read the design metrics as plots:
 endings, duration histogram, seat balance and card use, under a headline
-that fits the game (survival rate for a cooperative game, the spread of win
-rates across seats for a competitive one). Games whose outcome flipped between
+that fits the game (the survival rate first where the table can lose
+together, then the spread of win rates across seats). Games whose outcome flipped between
 the two settings can be opened on the Play page with their bots; the games
 played export as CSV or Parquet.
 
@@ -23,15 +23,6 @@ from workbench.core.errors import WorkbenchError
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
 
-
-def pl_col(name: str):
-    import polars as pl
-    return pl.col(name)
-
-
-def pl_len():
-    import polars as pl
-    return pl.len()
 
 ARMS = ("A", "B")
 ARM_COLOURS = {"A": "#4a7bd0", "B": "#e08a00"}
@@ -137,41 +128,38 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         return pl.concat(frames).select("arm", "ending", "games", "share") if frames else pl.DataFrame()
 
     def survival(self) -> dict[str, float]:
-        """Share of games each arm ended with a winner (the survival rate of a
-        cooperative game)."""
+        """Share of games each arm ended with a winner: the ``completion`` metric
+        (Meaning Made's survival rate)."""
         return {arm: res.metrics()["completion"] for arm, res in self.results.items()}
 
-    def cooperative(self) -> bool:
-        """Whether the game is cooperative: the engine says so (``Game.cooperative``)
-        or, failing that, every game played was won by all seats or by nobody."""
-        flag = getattr(self._game(), "cooperative", None)
-        if flag is not None:
-            return bool(flag)
-        if not self.results:
-            return False
-        for res in self.results.values():
-            seats = res.players.group_by("index").agg(
-                (pl_col("win_credit") > 0).sum().alias("won"), pl_len().alias("seats"))
-            if seats.filter((seats["won"] > 0) & (seats["won"] < seats["seats"])).height:
-                return False
-        return True
+    def group_fate(self) -> bool:
+        """Whether the table can lose together, as the game declares it
+        (``Game.group_fate``); never guessed from the games played, so the
+        headline does not change kind when the bots change."""
+        return bool(getattr(self._game(), "group_fate", False))
+
+    def completion_label(self) -> str:
+        """What the game calls its completion rate ("survival rate")."""
+        return str(getattr(self._game(), "completion_label", "games with a winner"))
 
     def headline(self) -> str:
-        """The one figure a designer reads first: survival rate for a
-        cooperative game, the spread of win rates across seats (largest minus
-        smallest) for a competitive one."""
+        """The one figure a designer reads first. Every game: the spread of win
+        rates across seats (largest minus smallest ``seat_win_rate``, the metric
+        the Balance view reads). A game whose table can lose together leads with
+        its completion rate under the game's own name for it (survival rate)."""
         from .formats import sig3
         if not self.results:
             return ""
-        if self.cooperative():
-            rates = ", ".join(f"{arm} {v:.1%}" for arm, v in self.survival().items())
-            return f"Survival rate (cooperative game): {rates}"
         balance = self.seat_balance()
         parts = []
         for arm in self.results:
-            rates = balance.filter(balance["arm"] == arm)["win_rate"]
+            rates = balance.filter(balance["arm"] == arm)["win_rate"] if balance.height else []
             parts.append(f"{arm} {sig3(rates.max() - rates.min())}" if len(rates) else f"{arm} —")
-        return "Win-rate spread across seats (competitive game; 0 is even): " + ", ".join(parts)
+        spread = "Win-rate spread across seats (0 is even): " + ", ".join(parts)
+        if self.group_fate():
+            rates = ", ".join(f"{arm} {v:.1%}" for arm, v in self.survival().items())
+            return f"{self.completion_label().capitalize()}: {rates}. {spread}"
+        return spread
 
     def games_table(self):
         """polars: every game played, with its setting in ``arm``; nested
@@ -206,8 +194,8 @@ class SweepsModel(BackgroundWork, param.Parameterized):
 
     def seat_balance(self):
         """polars: arm, seat (1-based), win_rate: the ``seat_win_rate`` metric of
-        :mod:`workbench.sim.metrics` (the same number the Balance view reads; in
-        cooperative play every seat's rate is the survival rate)."""
+        :mod:`workbench.sim.metrics` (the same number the Balance view reads; a
+        shared win counts in full for every winner)."""
         import polars as pl
         rows = [{"arm": arm, "seat": seat, "win_rate": rate}
                 for arm, res in self.results.items()
@@ -284,17 +272,17 @@ def _bar(title: str, categories: list[str], series: dict[str, list[float]], y_la
 
 
 def survival_figure(model: SweepsModel):
-    """The endings as shares of games (the survival rate's make-up in a
-    cooperative game, how games end in a competitive one)."""
+    """The endings as shares of games (how games end; where the table can lose
+    together, the title carries the survival rate)."""
     endings = model.endings()
     names = sorted(set(endings["ending"].to_list()))
     series = {arm: [] for arm in model.results}
     for arm in series:
         sub = dict(endings.filter(endings["arm"] == arm).select("ending", "share").rows())
         series[arm] = [sub.get(e, 0.0) for e in names]
-    if model.cooperative():
+    if model.group_fate():
         rates = ", ".join(f"{arm} {v:.1%}" for arm, v in model.survival().items())
-        title = f"Endings (survival rate: {rates})"
+        title = f"Endings ({model.completion_label()}: {rates})"
     else:
         title = "Endings (share of games)"
     return _bar(title, names, series, "share of games")

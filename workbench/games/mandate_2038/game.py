@@ -147,6 +147,13 @@ class Mandate2038(Game):
     def format_action(self, state: MandateState, action) -> str:
         return str(action)
 
+    def determinize(self, state: MandateState, seat: int, rng: Rng) -> MandateState:
+        """A copy of ``state`` with what ``seat`` cannot see re-drawn (deck orders,
+        unrevealed Mandates, rivals' face-down picks, the random stream):
+        :mod:`.hidden`."""
+        from .hidden import determinize
+        return determinize(state, seat, rng)
+
     def card_names(self) -> frozenset[str]:
         return frozenset(verb.capitalize() for verb in CORE_ACTIONS)
 

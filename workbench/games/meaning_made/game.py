@@ -34,6 +34,7 @@ class MeaningMade(Game):
     pool_spec = POOL
     # a collapse ends the game with no winner, so games with a winner survived
     completion_label = "survival rate"
+    group_fate = True
 
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);

@@ -7,6 +7,7 @@ from typing import Mapping
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.game import Game, GameConfig, GameResult, Option
+from workbench.core.rng import Rng
 
 from . import actions, evaluation, flow, scenario, scoring
 from .data import POOL, SPHERES, Content
@@ -129,6 +130,13 @@ class PaxGame(Game):
                     by_route[route] = value
             out.append(value)
         return out
+
+    def determinize(self, state: PaxState, seat: int, rng: Rng) -> PaxState:
+        """A copy of ``state`` with what ``seat`` cannot see re-drawn (deck order
+        and content, where the Tipping Points lie, rivals' Secret spheres, the
+        random stream): :mod:`.hidden`."""
+        from .hidden import determinize
+        return determinize(state, seat, rng)
 
     def card_names(self) -> frozenset[str]:
         return frozenset(self.cards().ideas)
