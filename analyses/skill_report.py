@@ -22,19 +22,24 @@ All games are seeded (``--seed``), so a rerun gives the same tables.
 ``--ladder`` writes the skill ladder of every game instead (``skill_ladder.csv``
 and a Markdown table on stdout): for each rung (random, greedy, MCTS) the
 measure that shows skill in that game, with a 95% Wilson interval. Where the
-table shares one fate (Meaning Made: a collapsed world has no winner) every seat plays the rung and the measure is
-survival; in competitive play (Mandate, Pax) one seat plays the rung (rotated through every
+table shares one fate (``Game.group_fate``; Meaning Made: a collapsed world has
+no winner) every seat plays the rung and the measure is survival; in
+competitive play (Mandate, Pax) one seat plays the rung (rotated through every
 seat) against a field of greedy bots and the measure is that seat's win rate,
 against the fair share ``1/players``. The verdict column says whether the rung
-beats the one below it with intervals apart, within noise, or not.
+beats the one below it with intervals apart, within noise, or not. Beside it,
+from one more game per rung played in this process: milliseconds per decision
+(decisions with a choice only) and how often the rung picks the move greedy
+would have picked. ``LADDER_GAMES`` holds the ladders (game, variants, rungs,
+players, games per rung); ``--ladder-game`` picks some by game id or label.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 OUT = Path(__file__).resolve().parent / "out"
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for snapshot.py beside this script
@@ -123,9 +128,6 @@ LADDER_GAMES: dict[str, LadderSpec] = {
     "mandate-2038": LadderSpec("mandate-2038", ("random", "greedy", MCTS_RUNG), 4, 48),
     "pax-transhumanity": LadderSpec("pax-transhumanity", ("random", "greedy", MCTS_RUNG), 3, 48),
 }
-#: games whose table shares one fate (Meaning Made: nobody wins a collapsed
-#: world), where the ladder measures survival with every seat the same bot
-GROUP_FATE = {"meaning-made"}
 FIELD = "greedy"
 
 
@@ -154,7 +156,7 @@ def probe(game_id: str, rung: str, players: int, seed: int, variants=()) -> dict
 
     game = get_game(game_id)
     config = game.config(players, seed=derive_seed(seed, "probe"), variants=variants)
-    coop = game_id in GROUP_FATE
+    coop = game.group_fate
     bots = [make_bot(rung) if coop or s == 0 else make_bot(FIELD) for s in range(players)]
     greedy = make_bot("greedy")
     rngs = bot_rngs(config)
@@ -184,8 +186,9 @@ def skill_ladder(game: str, rungs, players: int, games: int, seed: int, workers,
     from workbench.core.registry import get_game
     from workbench.sim import SimSpec, simulate
 
-    get_game(game)  # an unknown game fails here, before any batch
-    cooperative = game in GROUP_FATE
+    # an unknown game fails here, before any batch; a table that shares one
+    # fate (Meaning Made: nobody wins a collapsed world) measures survival
+    cooperative = get_game(game).group_fate
     variants = tuple(variants)
     rows = []
     for rung in rungs:
