@@ -98,15 +98,16 @@ def test_time_budget_spelled_out_with_a_default_depth():
         make_bot("mcts:time=0")
 
 
+@pytest.mark.parametrize("spec", ["mcts:time=0.01", "mcts:t=0.01:prior=greedy:k=4:greedy:d=2"])
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
-def test_time_budget_bot_plays_a_legal_move_in_every_game(game_id):
+def test_time_budget_bot_plays_a_legal_move_in_every_game(game_id, spec):
     from workbench.core.bots import make_bot
     from workbench.core.registry import get_game
     from workbench.core.rng import Rng
     game = get_game(game_id)
     state = game.new_initial_state(game.config(game.default_players if hasattr(game, "default_players")
                                                else game.min_players, seed=3))
-    action = make_bot("mcts:time=0.01").choose(game, state, Rng(1))
+    action = make_bot(spec).choose(game, state, Rng(1))
     assert action in state.legal_actions()
 
 
@@ -255,6 +256,19 @@ def test_guided_search_is_reproducible_legal_and_rates_each_node_once():
     assert 1 <= game.ratings <= 31
     assert first == bot.choose(game, state, Rng(9))
     assert first in state.legal_actions()
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_guided_search_reproduces_in_every_game(game_id):
+    from workbench.core.registry import get_game
+    game = get_game(game_id)
+    state = game.new_initial_state(game.config(game.default_players, seed=4))
+    while len(state.legal_actions()) < 3:  # a decision with something to compare
+        state.apply_action(state.legal_actions()[0])
+    spec = "mcts:6:prior=greedy:k=3:greedy:d=2"
+    first = make_bot(spec).choose(game, state, Rng(8))
+    assert first in state.legal_actions()
+    assert make_bot(spec).choose(game, state, Rng(8)) == first
 
 
 def test_guided_mcts_beats_random_bots():
