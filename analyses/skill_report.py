@@ -283,6 +283,9 @@ def main(argv=None) -> int:
     p.add_argument("--ladder-game", action="append", default=None,
                    help="limit --ladder to this game id or ladder label (repeatable), e.g. "
                         "meaning-made+high-instability")
+    p.add_argument("--rungs", type=lambda text: tuple(r.strip() for r in text.split(",") if r.strip()),
+                   default=None, help="with --ladder: these rungs instead of the ladder's, comma-separated, "
+                                      "bottom first, e.g. greedy,mcts:32:prior=greedy:k=3:greedy:d=2")
     args = p.parse_args(argv)
     if args.ladder:
         import polars as pl
@@ -296,10 +299,19 @@ def main(argv=None) -> int:
             print(f"error: no ladder for {', '.join(unknown)}; choose from {', '.join(LADDER_GAMES)}",
                   file=sys.stderr)
             return 1
+        if args.rungs:
+            from workbench.core.bots import make_bot
+            from workbench.core.errors import WorkbenchError
+            try:
+                for rung in args.rungs:
+                    make_bot(rung)
+            except WorkbenchError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 1
         for label, spec in LADDER_GAMES.items():
             if wanted and label not in wanted and spec.game not in wanted:
                 continue
-            rungs, games = spec.rungs, args.games or spec.games
+            rungs, games = args.rungs or spec.rungs, args.games or spec.games
             if args.quick:
                 rungs, games = ("random", "greedy", "mcts:4:prior=greedy:k=3:greedy:d=2"), spec.players
             rows += skill_ladder(spec.game, rungs, spec.players, games, args.seed, args.workers,
