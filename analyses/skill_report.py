@@ -142,11 +142,13 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def probe(game_id: str, rung: str, players: int, seed: int, variants=()) -> dict:
-    """What one decision of ``rung`` costs and how often it departs from greedy:
+    """What one decision of ``rung`` costs and where it departs from greedy:
     one game in this process (the rung in seat 0, every seat in a group-fate
     game, greedy elsewhere), timing the rung's decisions with more than one
-    legal action and asking a greedy bot (with a copy of the same rng) what it
-    would have played there."""
+    legal action. ``agrees_with_greedy``: the share of them where the rung
+    took a move the greedy bot rates best (one of its ties counts);
+    ``iterations_per_root_action``: for MCTS, its iterations over the root
+    actions it visited, averaged over the decisions."""
     import time
 
     from workbench.core.bots import make_bot
@@ -158,25 +160,29 @@ def probe(game_id: str, rung: str, players: int, seed: int, variants=()) -> dict
     config = game.config(players, seed=derive_seed(seed, "probe"), variants=variants)
     coop = game.group_fate
     bots = [make_bot(rung) if coop or s == 0 else make_bot(FIELD) for s in range(players)]
-    greedy = make_bot("greedy")
     rngs = bot_rngs(config)
     state = game.new_initial_state(config)
     spent = decisions = agree = 0
+    per_action: list[float] = []
     while not state.is_terminal():
         seat = state.current_player()
-        ours = coop or seat == 0
-        if ours and len(state.legal_actions()) > 1:
-            other = greedy.choose(game, state, rngs[seat].copy())
+        legal = state.legal_actions()
+        bot = bots[seat]
+        if (coop or seat == 0) and len(legal) > 1:
             start = time.perf_counter()
-            action = bots[seat].choose(game, state, rngs[seat])
+            action = bot.choose(game, state, rngs[seat])
             spent += time.perf_counter() - start
             decisions += 1
-            agree += action == other
+            values = game.action_values(state, seat, legal)
+            agree += values[legal.index(action)] >= max(values) - 1e-12
+            if getattr(bot, "last_root_actions", 0):
+                per_action.append(bot.last_iterations / bot.last_root_actions)
         else:
-            action = bots[seat].choose(game, state, rngs[seat])
+            action = bot.choose(game, state, rngs[seat])
         state.apply_action(action)
     return {"ms_per_decision": 1000 * spent / decisions if decisions else 0.0,
-            "agrees_with_greedy": agree / decisions if decisions else None}
+            "agrees_with_greedy": agree / decisions if decisions else None,
+            "iterations_per_root_action": sum(per_action) / len(per_action) if per_action else None}
 
 
 def skill_ladder(game: str, rungs, players: int, games: int, seed: int, workers, log,
@@ -229,16 +235,19 @@ def skill_ladder(game: str, rungs, players: int, games: int, seed: int, workers,
 
 
 def ladder_markdown(rows: list[dict]) -> str:
-    out = ["| game | players | bot | measure | games | value [95% CI] | ms / decision | same move as greedy | verdict |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out = ["| game | players | bot | measure | games | value [95% CI] | ms / decision | greedy's best move | "
+           "iterations per root action | verdict |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         fair = f" (fair {r['fair']:.2f})" if r["fair"] else ""
         game = f"{r['game']} ({r['variants']})" if r.get("variants") else r["game"]
         agree = r.get("agrees_with_greedy")
         agree = "" if agree is None else f"{agree:.0%}"
+        per = r.get("iterations_per_root_action")
+        per = "" if per is None else f"{per:.1f}"
         out.append(f"| {game} | {r['players']} | `{r['rung']}` | {r['measure']}{fair} | {r['games']} | "
                    f"{r['value']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}] | {r['ms_per_decision']:.1f} | "
-                   f"{agree} | {r['verdict']} |")
+                   f"{agree} | {per} | {r['verdict']} |")
     return "\n".join(out)
 
 

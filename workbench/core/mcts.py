@@ -179,8 +179,10 @@ class MCTSBot(Bot):
         self.epsilon = epsilon
         self.guided = prior is not None or top_k is not None
         self._greedy = GreedyBot() if playout == "greedy" else None
-        #: iterations the last decision ran (a time budget's count varies)
+        #: iterations the last decision ran (a time budget's count varies) and
+        #: the root actions they visited (for reports: iterations per action)
         self.last_iterations = 0
+        self.last_root_actions = 0
         parts = [f"t={time_budget}" if time_budget is not None else str(iterations)]
         if prior is not None:
             parts.append(f"prior={prior}")
@@ -225,6 +227,7 @@ class MCTSBot(Bot):
             self._iterate(game, root, sample, rng, bounds, legal)
             done += 1
         self.last_iterations = done
+        self.last_root_actions = len(root.children)
         # most visited root action; ties go to the higher mean, then list order
         best, best_key = None, None
         for action in legal:
