@@ -278,8 +278,8 @@ def test_pool_with_values_refuses_a_bad_pool_and_changes_nothing():
     s = TweakSession("pax-transhumanity")
     variables, _ = s.variables(["settings.finance_start.value.capital"])
     before = s.raw
-    ok = s.with_values({variables[0].name: 4}, variables)
-    assert ok["settings.yaml"]["finance_start"]["value"]["capital"] == 4
+    ok = s.with_values({variables[0].name: 2}, variables)
+    assert ok["settings.yaml"]["finance_start"]["value"]["capital"] == 2
     assert s.raw is before and before["settings.yaml"]["finance_start"]["value"]["capital"] == 3
     bad, _ = s.variables(["settings.agents_in_pool.value"])
     with pytest.raises(DataError, match="agents_in_pool.*whole number"):
@@ -292,7 +292,7 @@ def test_a_proposal_with_a_refused_edit_applies_nothing(cards_copy):
     session = open_session("pax-transhumanity", cards_copy / "pax_transhumanity")
     before = session.raw
     text = (cards_copy / "pax_transhumanity" / "settings.yaml").read_text(encoding="utf-8")
-    edits = [{"card": "finance_start", "field": "value.capital", "old": 3, "new": 4},
+    edits = [{"card": "finance_start", "field": "value.capital", "old": 3, "new": 2},
              {"card": "agents_in_pool", "field": "value", "old": 5, "new": -3}]  # below the floor
     with pytest.raises(DataError):
         apply_edits(session, edits)

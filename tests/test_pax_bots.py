@@ -108,6 +108,47 @@ def test_unfinished_positions_pay_the_stall_charge_per_round():
     assert GAME.evaluate(state, 0, w) == pytest.approx(early - 10 * DEFAULT_WEIGHTS["stall"])
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_turn_moves_the_evaluation_clock_by_the_same_step(players):
+    """The stall charge and the shrinking holdings read the time in turns, so
+    passing the turn costs every seat alike. With the round number alone only
+    the last seat's turn ended a round: its look-ahead charged every move that
+    did not end the game a round more than the other seats' did, and the last
+    seat won most often at every player count (issue 15)."""
+    from workbench.games.pax_transhumanity.flow import next_turn
+    state = GAME.new_initial_state(GAME.config(players, seed=2))
+    while state.decision is not None:          # the Secret sphere choices
+        state.apply_action(state.legal_actions()[0])
+    w = {"spend_by": 0}                        # holdings at full weight: only the stall charge moves
+    steps = []
+    for _ in range(2 * players):
+        seat = state.turn
+        before = GAME.evaluate(state, seat, w)
+        next_turn(state)
+        steps.append(before - GAME.evaluate(state, seat, w))
+    assert steps == pytest.approx([DEFAULT_WEIGHTS["stall"] / players] * (2 * players))
+    assert state.round == 3
+    # turn_clock=0 (the evaluation before the fix): only the last seat's turn costs, a whole round
+    old = {"spend_by": 0, "turn_clock": 0}
+    steps = []
+    for _ in range(players):
+        seat = state.turn
+        before = GAME.evaluate(state, seat, old)
+        next_turn(state)
+        steps.append(before - GAME.evaluate(state, seat, old))
+    assert steps == pytest.approx([0.0] * (players - 1) + [DEFAULT_WEIGHTS["stall"]])
+    # the holdings shrink by the same step on every turn too
+    rich = state.clone()
+    rich.fin[0][0] += 2
+    gains = []
+    for _ in range(players):
+        gains.append(GAME.evaluate(rich, 0, {"stall": 0.0}) - GAME.evaluate(state, 0, {"stall": 0.0}))
+        next_turn(state)
+        next_turn(rich)
+    diffs = [a - b for a, b in zip(gains, gains[1:])]
+    assert diffs == pytest.approx([diffs[0]] * len(diffs)) and diffs[0] > 0
+
+
 def test_money_held_is_worth_nothing_by_spend_by():
     state = GAME.new_initial_state(GAME.config(3, seed=2))
     state.round = 30

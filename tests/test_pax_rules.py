@@ -117,6 +117,8 @@ def test_broken_card_file_names_file_card_and_field(cards_copy):
     ("boards.yaml", "problem_tokens: 3", "problem_tokens: true", "problem_tokens"),
     ("settings.yaml", "capital: 3,", "capital: -2,", "capital must be a whole number"),
     ("settings.yaml", "wealth: 3,", "wealth: 30,", "more than the 9 agents in play"),
+    # nine on the track would leave none for the Human Progress card (8 + 1 in the source)
+    ("settings.yaml", "wealth: 3,", "wealth: 4,", "less the one on the Human Progress card"),
     ("settings.yaml", "capital: 3, ", "", "must give capital, wealth and debt"),
 ])
 def test_negative_or_impossible_start_numbers_are_refused(cards_copy, file, old, new, words):

@@ -75,3 +75,24 @@ def test_png_snapshot_of_a_plot_page(tmp_path):
                                                "--workers", "0", "--out", str(tmp_path)]) == 0
     png = tmp_path / "player_count_sweep.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pax_seat_report_agrees_with_simulate(capsys):
+    """analyses/pax_seats.py plays the games `workbench simulate` plays and reads
+    them through the same metrics: its figures match the batch's."""
+    from workbench.sim import SimSpec, simulate
+    module = _script("pax_seats")
+    rows = module.play(2, 6, 11, "greedy", {})
+    data = module.metric_data(rows, 2)
+    result = simulate(SimSpec("pax-transhumanity", games=6, players=2, bots="greedy", seed=11), workers=0)
+    metrics = result.metrics()
+    for key in ("tie_break_share", "decided_by_score", "timeout", "seat_gap"):
+        assert module.compute(data, key) == pytest.approx(metrics[key]), key
+    assert [r["ending"] for r in rows] == result.games.sort("index")["ending"].to_list()
+    # every finished game names the seat that ended it; a timeout names none
+    assert all((r["ender"] is None) == (r["ending"] == "timeout") for r in rows)
+    assert module.main(["--players", "2", "--games", "2", "--seed", "11"]) == 0
+    out = capsys.readouterr().out
+    assert "`decided_by_score`" in out and "games ended by seat 1..2" in out
+    assert module.main(["--focal", "greedy:turn_clock=0", "--players", "2", "--games", "2", "--seed", "11"]) == 0
+    assert "focal seat win rate" in capsys.readouterr().out

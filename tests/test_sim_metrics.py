@@ -178,6 +178,21 @@ def test_tie_break_share_counts_shared_top_scores_among_games_with_a_winner():
     assert _result(recs).metrics()["tie_break_share"] == pytest.approx(2 / 3)
 
 
+def test_decided_by_score_counts_every_game_and_a_timeout_as_undecided():
+    recs = [_scored(0, [0], [3, 3, 1]),                      # tie broken by Capital
+            _scored(1, [1], [1, 4, 2]),                      # score decides
+            _scored(2, [2], [0, 1, 6]),                      # score decides
+            _scored(3, [], [2, 0, 0], extra={"ending": "timeout", "timeout": True, "no_winner": False})]
+    m = _result(recs).metrics()
+    # the timeout is left out of the tie-break share (1 of 3 won games tied) ...
+    assert m["tie_break_share"] == pytest.approx(1 / 3)
+    assert m["timeout"] == pytest.approx(1 / 4)
+    # ... but counts against "decided by score", although one seat led it alone
+    assert m["decided_by_score"] == pytest.approx(2 / 4)
+    assert m["decided_by_score"] == pytest.approx(m["completion"] * (1 - m["tie_break_share"]))
+    assert _result([_scored(0, [0], [4])]).metrics()["decided_by_score"] is None
+
+
 def test_cap_saturation_reads_players_at_cap():
     recs = [_scored(0, [0], [30, 30, 12], extra={"players_at_cap": 2}),
             _scored(1, [1], [10, 30, 2], extra={"players_at_cap": 1})]

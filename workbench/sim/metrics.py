@@ -133,8 +133,10 @@ class NoWinner(Metric):
 
 
 class Timeout(Metric):
-    """Timeout rate: share of games cut off at the action limit before the rules
-    ended them. ``#{g : actions_g = limit} / G``, range [0, 1]."""
+    """Timeout rate: share of games cut off before the rules ended them, at the
+    runner's action limit or by the game's own safety stop (Pax Transhumanity's
+    ``round_limit``: ending ``timeout``). ``#{g : timed out} / G``, range [0, 1].
+    A timed-out game has no winner."""
 
     key, label, column = "timeout", "Timeout (action limit)", "timeout"
 
@@ -344,6 +346,9 @@ class TieBreakShare(Metric):
     then went to a tie-break such as Capital or Vitals, or was shared):
     ``#{g : |W_g| > 0, #{s : score_g[s] = max score_g} >= 2} / #{g : |W_g| > 0}``,
     range [0, 1]. Not computed for one-seat batches or batches without a winner.
+    Games without a winner (a ``timeout`` at the safety limit, a collapse) are
+    left out of both counts, so this share says nothing about them: read it
+    with Timeout, or read Decided by score, which counts every game.
     In cooperative play every score ties by construction of the win, so read it
     for competitive games."""
 
@@ -358,6 +363,28 @@ class TieBreakShare(Metric):
         top = d.scores.max(axis=1, keepdims=True)
         tied = (d.scores == top).sum(axis=1) >= 2
         return float(tied[has_winner].mean())
+
+
+class DecidedByScore(Metric):
+    """Decided by score: share of all games that some seat won with the top
+    score to itself.
+
+    ``#{g : |W_g| > 0, #{s : score_g[s] = max score_g} = 1} / G``, range [0, 1].
+    Unlike Tie-break share, every game is in the denominator: a game stopped at
+    the safety limit (``timeout``) or ending with no winner counts as *not*
+    decided by score, so ``decided_by_score = completion x (1 - tie_break_share)``.
+    "At least 80 % of games decided by score" is ``decided_by_score >= 0.8``.
+    Not computed for one-seat batches."""
+
+    key, label = "decided_by_score", "Decided by score (all games, timeouts included)"
+
+    def compute(self, d: MetricData):
+        if d.scores is None or not d.n or d.scores.shape[1] < 2:
+            return None
+        has_winner = d.won.sum(axis=1) > 0
+        top = d.scores.max(axis=1, keepdims=True)
+        alone = (d.scores == top).sum(axis=1) == 1
+        return float((has_winner & alone).mean())
 
 
 class CapSaturation(Metric):
@@ -424,7 +451,7 @@ class CardUsage(Metric):
 #: every metric, in display order: the one place they are registered
 METRICS: list[Metric] = [
     Completion(), NoWinner(), Timeout(), Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(), Drawishness(),
-    TieBreakShare(), CapSaturation(), ActionUsage(), ActionUsageMin(),
+    TieBreakShare(), DecidedByScore(), CapSaturation(), ActionUsage(), ActionUsageMin(),
     DurationRounds(), DurationRoundsSpread(), DurationActions(), DurationActionsSpread(),
     IdealDuration(), ScoreSpread(), Decisiveness(), LeadChange(), Drama(), DecisionMoves(), BranchingFactor(),
 ]

@@ -229,11 +229,12 @@ def load_content(folder=None) -> Content:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 50:
             raise DataError(f"{part} must be a whole number from 0 to 50, not {value!r}",
                             file=str(spath), card="finance_start", field=f"value.{part}")
-    if sum(start.values()) > settings["agents_in_play"]:
-        # the Finance agents are taken from the agents in play; the rest wait on the marker
+    if sum(start.values()) > settings["agents_in_play"] - 1:
+        # the Finance agents are taken from the agents in play, but one of them always
+        # starts on the Human Progress card (the source: 8 of 9 on the board, 1 there)
         raise DataError(f"capital + wealth + debt ({sum(start.values())}) is more than the "
-                        f"{settings['agents_in_play']} agents in play", file=str(spath), card="finance_start",
-                        field="value")
+                        f"{settings['agents_in_play']} agents in play less the one on the Human Progress card",
+                        file=str(spath), card="finance_start", field="value")
     settings["player_colours"] = {int(k): list(v) for k, v in settings["player_colours"].items()}
     plain = sum(1 for k in kinds if k == "idea")
     if plain < settings["draw_deck"] + 2 * 4:

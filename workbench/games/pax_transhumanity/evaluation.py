@@ -60,15 +60,19 @@ DEFAULT_WEIGHTS = {
     "secret_caution": 0.0, # a rival's hidden Secret sphere: 0 counts the mean of the four it could be,
                             # 1 the one that scores best for them (the bot ends games only when sure)
     "margin": 2.0,          # per point ahead of (or behind) the best rival under the final scoring
-    "stall": 0.5,           # per round played, charged to unfinished positions only, so the longer a
-                            # game drags on the more ending it (on the tie-break, later even second)
-                            # beats going on
-    "spend_by": 30.0,       # round by which money and Patents held are worth nothing (their weights
-                            # shrink linearly to 0): scoring never counts money, so bots spend it
+    "stall": 0.5,           # per round played (counted in turns, rounds_elapsed), charged to unfinished
+                            # positions only, so the longer a game drags on the more ending it (on the
+                            # tie-break, later even second) beats going on
+    "spend_by": 30.0,       # round (rounds_elapsed) by which money and Patents held are worth nothing
+                            # (their weights shrink linearly to 0): scoring never counts money, so bots
+                            # spend it
+    "turn_clock": 1.0,      # 1: the time stall and spend_by read moves on by 1/players every turn
+                            # (rounds_elapsed); 0: the round number alone, as before issue 15, which
+                            # favoured the last seat (kept to reproduce that measurement)
 }
 
 #: keys that are not features: how endings, long games and held money are valued
-ENDING_KEYS = ("win", "tiebreak_win", "loss", "secret_caution", "margin", "stall", "spend_by")
+ENDING_KEYS = ("win", "tiebreak_win", "loss", "secret_caution", "margin", "stall", "spend_by", "turn_clock")
 #: features whose weight shrinks toward ``spend_by``
 HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
@@ -305,7 +309,7 @@ def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = Non
     """Weighted features (see ``DEFAULT_WEIGHTS``; money and Patents held count
     less and less until round ``spend_by``). A finished game adds the
     ending's worth for ``seat`` (:func:`ending_value`); an unfinished one pays
-    ``stall`` per round, so the longer a game drags on the more an ending the
+    ``stall`` per round (time read by :func:`rounds_elapsed`), so the longer a game drags on the more an ending the
     player would not win beats going on. The safety stop (``timeout``) is
     valued like any unfinished position. ``static``, ``facts``, ``labour``:
     see :func:`features`."""
@@ -317,14 +321,29 @@ def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = Non
     if state.ending is None and state.decision is not None and _resolving(state):
         state, static, facts = played_out(state, seat, w), None, None
     f = features(state, seat, static, facts, labour)
-    keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
+    elapsed = rounds_elapsed(state, w["turn_clock"] != 0)
+    keep = max(0.0, 1.0 - elapsed / w["spend_by"]) if w["spend_by"] > 0 else 1.0
     # the same products summed by sum() in the same order as always (a loop
     # of += would differ from sum() on Python versions that compensate)
     coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _coefficients(w)
     value = sum([c * v * (keep if held else 1.0) for (c, held), v in zip(coef, f.values())])
     if state.is_terminal() and state.ending != "timeout":
         return value + ending_value(state, seat, w)
-    return value - w["stall"] * state.round
+    return value - w["stall"] * elapsed
+
+
+def rounds_elapsed(state: PaxState, by_turn: bool = True) -> float:
+    """Game time as the evaluation reads it: the round plus the share of it the
+    seats before the one to move have played (``round + turn / players``).
+    Every turn moves it on by the same step, so no seat sees the clock jump:
+    with the round number alone (``by_turn=False``, weight ``turn_clock=0``),
+    only the last seat's turn ended a round, and its look-ahead charged every
+    move that did not end the game one round's ``stall`` more (and shrank its
+    holdings by one round more) than the other seats' did, which made the last
+    seat end games sooner and win them more often (issue 15)."""
+    if not by_turn:
+        return state.round
+    return state.round + state.turn / state.num_players
 
 
 def _resolving(state: PaxState) -> bool:
@@ -361,11 +380,12 @@ def played_out(state: PaxState, seat: int, w: Mapping, limit: int = 40) -> PaxSt
 def _value(state: PaxState, seat: int, w: Mapping) -> float:
     """:func:`evaluate` without playing out pending effects (one level only)."""
     f = features(state, seat)
-    keep = max(0.0, 1.0 - state.round / w["spend_by"]) if w["spend_by"] > 0 else 1.0
+    elapsed = rounds_elapsed(state, w["turn_clock"] != 0)
+    keep = max(0.0, 1.0 - elapsed / w["spend_by"]) if w["spend_by"] > 0 else 1.0
     value = sum([c * v * (keep if held else 1.0) for (c, held), v in zip(_coefficients(w), f.values())])
     if state.is_terminal() and state.ending != "timeout":
         return value + ending_value(state, seat, w)
-    return value - w["stall"] * state.round
+    return value - w["stall"] * elapsed
 
 
 def _coefficients(w: Mapping) -> list:
