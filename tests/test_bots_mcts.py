@@ -298,3 +298,24 @@ def test_time_budget_stops_the_guided_search_at_the_deadline(monkeypatch):
     assert bot.choose(GAME, state, Rng(0)) in state.legal_actions()
     # ten readings fit in the budget: the start, then one per iteration at most
     assert 1 <= bot.last_iterations <= 10
+
+
+def test_guided_search_under_a_ban_never_rates_or_searches_the_banned_card():
+    from workbench.core.restricted import RestrictedBot
+    state = GAME.new_initial_state(GAME.config(2, seed=1))
+    while "Gem" not in state.market:
+        state = GAME.new_initial_state(GAME.config(2, seed=state.config.seed + 1))
+    game = RatingRace()
+    inner = parse_mcts("20:prior=greedy:k=2:greedy:d=3")
+    bot = RestrictedBot("ban", "Gem", inner)
+    rated = []
+    original = game.action_values
+
+    def spy(s, seat, actions, weights=None):
+        if not rated:  # the first rating is the root's
+            rated.extend(map(str, actions))
+        return original(s, seat, actions, weights)
+
+    game.action_values = spy
+    assert str(bot.choose(game, state, Rng(0))) != "take Gem"
+    assert rated and "take Gem" not in rated
