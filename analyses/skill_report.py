@@ -115,8 +115,8 @@ class LadderSpec(NamedTuple):
 
 
 #: the ladders of the skill report, by label. Games per rung: 48 (12 per seat
-#: at 4 players, 16 at 3), enough for 95% intervals to separate a rung that
-#: wins twice the fair share from one that wins it.
+#: at 4 players), enough for 95% intervals to separate a rung that wins twice
+#: the fair share from one that wins it.
 LADDER_GAMES: dict[str, LadderSpec] = {
     # greedy survives about 95 % of two-player games: no rung above it can show
     # more with intervals apart (the report says so), hence the harder table below
@@ -126,7 +126,10 @@ LADDER_GAMES: dict[str, LadderSpec] = {
     "meaning-made+high-instability": LadderSpec("meaning-made", ("random", "greedy", MCTS_RUNG), 2, 48,
                                                 ("high-instability",)),
     "mandate-2038": LadderSpec("mandate-2038", ("random", "greedy", MCTS_RUNG), 4, 48),
-    "pax-transhumanity": LadderSpec("pax-transhumanity", ("random", "greedy", MCTS_RUNG), 3, 48),
+    # 96 games (32 per seat): at 48 the rung read 0.44 [0.31, 0.58] against
+    # greedy's 0.23 [0.13, 0.37], near apart; at 96 greedy's share came back
+    # to about fair and the two stay within noise (docs/playtesting.md)
+    "pax-transhumanity": LadderSpec("pax-transhumanity", ("random", "greedy", MCTS_RUNG), 3, 96),
 }
 FIELD = "greedy"
 
