@@ -82,8 +82,8 @@ Budget: with a time budget a playout also stops at the deadline (its leaf is
 then scored by ``Game.evaluate``), so one decision takes about the budget plus
 one look-ahead, whatever the game. With an iteration count, one decision costs
 about ``iterations * (d + 1)`` greedy look-aheads when the playouts are greedy
-and the search guided: ``workbench bench`` and docs/playtesting.md give the
-milliseconds per decision that ladder's specs take in each game.
+and the search guided: the skill ladder in docs/playtesting.md gives the
+milliseconds per decision its spec took in each game.
 
 Determinism: with an iteration count the bot's choices depend only on the
 state and its own rng. A time budget (``t=``) makes the number of iterations,
