@@ -49,6 +49,23 @@ def test_bad_targets_are_one_clear_line(text, words):
     assert words in str(exc.value) and "\n" not in str(exc.value)
 
 
+def test_margin_aims_inside_the_band():
+    band = parse_target("survival=0.55..0.8")
+    assert band.miss(0.56) == 0 and band.miss(0.56, margin=0.02) == pytest.approx(0.01)
+    assert band.miss(0.79, margin=0.02) == pytest.approx(0.01) and band.miss(0.7, margin=0.02) == 0
+    floor = parse_target("action_usage_min>=0.05")
+    assert floor.miss(0.0498) > 0 and floor.miss(0.055, margin=0.01) == pytest.approx(0.005)
+    # a band narrower than twice the margin shrinks to its middle
+    narrow = parse_target("seat_gap=0.1..0.12")
+    assert narrow.miss(0.11, margin=0.05) == 0 and narrow.miss(0.1, margin=0.05) == pytest.approx(0.01)
+    # the margin is part of what a stored study must share; without one the
+    # fingerprint is what studies made before the option stored
+    spec = BalanceSpec("meaning-made", [band], ["patterns.*.cost"])
+    assert "margin" not in spec.fingerprint()
+    spec.margin = 0.01
+    assert json.loads(spec.fingerprint())["margin"] == 0.01
+
+
 def test_player_counts_union_of_targets():
     targets = [parse_target("survival=0.5..0.8 @players=2..3"), parse_target("legacy_cap_share<=0.1")]
     assert player_counts(targets, 4) == [2, 3, 4]
@@ -167,6 +184,9 @@ def test_cli_refuses_unknown_games_and_bad_input_in_one_line(capsys):
     assert "--target" in capsys.readouterr().err
     assert main(["balance", "meaning-made", "--target", "survival=0.5..0.8", "--vary", "patterns.Shell.cost"]) == 1
     assert "--allow-seed" in capsys.readouterr().err
+    assert main(["balance", "meaning-made", "--target", "survival=0.5..0.8", "--vary", "initiatives.*.cost",
+                 "--margin", "-0.1"]) == 1
+    assert "--margin" in capsys.readouterr().err
 
 
 def test_cli_json_end_to_end(cards_copy, tmp_path, capsys):
@@ -320,3 +340,18 @@ def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys)
     assert "took back" in capsys.readouterr().out
     assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
         [e["old"] for e in doc["edits"]]
+
+
+@pytest.mark.parametrize("text, metric", [
+    ("faction_gap<=0.1 @players=4", "role_gap"),
+    ("faction_win_rate_mirevanta=0.15..0.35", "role_win_rate_mirevanta"),
+    ("role_win_rate_orisonix>=0.1", "role_win_rate_orisonix"),
+])
+def test_faction_targets_name_the_role_metrics(text, metric):
+    assert parse_target(text).metric == metric
+
+
+def test_a_faction_win_rate_target_names_one_faction():
+    with pytest.raises(WorkbenchError) as exc:
+        parse_target("faction_win_rate<=0.3")
+    assert "one value per role" in str(exc.value)

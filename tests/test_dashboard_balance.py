@@ -58,6 +58,9 @@ def test_choosing_a_game_fills_in_its_targets_and_variables():
     assert "survival" in m.targets and "initiatives" in m.vary
     m.game_id = "mandate-2038"
     assert "action_usage_min>=0.05 @players=4" in m.targets and "tiles.*.runway=0..3" in m.vary
+    assert "faction_gap<=0.1 @players=4" in m.targets   # the faction target, by its alias
+    from workbench.balance.targets import parse_target
+    assert [parse_target(line).metric for line in m.targets.splitlines()] == ["action_usage_min", "role_gap"]
     assert (m.trials, m.games_per_trial, m.fresh_games) == (8, 8, 16)
     m.game_id = "pax-transhumanity"
     assert "tie_break<=0.2 @players=3" in m.targets and "boards.*.problem_tokens=1..5" in m.vary

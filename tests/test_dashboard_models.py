@@ -189,6 +189,23 @@ def test_sweep_runs_off_thread_with_progress(sweeps):
     assert order and set(table["card"].to_list()) == set(order)
 
 
+def test_sweep_shows_faction_balance_where_seats_play_factions(sweeps):
+    from workbench.dashboard.sweeps import SweepsModel, role_figure
+    sweeps.param.update(games=4, players=2, bots_a="random")
+    sweeps.run()
+    assert sweeps.role_balance().height == 0 and role_figure(sweeps) is None  # the toy has no roles
+    mandate = SweepsModel(games=["mandate-2038"], game_id="mandate-2038")
+    mandate.param.update(games=3, players=3, bots_a="random", seed=2)
+    mandate.run()
+    table = mandate.role_balance()
+    # the page plots the one role_win_rate metric the Balance view's faction targets read
+    assert dict(zip(table["role"].to_list(), table["win_rate"].to_list())) == \
+        mandate.results["A"].metrics()["role_win_rate"]
+    figure = role_figure(mandate)
+    assert figure is not None and figure.title.text.startswith("Faction balance")
+    assert sorted(figure.renderers[0].data_source.data["x"]) == sorted(table["role"].to_list())
+
+
 def test_sweep_compare_lists_flipped_games_that_open_in_play(sweeps, monkeypatch):
     sweeps.param.update(games=30, players=3, bots_a="greedy", compare=True, bots_b="random")
     sweeps.run()

@@ -121,6 +121,23 @@ def test_random_games_end_within_the_limit(game):
             json.dumps(game.observe(end))
 
 
+def test_player_roles_are_declared_and_fixed_for_the_game(game):
+    """``player_role``: a name per seat for a game with a ``role_label``, kept
+    from setup to the end and rebuilt by the seed; None everywhere otherwise."""
+    for players in _players(game):
+        walk, end = _random_walk(game, players, 4, 300)
+        first = walk[0][0] if walk else end
+        roles = [game.player_role(first, s) for s in range(players)]
+        assert roles == [game.player_role(end, s) for s in range(players)], "a seat's role changed in play"
+        again = game.new_initial_state(game.config(players, seed=4))
+        assert roles == [game.player_role(again, s) for s in range(players)]
+        if game.role_label is None:
+            assert roles == [None] * players
+        else:
+            assert isinstance(game.role_label, str) and game.role_label
+            assert all(isinstance(r, str) and r for r in roles), roles
+
+
 def test_notation_round_trips_for_every_legal_action(game):
     walk, _ = _random_walk(game, game.default_players, 1, 60)
     for state, _ in walk:

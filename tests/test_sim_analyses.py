@@ -96,3 +96,22 @@ def test_pax_seat_report_agrees_with_simulate(capsys):
     assert "`decided_by_score`" in out and "games ended by seat 1..2" in out
     assert module.main(["--focal", "greedy:turn_clock=0", "--players", "2", "--games", "2", "--seed", "11"]) == 0
     assert "focal seat win rate" in capsys.readouterr().out
+
+
+def test_mandate_usage_reports_a_variant_without_touching_the_cards(capsys):
+    import json
+
+    from workbench.graphs.pool_tweak import PoolTweakSession
+    script = _script("mandate_usage")
+    assert script.main(["--games", "3", "--bots", "random", "--seed", "4", "--workers", "0",
+                        "--set", "tiles.*.compute=0", "--set", "facility.Facility.fundConservative=5"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    shares = {k: v for k, v in doc.items() if k.startswith("share_")}
+    assert len(shares) == 6 and abs(sum(v[0] for v in shares.values()) - 1) < 1e-9
+    assert doc["least_used"][0] == min(v[0] for v in shares.values())
+    for _, low, high in [doc["least_used"], doc["faction_gap"]]:
+        assert 0 <= low <= high <= 1
+    assert len(doc["factions"]) >= 4
+    assert PoolTweakSession("mandate-2038").value_of("Facility", "fundConservative") == 2   # a scratch copy only
+    assert script.main(["--games", "1", "--set", "tiles.*.compute"]) == 1
+    assert "PATTERN=VALUE" in capsys.readouterr().err

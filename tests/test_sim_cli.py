@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from workbench.cli import main
 
 TOY = "workbench.games.pebble_race:GAME"
@@ -26,6 +28,28 @@ def test_simulate_table_and_parquet(capsys, tmp_path):
     text = capsys.readouterr().out
     assert "Completion (games with a winner)" in text and "Ideal duration score" in text
     assert out.exists() and (tmp_path / "toy.players.parquet").exists() and (tmp_path / "toy.cards.parquet").exists()
+
+
+def test_simulate_shows_faction_win_rates_with_intervals(capsys, tmp_path):
+    """Mandate's factions: a table beside the seat win rates, the same figures
+    in --json (``roles`` and the ``role_win_rate_*`` metrics), and the role
+    column of the players file (streamed through --out)."""
+    args = ["simulate", "mandate-2038", "--games", "4", "--players", "3", "--workers", "0", "--seed", "2"]
+    assert main(args + ["--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    roles = {r["role"]: r for r in doc["roles"]}
+    assert sum(r["player_games"] for r in roles.values()) == 12
+    for name, row in roles.items():
+        assert row["ci_low"] <= row["win_rate"] <= row["ci_high"] and row["fair"] == pytest.approx(1 / 3)
+        assert doc["metrics"][f"role_win_rate_{name.lower().replace(' ', '_')}"] == row["win_rate"]
+    assert doc["metrics"]["role_gap"] == max(abs(r["win_rate"] - r["fair"]) for r in roles.values())
+    out = tmp_path / "m.parquet"
+    assert main(args + ["--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Win rate by role, " in text and "faction" in text and "95% interval" in text
+    import polars as pl
+    players = pl.read_parquet(tmp_path / "m.players.parquet")
+    assert sorted(set(players["role"].to_list())) == sorted(roles)
 
 
 def test_same_json_for_any_worker_count(capsys):

@@ -220,3 +220,110 @@ def test_action_usage_and_card_usage_from_the_cards_table():
 def test_mandate_names_its_core_actions_for_action_usage():
     from workbench.core.registry import get_game
     assert get_game("mandate-2038").action_kinds == ("Fund", "Research", "Build", "Organize", "Deploy", "Influence")
+
+
+# -- role (faction) metrics --------------------------------------------------------------
+
+def _roled(index, winners, roles):
+    """A game whose seats played ``roles`` (one name per seat), won by ``winners``."""
+    rec = _record(index, winners, 5, 10, seats=len(roles))
+    for p, role in zip(rec["players"], roles):
+        p["role"] = role
+    return rec
+
+
+def test_role_win_rate_counts_the_games_a_role_was_dealt_in():
+    # three factions, two seats: not every faction is in every game
+    recs = [_roled(0, [0], ["Red", "Blue"]),    # Red wins
+            _roled(1, [1], ["Green", "Red"]),   # Red wins
+            _roled(2, [0], ["Blue", "Green"]),  # Blue wins
+            _roled(3, [0], ["Red", "Green"])]   # Red wins
+    m = _result(recs).metrics()
+    # Red: 3 of 3 games; Blue: 1 of 2; Green: 0 of 3
+    assert m["role_win_rate"] == {"Blue": 0.5, "Green": 0.0, "Red": 1.0}
+    # one winner a game: fair is 1/2 for every role; Red is 0.5 above it
+    assert m["role_gap"] == pytest.approx(0.5)
+    flat = flatten(m)
+    assert flat["role_win_rate_green"] == 0.0 and flat["role_win_rate_red"] == 1.0
+
+
+def test_role_gap_measures_each_role_against_the_games_it_was_in():
+    # game 0 has no winner; Gold sat it out, so Gold's fair rate is 1/2, not (0 + 1/2)/2
+    recs = [_roled(0, [], ["Red", "Blue"]), _roled(1, [0], ["Gold", "Blue"]),
+            _roled(2, [1], ["Red", "Gold"]), _roled(3, [1], ["Red", "Blue"])]
+    d = _result(recs).metric_data()
+    from workbench.sim.metrics import role_rates, role_summary
+    rates = role_rates(d)
+    assert rates["Gold"] == (2, 1.0, 0.5)                       # won both of its games
+    assert rates["Red"] == (3, 0.0, pytest.approx(1 / 3))       # fair (0 + 1/2 + 1/2) / 3
+    assert rates["Blue"] == (3, pytest.approx(1 / 3), pytest.approx(1 / 3))
+    assert compute_all(d)["role_gap"] == pytest.approx(0.5)     # Gold, 1.0 against 0.5
+    rows = {r["role"]: r for r in role_summary(d)}
+    assert (rows["Gold"]["player_games"], rows["Gold"]["wins"]) == (2, 2)
+    assert rows["Gold"]["ci_low"] < 1.0 == rows["Gold"]["ci_high"]
+    assert rows["Red"]["ci_low"] == 0.0 < rows["Red"]["ci_high"] < 1.0
+
+
+def test_role_metrics_count_shared_wins_in_full_and_even_roles_have_no_gap():
+    # every game shared by both seats: each role wins every game it is in, fair is 1
+    recs = [_roled(i, [0, 1], [a, b]) for i, (a, b) in enumerate([("Red", "Blue"), ("Blue", "Red")])]
+    m = _result(recs).metrics()
+    assert m["role_win_rate"] == {"Blue": 1.0, "Red": 1.0}
+    assert m["role_gap"] == 0.0
+
+
+def test_role_metrics_are_null_without_roles_and_resample_with_the_games():
+    import numpy as np
+    m = _result([_record(0, [0], 3, 9)]).metrics()        # the toy game's players have no role column
+    assert m["role_win_rate"] is None and m["role_gap"] is None
+    recs = [_roled(0, [0], ["Red", "Blue"]), _roled(1, [0], ["Blue", "Red"])]
+    d = _result(recs).metric_data()
+    again = d.take(np.array([1, 1]))                      # a bootstrap draw of game 1 twice
+    assert compute_all(again)["role_win_rate"] == {"Blue": 1.0, "Red": 0.0}
+
+
+def test_faction_aliases_name_the_role_metrics():
+    from workbench.sim.metrics import compute, resolve_alias
+    assert resolve_alias("faction_gap") == "role_gap"
+    assert resolve_alias("faction_win_rate_mirevanta") == "role_win_rate_mirevanta"
+    assert resolve_alias("seat_gap") == "seat_gap"
+    d = _result([_roled(0, [1], ["Red", "Blue"]), _roled(1, [1], ["Red", "Blue"])]).metric_data()
+    assert compute(d, "faction_win_rate_blue") == 1.0
+    assert compute(d, "faction_gap") == pytest.approx(0.5)
+
+
+def test_simulated_mandate_batch_records_each_seats_faction():
+    res = simulate(SimSpec("mandate-2038", games=2, players=3, bots="random", seed=5), backend="serial")
+    roles = res.players["role"].to_list()
+    assert all(isinstance(r, str) for r in roles)
+    for index in (0, 1):  # each game deals three different factions
+        assert res.players.filter(pl.col("index") == index)["role"].n_unique() == 3
+    m = res.metrics()
+    assert set(m["role_win_rate"]) == set(roles)
+    assert m["role_gap"] is not None
+
+
+def test_a_game_without_roles_has_a_null_role_column():
+    res = simulate(SimSpec(TOY, games=2, players=2, bots="random", seed=5), backend="serial")
+    assert "role" in res.players.columns and res.players["role"].null_count() == res.players.height
+    assert res.metrics()["role_gap"] is None and res.role_summary() == []
+
+
+def test_paired_comparison_lists_each_roles_win_rate_and_the_role_gap():
+    from workbench.sim.compare import compare_results
+    deal = [["Red", "Blue"], ["Blue", "Red"]] * 4
+    a = _result([_roled(i, [0], roles) for i, roles in enumerate(deal)])          # seat 1 always wins
+    b = _result([_roled(i, [roles.index("Red")], roles) for i, roles in enumerate(deal)])  # Red always wins
+    rows = {r["key"]: r for r in compare_results(a, b, resamples=50).rows}
+    assert (rows["role_win_rate_red"]["a"], rows["role_win_rate_red"]["b"]) == (0.5, 1.0)
+    assert rows["role_gap"]["diff"] == pytest.approx(0.5)
+    assert rows["role_gap"]["ci_low"] is not None and rows["role_win_rate_red"]["metric"] == "Win rate by role, Red"
+
+
+def test_a_role_missing_from_a_resample_has_no_rate():
+    import numpy as np
+    d = _result([_roled(0, [0], ["Red", "Blue"]), _roled(1, [1], ["Gold", "Red"])]).metric_data()
+    assert d.role_names == ("Blue", "Gold", "Red")
+    again = d.take(np.array([0, 0]))                      # game 0 twice: Gold was not dealt
+    assert compute_all(again)["role_win_rate"] == {"Blue": 0.0, "Red": 1.0}
+    assert compute_all(again)["role_gap"] == pytest.approx(0.5)

@@ -49,6 +49,9 @@ class BalanceSpec:
     players: int | None = None
     allow_seed: bool = False
     change_cost: float = 0.002
+    #: the search aims this far inside every band (``Target.miss``); the fresh
+    #: check still judges against the band itself
+    margin: float = 0.0
     workers: int | None = None
     scheduler: str | None = None
     study_path: Path | None = None
@@ -58,6 +61,8 @@ class BalanceSpec:
         doc = {"game": self.game, "targets": [t.text for t in self.targets], "vary": list(self.vary),
                "games_per_trial": self.games_per_trial, "seed": self.seed, "bots": self.bots,
                "players": self.players, "allow_seed": self.allow_seed, "change_cost": self.change_cost}
+        if self.margin:  # only when set, so studies made before the option still resume
+            doc["margin"] = self.margin
         return json.dumps(doc, sort_keys=True)
 
 
@@ -128,11 +133,13 @@ def target_values(targets: list[Target], data: dict, default_players: int) -> di
     return out
 
 
-def loss_of(targets: list[Target], values: dict, default_players: int) -> float:
+def loss_of(targets: list[Target], values: dict, default_players: int, margin: float = 0.0) -> float:
+    """Sum of the targets' misses over their player counts (each band narrowed
+    by ``margin``, :meth:`Target.miss`)."""
     total = 0.0
     for t in targets:
         for n in t.players or (default_players,):
-            total += t.miss(values.get(f"{t.metric}@{n}"))
+            total += t.miss(values.get(f"{t.metric}@{n}"), margin)
     return total
 
 
@@ -198,8 +205,9 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
         metrics = target_values(spec.targets, data, n_default)
         trial.set_user_attr("metrics", metrics)
         change = sum(abs(values[v.name] - v.current) for v in variables)
-        trial.set_user_attr("miss", loss_of(spec.targets, metrics, n_default))
-        return loss_of(spec.targets, metrics, n_default) + spec.change_cost * change
+        miss = loss_of(spec.targets, metrics, n_default, spec.margin)
+        trial.set_user_attr("miss", miss)
+        return miss + spec.change_cost * change
 
     done = len(finished)
     for _ in range(to_run):

@@ -8,9 +8,10 @@ Syntax (one ``--target`` each)::
     seat_gap=0                           exactly (a band of one value)
 
 The name is a metric key of :mod:`workbench.sim.metrics` or one of its aliases
-(``survival`` is ``completion``, ``legacy_cap_share`` is ``cap_saturation``),
-or one entry of a per-seat or per-kind metric (``seat_win_rate_seat2``,
-``action_usage_organize``). A target's *miss* is how far the value lies
+(``survival`` is ``completion``, ``legacy_cap_share`` is ``cap_saturation``,
+``faction_gap`` is ``role_gap``), or one entry of a per-seat, per-kind or
+per-role metric (``seat_win_rate_seat2``, ``action_usage_organize``,
+``faction_win_rate_mirevanta``). A target's *miss* is how far the value lies
 outside its band (0 inside); a metric that cannot be computed misses by 1.
 """
 
@@ -20,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from workbench.core.errors import WorkbenchError, suggest
-from workbench.sim.metrics import ALIASES, METRIC_BY_KEY
+from workbench.sim.metrics import ALIASES, METRIC_BY_KEY, resolve_alias
 
 _TARGET = re.compile(
     r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<op><=|>=|=)\s*(?P<value>[^@\s][^@]*?)\s*"
@@ -36,14 +37,25 @@ class Target:
     high: float | None
     players: tuple[int, ...] | None  # None: the run's player count
 
-    def miss(self, value) -> float:
-        """Distance of ``value`` outside ``[low, high]`` (0 inside; 1 if there is no value)."""
+    def miss(self, value, margin: float = 0.0) -> float:
+        """Distance of ``value`` outside ``[low, high]`` (0 inside; 1 if there is no value).
+
+        ``margin`` narrows the band by that much on each bounded side (a band
+        narrower than twice the margin shrinks to its middle): the search aims
+        inside the band, so that a proposal found on the search's seeds does not
+        sit on the line and fall out of it on fresh ones."""
         if value is None or value != value:  # None or NaN
             return 1.0
-        if self.low is not None and value < self.low:
-            return float(self.low - value)
-        if self.high is not None and value > self.high:
-            return float(value - self.high)
+        low, high = self.low, self.high
+        if margin:
+            low = None if low is None else low + margin
+            high = None if high is None else high - margin
+            if low is not None and high is not None and low > high:
+                low = high = (self.low + self.high) / 2
+        if low is not None and value < low:
+            return float(low - value)
+        if high is not None and value > high:
+            return float(value - high)
         return 0.0
 
     def met(self, value) -> bool:
@@ -60,7 +72,7 @@ class Target:
 
 
 def _metric_key(name: str) -> str:
-    key = ALIASES.get(name, name)
+    key = resolve_alias(name)
     if key in METRIC_BY_KEY:
         if getattr(METRIC_BY_KEY[key], "per", None):
             raise WorkbenchError(f"target {name!r} has one value per {METRIC_BY_KEY[key].per}: "

@@ -32,6 +32,9 @@ def add_parser(sub) -> None:
     p.add_argument("--allow-seed", action="store_true", help="also vary values whose provenance is seed")
     p.add_argument("--change-cost", type=float, default=0.002,
                    help="loss per step of change from the current values (default 0.002)")
+    p.add_argument("--margin", type=float, default=0.0,
+                   help="aim this far inside every target's band during the search, so the proposal "
+                        "does not land on the line (e.g. 0.01; the fresh check judges the band itself)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None, help="processes in the pool (default every core)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS|local", help="run the trials on Dask")
@@ -73,12 +76,14 @@ def run(args) -> int:
         raise WorkbenchError("--undo takes back the proposal of a study: give its --study file")
     if args.change_cost < 0:
         raise WorkbenchError("--change-cost must be 0 or more")
+    if not 0 <= args.margin < 1:
+        raise WorkbenchError("--margin must be 0 or more and under 1 (a share or rate, e.g. 0.01)")
     if args.workers is not None and args.workers < 0:
         raise WorkbenchError("--workers must be 0 or more")
     spec = BalanceSpec(args.game, targets, list(args.vary), trials=args.trials,
                        games_per_trial=args.games_per_trial, seed=args.seed, bots=args.bots,
                        players=args.players, allow_seed=args.allow_seed, change_cost=args.change_cost,
-                       workers=args.workers, scheduler=args.scheduler,
+                       margin=args.margin, workers=args.workers, scheduler=args.scheduler,
                        study_path=Path(args.study) if args.study else None)
     if args.undo:
         from workbench.balance.search import proposal_of

@@ -52,6 +52,15 @@ def _fmt(value) -> str:
     return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
+def _print_roles(roles: list[dict], label: str) -> None:
+    """Win rate by role (faction) with its 95 % interval, beside the fair rate."""
+    rw = max(len(label), max(len(r["role"]) for r in roles))
+    print(f"{label:<{rw}}  {'games':>5}  {'wins':>4}  win rate  95% interval    fair")
+    for r in roles:
+        print(f"{r['role']:<{rw}}  {r['player_games']:>5}  {r['wins']:>4}  {r['win_rate']:>8.3f}  "
+              f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['fair']:.3f}")
+
+
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.sim import SimSpec
@@ -95,6 +104,7 @@ def run(args) -> int:
     result, written = outcome.result, outcome.written
     metrics = flatten(result.metrics())
     cards = result.card_summary()
+    roles = result.role_summary()
     if args.json:
         emit_json({
             "game": args.game, "games": args.games, "players": int(result.games["players"][0]),
@@ -103,6 +113,7 @@ def run(args) -> int:
             "games_per_second": round(args.games / result.elapsed, 1) if result.elapsed else None,
             "endings": dict(sorted(result.games["ending"].value_counts().rows())),
             "metrics": metrics,
+            "roles": roles,
             "game_stats": result.game_stats_summary(),
             "cards": cards.head(args.card_rows).to_dicts(),
             "out": written,
@@ -119,6 +130,9 @@ def run(args) -> int:
     print(f"{'metric':<{width}}  value")
     for label, value in table.rows():
         print(f"{label:<{width}}  {_fmt(value)}")
+    if roles:
+        print()
+        _print_roles(roles, game.role_label or "role")
     stats = result.game_stats_summary()
     if stats:
         print()

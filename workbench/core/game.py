@@ -183,6 +183,9 @@ class Game(abc.ABC):
     #: set on a game registered for this session with an edited pool
     #: (:func:`workbench.core.registry.register_session_game`); saved games name it
     session_id: str | None = None
+    #: what the asymmetric role each seat plays is called at this table
+    #: ("faction"); None for a game whose seats play no roles (see :meth:`player_role`)
+    role_label: str | None = None
     #: feature name -> default weight of :meth:`evaluate` (empty: not weighted)
     default_weights: Mapping[str, float] = {}
     #: the injected pool (None: the card folder's); a class default, so a
@@ -316,6 +319,13 @@ class Game(abc.ABC):
         for actions that involve no card). Restricted-play bots ban or force a
         card through this, and card-use statistics count it."""
         return ()
+
+    def player_role(self, state: State, seat: int) -> str | None:
+        """The asymmetric role ``seat`` plays in ``state`` (Mandate 2038: its
+        faction), fixed from setup to the end; None for a game without roles
+        (:attr:`role_label` None). Batch simulation records it in the players
+        table's ``role`` column, and the role metrics read it."""
+        return None
 
     def game_stats(self, state: State) -> dict:
         """Game-specific numbers for one finished game (flat, JSON-able), e.g.

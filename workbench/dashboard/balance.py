@@ -36,12 +36,14 @@ GAME_DEFAULTS: dict[str, dict] = {
         vary="initiatives.*.cost\ninitiatives.*.order_spaces",
         trials=16, games_per_trial=10, fresh_games=30),
     "mandate-2038": dict(
-        targets="action_usage_min>=0.05 @players=4\nseat_gap<=0.1 @players=4",
+        targets="action_usage_min>=0.05 @players=4\nfaction_gap<=0.1 @players=4",
         vary="tiles.*.runway=0..3\ntiles.*.compute=0..3",
         trials=8, games_per_trial=8, fresh_games=16),
     "pax-transhumanity": dict(
         targets="tie_break<=0.2 @players=3\nseat_gap<=0.1 @players=3",
-        vary="settings.finance_start.value.capital=1..5\nsettings.finance_start.value.wealth=1..5\n"
+        # the finance start holds at most the 8 board agents (Debt 2 as drafted),
+        # so Capital and Wealth range where a trial is not refused at load
+        vary="settings.finance_start.value.capital=1..3\nsettings.finance_start.value.wealth=1..3\n"
              "settings.agents_in_pool.value=3..7\nboards.*.problem_tokens=1..5",
         trials=8, games_per_trial=10, fresh_games=20),
 }
@@ -67,6 +69,8 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     workers = param.Integer(default=0, bounds=(0, 64), doc="pool processes (0 plays in this process)")
     study = param.String(default="", doc="SQLite file to keep (and resume) the study in; empty: in memory")
     allow_seed = param.Boolean(default=False)
+    margin = param.Number(default=0.0, bounds=(0.0, 0.99),
+                          doc="aim this far inside every band, so the proposal does not land on the line")
 
     running = param.Boolean(default=False)
     done_games = param.Integer(default=0, doc="trials done (the progress bar counts trials)")
@@ -119,7 +123,7 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         from workbench.balance.targets import parse_target
         return BalanceSpec(self.game_id, [parse_target(t) for t in _lines(self.targets)], _lines(self.vary),
                            trials=self.trials, games_per_trial=self.games_per_trial, seed=self.seed,
-                           allow_seed=self.allow_seed, workers=self.workers,
+                           allow_seed=self.allow_seed, margin=self.margin, workers=self.workers,
                            study_path=Path(self.study) if self.study.strip() else None)
 
     def run(self) -> None:
@@ -242,6 +246,7 @@ class BalancePage(pn.viewable.Viewer):
         self._workers = W.IntInput.from_param(m.param.workers, label="Worker processes (0 = here)")
         self._study = W.TextInput.from_param(m.param.study, label="Study file (SQLite; resumes)")
         self._allow = W.Checkbox.from_param(m.param.allow_seed, label="Also vary seed values")
+        self._margin = W.FloatInput.from_param(m.param.margin, label="Margin inside each band", step=0.01)
         self._run = W.Button(label="Search", color="primary")
         self._apply = W.Button(label="Apply proposal", disabled=True)
         self._undo = W.Button(label="Undo", disabled=True)
@@ -317,7 +322,7 @@ class BalancePage(pn.viewable.Viewer):
 
     def __panel__(self):
         settings = pn.Column("### Balance", self._game, self._targets, self._vary, self._trials, self._games,
-                             self._fresh, self._seed, self._workers, self._study, self._allow, self._run,
+                             self._fresh, self._seed, self._workers, self._study, self._margin, self._allow, self._run,
                              pn.Row(self._apply, self._undo), width=300)
         return pn.Row(settings, pn.Column(self._status, self._bar, self._results, sizing_mode="stretch_width"),
                       sizing_mode="stretch_width")

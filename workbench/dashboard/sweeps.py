@@ -1,8 +1,9 @@
 """The Sweeps page: play a batch of bot games (optionally two settings on the
 same seeds), watch its progress, and read the design metrics as plots:
-endings, duration histogram, seat balance and card use, under a headline
-that fits the game (the survival rate first where the table can lose
-together, then the spread of win rates across seats). Games whose outcome flipped between
+endings, duration histogram, seat balance, faction (role) balance where
+seats play factions, and card use, under a headline that fits the game (the
+survival rate first where the table can lose together, then the spread of win
+rates across seats). Games whose outcome flipped between
 the two settings can be opened on the Play page with their bots; the games
 played export as CSV or Parquet.
 
@@ -203,6 +204,17 @@ class SweepsModel(BackgroundWork, param.Parameterized):
         return (pl.DataFrame(rows, schema={"arm": pl.Utf8, "seat": pl.Int64, "win_rate": pl.Float64})
                 if rows else pl.DataFrame())
 
+    def role_balance(self):
+        """polars: arm, role, win_rate: the ``role_win_rate`` metric (Mandate:
+        each faction's win rate over the games it was dealt in); empty for a
+        game whose seats play no roles."""
+        import polars as pl
+        rows = [{"arm": arm, "role": role, "win_rate": rate}
+                for arm, res in self.results.items()
+                for role, rate in (res.metrics().get("role_win_rate") or {}).items()]
+        return (pl.DataFrame(rows, schema={"arm": pl.Utf8, "role": pl.Utf8, "win_rate": pl.Float64})
+                if rows else pl.DataFrame())
+
     def card_use(self, top: int = 25):
         """polars: arm, card, pick_rate for the most picked cards of arm A."""
         import polars as pl
@@ -315,6 +327,19 @@ def seat_figure(model: SweepsModel):
     return _bar("Seat balance (win rate by seat)", [f"seat {s}" for s in seats], series, "win rate")
 
 
+def role_figure(model: SweepsModel):
+    """Win rate by role (faction), or None for a game without roles."""
+    table = model.role_balance()
+    if not table.height:
+        return None
+    label = model._game().role_label or "role"
+    roles = sorted(set(table["role"].to_list()))
+    series = {arm: [dict(table.filter(table["arm"] == arm).select("role", "win_rate").rows()).get(r, 0.0)
+                    for r in roles] for arm in model.results}
+    return _bar(f"{label.capitalize()} balance (win rate by {label}, over the games it was dealt in)",
+                roles, series, "win rate", horizontal=True)
+
+
 def card_figure(model: SweepsModel):
     out = model.card_use()
     if not isinstance(out, tuple):
@@ -420,6 +445,7 @@ class SweepsPage(pn.viewable.Viewer):
         self._plots.objects = [
             pn.Row(_pane(survival_figure(m)), _pane(duration_figure(m))),
             pn.Row(_pane(seat_figure(m)), _pane(card_figure(m))),
+            *([pn.Row(_pane(roles))] if (roles := role_figure(m)) is not None else []),
             "#### Design metrics",
             pn.widgets.Tabulator(metrics, disabled=True, show_index=False, sizing_mode="stretch_width",
                                  layout="fit_data_stretch", css_classes=["sweeps-metrics"]),

@@ -72,6 +72,13 @@ class SimResult:
                 numbers.append(v)
         return pl.DataFrame({"metric": labels, "value": numbers}, schema={"metric": pl.Utf8, "value": pl.Float64})
 
+    def role_summary(self) -> list[dict]:
+        """Per role (Mandate: faction) played: player-games, wins, win rate with
+        its 95 % interval and the fair rate (see :func:`workbench.sim.metrics.role_summary`);
+        empty for a game without roles."""
+        from .metrics import role_summary
+        return role_summary(self.metric_data())
+
     def game_stats_summary(self) -> dict:
         """Mean of every numeric column the game adds through ``Game.game_stats``
         (e.g. Meaning Made's Initiatives completed), ``{column: mean}``."""

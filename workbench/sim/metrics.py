@@ -5,7 +5,7 @@ docstring, registered in :data:`METRICS` (the one place that lists them). A
 metric reads a :class:`MetricData` (the per-game columns of a batch as numpy
 arrays plus a games x seats matrix of wins) and returns a number, ``None``
 when it does not apply (no game had a winner, no target duration...), or for
-per-seat metrics a dict keyed by seat.
+per-seat metrics a dict keyed by seat (per-kind and per-role ones by name).
 
 Notation: ``G`` games, ``g`` one game, ``S`` seats, ``W_g`` the winners of
 game ``g`` (possibly empty; a game cut off at the action limit has none),
@@ -22,9 +22,11 @@ per card).
 
 The balancing questions (issue 15) read these same classes: who wins by seat
 (:class:`SeatWinRate`, the one definition the Sweeps page and the Balance view
-share), how often a tie-break decides (:class:`TieBreakShare`), how many
-players end at a score cap (:class:`CapSaturation`), which actions are chosen
-(:class:`ActionUsage`), and which cards are used (:class:`CardUsage`).
+share) and by role where seats play asymmetric roles such as Mandate's
+factions (:class:`RoleWinRate`, :class:`RoleGap`), how often a tie-break
+decides (:class:`TieBreakShare`), how many players end at a score cap
+(:class:`CapSaturation`), which actions are chosen (:class:`ActionUsage`),
+and which cards are used (:class:`CardUsage`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,12 @@ class MetricData:
     #: the game's action kinds that are also card names (Mandate's Core Actions);
     #: empty when the game does not name its action kinds
     action_kinds: tuple[str, ...] = ()
+    #: shape (G, S), the role (Mandate: faction) each seat played as an index
+    #: into ``role_names`` (-1: none), from the players table's ``role``
+    #: column; None when the game deals no roles. Whole numbers, so that the
+    #: bootstrap's resamples compare them fast
+    roles: np.ndarray | None = None
+    role_names: tuple[str, ...] = ()
 
     @classmethod
     def from_result(cls, result, ideal_rounds=None) -> "MetricData":
@@ -78,13 +86,19 @@ class MetricData:
                 if arr is None:
                     arr = card_counts[card] = np.zeros(games.height)
                 arr[position[idx]] += times
+        roles, role_names = None, ()
+        if n_seats and "role" in players.columns and players["role"].null_count() < players.height:
+            played = players["role"].to_list()
+            role_names = tuple(sorted({r for r in played if r is not None}))
+            code = {name: k for k, name in enumerate(role_names)}
+            roles = np.array([code.get(r, -1) for r in played]).reshape(games.height, n_seats)
         kinds = ()
         try:
             from .runner import resolve_game
             kinds = tuple(getattr(resolve_game(result.spec.game), "action_kinds", ()) or ())
         except Exception:  # a hand-made table for an unknown game: no action kinds
             kinds = ()
-        return cls(cols, won, ideal_rounds, scores, card_counts, kinds)
+        return cls(cols, won, ideal_rounds, scores, card_counts, kinds, roles, role_names)
 
     @property
     def n(self) -> int:
@@ -94,7 +108,8 @@ class MetricData:
         """The same batch resampled at game positions ``idx`` (for bootstrap intervals)."""
         return MetricData({k: v[idx] for k, v in self.cols.items()}, self.won[idx], self.ideal_rounds,
                           None if self.scores is None else self.scores[idx],
-                          {k: v[idx] for k, v in self.card_counts.items()}, self.action_kinds)
+                          {k: v[idx] for k, v in self.card_counts.items()}, self.action_kinds,
+                          None if self.roles is None else self.roles[idx], self.role_names)
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -338,6 +353,78 @@ class SeatGap(Metric):
         return float(np.abs(rates - rates.mean()).max())
 
 
+def role_rates(d: MetricData) -> dict[str, tuple[int, float, float]]:
+    """``{role: (n_r, r_r, fair_r)}`` over the player-games of each role (see
+    :class:`RoleWinRate` and :class:`RoleGap`), roles in name order; empty when
+    the batch has no roles."""
+    if d.roles is None or not d.n or d.won.shape[1] == 0:
+        return {}
+    # the fair share of one player-game: the game's wins spread evenly over its seats
+    fair_each = np.repeat((d.won.sum(axis=1) / d.won.shape[1])[:, None], d.won.shape[1], axis=1)
+    codes = d.roles.ravel()
+    played = codes >= 0
+    codes, size = codes[played], len(d.role_names)
+    n = np.bincount(codes, minlength=size)
+    wins = np.bincount(codes, weights=d.won.ravel()[played], minlength=size)
+    fair = np.bincount(codes, weights=fair_each.ravel()[played], minlength=size)
+    # a role a resample left out has no rate
+    return {role: (int(n[k]), float(wins[k] / n[k]), float(fair[k] / n[k]))
+            for k, role in enumerate(d.role_names) if n[k]}
+
+
+def role_summary(d: MetricData) -> list[dict]:
+    """One row per role played in the batch, for reports: ``role``,
+    ``player_games`` (n_f), ``wins``, ``win_rate`` (r_f), its 95 % Wilson
+    interval ``ci_low``/``ci_high`` (scipy's ``binomtest``; sound at 0 and
+    at n_f) and ``fair`` (fair_f, as in :class:`RoleGap`). Empty without roles."""
+    from scipy.stats import binomtest
+    rows = []
+    for role, (n, rate, fair) in role_rates(d).items():
+        wins = int(round(rate * n))
+        ci = binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
+        rows.append({"role": role, "player_games": n, "wins": wins, "win_rate": rate,
+                     "ci_low": float(ci.low), "ci_high": float(ci.high), "fair": fair})
+    return rows
+
+
+class RoleWinRate(Metric):
+    """Role win rate: how often a player of each role (Mandate 2038: faction)
+    is among the winners.
+
+    Over the player-games ``(g, s)`` in which role ``f`` was played (``n_f`` of
+    them; a role not dealt in a game is simply not counted there),
+    ``r_f = sum won[g, s] / n_f``, range [0, 1]; returns ``{role: r_f}`` for
+    the roles played in the batch. A shared win counts in full, as in Seat win
+    rate. Null for games whose seats play no roles (``Game.player_role``)."""
+
+    key, label, per = "role_win_rate", "Win rate by role", "role"
+
+    def compute(self, d: MetricData):
+        rates = role_rates(d)
+        return {role: rate for role, (_, rate, _) in rates.items()} or None
+
+
+class RoleGap(Metric):
+    """Role gap: the largest distance of a role's win rate from its fair rate.
+
+    A player-game's fair share is what it would win if the game's wins were
+    spread evenly over its seats, ``|W_g| / S`` (1/S when the game has one
+    winner, 0 when nobody won); a role's fair rate ``fair_f`` is the mean of
+    that share over the player-games it was played in. So a role dealt in only
+    some games is measured against the games it was in: with one winner a game
+    and every game finished, ``fair_f = 1/S`` whichever games dealt it, and a
+    role that sits out the games nobody won is not held to their zero.
+    ``role_gap = max_f |r_f - fair_f|`` (``r_f`` as in Role win rate), range
+    [0, 1]; "every faction within 10 points of fair" is ``role_gap <= 0.1``
+    (alias ``faction_gap``). Null for games without roles."""
+
+    key, label = "role_gap", "Role gap (largest distance from fair)"
+
+    def compute(self, d: MetricData):
+        rates = role_rates(d)
+        return max(abs(rate - fair) for _, rate, fair in rates.values()) if rates else None
+
+
 class TieBreakShare(Metric):
     """Tie-break share: share of games with a winner in which the score did not
     decide alone.
@@ -450,7 +537,8 @@ class CardUsage(Metric):
 
 #: every metric, in display order: the one place they are registered
 METRICS: list[Metric] = [
-    Completion(), NoWinner(), Timeout(), Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(), Drawishness(),
+    Completion(), NoWinner(), Timeout(), Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(),
+    RoleWinRate(), RoleGap(), Drawishness(),
     TieBreakShare(), DecidedByScore(), CapSaturation(), ActionUsage(), ActionUsageMin(),
     DurationRounds(), DurationRoundsSpread(), DurationActions(), DurationActionsSpread(),
     IdealDuration(), ScoreSpread(), Decisiveness(), LeadChange(), Drama(), DecisionMoves(), BranchingFactor(),
@@ -462,13 +550,27 @@ METRIC_BY_KEY = {m.key: m for m in METRICS + CARD_METRICS}
 
 #: simpler names for targets (``survival=0.55..0.8``) -> metric keys
 ALIASES = {"survival": "completion", "legacy_cap_share": "cap_saturation", "cap_share": "cap_saturation",
-           "tie_break": "tie_break_share", "win_rate": "seat_win_rate"}
+           "tie_break": "tie_break_share", "win_rate": "seat_win_rate",
+           "faction_gap": "role_gap", "faction_win_rate": "role_win_rate"}
+
+
+def resolve_alias(name: str) -> str:
+    """The metric key ``name`` stands for: an alias (``faction_gap`` is
+    ``role_gap``), or one entry of an aliased dict-valued metric
+    (``faction_win_rate_mirevanta`` is ``role_win_rate_mirevanta``); other
+    names are returned as they are."""
+    if name in ALIASES:
+        return ALIASES[name]
+    for alias, key in ALIASES.items():
+        if name.startswith(alias + "_") and METRIC_BY_KEY[key].per:
+            return key + name[len(alias):]
+    return name
 
 
 def compute(d: MetricData, key: str):
     """One metric by key or alias (``survival`` is ``completion``), or one entry
     of a dict-valued metric by its flat key (``seat_win_rate_seat2``)."""
-    key = ALIASES.get(key, key)
+    key = resolve_alias(key)
     if key in METRIC_BY_KEY:
         return METRIC_BY_KEY[key].compute(d)
     for base, metric in METRIC_BY_KEY.items():
@@ -495,7 +597,7 @@ def compute_all(d: MetricData) -> dict:
 
 
 def flatten(values: dict) -> dict:
-    """Per-seat metrics spread into ``key_seatN`` entries (for tables and JSON)."""
+    """Dict-valued metrics spread into ``key_seatN`` / ``key_name`` entries (for tables and JSON)."""
     out = {}
     for key, value in values.items():
         if isinstance(value, dict):

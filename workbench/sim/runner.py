@@ -176,6 +176,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
         row[key if key not in row else f"stat_{key}"] = value
     credit = 1.0 / len(winners) if winners else 0.0
     players = [{"index": index, "seed": config.seed, "seat": s, "name": names[s], "bot": repr(bots[s]),
+                "role": game.player_role(state, s),
                 "score": float(res.scores.get(names[s], 0)), "won": s in winners,
                 "win_credit": credit if s in winners else 0.0}
                for s in range(n)]

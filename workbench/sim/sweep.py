@@ -7,7 +7,7 @@ per-game rows; when the batch ends the parts are joined into the output files
 one part at a time, in index order and with the same rule as
 :func:`workbench.sim.tables.join_chunks` (so the files equal the tables of
 ``simulate``). The metrics are then computed from the per-game table and the
-seat column of the players table; the card summary from per-block sums over
+seat and role columns of the players table; the card summary from per-block sums over
 the cards file, read 2,000 games at a time. What grows with the number of
 games is the per-game table (about 30 numbers a game); the per-card and
 per-player rows, which took ~30-60 KB a game as Python dicts, stay on disk.
@@ -222,8 +222,9 @@ def _result(spec, parts: Path, starts, paths, fmt, done, elapsed, used, ideal_ro
     card summary, block by block."""
     import polars as pl
     games = _read(parts, starts, "games")
-    # score too: the tie-break share of workbench.sim.metrics compares final scores
-    players = _read(parts, starts, "players", ["index", "seat", "won", "score"])
+    # score too: the tie-break share of workbench.sim.metrics compares final scores;
+    # role: the role metrics group the wins by it
+    players = _read(parts, starts, "players", ["index", "seat", "won", "score", "role"])
     if paths and fmt == ".parquet":
         cards = pl.scan_parquet(paths[2])
     else:

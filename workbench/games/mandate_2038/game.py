@@ -53,6 +53,8 @@ class Mandate2038(Game):
     #: the card names of the Core Actions, counted once per selection: the
     #: ``action_usage`` metric reads them (see :mod:`workbench.sim.metrics`)
     action_kinds = tuple(a.capitalize() for a in CORE_ACTIONS)
+    #: each seat plays a faction (dealt from the seed, or the ``factions`` option)
+    role_label = "faction"
     variants = {}
     options = OPTION_SPECS
     default_weights = DEFAULT_WEIGHTS
@@ -188,6 +190,10 @@ class Mandate2038(Game):
             "mandates": list(state.mandate_results),
             "timeline": list(state.timeline),
         }
+
+    def player_role(self, state: MandateState, seat: int) -> str:
+        """The faction ``seat`` plays (set up once; factions never change hands)."""
+        return state.players[seat].faction
 
     def game_stats(self, state: MandateState) -> dict:
         ps = state.players
