@@ -32,6 +32,27 @@ def test_skill_report_quick(tmp_path):
     assert (tmp_path / "skill_report.html").stat().st_size > 1000
 
 
+def test_skill_ladder_quick(tmp_path, capsys):
+    report = _script("skill_report")
+    assert report.main(["--ladder", "--quick", "--ladder-game", "meaning-made+high-instability",
+                        "--workers", "0", "--out", str(tmp_path)]) == 0
+    rows = pl.read_csv(tmp_path / "skill_ladder.csv")
+    assert rows["rung"].to_list()[:2] == ["random", "greedy"] and rows.height == 3
+    assert set(rows["variants"].to_list()) == {"high-instability"}
+    assert (rows["ci_low"] <= rows["value"]).all() and (rows["value"] <= rows["ci_high"]).all()
+    # the greedy rung agrees with a greedy bot given the same rng, by construction
+    assert rows.filter(pl.col("rung") == "greedy")["agrees_with_greedy"].to_list() == [1.0]
+    assert rows["verdict"][0] == "bottom rung"
+    assert "| meaning-made (high-instability) | 2 | `greedy` |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--ladder-game", "chess"], ["--rungs", "greedy,mcts:k=0"]])
+def test_skill_ladder_refuses_bad_input_in_one_line(argv, tmp_path, capsys):
+    assert _script("skill_report").main(["--ladder", "--out", str(tmp_path), *argv]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("game", [TOY, "meaning-made"])
 def test_player_count_sweep_quick(tmp_path, game):
     args = ["--game", game, "--quick", "--games", "2", "--workers", "0", "--out", str(tmp_path), "--no-png"]
