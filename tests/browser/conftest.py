@@ -129,6 +129,10 @@ class UI:
     def screenshot(self, name: str):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.page.wait_for_timeout(800)
+        # a click near the bottom (Apply) scrolls the page; the picture a reader
+        # sees in the docs starts at the top of the page
+        self.page.evaluate("() => { window.scrollTo(0, 0); "
+                           "document.querySelectorAll('*').forEach(e => { if (e.scrollTop) e.scrollTop = 0; }); }")
         self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
