@@ -20,6 +20,8 @@ replaced, never mutated, so :meth:`PaxState.clone` copies only the outer contain
 
 from __future__ import annotations
 
+import operator
+
 from typing import Any, ClassVar
 
 from workbench.core.game import TERMINAL, State
@@ -102,22 +104,8 @@ class PaxState(State):
         self.engine.apply_action(self, action)
 
     def clone(self) -> "PaxState":
-        new = PaxState.__new__(PaxState)
-        d = self.__dict__.copy()
-        for key in ("fin", "patents", "solved", "think_tank"):
-            d[key] = [x.copy() for x in d[key]]
-        for key in ("pool", "marker", "secret", "splay", "deck", "set_aside", "out_of_game", "tasks"):
-            d[key] = d[key].copy()
-        for key in ("companies", "staff", "unemployed", "synd", "heat", "problems", "stats"):
-            d[key] = d[key].copy()
-        d["market"] = {s: col.copy() for s, col in self.market.items()}
-        if self.decision is not None:
-            d["decision"] = dict(self.decision)
-        if self.act is not None:
-            d["act"] = dict(self.act)
-        d["rng"] = self.rng.copy()
-        new.__dict__ = d
-        return new
+        """A copy that shares no container with this state."""
+        return self._copy(_COPY)
 
     def clone_for(self, kind: str) -> "PaxState":
         """A copy in which an action of ``kind`` may be applied: the containers
@@ -126,11 +114,15 @@ class PaxState(State):
         action to the copy and then only reads it). Kinds not listed get a full
         :meth:`clone`."""
         writes = WRITES.get(kind)
-        if writes is None:
-            return self.clone()
+        return self.clone() if writes is None else self._copy(writes)
+
+    def _copy(self, containers) -> "PaxState":
+        """A copy with the named containers copied (:data:`_COPY` says how) and
+        every other one shared; the decision, the action being resolved and the
+        rng are always copied."""
         new = PaxState.__new__(PaxState)
         d = self.__dict__.copy()
-        for key in writes:
+        for key in containers:
             d[key] = _COPY[key](d[key])
         if self.decision is not None:
             d["decision"] = dict(self.decision)
@@ -170,9 +162,15 @@ def _copy_market(market: dict) -> dict:
     return {s: col.copy() for s, col in market.items()}
 
 
-_COPY = {"fin": _copy_rows, "patents": _copy_rows, "market": _copy_market,
-         "synd": dict.copy, "heat": dict.copy, "staff": dict.copy, "unemployed": dict.copy,
-         "stats": dict.copy}
+_shallow = operator.methodcaller("copy")
+
+#: every container of the state and how a copy copies it (:meth:`PaxState.clone`
+#: copies them all, :meth:`PaxState.clone_for` only an action kind's ``WRITES``)
+_COPY = {"fin": _copy_rows, "patents": _copy_rows, "solved": _copy_rows, "think_tank": _copy_rows,
+         "market": _copy_market,
+         **{key: _shallow for key in ("pool", "marker", "secret", "splay", "deck", "set_aside", "out_of_game",
+                                      "tasks", "companies", "staff", "unemployed", "synd", "heat", "problems",
+                                      "stats")}}
 
 #: the containers an action of each kind changes in place, through
 #: ``flow.apply_action`` and the end of the action and turn that follows it
