@@ -107,12 +107,26 @@ def test_accepted_findings_and_stale_acceptances(demo):
     write({**HU_GOOD, "demo/setup/long": "Minden játékosnak van zsetonja."})
     (game / "rules" / "accepted-findings.yaml").write_text(
         "- {clause: demo/setup/long, check: length, reason: the Hungarian says it more briefly}\n"
+        "- {clause: demo/setup/long, check: time, reason: holding them all at once goes without saying}\n"
         "- {clause: demo/setup/deal, check: numbers, detail: missing 7, reason: no longer true}\n",
         encoding="utf-8")
     rev = review("demo", "hu", spelling=False)
     assert rev.findings == []
-    assert [f.check for f in rev.accepted] == ["length"]
+    assert sorted(f.check for f in rev.accepted) == ["length", "time"]
     assert rev.stale and rev.stale[0]["clause"] == "demo/setup/deal"
+
+
+def test_an_acceptance_is_bound_to_the_text_it_was_made_for(demo):
+    game, write = demo
+    short = "Minden játékosnak van zsetonja."
+    write({**HU_GOOD, "demo/setup/long": short})
+    (game / "rules" / "accepted-findings.yaml").write_text(
+        f"- {{clause: demo/setup/long, check: length, text: '{short}', reason: briefer}}\n"
+        f"- {{clause: demo/setup/long, check: time, text: '{short}', reason: briefer}}\n", encoding="utf-8")
+    assert review("demo", "hu", spelling=False).findings == []
+    write({**HU_GOOD, "demo/setup/long": "Minden játékosnak van néhány zsetonja."})
+    rev = review("demo", "hu", spelling=False)
+    assert {f.check for f in rev.findings} >= {"length"}, "a changed text reopens the accepted finding"
 
 
 def test_acceptance_needs_a_reason(demo):

@@ -66,6 +66,15 @@ def add_parser(sub) -> None:
     u.add_argument("--json", action="store_true", help="print one JSON document")
     u.set_defaults(func=run_update)
 
+    t = rs.add_parser("terms", help="a game's terminology: one rendering per term?",
+                      description="Each game term with its rendering in LANG and the clauses that use it; "
+                                  "flags a term with two renderings and a word that renders two terms. "
+                                  "Exits 1 when the terminology is not one-to-one.")
+    t.add_argument("game")
+    t.add_argument("--lang", required=True)
+    t.add_argument("--json", action="store_true", help="print one JSON document")
+    t.set_defaults(func=run_terms)
+
     g = rs.add_parser("glossary", help="term pairs and icon-marked terms of a text")
     g.add_argument("file", metavar="FILE")
     g.add_argument("--yaml", metavar="LANG,OTHER", default=None,
@@ -225,6 +234,32 @@ def run_update(args) -> int:
         print(f"{s.lang}.po: {len(s.changed)} marked fuzzy (source changed), {len(s.new)} new untranslated, "
               f"{len(s.obsolete)} kept as obsolete, {len(s.revived)} restored")
     return 0
+
+
+def run_terms(args) -> int:
+    from workbench.core.errors import WorkbenchError
+    from workbench.rules import catalog as C
+    from workbench.rules.terminology import terminology
+
+    from .validate import lang
+    game_id = _game_id(args.game)
+    lang(args.lang)
+    src = C.source_language(game_id)
+    if src is None or args.lang == src or not C.po_path(game_id, args.lang).exists():
+        raise WorkbenchError(f"{game_id} has no {args.lang} translation; choose one of "
+                             + (", ".join(C.translation_languages(game_id)) or "none yet"))
+    rep = terminology(game_id, args.lang)
+    if args.json:
+        emit_json(rep.to_dict())
+        return 0 if rep.ok else 1
+    print(f"{game_id}: terms of the {rep.source_lang} original in {rep.lang}")
+    for r in rep.rows:
+        mark = "" if len(r.renderings) == 1 else "   <- more than one rendering"
+        print(f"  {r.term:<32} {' | '.join(r.renderings):<34} {r.clauses:>3} clause(s){mark}")
+    for word, terms in rep.shared.items():
+        print(f"  {word!r} renders {len(terms)} terms: {', '.join(terms)}")
+    print("one rendering per term" if rep.ok else "terminology is not one-to-one")
+    return 0 if rep.ok else 1
 
 
 def run_glossary(args) -> int:

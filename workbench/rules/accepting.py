@@ -1,7 +1,8 @@
 """Recording an accepted translation-review finding in the game's
 ``cards/<game>/rules/accepted-findings.yaml``, in the form the file already uses
-(``clause``, ``check``, ``lang``, ``detail``, ``reason``; a spelling finding as a
-``words`` list), so the review reports it as accepted from then on.
+(``clause``, ``check``, ``lang``, ``detail``, ``reason``, and ``text``: the
+translation the finding was accepted for, so that a changed translation reopens it;
+a spelling finding as a ``words`` list), so the review reports it as accepted from then on.
 
 The entry is appended as text, so the comments and entries already in the file
 stay as they are; a refused acceptance (no reason, no such finding) writes nothing."""
@@ -28,6 +29,8 @@ def acceptance_entry(finding, reason: str) -> dict:
     entry = {"clause": finding.clause, "check": finding.check, "lang": finding.lang, "reason": reason}
     if finding.detail:
         entry["detail"] = finding.detail
+    if getattr(finding, "text", ""):
+        entry["text"] = finding.text   # a changed translation reopens the finding
     return entry
 
 
@@ -52,7 +55,7 @@ def accept_finding(game_id: str, finding, reason: str) -> Path:
     from .review import load_accepted
     entry = acceptance_entry(finding, reason)
     for old in load_accepted(game_id):
-        if all(old.get(k) == entry.get(k) for k in ("clause", "check", "lang", "detail", "words")):
+        if all(old.get(k) == entry.get(k) for k in ("clause", "check", "lang", "detail", "words", "text")):
             raise WorkbenchError(f"{finding.clause} [{finding.check}] is already accepted")
     path = cat_mod.rules_dir(game_id) / "accepted-findings.yaml"
     text = path.read_text(encoding="utf-8") if path.exists() else HEADER

@@ -31,7 +31,8 @@ for _t, _v in list(_EN_TENS.items()) + [("twenty", 20)]:
 # Hungarian: stems with the suffixes a rules text uses on them (accusative, "times",
 # "-fold", group "-an/-en", sublative "-re/-ra", and the "the two" noun "-es/-as/-os/-ös").
 _HU_BASE: dict[int, list[str]] = {
-    0: ["nulla", "nullát", "nullára", "nulláról", "zéró"],
+    0: ["nulla", "nullát", "nullára", "nulláról", "nullánál", "nullával", "nullán", "nulláig", "nullából", "zéró",
+        "zérót", "zéróra"],
     1: [],  # "egy" doubles as the article: not counted as a word
     2: ["két", "kettő", "kettőt", "kettőre", "kettőből", "kettővel", "kettőnél", "ketten", "kettes", "kettest",
         "kétszer", "kétszeres", "kétszeresére", "kettőig"],
@@ -87,6 +88,26 @@ def _clean(text: str) -> str:
     return _DIGIT_SUFFIX.sub(r"\1", text)
 
 
+# number words that are also verbs: Hungarian "hat" is six and "it acts" ("mindenkire
+# hat"). The numeral stands before what it counts; the verb ends its clause or is
+# followed by an article, a pronoun or an adverb of direction.
+_VERB_TOO = {"hu": {"hat"}}
+_AFTER_VERB = {"a", "az", "egy", "rá", "ki", "vissza", "is", "ez", "ezekre", "arra", "erre", "mindenkire",
+               "mindenre", "minden", "mindegyikre", "ki", "el", "át", "be", "le", "fel"}
+
+
+def _is_verb(text: str, m) -> bool:
+    after = text[m.end():]
+    nxt = re.match(r"\s*([^\W\d_]+|\S)", after)
+    if nxt is None:
+        return True
+    word = nxt.group(1).lower()
+    if not word[0].isalpha():
+        return word not in ("(", "„")
+    return word in _AFTER_VERB or word.endswith(("ra", "re")) and m.start() > 0 and \
+        text[:m.start()].rstrip().lower().endswith(("nem", "is", "csak"))
+
+
 def numbers(text: str, lang: str) -> Counter:
     """How often each number occurs in ``text`` (digits and ``lang``'s number words)."""
     text = _clean(text)
@@ -95,10 +116,13 @@ def numbers(text: str, lang: str) -> Counter:
         raw = m.group(1).replace(",", ".")
         value = float(raw)
         found[int(value) if value.is_integer() else value] += 1
-    table = WORDS.get(lang.split("-")[0].split("_")[0], {})
+    base = lang.split("-")[0].split("_")[0]
+    table = WORDS.get(base, {})
     if table:
         for m in _WORD.finditer(text):
             word = m.group(0).lower()
+            if word in _VERB_TOO.get(base, {}) and _is_verb(text, m):
+                continue
             if word in table:
                 found[table[word]] += 1
             elif "-" in word:

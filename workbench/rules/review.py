@@ -73,6 +73,7 @@ class Finding:
     detail: str = ""      # short and stable: what acceptances match on
     lang: str = ""
     accepted: str | None = None  # the reason, when accepted
+    text: str = ""        # the translation the finding was raised on (an acceptance is bound to it)
 
     @property
     def explanation(self) -> str:
@@ -247,6 +248,50 @@ def check_glossary(src: str, tr: str, pairs) -> list:
     return out
 
 
+def check_glossary_back(src: str, tr: str, pairs, tr_lang: str = "") -> list:
+    """The other direction: a game term the translation uses whose source term the
+    source does not have (*forduló* where the source says "turn", not "round").
+    Only terms written without an icon (an icon-marked term is held by the icons
+    check) and found as the whole term word (its inflections, not a longer word:
+    "Syndication" is not "Syndicate")."""
+    from .glossary import find_term, term_positions, tokens
+    out = []
+    tr_tokens, src_tokens = tokens(tr), tokens(src)
+    seen = set()
+    for pair in pairs:
+        forms = [f for f in pair.target if f and f == strip_icons(f).strip()]
+        if not forms or any(f != strip_icons(f).strip() for f in pair.source):
+            continue
+        hit = None
+        for f in forms:
+            for start in term_positions(f, tr_tokens, case=True):
+                word = tr_tokens[start + len(f.split()) - 1][1].lower() if start < len(tr_tokens) else ""
+                last = f.split()[-1].lower()
+                if tr_lang.startswith("en") and word not in (last, last + "s", last + "es", last + "'s"):
+                    continue
+                hit = f
+                break
+            if hit:
+                break
+        if not hit or any(find_term(f, src_tokens, lenient=True) for f in pair.source):
+            continue
+        # the same word may render another source term of the glossary, which the source has
+        if any(p is not pair and hit.lower() in (t.lower() for t in p.target)
+               and any(find_term(f, src_tokens, lenient=True) for f in p.source) for p in pairs):
+            continue
+        # a longer term of the glossary at the same place is the one meant
+        if any(p is not pair and hit in " ".join(p.target) and len(p.target[0]) > len(hit)
+               and any(find_term(t, tr_tokens) for t in p.target) for p in pairs):
+            continue
+        if (hit, pair.source[0]) in seen:
+            continue
+        seen.add((hit, pair.source[0]))
+        out.append((f"added {hit} (no {pair.source[0]})",
+                    f"the translation uses the term {hit!r}, but the source has no {pair.source[0]!r}, its "
+                    "source term; check that the right term was used"))
+    return out
+
+
 def check_length(src: str, tr: str, band=LENGTH_BAND):
     a, b = len(src.strip()), len(tr.strip())
     if a < LENGTH_MIN_CHARS or a == 0:
@@ -319,6 +364,10 @@ def _accepts(entry: Mapping, f: Finding) -> bool:
         return False
     if entry.get("detail") and str(entry["detail"]) not in f.detail:
         return False
+    # an acceptance made for one wording of the clause does not carry over to another:
+    # a changed translation reopens the finding
+    if entry.get("text") is not None and f.text and " ".join(str(entry["text"]).split()) != " ".join(f.text.split()):
+        return False
     return bool(entry.get("clause") or entry.get("detail"))
 
 
@@ -366,10 +415,11 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
                            ("off" if not spelling else f"skipped: no {locale} dictionary")))
     checks = [c() for c in CLAUSE_CHECKS]
     raw: list[Finding] = []
+    texts: dict[str, str] = {}
 
     def add(ctxt, check, items):
         for detail, message in items:
-            raw.append(Finding(ctxt, check, message, detail, lang))
+            raw.append(Finding(ctxt, check, message, detail, lang, text=texts.get(ctxt, "")))
 
     source_ids = set()
     for ctxt, msgid, _line in source.entries():
@@ -387,6 +437,7 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
             continue
         rev.translated += 1
         tr = msg.string
+        texts[ctxt] = tr
         if msg.id != msgid:
             # a catalogue not yet updated against the source: as good as fuzzy
             rev.fuzzy += 1
@@ -396,23 +447,9 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
             rev.fuzzy += 1
             add(ctxt, "fuzzy", [("fuzzy", f"the source of this {what} changed since it was translated; compare "
                                            "with the previous source (#| msgid), revise, then clear the fuzzy flag")])
-        add(ctxt, "placeholders", check_placeholders(msgid, tr, src_ctx, tr_ctx, source.lang, lang))
-        s_full, t_full = _fill(msgid, src_ctx), _fill(tr, tr_ctx)
-        pair = Pair(ctxt, msgid, tr, s_full, t_full, source.lang, lang, heading=is_heading, glossary=pairs,
-                    src_ctx=src_ctx, tr_ctx=tr_ctx)
-        for chk in checks:
-            if is_heading and not chk.headings:
-                continue
-            add(ctxt, chk.name, chk.run(pair))
-        add(ctxt, "glossary", check_glossary(s_full, t_full, pairs))
-        add(ctxt, "icons", check_icons(s_full, t_full))
-        if not is_heading:
-            e_src, e_tr = ending(msgid), ending(tr)
-            if e_src != e_tr:
-                add(ctxt, "punctuation", [(f"{e_src} -> {e_tr}",
-                                           f"the source ends with {_ending_name(e_src)}, the translation with "
-                                           f"{_ending_name(e_tr)}; end it the same way")])
-            add(ctxt, "length", check_length(s_full, t_full))
+        for check, items in entry_findings(ctxt, msgid, tr, source.lang, lang, src_ctx, tr_ctx, pairs,
+                                           heading=is_heading, checks=checks):
+            add(ctxt, check, items)
         if run_spelling:
             src_words = {w.lower() for w in words(strip_icons(msgid))}
             bad = unknown_words(tr, locale, known_words | src_words)
@@ -452,3 +489,31 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
 
 def _ending_name(e: str) -> str:
     return {"none": "no punctuation", "table": "a table row"}.get(e, f"'{e}'")
+
+
+def entry_findings(ctxt: str, msgid: str, tr: str, src_lang: str, tr_lang: str, src_ctx: Mapping,
+                   tr_ctx: Mapping, pairs, *, heading: bool = False, checks=None) -> list[tuple[str, list]]:
+    """Every clause-level check on one entry: ``(check, [(detail, message), ...])``
+    items (missing, fuzzy and spelling are the catalogue's business, not here). The
+    review runs it on each entry; the planted-mistake measure runs it on pairs it
+    makes up, in either direction."""
+    checks = checks if checks is not None else [c() for c in CLAUSE_CHECKS]
+    out: list[tuple[str, list]] = [("placeholders", check_placeholders(msgid, tr, src_ctx, tr_ctx, src_lang,
+                                                                       tr_lang))]
+    s_full, t_full = _fill(msgid, src_ctx), _fill(tr, tr_ctx)
+    pair = Pair(ctxt, msgid, tr, s_full, t_full, src_lang, tr_lang, heading=heading, glossary=pairs,
+                src_ctx=src_ctx, tr_ctx=tr_ctx)
+    for chk in checks:
+        if heading and not chk.headings:
+            continue
+        out.append((chk.name, chk.run(pair)))
+    out.append(("glossary", check_glossary(s_full, t_full, pairs) + check_glossary_back(s_full, t_full, pairs, tr_lang)))
+    out.append(("icons", check_icons(s_full, t_full)))
+    if not heading:
+        e_src, e_tr = ending(msgid), ending(tr)
+        if e_src != e_tr:
+            out.append(("punctuation", [(f"{e_src} -> {e_tr}",
+                                         f"the source ends with {_ending_name(e_src)}, the translation with "
+                                         f"{_ending_name(e_tr)}; end it the same way")]))
+        out.append(("length", check_length(s_full, t_full)))
+    return out

@@ -19,7 +19,7 @@ NEGATION = {
            "anélkül", "hacsak", "egyik", "se", "hanem"},
     "en": {"no", "not", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without",
            "cannot", "can't", "don't", "doesn't", "isn't", "aren't", "won't", "mustn't", "unless", "n't",
-           "didn't", "hasn't", "haven't", "rather"},
+           "didn't", "hasn't", "haven't", "rather", "ignore", "ignores", "ignored", "ignoring"},
 }
 # "egyik ... sem" is the negation; "egyik" alone is "one of": counted only right before a marker
 CONCORD_ONLY = {"hu": {"egyik", "hacsak"}, "en": set()}
@@ -39,7 +39,7 @@ NOT_PRIVATIVE: dict[str, set[str]] = {"hu": {"egyetlen", "közvetlen", "közvetl
                                              "szüntelen", "szüntelenül", "védtelen"}, "en": {"unlocked", "unloaded", "untapped", "unified", "unpacked",
                                                           "undone", "unfolded", "unleashed"}}
 # phrases that stand for one marker ("in place of" is "instead of", "helyett")
-PHRASES: dict[str, dict[str, str]] = {"en": {}, "hu": {}}
+PHRASES: dict[str, dict[str, str]] = {"en": {}, "hu": {"figyelmen kívül": "nem"}}   # "ignore"
 # Hungarian "amíg ... nem" ("until it runs out": amíg ki nem fogy) is no negation
 EXPLETIVE = {"hu": {"amíg", "míg"}, "en": set()}
 

@@ -71,6 +71,13 @@ def sentence_polarity(text: str, lang: str) -> list[bool]:
     return [negations(s, lang) > 0 for s in split_sentences(text, lang)]
 
 
+def sentence_negations(text: str, lang: str) -> list[int]:
+    """For each sentence of ``text``: how many negations it holds (a flip hidden by a
+    second negation in the same sentence changes the count, not the presence)."""
+    from .sentences import split_sentences
+    return [negations(s, lang) for s in split_sentences(text, lang)]
+
+
 class NegationCheck(ClauseCheck):
     """Negations ("nem", "soha", "no", "never", "uncovered") and bounds ("legfeljebb" = "at most") kept, sentence by sentence."""
 

@@ -1,0 +1,43 @@
+"""A small fixed-seed sample of the planted-mistake generator (workbench.rules.planting)
+against the meaning review: each kind planted in one made-up clause pair must be
+caught, and correct rewordings of it must stay quiet. The full measure over every
+bundled clause is `python analyses/review_planted.py` (figures in docs/rules.md)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from workbench.rules.planting import MUTATORS, REWORDERS
+from workbench.rules.review import entry_findings
+
+EN = "At the end of each round, the active player gains 2 money if they have no cards."
+HU = "Minden forduló végén a soron lévő játékos 2 pénzt kap, ha nincs lapja."
+
+
+def _findings(src, tr, src_lang, tr_lang):
+    out = set()
+    for check, items in entry_findings("demo/x/y", src, tr, src_lang, tr_lang, {}, {}, []):
+        if check != "length":
+            out.update((check, d) for d, _ in items)
+    return out
+
+
+@pytest.mark.parametrize("src,tr,sl,tl", [(EN, HU, "en", "hu"), (HU, EN, "hu", "en")])
+def test_bundled_style_pair_is_clean(src, tr, sl, tl):
+    assert _findings(src, tr, sl, tl) == set()
+
+
+@pytest.mark.parametrize("kind", ["number", "time", "condition", "actor"])
+@pytest.mark.parametrize("src,tr,sl,tl", [(EN, HU, "en", "hu"), (HU, EN, "hu", "en")])
+def test_planted_kind_is_caught(kind, src, tr, sl, tl):
+    variants = MUTATORS[kind](tr, tl, random.Random(7))
+    assert variants, f"the generator has no {kind} mistake for {tr!r}"
+    for new, note in variants:
+        assert _findings(src, new, sl, tl), f"{kind} not caught: {note}: {new!r}"
+
+
+def test_synonym_rewordings_stay_quiet():
+    for new, note in REWORDERS["synonym"](HU, "hu", random.Random(7)):
+        assert _findings(EN, new, "en", "hu") == set(), note

@@ -1,0 +1,252 @@
+"""What a rules sentence says, as a small structure that two languages can be compared on.
+
+For each sentence of a clause :func:`structure` finds who acts (the active player,
+each player, the others, a rival, the group), when (turn, round, Era, cycle, game;
+start or end; immediately, next, previous), under what condition (if, unless, only
+if) and with what exceptions, how many (every, any, some, only, at most, at least,
+again) and how many negations it holds. The words of each concept are data, one
+file per language (``workbench/rules/lexicon/<lang>.yaml``); Hungarian words are
+matched by their lemma through the hunspell-hu dictionary (spylls), so an inflected
+form counts without being listed, and by the lemma plus a listed suffix without it.
+
+:func:`placeholder_roles` gives each ``${...}`` of a text its role from the grammar
+(compared-with: "than X" / ``X-nál``; origin: "from X" / ``X-ból``; goal: "to X" /
+``X-ra``; object: ``X-ot``), so two terms that trade places are found even though
+Hungarian word order differs from English.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .glossary import stem_variants
+
+LEXICON_DIR = Path(__file__).parent / "lexicon"
+_PLACEHOLDER = re.compile(r"\$\{[^}]*\}")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+")
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+(?=[A-ZÁÉÍÓÖŐÚÜŰ0-9$*(„\"])|\n\s*\n|\n(?=\s*[-*|]|\s*\d+\.)")
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    words: tuple[str, ...] = ()
+    forms: frozenset = frozenset()
+    phrases: tuple[tuple[str, ...], ...] = ()
+    endings: tuple[str, ...] = ()
+    not_: frozenset = frozenset()
+
+
+@dataclass
+class Lexicon:
+    lang: str
+    concepts: dict[str, Concept]
+    dimensions: dict[str, list[str]]
+    suffixes: tuple[str, ...]
+    phrase_index: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+
+    def dimension_of(self, concept: str) -> str:
+        for dim, names in self.dimensions.items():
+            if concept in names:
+                return dim
+        return concept
+
+
+def base_lang(lang: str) -> str:
+    return re.split(r"[-_]", lang)[0].lower()
+
+
+@functools.lru_cache(maxsize=None)
+def lexicon(lang: str) -> Lexicon | None:
+    """The meaning lexicon of ``lang`` (None when the language has none)."""
+    from ruamel.yaml import YAML
+    path = LEXICON_DIR / f"{base_lang(lang)}.yaml"
+    if not path.exists():
+        return None
+    data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    concepts = {}
+    phrases = []
+    for name, spec in (data.get("concepts") or {}).items():
+        spec = spec or {}
+        words, forms = [], set(str(f).lower() for f in spec.get("forms", ()))
+        for w in spec.get("words", ()):
+            w = str(w).lower()
+            if " " in w:
+                phrases.append((tuple(w.split()), name))
+            else:
+                words.append(w)
+        ph = tuple(tuple(str(p).lower().replace(",", " ").split()) for p in spec.get("phrases", ()))
+        for f in list(forms):
+            if " " in f:
+                forms.discard(f)
+                phrases.append((tuple(f.split()), name))
+        phrases.extend((p, name) for p in ph)
+        concepts[name] = Concept(name, tuple(words), frozenset(forms), ph, tuple(spec.get("endings", ())),
+                                 frozenset(str(x).lower() for x in spec.get("not", ())))
+    phrases.sort(key=lambda p: -len(p[0]))
+    lex = Lexicon(base_lang(lang), concepts, {k: list(v) for k, v in (data.get("dimensions") or {}).items()},
+                  tuple(data.get("suffixes") or ("",)), phrases)
+    return lex
+
+
+# --------------------------------------------------------------------------- word matching
+@functools.lru_cache(maxsize=65536)
+def _lemma(word: str, lang: str) -> str | None:
+    """The word's longest hunspell stem (its most specific lemma), or None without a dictionary."""
+    from .review_checks.dictionary import dictionary
+    d = dictionary(lang)
+    if d is None:
+        return None
+    try:
+        stems = {f.stem.lower() for f in d.lookuper.good_forms(word)}
+    except Exception:   # noqa: BLE001 - a dictionary that cannot analyse a word says nothing about it
+        return None
+    return max(stems, key=len) if stems else None
+
+
+def word_is(token: str, lemma: str, lex: Lexicon) -> bool:
+    """Is ``token`` an inflected form of ``lemma`` in the lexicon's language?"""
+    if token == lemma:
+        return True
+    if len(lemma) <= 3 and lex.lang == "en" or len(token) < len(lemma) - 1:
+        return token in {lemma + s for s in lex.suffixes}
+    for v in stem_variants(lemma):
+        if token.startswith(v) and token[len(v):] in lex.suffixes:
+            return True
+    if lex.lang != "en" and token[:2] == lemma[:2]:
+        found = _lemma(token, lex.lang)
+        if found is not None:
+            return found == lemma
+    return False
+
+
+def _concept_word(token: str, c: Concept, lex: Lexicon) -> bool:
+    if token in c.not_:
+        return False
+    if token in c.forms:
+        return True
+    if any(token.endswith(e) and len(token) > len(e) + 2 for e in c.endings):
+        return True
+    return any(word_is(token, w, lex) for w in c.words)
+
+
+def _phrase_word(token: str, want: str, lex: Lexicon) -> bool:
+    if len(want) <= 3:
+        return token == want
+    return word_is(token, want, lex)
+
+
+# --------------------------------------------------------------------------- structure
+@dataclass
+class Sentence:
+    text: str
+    concepts: Counter
+    negations: int
+
+
+def tokens(text: str) -> list[str]:
+    text = _PLACEHOLDER.sub(" ⟨x⟩ ", text)
+    text = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    return [t.lower() for t in _WORD.findall(text.replace("-", " "))]
+
+
+def concepts(text: str, lang: str) -> Counter:
+    """How often each concept of the lexicon occurs in ``text``."""
+    lex = lexicon(lang)
+    out: Counter = Counter()
+    if lex is None:
+        return out
+    toks = tokens(text)
+    claimed = [False] * len(toks)
+    for phrase, name in lex.phrase_index:
+        n = len(phrase)
+        i = 0
+        while i + n <= len(toks):
+            if not any(claimed[i:i + n]) and all(_phrase_word(toks[i + k], phrase[k], lex) for k in range(n)):
+                out[name] += 1
+                for k in range(n):
+                    claimed[i + k] = True
+                i += n
+            else:
+                i += 1
+    for i, t in enumerate(toks):
+        if claimed[i]:
+            continue
+        for name, c in lex.concepts.items():
+            if name == "negation":
+                continue
+            if _concept_word(t, c, lex):
+                out[name] += 1
+                break
+    out.pop("ignore", None)
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    parts = [p.strip() for p in _SENTENCE.split(text)]
+    return [p for p in parts if p and re.search(r"[^\W\d_]", p)]
+
+
+def structure(text: str, lang: str) -> list[Sentence]:
+    """The sentences of ``text`` with what each says (see the module doc)."""
+    from .review_checks.negation import negations
+    return [Sentence(s, concepts(s, lang), negations(s, lang)) for s in split_sentences(text)]
+
+
+def clause_concepts(text: str, lang: str) -> Counter:
+    total: Counter = Counter()
+    for s in split_sentences(text):
+        total.update(concepts(s, lang))
+    return total
+
+
+# --------------------------------------------------------------------------- placeholder roles
+# role of a placeholder from the words around it (English: the preposition before it;
+# Hungarian: the case ending written after it, `${x}-nál`, `${x}nál`, or a named form)
+_EN_ROLE_BEFORE = {"than": "compared", "from": "origin", "to": "goal", "into": "goal", "onto": "goal",
+                   "for": "for", "with": "with", "instead": "instead", "of": "of"}
+_HU_ROLE_AFTER = [("compared", ("nál", "nél")), ("origin", ("ból", "ből", "tól", "től", "ról", "ről")),
+                  ("goal", ("ra", "re", "ba", "be", "hoz", "hez", "höz", "ig")),
+                  ("with", ("val", "vel", "al", "el")), ("for", ("ért",)), ("instead", ("helyett",)),
+                  ("object", ("ot", "et", "öt", "at", "t"))]
+
+
+def placeholder_roles(text: str, lang: str) -> list[tuple[str, str]]:
+    """``(key, role)`` for each placeholder of ``text`` in order; role ``""`` where the
+    grammar does not say."""
+    out = []
+    lang = base_lang(lang)
+    for m in _PLACEHOLDER.finditer(text):
+        inner = m.group(0)[2:-1]
+        key, _, filters = inner.partition("|")
+        key = key.strip()
+        role = ""
+        if lang == "en":
+            before = re.findall(r"[A-Za-z]+", text[max(0, m.start() - 30):m.start()])
+            while before and before[-1].lower() in ("the", "a", "an", "your", "their", "its", "his", "her",
+                                                    "each", "every", "any", "one", "more", "most", "less",
+                                                    "fewer", "least"):
+                before.pop()
+            if before:
+                role = _EN_ROLE_BEFORE.get(before[-1].lower(), "")
+        elif lang == "hu":
+            after = re.match(r"-?([a-záéíóöőúüű]+)", text[m.end():m.end() + 12])
+            tail = after.group(1) if after else ""
+            named = [f.strip() for f in filters.split("|")[1:]] if "|" in filters else \
+                [f.strip() for f in filters.split("|") if f.strip()]
+            for r, endings in _HU_ROLE_AFTER:
+                if tail and any(tail.endswith(e) for e in endings) and len(tail) <= 8:
+                    role = r
+                    break
+            if not role and "acc" in named:
+                role = "object"
+            if not role:
+                nxt = re.match(r"\s+([a-záéíóöőúüű]+)", text[m.end():m.end() + 20])
+                if nxt and nxt.group(1) == "helyett":
+                    role = "instead"
+        out.append((key, role))
+    return out

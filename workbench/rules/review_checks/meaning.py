@@ -1,0 +1,147 @@
+"""Meaning-level comparison of a clause with its translation, from the structure
+:mod:`workbench.rules.meaning` extracts in each language: who acts, when, under what
+condition and with what exceptions, how many, and the roles of the terms.
+
+A concept of one dimension that the translation says instead of another (a turn
+become a round, "if" become "unless", the active player become the others) is a
+finding in every case. A concept lost or added on its own is a finding only for the
+concepts both languages say explicitly (:data:`LONE`); the others (Hungarian drops
+"you" into the verb, says "each" with a suffix or not at all) count only in swaps."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..meaning import base_lang, clause_concepts, lexicon, placeholder_roles
+from .base import ClauseCheck, Pair
+
+# concepts whose loss or addition alone changes a rule, and which the bundled
+# translations (243 clauses, both directions) render explicitly on both sides:
+# measured with analyses/review_planted.py and the bundled catalogues' 0 findings
+LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "quant.least"}
+# concepts that stand for one another in a changed rule: a translation that says one
+# of a pair where its source says the other (and no longer says that) is a finding
+OPPOSITES = {frozenset(p) for p in (
+    ("actor.active", "actor.others"), ("actor.active", "actor.each"), ("actor.you", "actor.rival"),
+    ("actor.each", "actor.others"), ("actor.group", "actor.you"),
+    ("time.turn", "time.round"), ("time.era", "time.game"), ("time.round", "time.era"),
+    ("time.turn", "time.cycle"), ("when.start", "when.end"), ("when.next", "when.previous"),
+    ("cond.if", "cond.unless"), ("cond.only", "cond.if"),
+    ("quant.every", "quant.one"), ("quant.most", "quant.least"), ("quant.every", "quant.some"),
+    ("quant.any", "quant.every"), ("quant.one", "quant.any"))}
+
+
+def _name(concept: str) -> str:
+    return concept.split(".", 1)[-1]
+
+
+def compare_dimension(a: Counter, b: Counter, names: list[str]) -> list[tuple[str, str]]:
+    """``(detail, message)`` items for one dimension's concepts ``names``."""
+    lost = [c for c in names if a[c] > b[c]]
+    added = [c for c in names if b[c] > a[c]]
+    out = []
+    # a swap: one of the pair fewer, the other more, and one of them gone or new
+    swaps = [(x, y) for x in lost for y in added if frozenset((x, y)) in OPPOSITES and (not b[x] or not a[y])]
+    for x, y in swaps:
+        out.append((f"{_name(x)} -> {_name(y)}",
+                    f"the source says {_name(x)!r} where the translation says {_name(y)!r}"))
+    if swaps:
+        return out
+    for c in lost:
+        if c in LONE and not b[c]:
+            out.append((f"{_name(c)} lost", f"the source says {_name(c)!r} and the translation does not"))
+    for c in added:
+        if c in LONE and not a[c]:
+            out.append((f"{_name(c)} added", f"the translation says {_name(c)!r} and the source does not"))
+    return out
+
+
+class _DimensionCheck(ClauseCheck):
+    dimensions: tuple[str, ...] = ()
+    headings = False
+
+    def run(self, p: Pair):
+        ls, lt = lexicon(p.src_lang), lexicon(p.tr_lang)
+        if ls is None or lt is None:
+            return []
+        a, b = clause_concepts(p.src, p.src_lang), clause_concepts(p.tr, p.tr_lang)
+        out = []
+        for dim in self.dimensions:
+            names = [n for n in ls.dimensions.get(dim, []) if n in lt.dimensions.get(dim, [])]
+            for detail, message in compare_dimension(a, b, names):
+                out.append((detail, f"{message} ({dim}); check who, when and under what condition the rule "
+                                    "applies"))
+        return out
+
+
+class ActorCheck(_DimensionCheck):
+    """The same actor: the active player, each player, the others, a rival, the group."""
+
+    name = "actor"
+    dimensions = ("actor",)
+
+
+class TimeCheck(_DimensionCheck):
+    """The same time: turn, round, Era, game; start or end; immediately, next, previous."""
+
+    name = "time"
+    dimensions = ("time", "when")
+
+
+class ConditionCheck(_DimensionCheck):
+    """The same condition (if, unless, only if) and the same exceptions (except, other than)."""
+
+    name = "condition"
+    dimensions = ("condition", "exception")
+
+
+class QuantifierCheck(_DimensionCheck):
+    """The same quantifiers: every, any, some, one, only, at most, at least, again."""
+
+    name = "quantifier"
+    dimensions = ("quantifier",)
+
+
+class TermRolesCheck(ClauseCheck):
+    """Each term placeholder keeps its role (compared-with, from, to, object) and the source's order of terms."""
+
+    name = "term-roles"
+    headings = False
+
+    def run(self, p: Pair):
+        ra, rb = placeholder_roles(p.src, p.src_lang), placeholder_roles(p.tr, p.tr_lang)
+        out = []
+        roles_a: dict[str, set] = {}
+        roles_b: dict[str, set] = {}
+        for k, r in ra:
+            roles_a.setdefault(k, set()).add(r)
+        for k, r in rb:
+            roles_b.setdefault(k, set()).add(r)
+        strong = {"compared", "origin", "goal", "instead"}
+        for k in roles_a:
+            if k not in roles_b:
+                continue
+            for r in (roles_a[k] & strong) - roles_b[k]:
+                # the role went to another term
+                for k2, rs in roles_b.items():
+                    if k2 != k and r in rs and r not in roles_a.get(k2, set()):
+                        out.append((f"{r}: {k} -> {k2}", f"in the source ${{{k}}} is the {r} term; in the "
+                                                         f"translation ${{{k2}}} is: the terms traded roles"))
+        # order: two terms that the source names in one order and the translation in the other,
+        # where both texts name each once (a list or a tie-break keeps its order across languages)
+        # a possessor ("the headlines of the timeline") comes first in Hungarian: not a swap
+        of_a = {k for k, r in ra if r == "of"} | {k for k, r in rb if r == "of"}
+        seq_a = [k for k, _ in ra if k.startswith("terms.")]
+        seq_b = [k for k, _ in rb if k.startswith("terms.")]
+        once_a = [k for k in seq_a if seq_a.count(k) == 1]
+        once_b = [k for k in seq_b if seq_b.count(k) == 1]
+        common = [k for k in once_a if k in once_b]
+        if len(common) >= 2 and not out:
+            order_b = [k for k in once_b if k in common]
+            inversions = [(x, y) for i, x in enumerate(common) for y in common[i + 1:]
+                          if order_b.index(x) > order_b.index(y) and x not in of_a and y not in of_a]
+            if len(inversions) == 1 and base_lang(p.src_lang) != base_lang(p.tr_lang):
+                x, y = inversions[0]
+                out.append((f"order {x} / {y}", f"the source names ${{{x}}} before ${{{y}}}, the translation "
+                                               "after: check that they did not trade places"))
+        return out
