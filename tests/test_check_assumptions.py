@@ -68,29 +68,31 @@ def test_text_report_says_information_not_failure(edited, capsys):
     assert "FAIL" not in out
 
 
+# The rule broken here is Mandate 2038's Public Audit (a plain-Python module; Meaning
+# Made's rules may run compiled, past a monkeypatch): it draws one cube too many.
+def _break_the_audit(monkeypatch):
+    from workbench.games.mandate_2038 import audit
+
+    real = audit.draws_for
+    monkeypatch.setattr(audit, "draws_for", lambda base, players: real(base, players) + 1)
+
+
 def test_a_broken_rule_still_fails_on_an_edited_folder(edited, capsys, monkeypatch):
-    from workbench.games.meaning_made import actions, stability_window
-
-    def broken(state, donate):  # a donation that gives two Meaning: the cap rule is broken
-        stability_window.donation(state, donate)
-        if donate:
-            stability_window.change_meaning(state, 1)
-
-    monkeypatch.setattr(actions, "donation", broken)
-    code, doc = _check(edited, capsys, "meaning-made")
+    _break_the_audit(monkeypatch)
+    code, doc = _check(edited, capsys, "mandate-2038")
     assert code == 1 and doc["failures"] > 0
-    failed = [c for c in doc["games"][0]["checks"] if c["status"] == "fail"]
-    assert any("stability" in c["name"] for c in failed), failed
+    report = doc["games"][0]
+    failed = [c for c in report["checks"] if c["status"] == "fail"]
+    assert "audit-draws.yaml" in {c["name"] for c in failed}, failed
     # the failing ones are failures, not excused as assumptions
-    assert not any(a["name"] == c["name"] for c in failed for a in doc["games"][0]["assumptions"])
+    assert not {c["name"] for c in failed} & {a["name"] for a in report["assumptions"]}
 
 
 def test_a_broken_rule_fails_without_cards_too(capsys, monkeypatch):
-    from workbench.games.meaning_made import actions, stability_window
-
-    monkeypatch.setattr(actions, "donation", lambda state, donate: stability_window.donation(state, False))
+    _break_the_audit(monkeypatch)
+    monkeypatch.delenv("WORKBENCH_CARDS", raising=False)
     forget()
-    assert main(["check", "meaning-made", "--json"]) == 1
+    assert main(["check", "mandate-2038", "--json"]) == 1
     doc = json.loads(capsys.readouterr().out)
     assert doc["failures"] > 0 and not doc["games"][0]["assumptions"]
 
