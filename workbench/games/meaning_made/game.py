@@ -29,6 +29,8 @@ class MeaningMade(Game):
     variants = VARIANTS
     options = options_from_tuples(OPTIONS)
     default_weights = DEFAULT_WEIGHTS
+    #: the order of the Pattern, Initiative and Event decks (the view shows their sizes only)
+    hidden_information = True
 
     card_pool_type = CardSet
     pool_spec = POOL

@@ -39,6 +39,8 @@ class PaxGame(Game):
                          "syndications": "agents.syndication", "think_tank": "board.thinkTank",
                          "companies": "board.company", "regime": "regimes.regime", "splay": "board.splay",
                          "market": "board.market", "cutting_edge": "board.cuttingEdge"}
+    #: rivals' dealt cards and Secret spheres, the Draw Deck (:mod:`.hidden`)
+    hidden_information = True
 
     card_pool_type = Content
     pool_spec = POOL
@@ -137,6 +139,11 @@ class PaxGame(Game):
                     by_route[route] = value
             out.append(value)
         return out
+
+    def observation(self, state, seat: int) -> dict:
+        """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
+        from .hidden import observation
+        return observation(self, state, seat)
 
     def determinize(self, state: PaxState, seat: int, rng: Rng) -> PaxState:
         """A copy of ``state`` with what ``seat`` cannot see re-drawn (deck order
