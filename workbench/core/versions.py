@@ -249,10 +249,13 @@ def note_version(game, cards_dir: str | Path | None = None) -> str:
 def record_run(game, cards_dir: str | Path | None, kind: str, params: dict, metrics: dict) -> str | None:
     """Record a run (``simulate``, ``compare``, ``balance``...) against the pool
     version it used; returns that version, None when nothing could be recorded."""
-    folder = game_folder(game, cards_dir)
     if history_disabled():
         return None
     try:
+        game, _ = _spec(game)
+        if game.has_injected_cards:
+            return None  # a pool held in memory (an edited session game) is no version of the folder
+        folder = game_folder(game, cards_dir)
         hash_ = _record(game, folder, note=None, source="found", always=False).hash
         with _connect(folder, create=True) as con:
             con.execute("INSERT INTO runs (hash, created, kind, params, metrics) VALUES (?, ?, ?, ?, ?)",
