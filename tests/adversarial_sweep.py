@@ -121,7 +121,21 @@ def _po_unknown_placeholder(path: Path) -> None:
     path.write_text(text[:i] + 'msgstr "${nosuch.value} ' + text[i + len('msgstr "'):], encoding="utf-8")
 
 
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _link_to(target: str):
+    def change(path: Path) -> None:
+        path.unlink()
+        path.symlink_to(target)
+    return change
+
+
 MUTATIONS = {
+    "fifo-patterns": ("meaning_made/patterns.yaml", _fifo),
+    "devzero-patterns": ("meaning_made/patterns.yaml", _link_to("/dev/zero")),
     "empty-patterns": ("meaning_made/patterns.yaml", _write_bytes(b"")),
     "binary-patterns": ("meaning_made/patterns.yaml", _write_bytes(bytes(range(256)) * 4)),
     "latin1-settings": ("meaning_made/settings.yaml",
@@ -170,6 +184,13 @@ def cases() -> list[Case]:
     add("play-mcts-huge", ["play", mm, "--bots", "mcts:10000000"], mention="iterations")
     add("play-mcts-inf", ["play", mm, "--bots", "mcts:t=inf"], mention="t=")
     add("play-mcts-word", ["play", mm, "--bots", "mcts:x"], mention="mcts")
+    # bot lists and specs that used to play a silent default (issue 24)
+    for bid, bots, word in [("empty", "", "empty"), ("comma", ",", "empty"), ("gap", "greedy,,random", "empty"),
+                            ("colon", "greedy:", "no options"), ("random-arg", "random:5", "no options"),
+                            ("ban-twice", "ban:Shell:ban:Shell:greedy", "twice"), ("ban-nocard", "ban::greedy", "card"),
+                            ("weight-noeq", "greedy:win", "name=number"), ("kindless", ":greedy", "kind")]:
+        add(f"play-bots-{bid}", ["play", mm, "--bots", bots], mention=word, quick=True)
+    add("simulate-bots-empty", ["simulate", mm, "--games", "2", "--bots", ""], mention="empty", quick=True)
     add("play-too-many-bots", ["play", mm, "--players", "2", "--bots", "random,random,random"], mention="bots")
     add("play-option-tag", ["play", mm, "--option", "round_limit=!!python/name:os.getcwd"], mention="option",
         quick=True)
@@ -284,6 +305,10 @@ def cases() -> list[Case]:
         game = px if name.startswith("pax") else mm
         add(f"play-{name}", ["play", game], mention="", mutate=MUTATIONS[name])
     add("check-unknown-game", ["check", "chess"], mention="unknown game")
+    # special files: refused from their stat, before anything opens them (issue 24)
+    add("play-fifo-card-file", ["play", mm], mention="named pipe", mutate=MUTATIONS["fifo-patterns"], quick=True)
+    add("play-devzero-card-file", ["play", mm], mention="device", mutate=MUTATIONS["devzero-patterns"],
+        quick=True)
     add("rulings-latin1", ["play", mm], "ok", mutate=MUTATIONS["rulings-latin1"])
     # -- rules and translations
     add("rules-lang-path", ["rules", "render", mm, "--lang", "../../../x"], mention="--lang", quick=True)

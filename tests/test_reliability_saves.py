@@ -104,8 +104,8 @@ def test_nested_value_from_null_and_list_changes_stay_local(card_folder):
     assert "layers: [1, 2]" in after and "consequence: {table: group, code: 3}" in after
 
 
-def test_symlinked_card_file_is_written_through_to_its_target(card_folder, tmp_path):
-    shared = tmp_path / "shared"
+def test_symlinked_card_file_is_written_through_to_its_target(card_folder):
+    shared = card_folder / "shared"
     shared.mkdir()
     target = shared / "patterns.yaml"
     (card_folder / "patterns.yaml").rename(target)
@@ -117,6 +117,16 @@ def test_symlinked_card_file_is_written_through_to_its_target(card_folder, tmp_p
     assert (card_folder / "patterns.yaml").is_symlink()
     assert cardfile.load(target).data["patterns"][0]["layer"] == 2
     assert _leftovers(shared) == [] and _leftovers(card_folder) == []
+
+
+def test_a_card_file_linked_outside_its_folder_is_refused_for_editing(card_folder, tmp_path):
+    outside = tmp_path / "elsewhere.yaml"
+    (card_folder / "patterns.yaml").rename(outside)
+    (card_folder / "patterns.yaml").symlink_to(outside)
+    before = outside.read_bytes()
+    with pytest.raises(cardfile.DataError, match="outside its card folder"):
+        cardfile.load(card_folder / "patterns.yaml")
+    assert outside.read_bytes() == before
 
 
 def test_read_only_file_is_refused_and_untouched(card_folder):
