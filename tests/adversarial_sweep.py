@@ -251,6 +251,8 @@ def cases() -> list[Case]:
     add("bench-unknown-figure", ["bench", "--only", "nosuch"], mention="figure")
     add("bench-players-0", ["bench", "--players", "0", "--only", "startup"], mention="--players")
     # -- serve (refused before a server starts)
+    add("serve-host-256", ["serve", "--host", "256.1.1.1", "--no-browser"], mention="IPv4", quick=True)
+    add("serve-host-unresolved", ["serve", "--host", "nosuch.invalid", "--no-browser"], mention="--host")
     add("serve-port-70000", ["serve", "--port", "70000", "--no-browser"], mention="--port", quick=True)
     add("serve-port-0", ["serve", "--port", "0", "--no-browser"], mention="--port")
     add("serve-port-word", ["serve", "--port", "abc", "--no-browser"], mention="--port")
@@ -314,6 +316,14 @@ def cases() -> list[Case]:
     add("rules-lang-path", ["rules", "render", mm, "--lang", "../../../x"], mention="--lang", quick=True)
     add("rules-lang-upper", ["rules", "render", mm, "--lang", "EN"], mention="--lang")
     add("rules-review-lang", ["rules", "review", mm, "--lang", "hu_x"], mention="--lang")
+    add("rules-update-lang-zz", ["rules", "update", mm, "--lang", "zz"], mention="Babel", quick=True)
+    add("rules-update-new-lang", ["rules", "update", mm, "--lang", "de"], mention="init-lang", quick=True)
+    add("rules-init-lang-existing", ["rules", "init-lang", mm, "--lang", "hu"], mention="already", quick=True)
+    add("render-lang-zz", ["rules", "render", mm, "--lang", "xx-YY"], mention="Babel")
+    add("balance-study-text", ["balance", md, "--target", "survival=0.5..0.8", "--vary", "x",
+                               "--study", f"{W}/text.txt"], mention="not a SQLite", quick=True)
+    add("balance-study-folder", ["balance", md, "--target", "survival=0.5..0.8", "--vary", "x",
+                                 "--study", f"{W}/dir.parquet"], mention="folder")
     add("rules-update-lang", ["rules", "update", mm, "--lang", "../x"], mention="--lang", quick=True)
     add("rules-import-lang", ["rules", "import", f"{W}/text.txt", "--lang", "x/y"], mention="--lang")
     add("rules-import-13mb", ["rules", "import", f"{W}/big.md", "--lang", "en"], mention="MB", quick=True)

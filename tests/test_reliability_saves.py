@@ -218,8 +218,8 @@ def test_simultaneous_saves_never_both_succeed_and_lose_nothing(card_folder, tri
     for p in procs:
         p.start()
     for p in procs:
-        p.join(60)
-    results = dict(out.get(timeout=5) for _ in procs)
+        p.join(300)  # limits that only catch a hang: a loaded machine is slow
+    results = dict(out.get(timeout=60) for _ in procs)
     saved = [layer for layer, what in results.items() if what == "saved"]
     assert len(saved) == 1, results
     refused = next(what for what in results.values() if what != "saved")
@@ -248,7 +248,7 @@ def test_kill_during_a_two_file_save_leaves_all_old_or_all_new(tmp_path, trial):
     ready = CTX.Event()
     proc = CTX.Process(target=_saver, args=(str(folder), ready))
     proc.start()
-    ready.wait(30)
+    ready.wait(300)
     time.sleep(random.Random(trial).uniform(0.05, 0.4))
     os.kill(proc.pid, signal.SIGKILL)
     proc.join(10)

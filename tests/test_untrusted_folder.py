@@ -196,3 +196,70 @@ def test_save_locks_live_in_a_folder_only_the_user_can_write(tmp_path, monkeypat
     assert not mode & (stat.S_IWGRP | stat.S_IWOTH)
     monkeypatch.setenv("WORKBENCH_LOCK_DIR", str(tmp_path / "mine"))
     assert cardfile._lock_path(tmp_path).parent == tmp_path / "mine"
+
+
+# -- bad strings, refused before any work ----------------------------------------------
+
+@pytest.fixture
+def own_cards(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "cards"
+    shutil.copytree(cards_dir("meaning-made"), root / "meaning_made")
+    monkeypatch.setenv("WORKBENCH_CARDS", str(root))
+    return root / "meaning_made"
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+def test_rules_update_never_starts_a_translation_init_lang_does(own_cards, capsys):
+    from workbench.cli import main
+    rules = own_cards / "rules"
+    assert main(["rules", "update", "meaning-made", "--lang", "zz"]) == 1
+    assert "Babel" in _one_line(capsys)
+    assert main(["rules", "update", "meaning-made", "--lang", "de"]) == 1
+    assert "init-lang" in _one_line(capsys)
+    assert not (rules / "zz.po").exists() and not (rules / "de.po").exists()
+    assert main(["rules", "init-lang", "meaning-made", "--lang", "de"]) == 0
+    assert (rules / "de.po").is_file()
+    assert main(["rules", "init-lang", "meaning-made", "--lang", "de"]) == 1  # once only
+    assert "already" in _one_line(capsys)
+    assert main(["rules", "update", "meaning-made", "--lang", "de"]) == 0
+
+
+@pytest.mark.parametrize("bots", ["", ",", "greedy,,random", "greedy:", "random:5",
+                                  "ban:Shell:ban:Shell:greedy", "ban::greedy", ":greedy", "greedy:win"])
+def test_every_bad_bot_string_is_refused_before_a_game(bots, capsys):
+    from workbench.cli import main
+    assert main(["play", "meaning-made", "--bots", bots]) == 1
+    line = _one_line(capsys)
+    assert ("bot" in line or "greedy" in line) and "ending" not in capsys.readouterr().out
+
+
+def test_bot_strings_that_mean_something_still_play():
+    from workbench.core.bots import make_bots, split_specs
+    assert split_specs(" greedy , random ") == ["greedy", "random"]
+    assert [b.name for b in make_bots("greedy,random", 3)] == ["greedy", "random", "random"]
+    assert make_bots("ban:Shell:force:Pulse:greedy", 2)[0].inner.card == "Pulse"
+
+
+def test_a_study_file_that_is_not_sqlite_is_one_line(tmp_path, capsys):
+    from workbench.cli import main
+    text = tmp_path / "notes.sqlite"
+    text.write_text("my notes\n", encoding="utf-8")
+    argv = ["balance", "mandate-2038", "--target", "survival=0.5..0.8", "--vary", "x", "--study"]
+    assert main(argv + [str(text)]) == 1
+    assert "not a SQLite file" in _one_line(capsys)
+    assert text.read_text(encoding="utf-8") == "my notes\n"
+
+
+@pytest.mark.parametrize("host", ["256.1.1.1", "1.2.3", "nosuch.invalid", "a b"])
+def test_serve_refuses_a_bad_host_before_printing_a_token(host, capsys, monkeypatch):
+    from workbench.cli import main
+    monkeypatch.delenv("WORKBENCH_PASSWORD", raising=False)
+    assert main(["serve", "--host", host, "--no-browser"]) == 1
+    captured = capsys.readouterr()
+    assert "token" not in (captured.out + captured.err).lower()
+    assert len(captured.err.strip().splitlines()) == 1

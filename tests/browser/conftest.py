@@ -137,7 +137,9 @@ class UI:
 
     def tab(self, name: str):
         self.tab_button(name).click()
-        self.page.wait_for_timeout(700)
+        # the page's holder shown is the condition (not a fixed pause): a loaded
+        # machine takes longer, an idle one goes on at once
+        self.page.locator(f".page-{name.lower()}").first.wait_for(state="visible")
 
     def screenshot(self, name: str):
         self.page.wait_for_timeout(800)
