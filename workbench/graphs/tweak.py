@@ -121,6 +121,15 @@ class EditReport:
         return {k: v for k, v in self.__dict__.items()}
 
 
+class EditRefused(WorkbenchError):
+    """Edit number ``index`` of :meth:`TweakSession.edit_many` was refused (``error``);
+    none of the edits was taken."""
+
+    def __init__(self, index: int, error: WorkbenchError):
+        super().__init__(str(error))
+        self.index, self.error = index, error
+
+
 @dataclass
 class PairedResult:
     """A quick paired playtest: the same seeds on the old and the new pool."""
@@ -294,6 +303,19 @@ class TweakSession:
             for entry in self.raw[file][key]:
                 yield file, kind, entry
 
+    @property
+    def kind_columns(self) -> dict[str, list[str]]:
+        """Card kind -> the flat columns that apply to it, in table order (the
+        columns of one sheet when the pool goes to a spreadsheet)."""
+        return {kind: [c for c, (applies, _) in COLUMNS.items() if applies in ("both", kind)]
+                for kind in ("pattern", "initiative")}
+
+    def entries(self):
+        """``(kind, name, card mapping, file)`` of every card, in table order; the
+        mappings are the session's own (read them, never change them)."""
+        for file, kind, entry in self._entries():
+            yield kind, str(entry.get("name", "")), entry, self.raw[file]
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
         rows = []
@@ -419,6 +441,15 @@ class TweakSession:
             old = target.get(last)
             target[last] = value
             return old
+        if column == "draft_fields":   # provenance of single fields (docs/conventions.md)
+            old = entry.get("draft_fields", [])
+            words = [w for w in str(value or "").replace(",", " ").split() if w] \
+                if not isinstance(value, list) else list(value)
+            if words:
+                entry["draft_fields"] = words
+            else:
+                entry.pop("draft_fields", None)
+            return old
         if column not in COLUMNS:
             raise ValueError(f"no editable column {column!r}{suggest(column, COLUMNS)}")
         applies = COLUMNS[column][0]
@@ -490,6 +521,25 @@ class TweakSession:
         report = self._commit(raw, self._validate(raw), card, column, None, None)
         target.append((current, card, column))
         return report
+
+    def edit_many(self, edits: list[tuple[str, str, object]], *, label: str = "import") -> list[EditReport]:
+        """Several edits ``(card, column, value)`` as one change: all or none (the
+        first refused edit raises :class:`EditRefused` naming its index, and the
+        session is left exactly as it was), and one step of undo."""
+        kept = (self.raw, self.cards, self._graph, self._analyses, self.dirty, len(self._undo), list(self._redo))
+        reports = []
+        for i, (card, column, value) in enumerate(edits):
+            try:
+                reports.append(self.edit(card, column, value))
+            except WorkbenchError as exc:
+                self.raw, self.cards, self._graph, self._analyses, self.dirty = kept[:5]
+                del self._undo[kept[5]:]
+                self._redo[:] = kept[6]
+                raise EditRefused(i, exc) from None
+        if reports:
+            del self._undo[kept[5]:]
+            self._undo.append((kept[0], label, f"{len(reports)} values"))
+        return reports
 
     @property
     def can_undo(self) -> bool:
