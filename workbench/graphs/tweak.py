@@ -223,6 +223,9 @@ class TweakSession:
     ``TweakSession("meaning-made")`` is this class; any other bundled game gives
     a :class:`~workbench.graphs.pool_tweak.PoolTweakSession` with the same API."""
 
+    #: the history version the last save made (:mod:`workbench.core.versions`)
+    last_version = None
+
     def __new__(cls, game_id: str = GAME_ID, folder: str | Path | None = None):
         if cls is TweakSession and game_id != GAME_ID:
             from workbench.core.registry import get_game
@@ -550,17 +553,28 @@ class TweakSession:
         return bool(self._redo)
 
     # -- saving --------------------------------------------------------------
-    def save(self) -> list[Path]:
+    def save(self, note: str | None = None, source: str = "save") -> list[Path]:
         """Write the edited files, all or none (see :mod:`workbench.core.cardfile`);
         a file changed on disk since it was loaded, a read-only file or a disk
         error is refused with a :class:`~workbench.core.cardfile.SaveError` and
-        nothing changes. The pool saved becomes the new baseline of paired playtests."""
+        nothing changes. The pool saved becomes the new baseline of paired playtests
+        and a version in the folder's history (:mod:`workbench.core.versions`, with
+        ``note``), kept in ``last_version`` (None where the history cannot be written:
+        the save itself stands)."""
+        from workbench.core import versions
+        # the pool as it was before this save becomes a version first (when the
+        # history has not seen it, e.g. edited by hand), so the save's edits are known
+        versions.note_version(self.game, self.folder)
         changes = [(self.files[name], self.raw[name]) for name in self.file_names]
         saved = cardfile.save_files(changes)
         for loaded in saved:
             self.files[loaded.path.name] = loaded
         self.baseline = self.cards
         self.dirty = False
+        try:
+            self.last_version = versions.record_save(self.game, self.folder, note=note, source=source)
+        except WorkbenchError:
+            self.last_version = None
         return [loaded.path for loaded in saved]
 
     def reload(self) -> EditReport:
