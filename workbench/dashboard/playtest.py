@@ -79,8 +79,23 @@ class PlaytestModel(param.Parameterized):
         return game
 
     def hall(self):
-        from workbench.rooms.web import hall
-        return hall()
+        """The server's rooms; refused outside ``workbench serve`` and on a
+        read-only dashboard (whoever watches rooms sees every seat's hand)."""
+        from workbench.rooms.web import serving
+        if getattr(self.bench, "read_only", False):
+            raise WorkbenchError("playtest rooms are run from the designer's dashboard, not a read-only one")
+        hall = serving()
+        if hall is None:
+            raise WorkbenchError("playtest rooms need the server: run `workbench serve`")
+        return hall
+
+    def available(self) -> str | None:
+        """Why rooms cannot be used here, or None when they can."""
+        try:
+            self.hall()
+        except WorkbenchError as exc:
+            return str(exc)
+        return None
 
     def open_room(self):
         from workbench.commands.common import parse_options
@@ -148,7 +163,7 @@ class PlaytestPage(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = PlaytestModel(bench=bench)
         m = self.model
-        self.open_button = pn.widgets.Button(name="Open room", button_type="primary")
+        self.open_button = pn.widgets.Button(label="Open room", color="primary")
         self.open_button.on_click(lambda e: m.open_room())
         self.form = pn.Column(
             pn.pane.Markdown("### Open a playtest room\nEach person gets a link; bots answer in turn. "
@@ -177,6 +192,8 @@ class PlaytestPage(pn.viewable.Viewer):
                     m.base_url = f"{loc.protocol}//{loc.hostname}" + (f":{loc.port}" if loc.port else "")
 
     def _signature(self):
+        if self.model.available():
+            return None
         hall = self.model.hall()
         return tuple((r.id, r.closed, r.paused, r.number, len(r.moves), len(r.surveyed),
                       tuple(s.connected for s in r.seats), tuple(s.kind for s in r.seats),
@@ -187,11 +204,16 @@ class PlaytestPage(pn.viewable.Viewer):
         if sig == self._seen and not force:
             return
         self._seen = sig
+        why = self.model.available()
+        if why:
+            self.rooms.objects = [pn.pane.Alert(md(why), alert_type="info")]
+            self.open_button.disabled = True
+            return
         self.rooms.objects = [self._room_card(r) for r in self.model.hall().rooms.values()] or [
             pn.pane.Markdown("*No room is open.*")]
 
     def _button(self, label: str, room_id: str, what: str, seat: int | None = None, kind: str = "default"):
-        b = pn.widgets.Button(name=label, button_type=kind, width=130)
+        b = pn.widgets.Button(label=label, color=kind, width=130)
         b.on_click(lambda e: self.model.act(room_id, what, seat))
         return b
 

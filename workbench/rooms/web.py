@@ -62,6 +62,12 @@ def hall(path: Path | None = None) -> RoomHall:
     return _hall
 
 
+def serving() -> RoomHall | None:
+    """The server's rooms if this process serves them (``workbench serve``), else
+    None: a dashboard in a notebook has no seat pages to send people to."""
+    return _hall
+
+
 def driver() -> "Driver":
     hall()
     return _driver
