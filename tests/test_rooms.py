@@ -173,3 +173,13 @@ def test_every_game_opens_a_room(tmp_path, gid):
     room = _hall(tmp_path).open_room(game, n, [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * (n - 1))
     room.play_bots()
     assert json.loads(room.seat_message(0))["observation"]["seat"] == room.seats[0].name
+
+
+def test_kill_9_mid_game_loses_no_acknowledged_move():
+    """A process playing two rooms is killed with SIGKILL at random moments
+    (``workbench bench --only rooms-resume`` does 20 tries); every move it had
+    acknowledged is in the rebuilt rooms."""
+    from workbench.rooms.bench import resume_tries
+    result = resume_tries(tries=3, seed=5)
+    assert result["acknowledged_moves_checked"] > 0
+    assert result["moves_lost"] == 0
