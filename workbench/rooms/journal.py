@@ -21,6 +21,17 @@ from pathlib import Path
 from workbench.core.errors import WorkbenchError
 
 FILE_NAME = "playtest-journal.sqlite"
+JOURNAL_ENV = "WORKBENCH_JOURNAL"
+
+
+def journal_path() -> Path:
+    """Where the journal lives: ``$WORKBENCH_JOURNAL``, else the designer's card
+    folder (``$WORKBENCH_CARDS``, set by ``--cards``), else the folder the
+    command runs in."""
+    import os
+    if os.environ.get(JOURNAL_ENV):
+        return Path(os.environ[JOURNAL_ENV])
+    return Path(os.environ.get("WORKBENCH_CARDS") or ".") / FILE_NAME
 
 MIGRATIONS = [
     # 1: the first schema
@@ -59,8 +70,10 @@ class Journal:
     """One journal file. Thread-safe (one connection behind a lock: bots move
     from worker threads); every write is its own committed transaction."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, create: bool = True):
         self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise WorkbenchError(f"no playtest journal at {self.path} (rooms served by `workbench serve` write one)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -28,27 +27,16 @@ from tornado.ioloop import IOLoop
 
 from workbench.core.errors import WorkbenchError
 
-from .journal import Journal
+from .journal import Journal, journal_path
 from .room import MAX_CONNECTIONS_PER_SEAT, Room, RoomError, RoomHall, Throttle
 
 log = logging.getLogger(__name__)
 
 PAGE = Path(__file__).with_name("seat.html")
 MAX_FRAME = 16_384                  # bytes in one message from a seat
-JOURNAL_ENV = "WORKBENCH_JOURNAL"
 
 _hall: RoomHall | None = None
 _driver: "Driver | None" = None
-
-
-def journal_path() -> Path:
-    """Where the journal lives: ``$WORKBENCH_JOURNAL``, else the designer's card
-    folder (``$WORKBENCH_CARDS``), else the folder the server was started in."""
-    from .journal import FILE_NAME
-    if os.environ.get(JOURNAL_ENV):
-        return Path(os.environ[JOURNAL_ENV])
-    folder = os.environ.get("WORKBENCH_CARDS")
-    return Path(folder or ".") / FILE_NAME
 
 
 def hall(path: Path | None = None) -> RoomHall:
