@@ -192,6 +192,13 @@ class Game(abc.ABC):
     #: subclass whose ``__init__`` skips ours still reads the folder
     _cards: Any = None
 
+    # -- terms of observed values (issue 24: one icon per term) ----------------
+    #: observation key -> path of its term in ``cards/<game>/terms/<lang>.yaml``
+    #: (``{"E": "tokens.energy"}``). Pages label such a value with the term's icon and
+    #: word (``workbench.rules.term_icons``), the same icon the printed cards and the
+    #: rulebook show. Default: none, and a page shows the bare key.
+    observation_terms: Mapping[str, str] = {}
+
     def __init__(self, cards: Any = None) -> None:
         """``cards``: an in-memory card pool (e.g. a designer's edited copy) that
         every new game plays with; None reads the game's card folder (reloaded

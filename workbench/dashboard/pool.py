@@ -46,6 +46,9 @@ class LivePool(param.Parameterized):
     def edit(self, card: str, column: str, value):
         return self._publish(self.session.edit(card, column, value))
 
+    def edit_many(self, edits, **kwargs):
+        return self._publish(self.session.edit_many(edits, **kwargs))
+
     def undo(self):
         return self._publish(self.session.undo())
 

@@ -57,6 +57,11 @@ class Mandate2038(Game):
     role_label = "faction"
     variants = {}
     options = OPTION_SPECS
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"runway": "resources.runway", "compute": "resources.compute",
+                         "capability": "playerTracks.capability", "customers": "playerTracks.customers",
+                         "trust": "playerTracks.trust", "mandate": "playerTracks.mandate",
+                         "scrutiny": "playerTracks.scrutiny", "headline": "systems.headline"}
     default_weights = DEFAULT_WEIGHTS
     #: face-down Core Action picks, unrevealed Mandates, deck orders (:mod:`.hidden`)
     hidden_information = True

@@ -37,6 +37,13 @@ class MeaningMade(Game):
     # a collapse ends the game with no winner, so games with a winner survived
     completion_label = "survival rate"
     group_fate = True
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"E": "tokens.energy", "I": "tokens.insight", "S": "tokens.support",
+                         "V": "tracks.vitals", "vitals": "tracks.vitals", "legacy": "tracks.legacy",
+                         "meaning": "tracks.meaning", "world_layer": "tracks.worldLayer",
+                         "consequence_code": "rules.consequenceCode", "end_initiative": "cards.endInitiative",
+                         "event": "cards.event", "prism": "areas.patternPrism", "index": "areas.initiativeIndex",
+                         "palette": "areas.patternPalette", "community": "people.community"}
 
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);

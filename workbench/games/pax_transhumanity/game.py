@@ -32,6 +32,13 @@ class PaxGame(Game):
     options = {name: Option(allowed[0] if allowed else None, allowed or int, OPTION_DOCS[name])
                for name, allowed in OPTIONS.items()}
     default_weights = DEFAULT_WEIGHTS
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"capital": "finance.capital", "wealth": "finance.wealth", "debt": "finance.debt",
+                         "heat": "board.heat", "future_shock": "agents.futureShock", "agents": "agents.agent",
+                         "patents": "agents.patent", "employees": "agents.employee",
+                         "syndications": "agents.syndication", "think_tank": "board.thinkTank",
+                         "companies": "board.company", "regime": "regimes.regime", "splay": "board.splay",
+                         "market": "board.market", "cutting_edge": "board.cuttingEdge"}
     #: rivals' dealt cards and Secret spheres, the Draw Deck (:mod:`.hidden`)
     hidden_information = True
 
