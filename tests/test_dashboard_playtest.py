@@ -19,6 +19,12 @@ def served(tmp_path):
     web.reset()
 
 
+
+@pytest.fixture(autouse=True)
+def _no_history(monkeypatch):
+    """Rooms enter their pool version in the card folder's history; not the checkout's."""
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
 def test_seat_specs():
     assert seat_specs("person, Ana=greedy, mcts:50", 4) == [
         {"kind": "person"}, {"kind": "bot", "bot": "greedy", "name": "Ana"}, {"kind": "bot", "bot": "mcts:50"},

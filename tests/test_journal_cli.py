@@ -20,7 +20,17 @@ PAX = get_game("pax-transhumanity")
 
 @pytest.fixture(scope="module")
 def journal_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("journal") / "j.sqlite"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WORKBENCH_NO_HISTORY", "1")   # not the checkout's card history
+        yield _make_journal(tmp_path_factory.mktemp("journal") / "j.sqlite")
+
+
+@pytest.fixture(autouse=True)
+def _no_history(monkeypatch):
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
+
+def _make_journal(path):
     hall = RoomHall(Journal(path))
     rng = random.Random(1)
     room = hall.open_room(PAX, 4, [{"kind": "person"}] * 3 + [{"kind": "bot", "bot": "random"}], seed=3,

@@ -15,6 +15,12 @@ from workbench.rooms.room import MAX_CHAT, RoomError, RoomHall
 PAX = get_game("pax-transhumanity")
 
 
+
+@pytest.fixture(autouse=True)
+def _no_history(monkeypatch):
+    """Rooms enter their pool version in the card folder's history; not the checkout's."""
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
 def _hall(tmp_path, **kw) -> RoomHall:
     return RoomHall(Journal.in_folder(tmp_path), **kw)
 

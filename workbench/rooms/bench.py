@@ -53,7 +53,8 @@ def _api(base: str, method: str, path: str = "", body=None):
 
 
 def start_server(journal: Path, port: int):
-    env = {**os.environ, "WORKBENCH_JOURNAL": str(journal), "BOKEH_LOG_LEVEL": "warn"}
+    # a benchmark leaves the card folder's history alone
+    env = {**os.environ, "WORKBENCH_JOURNAL": str(journal), "BOKEH_LOG_LEVEL": "warn", "WORKBENCH_NO_HISTORY": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port), "--no-browser"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -181,7 +182,8 @@ def resume_tries(tries: int = 20, game: str = "meaning-made", seed: int = 1) -> 
         journal = str(Path(tmp) / "journal.sqlite")
         for attempt in range(tries):
             proc = subprocess.Popen([sys.executable, "-m", "workbench.rooms.bench", "--child", journal, game,
-                                     str(seed + attempt)], stdout=subprocess.PIPE, text=True)
+                                     str(seed + attempt)], stdout=subprocess.PIPE, text=True,
+                                    env={**os.environ, "WORKBENCH_NO_HISTORY": "1"})
             acked: dict[str, tuple[int, int]] = {}
             count = [0]
 

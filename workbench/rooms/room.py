@@ -52,15 +52,16 @@ def token_hash(token: str) -> str:
 
 
 def pool_version_of(game: Game) -> str | None:
-    """The version of the pool ``game`` plays: the card files' version for the
-    folder's pool, a content hash (prefixed ``edit-``) for an edited one."""
+    """The version of the pool ``game`` plays (:func:`workbench.core.versions.pool_version`,
+    entered in the card folder's history); for a pool edited in the dashboard and
+    not saved yet, ``edit-`` and a hash of its values (no file holds it)."""
     if game.pool_spec is None:
         return None
     if game.has_injected_cards:
-        return "edit-" + hashlib.sha256(repr(game.cards()).encode()).hexdigest()[:8]
+        return "edit-" + hashlib.sha256(repr(game.cards()).encode()).hexdigest()[:12]
+    from workbench.core.versions import note_version
     try:
-        from workbench.print.pool import pool_version
-        return pool_version(game.id)
+        return note_version(game)
     except (OSError, WorkbenchError):
         return None
 
