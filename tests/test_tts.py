@@ -205,7 +205,9 @@ def test_serve_offers_the_image_folder_to_tts(monkeypatch, tmp_path):
     import panel as pn
 
     from workbench.dashboard import app
+    from workbench.rooms import web
     seen = {}
     monkeypatch.setattr(pn, "serve", lambda *a, **k: seen.update(k))
+    monkeypatch.setattr(web, "hall", lambda *a, **k: None)       # no playtest journal opened
     app.serve(port=5999, show=False, tts_images=tmp_path)
     assert seen["static_dirs"] == {"tts": str(tmp_path)}
