@@ -77,16 +77,20 @@ def printed(game: str, lang: str):
 
 # ---------------------------------------------------------------- geometry
 def test_standard_sizes_fit_the_papers_as_expected():
+    # with every crop mark 5 mm inside the paper, A4 takes eight poker cards landscape
+    # (portrait's three columns leave 4.5 mm a side), Letter six
     a4 = grid_for("poker", "a4")
-    assert (a4.cols, a4.rows, a4.paper_w) == (3, 3, 210.0)          # the usual nine poker cards
+    assert (a4.cols, a4.rows, a4.paper_w) == (4, 2, 297.0)
+    assert grid_for("poker", "a4", margin=2).per_page == 9          # a printer that prints to 2 mm
     letter = grid_for("poker", "letter")
-    assert letter.per_page == 8 and letter.paper_w == PAPERS["letter"][1]   # landscape fits more
-    for size in ("poker", "mini", "chip", "hex", "board", "square"):
+    assert letter.per_page == 6
+    for size in ("poker", "mini", "chip", "hex", "board", "square", "tarot"):
         for paper in PAPERS:
             g = grid_for(size, paper)
-            assert g.x0 >= 4 and g.y0 >= 4, (size, paper)
-            assert g.x0 + g.cols * g.cell_w <= g.paper_w - 4 + 1e-6
-            assert g.y0 + g.rows * g.cell_h <= g.paper_h - 4 + 1e-6
+            room = 5 + 1 + 1.5            # margin, mark gap, shortest mark
+            assert g.x0 >= room - 1e-6 and g.y0 >= room - 1e-6, (size, paper)
+            assert g.x0 + g.cols * g.cell_w <= g.paper_w - room + 1e-6
+            assert g.y0 + g.rows * g.cell_h <= g.paper_h - room - 3 + 1e-6
 
 
 @pytest.mark.parametrize("game", GAMES)
