@@ -64,6 +64,16 @@ def _when(ts) -> str:
 
 
 def run_list(args) -> int:
+    from pathlib import Path
+
+    from workbench.rooms.journal import journal_path
+    path = Path(args.journal) if args.journal else journal_path()
+    if not path.is_file():   # nothing played yet is an empty list, not an error
+        if args.json:
+            emit_json({"journal": str(path), "rooms": []})
+        else:
+            print(f"no playtest journal yet at {path}: rooms opened on `workbench serve`'s Playtest page write one")
+        return 0
     journal = _journal(args)
     doc = []
     for room in journal.rooms():

@@ -111,4 +111,5 @@ class PeopleBesideBots(pn.viewable.Viewer):
         return pn.Column("#### People beside bots (playtest journal)",
                          pn.pane.Markdown("Finished playtest games of this game, on the pool on disk, beside bot "
                                           "games of the same table (bots and count from setting A)."),
-                         self.button, self.status, self.table, sizing_mode="stretch_width")
+                         self.button, self.status, self.table, sizing_mode="stretch_width",
+                         css_classes=["people-beside-bots"])

@@ -210,9 +210,13 @@ class PlaytestPage(pn.viewable.Viewer):
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             self._callback = pn.state.add_periodic_callback(self.refresh, period=REFRESH_MS)
             if not m.base_url:
-                loc = pn.state.location
-                if loc is not None and loc.hostname:
-                    m.base_url = f"{loc.protocol}//{loc.hostname}" + (f":{loc.port}" if loc.port else "")
+                # the address the designer reached this page by (a LAN name or a
+                # tunnel's, when they opened it that way); they may type another
+                request = pn.state.curdoc.session_context.request
+                host = request.headers.get("Host") if request is not None else None
+                if host:
+                    scheme = request.headers.get("X-Forwarded-Proto") or "http"
+                    m.base_url = f"{scheme}://{host}"
 
     def _signature(self):
         if self.model.available():
