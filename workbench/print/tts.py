@@ -4,8 +4,8 @@ Card kinds become custom decks (``DeckCustom``) whose faces are image sheets of 
 10 x 7 cards (TTS reads a sheet as ``NumWidth`` x ``NumHeight`` equal cells; the last
 cell of a full 10 x 7 sheet is left empty, as TTS's deck builder does) and whose back
 is one image. Hexes and chips become ``Custom_Tile`` objects (hex, box), boards
-``Custom_Board``; Mandate 2038 also gets its map laid out as one board, as the
-game's setup lays it for the seed. Tracks and resources become ``Counter`` tokens.
+``Custom_Board``; a game whose print module lays out a map (``map_page``) also
+gets it as one board, as the game's setup lays it for the seed. Tracks and resources become ``Counter`` tokens.
 
 Images are PNG files written beside the JSON (``<name>-images/``), rendered by Typst from
 the same templates as the print sheets. Their URLs are ``file://`` URLs by default
@@ -19,7 +19,6 @@ import json
 import math
 from pathlib import Path
 
-from workbench.core.data import cards_dir, load_yaml
 
 from .sheets import Deck, build_deck, typeset
 
@@ -48,54 +47,23 @@ def _description(c: dict) -> str:
 
 
 def counters(game_id: str, deck: Deck, seats: int) -> list[tuple[str, int]]:
-    """(name, starting value) of every counter: the game's tracks per seat, in the deck's language."""
-    w = deck.words
-    folder = cards_dir(game_id)
-    if game_id == "meaning-made":
-        s = load_yaml(folder / "settings.yaml") or {}
-        out = [(w.term("tracks.meaning"), int(s.get("meaning", 0)))]
-        tokens = s.get("tokens") or {}
-        for seat in range(1, seats + 1):
-            out += [(f"{w.term('people.player')} {seat}: {w.term('tracks.vitals')}", int(s.get("vitals", 0))),
-                    (f"{w.term('people.player')} {seat}: {w.term('tracks.legacy')}", int(s.get("legacy", 0)))]
-            out += [(f"{w.term('people.player')} {seat}: {w.term(key)}", int(tokens.get(k, 0)))
-                    for k, key in (("E", "tokens.energy"), ("I", "tokens.insight"), ("S", "tokens.support"))]
-        return out
-    if game_id == "mandate-2038":
-        from .mandate_2038 import MEASURES
-        return [(f"{seat}: {w.icon(k)}{w.term(path)}", 0)
-                for seat in range(1, seats + 1) for k, path in MEASURES.items()]
-    s = load_yaml(folder / "settings.yaml") or {}
-    start = (s.get("finance_start") or {}).get("value") or {}
-    return [(f"{seat}: {w.term('finance.' + k)}", int(v))
-            for seat in range(1, seats + 1) for k, v in start.items()]
+    """(name, starting value) of every counter: the game's tracks per seat, in the
+    deck's language, as its print module's ``counters(deck, seats)`` gives them (none without)."""
+    fn = getattr(_print_module(game_id), "counters", None)
+    return fn(deck, seats) if fn else []
 
 
 def _map_page(deck: Deck, seed: int) -> dict | None:
-    """The Mandate 2038 map as the setup lays it out for ``seed``."""
-    if deck.game != "mandate-2038":
-        return None
-    from workbench.core.game import GameConfig
+    """The board as the game's setup lays it out for ``seed``, when its print
+    module lays one (``map_page(deck, seed)``)."""
+    fn = getattr(_print_module(deck.game), "map_page", None)
+    return fn(deck, seed) if fn else None
+
+
+def _print_module(game_id: str):
+    from workbench.core.game import resolve
     from workbench.core.registry import get_game
-    from workbench.games.mandate_2038.board import COORDS
-    from workbench.graphs.hexboard import pixel
-    kind = next(k for k in deck.kinds if k.key == "tiles")
-    state = get_game("mandate-2038").new_initial_state(GameConfig(players=("a", "b", "c", "d"), seed=seed))
-    pool = {}
-    for c in kind.cards:
-        pool.setdefault(c["key"], []).append(c)
-    placed = [pool[k].pop(0) for k in state.tiles]
-    size = kind.grid.card_h / 2
-    centres = [pixel(q, r, size) for q, r in COORDS[:len(placed)]]
-    xs = [x for x, _ in centres]
-    ys = [-y for _, y in centres]
-    pad = 8.0
-    left, top = min(xs) - kind.grid.card_w / 2 - pad, min(ys) - size - pad
-    cells = [[round(x - kind.grid.card_w / 2 - left, 3), round(-y - size - top, 3)] for x, y in centres]
-    width = max(xs) - min(xs) + kind.grid.card_w + 2 * pad
-    height = max(ys) - min(ys) + 2 * size + 2 * pad
-    return {"kind": "tiles", "map": True, "back": False, "cards": placed, "cells": cells,
-            "grid": kind.grid.to_dict(), "width": round(width, 3), "height": round(height, 3)}
+    return resolve(get_game(game_id).print_cards)
 
 
 def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: int = 1,

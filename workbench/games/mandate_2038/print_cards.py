@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
-from .cardlist import record
-from .words import Words
+from workbench.print.cardlist import record
+from workbench.print.words import Words
 
 GAME_ID = "mandate-2038"
 MEASURES = {"runway": "resources.runway", "compute": "resources.compute",
@@ -81,3 +81,37 @@ def cards(w: Words) -> dict[str, list[dict]]:
                                 energy=key in (board.get("energyTiles") or [])))
     out["tiles"] = tiles
     return out
+
+
+def counters(deck, seats: int) -> list[tuple[str, int]]:
+    """The Tabletop Simulator counters: each seat's measures, from zero."""
+    w = deck.words
+    return [(f"{seat}: {w.icon(k)}{w.term(path)}", 0)
+            for seat in range(1, seats + 1) for k, path in MEASURES.items()]
+
+
+def map_page(deck, seed: int) -> dict | None:
+    """The map as the setup lays it out for ``seed``: the tile cards placed on
+    the board's hexes, as one page of the deck."""
+    from workbench.core.game import GameConfig
+    from workbench.core.registry import get_game
+    from workbench.graphs.hexboard import pixel
+
+    from .board import COORDS
+    kind = next(k for k in deck.kinds if k.key == "tiles")
+    state = get_game(GAME_ID).new_initial_state(GameConfig(players=("a", "b", "c", "d"), seed=seed))
+    pool = {}
+    for c in kind.cards:
+        pool.setdefault(c["key"], []).append(c)
+    placed = [pool[k].pop(0) for k in state.tiles]
+    size = kind.grid.card_h / 2
+    centres = [pixel(q, r, size) for q, r in COORDS[:len(placed)]]
+    xs = [x for x, _ in centres]
+    ys = [-y for _, y in centres]
+    pad = 8.0
+    left, top = min(xs) - kind.grid.card_w / 2 - pad, min(ys) - size - pad
+    cells = [[round(x - kind.grid.card_w / 2 - left, 3), round(-y - size - top, 3)] for x, y in centres]
+    width = max(xs) - min(xs) + kind.grid.card_w + 2 * pad
+    height = max(ys) - min(ys) + 2 * size + 2 * pad
+    return {"kind": "tiles", "map": True, "back": False, "cards": placed, "cells": cells,
+            "grid": kind.grid.to_dict(), "width": round(width, 3), "height": round(height, 3)}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
-from .cardlist import record
-from .words import Words
+from workbench.print.cardlist import record
+from workbench.print.words import Words
 
 GAME_ID = "pax-transhumanity"
 EFFECT_KEYS = {"growth": "effects.growth", "solve": "effects.solve", "found": "effects.foundCompany",
@@ -66,3 +66,12 @@ def cards(w: Words) -> dict[str, list[dict]]:
                              thinker=w.term("board.thinker"), maker=w.term("board.maker")))
     out["boards"] = boards
     return out
+
+
+def counters(deck, seats: int) -> list[tuple[str, int]]:
+    """The Tabletop Simulator counters: each seat's finances at their starting values."""
+    w = deck.words
+    s = load_yaml(cards_dir(GAME_ID) / "settings.yaml") or {}
+    start = (s.get("finance_start") or {}).get("value") or {}
+    return [(f"{seat}: {w.term('finance.' + k)}", int(v))
+            for seat in range(1, seats + 1) for k, v in start.items()]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
-from .cardlist import record, signed
-from .words import Words
+from workbench.print.cardlist import record, signed
+from workbench.print.words import Words
 
 GAME_ID = "meaning-made"
 # Layer number -> key under ``terms.layers`` (the rulebook's order of Layers).
@@ -81,4 +81,19 @@ def cards(w: Words) -> dict[str, list[dict]]:
     out["initiatives"] = inits
     out["events"] = [record(str(e["id"]), e, code=int(e["code"]))
                      for e in (load_yaml(folder / "events.yaml") or {}).get("events", [])]
+    return out
+
+
+def counters(deck, seats: int) -> list[tuple[str, int]]:
+    """The Tabletop Simulator counters: the Meaning track, and per seat Vitals,
+    Legacy and the three token kinds, at their starting values."""
+    w = deck.words
+    s = load_yaml(cards_dir(GAME_ID) / "settings.yaml") or {}
+    out = [(w.term("tracks.meaning"), int(s.get("meaning", 0)))]
+    tokens = s.get("tokens") or {}
+    for seat in range(1, seats + 1):
+        out += [(f"{w.term('people.player')} {seat}: {w.term('tracks.vitals')}", int(s.get("vitals", 0))),
+                (f"{w.term('people.player')} {seat}: {w.term('tracks.legacy')}", int(s.get("legacy", 0)))]
+        out += [(f"{w.term('people.player')} {seat}: {w.term(key)}", int(tokens.get(k, 0)))
+                for k, key in (("E", "tokens.energy"), ("I", "tokens.insight"), ("S", "tokens.support"))]
     return out
