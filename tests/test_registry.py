@@ -21,13 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "workbench"
 GAMES_DIR = PACKAGE / "games"
 
-#: files outside a game's package that may still name a game, each with why.
-#: native.py runs when ``workbench`` is imported, before any game may be (it
-#: decides whether the compiled build of the rules is loaded), so it cannot ask
-#: a Game object which modules are compiled; issue 30 replaces its list.
-ALLOWED = {"workbench/native.py": "the compiled-build guard runs before any game is imported"}
-
-
 def _game_packages() -> list[str]:
     return sorted(p.name for p in GAMES_DIR.iterdir() if (p / "__init__.py").exists())
 
@@ -52,8 +45,6 @@ def test_no_game_id_outside_its_own_package():
         if path.suffix not in (".py", ".typ") or "__pycache__" in path.parts or "_native" in path.parts:
             continue
         rel = path.relative_to(ROOT).as_posix()
-        if rel in ALLOWED:
-            continue
         own = path.relative_to(GAMES_DIR).parts[0] if GAMES_DIR in path.parents else None
         text = path.read_text(encoding="utf-8")
         for pkg, pattern in patterns.items():
@@ -71,14 +62,6 @@ def test_the_id_search_finds_a_planted_id(tmp_path):
     text = (PACKAGE / "dashboard" / "print.py").read_text() + f'\nDEFAULT = "{pkg.replace("_", "-")}"\n'
     assert _id_patterns()[pkg].search(text)
     assert not _id_patterns()[pkg].search(text.replace(pkg.replace("_", "-"), "x"))
-
-
-def test_the_allowed_files_still_name_a_game():
-    """An allowance that no longer names a game goes (it would hide a new one)."""
-    patterns = _id_patterns()
-    for rel in ALLOWED:
-        text = (ROOT / rel).read_text()
-        assert any(p.search(text) for p in patterns.values()), f"{rel} names no game now: drop it from ALLOWED"
 
 
 def test_bundled_games_are_entry_points():

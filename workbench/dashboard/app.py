@@ -35,6 +35,7 @@ PAGES = [
     ("Sweeps", "workbench.dashboard.sweeps", "SweepsPage"),
     ("Print", "workbench.dashboard.print", "PrintPage"),
     ("Balance", "workbench.dashboard.balance", "BalancePage"),
+    ("Playtest", "workbench.dashboard.playtest", "PlaytestPage"),
 ]
 
 TITLE = "Tabletop Design Workbench"
@@ -193,5 +194,8 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
 
     origins = [f"{host}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
     auth = {"basic_auth": password, "cookie_secret": secrets.token_hex(32)} if password else {}
+    from workbench.rooms.web import hall, routes
+    hall()   # open the playtest journal and resume its rooms before the first visitor
     pn.serve({"/": lambda: create_app(served=True, read_only=read_only)}, port=port, address=host,
-             websocket_origin=origins, show=show, title=TITLE, threaded=False, **auth)
+             websocket_origin=origins, show=show, title=TITLE, threaded=False,
+             extra_patterns=routes(password), **auth)

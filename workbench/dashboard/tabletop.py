@@ -70,6 +70,19 @@ def icon(emoji: str, text: str) -> str:
     return emoji if emoji_font_available() else f"<span class='wb-icon-text'>[{escape(text)}]</span>"
 
 
+def term_label(game, key: str) -> str:
+    """The label of the observed value ``key``: its term's icon and word from the
+    game's terms file (``☀️ Energy``), the same icon the printed cards and the
+    rulebook show (``Game.observation_terms`` names the term); the word alone
+    without an emoji font, and the bare key for a value that is no term."""
+    path = game.observation_terms.get(key)
+    if path is None:
+        return escape(key.replace("_", " "))
+    from workbench.rules.term_icons import term
+    t = term(game.id, path)
+    return f"{t.icon} {escape(t.word)}" if t.icon and emoji_font_available() else escape(t.word)
+
+
 #: CSS colour names the engines use, as sRGB hex (for contrast)
 NAMED_COLOURS = {"yellow": "#ffff00", "green": "#008000", "blue": "#0000ff", "orange": "#ffa500",
                  "red": "#ff0000", "purple": "#800080", "black": "#000000", "white": "#ffffff",
@@ -110,6 +123,11 @@ def draw_table(game, state):
 
 def stat(label: str, value) -> str:
     return f"<div class='wb-stat'><b>{escape(str(label))}</b>{escape(_fmt(value))}</div>"
+
+
+def term_stat(game, key: str, value) -> str:
+    """A :func:`stat` labelled with the term of the observed value ``key``."""
+    return f"<div class='wb-stat'><b>{term_label(game, key)}</b>{escape(_fmt(value))}</div>"
 
 
 def cards(names, css: str = "") -> str:

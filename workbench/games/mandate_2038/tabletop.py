@@ -4,13 +4,12 @@ the dashboard; no rule lives here."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from html import escape
+from typing import TYPE_CHECKING
 
 import panel as pn
 
-from workbench.dashboard.tabletop import _fmt, html_pane, mats, stat
+from workbench.dashboard.tabletop import _fmt, html_pane, mats, term_label, term_stat
 
 if TYPE_CHECKING:
     from .state import MandateState
@@ -23,12 +22,12 @@ def draw_mandate(game, state: MandateState):
     players = obs.pop("players", {})
     keep = ("era", "cycle", "phase", "decider", "initiative", "headline", "mandate_card",
             "collective_trust", "deck_size", "ending")
-    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
+    strip = "".join(term_stat(game, k, obs[k]) for k in keep if k in obs)
 
     def board(name, p):
         keys = ("faction", "mandate", "capability", "trust", "runway", "compute", "customers",
                 "scrutiny", "score", "ready", "agents")
-        return "".join(f"<div>{escape(k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
+        return "".join(f"<div>{term_label(game, k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
     fig = game.drawing(state)
     return pn.Column(html_pane(f"<div class='wb-strip'>{strip}</div>" + seat_legend(state)),
                      pn.Row(pn.pane.Bokeh(fig), html_pane(mats(players, obs.get("decider"), board))),

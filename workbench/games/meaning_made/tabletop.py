@@ -4,17 +4,14 @@ the dashboard; no rule lives here."""
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
-from html import escape
-
-from workbench.dashboard.tabletop import cards, emoji_font_available, html_pane, icon, mats, stat, track
+from workbench.dashboard.tabletop import (cards, emoji_font_available, html_pane, mats, stat, term_label, term_stat,
+                                          track)
 
 if TYPE_CHECKING:
     from .state import MMState
-
-
-TOKEN_NAMES = {"E": "Energy", "I": "Insight", "S": "Support", "V": "Vitals"}
 
 
 def _card(cards_by_name, name):
@@ -24,16 +21,25 @@ def _card(cards_by_name, name):
         return None
 
 
-def _mm_requirement(card) -> str:
-    """A card's printed requirement as the table shows it (data, not rules)."""
+def _short(game, key: str) -> str:
+    """A term's icon where the emoji font draws it, else the key (``☀️`` or ``E``)."""
+    from workbench.rules.term_icons import term_icon
+    path = game.observation_terms.get(key)
+    mark = term_icon(game.id, path) if path else ""
+    return mark if mark and emoji_font_available() else key
+
+
+def _mm_requirement(game, card) -> str:
+    """A card's printed requirement as the table shows it (data, not rules):
+    each amount with its term's icon (``2☀️ 1🛡️``), as on the printed card."""
     if card is None:
         return ""
     req = card.requirement
     tokens = req.tokens if isinstance(req.tokens, dict) else req.tokens.model_dump()
-    parts = [f"{n}{k}" for k, n in tokens.items() if n]
+    parts = [f"{n}{_short(game, k)}" for k, n in tokens.items() if n]
     parts += [f"L{layer}" for layer in getattr(req, "layers", [])]
     if getattr(req, "vitals", 0):
-        parts.append(f"{req.vitals}♥" if emoji_font_available() else f"{req.vitals}V")
+        parts.append(f"{req.vitals}{_short(game, 'V')}")
     return " ".join(parts)
 
 
@@ -47,27 +53,27 @@ def draw_meaning_made(game, state: MMState):
 
     strip = "".join([stat("round", obs.get("round")), stat("phase", obs.get("phase")),
                      stat("to act", obs.get("turn") or "—"), stat("actions left", obs.get("actions_left")),
-                     stat("consequence code", obs.get("consequence_code")),
-                     stat("end Initiative", obs.get("end_initiative")),
-                     stat("community", obs.get("community")),
+                     term_stat(game, "consequence_code", obs.get("consequence_code")),
+                     term_stat(game, "end_initiative", obs.get("end_initiative")),
+                     term_stat(game, "community", obs.get("community")),
                      stat("decks P/I/E", "/".join(str(v) for v in (obs.get("decks") or {}).values()))])
     if obs.get("over"):
         strip += stat("ending", obs.get("ending")) + stat("winners", obs.get("winners") or "nobody")
     body = f"<div class='wb-strip'>{strip}</div>"
-    body += (f"<div class='wb-row'><b>{icon('🌟', 'M')} Meaning</b>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'meaning')}</b>"
              + track(obs.get("meaning", 0), 0, meaning_max, danger_below=1) + "</div>")
-    body += (f"<div class='wb-row'><b>{icon('🪪', 'W')} World Layer</b>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'world_layer')}</b>"
              + track(obs.get("world_layer", 1), 1, 10) + "</div>")
     event = obs.get("event")
     events = event if isinstance(event, list) else [event] if event else []
-    body += f"<div class='wb-row'><b>Event</b>{cards_html_events(events)}</div>"
+    body += f"<div class='wb-row'><b>{term_label(game, 'event')}</b>{cards_html_events(events)}</div>"
     prism = []
     for name in obs.get("prism", []):
         card = _card(patterns, name)
         layer = f"L{card.layer} " if card is not None else ""
-        prism.append(f"<span class='wb-card' title='{escape(_mm_requirement(card))}'>{escape(layer)}"
-                     f"{escape(name)}<br><small>{escape(_mm_requirement(card))}</small></span>")
-    body += f"<div class='wb-row'><b>Prism</b>{''.join(prism) or '<em>empty</em>'}</div>"
+        prism.append(f"<span class='wb-card' title='{escape(_mm_requirement(game, card))}'>{escape(layer)}"
+                     f"{escape(name)}<br><small>{escape(_mm_requirement(game, card))}</small></span>")
+    body += f"<div class='wb-row'><b>{term_label(game, 'prism')}</b>{''.join(prism) or '<em>empty</em>'}</div>"
     index = []
     contributions = obs.get("contributions") or {}
     for name in obs.get("index", []):
@@ -78,7 +84,7 @@ def draw_meaning_made(game, state: MMState):
         if card is not None:
             for kind, need in card.requirement.tokens.items():
                 have = filled.get(kind, 0)
-                boxes += (f"<div title='{TOKEN_NAMES.get(kind, kind)}'>{kind} "
+                boxes += (f"<div title='{term_label(game, kind)}'>{_short(game, kind)} "
                           + "".join(f"<span class='wb-box{' filled' if i < have else ''}'></span>"
                                     for i in range(need)) + "</div>")
             spaces = card.order_spaces
@@ -90,7 +96,7 @@ def draw_meaning_made(game, state: MMState):
             order, head = escape(", ".join(prog.get("markers", []))), escape(name)
         index.append(f"<span class='wb-card' style='vertical-align:top'>{head}{boxes}"
                      f"<div><small>order:</small> {order}</div></span>")
-    body += f"<div class='wb-row'><b>Initiative Index</b>{''.join(index) or '<em>empty</em>'}</div>"
+    body += f"<div class='wb-row'><b>{term_label(game, 'index')}</b>{''.join(index) or '<em>empty</em>'}</div>"
     if obs.get("completed"):
         body += f"<div class='wb-row'><b>Completed</b>{cards(obs['completed'], 'done')}</div>"
     if obs.get("restricted"):
@@ -101,12 +107,12 @@ def draw_meaning_made(game, state: MMState):
             f"<span class='wb-card'>{escape(('L%d ' % _card(patterns, n).layer) if _card(patterns, n) else '')}"
             f"{escape(n)}</span>" for n in p.get("palette", []))
         flags = " · fragile" if p.get("fragile") else ""
-        return (f"<div>{icon('⚡', 'Energy')} E <b>{p.get('E')}</b> · {icon('💡', 'Insight')} I "
-                f"<b>{p.get('I')}</b> · {icon('🤝', 'Support')} S <b>{p.get('S')}</b></div>"
-                f"<div>{icon('♥', 'V')} Vitals <b>{p.get('vitals')}</b> · {icon('🌳', 'L')} Legacy "
-                f"<b>{p.get('legacy')}</b>{flags}</div>"
+        def value(key):
+            return f"{term_label(game, key)} <b>{p.get(key)}</b>"
+        return (f"<div>{value('E')} · {value('I')} · {value('S')}</div>"
+                f"<div>{value('vitals')} · {value('legacy')}{flags}</div>"
                 f"<div>markers {p.get('markers', '—')} · score <b>{p.get('score')}</b></div>"
-                f"<div>Palette: {palette or '<em>empty</em>'}</div>")
+                f"<div>{term_label(game, 'palette')}: {palette or '<em>empty</em>'}</div>")
     body += mats(obs.get("players", {}), obs.get("turn"), mat)
     return html_pane(body)
 

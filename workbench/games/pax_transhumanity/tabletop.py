@@ -4,11 +4,10 @@ the dashboard; no rule lives here."""
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
-from html import escape
-
-from workbench.dashboard.tabletop import _fmt, cards, html_pane, mats, stat, text_on
+from workbench.dashboard.tabletop import _fmt, cards, html_pane, mats, term_label, term_stat, text_on
 
 if TYPE_CHECKING:
     from .state import PaxState
@@ -20,7 +19,7 @@ def draw_pax(game, state: PaxState):
     obs = dict(game.observe(state))
     players = obs.pop("players", {})
     keep = ("round", "turn", "actions_left", "decision", "regime", "deck_size", "ending", "scoring")
-    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
+    strip = "".join(term_stat(game, k, obs[k]) for k in keep if k in obs)
     body = f"<div class='wb-strip'>{strip}</div>"
     market = obs.get("market") or {}
     rows = []
@@ -31,10 +30,10 @@ def draw_pax(game, state: PaxState):
                     f"min-width:60px'>{escape(colour)}</span> {cells} "
                     f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
                     f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
-    body += f"<div class='wb-row'><b>Market</b>{''.join(rows) or '<em>empty</em>'}</div>"
-    body += f"<div class='wb-row'><b>Splay</b>{cards(obs.get('splay', []))}</div>"
-    body += (f"<div class='wb-row'><b>Cutting Edge</b>{cards(obs.get('cutting_edge', []), 'event')}"
-             f" → Regime <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
+    body += f"<div class='wb-row'><b>{term_label(game, 'market')}</b>{''.join(rows) or '<em>empty</em>'}</div>"
+    body += f"<div class='wb-row'><b>{term_label(game, 'splay')}</b>{cards(obs.get('splay', []))}</div>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'cutting_edge')}</b>{cards(obs.get('cutting_edge', []), 'event')}"
+             f" → {term_label(game, 'regime')} <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
 
     # while the secret choice is still being made, show only who has chosen: at a
     # shared screen the others should not read a choice off the mats
@@ -45,7 +44,7 @@ def draw_pax(game, state: PaxState):
         for k, v in p.items():
             if k == "secret" and hide_secret:
                 v = "chosen" if v is not None else "—"
-            rows.append(f"<div>{escape(str(k)).replace('_', ' ')}: <b>{escape(_fmt(v))}</b></div>")
+            rows.append(f"<div>{term_label(game, str(k))}: <b>{escape(_fmt(v))}</b></div>")
         return "".join(rows)
     body += mats(players, obs.get("to_move") or obs.get("turn"), board)
     return html_pane(body)
