@@ -222,8 +222,8 @@ class Game(abc.ABC):
     #: ``workbench board``, ``workbench graph`` without a card graph and the Board page
     board: ClassVar[str | None] = None
     #: module of the printed cards: ``cards(words) -> {kind: [card dict]}``,
-    #: optionally ``counters(deck, seats)`` and ``map_page(deck, seed)`` (the
-    #: Tabletop Simulator export); templates live in the card folder's ``print/``
+    #: optionally ``tts_table(deck, seats, seed)`` (the Tabletop Simulator
+    #: export's table); templates live in the card folder's ``print/``
     print_cards: ClassVar[str | None] = None
     #: the balance search's defaults for this game (a dict: ``targets``, ``vary``,
     #: ``trials``, ``games_per_trial``, ``fresh_games``, optional ``players``);

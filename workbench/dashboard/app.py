@@ -187,7 +187,7 @@ def create_app(served: bool = False, bench: Workbench | None = None, read_only: 
 
 
 def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password: str | None = None,
-          read_only: bool = False):
+          read_only: bool = False, tts_images=None):
     """Serve the dashboard until interrupted; with ``password``, behind Panel's
     basic-auth login (a fresh cookie secret per run, so old logins expire)."""
     import secrets
@@ -196,6 +196,9 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
     auth = {"basic_auth": password, "cookie_secret": secrets.token_hex(32)} if password else {}
     from workbench.rooms.web import hall, routes
     hall()   # open the playtest journal and resume its rooms before the first visitor
+    # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
+    # in), so that one folder of content-named PNGs is served as static files
+    static = {"tts": str(tts_images)} if tts_images else {}
     pn.serve({"/": lambda: create_app(served=True, read_only=read_only)}, port=port, address=host,
              websocket_origin=origins, show=show, title=TITLE, threaded=False,
-             extra_patterns=routes(password), **auth)
+             extra_patterns=routes(password), static_dirs=static, **auth)

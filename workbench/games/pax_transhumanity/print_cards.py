@@ -68,10 +68,13 @@ def cards(w: Words) -> dict[str, list[dict]]:
     return out
 
 
-def counters(deck, seats: int) -> list[tuple[str, int]]:
-    """The Tabletop Simulator counters: each seat's finances at their starting values."""
+# ---------------------------------------------------------------- Tabletop Simulator
+def tts_table(deck, seats: int, seed: int):
+    """Pax Transhumanity's table: each seat's finance as counters at the
+    settings' starting values."""
+    from workbench.print.tts import Table
     w = deck.words
     s = load_yaml(cards_dir(GAME_ID) / "settings.yaml") or {}
     start = (s.get("finance_start") or {}).get("value") or {}
-    return [(f"{seat}: {w.term('finance.' + k)}", int(v))
-            for seat in range(1, seats + 1) for k, v in start.items()]
+    return Table(counters=[(f"{seat}: {w.term('finance.' + k)}", int(v), seat - 1)
+                           for seat in range(1, seats + 1) for k, v in start.items()])
