@@ -60,6 +60,8 @@ class Deck:
 def crop_marks(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
     """Line segments (x1, y1, x2, y2) in the margin around the cards at ``cells``
     (their bleed boxes' corners), on every cut line those cards have."""
+    if g.nest:
+        return hex_cut_lines(g, cells)
     marks = []
     m = g.margin
     top, bottom = min(y for _, y in cells), max(y for _, y in cells) + g.cell_h
@@ -72,6 +74,18 @@ def crop_marks(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
         marks.append([max(left - MARK_GAP - MARK_LEN, m), y, left - MARK_GAP, y])
         marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - m), y])
     return [[round(v, 3) for v in m] for m in marks]
+
+
+def hex_cut_lines(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
+    """The six edges of every hex's trim outline: nested hexes are cut along the
+    hexagon, not a rectangle around it (pointy-top, as ``hex-tile`` draws it)."""
+    out = []
+    for x, y in cells:
+        bx, by, w, h = x + g.bleed, y + g.bleed, g.card_w, g.card_h
+        pts = [(bx + w / 2, by), (bx + w, by + h / 4), (bx + w, by + 3 * h / 4), (bx + w / 2, by + h),
+               (bx, by + 3 * h / 4), (bx, by + h / 4)]
+        out += [[round(v, 3) for v in (*pts[i], *pts[(i + 1) % 6])] for i in range(6)]
+    return out
 
 
 def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None,
