@@ -25,11 +25,8 @@ def add_parser(sub) -> None:
 
 
 def check_game(name: str) -> str:
-    from workbench.core.errors import WorkbenchError, suggest
-    from workbench.print.sheets import MODULES
-    if name not in MODULES:
-        raise WorkbenchError(f"unknown game {name!r}{suggest(name, list(MODULES))}; choose one of "
-                             + ", ".join(MODULES))
+    from workbench.core.registry import require
+    require(name, "print", "printed cards")  # an unknown id gets the known ones
     return name
 
 

@@ -12,7 +12,6 @@ import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 
 from workbench.core.data import load_yaml
@@ -22,8 +21,6 @@ from .geometry import FOOTER, MARGIN, MARK_GAP, MARK_LEN, Grid, grid_for
 from .pool import pool_version
 from .words import Words, load_words, print_folder
 
-MODULES = {"meaning-made": "meaning_made", "mandate-2038": "mandate_2038",
-           "pax-transhumanity": "pax_transhumanity"}
 LIB = Path(__file__).with_name("workbench.typ")
 FONTS = ("DejaVu Sans", "Libertinus Serif", "Noto Color Emoji")
 
@@ -94,18 +91,18 @@ def hex_cut_lines(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]
 def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None,
                margin: float = MARGIN) -> Deck:
     """Every card of ``game_id`` in ``lang``, paginated for ``paper``."""
-    if game_id not in MODULES:
-        raise WorkbenchError(f"unknown game {game_id!r}; choose one of {', '.join(MODULES)}")
+    from workbench.core.game import resolve
+    from workbench.core.registry import require
+    game = require(game_id, "print", "printed cards")
     folder = print_folder(game_id)
     manifest_path = folder / "print.yaml"
     if not manifest_path.exists():
         raise DataError("no print manifest (print.yaml)", file=str(manifest_path))
     manifest = load_yaml(manifest_path) or {}
     words = load_words(game_id, lang, emoji=emoji)
-    by_kind = import_module(f"workbench.print.{MODULES[game_id]}").cards(words)
+    by_kind = resolve(game.print_cards).cards(words)
     version = pool_version(game_id)
-    from workbench.core.registry import get_game
-    game_name = get_game(game_id).name
+    game_name = game.name
     kinds = []
     entries = manifest.get("kinds") if isinstance(manifest, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and e.get("key") and e.get("template")
