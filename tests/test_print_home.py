@@ -65,3 +65,31 @@ def test_margin_option_and_cut_list(tmp_path, capsys):
                    for o in page.lines + page.chars) / MM >= 8 - 1e-3
     assert main(["print", "pax-transhumanity", "--margin", "45", "--out", str(out)]) == 1
     assert "--margin" in capsys.readouterr().err
+
+
+def test_rulebook_tables_repeat_their_header_and_keep_ruling_marks_in_their_row():
+    from workbench.print.mdtypst import markdown_to_typst
+    md = "| District | Yield |\n|---|---|\n| Grid | 1 |\n| Media | 2 |\n\n[†4](#ruling-a)[†5](#ruling-b)\n\nNext."
+    typ = markdown_to_typst(md)
+    assert "table.header([#strong[District]], [#strong[Yield]])" in typ     # repeated after a page break
+    assert "[2 †4†5])" in typ and typ.rstrip().endswith("Next.")            # the marks stay in the last row
+
+
+def test_side_by_side_counts_the_clauses_the_single_book_heads():
+    """Mandate 2038's title introduction is text outside any clause marker: the
+    side-by-side book shows it without counting it (it counted 77 against 76)."""
+    from workbench.print.rulebook import side_by_side, single
+    for game in GAMES:
+        assert side_by_side(game, "en", "hu").clauses == single(game, "en").clauses, game
+
+
+def test_text_running_out_of_its_card_is_reported(cards_copy, tmp_path, capsys):
+    from workbench.print.sheets import overflows
+    heads = cards_copy / "mandate_2038" / "headlines.yaml"
+    text = heads.read_text(encoding="utf-8")
+    long = " ".join(["Every institution gains 1 Runway and then some more."] * 12)
+    heads.write_text(text.replace("Every institution gains 1 Runway.", long, 1), encoding="utf-8")
+    found = overflows(build_deck("mandate-2038", "en"))
+    assert [f["card"] for f in found] == ["Seed Round Frenzy"] and found[0]["over"] > 0
+    assert main(["print", "mandate-2038", "--out", str(tmp_path / "m.pdf")]) == 0
+    assert "'Seed Round Frenzy' runs" in capsys.readouterr().err
