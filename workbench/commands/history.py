@@ -20,23 +20,12 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _metric_text(run: dict, limit: int = 4) -> str:
-    parts = []
-    for key, value in list(run["metrics"].items())[:limit]:
-        if isinstance(value, float):
-            parts.append(f"{key} {value:.3g}")
-        elif isinstance(value, dict) and "after" in value:
-            parts.append(f"{key} {value.get('before')} -> {value.get('after')}")
-        else:
-            parts.append(f"{key} {value}")
-    return ", ".join(parts)
-
-
 def _run_line(run: dict) -> str:
+    from workbench.core.versions import metrics_text
     params = run["params"]
     size = f"{params['games']} games" if "games" in params else \
         f"{params.get('trials', '?')} trials x {params.get('games_per_trial', '?')} games"
-    return f"      {run['created']}  {run['kind']:<8} {size}: {_metric_text(run)}"
+    return f"      {run['created']}  {run['kind']:<8} {size}: {metrics_text(run)}"
 
 
 def _edit_text(e: dict) -> str:

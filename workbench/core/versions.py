@@ -331,3 +331,16 @@ def history_disabled() -> bool:
     """``WORKBENCH_NO_HISTORY=1`` turns run recording off (a benchmark that must
     not write into the folder it measures)."""
     return os.environ.get("WORKBENCH_NO_HISTORY", "") not in ("", "0")
+
+
+def metrics_text(run: dict, limit: int = 4, arrow: str = "->") -> str:
+    """A run's first metrics as one short line (``workbench history``, the Cards page)."""
+    parts = []
+    for key, value in list(run["metrics"].items())[:limit]:
+        if isinstance(value, float):
+            parts.append(f"{key} {value:.3g}")
+        elif isinstance(value, dict) and "after" in value:
+            parts.append(f"{key} {value.get('before')} {arrow} {value.get('after')}")
+        else:
+            parts.append(f"{key} {value}")
+    return ", ".join(parts)

@@ -20,22 +20,11 @@ def _edit(e: dict) -> str:
     return f"{e['card']} {e['field']}: {format_value(e['old'])} → {format_value(e['new'])}"
 
 
-def _metrics(run: dict, limit: int = 3) -> str:
-    parts = []
-    for key, value in list(run["metrics"].items())[:limit]:
-        if isinstance(value, float):
-            parts.append(f"{key} {value:.3g}")
-        elif isinstance(value, dict) and "after" in value:
-            parts.append(f"{key} → {value['after']}")
-        else:
-            parts.append(f"{key} {value}")
-    return ", ".join(parts)
-
-
 def _runs(runs: list[dict]) -> str:
+    from workbench.core.versions import metrics_text
     if not runs:
         return "no runs recorded"
-    return "; ".join(f"{r['kind']} ({r['created'][:16].replace('T', ' ')}): {_metrics(r)}" for r in runs[-3:])
+    return "; ".join(f"{r['kind']} ({r['created'][:16].replace('T', ' ')}): {metrics_text(r, 3, '→')}" for r in runs[-3:])
 
 
 class PoolHistoryView(pn.viewable.Viewer):
