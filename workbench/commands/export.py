@@ -19,7 +19,8 @@ def add_parser(sub) -> None:
     t.add_argument("--seed", type=int, default=1, help="seed of the Mandate 2038 map layout (default 1)")
     t.add_argument("--base-url", default=None, metavar="URL",
                    help="where the images will be uploaded; URLs become URL/<file> instead of file://")
-    t.add_argument("--out", required=True, metavar="FILE.json")
+    t.add_argument("--out", required=True, metavar="FILE.json",
+                   help="where to write the save (missing folders on the way are created)")
     t.add_argument("--json", action="store_true", help="print one JSON document")
     t.set_defaults(func=run_tts)
 

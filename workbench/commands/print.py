@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("game")
     p.add_argument("--lang", default="en", help="language of the cards' texts (default en)")
     p.add_argument("--paper", default="a4", choices=["a4", "letter"], help="paper size (default a4)")
-    p.add_argument("--out", required=True, metavar="FILE.pdf", help="where to write the PDF")
+    p.add_argument("--out", required=True, metavar="FILE.pdf", help="where to write the PDF (missing folders on the way are created)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 
