@@ -181,6 +181,43 @@ def _main_source(deck: Deck, entry: str = "deck") -> str:
         ""])
 
 
+def overflows(deck: Deck) -> list[dict]:
+    """Cards whose text runs out of its box: ``{card, over}`` (mm too tall), as the
+    templates' ``overflow-check`` records them (a Typst query of the sheets)."""
+    import typst
+    with _project(deck, deck.document(), "deck") as root:
+        try:
+            found = json.loads(typst.query(str(root / "main.typ"), "<overflow>", field="value", root=str(root)))
+        except typst.TypstError as exc:
+            raise WorkbenchError(typst_error(exc)) from None
+    seen, out = set(), []
+    for item in found:               # a card on a face and a back page is one card
+        key = (item.get("card"), item.get("over"))
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+class _project:
+    """A temporary Typst project: the library, the game's templates, the deck."""
+
+    def __init__(self, deck: Deck, doc: dict, entry: str):
+        self.deck, self.doc, self.entry = deck, doc, entry
+
+    def __enter__(self) -> Path:
+        self._tmp = tempfile.TemporaryDirectory(prefix="workbench-print-")
+        root = Path(self._tmp.name)
+        shutil.copy(LIB, root / "workbench.typ")
+        shutil.copytree(print_folder(self.deck.game), root / "templates")
+        (root / "deck.json").write_text(json.dumps(self.doc, ensure_ascii=False), encoding="utf-8")
+        (root / "main.typ").write_text(_main_source(self.deck, self.entry), encoding="utf-8")
+        return root
+
+    def __exit__(self, *exc) -> None:
+        self._tmp.cleanup()
+
+
 def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float = 144.0,
             pages: list[int] | None = None, page_list: list[dict] | None = None,
             entry: str = "deck") -> bytes | list[bytes]:
@@ -193,12 +230,7 @@ def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float
         doc = {**doc, "pages": [doc["pages"][i] for i in pages]}
     if page_list is not None:
         doc = {**doc, "pages": page_list}
-    with tempfile.TemporaryDirectory(prefix="workbench-print-") as tmp:
-        root = Path(tmp)
-        shutil.copy(LIB, root / "workbench.typ")
-        shutil.copytree(print_folder(deck.game), root / "templates")
-        (root / "deck.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-        (root / "main.typ").write_text(_main_source(deck, entry), encoding="utf-8")
+    with _project(deck, doc, entry) as root:
         try:
             data = typst.compile(str(root / "main.typ"), root=str(root), format=fmt,
                                  ppi=ppi if fmt == "png" else None)
