@@ -77,3 +77,41 @@ def test_open_and_steer_a_room(served):
     assert room.id not in served.rooms and room.closed
     model.options = "round_limit"
     assert model.open_room() is None and model.message.startswith("not opened")
+
+
+def test_a_journal_game_opens_on_the_play_page(served):
+    from workbench.core.registry import get_game
+    from workbench.dashboard.app import Workbench
+    bench = Workbench()
+    page = PlaytestPage(bench=bench)
+    room = served.open_room(get_game("pax-transhumanity"), 2, [{"kind": "bot", "bot": "random"}] * 2, seed=2,
+                            options={"round_limit": 1})
+    room.play_bots()
+    assert room.over
+    page.refresh(force=True)
+    assert page.games.value["id"].tolist() == [room.game_id]
+    page.games.selection = [0]
+    page._open_selected()
+    assert "opened on the Play page" in page.model.message
+    assert bench.play.state.is_terminal() and len(bench.play.match) == len(room.moves)
+    assert bench.page == 0
+
+
+def test_next_game_plays_the_pool_the_cards_page_edits(served, cards_copy):
+    from workbench.dashboard.app import Workbench
+    bench = Workbench()
+    bench.card_game = "pax-transhumanity"
+    pool = bench.card_pool()
+    model = PlaytestModel(bench=bench)
+    model.game_id = "pax-transhumanity"
+    model.players = 2
+    model.seats = "person, random"
+    room = model.open_room()
+    first = room.pool_version
+    assert not room.game.has_injected_cards
+    pool.edit("Gene Drive", "heat", "black")
+    model.act(room.id, "next")
+    assert room.number == 2 and room.game.has_injected_cards
+    assert room.pool_version != first and room.pool_version.startswith("edit-")
+    games = served.journal.games(room.id)
+    assert [g["pool_version"] for g in games] == [first, room.pool_version]
