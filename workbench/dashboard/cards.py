@@ -577,8 +577,11 @@ class CardsPage(pn.viewable.Viewer):
     def __panel__(self):
         # two rows: one would run under the graph's column
         buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
-        exports = pn.Row(self._export, self._export_pq, self._export_sheet, self._import_sheet, align="end")
-        left = pn.Column(pn.Row(self._game, exports), buttons, self._message, self._notice, self._table,
+        exports = pn.Row(self._export, self._export_pq, align="end")
+        # the spreadsheet pair on a row of its own: beside the others it ran under the graph
+        sheets = pn.Row(self._export_sheet, pn.pane.Markdown("Import spreadsheet:", margin=(12, 5, 0, 20)),
+                        self._import_sheet)
+        left = pn.Column(pn.Row(self._game, exports), buttons, sheets, self._message, self._notice, self._table,
                          sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")
