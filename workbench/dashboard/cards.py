@@ -33,6 +33,7 @@ import panel as pn
 import param
 
 from workbench.core.errors import WorkbenchError
+from workbench.sim.verdicts import UNDECIDED
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
@@ -272,7 +273,7 @@ def playtest_state(update) -> str:
     """One line saying what a streamed playtest update is."""
     if update.preview:
         return f"preview at {update.games} games per pool: an estimate, nothing decided yet"
-    decided = sum(1 for r in update.rows if r["verdict"] != "undecided")
+    decided = sum(1 for r in update.rows if r["verdict"] != UNDECIDED)
     if update.done:
         why = "every metric decided" if update.decided else "game budget spent"
         return f"final at {update.games} games per pool: {why}"
