@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT = 90
+#: a case still running after this long is a hang; generous, so a loaded machine (load 8 and
+#: more while the whole suite runs) is not mistaken for one
+TIMEOUT = 300
 
 
 @dataclass
@@ -121,7 +123,21 @@ def _po_unknown_placeholder(path: Path) -> None:
     path.write_text(text[:i] + 'msgstr "${nosuch.value} ' + text[i + len('msgstr "'):], encoding="utf-8")
 
 
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _link_to(target: str):
+    def change(path: Path) -> None:
+        path.unlink()
+        path.symlink_to(target)
+    return change
+
+
 MUTATIONS = {
+    "fifo-patterns": ("meaning_made/patterns.yaml", _fifo),
+    "devzero-patterns": ("meaning_made/patterns.yaml", _link_to("/dev/zero")),
     "empty-patterns": ("meaning_made/patterns.yaml", _write_bytes(b"")),
     "binary-patterns": ("meaning_made/patterns.yaml", _write_bytes(bytes(range(256)) * 4)),
     "latin1-settings": ("meaning_made/settings.yaml",
@@ -170,6 +186,13 @@ def cases() -> list[Case]:
     add("play-mcts-huge", ["play", mm, "--bots", "mcts:10000000"], mention="iterations")
     add("play-mcts-inf", ["play", mm, "--bots", "mcts:t=inf"], mention="t=")
     add("play-mcts-word", ["play", mm, "--bots", "mcts:x"], mention="mcts")
+    # bot lists and specs that used to play a silent default (issue 24)
+    for bid, bots, word in [("empty", "", "empty"), ("comma", ",", "empty"), ("gap", "greedy,,random", "empty"),
+                            ("colon", "greedy:", "no options"), ("random-arg", "random:5", "no options"),
+                            ("ban-twice", "ban:Shell:ban:Shell:greedy", "twice"), ("ban-nocard", "ban::greedy", "card"),
+                            ("weight-noeq", "greedy:win", "name=number"), ("kindless", ":greedy", "kind")]:
+        add(f"play-bots-{bid}", ["play", mm, "--bots", bots], mention=word, quick=True)
+    add("simulate-bots-empty", ["simulate", mm, "--games", "2", "--bots", ""], mention="empty", quick=True)
     add("play-too-many-bots", ["play", mm, "--players", "2", "--bots", "random,random,random"], mention="bots")
     add("play-option-tag", ["play", mm, "--option", "round_limit=!!python/name:os.getcwd"], mention="option",
         quick=True)
@@ -230,6 +253,8 @@ def cases() -> list[Case]:
     add("bench-unknown-figure", ["bench", "--only", "nosuch"], mention="figure")
     add("bench-players-0", ["bench", "--players", "0", "--only", "startup"], mention="--players")
     # -- serve (refused before a server starts)
+    add("serve-host-256", ["serve", "--host", "256.1.1.1", "--no-browser"], mention="IPv4", quick=True)
+    add("serve-host-unresolved", ["serve", "--host", "nosuch.invalid", "--no-browser"], mention="--host")
     add("serve-port-70000", ["serve", "--port", "70000", "--no-browser"], mention="--port", quick=True)
     add("serve-port-0", ["serve", "--port", "0", "--no-browser"], mention="--port")
     add("serve-port-word", ["serve", "--port", "abc", "--no-browser"], mention="--port")
@@ -284,11 +309,23 @@ def cases() -> list[Case]:
         game = px if name.startswith("pax") else mm
         add(f"play-{name}", ["play", game], mention="", mutate=MUTATIONS[name])
     add("check-unknown-game", ["check", "chess"], mention="unknown game")
+    # special files: refused from their stat, before anything opens them (issue 24)
+    add("play-fifo-card-file", ["play", mm], mention="named pipe", mutate=MUTATIONS["fifo-patterns"], quick=True)
+    add("play-devzero-card-file", ["play", mm], mention="device", mutate=MUTATIONS["devzero-patterns"],
+        quick=True)
     add("rulings-latin1", ["play", mm], "ok", mutate=MUTATIONS["rulings-latin1"])
     # -- rules and translations
     add("rules-lang-path", ["rules", "render", mm, "--lang", "../../../x"], mention="--lang", quick=True)
     add("rules-lang-upper", ["rules", "render", mm, "--lang", "EN"], mention="--lang")
     add("rules-review-lang", ["rules", "review", mm, "--lang", "hu_x"], mention="--lang")
+    add("rules-update-lang-zz", ["rules", "update", mm, "--lang", "zz"], mention="Babel", quick=True)
+    add("rules-update-new-lang", ["rules", "update", mm, "--lang", "de"], mention="init-lang", quick=True)
+    add("rules-init-lang-existing", ["rules", "init-lang", mm, "--lang", "hu"], mention="already", quick=True)
+    add("render-lang-zz", ["rules", "render", mm, "--lang", "xx-YY"], mention="Babel")
+    add("balance-study-text", ["balance", md, "--target", "survival=0.5..0.8", "--vary", "x",
+                               "--study", f"{W}/text.txt"], mention="not a SQLite", quick=True)
+    add("balance-study-folder", ["balance", md, "--target", "survival=0.5..0.8", "--vary", "x",
+                                 "--study", f"{W}/dir.parquet"], mention="folder")
     add("rules-update-lang", ["rules", "update", mm, "--lang", "../x"], mention="--lang", quick=True)
     add("rules-import-lang", ["rules", "import", f"{W}/text.txt", "--lang", "x/y"], mention="--lang")
     add("rules-import-13mb", ["rules", "import", f"{W}/big.md", "--lang", "en"], mention="MB", quick=True)

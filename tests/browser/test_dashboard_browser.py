@@ -295,9 +295,10 @@ def test_competitive_sweep_compares_and_opens_in_play_with_its_bots(ui, console_
         return  # no outcome flipped in this small batch
     seed = flipped.first.locator("[tabulator-field='seed']").inner_text()
     assert re.fullmatch(r"\d+", seed), seed  # every digit, not a rounded float
-    flipped.first.click()
+    open_b = page.get_by_role("button", name="Open selected game (B) in Play")
+    select_row(page, flipped.first, open_b)
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
-    page.get_by_role("button", name="Open selected game (B) in Play").click()
+    open_b.click()
     expect(page.locator(".play-status")).to_contain_text("Mandate 2038")
     expect(page.locator(".play-status")).to_contain_text("position 0")
     seats = page.locator(".play-seat select")
@@ -306,6 +307,22 @@ def test_competitive_sweep_compares_and_opens_in_play_with_its_bots(ui, console_
     page.wait_for_timeout(500)
     assert page.evaluate("() => window.scrollY") == 0
     assert console_errors == []
+
+
+def select_row(page, row, button, attempts: int = 5) -> None:
+    """Select a Tabulator ``row`` and wait for ``button`` to be enabled by the
+    selection. On a loaded machine a click can land while the table is still
+    being drawn and select nothing; then the row is clicked again (only when it
+    is not selected, since a second click would unselect it)."""
+    for _ in range(attempts):
+        if "tabulator-selected" not in (row.get_attribute("class") or ""):
+            row.click()
+        try:
+            expect(button).to_be_enabled(timeout=30_000)
+            return
+        except AssertionError:
+            continue
+    expect(button).to_be_enabled()
 
 
 def test_large_game_moves_filtered_and_board_legend(ui, console_errors):
@@ -385,8 +402,8 @@ SELECT_IN_GRAPH = """(card) => {
 def test_graph_click_selects_a_card(ui, console_errors):
     page = ui.page
     ui.open("Graph")
-    page.wait_for_timeout(1500)
-    assert page.evaluate(SELECT_IN_GRAPH, "Pulse") >= 1
+    # until the graph's data source has reached the browser (a condition, not a pause)
+    page.wait_for_function(SELECT_IN_GRAPH, arg="Pulse", polling=500)
     expect(page.locator(".graph-links")).to_contain_text("Pulse needs")
     assert console_errors == []
 

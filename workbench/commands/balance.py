@@ -66,7 +66,11 @@ def run(args) -> int:
     from workbench.balance.targets import parse_target
     from workbench.core.errors import WorkbenchError
 
+    from workbench.balance.search import check_study_file
+    check_study_file(Path(args.study) if args.study else None)  # before the pool is even read
     session = open_session(args.game)
+    from workbench.core.bots import check_specs
+    check_specs(session.game, args.bots)
     targets = [parse_target(t) for t in args.target]
     if not targets:
         raise WorkbenchError("give at least one --target, e.g. --target 'survival=0.55..0.8 @players=2..5'")

@@ -43,7 +43,7 @@ def run(args) -> int:
         dest.mkdir(parents=True, exist_ok=True)
         for folder in folders:
             shutil.copytree(source / folder, dest / folder,
-                            ignore=shutil.ignore_patterns("*.bak", "__pycache__", ".*.tmp"))
+                            ignore=shutil.ignore_patterns("*.bak", "__pycache__", ".*.tmp", ".workbench"))
     except OSError as exc:
         raise WorkbenchError(f"cannot write {dest}: {exc.strerror or exc}") from None
     for folder in folders:

@@ -66,6 +66,14 @@ def add_parser(sub) -> None:
     u.add_argument("--json", action="store_true", help="print one JSON document")
     u.set_defaults(func=run_update)
 
+    n = rs.add_parser("init-lang", help="start a new translation (an empty catalogue)",
+                      description="Start cards/<game>/rules/<lang>.po from the original: every clause an "
+                                  "untranslated entry. Refused when the catalogue exists (use rules update).")
+    n.add_argument("game")
+    n.add_argument("--lang", required=True, help="the new language, e.g. de or pt-BR")
+    n.add_argument("--json", action="store_true", help="print one JSON document")
+    n.set_defaults(func=run_init_lang)
+
     g = rs.add_parser("glossary", help="term pairs and icon-marked terms of a text")
     g.add_argument("file", metavar="FILE")
     g.add_argument("--yaml", metavar="LANG,OTHER", default=None,
@@ -217,6 +225,13 @@ def run_update(args) -> int:
     langs = [lang(x) for x in args.lang] or translation_languages(game_id)
     if not langs:
         raise WorkbenchError(f"{game_id} has no translations to update")
+    have = translation_languages(game_id)
+    for code in langs:
+        # update never starts a translation: a typo (--lang zh for hu) would leave a new file behind
+        if code not in have:
+            raise WorkbenchError(f"{game_id} has no {code} translation to update (it has "
+                                 f"{', '.join(have) or 'none'}); start one with "
+                                 f"`workbench rules init-lang {game_id} --lang {code}`")
     summaries = [update_game_catalog(game_id, lang)[1] for lang in langs]
     if args.json:
         emit_json({"game": game_id, "languages": [s.to_dict() for s in summaries]})
@@ -224,6 +239,24 @@ def run_update(args) -> int:
     for s in summaries:
         print(f"{s.lang}.po: {len(s.changed)} marked fuzzy (source changed), {len(s.new)} new untranslated, "
               f"{len(s.obsolete)} kept as obsolete, {len(s.revived)} restored")
+    return 0
+
+
+def run_init_lang(args) -> int:
+    from workbench.core.errors import WorkbenchError
+    from workbench.rules.catalog import po_path, update_game_catalog
+    from .validate import lang
+    game_id = _game_id(args.game)
+    code = lang(args.lang)
+    path = po_path(game_id, code)
+    if path.exists():
+        raise WorkbenchError(f"{game_id} already has a {code} translation ({path.name}); "
+                             f"use `workbench rules update {game_id} --lang {code}`")
+    _cat, summary = update_game_catalog(game_id, code)
+    if args.json:
+        emit_json({"game": game_id, "catalog": str(path), **summary.to_dict()})
+    else:
+        print(f"started {path}: {len(summary.new)} entries to translate")
     return 0
 
 

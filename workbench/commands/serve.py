@@ -69,12 +69,11 @@ def login_password(host: str, env: dict | None = None, stream=None) -> str | Non
 
 
 def run(args) -> int:
-    from workbench.commands.validate import port
+    from workbench.commands.validate import host, port
     from workbench.core.errors import WorkbenchError
 
     number = port(args.port)
-    if not args.host.strip() or any(c.isspace() for c in args.host):
-        raise WorkbenchError(f"--host {args.host!r} is not an address")
+    host(args.host, number)  # before a password or token is printed
     password = login_password(args.host)
     from workbench.dashboard.app import serve
 

@@ -62,9 +62,19 @@ class GreedyBot(Bot):
         return best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
 
 
+def _no_options(kind: str, make: Callable[[], Bot]) -> Callable[[str | None], Bot]:
+    """A factory for a bot that takes no options: ``random:5`` is refused
+    instead of quietly playing ``random``."""
+    def factory(arg: str | None) -> Bot:
+        if arg:
+            raise WorkbenchError(f"bot {kind!r} takes no options, not {arg!r}; write {kind}")
+        return make()
+    return factory
+
+
 #: bot kind -> factory taking the text after ``kind:`` (or None)
 BOT_FACTORIES: dict[str, Callable[[str | None], Bot]] = {
-    "random": lambda arg: RandomBot(),
+    "random": _no_options("random", RandomBot),
     "greedy": lambda arg: GreedyBot(_parse_weights(arg)),
 }
 
@@ -75,7 +85,11 @@ def _parse_weights(arg: str | None) -> dict[str, float] | None:
     import math
     weights = {}
     for part in arg.split(";"):
-        key, _, value = part.partition("=")
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise WorkbenchError(f"bad greedy weight {part!r}: write name=number")
+        if key.strip() in weights:
+            raise WorkbenchError(f"greedy weight {key.strip()!r} is given twice")
         try:
             weights[key.strip()] = float(value)
         except ValueError:
@@ -89,14 +103,13 @@ def check_specs(game, specs) -> None:
     """Refuse, before any game is played, a bot spec that names a card
     (``ban:``/``force:``) or a greedy weight the game does not know; otherwise a
     misspelt name would quietly play the unrestricted or default bot."""
-    if isinstance(specs, str):
-        specs = [s for s in specs.split(",") if s.strip()]
+    specs = split_specs(specs)
     cards = game.card_names() if hasattr(game, "card_names") else None
     weights = game.weight_names() if hasattr(game, "weight_names") else None
 
     def check(spec: str) -> None:
-        kind, _, arg = spec.strip().partition(":")
-        kind = kind.lower()
+        kind, arg = split_spec(spec)
+        arg = arg or ""
         if kind in ("ban", "force"):
             card, _, inner = arg.partition(":")
             card = card.strip()
@@ -119,10 +132,48 @@ def register_bot(kind: str, factory: Callable[[str | None], Bot]) -> None:
     BOT_FACTORIES[kind] = factory
 
 
+def split_specs(specs) -> list[str]:
+    """The bot specs of a comma list (or a sequence), refused with one line when
+    the list is empty or holds an empty entry (``--bots ''``, ``','``,
+    ``greedy,,random``): a seat left to a silent default is a seat the designer
+    did not choose. The one place the command line's bot lists are split."""
+    if isinstance(specs, str):
+        text = specs
+        specs = specs.split(",")
+    else:
+        specs = list(specs)
+        text = ",".join(str(s) for s in specs)
+    if not specs or not any(str(s).strip() for s in specs):
+        raise WorkbenchError("the bot list is empty; name a bot per seat, e.g. greedy or greedy,random")
+    if any(not str(s).strip() for s in specs):
+        raise WorkbenchError(f"the bot list {text!r} has an empty entry; write one bot per seat "
+                             "between the commas, e.g. greedy,random")
+    return [str(s).strip() for s in specs]
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    """``(kind, options)`` of one bot spec: ``greedy`` -> ("greedy", None),
+    ``mcts:200`` -> ("mcts", "200"). A spec ending in ``:`` (``greedy:``) or with
+    an empty kind is refused: it names options and gives none. Every bot parser
+    (``make_bot``, the ``ban:``/``force:`` wrappers) starts here."""
+    kind, colon, arg = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if not kind:
+        raise WorkbenchError(f"bot {spec!r} has no kind; choose from {', '.join(sorted(_kinds()))}")
+    if colon and not arg.strip():
+        raise WorkbenchError(f"bot {spec!r} ends with ':' but gives no options; write {kind} alone "
+                             f"or {kind}:OPTIONS")
+    return kind, (arg.strip() if colon else None)
+
+
+def _kinds() -> list[str]:
+    _load_optional_bots()
+    return list(BOT_FACTORIES)
+
+
 def make_bot(spec: str) -> Bot:
     """A bot from its text spec, e.g. ``greedy`` or ``mcts:200``."""
-    kind, _, arg = spec.strip().partition(":")
-    kind = kind.lower()
+    kind, arg = split_spec(spec)
     if kind not in BOT_FACTORIES:
         _load_optional_bots()
     if kind not in BOT_FACTORIES:
@@ -143,9 +194,7 @@ def _load_optional_bots() -> None:
 def make_bots(specs, n_players: int) -> list[Bot]:
     """One bot per seat from a comma list or sequence; a single spec fills every
     seat, and a shorter list repeats its last entry."""
-    if isinstance(specs, str):
-        specs = [s for s in specs.split(",") if s.strip()]
-    specs = list(specs) or ["greedy"]
+    specs = split_specs(specs)
     if len(specs) > n_players:
         raise WorkbenchError(f"{len(specs)} bots given for {n_players} players")
     specs = specs + [specs[-1]] * (n_players - len(specs))

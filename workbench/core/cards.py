@@ -17,7 +17,6 @@ into pydantic models, naming file, card and field on the first failure.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -27,7 +26,7 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ValidationError
 
-from .data import cards_dir, validation_error
+from .data import cards_dir, file_digest, validation_error
 from .errors import DataError
 
 #: a file modified this close (seconds) to the load is also checked by content
@@ -66,10 +65,9 @@ def _stat(path: Path) -> tuple[int, int]:
 
 
 def _digest(path: Path) -> str:
-    try:
-        return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
-    except OSError:
-        return ""
+    # read safely: a FIFO or a link to /dev/zero must not block or fill memory
+    # here, before the loader refuses it with one line
+    return file_digest(path) or ""
 
 
 def _folder(spec: PoolSpec, folder: str | Path | None) -> Path:

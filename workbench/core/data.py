@@ -87,17 +87,20 @@ def read_text_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> str:
 
 
 def read_file_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a designer's file (see :func:`read_text_file`)."""
+    """The bytes of a designer's file (see :func:`read_text_file`).
+
+    The file must be a regular file (a link to one is fine): ``os.stat`` says so
+    before anything is opened, so a FIFO never blocks the reader and a link to
+    ``/dev/zero`` is never read; the file is opened non-blocking and checked
+    again on the open descriptor, so swapping it between the two looks gains
+    nothing."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise DataError(f"is {size / 1e6:.1f} MB; the workbench reads files up to "
-                            f"{limit / 1e6:.0f} MB (is it the right file?)", file=str(path))
-        with path.open("rb") as handle:
+        check_regular_file(os.stat(path), path, limit)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as handle:
+            check_regular_file(os.fstat(handle.fileno()), path, limit)
             raw = handle.read(limit + 1)
-    except IsADirectoryError:
-        raise DataError("is a folder, not a file", file=str(path)) from None
     except FileNotFoundError:
         raise DataError("no such file", file=str(path)) from None
     except OSError as exc:
@@ -105,6 +108,34 @@ def read_file_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
     if len(raw) > limit:
         raise DataError(f"is larger than {limit / 1e6:.0f} MB, the most the workbench reads", file=str(path))
     return raw
+
+
+def check_regular_file(st: os.stat_result, path: Path, limit: int = MAX_FILE_BYTES) -> None:
+    """Refuse, from its ``stat``, anything but a regular file within ``limit``
+    bytes: a folder, a FIFO, a device (``/dev/zero``), a socket."""
+    import stat as stat_module
+    mode = st.st_mode
+    if stat_module.S_ISDIR(mode):
+        raise DataError("is a folder, not a file", file=str(path))
+    if not stat_module.S_ISREG(mode):
+        kind = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode)
+                else "a device" if stat_module.S_ISCHR(mode) or stat_module.S_ISBLK(mode)
+                else "a socket" if stat_module.S_ISSOCK(mode) else "a special file")
+        raise DataError(f"is {kind}, not a regular file; the workbench reads only regular files",
+                        file=str(path))
+    if st.st_size > limit:
+        raise DataError(f"is {st.st_size / 1e6:.1f} MB; the workbench reads files up to "
+                        f"{limit / 1e6:.0f} MB (is it the right file?)", file=str(path))
+
+
+def file_digest(path: Path) -> str | None:
+    """SHA-256 of a designer's file read safely (:func:`read_file_bytes`), or
+    None when it cannot be read as a regular file within the size limit."""
+    import hashlib
+    try:
+        return hashlib.sha256(read_file_bytes(path)).hexdigest()
+    except DataError:
+        return None
 
 
 def decode_text(raw: bytes, path: Path) -> str:

@@ -192,6 +192,13 @@ class Game(abc.ABC):
     #: subclass whose ``__init__`` skips ours still reads the folder
     _cards: Any = None
 
+    # -- terms of observed values (issue 24: one icon per term) ----------------
+    #: observation key -> path of its term in ``cards/<game>/terms/<lang>.yaml``
+    #: (``{"E": "tokens.energy"}``). Pages label such a value with the term's icon and
+    #: word (``workbench.rules.term_icons``), the same icon the printed cards and the
+    #: rulebook show. Default: none, and a page shows the bare key.
+    observation_terms: Mapping[str, str] = {}
+
     # -- verdicts of a paired comparison (issue 25; workbench.sim.verdicts) ------
     #: metric keys (workbench.sim.metrics) that lead this game's verdict, most
     #: telling first; ``workbench compare``, the Cards page and Sweeps show them
@@ -393,6 +400,26 @@ class Game(abc.ABC):
     def validate_data(self) -> list[str]:
         """Problems found in the game's card data (empty when valid)."""
         return []
+
+    # -- per-seat observation (playtest rooms) -----------------------------------
+    # A room sends each seat's browser ONLY ``observation(state, seat)``; a game
+    # that keeps anything from some seat (a hand, a face-down pick, a deck order)
+    # declares ``hidden_information`` and overrides ``observation`` to mask it.
+    # tests/test_observation.py checks, for every game, that the observation is
+    # the same in every position ``determinize`` could have drawn for the seat
+    # (so it holds nothing hidden) and that its legal moves match the state's.
+
+    #: True when some seat may not see part of the position; False for a
+    #: perfect-information game, whose observation is the whole public view
+    hidden_information: bool = False
+
+    def observation(self, state: State, seat: int) -> dict:
+        """What ``seat`` may know of ``state``, JSON-ready: ``seat``,
+        ``to_move``, ``legal`` (its moves in notation, when it must act) and
+        ``table`` (the position as that seat sees it). The default, for a
+        perfect-information game, shows :meth:`observe` whole."""
+        from .observation import seat_observation
+        return seat_observation(self, state, seat, self.observe(state))
 
     # -- rulebook and drawing --------------------------------------------------
     def rules_context(self, lang: str) -> dict:

@@ -194,6 +194,28 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.session.export(target)
             return target.read_bytes()
 
+    def sheet_bytes(self, fmt: str = "xlsx") -> bytes:
+        """The pool as a spreadsheet, one sheet per card kind (workbench.interop.card_sheets)."""
+        from workbench.interop.card_sheets import export_bytes
+        return export_bytes(self.session, fmt)
+
+    def import_sheet(self, data: bytes, filename: str) -> bool:
+        """Take an edited spreadsheet into the pool as one edit (all or none, one
+        Undo); a refusal names the sheet, row and column. Nothing is saved."""
+        from workbench.interop.card_sheets import import_bytes
+        if self.read_only:
+            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
+            return False
+        try:
+            result = import_bytes(self.session, data, filename)
+        except WorkbenchError as exc:
+            self.message = f"refused: {exc}"
+            return False
+        self._stop.set()
+        self.param.update(message=f"imported {filename}: {len(result.changes)} value(s) changed, not saved yet "
+                                  "(Undo takes them all back)", report=result.lines())
+        return True
+
     # -- paired playtest ------------------------------------------------------------
     def run_playtest(self) -> None:
         """Old pool against edited pool on the same seeds, streamed
@@ -339,6 +361,11 @@ class CardsPage(pn.viewable.Viewer):
         self._export_pq = pn.widgets.FileDownload(
             callback=lambda: io.BytesIO(self.model.export_bytes(".parquet")),
             filename="cards.parquet", label="Export Parquet", width=140)
+        self._export_sheet = pn.widgets.FileDownload(
+            callback=lambda: io.BytesIO(self.model.sheet_bytes("xlsx")),
+            filename="cards.xlsx", label="Export spreadsheet", width=150)
+        self._import_sheet = pn.widgets.FileInput(accept=".xlsx,.ods,.csv", multiple=False, width=200,
+                                                  disabled=m.read_only, css_classes=["cards-import"])
         self._games = pn.widgets.IntInput(label="Games per pool", value=m.playtest_games, start=2,
                                           end=20_000, width=120)
         self._bots = pn.widgets.TextInput(label="Bots", value=m.playtest_bots, width=120)
@@ -357,6 +384,7 @@ class CardsPage(pn.viewable.Viewer):
         self._save.on_click(lambda e: self._held(self.model.save))
         self._reload_button.on_click(lambda e: self._held(self.model.reload))
         self._run.on_click(self._on_run)
+        self._import_sheet.param.watch(self._on_import, "value")
         self._game.param.watch(self._on_game, "value")
         self._flipped.param.watch(self._on_flip_select, "selection")
         self._open_old.on_click(lambda e: self._open("old"))
@@ -432,6 +460,11 @@ class CardsPage(pn.viewable.Viewer):
                 # put the old value back in the browser too: nothing the designer had is lost
                 self._table.patch({column: [(row, event.old)]})
                 self._show_message()
+
+    def _on_import(self, event):
+        if event.new:
+            self._held(lambda: self.model.import_sheet(event.new, self._import_sheet.filename or "upload.xlsx"))
+            self._show_message()
 
     def _on_select(self, event):
         if event.new:
@@ -528,7 +561,7 @@ class CardsPage(pn.viewable.Viewer):
     def __panel__(self):
         # two rows: one would run under the graph's column
         buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
-        exports = pn.Row(self._export, self._export_pq, align="end")
+        exports = pn.Row(self._export, self._export_pq, self._export_sheet, self._import_sheet, align="end")
         left = pn.Column(pn.Row(self._game, exports), buttons, self._message, self._notice, self._table,
                          sizing_mode="stretch_width")
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,

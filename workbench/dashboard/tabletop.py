@@ -70,6 +70,19 @@ def icon(emoji: str, text: str) -> str:
     return emoji if emoji_font_available() else f"<span class='wb-icon-text'>[{escape(text)}]</span>"
 
 
+def term_label(game, key: str) -> str:
+    """The label of the observed value ``key``: its term's icon and word from the
+    game's terms file (``☀️ Energy``), the same icon the printed cards and the
+    rulebook show (``Game.observation_terms`` names the term); the word alone
+    without an emoji font, and the bare key for a value that is no term."""
+    path = game.observation_terms.get(key)
+    if path is None:
+        return escape(key.replace("_", " "))
+    from workbench.rules.term_icons import term
+    t = term(game.id, path)
+    return f"{t.icon} {escape(t.word)}" if t.icon and emoji_font_available() else escape(t.word)
+
+
 #: CSS colour names the engines use, as sRGB hex (for contrast)
 NAMED_COLOURS = {"yellow": "#ffff00", "green": "#008000", "blue": "#0000ff", "orange": "#ffa500",
                  "red": "#ff0000", "purple": "#800080", "black": "#000000", "white": "#ffffff",
@@ -113,6 +126,11 @@ def draw_table(game, state):
 
 def stat(label: str, value) -> str:
     return f"<div class='wb-stat'><b>{escape(str(label))}</b>{escape(_fmt(value))}</div>"
+
+
+def term_stat(game, key: str, value) -> str:
+    """A :func:`stat` labelled with the term of the observed value ``key``."""
+    return f"<div class='wb-stat'><b>{term_label(game, key)}</b>{escape(_fmt(value))}</div>"
 
 
 def cards(names, css: str = "") -> str:
@@ -182,9 +200,6 @@ def draw_generic(game, state):
 
 # -- Meaning Made ---------------------------------------------------------------------------
 
-TOKEN_NAMES = {"E": "Energy", "I": "Insight", "S": "Support", "V": "Vitals"}
-
-
 def _card(cards_by_name, name):
     try:
         return cards_by_name.get(name)
@@ -192,16 +207,25 @@ def _card(cards_by_name, name):
         return None
 
 
-def _mm_requirement(card) -> str:
-    """A card's printed requirement as the table shows it (data, not rules)."""
+def _short(game, key: str) -> str:
+    """A term's icon where the emoji font draws it, else the key (``☀️`` or ``E``)."""
+    from workbench.rules.term_icons import term_icon
+    path = game.observation_terms.get(key)
+    mark = term_icon(game.id, path) if path else ""
+    return mark if mark and emoji_font_available() else key
+
+
+def _mm_requirement(game, card) -> str:
+    """A card's printed requirement as the table shows it (data, not rules):
+    each amount with its term's icon (``2☀️ 1🛡️``), as on the printed card."""
     if card is None:
         return ""
     req = card.requirement
     tokens = req.tokens if isinstance(req.tokens, dict) else req.tokens.model_dump()
-    parts = [f"{n}{k}" for k, n in tokens.items() if n]
+    parts = [f"{n}{_short(game, k)}" for k, n in tokens.items() if n]
     parts += [f"L{layer}" for layer in getattr(req, "layers", [])]
     if getattr(req, "vitals", 0):
-        parts.append(f"{req.vitals}♥" if emoji_font_available() else f"{req.vitals}V")
+        parts.append(f"{req.vitals}{_short(game, 'V')}")
     return " ".join(parts)
 
 
@@ -216,27 +240,27 @@ def draw_meaning_made(game, state):
 
     strip = "".join([stat("round", obs.get("round")), stat("phase", obs.get("phase")),
                      stat("to act", obs.get("turn") or "—"), stat("actions left", obs.get("actions_left")),
-                     stat("consequence code", obs.get("consequence_code")),
-                     stat("end Initiative", obs.get("end_initiative")),
-                     stat("community", obs.get("community")),
+                     term_stat(game, "consequence_code", obs.get("consequence_code")),
+                     term_stat(game, "end_initiative", obs.get("end_initiative")),
+                     term_stat(game, "community", obs.get("community")),
                      stat("decks P/I/E", "/".join(str(v) for v in (obs.get("decks") or {}).values()))])
     if obs.get("over"):
         strip += stat("ending", obs.get("ending")) + stat("winners", obs.get("winners") or "nobody")
     body = f"<div class='wb-strip'>{strip}</div>"
-    body += (f"<div class='wb-row'><b>{icon('🌟', 'M')} Meaning</b>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'meaning')}</b>"
              + track(obs.get("meaning", 0), 0, meaning_max, danger_below=1) + "</div>")
-    body += (f"<div class='wb-row'><b>{icon('🪪', 'W')} World Layer</b>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'world_layer')}</b>"
              + track(obs.get("world_layer", 1), 1, 10) + "</div>")
     event = obs.get("event")
     events = event if isinstance(event, list) else [event] if event else []
-    body += f"<div class='wb-row'><b>Event</b>{cards_html_events(events)}</div>"
+    body += f"<div class='wb-row'><b>{term_label(game, 'event')}</b>{cards_html_events(events)}</div>"
     prism = []
     for name in obs.get("prism", []):
         card = _card(patterns, name)
         layer = f"L{card.layer} " if card is not None else ""
-        prism.append(f"<span class='wb-card' title='{escape(_mm_requirement(card))}'>{escape(layer)}"
-                     f"{escape(name)}<br><small>{escape(_mm_requirement(card))}</small></span>")
-    body += f"<div class='wb-row'><b>Prism</b>{''.join(prism) or '<em>empty</em>'}</div>"
+        prism.append(f"<span class='wb-card' title='{escape(_mm_requirement(game, card))}'>{escape(layer)}"
+                     f"{escape(name)}<br><small>{escape(_mm_requirement(game, card))}</small></span>")
+    body += f"<div class='wb-row'><b>{term_label(game, 'prism')}</b>{''.join(prism) or '<em>empty</em>'}</div>"
     index = []
     contributions = obs.get("contributions") or {}
     for name in obs.get("index", []):
@@ -247,7 +271,7 @@ def draw_meaning_made(game, state):
         if card is not None:
             for kind, need in card.requirement.tokens.items():
                 have = filled.get(kind, 0)
-                boxes += (f"<div title='{TOKEN_NAMES.get(kind, kind)}'>{kind} "
+                boxes += (f"<div title='{term_label(game, kind)}'>{_short(game, kind)} "
                           + "".join(f"<span class='wb-box{' filled' if i < have else ''}'></span>"
                                     for i in range(need)) + "</div>")
             spaces = card.order_spaces
@@ -259,7 +283,7 @@ def draw_meaning_made(game, state):
             order, head = escape(", ".join(prog.get("markers", []))), escape(name)
         index.append(f"<span class='wb-card' style='vertical-align:top'>{head}{boxes}"
                      f"<div><small>order:</small> {order}</div></span>")
-    body += f"<div class='wb-row'><b>Initiative Index</b>{''.join(index) or '<em>empty</em>'}</div>"
+    body += f"<div class='wb-row'><b>{term_label(game, 'index')}</b>{''.join(index) or '<em>empty</em>'}</div>"
     if obs.get("completed"):
         body += f"<div class='wb-row'><b>Completed</b>{cards(obs['completed'], 'done')}</div>"
     if obs.get("restricted"):
@@ -270,12 +294,12 @@ def draw_meaning_made(game, state):
             f"<span class='wb-card'>{escape(('L%d ' % _card(patterns, n).layer) if _card(patterns, n) else '')}"
             f"{escape(n)}</span>" for n in p.get("palette", []))
         flags = " · fragile" if p.get("fragile") else ""
-        return (f"<div>{icon('⚡', 'Energy')} E <b>{p.get('E')}</b> · {icon('💡', 'Insight')} I "
-                f"<b>{p.get('I')}</b> · {icon('🤝', 'Support')} S <b>{p.get('S')}</b></div>"
-                f"<div>{icon('♥', 'V')} Vitals <b>{p.get('vitals')}</b> · {icon('🌳', 'L')} Legacy "
-                f"<b>{p.get('legacy')}</b>{flags}</div>"
+        def value(key):
+            return f"{term_label(game, key)} <b>{p.get(key)}</b>"
+        return (f"<div>{value('E')} · {value('I')} · {value('S')}</div>"
+                f"<div>{value('vitals')} · {value('legacy')}{flags}</div>"
                 f"<div>markers {p.get('markers', '—')} · score <b>{p.get('score')}</b></div>"
-                f"<div>Palette: {palette or '<em>empty</em>'}</div>")
+                f"<div>{term_label(game, 'palette')}: {palette or '<em>empty</em>'}</div>")
     body += mats(obs.get("players", {}), obs.get("turn"), mat)
     return html_pane(body)
 
@@ -294,12 +318,12 @@ def draw_mandate(game, state):
     players = obs.pop("players", {})
     keep = ("era", "cycle", "phase", "decider", "initiative", "headline", "mandate_card",
             "collective_trust", "deck_size", "ending")
-    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
+    strip = "".join(term_stat(game, k, obs[k]) for k in keep if k in obs)
 
     def board(name, p):
         keys = ("faction", "mandate", "capability", "trust", "runway", "compute", "customers",
                 "scrutiny", "score", "ready", "agents")
-        return "".join(f"<div>{escape(k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
+        return "".join(f"<div>{term_label(game, k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
     fig = game.drawing(state)
     return pn.Column(html_pane(f"<div class='wb-strip'>{strip}</div>" + seat_legend(state)),
                      pn.Row(pn.pane.Bokeh(fig), html_pane(mats(players, obs.get("decider"), board))),
@@ -328,7 +352,7 @@ def draw_pax(game, state):
     obs = dict(game.observe(state))
     players = obs.pop("players", {})
     keep = ("round", "turn", "actions_left", "decision", "regime", "deck_size", "ending", "scoring")
-    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
+    strip = "".join(term_stat(game, k, obs[k]) for k in keep if k in obs)
     body = f"<div class='wb-strip'>{strip}</div>"
     market = obs.get("market") or {}
     rows = []
@@ -339,10 +363,10 @@ def draw_pax(game, state):
                     f"min-width:60px'>{escape(colour)}</span> {cells} "
                     f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
                     f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
-    body += f"<div class='wb-row'><b>Market</b>{''.join(rows) or '<em>empty</em>'}</div>"
-    body += f"<div class='wb-row'><b>Splay</b>{cards(obs.get('splay', []))}</div>"
-    body += (f"<div class='wb-row'><b>Cutting Edge</b>{cards(obs.get('cutting_edge', []), 'event')}"
-             f" → Regime <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
+    body += f"<div class='wb-row'><b>{term_label(game, 'market')}</b>{''.join(rows) or '<em>empty</em>'}</div>"
+    body += f"<div class='wb-row'><b>{term_label(game, 'splay')}</b>{cards(obs.get('splay', []))}</div>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'cutting_edge')}</b>{cards(obs.get('cutting_edge', []), 'event')}"
+             f" → {term_label(game, 'regime')} <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
 
     # while the secret choice is still being made, show only who has chosen: at a
     # shared screen the others should not read a choice off the mats
@@ -353,7 +377,7 @@ def draw_pax(game, state):
         for k, v in p.items():
             if k == "secret" and hide_secret:
                 v = "chosen" if v is not None else "—"
-            rows.append(f"<div>{escape(str(k)).replace('_', ' ')}: <b>{escape(_fmt(v))}</b></div>")
+            rows.append(f"<div>{term_label(game, str(k))}: <b>{escape(_fmt(v))}</b></div>")
         return "".join(rows)
     body += mats(players, obs.get("to_move") or obs.get("turn"), board)
     return html_pane(body)

@@ -104,7 +104,30 @@ def build_graph(content) -> nx.DiGraph:
                    bonus=", ".join(f"{n} {k}" for k, n in sorted(kinds.items())), provenance=board.provenance,
                    places=dict(kinds), sites=sites, problem_tokens=board.problem_tokens)
         g.add_edge(nid, f"sphere:{sphere}", kind="places")
+    _group(g)
     return g
+
+
+#: the drawing's groups "by kind", in the order drawn (kind -> title)
+KIND_GROUPS = {"sphere": "Spheres", "regime": "Regimes", "idea": "Ideas", "tipping_point": "Tipping Points",
+               "plurality": "Plurality", "board": "Sphere boards"}
+
+
+def _group(g: nx.DiGraph) -> None:
+    """How the drawing may group the cards (``groups`` of each node, ``groupings``
+    of the graph): by kind, or by sphere (an idea by the sphere of its first band,
+    a board and a sphere by their own, the Regimes apart)."""
+    for n, d in g.nodes(data=True):
+        kind = str(d["kind"])
+        if kind == "regime":
+            sphere = "Regimes"
+        elif n.startswith(("sphere:", "board:")):
+            sphere = n.split(":", 1)[1].capitalize()
+        else:
+            sphere = str(d["disciplines"][0]).capitalize() if d.get("disciplines") else "No sphere"
+        d["groups"] = {"kind": KIND_GROUPS[kind], "sphere": sphere}
+    g.graph["groupings"] = {"kind": list(KIND_GROUPS.values()),
+                            "sphere": [s.capitalize() for s in SPHERES] + ["No sphere", "Regimes"]}
 
 
 def _dominates(a: dict, b: dict) -> bool:

@@ -76,6 +76,17 @@ class PoolTweakSession(TweakSession):
         """Editable flat columns: name -> (card kinds it applies to, meaning)."""
         return {"name": ("cards named in a list", "card name (unique)"), **self.catalogue.columns}
 
+    @property
+    def kind_columns(self) -> dict[str, list[str]]:
+        """Card kind -> its flat columns (``name`` first), in catalogue order."""
+        return {k.kind: ["name", *k.columns] for k in self.catalogue.kinds}
+
+    def entries(self):
+        """``(kind, name, card mapping, file)`` of every card, in table order; the
+        mappings are the session's own (read them, never change them)."""
+        for ref in pool_edit.cards(self.raw, self.catalogue):
+            yield ref.kind.kind, ref.name, ref.card, self.raw[ref.kind.file]
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card: name, kind and every catalogue column
         (empty where a column does not apply to the card's kind)."""
@@ -166,8 +177,8 @@ class PoolTweakSession(TweakSession):
             return ref.kind.name_key
         if column in ref.kind.columns:
             return ref.kind.columns[column]
-        if "." in column or column in ref.card:
-            return column
+        if "." in column or column in ref.card or column in ("provenance", "draft_fields"):
+            return column   # provenance fields may be given to any card (docs/conventions.md)
         if column in self.catalogue.columns:
             raise DataError(f"{column!r} does not apply to a {ref.kind.kind}; its columns are "
                             f"{', '.join(ref.kind.columns)}", file=file, card=ref.name, field=column)

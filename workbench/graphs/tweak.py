@@ -121,6 +121,15 @@ class EditReport:
         return {k: v for k, v in self.__dict__.items()}
 
 
+class EditRefused(WorkbenchError):
+    """Edit number ``index`` of :meth:`TweakSession.edit_many` was refused (``error``);
+    none of the edits was taken."""
+
+    def __init__(self, index: int, error: WorkbenchError):
+        super().__init__(str(error))
+        self.index, self.error = index, error
+
+
 @dataclass
 class PairedResult:
     """A quick paired playtest: the same seeds on the old and the new pool."""
@@ -214,6 +223,9 @@ class TweakSession:
     ``TweakSession("meaning-made")`` is this class; any other bundled game gives
     a :class:`~workbench.graphs.pool_tweak.PoolTweakSession` with the same API."""
 
+    #: the history version the last save made (:mod:`workbench.core.versions`)
+    last_version = None
+
     def __new__(cls, game_id: str = GAME_ID, folder: str | Path | None = None):
         if cls is TweakSession and game_id != GAME_ID:
             from workbench.core.registry import get_game
@@ -293,6 +305,19 @@ class TweakSession:
                                 ("initiatives.yaml", "initiatives", "initiative")):
             for entry in self.raw[file][key]:
                 yield file, kind, entry
+
+    @property
+    def kind_columns(self) -> dict[str, list[str]]:
+        """Card kind -> the flat columns that apply to it, in table order (the
+        columns of one sheet when the pool goes to a spreadsheet)."""
+        return {kind: [c for c, (applies, _) in COLUMNS.items() if applies in ("both", kind)]
+                for kind in ("pattern", "initiative")}
+
+    def entries(self):
+        """``(kind, name, card mapping, file)`` of every card, in table order; the
+        mappings are the session's own (read them, never change them)."""
+        for file, kind, entry in self._entries():
+            yield kind, str(entry.get("name", "")), entry, self.raw[file]
 
     def table(self) -> pl.DataFrame:
         """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
@@ -419,6 +444,15 @@ class TweakSession:
             old = target.get(last)
             target[last] = value
             return old
+        if column == "draft_fields":   # provenance of single fields (docs/conventions.md)
+            old = entry.get("draft_fields", [])
+            words = [w for w in str(value or "").replace(",", " ").split() if w] \
+                if not isinstance(value, list) else list(value)
+            if words:
+                entry["draft_fields"] = words
+            else:
+                entry.pop("draft_fields", None)
+            return old
         if column not in COLUMNS:
             raise ValueError(f"no editable column {column!r}{suggest(column, COLUMNS)}")
         applies = COLUMNS[column][0]
@@ -491,6 +525,25 @@ class TweakSession:
         target.append((current, card, column))
         return report
 
+    def edit_many(self, edits: list[tuple[str, str, object]], *, label: str = "import") -> list[EditReport]:
+        """Several edits ``(card, column, value)`` as one change: all or none (the
+        first refused edit raises :class:`EditRefused` naming its index, and the
+        session is left exactly as it was), and one step of undo."""
+        kept = (self.raw, self.cards, self._graph, self._analyses, self.dirty, len(self._undo), list(self._redo))
+        reports = []
+        for i, (card, column, value) in enumerate(edits):
+            try:
+                reports.append(self.edit(card, column, value))
+            except WorkbenchError as exc:
+                self.raw, self.cards, self._graph, self._analyses, self.dirty = kept[:5]
+                del self._undo[kept[5]:]
+                self._redo[:] = kept[6]
+                raise EditRefused(i, exc) from None
+        if reports:
+            del self._undo[kept[5]:]
+            self._undo.append((kept[0], label, f"{len(reports)} values"))
+        return reports
+
     @property
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -500,17 +553,28 @@ class TweakSession:
         return bool(self._redo)
 
     # -- saving --------------------------------------------------------------
-    def save(self) -> list[Path]:
+    def save(self, note: str | None = None, source: str = "save") -> list[Path]:
         """Write the edited files, all or none (see :mod:`workbench.core.cardfile`);
         a file changed on disk since it was loaded, a read-only file or a disk
         error is refused with a :class:`~workbench.core.cardfile.SaveError` and
-        nothing changes. The pool saved becomes the new baseline of paired playtests."""
+        nothing changes. The pool saved becomes the new baseline of paired playtests
+        and a version in the folder's history (:mod:`workbench.core.versions`, with
+        ``note``), kept in ``last_version`` (None where the history cannot be written:
+        the save itself stands)."""
+        from workbench.core import versions
+        # the pool as it was before this save becomes a version first (when the
+        # history has not seen it, e.g. edited by hand), so the save's edits are known
+        versions.note_version(self.game, self.folder)
         changes = [(self.files[name], self.raw[name]) for name in self.file_names]
         saved = cardfile.save_files(changes)
         for loaded in saved:
             self.files[loaded.path.name] = loaded
         self.baseline = self.cards
         self.dirty = False
+        try:
+            self.last_version = versions.record_save(self.game, self.folder, note=note, source=source)
+        except WorkbenchError:
+            self.last_version = None
         return [loaded.path for loaded in saved]
 
     def reload(self) -> EditReport:

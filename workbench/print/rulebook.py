@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core.data import cards_dir, load_yaml
+from workbench.core.data import cards_dir, load_yaml, read_file_bytes
 from workbench.core.errors import WorkbenchError
 
 from .mdtypst import escape, markdown_to_typst
@@ -61,7 +61,7 @@ def rules_version(game_id: str) -> str:
     files = sorted([*(root / "rules").glob("*"), *(root / "terms").glob("*.yaml"), root / "rulings.yaml"])
     for p in files:
         if p.is_file():
-            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + read_file_bytes(p) + b"\0")
     return h.hexdigest()[:8]
 
 

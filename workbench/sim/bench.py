@@ -159,8 +159,9 @@ def _build_of(game_id: str) -> str:
     """Whether this game's rules ran compiled (the optional build of
     :mod:`workbench.native`) or as plain Python, and why."""
     from workbench import native
-    compiled = any(m.startswith(f"workbench.games.{game_id.replace('-', '_')}.")
-                   for m in native.COMPILED_MODULES)
+    from workbench.core.registry import get_game
+    package = type(get_game(game_id)).__module__.rsplit(".", 1)[0] + "."
+    compiled = any(m.startswith(package) for m in native.COMPILED_MODULES)
     if not compiled:
         return "plain Python (no compiled build of this game)"
     return native.status

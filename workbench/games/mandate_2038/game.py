@@ -57,7 +57,14 @@ class Mandate2038(Game):
     role_label = "faction"
     variants = {}
     options = OPTION_SPECS
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"runway": "resources.runway", "compute": "resources.compute",
+                         "capability": "playerTracks.capability", "customers": "playerTracks.customers",
+                         "trust": "playerTracks.trust", "mandate": "playerTracks.mandate",
+                         "scrutiny": "playerTracks.scrutiny", "headline": "systems.headline"}
     default_weights = DEFAULT_WEIGHTS
+    #: face-down Core Action picks, unrevealed Mandates, deck orders (:mod:`.hidden`)
+    hidden_information = True
 
     # -- verdicts (issue 25): what a paired comparison leads with ---------------
     # four Eras always, so the length in rounds never moves: the spread of the
@@ -160,6 +167,11 @@ class Mandate2038(Game):
 
     def format_action(self, state: MandateState, action) -> str:
         return str(action)
+
+    def observation(self, state, seat: int) -> dict:
+        """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
+        from .hidden import observation
+        return observation(self, state, seat)
 
     def determinize(self, state: MandateState, seat: int, rng: Rng) -> MandateState:
         """A copy of ``state`` with what ``seat`` cannot see re-drawn (deck orders,

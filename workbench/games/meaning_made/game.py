@@ -29,12 +29,21 @@ class MeaningMade(Game):
     variants = VARIANTS
     options = options_from_tuples(OPTIONS)
     default_weights = DEFAULT_WEIGHTS
+    #: the order of the Pattern, Initiative and Event decks (the view shows their sizes only)
+    hidden_information = True
 
     card_pool_type = CardSet
     pool_spec = POOL
     # a collapse ends the game with no winner, so games with a winner survived
     completion_label = "survival rate"
     group_fate = True
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"E": "tokens.energy", "I": "tokens.insight", "S": "tokens.support",
+                         "V": "tracks.vitals", "vitals": "tracks.vitals", "legacy": "tracks.legacy",
+                         "meaning": "tracks.meaning", "world_layer": "tracks.worldLayer",
+                         "consequence_code": "rules.consequenceCode", "end_initiative": "cards.endInitiative",
+                         "event": "cards.event", "prism": "areas.patternPrism", "index": "areas.initiativeIndex",
+                         "palette": "areas.patternPalette", "community": "people.community"}
 
     # -- verdicts (issue 25): what a paired comparison leads with ---------------
     # survival sits near its ceiling with good players, so the margin by which

@@ -32,6 +32,15 @@ class PaxGame(Game):
     options = {name: Option(allowed[0] if allowed else None, allowed or int, OPTION_DOCS[name])
                for name, allowed in OPTIONS.items()}
     default_weights = DEFAULT_WEIGHTS
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"capital": "finance.capital", "wealth": "finance.wealth", "debt": "finance.debt",
+                         "heat": "board.heat", "future_shock": "agents.futureShock", "agents": "agents.agent",
+                         "patents": "agents.patent", "employees": "agents.employee",
+                         "syndications": "agents.syndication", "think_tank": "board.thinkTank",
+                         "companies": "board.company", "regime": "regimes.regime", "splay": "board.splay",
+                         "market": "board.market", "cutting_edge": "board.cuttingEdge"}
+    #: rivals' dealt cards and Secret spheres, the Draw Deck (:mod:`.hidden`)
+    hidden_information = True
 
     card_pool_type = Content
     pool_spec = POOL
@@ -141,6 +150,11 @@ class PaxGame(Game):
                     by_route[route] = value
             out.append(value)
         return out
+
+    def observation(self, state, seat: int) -> dict:
+        """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
+        from .hidden import observation
+        return observation(self, state, seat)
 
     def determinize(self, state: PaxState, seat: int, rng: Rng) -> PaxState:
         """A copy of ``state`` with what ``seat`` cannot see re-drawn (deck order
