@@ -133,7 +133,7 @@ def _compare(capsys, *argv):
 def test_compare_json_names_each_metric(capsys):
     code, out = _compare(capsys, "meaning-made", "--edit", "Shell.E=4", "--games", "20", "--players", "3",
                          "--bots", "random", "--workers", "0", "--json")
-    assert code == 0
+    assert code == 0, out.err
     doc = json.loads(out.out)
     assert doc["edits"][0]["card"] == "Shell" and doc["edits"][0]["old"] == 1
     assert len(doc["seeds"]) == doc["games"] <= 20
@@ -171,6 +171,38 @@ def test_compare_refuses_bad_input_in_one_line(capsys, argv, words):
     assert code == 1
     lines = [x for x in out.err.splitlines() if x.strip()]
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in out.err
+
+
+def test_skill_levels_are_bots_and_strong_plays_as_the_bot_itself():
+    from workbench.core.bots import check_specs, make_bots
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.skill import LEVELS
+    game = get_game("meaning-made")
+    bots = make_bots("skill:casual,skill:novice:random,greedy", 4)
+    assert [repr(b) for b in bots] == ["skill:casual:greedy", "skill:novice:random", "greedy", "greedy"]
+    for bad in ("skill", "skill:pro", "skill:blunder=2", "skill:casual:skill:novice", "skill:casual:ban:Nope"):
+        with pytest.raises(WorkbenchError):
+            check_specs(game, bad)
+    assert set(LEVELS) == {"strong", "steady", "casual", "novice"}
+    strong = simulate(SimSpec("meaning-made", games=4, players=3, bots="skill:strong", seed=5, trace=False),
+                      workers=0)
+    plain = simulate(SimSpec("meaning-made", games=4, players=3, bots="greedy", seed=5, trace=False), workers=0)
+    assert strong.games.drop("index").equals(plain.games.drop("index"))
+    novice = simulate(SimSpec("meaning-made", games=4, players=3, bots="skill:novice", seed=5, trace=False),
+                      workers=0)
+    assert not novice.games["actions"].equals(plain.games["actions"])   # the dial changes play
+
+
+def test_softmax_pick_follows_the_temperature():
+    from workbench.core.rng import Rng
+    from workbench.core.skill import softmax_pick
+    rng = Rng(3)
+    values = [0.0, 1.0, 0.5]
+    assert softmax_pick(values, 0, rng) == 1
+    cold = [softmax_pick(values, 0.05, rng) for _ in range(400)]
+    hot = [softmax_pick(values, 50, rng) for _ in range(400)]
+    assert cold.count(1) > 390
+    assert min(hot.count(i) for i in range(3)) > 90     # near uniform
 
 
 def test_compare_prints_the_change_and_decided_verdicts(capsys):

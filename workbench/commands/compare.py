@@ -96,6 +96,7 @@ def describe(row: dict) -> str:
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.graphs.tweak import TweakSession
+    from workbench.sim.metrics import bot_summary
     from workbench.sim.verdicts import UNDECIDED, verdict_rows
 
     from . import validate
@@ -144,7 +145,9 @@ def run(args) -> int:
            "edits": edits, "budget": budget, "games": last.games, "stopped_early": last.stopped_early,
            "decided": last.decided, "elapsed": round(last.elapsed, 3),
            "seeds": [derive_seed(seed, "game", i) for i in range(last.games)],
-           "metrics": rows}
+           "metrics": rows,
+           # per bot (skill level) seated, on each pool: a mixed table read per level
+           "per_bot": {"old": bot_summary(last.a), "new": bot_summary(last.b)}}
     if args.json:
         emit_json(doc)
         return 0
@@ -152,4 +155,9 @@ def run(args) -> int:
     print(f"final at {last.games} games per arm, {last.elapsed:.1f} s ({why}):")
     for r in rows:
         print(f"  {describe(r)}")
+    if len(doc["per_bot"]["old"]) > 1:
+        print("per bot (skill level), old -> new pool:")
+        for o, n in zip(doc["per_bot"]["old"], doc["per_bot"]["new"]):
+            print(f"  {o['bot']}: win rate {o['win_rate']:.3f} -> {n['win_rate']:.3f}, "
+                  f"mean score {o['mean_score']:.2f} -> {n['mean_score']:.2f} ({o['seats']} seats)")
     return 0

@@ -704,7 +704,8 @@ class TweakSession:
             keys = leading_watch(self.game, [c for c in cards if c and self._played(c) and not self._is_cell(c)])
         else:
             card = card or (self._undo[-1][1] if self._undo else None)
-            keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) else [])
+            keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) and not self._is_cell(card)
+                                  and f"{CARD_USE}{card}" not in watch else [])
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
                                look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
                                on_update=on_update, **schedule)

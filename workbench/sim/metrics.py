@@ -844,3 +844,20 @@ def series_label(key: str) -> str:
     if is_card_key(key):
         return card_label(key)
     return key[len(STAT):].replace("_", " ") + " (mean per game)"
+
+
+def bot_summary(result) -> list[dict]:
+    """One row per bot spec seated in the batch (a skill level such as
+    ``skill:casual:greedy`` is its own bot), for reading a mixed table per
+    level: ``bot``, ``seats`` (player-games), ``win_rate`` (share of its
+    player-games among the winners; a shared win counts in full) and
+    ``mean_score``."""
+    import polars as pl
+    players = result.players
+    if not players.height or "bot" not in players.columns:
+        return []
+    table = (players.group_by("bot", maintain_order=True)
+             .agg(pl.len().alias("seats"), pl.col("won").cast(pl.Float64).mean().alias("win_rate"),
+                  pl.col("score").cast(pl.Float64).mean().alias("mean_score"))
+             .sort("bot"))
+    return table.to_dicts()
