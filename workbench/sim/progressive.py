@@ -232,16 +232,9 @@ def verdict(lo: float | None, hi: float | None, margin: float | None, equivalenc
 
 
 def card_use(result: SimResult, card: str) -> np.ndarray:
-    """1.0 for each game (in index order) in which ``card`` was taken, else 0.0."""
-    import polars as pl
-    n = result.games.height
-    out = np.zeros(n)
-    cards = result.cards
-    if cards.height and "card" in cards.columns:
-        taken = cards.filter((pl.col("card") == card) & (pl.col("times_taken") > 0))["index"].to_numpy()
-        first = int(result.games["index"][0]) if n else 0
-        out[taken - first] = 1.0
-    return out
+    """1.0 for each game (in index order) in which ``card`` was taken, else 0.0
+    (the ``card_use`` series of :mod:`workbench.sim.metrics`)."""
+    return series(result, f"{CARD_USE}{card}")
 
 
 def paired_mean_interval(x: np.ndarray, y: np.ndarray, *, level: float, resamples: int,
