@@ -31,7 +31,7 @@ from collections import Counter
 import networkx as nx
 import polars as pl
 
-from .pool_edit import CardKind, Catalogue
+from workbench.graphs.pool_edit import CardKind, Catalogue
 
 SPHERES = ("yellow", "green", "blue", "orange")
 REGIME_BY_PAIR = {"yellow": "Transbiology", "green": "Group Dynamics", "blue": "Computing", "orange": "Assembly"}

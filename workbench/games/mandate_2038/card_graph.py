@@ -26,7 +26,7 @@ from __future__ import annotations
 import networkx as nx
 import polars as pl
 
-from .pool_edit import CardKind, Catalogue
+from workbench.graphs.pool_edit import CardKind, Catalogue
 
 TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
 
