@@ -469,8 +469,11 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
         direction = verdict(row["ci_low"], row["ci_high"], margin, rule.may_equal(n), rule.may_differ(n))
         row["direction"] = direction if direction in (HIGHER, LOWER) else None
         row["verdict"] = _verdict_name(direction, goals.get(key, 0))
-        row["games_needed"] = (games_to_decide(n, row["ci_low"], row["ci_high"], margin)
-                               if direction == UNDECIDED else None)
+        need = games_to_decide(n, row["ci_low"], row["ci_high"], margin) if direction == UNDECIDED else None
+        if need is not None and row["ci_low"] is not None and row["ci_low"] <= 0 <= row["ci_high"]:
+            # an interval around 0 decides only as an equivalence: not before its floor
+            need = max(need, rule.equivalence_from)
+        row["games_needed"] = need
         rows.append(row)
     decided = all(r["verdict"] != UNDECIDED for r in rows)
     return PairedUpdate(n, budget, look, looks, level, rows, decided, last, time.perf_counter() - start, a, b,
