@@ -447,3 +447,29 @@ def test_balance_page_searches_mandate_applies_and_undoes(ui, console_errors):
     ui.tab("Cards")
     expect(_cell(page, card, field)).to_have_text(old)
     assert console_errors == []
+
+
+def test_closing_a_tab_mid_update_leaves_no_traceback_in_the_server_log(browser, tmp_path, start_server):
+    """A tab closed while its page is still being updated (a playtest's progress bar)
+    made Panel's writes to the closed socket fail in futures nobody awaits, and the
+    server printed WebSocketClosedError tracebacks. The condition waited on is the
+    server's own line that the closed tab's session ended (after which nothing more
+    is written for it)."""
+    import time
+
+    with start_server(tmp_path) as srv:
+        page = browser.new_page()
+        page.set_default_timeout(120_000)
+        page.goto(srv["url"], wait_until="networkidle")
+        page.locator(".bk-tab", has_text=re.compile(r"^Cards$")).click()
+        page.get_by_label("Games per pool").fill("4000")
+        page.get_by_role("button", name="Quick paired playtest").click()
+        expect(page.locator(".page-cards progress")).to_be_visible()
+        page.close()
+        log = srv["log"]
+        deadline = time.monotonic() + 180   # bokeh discards an unused session after ~15-30 s
+        while "session ended" not in log.read_text(errors="replace"):
+            assert time.monotonic() < deadline, "the closed tab's session never ended"
+            time.sleep(1)
+        text = log.read_text(errors="replace")
+    assert "WebSocketClosedError" not in text and "Traceback" not in text, text[-3000:]
