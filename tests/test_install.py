@@ -135,6 +135,10 @@ def test_installed_workbench_serves_the_dashboard(installed, tmp_path):
             except OSError:
                 time.sleep(0.5)
         assert status == 200, server.stderr.read().decode()[-2000:] if server.poll() is not None else "no answer"
+        # the playtest seat page ships in the wheel (package data)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/playtest/seat", timeout=30) as page:
+            assert b"/playtest/ws" in page.read()
+        assert (tmp_path / "playtest-journal.sqlite").is_file()   # the journal: where the server was started
     finally:
         server.terminate()
         server.wait(timeout=30)

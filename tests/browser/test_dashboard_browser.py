@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps", "Print", "Balance")
+PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps", "Print", "Balance", "Playtest")
 POSITION = re.compile(r"position (\d+) of (\d+)")
 
 

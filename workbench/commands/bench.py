@@ -30,7 +30,7 @@ def add_parser(sub) -> None:
                         "paired playtest, extrapolated, said so beside each figure")
     p.add_argument("--only", action="append", default=[], metavar="NAME",
                    help="run only these figures: engine, greedy, paired (per game), sweep-random, "
-                        "sweep-greedy, scaling, dask, startup (repeatable)")
+                        "sweep-greedy, scaling, dask, startup, rooms, rooms-resume (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 

@@ -35,6 +35,7 @@ PAGES = [
     ("Sweeps", "workbench.dashboard.sweeps", "SweepsPage"),
     ("Print", "workbench.dashboard.print", "PrintPage"),
     ("Balance", "workbench.dashboard.balance", "BalancePage"),
+    ("Playtest", "workbench.dashboard.playtest", "PlaytestPage"),
 ]
 
 TITLE = "Tabletop Design Workbench"
@@ -182,7 +183,7 @@ def create_app(served: bool = False, bench: Workbench | None = None, read_only: 
 
 
 def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password: str | None = None,
-          read_only: bool = False):
+          read_only: bool = False, tts_images=None):
     """Serve the dashboard until interrupted; with ``password``, behind Panel's
     basic-auth login (a fresh cookie secret per run, so old logins expire)."""
     import secrets
@@ -193,14 +194,21 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
     auth = {"basic_auth": password, "cookie_secret": secrets.token_hex(32)} if password else {}
     loop = IOLoop.current()
     quiet_closed_sockets(loop.asyncio_loop)
+
     def app():
         # one line in the server log when a tab's session ends (the tab closed and
         # bokeh let its session go); what was still being sent to it is dropped quietly
         pn.state.on_session_destroyed(_session_ended)
         return create_app(served=True, read_only=read_only)
 
+    from workbench.rooms.web import hall, routes
+    hall()   # open the playtest journal and resume its rooms before the first visitor
+    # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
+    # in), so that one folder of content-named PNGs is served as static files
+    static = {"tts": str(tts_images)} if tts_images else {}
     pn.serve({"/": app}, port=port, address=host,
-             websocket_origin=origins, show=show, title=TITLE, threaded=False, loop=loop, **auth)
+             websocket_origin=origins, show=show, title=TITLE, threaded=False, loop=loop,
+             extra_patterns=routes(password), static_dirs=static, **auth)
 
 
 def _session_ended(context) -> None:

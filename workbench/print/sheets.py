@@ -18,7 +18,7 @@ from pathlib import Path
 from workbench.core.data import load_yaml
 from workbench.core.errors import DataError, WorkbenchError
 
-from .geometry import Grid, grid_for
+from .geometry import FOOTER, MARGIN, MARK_GAP, MARK_LEN, Grid, grid_for
 from .pool import pool_version
 from .words import Words, load_words, print_folder
 
@@ -26,7 +26,6 @@ MODULES = {"meaning-made": "meaning_made", "mandate-2038": "mandate_2038",
            "pax-transhumanity": "pax_transhumanity"}
 LIB = Path(__file__).with_name("workbench.typ")
 FONTS = ("DejaVu Sans", "Libertinus Serif", "Noto Color Emoji")
-MARK_LEN, MARK_GAP = 3.0, 1.0      # crop mark length and its distance from the bleed edge
 
 
 @dataclass
@@ -65,18 +64,21 @@ def crop_marks(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
     """Line segments (x1, y1, x2, y2) in the margin around the cards at ``cells``
     (their bleed boxes' corners), on every cut line those cards have."""
     marks = []
+    m = g.margin
     top, bottom = min(y for _, y in cells), max(y for _, y in cells) + g.cell_h
     left, right = min(x for x, _ in cells), max(x for x, _ in cells) + g.cell_w
+    floor = g.paper_h - m - FOOTER                      # the footer stands below the bottom marks
     for x in sorted({round(cx + g.bleed + d, 3) for cx, _ in cells for d in (0, g.card_w)}):
-        marks.append([x, max(top - MARK_GAP - MARK_LEN, 0.5), x, top - MARK_GAP])
-        marks.append([x, bottom + MARK_GAP, x, min(bottom + MARK_GAP + MARK_LEN, g.paper_h - 0.5)])
+        marks.append([x, max(top - MARK_GAP - MARK_LEN, m), x, top - MARK_GAP])
+        marks.append([x, bottom + MARK_GAP, x, min(bottom + MARK_GAP + MARK_LEN, floor)])
     for y in sorted({round(cy + g.bleed + d, 3) for _, cy in cells for d in (0, g.card_h)}):
-        marks.append([max(left - MARK_GAP - MARK_LEN, 0.5), y, left - MARK_GAP, y])
-        marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - 0.5), y])
+        marks.append([max(left - MARK_GAP - MARK_LEN, m), y, left - MARK_GAP, y])
+        marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - m), y])
     return [[round(v, 3) for v in m] for m in marks]
 
 
-def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None) -> Deck:
+def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None,
+               margin: float = MARGIN) -> Deck:
     """Every card of ``game_id`` in ``lang``, paginated for ``paper``."""
     if game_id not in MODULES:
         raise WorkbenchError(f"unknown game {game_id!r}; choose one of {', '.join(MODULES)}")
@@ -104,7 +106,7 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
         if not template.exists():
             raise DataError(f"the template of {key} is missing", file=str(template))
         try:
-            grid = grid_for(str(entry.get("size", "poker")), paper)
+            grid = grid_for(str(entry.get("size", "poker")), paper, margin=margin)
         except WorkbenchError as exc:
             raise DataError(f"{key}: {exc}", file=str(manifest_path)) from None
         kinds.append(Kind(key, str(entry["template"]), str(entry.get("size", "poker")),
@@ -122,10 +124,13 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
             for back in (False, True):
                 cells = [g.cell(i, back=back) for i in range(len(chunk))]
                 side = words.label("back" if back else "face")
+                # the backs mirror the columns about the vertical centre line: the
+                # sheet turns over its long edge when portrait, its short edge when landscape
+                flip = words.label("flip_short" if g.landscape else "flip_long")
                 footer = (f"{game_name} · {lang} · {words.label('pool')} {version} · {kind.title} "
                           f"{start + 1}–{start + len(chunk)}/{len(kind.cards)} · "
-                          f"{words.label('sheet')} {sheet} {side} · ‡ {legend}")
-                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer,
+                          f"{words.label('sheet')} {sheet} {side} · {flip} · ‡ {legend}")
+                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer, "flip": flip,
                                    "grid": g.to_dict(), "marks": crop_marks(g, cells),
                                    "cells": [list(c) for c in cells]})
     return deck

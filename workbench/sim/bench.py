@@ -55,7 +55,7 @@ from workbench.core.rng import Rng, derive_seed
 #: figures measured for every game, one section each
 GAME_FIGURES = ["engine", "greedy", "paired"]
 #: figures of the batch machinery, measured once (on the first game asked for)
-BATCH_FIGURES = ["sweep-random", "sweep-greedy", "scaling", "dask", "startup"]
+BATCH_FIGURES = ["sweep-random", "sweep-greedy", "scaling", "dask", "startup", "rooms", "rooms-resume"]
 ALL_FIGURES = GAME_FIGURES + BATCH_FIGURES
 
 #: Meaning Made greedy games/s on one core that 10,000 games in 120 s on 2
@@ -64,6 +64,9 @@ GREEDY_TARGETS = {"meaning-made": round(10000 / (120 * 1.85), 1)}
 
 
 def _verdict(value: float, target: float, higher_is_better: bool) -> tuple[bool, str]:
+    if target == 0:   # "none at all" (moves lost): no percentage of zero to speak of
+        met = value >= 0 if higher_is_better else value <= 0
+        return met, ("met" if met else f"MISSED ({value:g} against none)")
     if higher_is_better:
         met = value >= target
         pct = (value / target - 1) * 100 if met else (1 - value / target) * 100
@@ -386,6 +389,29 @@ def fig_paired(game_id, players, quick, note):
                     first_update_preview=first.preview)]
 
 
+def fig_rooms(game_id, players, quick, note):
+    """5 playtest rooms of 4 people at once on a real server (workbench.rooms.bench)."""
+    from workbench.rooms.bench import latency
+    moves, cycles = (10, 2) if quick else (40, 4)
+    note(f"rooms: 5 rooms x 4 seats on a served {game_id}, {moves} moves each, {cycles} cycles ...")
+    r = latency(game_id, rooms=5, seats=4, moves=moves, cycles=cycles)
+    spread = f"{r['deliveries']:,} deliveries; p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
+    return [_figure("rooms", "rooms: a move reaching every seat (median)", r["median_ms"], "ms", 300, False, spread),
+            _figure("rooms", "rooms: server memory growth after the first cycle",
+                    max(r["rss_growth_mb_after_first_cycle"], 0.0), "MB", 5, False,
+                    f"resident MB after each cycle: {r['rss_mb_after_each_cycle']}")]
+
+
+def fig_rooms_resume(game_id, players, quick, note):
+    """kill -9 of a process playing rooms, then a restart from the journal."""
+    from workbench.rooms.bench import resume_tries
+    tries = 5 if quick else 20
+    note(f"rooms-resume: {tries} kills with SIGKILL mid-game ...")
+    r = resume_tries(tries, game_id)
+    return [_figure("rooms-resume", f"rooms: moves lost over {tries} kill -9 restarts", r["moves_lost"], "moves", 0,
+                    False, f"{r['acknowledged_moves_checked']:,} acknowledged moves checked")]
+
+
 FIGURE_MAKERS = {
     "engine": fig_engine,
     "greedy": fig_greedy,
@@ -395,6 +421,8 @@ FIGURE_MAKERS = {
     "scaling": fig_scaling,
     "dask": fig_dask,
     "startup": fig_startup,
+    "rooms": fig_rooms,
+    "rooms-resume": fig_rooms_resume,
 }
 
 

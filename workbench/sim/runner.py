@@ -107,9 +107,44 @@ def play_one(spec: SimSpec, index: int) -> dict:
     n = len(config.players)
     bots = make_bots(spec.bots, n)
     rngs = bot_rngs(config)
+
+    def decide(state, seat):
+        # the bot is asked even for a forced move so that its random stream
+        # advances exactly as in ``workbench play``: the same seed replays the game
+        bot = bots[seat]
+        if type(bot) is RandomBot:  # RandomBot.choose's draw, and the count with it
+            return state.sample_legal_action(rngs[seat])
+        k = state.legal_action_count()
+        return bot.choose(game, state, rngs[seat]), k
+
+    return game_record(game, config, index, decide, [repr(b) for b in bots], spec.trace, spec.max_actions)
+
+
+def replayed_record(game, config, actions: list[str], index: int, who: list[str], trace: bool = True) -> dict:
+    """The batch record of a game already played (a playtest room's, with people
+    at the table): the same row, players and cards columns as :func:`play_one`,
+    so its metrics are computed by the same definitions. ``who`` names each seat's
+    player kind (``person`` or the bot spec) for the players table's ``bot`` column."""
+    from workbench.core.errors import WorkbenchError
+    queue = iter(actions)
+
+    def decide(state, seat):
+        try:
+            text = next(queue)
+        except StopIteration:
+            raise WorkbenchError("the recorded game stops before its end") from None
+        k = state.legal_action_count()
+        return game.parse_action(state, text), k
+
+    return game_record(game, config, index, decide, who, trace, len(actions))
+
+
+def game_record(game, config, index: int, decide, bot_names: list[str], trace: bool, max_actions: int) -> dict:
+    """Play one game from ``config``, each decision ``decide(state, seat) ->
+    (action, legal count)``, and return its batch record."""
+    n = len(config.players)
     state = game.new_initial_state(config)
     evaluate, action_cards = game.evaluate, game.action_cards
-    trace = spec.trace
     turn_count = game.turn_count
     samples: list[list[float]] = []
     sampled_round = None
@@ -117,7 +152,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
     taken: dict[str, dict] = {}
     actions = 0
     while not state.is_terminal():
-        if actions >= spec.max_actions:
+        if actions >= max_actions:
             break
         # one evaluation sample per round: the round is looked at every n
         # actions (evaluations are the costly part of a random game)
@@ -127,14 +162,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
                 sampled_round = rnd
                 samples.append([evaluate(state, s) for s in range(n)])
         seat = state.current_player()
-        # the bot is asked even for a forced move so that its random stream
-        # advances exactly as in ``workbench play``: the same seed replays the game
-        bot = bots[seat]
-        if type(bot) is RandomBot:  # RandomBot.choose's draw, and the count with it
-            action, k = state.sample_legal_action(rngs[seat])
-        else:
-            k = state.legal_action_count()
-            action = bot.choose(game, state, rngs[seat])
+        action, k = decide(state, seat)
         decisions += 1
         options_sum += k
         if k > 1:
@@ -175,7 +203,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
     for key, value in game.game_stats(state).items():
         row[key if key not in row else f"stat_{key}"] = value
     credit = 1.0 / len(winners) if winners else 0.0
-    players = [{"index": index, "seed": config.seed, "seat": s, "name": names[s], "bot": repr(bots[s]),
+    players = [{"index": index, "seed": config.seed, "seat": s, "name": names[s], "bot": bot_names[s],
                 "role": game.player_role(state, s),
                 "score": float(res.scores.get(names[s], 0)), "won": s in winners,
                 "win_credit": credit if s in winners else 0.0}
