@@ -9,6 +9,11 @@ values is an assumption (information). A genuinely broken rule still fails.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -68,18 +73,39 @@ def test_text_report_says_information_not_failure(edited, capsys):
     assert "FAIL" not in out
 
 
-# The rule broken here is Mandate 2038's Public Audit (a plain-Python module; Meaning
-# Made's rules may run compiled, past a monkeypatch): it draws one cube too many.
-def _break_the_audit(monkeypatch):
-    from workbench.games.mandate_2038 import audit
+# The rule broken here is Mandate 2038's Public Audit: it draws one cube too many.
+# It is broken as a developer would break it, by an edit to the rules source, in a
+# copy of the package run in a subprocess: a monkeypatch cannot reach past the
+# compiled build the install makes (compiled modules call each other directly),
+# and an edited source runs as plain Python (workbench/native.py).
+ROOT = Path(__file__).resolve().parent.parent
 
-    real = audit.draws_for
-    monkeypatch.setattr(audit, "draws_for", lambda base, players: real(base, players) + 1)
+
+@pytest.fixture(scope="module")
+def broken_tree(tmp_path_factory):
+    tree = tmp_path_factory.mktemp("broken")
+    shutil.copytree(ROOT / "workbench", tree / "workbench",
+                    ignore=shutil.ignore_patterns("__pycache__", "_native"))
+    shutil.copytree(ROOT / "cards", tree / "cards", ignore=shutil.ignore_patterns(".workbench*", "*.bak"))
+    shutil.copy2(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    audit = tree / "workbench" / "games" / "mandate_2038" / "audit.py"
+    text = audit.read_text(encoding="utf-8")
+    assert "    return max(1, whole)\n" in text
+    audit.write_text(text.replace("    return max(1, whole)\n", "    return max(1, whole) + 1\n"), encoding="utf-8")
+    return tree
 
 
-def test_a_broken_rule_still_fails_on_an_edited_folder(edited, capsys, monkeypatch):
-    _break_the_audit(monkeypatch)
-    code, doc = _check(edited, capsys, "mandate-2038")
+def _broken_check(tree, *args) -> tuple[int, dict]:
+    env = {k: v for k, v in os.environ.items() if k != "WORKBENCH_CARDS"}
+    env["PYTHONPATH"] = str(tree)
+    run = subprocess.run([sys.executable, "-m", "workbench", "check", "mandate-2038", "--json", *args],
+                         cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+    assert run.stdout.strip(), run.stderr[-2000:]
+    return run.returncode, json.loads(run.stdout)
+
+
+def test_a_broken_rule_still_fails_on_an_edited_folder(edited, broken_tree):
+    code, doc = _broken_check(broken_tree, "--cards", str(edited))
     assert code == 1 and doc["failures"] > 0
     report = doc["games"][0]
     failed = [c for c in report["checks"] if c["status"] == "fail"]
@@ -88,12 +114,9 @@ def test_a_broken_rule_still_fails_on_an_edited_folder(edited, capsys, monkeypat
     assert not {c["name"] for c in failed} & {a["name"] for a in report["assumptions"]}
 
 
-def test_a_broken_rule_fails_without_cards_too(capsys, monkeypatch):
-    _break_the_audit(monkeypatch)
-    monkeypatch.delenv("WORKBENCH_CARDS", raising=False)
-    forget()
-    assert main(["check", "mandate-2038", "--json"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+def test_a_broken_rule_fails_without_cards_too(broken_tree):
+    code, doc = _broken_check(broken_tree)
+    assert code == 1
     assert doc["failures"] > 0 and not doc["games"][0]["assumptions"]
 
 

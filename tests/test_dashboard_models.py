@@ -20,8 +20,10 @@ from workbench.dashboard.play import HUMAN, PlayModel  # noqa: E402
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "pebble-race", "workbench.games.pebble_race")
-    return PlayModel(game_id="pebble-race", games=["pebble-race"])
+    from workbench.games.pebble_race import GAME
+    registry.register(GAME)
+    yield PlayModel(game_id="pebble-race", games=["pebble-race"])
+    registry.unregister("pebble-race")
 
 
 def test_new_game_uses_game_defaults(toy):
@@ -383,7 +385,7 @@ def test_graph_model_select_and_links(cards):
 def test_board_layout_adjacency_and_reshuffle():
     from workbench.dashboard.board import BoardModel
     board = BoardModel(seed=3)
-    tiles = board.tiles()
+    tiles = board.tables()['Districts and adjacency']
     assert tiles.height == 19
     # the adjacency is symmetric: each neighbour lists the tile back
     nbrs = {row["tile"]: set(row["neighbours"].split(", ")) for row in tiles.iter_rows(named=True)}
@@ -393,14 +395,14 @@ def test_board_layout_adjacency_and_reshuffle():
     board.reshuffle()
     assert board.seed == 4
     again = BoardModel(seed=3)
-    assert again.tiles()["kind"].to_list() == layout  # a seed always lays out the same board
-    assert board.power().height == board.players
+    assert again.tables()['Districts and adjacency']["kind"].to_list() == layout  # a seed always lays out the same board
+    assert board.tables()['Local Power'].height == board.players
 
 
 def test_board_after_bot_actions_shows_power():
     from workbench.dashboard.board import BoardModel
     board = BoardModel(seed=2, bot_actions=120)
-    power = board.power()
+    power = board.tables()['Local Power']
     assert set(power.columns) == {"player", "power sources", "connected", "offline"}
     assert board.figure() is not None
 

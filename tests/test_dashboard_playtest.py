@@ -77,3 +77,21 @@ def test_open_and_steer_a_room(served):
     assert room.id not in served.rooms and room.closed
     model.options = "round_limit"
     assert model.open_room() is None and model.message.startswith("not opened")
+
+
+def test_a_journal_game_opens_on_the_play_page(served):
+    from workbench.core.registry import get_game
+    from workbench.dashboard.app import Workbench
+    bench = Workbench()
+    page = PlaytestPage(bench=bench)
+    room = served.open_room(get_game("pax-transhumanity"), 2, [{"kind": "bot", "bot": "random"}] * 2, seed=2,
+                            options={"round_limit": 1})
+    room.play_bots()
+    assert room.over
+    page.refresh(force=True)
+    assert page.games.value["id"].tolist() == [room.game_id]
+    page.games.selection = [0]
+    page._open_selected()
+    assert "opened on the Play page" in page.model.message
+    assert bench.play.state.is_terminal() and len(bench.play.match) == len(room.moves)
+    assert bench.page == 0

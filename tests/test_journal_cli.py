@@ -101,8 +101,10 @@ def test_refusals(journal_file, capsys, tmp_path):
     assert main(["journal", "compare", "pax-transhumanity", "--journal", str(journal_file),
                  "--pool-version", "00000000"]) == 1
     assert "pool on disk" in capsys.readouterr().err
-    assert main(["journal", "list", "--journal", str(tmp_path / "none.sqlite")]) == 1
+    assert main(["journal", "show", "1", "--journal", str(tmp_path / "none.sqlite")]) == 1
     assert "no playtest journal" in capsys.readouterr().err
+    assert main(["journal", "list", "--journal", str(tmp_path / "none.sqlite")]) == 0   # nothing played yet
+    assert "no playtest journal yet" in capsys.readouterr().out
     assert not (tmp_path / "none.sqlite").exists()
 
 

@@ -84,13 +84,17 @@ def test_standard_sizes_fit_the_papers_as_expected():
     assert grid_for("poker", "a4", margin=2).per_page == 9          # a printer that prints to 2 mm
     letter = grid_for("poker", "letter")
     assert letter.per_page == 6
+    hexes = grid_for("hex", "a4")                 # nested: 2 + 2 + 2 + 2, rows shifted half a hex
+    assert (hexes.per_page, hexes.nest) == (8, True)
+    assert hexes.cell(2)[0] - hexes.cell(0)[0] == pytest.approx(hexes.cell_w / 2)
     for size in ("poker", "mini", "chip", "hex", "board", "square", "tarot"):
         for paper in PAPERS:
             g = grid_for(size, paper)
             room = 5 + 1 + 1.5            # margin, mark gap, shortest mark
             assert g.x0 >= room - 1e-6 and g.y0 >= room - 1e-6, (size, paper)
-            assert g.x0 + g.cols * g.cell_w <= g.paper_w - room + 1e-6
-            assert g.y0 + g.rows * g.cell_h <= g.paper_h - room - 3 + 1e-6
+            cells = [g.cell(i) for i in range(g.per_page)]
+            assert max(x for x, _ in cells) + g.cell_w <= g.paper_w - room + 1e-6
+            assert max(y for _, y in cells) + g.cell_h <= g.paper_h - room - 3 + 1e-6
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -110,6 +114,11 @@ def test_backs_mirror_the_faces_and_crop_marks_sit_on_cut_lines(game):
             assert by == fy
         cuts_x = {round(x + g["bleed"] + d, 3) for x, _ in face["cells"] for d in (0, g["w"])}
         cuts_y = {round(y + g["bleed"] + d, 3) for _, y in face["cells"] for d in (0, g["h"])}
+        if g["nest"]:      # nested hexes are cut along the hexagon: six sides of one length each
+            assert len(face["marks"]) == 6 * len(face["cells"])
+            for x1, y1, x2, y2 in face["marks"]:
+                assert math.hypot(x2 - x1, y2 - y1) == pytest.approx(g["h"] / 2, abs=0.01)
+            continue
         for x1, y1, x2, y2 in face["marks"]:
             assert 0 <= min(x1, x2) and max(x1, x2) <= g["paper_w"] and 0 <= min(y1, y2) <= g["paper_h"]
             if x1 == x2:   # a vertical mark, above or below the grid, on a vertical cut

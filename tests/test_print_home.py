@@ -81,3 +81,15 @@ def test_side_by_side_counts_the_clauses_the_single_book_heads():
     from workbench.print.rulebook import side_by_side, single
     for game in GAMES:
         assert side_by_side(game, "en", "hu").clauses == single(game, "en").clauses, game
+
+
+def test_text_running_out_of_its_card_is_reported(cards_copy, tmp_path, capsys):
+    from workbench.print.sheets import overflows
+    heads = cards_copy / "mandate_2038" / "headlines.yaml"
+    text = heads.read_text(encoding="utf-8")
+    long = " ".join(["Every institution gains 1 Runway and then some more."] * 12)
+    heads.write_text(text.replace("Every institution gains 1 Runway.", long, 1), encoding="utf-8")
+    found = overflows(build_deck("mandate-2038", "en"))
+    assert [f["card"] for f in found] == ["Seed Round Frenzy"] and found[0]["over"] > 0
+    assert main(["print", "mandate-2038", "--out", str(tmp_path / "m.pdf")]) == 0
+    assert "'Seed Round Frenzy' runs" in capsys.readouterr().err

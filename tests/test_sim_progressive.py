@@ -292,7 +292,7 @@ def test_streamed_playtest_plays_the_sessions_own_game(cards_copy, monkeypatch):
     played = []
     real = tweak._register_pool
 
-    def spy(cards, game_id=tweak.GAME_ID):
+    def spy(cards, game_id):
         played.append(game_id)
         return real(cards, game_id)
 
@@ -395,8 +395,8 @@ def test_previews_wait_for_the_clock():
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
 def test_the_benchmarks_edit_is_a_draft_value_of_the_games_card_session(game_id):
     from workbench.graphs.tweak import TweakSession
-    from workbench.sim.bench import PAIRED_EDITS
-    variables, _ = TweakSession(game_id).variables([PAIRED_EDITS[game_id]])
+    from workbench.core.registry import get_game
+    variables, _ = TweakSession(game_id).variables([get_game(game_id).bench_edit])
     assert variables and variables[0].provenance == "draft"
 
 

@@ -32,7 +32,6 @@ from .pools import game_ref, write_pool
 from .targets import Target, player_counts
 from .variables import Variable
 
-GAME_ID = "meaning-made"
 STUDY_NAME = "balance"
 
 
@@ -82,17 +81,11 @@ class StudyResult:
         return next((t for t in self.trials if t["number"] == 0 and t["state"] == "COMPLETE"), None)
 
 
-#: games whose card files the search can vary (patterns, trial folders, game references)
-BALANCED_GAMES = (GAME_ID, "mandate-2038", "pax-transhumanity")
-
-
 def require_tweakable(game: str) -> None:
-    """Refuse, in one line, a game the search does not cover yet."""
-    if game not in BALANCED_GAMES:
-        from workbench.core.registry import get_game
-        get_game(game)  # an unknown id is refused with the known ones
-        raise WorkbenchError(f"balance works on {', '.join(BALANCED_GAMES)} so far: the vary patterns and "
-                             f"trial card folders for {game} are not written yet")
+    """Refuse, in one line, a game the search does not cover (one that declares
+    no ``Game.balance`` or no card graph to vary)."""
+    from workbench.core.registry import require
+    require(game, "balance", "balance declaration (Game.balance: targets and vary patterns)")
 
 
 def open_session(game: str, folder: Path | None = None):

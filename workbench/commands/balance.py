@@ -14,7 +14,7 @@ def add_parser(sub) -> None:
                     "within the targets. Trials play the same seeds (paired); the proposal is checked "
                     "on fresh seeds and shown as a card-file diff. Values with provenance: seed never "
                     "change unless --allow-seed.")
-    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    p.add_argument("game", help="a registered game id (an unknown one is answered with the list)")
     p.add_argument("--target", action="append", default=[], metavar="EXPR",
                    help="e.g. 'survival=0.55..0.8 @players=2..5' or 'legacy_cap_share<=0.1' (repeatable)")
     p.add_argument("--vary", action="append", default=[], metavar="PATTERN",

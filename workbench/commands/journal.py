@@ -64,6 +64,16 @@ def _when(ts) -> str:
 
 
 def run_list(args) -> int:
+    from pathlib import Path
+
+    from workbench.rooms.journal import journal_path
+    path = Path(args.journal) if args.journal else journal_path()
+    if not path.is_file():   # nothing played yet is an empty list, not an error
+        if args.json:
+            emit_json({"journal": str(path), "rooms": []})
+        else:
+            print(f"no playtest journal yet at {path}: rooms opened on `workbench serve`'s Playtest page write one")
+        return 0
     journal = _journal(args)
     doc = []
     for room in journal.rooms():
@@ -95,7 +105,6 @@ def run_list(args) -> int:
 
 def run_show(args) -> int:
     from workbench.core.errors import WorkbenchError
-    from workbench.core.history import SAVE_FORMAT
     journal = _journal(args)
     row = journal.game(args.game)
     if row is None:
@@ -117,11 +126,7 @@ def run_show(args) -> int:
         from pathlib import Path
 
         from workbench.core.storage import atomic_write_text
-        played = [m["action"] for m in moves if not m["undone"]]
-        game_config = {k: config[k] for k in ("players", "seed", "variants", "options")}
-        saved = {"format": SAVE_FORMAT, "game": config["game"], "config": game_config, "actions": played,
-                 "cursor": len(played), "seats": ["human" if seats[i]["kind"] == "person" else seats[i]["bot"]
-                                                  for i in range(len(config["players"]))]}
+        saved = journal.saved_game(row["id"])
         atomic_write_text(Path(args.save), json.dumps(saved, indent=1, ensure_ascii=False) + "\n")
     if args.json:
         emit_json(doc)

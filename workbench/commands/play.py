@@ -10,7 +10,7 @@ from .common import add_game_options, emit_json, game_setup
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play a whole game with bots",
                        description="Play one game with bots in every seat and print the result.")
-    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    p.add_argument("game", help="a registered game id (an unknown one is answered with the list)")
     add_game_options(p)
     p.set_defaults(func=run)
 

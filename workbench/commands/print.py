@@ -25,11 +25,8 @@ def add_parser(sub) -> None:
 
 
 def check_game(name: str) -> str:
-    from workbench.core.errors import WorkbenchError, suggest
-    from workbench.print.sheets import MODULES
-    if name not in MODULES:
-        raise WorkbenchError(f"unknown game {name!r}{suggest(name, list(MODULES))}; choose one of "
-                             + ", ".join(MODULES))
+    from workbench.core.registry import require
+    require(name, "print", "printed cards")  # an unknown id gets the known ones
     return name
 
 
@@ -49,11 +46,16 @@ def run(args) -> int:
     for line in small:
         print(f"print: {line}; it may not be legible on paper", file=sys.stderr)
     typeset(deck, out)
+    from workbench.print.sheets import overflows
+    over = overflows(deck)
+    for item in over:
+        print(f"print: the text of {item['card']!r} runs {item['over']} mm past its card's safe area; "
+              "shorten it or change its template", file=sys.stderr)
     missing = sorted(set(deck.words.missing))
     if args.json:
         emit_json({"game": game_id, "lang": args.lang, "paper": args.paper, "margin": args.margin,
                    "out": str(out), "version": deck.version, "pages": len(deck.pages), "cards": deck.counts(),
-                   "cut_list": cut_list(deck), "small_text": small,
+                   "cut_list": cut_list(deck), "small_text": small, "overflows": over,
                    "emoji": deck.words.emoji, "untranslated": missing})
     else:
         kinds = ", ".join(f"{k.title} {len(k.cards)}" for k in deck.kinds)

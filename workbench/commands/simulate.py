@@ -12,7 +12,7 @@ def add_parser(sub) -> None:
                        description="Play a batch of bot games (all cores, or a Dask cluster) and print "
                                    "the design metrics. Game i of the batch is seeded from --seed and i, "
                                    "so the result does not depend on the backend or the worker count.")
-    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    p.add_argument("game", help="a registered game id (an unknown one is answered with the list)")
     p.add_argument("--games", type=int, required=True, help="number of games")
     add_game_options(p)
     where = p.add_mutually_exclusive_group()

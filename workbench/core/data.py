@@ -33,9 +33,6 @@ from pydantic import AfterValidator, Strict
 from .errors import DataError
 
 
-GAME_FOLDERS = ("meaning_made", "mandate_2038", "pax_transhumanity")
-
-
 def bundled_cards_root() -> Path:
     """The card folders that ship with the workbench.
 
@@ -59,15 +56,25 @@ def cards_root() -> Path:
     return Path(env) if env else bundled_cards_root()
 
 
+def bundled_cards_dir(game_id: str) -> Path:
+    """The card folder a game ships with: the one its ``Game.card_folder``
+    declares (a plugin's own package), else ``<id with underscores>`` under
+    :func:`bundled_cards_root`."""
+    from .registry import get_game
+    declared = get_game(game_id).card_folder
+    return Path(declared) if declared is not None else bundled_cards_root() / game_id.replace("-", "_")
+
+
 def cards_dir(game_id: str) -> Path:
     """The game's card folder: in the designer's folder when it holds the game,
     otherwise the bundled one (so ``workbench init DIR --game X`` and ``--cards
     DIR`` still leave the other games playable)."""
-    folder = game_id.replace("-", "_")
-    own = cards_root() / folder
-    if own.is_dir() or not os.environ.get("WORKBENCH_CARDS"):
+    if not os.environ.get("WORKBENCH_CARDS"):
+        return bundled_cards_dir(game_id)
+    own = cards_root() / game_id.replace("-", "_")
+    if own.is_dir():
         return own
-    bundled = bundled_cards_root() / folder
+    bundled = bundled_cards_dir(game_id)
     return bundled if bundled.is_dir() else own
 
 

@@ -192,6 +192,60 @@ class Game(abc.ABC):
     #: subclass whose ``__init__`` skips ours still reads the folder
     _cards: Any = None
 
+    # -- capabilities (issue 26): what the game offers the pages and commands.
+    # Each is declared here with its default ("not offered"); the registry answers
+    # "which games provide X" from them (:func:`workbench.core.registry.providing`)
+    # and no page or command names a game. A reference is "package.module" or
+    # "package.module:attribute", imported only when used, so declaring a
+    # capability costs nothing at start-up. See docs/adding-a-game.md.
+    #: where the game stands in the lists pages offer (lower first, then the
+    #: order plugins are found); the first game listed is the one pages open on
+    listing_order: ClassVar[int] = 100
+    #: the bundled card folder (None: ``cards/<id with underscores>`` of the
+    #: workbench checkout or wheel); a plugin game points at its own folder
+    card_folder: ClassVar[Any] = None
+    #: module of the card graph: ``CATALOGUE`` (editable kinds and columns),
+    #: ``build_graph(pool)``, ``analyses(pool, graph)``; None with card data and
+    #: :attr:`card_fields` set: the generic graph (:mod:`workbench.graphs.generic`)
+    card_graph: ClassVar[str | None] = None
+    #: what the generic card graph reads where the game writes no graph module:
+    #: a :class:`workbench.graphs.generic.CardFields` (kinds, cost and reward fields)
+    card_fields: ClassVar[Any] = None
+    #: the live-tweak session class behind the Cards page ("module:Class");
+    #: None: :class:`workbench.graphs.pool_tweak.PoolTweakSession` over the card graph
+    tweak_session: ClassVar[str | None] = None
+    #: the Play page's table drawer, "module:function" taking (game, state) and
+    #: returning a Panel object; None: the generic drawing of ``observe(state)``
+    table_drawer: ClassVar[str | None] = None
+    #: module of a board (``document(state)``, ``analyses(state)``,
+    #: ``tables(state)``, ``caption(state)``, ``figure(state, title)``) for
+    #: ``workbench board``, ``workbench graph`` without a card graph and the Board page
+    board: ClassVar[str | None] = None
+    #: module of the printed cards: ``cards(words) -> {kind: [card dict]}``,
+    #: optionally ``tts_table(deck, seats, seed)`` (the Tabletop Simulator
+    #: export's table); templates live in the card folder's ``print/``
+    print_cards: ClassVar[str | None] = None
+    #: the balance search's defaults for this game (a dict: ``targets``, ``vary``,
+    #: ``trials``, ``games_per_trial``, ``fresh_games``, optional ``players``);
+    #: None: the game is not offered to ``workbench balance`` and the Balance page
+    balance: ClassVar[Mapping[str, Any] | None] = None
+    #: languages the rulebook is written in (``rules/<lang>.md`` of the card
+    #: folder), the source language first; empty: no rulebook
+    rulebook_languages: ClassVar[tuple[str, ...]] = ()
+    #: ``workbench bench``: a vary pattern the paired-playtest figure edits, and
+    #: the greedy games per second the figure aims at (None: no target)
+    bench_edit: ClassVar[str | None] = None
+    bench_greedy_target: ClassVar[float | None] = None
+    #: the cards a new player learns first: which card kind the Cards page opens on
+    #: (None: the catalogue's first)
+    first_card_kind: ClassVar[str | None] = None
+
+    def provides(self, capability: str) -> bool:
+        """Whether this game offers ``capability`` (one of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise WorkbenchError(f"unknown capability {capability!r}; known: {', '.join(CAPABILITIES)}")
+        return CAPABILITIES[capability](self)
+
     # -- terms of observed values (issue 24: one icon per term) ----------------
     #: observation key -> path of its term in ``cards/<game>/terms/<lang>.yaml``
     #: (``{"E": "tokens.energy"}``). Pages label such a value with the term's icon and
@@ -406,6 +460,34 @@ class Game(abc.ABC):
         return None
 
 
+def _has_card_graph(game: "Game") -> bool:
+    return game.pool_spec is not None and (game.card_graph is not None or game.card_fields is not None
+                                           or game.tweak_session is not None)
+
+
+#: capability name -> whether a game offers it (what :meth:`Game.provides` and
+#: :func:`workbench.core.registry.providing` answer)
+CAPABILITIES = {
+    "cards": lambda g: g.pool_spec is not None,
+    "card_graph": _has_card_graph,
+    "table_drawing": lambda g: g.table_drawer is not None,
+    "board": lambda g: g.board is not None,
+    "print": lambda g: g.print_cards is not None,
+    "balance": lambda g: g.balance is not None and _has_card_graph(g),
+    "rulebook": lambda g: bool(g.rulebook_languages),
+    "hidden_information": lambda g: g.hidden_information,
+}
+
+
+def resolve(ref: str) -> Any:
+    """The object a capability reference names: ``"pkg.mod"`` is the module,
+    ``"pkg.mod:attr"`` an attribute of it."""
+    import importlib
+    module, _, attr = ref.partition(":")
+    obj = importlib.import_module(module)
+    return getattr(obj, attr) if attr else obj
+
+
 #: more seats than any table game has; a bigger count is a typo, refused before
 #: a name is made (``players: 100000000`` would otherwise build a huge tuple)
 MAX_SEATS = 64
@@ -435,5 +517,5 @@ def resolve_seat(state: State, who: str | int) -> int:
         raise NotationError(f"no player named {who!r}{suggest(str(who), state.config.players)}") from None
 
 
-__all__ = ["TERMINAL", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
+__all__ = ["TERMINAL", "CAPABILITIES", "resolve", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
            "NotationError", "default_names", "resolve_seat"]

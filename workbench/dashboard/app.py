@@ -57,10 +57,14 @@ class Workbench(param.Parameterized):
     page = param.Integer(default=0, doc="index of the page shown")
     read_only = param.Boolean(default=False, constant=True,
                               doc="no card edits, saves or sweeps (workbench serve --read-only)")
-    card_game = param.String(default="meaning-made", doc="the game whose cards Cards and Graph show")
+    card_game = param.String(default="", doc="the game whose cards Cards and Graph show "
+                                             "(default: the first game with a card graph)")
     pool = param.Parameter(default=None, doc="the LivePool of card_game (set once a page asks for it)")
 
     def __init__(self, **params):
+        if not params.get("card_game"):
+            from workbench.core.registry import providing
+            params["card_game"] = next(iter(providing("card_graph")), "")
         super().__init__(**params)
         self._play = None
         self._sessions: dict[str, object] = {}
@@ -104,16 +108,16 @@ class Workbench(param.Parameterized):
             self._play = PlayModel()
         return self._play
 
-    def tweak_session(self, game_id: str = "meaning-made"):
+    def tweak_session(self, game_id: str | None = None):
         """The live pool (:class:`~workbench.dashboard.pool.LivePool`) of
-        ``game_id``, shared by Cards, Graph and Balance. A game the balance
-        search covers is opened as ``workbench balance`` opens it."""
+        ``game_id`` (default: :attr:`card_game`), shared by Cards, Graph and
+        Balance, opened as ``workbench balance`` opens it."""
+        game_id = game_id or self.card_game
         if game_id not in self._sessions:
-            from workbench.balance.search import BALANCED_GAMES, open_session
             from workbench.graphs.tweak import TweakSession
 
             from .pool import LivePool
-            session = open_session(game_id) if game_id in BALANCED_GAMES else TweakSession(game_id=game_id)
+            session = TweakSession(game_id=game_id)
             self._sessions[game_id] = LivePool(session)
         return self._sessions[game_id]
 

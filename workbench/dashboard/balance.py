@@ -22,33 +22,25 @@ import threading
 import panel as pn
 import param
 
-from workbench.balance.search import BALANCED_GAMES
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
 from .pool import live
 
-#: each game's starting point: the targets, variables and sizes of docs/balancing.md's commands
-GAME_DEFAULTS: dict[str, dict] = {
-    "meaning-made": dict(
-        targets="survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5\ntimeout<=0.05 @players=2..5",
-        vary="initiatives.*.cost\ninitiatives.*.order_spaces",
-        trials=16, games_per_trial=10, fresh_games=30),
-    "mandate-2038": dict(
-        targets="action_usage_min>=0.05 @players=4\nfaction_gap<=0.1 @players=4",
-        vary="tiles.*.runway=0..3\ntiles.*.compute=0..3",
-        trials=8, games_per_trial=8, fresh_games=16),
-    "pax-transhumanity": dict(
-        targets="tie_break<=0.2 @players=3\nseat_gap<=0.1 @players=3",
-        # the finance start holds at most the 8 board agents (Debt 2 as drafted),
-        # so Capital and Wealth range where a trial is not refused at load
-        vary="settings.finance_start.value.capital=1..3\nsettings.finance_start.value.wealth=1..3\n"
-             "settings.agents_in_pool.value=3..7\nboards.*.problem_tokens=1..5",
-        trials=8, games_per_trial=10, fresh_games=20),
-}
-DEFAULT_TARGETS = GAME_DEFAULTS["meaning-made"]["targets"]
-DEFAULT_VARY = GAME_DEFAULTS["meaning-made"]["vary"]
+def balance_games() -> list[str]:
+    """The games the balance search covers (those declaring ``Game.balance``)."""
+    from workbench.core.registry import providing
+    return providing("balance")
+
+
+def game_defaults(game_id: str) -> dict:
+    """A game's starting point, as its ``Game.balance`` declares it (the targets,
+    variables and sizes of docs/balancing.md's commands), as the page's params."""
+    from workbench.core.registry import get_game
+    b = get_game(game_id).balance or {}
+    return dict(targets="\n".join(b.get("targets", ())), vary="\n".join(b.get("vary", ())),
+                **{k: int(b[k]) for k in ("trials", "games_per_trial", "fresh_games") if k in b})
 
 
 def _lines(text: str) -> list[str]:
@@ -58,13 +50,13 @@ def _lines(text: str) -> list[str]:
 class BalanceModel(BackgroundWork, param.Parameterized):
     """A balance run's settings and results (see :mod:`workbench.balance`)."""
 
-    game_id = param.Selector(default="meaning-made", objects=list(BALANCED_GAMES),
+    game_id = param.Selector(default=None, objects=[],
                              doc="the game balanced; choosing one fills in its targets and variables")
-    targets = param.String(default=DEFAULT_TARGETS, doc="one target per line")
-    vary = param.String(default=DEFAULT_VARY, doc="one vary pattern per line")
-    trials = param.Integer(default=GAME_DEFAULTS["meaning-made"]["trials"], bounds=(1, 10_000))
-    games_per_trial = param.Integer(default=GAME_DEFAULTS["meaning-made"]["games_per_trial"], bounds=(1, 100_000))
-    fresh_games = param.Integer(default=GAME_DEFAULTS["meaning-made"]["fresh_games"], bounds=(1, 100_000))
+    targets = param.String(default="", doc="one target per line")
+    vary = param.String(default="", doc="one vary pattern per line")
+    trials = param.Integer(default=16, bounds=(1, 10_000))
+    games_per_trial = param.Integer(default=10, bounds=(1, 100_000))
+    fresh_games = param.Integer(default=30, bounds=(1, 100_000))
     seed = param.Integer(default=1, bounds=(0, None))
     workers = param.Integer(default=0, bounds=(0, 64), doc="pool processes (0 plays in this process)")
     study = param.String(default="", doc="SQLite file to keep (and resume) the study in; empty: in memory")
@@ -88,8 +80,11 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         self._pools: dict[str, object] = {}
         if session is not None:
             self._pools[session.game_id] = live(session)
+        games = balance_games()
+        type(self).param.game_id.objects = games
+        params.setdefault("game_id", games[0] if games else None)
         # the game's own targets, variables and sizes, where not given
-        super().__init__(**{**GAME_DEFAULTS[params.get("game_id", "meaning-made")], **params})
+        super().__init__(**{**game_defaults(params["game_id"]), **params})
         self._clear()
 
     def _clear(self) -> None:
@@ -103,7 +98,7 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     def _defaults(self) -> None:
         """A game chosen: its own targets, variables and sizes; no proposal yet."""
         self._clear()
-        self.param.update(message="", **GAME_DEFAULTS[self.game_id])
+        self.param.update(message="", **game_defaults(self.game_id))
 
     def session(self):
         """The live pool of :attr:`game_id`."""

@@ -38,8 +38,8 @@ from .background import BackgroundWork, ProgressPoll
 from .escape import md
 from .pool import LivePool, live, update_figure
 
-#: columns shown first; the rest follow in the session's order
-LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
+#: columns shown first; then the session's editable columns in its order, then the rest
+LEADING = ["name", "kind"]
 
 
 class CardsModel(BackgroundWork, param.Parameterized):
@@ -59,11 +59,12 @@ class CardsModel(BackgroundWork, param.Parameterized):
     total_games = param.Integer(default=0)
     playtest_state = param.String(default="", doc="what the playtest shown is: a preview, a look, the end")
 
-    def __init__(self, session=None, bench=None, game_id: str = "meaning-made", **params):
+    def __init__(self, session=None, bench=None, game_id: str | None = None, **params):
         self.bench = bench
         self.playtest = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()  # set by an edit or a new game: the running playtest is stale
+        game_id = game_id or (bench.card_game if bench is not None else card_games()[0])
         if session is not None:
             pool = live(session)
         elif bench is not None:
@@ -108,8 +109,9 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def table(self):
         """The pool as a polars table, leading columns first."""
         t = self.session.table()
-        order = [c for c in LEADING if c in t.columns] + [c for c in t.columns if c not in LEADING]
-        return t.select(order)
+        order = [c for c in LEADING if c in t.columns]
+        order += [c for c in self.session.columns if c in t.columns and c not in order]
+        return t.select(order + [c for c in t.columns if c not in order])
 
     @property
     def editable_columns(self) -> list[str]:
@@ -302,6 +304,12 @@ def playtest_state(update) -> str:
             f"{decided} of {len(update.rows)} metrics decided")
 
 
+def card_games() -> list[str]:
+    """The games whose cards the page can tweak (a card graph declared or generic)."""
+    from workbench.core.registry import providing
+    return providing("card_graph")
+
+
 def _session_for(bench, game_id: str):
     if bench is not None:
         return bench.tweak_session(game_id)
@@ -322,15 +330,13 @@ class CardsPage(pn.viewable.Viewer):
     model = param.ClassSelector(class_=CardsModel)
 
     def __init__(self, bench=None, model: CardsModel | None = None, **params):
-        from workbench.core.registry import game_ids
-
         from .graph import DependencyView
         self.bench = bench
         self._drawn: tuple | None = None   # (pool snapshot, (game, selection)) the graph shows
         self._shown_game: str | None = None
-        m = model or CardsModel(bench=bench, game_id=bench.card_game if bench is not None else "meaning-made")
+        m = model or CardsModel(bench=bench)
         super().__init__(model=m, **params)
-        self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=200,
+        self._game = pn.widgets.Select(label="Game", options=card_games(), value=m.session.game_id, width=200,
                                        css_classes=["cards-game"])
         self._table = pn.widgets.Tabulator(
             None, show_index=False, height=560, selectable=1, sizing_mode="stretch_width",
@@ -492,7 +498,7 @@ class CardsPage(pn.viewable.Viewer):
         if drawn is not None and drawn[0] is m.pool.raw and drawn[1] == (m.pool.game_id, m.selected):
             return  # this snapshot and selection are on screen already
         self._drawn = (m.pool.raw, (m.pool.game_id, m.selected))
-        if m.pool.game_id == "meaning-made":
+        if m.pool.layered:
             self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
             if self._graph.objects != [self._view_pane]:
                 self._graph.objects = [self._view_pane]

@@ -156,7 +156,7 @@ class GraphPage(pn.viewable.Viewer):
 
     def _draw_graph(self) -> None:
         m = self.model
-        if m.pool.game_id == "meaning-made":
+        if m.pool.layered:
             self._view.update(m.pool.graph(), m.pool.analyses(), m.selected or None)
             self._grouping.visible = False
             if self._plot.objects != [self._view_pane]:

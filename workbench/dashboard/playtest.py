@@ -148,12 +148,30 @@ class PlaytestModel(param.Parameterized):
 
     def replay(self, room_id: str) -> None:
         """Open the room's current game on the Play page (Match replay)."""
-        from workbench.core.history import SAVE_FORMAT
         room = self.hall().get(room_id)
-        data = {"format": SAVE_FORMAT, "game": room.game.ref, "config": room.state.config.to_dict(),
-                "actions": [m["action"] for m in room.moves], "cursor": len(room.moves)}
-        if self.bench is not None:
-            self.bench.open_in_play(data, game=room.game if room.game.session_id else None)
+        self.open_journal_game(room.game_id, game=room.game if room.game.session_id else None)
+
+    def journal_games(self) -> list[dict]:
+        """The journal's games, newest first: id, room, game, status, moves, surveys."""
+        journal = self.hall().journal
+        out = []
+        for row in reversed(journal.games()):
+            config = json.loads(row["config"])
+            out.append({"id": row["id"], "room": row["room"], "game": config.get("game"), "status": row["status"],
+                        "moves": len(journal.moves(row["id"])), "surveys": len(journal.surveys(row["id"])),
+                        "pool": row["pool_version"]})
+        return out
+
+    def open_journal_game(self, game_id: int, game=None) -> None:
+        """Replay journal game ``game_id`` on the Play page."""
+        try:
+            data = self.hall().journal.saved_game(int(game_id))
+            if self.bench is None:
+                raise WorkbenchError("no Play page to open it on")
+            self.bench.open_in_play(data, game=game, label="playtest" if game is not None else "")
+            self.message = f"game {game_id} opened on the Play page"
+        except WorkbenchError as exc:
+            self.message = f"cannot open game {game_id}: {exc}"
 
 
 class PlaytestPage(pn.viewable.Viewer):
@@ -180,6 +198,11 @@ class PlaytestPage(pn.viewable.Viewer):
             pn.pane.Markdown(m.param.message, css_classes=["playtest-message"]),
             sizing_mode="stretch_width")
         self.rooms = pn.Column(sizing_mode="stretch_width", css_classes=["playtest-rooms"])
+        import pandas as pd
+        self.games = pn.widgets.Tabulator(pd.DataFrame(), disabled=True, selectable=1, show_index=False, height=220,
+                                          sizing_mode="stretch_width", css_classes=["playtest-journal"])
+        self.open_game = pn.widgets.Button(label="Open selected game in Play")
+        self.open_game.on_click(lambda e: self._open_selected())
         self._seen = None
         self._callback = None
         m.param.watch(lambda e: self.refresh(force=True), "version")
@@ -187,9 +210,13 @@ class PlaytestPage(pn.viewable.Viewer):
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             self._callback = pn.state.add_periodic_callback(self.refresh, period=REFRESH_MS)
             if not m.base_url:
-                loc = pn.state.location
-                if loc is not None and loc.hostname:
-                    m.base_url = f"{loc.protocol}//{loc.hostname}" + (f":{loc.port}" if loc.port else "")
+                # the address the designer reached this page by (a LAN name or a
+                # tunnel's, when they opened it that way); they may type another
+                request = pn.state.curdoc.session_context.request
+                host = request.headers.get("Host") if request is not None else None
+                if host:
+                    scheme = request.headers.get("X-Forwarded-Proto") or "http"
+                    m.base_url = f"{scheme}://{host}"
 
     def _signature(self):
         if self.model.available():
@@ -211,6 +238,13 @@ class PlaytestPage(pn.viewable.Viewer):
             return
         self.rooms.objects = [self._room_card(r) for r in self.model.hall().rooms.values()] or [
             pn.pane.Markdown("*No room is open.*")]
+        import pandas as pd
+        self.games.value = pd.DataFrame(self.model.journal_games(),
+                                        columns=["id", "room", "game", "status", "moves", "surveys", "pool"])
+
+    def _open_selected(self) -> None:
+        if self.games.selection and not self.model.available():
+            self.model.open_journal_game(int(self.games.value.iloc[self.games.selection[0]]["id"]))
 
     def _button(self, label: str, room_id: str, what: str, seat: int | None = None, kind: str = "default"):
         b = pn.widgets.Button(label=label, color=kind, width=130)
@@ -253,4 +287,6 @@ class PlaytestPage(pn.viewable.Viewer):
                        title=f"Room {room.id}", sizing_mode="stretch_width", css_classes=["playtest-room"])
 
     def __panel__(self):
-        return pn.Column(self.form, self.rooms, sizing_mode="stretch_width")
+        journal = pn.Column("### The journal: every game played here", self.games, self.open_game,
+                            sizing_mode="stretch_width")
+        return pn.Column(self.form, self.rooms, journal, sizing_mode="stretch_width")

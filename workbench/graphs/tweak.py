@@ -1,10 +1,11 @@
 """Live tweaking of a card pool: the engine behind the Cards page.
 
-``TweakSession(game_id)`` works for every bundled game: this module holds the
-Meaning Made session (and what all sessions share: the report, undo/redo, the
-paired playtest, the session game); Mandate 2038 and Pax Transhumanity get a
-:class:`~workbench.graphs.pool_tweak.PoolTweakSession`, which edits their files
-through each game's card catalogue and card graph.
+``TweakSession(game_id)`` works for every game with a card graph: a game names
+its session class in ``Game.tweak_session`` (Meaning Made names this module's
+class, which also holds what all sessions share: the report, undo/redo, the
+paired playtest, the session game); every other game gets a
+:class:`~workbench.graphs.pool_tweak.PoolTweakSession`, which edits its files
+through the game's card catalogue and card graph.
 
 A :class:`TweakSession` holds the designer's card files as plain data. Each edit
 is validated exactly as a file on disk would be (a bad value is refused with the
@@ -42,7 +43,6 @@ from workbench.core.counting import counted
 
 from . import dependency
 
-GAME_ID = "meaning-made"
 #: the files a session edits: the card lists, and (for balance variables and edits by
 #: name, workbench.balance.mm_cells) the settings, Resolution Tables and Event deck
 EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
@@ -222,28 +222,39 @@ def _code_text(code: dict | None) -> str:
 class TweakSession:
     """An editable card pool with validation, analyses, undo and save.
 
-    ``TweakSession("meaning-made")`` is this class; any other bundled game gives
+    ``TweakSession(game_id)`` (no id: the first game listed with a card graph,
+    the one the pages open on) makes the session class the game declares in
+    ``Game.tweak_session`` (this one for the game whose files it reads), else
     a :class:`~workbench.graphs.pool_tweak.PoolTweakSession` with the same API."""
 
+    #: cards sit on numbered Layers and the dependency drawing draws them (the
+    #: pool sessions say False: their cards have kinds and a generic drawing)
+    layered = True
     #: the history version the last save made (:mod:`workbench.core.versions`)
     last_version = None
 
-    def __new__(cls, game_id: str = GAME_ID, folder: str | Path | None = None):
-        if cls is TweakSession and game_id != GAME_ID:
+    def __new__(cls, game_id: str | None = None, folder: str | Path | None = None):
+        if cls is TweakSession:
+            from workbench.core.game import resolve
             from workbench.core.registry import get_game
-
-            from .pool_tweak import PoolTweakSession, graph_module
-            get_game(game_id)      # an unknown id is refused with the known ones
-            graph_module(game_id)  # a game without a card graph is refused here
-            return PoolTweakSession.__new__(PoolTweakSession)
+            game = get_game(game_id or _first_card_game())  # an unknown id is refused with the known ones
+            if game.tweak_session is not None:
+                target = resolve(game.tweak_session)
+            else:
+                from .pool_tweak import PoolTweakSession, graph_module
+                graph_module(game_id)  # a game without a card graph is refused here
+                target = PoolTweakSession
+            if target is not cls:
+                return target.__new__(target)
         return super().__new__(cls)
 
-    def __init__(self, game_id: str = GAME_ID, folder: str | Path | None = None):
+    def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
-        from workbench.games.meaning_made.data import load_cards
-        self._load_cards = load_cards
+        game_id = game_id or _first_card_game()
         self.game_id = game_id
         self.game = get_game(game_id)
+        load_cards = self.game.pool_spec.load
+        self._load_cards = load_cards
         self.folder = Path(folder) if folder else cards_dir(game_id)
         self.file_names: tuple[str, ...] = EDITABLE_FILES
         self.files = {name: cardfile.load(self.folder / name) for name in self.file_names}
@@ -287,15 +298,15 @@ class TweakSession:
         if node is None:
             return f"{card}: not in the graph"
         links = self.card_links(card)
-        where = f"Layer {node['layer']}" if self.game_id == GAME_ID else node["kind"].replace("_", " ")
-        gives = f"; gives {node['bonus']}" if node.get("bonus") and self.game_id != GAME_ID else ""
+        where = f"Layer {node['layer']}" if self.layered else node["kind"].replace("_", " ")
+        gives = f"; gives {node['bonus']}" if node.get("bonus") and not self.layered else ""
         return (f"{node['name']} ({where}): requires {node.get('requirement') or 'nothing'}{gives}; "
                 f"needs {', '.join(links['needs']) or 'nothing'}; "
                 f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
 
     def figure(self, selected: str | None = None, *, width: int = 760, height: int = 520):
         """A bokeh drawing of the card graph with the analyses marked."""
-        if self.game_id == GAME_ID:
+        if self.layered:
             from .drawing import dependency_figure
             return dependency_figure(self._graph, self._analyses, selected=selected, width=width, height=height)
         from .drawing import pool_figure
@@ -763,7 +774,7 @@ def _card_use_row(a, b, card: str, seed: int) -> dict:
 _POOLS: dict[tuple[str, int], str] = {}
 
 
-def _register_pool(cards, game_id: str = GAME_ID) -> str:
+def _register_pool(cards, game_id: str) -> str:
     """A game reference (``module:ATTR``) that batch workers resolve to the game
     ``game_id`` bound to ``cards``. Registered as an attribute of this module, so
     forked pool workers inherit it; the in-process backend sees it directly."""
@@ -775,10 +786,18 @@ def _register_pool(cards, game_id: str = GAME_ID) -> str:
     return _POOLS[key]
 
 
-def _game_for(cards, game_id: str = GAME_ID):
+def _game_for(cards, game_id: str):
     """The game ``game_id`` playing with ``cards`` instead of the files on disk."""
     from workbench.core.registry import get_game
     return get_game(game_id).with_cards(cards)
+
+
+def _first_card_game() -> str:
+    from workbench.core.registry import providing
+    games = providing("card_graph")
+    if not games:
+        raise WorkbenchError("no installed game declares a card graph")
+    return games[0]
 
 
 def _is_hub(data: dict) -> bool:

@@ -47,6 +47,14 @@ class Grid:
     x0: float       # left edge of the first cell (bleed box), mm from the page's left
     y0: float
     margin: float = MARGIN
+    #: hexes nested: rows a hex's three quarters apart, every other row shifted half a hex
+    nest: bool = False
+
+    @property
+    def pitch(self) -> float:
+        """Distance between rows: a cell, or for nested hexes three quarters of a
+        regular hex as wide as the bleed box (its neighbours' bleeds just meet)."""
+        return 0.75 * self.cell_w * 2 / math.sqrt(3) if self.nest else self.cell_h
 
     @property
     def landscape(self) -> bool:
@@ -69,14 +77,15 @@ class Grid:
         is mirrored, so a card's back lands behind its face when the sheet is turned
         over its long edge."""
         row, col = divmod(index, self.cols)
+        x = self.x0 + col * self.cell_w + (self.cell_w / 2 if self.nest and row % 2 else 0.0)
         if back:
-            col = self.cols - 1 - col
-        return self.x0 + col * self.cell_w, self.y0 + row * self.cell_h
+            x = self.paper_w - x - self.cell_w
+        return round(x, 3), round(self.y0 + row * self.pitch, 3)
 
     def to_dict(self) -> dict:
         return {"paper_w": self.paper_w, "paper_h": self.paper_h, "w": self.card_w, "h": self.card_h,
                 "bleed": self.bleed, "cols": self.cols, "rows": self.rows, "x0": self.x0, "y0": self.y0,
-                "margin": self.margin}
+                "margin": self.margin, "nest": self.nest}
 
 
 def size_of(name: str) -> tuple[float, float]:
@@ -97,14 +106,19 @@ def grid_for(size: str, paper: str, *, bleed: float = BLEED, margin: float = MAR
     best: Grid | None = None
     pw0, ph0 = PAPERS[paper]
     room = margin + MARK_GAP + MARK_MIN          # from the edge to the grid's bleed box
+    nest = size == "hex"
+    cw, ch = w + 2 * bleed, h + 2 * bleed
+    pitch = 0.75 * cw * 2 / math.sqrt(3) if nest else ch
     for pw, ph in ((pw0, ph0), (ph0, pw0)):      # portrait, then landscape
-        cols = int((pw - 2 * room) // (w + 2 * bleed))
-        rows = int((ph - 2 * room - FOOTER) // (h + 2 * bleed))
+        shift = cw / 2 if nest else 0.0          # nested rows: every other one half a hex to the right
+        cols = int((pw - 2 * room - shift) // cw)
+        rows = 1 + int((ph - 2 * room - FOOTER - ch) // pitch) if ph - 2 * room - FOOTER >= ch else 0
         if cols < 1 or rows < 1:
             continue
-        x0 = (pw - cols * (w + 2 * bleed)) / 2
-        y0 = room + (ph - 2 * room - FOOTER - rows * (h + 2 * bleed)) / 2
-        g = Grid(pw, ph, w, h, bleed, cols, rows, round(x0, 3), round(y0, 3), margin)
+        shift = shift if rows > 1 else 0.0
+        x0 = (pw - cols * cw - shift) / 2
+        y0 = room + (ph - 2 * room - FOOTER - (rows - 1) * pitch - ch) / 2
+        g = Grid(pw, ph, w, h, bleed, cols, rows, round(x0, 3), round(y0, 3), margin, nest)
         if best is None or g.per_page > best.per_page:
             best = g
     if best is None:

@@ -32,10 +32,9 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 
-from .sheets import MODULES, Deck, build_deck, typeset
+from .sheets import Deck, build_deck, typeset
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_PX = 4096                 # TTS's texture limit per side
@@ -179,7 +178,9 @@ def _single(kind, c: dict, i: int, back: bool) -> Image:
 
 
 def table_for(deck: Deck, seats: int, seed: int) -> Table:
-    module = import_module(f"workbench.print.{MODULES[deck.game]}")
+    from workbench.core.game import resolve
+    from workbench.core.registry import get_game
+    module = resolve(get_game(deck.game).print_cards)
     make = getattr(module, "tts_table", None)
     return make(deck, seats, seed) if make else Table()
 

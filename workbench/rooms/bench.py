@@ -124,9 +124,16 @@ async def _play_rooms(base: str, game: str, rooms: int, seats: int, moves: int, 
     return delays
 
 
-def latency(game: str = "meaning-made", rooms: int = 5, seats: int = 4, moves: int = 40, cycles: int = 4,
+def _first_game() -> str:
+    """The game the pages open on (the first listed): what a bench plays by default."""
+    from workbench.core.registry import load_all
+    return next(iter(load_all()))
+
+
+def latency(game: str | None = None, rooms: int = 5, seats: int = 4, moves: int = 40, cycles: int = 4,
             seed: int = 1) -> dict:
     """Delays of a move reaching every seat, and the server's memory per cycle."""
+    game = game or _first_game()
     with tempfile.TemporaryDirectory() as tmp:
         proc, base = start_server(Path(tmp) / "journal.sqlite", _free_port())
         try:
@@ -172,8 +179,9 @@ def child(journal: str, game: str, seed: int) -> None:
             print(f"ack {room.id} {room.number} {len(room.moves)}", flush=True)
 
 
-def resume_tries(tries: int = 20, game: str = "meaning-made", seed: int = 1) -> dict:
+def resume_tries(tries: int = 20, game: str | None = None, seed: int = 1) -> dict:
     """Kill the child with SIGKILL ``tries`` times; count acknowledged moves lost."""
+    game = game or _first_game()
     from workbench.rooms.journal import Journal
     from workbench.rooms.room import RoomHall
     rng = random.Random(seed)

@@ -200,6 +200,22 @@ class Journal:
             return self._rows("SELECT * FROM surveys ORDER BY game, seat")
         return self._rows("SELECT * FROM surveys WHERE game = ? ORDER BY seat", (game_id,))
 
+    def saved_game(self, game_id: int) -> dict:
+        """Game ``game_id`` as a saved game (``Match.to_dict`` with seats): the
+        Play page opens it and replays it move by move; undone moves left out."""
+        from workbench.core.history import SAVE_FORMAT
+        row = self.game(game_id)
+        if row is None:
+            raise WorkbenchError(f"no game {game_id} in {self.path} (see `workbench journal list`)")
+        config = json.loads(row["config"])
+        seats = {s["seat"]: s for s in self.seats(row["room"])}
+        played = [m["action"] for m in self.moves(game_id)]
+        return {"format": SAVE_FORMAT, "game": config["game"],
+                "config": {k: config[k] for k in ("players", "seed", "variants", "options")},
+                "actions": played, "cursor": len(played),
+                "seats": ["human" if seats[i]["kind"] == "person" else seats[i]["bot"]
+                          for i in range(len(config["players"]))]}
+
     def table(self, name: str) -> list[dict]:
         """Every row of one table (for export)."""
         if name not in TABLES:

@@ -208,7 +208,8 @@ class DesignerApi(tornado.web.RequestHandler):
     """The designer's JSON door, for scripts (``workbench bench``, tests):
     ``POST /playtest/api/rooms`` opens a room and answers its seat links,
     ``GET /playtest/api/rooms/<id>`` is the designer's view of a room,
-    ``DELETE`` the same path ends it. On a server beyond loopback (a password
+    ``POST .../<id>/<action>`` pauses, resumes, undoes, starts the next game or
+    puts a bot in a seat, ``DELETE`` the room's path ends it. On a server beyond loopback (a password
     set) it needs ``Authorization: Bearer <password>``; otherwise callers from
     this machine only."""
 
@@ -229,8 +230,11 @@ class DesignerApi(tornado.web.RequestHandler):
         self.set_status(400)
         self.finish({"error": str(exc)})
 
-    def post(self, room_id: str | None = None) -> None:
+    def post(self, room_id: str | None = None, action: str | None = None) -> None:
         from workbench.core.registry import get_game
+        if room_id:
+            self._act(room_id, action or "")
+            return
         try:
             body = json.loads(self.request.body or b"{}")
             game = get_game(str(body["game"]))
@@ -245,7 +249,29 @@ class DesignerApi(tornado.web.RequestHandler):
         base = f"{self.request.protocol}://{self.request.host}"
         self.finish({"room": room.id, "links": {s.name: seat_link(base, s.token) for s in room.seats if s.token}})
 
-    def get(self, room_id: str | None = None) -> None:
+    def _act(self, room_id: str, action: str) -> None:
+        """``POST /playtest/api/rooms/<id>/<action>``: pause, resume, undo, next,
+        or bot/<seat> (body ``{"seat": n, "bot": "greedy"}``)."""
+        try:
+            body = json.loads(self.request.body or b"{}")
+            room = hall().get(room_id)
+            if action in ("pause", "resume"):
+                room.set_paused(action == "pause")
+            elif action == "undo":
+                room.undo()
+            elif action == "next":
+                room.start_game()
+            elif action == "bot":
+                room.replace_with_bot(int(body["seat"]), str(body.get("bot") or "greedy"))
+            else:
+                raise RoomError(f"unknown action {action!r}; pause, resume, undo, next or bot")
+        except (WorkbenchError, KeyError, TypeError, ValueError) as exc:
+            self._fail(exc)
+            return
+        driver().changed(room)
+        self.finish({"room": room_id, "done": action})
+
+    def get(self, room_id: str | None = None, action: str | None = None) -> None:
         if not room_id:
             self.finish({"rooms": [{"id": r.id, "game": r.game.ref, "plies": len(r.moves), "over": r.over}
                                    for r in hall().rooms.values()]})
@@ -256,7 +282,7 @@ class DesignerApi(tornado.web.RequestHandler):
         except RoomError as exc:
             self._fail(exc)
 
-    def delete(self, room_id: str | None = None) -> None:
+    def delete(self, room_id: str | None = None, action: str | None = None) -> None:
         try:
             hall().close(room_id or "")
         except RoomError as exc:
@@ -268,7 +294,7 @@ class DesignerApi(tornado.web.RequestHandler):
 def routes(password: str | None = None) -> list[tuple]:
     """The Tornado routes to add to the dashboard server (``extra_patterns``)."""
     return [(r"/playtest/seat", SeatPage), (r"/playtest/ws", SeatSocket),
-            (r"/playtest/api/rooms/?([0-9a-f]*)", DesignerApi, {"password": password})]
+            (r"/playtest/api/rooms/?([0-9a-f]*)/?([a-z]*)", DesignerApi, {"password": password})]
 
 
 def seat_link(base: str, token: str) -> str:

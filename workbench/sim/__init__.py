@@ -1,8 +1,8 @@
 """Batch playtesting: many bot games, on all cores or a Dask cluster, as polars tables.
 
 >>> from workbench.sim import SimSpec, simulate
->>> result = simulate(SimSpec("meaning-made", games=2000, players=4, bots="greedy"))
->>> result.metrics()["completion"]          # survival rate
+>>> result = simulate(SimSpec("my-game", games=2000, players=4, bots="greedy"))
+>>> result.metrics()["completion"]          # games with a winner
 >>> result.games, result.players, result.cards   # one row per game / player / card per game
 
 Game ``i`` is seeded ``derive_seed(spec.seed, "game", i)``, so the tables are

@@ -20,7 +20,7 @@ Per-game figures (one section per game, :data:`GAME_FIGURES`)
 ``paired``        the card page's progressive paired playtest
                   (:mod:`workbench.sim.progressive`) through the card session
                   (``TweakSession.stream_playtest``) after a typical one-card
-                  edit (:data:`PAIRED_EDITS`: a draft value raised by one):
+                  edit (``Game.bench_edit``: a draft value raised by one):
                   seconds from asking to the first update on screen (a preview
                   or a look), 200 greedy games per arm at most (target 2 s), its games,
                   the same after a second edit, and (not quick) where the full
@@ -58,9 +58,6 @@ GAME_FIGURES = ["engine", "greedy", "paired"]
 BATCH_FIGURES = ["sweep-random", "sweep-greedy", "scaling", "dask", "startup", "rooms", "rooms-resume"]
 ALL_FIGURES = GAME_FIGURES + BATCH_FIGURES
 
-#: Meaning Made greedy games/s on one core that 10,000 games in 120 s on 2
-#: workers need when 2 workers give the 1.85x scaling target
-GREEDY_TARGETS = {"meaning-made": round(10000 / (120 * 1.85), 1)}
 
 
 def _verdict(value: float, target: float, higher_is_better: bool) -> tuple[bool, str]:
@@ -188,7 +185,7 @@ def fig_greedy(game_id, players, quick, note):
     took = time.perf_counter() - start
     rate = games / took
     text = f"{games} games, {actions / games:.0f} actions and {took / games * 1000:.0f} ms each"
-    target = GREEDY_TARGETS.get(game_id)
+    target = resolve_game(game_id).bench_greedy_target
     label = f"greedy: {game_id} greedy games, 1 core"
     if target is None:
         return [{"name": "greedy", "label": label, "value": rate, "unit": "games/s", "target": None,
@@ -286,9 +283,6 @@ def fig_startup(game_id, players, quick, note):
 
 #: the benchmark's one-card edit per game: the first draft value this names
 #: (a ``--vary`` pattern of the card session) is raised by one
-PAIRED_EDITS = {"meaning-made": "patterns.*.E",              # a Pattern's Energy cost
-                "mandate-2038": "tiles.*.runway",            # a tile's Runway production
-                "pax-transhumanity": "boards.*.problem_tokens"}  # a board's Problem tokens
 PAIRED_BUDGET = 200
 
 
@@ -313,13 +307,14 @@ def _first_verdict(session, players, budget, full):
 
 def _paired_with_tweak(game_id, players, budget, quick):
     """The card page's streamed playtest (``TweakSession.stream_playtest``)
-    after a typical one-card edit (:data:`PAIRED_EDITS`): the first playtest of
+    after a typical one-card edit (``Game.bench_edit``): the first playtest of
     a fresh session, then again after a second edit of the same value (the
     designer's next step: warm process, the game's pace known). Returns
     (first verdict s, note, extra) or None for a game without a card session."""
     from workbench.core.errors import WorkbenchError
     from workbench.graphs.tweak import TweakSession
-    pattern = PAIRED_EDITS.get(game_id)
+    from workbench.sim.runner import resolve_game
+    pattern = resolve_game(game_id).bench_edit
     if pattern is None:
         return None
     t0 = time.perf_counter()

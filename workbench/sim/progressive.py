@@ -59,7 +59,7 @@ and so is the interval at the same level.
 
 >>> from workbench.sim import SimSpec
 >>> from workbench.sim.progressive import paired_playtest
->>> a = SimSpec("meaning-made", games=200, players=4, bots="greedy", trace=False)
+>>> a = SimSpec("my-game", games=200, players=4, bots="greedy", trace=False)
 >>> for update in paired_playtest(a, a.with_(variants=("some-switch",))):
 ...     print(update.games, update.preview, update.decided, update.table())
 """

@@ -37,8 +37,8 @@ GAME_COLUMNS = ("index", "seed", "players", "ending", "completed", "no_winner", 
 class SimSpec:
     """What a batch plays: a game, a seat count, bots, variants, options and a master seed.
 
-    ``game`` is a registry id (``meaning-made``) or ``package.module:ATTR`` for a
-    game outside the registry (tests use ``workbench.games.pebble_race:GAME``).
+    ``game`` is a registry id or ``package.module:ATTR`` for a game outside the
+    registry (the tests' toy game is one).
     ``max_actions`` ends a runaway game with ending ``timeout``. ``trace=False``
     skips the evaluation samples (lead change, drama, decisiveness become null)."""
 

@@ -68,6 +68,19 @@ class Mandate2038(Game):
     card_pool_type = Content
     pool_spec = POOL
 
+    # -- what the game offers the pages and commands (core/game.py, issue 26) --
+    listing_order = 1
+    card_graph = "workbench.games.mandate_2038.card_graph"
+    table_drawer = "workbench.games.mandate_2038.tabletop:draw_mandate"
+    board = "workbench.games.mandate_2038.board_view"
+    print_cards = "workbench.games.mandate_2038.print_cards"
+    rulebook_languages = ("en", "hu")
+    balance = {
+        "targets": ("action_usage_min>=0.05 @players=4", "faction_gap<=0.1 @players=4"),
+        "vary": ("tiles.*.runway=0..3", "tiles.*.compute=0..3"),
+        "trials": 8, "games_per_trial": 8, "fresh_games": 16}
+    bench_edit = "tiles.*.runway"            # a tile's Runway production
+
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:
         state = self._setup(config)

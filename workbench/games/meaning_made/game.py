@@ -45,6 +45,23 @@ class MeaningMade(Game):
                          "event": "cards.event", "prism": "areas.patternPrism", "index": "areas.initiativeIndex",
                          "palette": "areas.patternPalette", "community": "people.community"}
 
+    # -- what the game offers the pages and commands (core/game.py, issue 26) --
+    listing_order = 0   # the worked example: the game pages open on
+    card_graph = "workbench.graphs.dependency"
+    tweak_session = "workbench.graphs.tweak:TweakSession"
+    table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
+    print_cards = "workbench.games.meaning_made.print_cards"
+    rulebook_languages = ("en", "hu")
+    balance = {
+        "targets": ("survival=0.55..0.8 @players=2..5", "legacy_cap_share<=0.1 @players=2..5",
+                    "timeout<=0.05 @players=2..5"),
+        "vary": ("initiatives.*.cost", "initiatives.*.order_spaces"),
+        "trials": 16, "games_per_trial": 10, "fresh_games": 30}
+    bench_edit = "patterns.*.E"              # a Pattern's Energy cost
+    #: greedy games/s on one core that 10,000 games in 120 s on 2 workers need
+    #: when 2 workers give the 1.85x scaling target
+    bench_greedy_target = round(10000 / (120 * 1.85), 1)
+
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);
         None reads ``cards/meaning_made`` (reloaded when a file changes)."""

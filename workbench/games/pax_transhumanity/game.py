@@ -45,6 +45,21 @@ class PaxGame(Game):
     card_pool_type = Content
     pool_spec = POOL
 
+    # -- what the game offers the pages and commands (core/game.py, issue 26) --
+    listing_order = 2
+    card_graph = "workbench.games.pax_transhumanity.card_graph"
+    table_drawer = "workbench.games.pax_transhumanity.tabletop:draw_pax"
+    print_cards = "workbench.games.pax_transhumanity.print_cards"
+    rulebook_languages = ("hu", "en")
+    balance = {
+        "targets": ("tie_break<=0.2 @players=3", "seat_gap<=0.1 @players=3"),
+        # the finance start holds at most the 8 board agents (Debt 2 as drafted),
+        # so Capital and Wealth range where a trial is not refused at load
+        "vary": ("settings.finance_start.value.capital=1..3", "settings.finance_start.value.wealth=1..3",
+                 "settings.agents_in_pool.value=3..7", "boards.*.problem_tokens=1..5"),
+        "trials": 8, "games_per_trial": 10, "fresh_games": 20}
+    bench_edit = "boards.*.problem_tokens"   # a board's Problem tokens
+
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())
 

@@ -32,8 +32,7 @@ import networkx as nx
 import polars as pl
 
 from workbench.core.counting import plural
-
-from .pool_edit import CardKind, Catalogue
+from workbench.graphs.pool_edit import CardKind, Catalogue
 
 SPHERES = ("yellow", "green", "blue", "orange")
 REGIME_BY_PAIR = {"yellow": "Transbiology", "green": "Group Dynamics", "blue": "Computing", "orange": "Assembly"}

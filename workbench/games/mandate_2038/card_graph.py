@@ -27,8 +27,7 @@ import networkx as nx
 import polars as pl
 
 from workbench.core.counting import counted
-
-from .pool_edit import CardKind, Catalogue
+from workbench.graphs.pool_edit import CardKind, Catalogue
 
 TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
-from .cardlist import record
-from .words import Words
+from workbench.print.cardlist import record
+from workbench.print.words import Words
 
 GAME_ID = "mandate-2038"
 MEASURES = {"runway": "resources.runway", "compute": "resources.compute",
@@ -94,10 +94,10 @@ def tts_table(deck, seats: int, seed: int):
     cubes beside it."""
     from workbench.core.game import GameConfig
     from workbench.core.registry import get_game
-    from workbench.games.mandate_2038.board import COORDS
+    from .board import COORDS
     from workbench.graphs.hexboard import pixel
 
-    from .tts import INCH, Table
+    from workbench.print.tts import INCH, Table
     w = deck.words
     game = get_game(GAME_ID)
     players = max(game.min_players, min(seats, game.max_players))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
-from .cardlist import record, signed
-from .words import Words
+from workbench.print.cardlist import record, signed
+from workbench.print.words import Words
 
 GAME_ID = "meaning-made"
 # Layer number -> key under ``terms.layers`` (the rulebook's order of Layers).
@@ -88,7 +88,7 @@ def cards(w: Words) -> dict[str, list[dict]]:
 def tts_table(deck, seats: int, seed: int):
     """Meaning Made's table: the shared Meaning track and each seat's Vitals,
     Legacy and tokens as counters at the settings' starting values."""
-    from .tts import Table
+    from workbench.print.tts import Table
     w = deck.words
     s = load_yaml(cards_dir(GAME_ID) / "settings.yaml") or {}
     out = [(w.term("tracks.meaning"), int(s.get("meaning", 0)))]
