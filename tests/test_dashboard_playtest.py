@@ -95,3 +95,23 @@ def test_a_journal_game_opens_on_the_play_page(served):
     assert "opened on the Play page" in page.model.message
     assert bench.play.state.is_terminal() and len(bench.play.match) == len(room.moves)
     assert bench.page == 0
+
+
+def test_next_game_plays_the_pool_the_cards_page_edits(served, cards_copy):
+    from workbench.dashboard.app import Workbench
+    bench = Workbench()
+    bench.card_game = "pax-transhumanity"
+    pool = bench.card_pool()
+    model = PlaytestModel(bench=bench)
+    model.game_id = "pax-transhumanity"
+    model.players = 2
+    model.seats = "person, random"
+    room = model.open_room()
+    first = room.pool_version
+    assert not room.game.has_injected_cards
+    pool.edit("Gene Drive", "heat", "black")
+    model.act(room.id, "next")
+    assert room.number == 2 and room.game.has_injected_cards
+    assert room.pool_version != first and room.pool_version.startswith("edit-")
+    games = served.journal.games(room.id)
+    assert [g["pool_version"] for g in games] == [first, room.pool_version]

@@ -85,7 +85,7 @@ def served(folder: Path, log_level: str = "warn"):
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port),
                              "--no-browser"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 300
     while True:
         if proc.poll() is not None:
             pytest.fail(f"workbench serve exited with {proc.returncode}; see {log.name}")
@@ -100,7 +100,7 @@ def served(folder: Path, log_level: str = "warn"):
             pass
         if time.monotonic() > deadline:
             proc.terminate()
-            pytest.fail("workbench serve did not answer within 180 s")
+            pytest.fail("workbench serve did not answer within 300 s")
         time.sleep(0.5)
     try:
         yield {"url": url, "cards": cards, "log": Path(log.name)}
@@ -201,7 +201,7 @@ def jupyter_lab(tmp_path_factory, _require_browser):
          "jupyterlab.NeverCheckForUpdate"],
         cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 300
     while True:
         if proc.poll() is not None:
             pytest.fail(f"jupyter lab exited with {proc.returncode}; see {log.name}")
@@ -212,7 +212,7 @@ def jupyter_lab(tmp_path_factory, _require_browser):
             pass
         if time.monotonic() > deadline:
             proc.terminate()
-            pytest.fail("jupyter lab did not answer within 180 s")
+            pytest.fail("jupyter lab did not answer within 300 s")
         time.sleep(0.5)
     yield {"url": url, "token": token, "root": root, "log": Path(log.name)}
     proc.terminate()

@@ -566,13 +566,16 @@ class CardsPage(pn.viewable.Viewer):
     def __panel__(self):
         # two rows: one would run under the graph's column
         buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
-        exports = pn.Row(self._export, self._export_pq, self._export_sheet, self._import_sheet, align="end")
+        exports = pn.Row(self._export, self._export_pq, align="end")
+        # the spreadsheet pair on a row of its own: beside the others it ran under the graph
+        sheets = pn.Row(self._export_sheet, pn.pane.Markdown("Import spreadsheet:", margin=(12, 5, 0, 20)),
+                        self._import_sheet)
         # The table takes the room left of the graph column, at least TABLE_MIN_WIDTH;
         # where there is less (a notebook's output, a narrow window) the graph column
         # wraps below the table instead of squeezing it to a few columns and running
         # its text over the buttons.
         left = pn.Column(pn.FlexBox(self._game, exports, flex_wrap="wrap", align_items="flex-end"), buttons,
-                         self._message, self._notice, self._table, sizing_mode="stretch_width",
+                         sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")

@@ -52,12 +52,13 @@ class PlaytestModel(param.Parameterized):
     version = param.Integer(default=0, doc="bumped whenever a room changed")
 
     def __init__(self, bench=None, **params):
-        from workbench.core.registry import game_ids
+        from .play import available_games
         super().__init__(**params)
         self.bench = bench
-        self.param.game_id.objects = game_ids()
+        games = available_games()
+        self.param.game_id.objects = games
         if self.game_id is None:
-            self.game_id = game_ids()[0]
+            self.game_id = games[0]
         self._follow_game()
 
     @param.depends("game_id", watch=True)
