@@ -87,6 +87,8 @@ def make_files(tmp: Path) -> None:
     (tmp / "paxsteps.yaml").write_text("game: pax-transhumanity\nsetup: {players: 2}\n"
                                        "steps:\n  - {do: [1, 2]}\n  - {do: {x: 1}}\n", encoding="utf-8")
     (tmp / "dir.parquet").mkdir(exist_ok=True)
+    if not (tmp / "fifo.parquet").exists():
+        os.mkfifo(tmp / "fifo.parquet")
     (tmp / "text.txt").write_text("Tőkebevonás (Fundraise)\n", encoding="utf-8")
 
 
@@ -135,7 +137,17 @@ def _link_to(target: str):
     return change
 
 
+def _lookalike_pattern(path: Path) -> None:
+    """A second Shell, its 'е' the Cyrillic letter: reads the same, another name."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index("- name: Shell\n")
+    end = text.index("\n- name:", start) + 1
+    path.write_text(text + text[start:end].replace("Shell", "Sh\u0435ll", 1), encoding="utf-8")
+
+
 MUTATIONS = {
+    "lookalike-name": ("meaning_made/patterns.yaml", _lookalike_pattern),
+    "tokens-2-64": ("meaning_made/patterns.yaml", _replace("tokens: {E: 1}", f"tokens: {{E: {2 ** 64}}}")),
     "fifo-patterns": ("meaning_made/patterns.yaml", _fifo),
     "devzero-patterns": ("meaning_made/patterns.yaml", _link_to("/dev/zero")),
     "empty-patterns": ("meaning_made/patterns.yaml", _write_bytes(b"")),
@@ -231,8 +243,11 @@ def cases() -> list[Case]:
     # --out x.csv writes CSV (tests/test_sim_reliability.py reads it back); another suffix is refused
     add("sim-out-csv", S + ["--games", "4", "--out", f"{W}/x.csv"], "ok", quick=True)
     add("sim-out-txt", S + ["--games", "4", "--out", f"{W}/x.txt"], mention="parquet", quick=True)
-    add("sim-out-missing-dir", S + ["--games", "4", "--out", "/nonexistent/dir/x.parquet"],
-        mention="does not exist", quick=True)
+    # one rule for outputs (issue 24): a missing folder is made; one under a file cannot be
+    add("sim-out-under-a-file", S + ["--games", "4", "--out", f"{W}/text.txt/dir/x.parquet"],
+        mention="not a folder", quick=True)
+    add("sim-out-fifo", S + ["--games", "4", "--out", f"{W}/fifo.parquet"], mention="special file", quick=True)
+    add("ok-sim-out-missing-dir", S + ["--games", "4", "--out", f"{W}/made/for/it/x.parquet"], "ok", quick=True)
     add("sim-out-unwritable", S + ["--games", "4", "--out", "/proc/x.parquet"], mention="cannot write")
     add("sim-out-dir", S + ["--games", "4", "--out", f"{W}/dir.parquet"], mention="folder")
     add("sim-ideal-reversed", S + ["--games", "4", "--ideal-rounds", "9-2"], mention="ideal")
@@ -266,7 +281,7 @@ def cases() -> list[Case]:
     add("board-players-9", ["board", md, "--players", "9"], mention="--players")
     add("board-seed-neg", ["board", md, "--seed", "-3"], mention="--seed")
     add("graph-unknown", ["graph", "chess"], mention="unknown game")
-    add("graph-html-missing-dir", ["graph", mm, "--html", "/nonexistent/x.html"], mention="does not exist",
+    add("graph-html-under-a-file", ["graph", mm, "--html", f"{W}/text.txt/x.html"], mention="not a folder",
         quick=True)
     add("graph-html-suffix", ["graph", mm, "--html", f"{W}/x.txt"], mention=".html")
     add("graph-html-unwritable", ["graph", mm, "--html", "/proc/x.html"], mention="cannot write")
@@ -310,6 +325,9 @@ def cases() -> list[Case]:
         add(f"play-{name}", ["play", game], mention="", mutate=MUTATIONS[name])
     add("check-unknown-game", ["check", "chess"], mention="unknown game")
     # special files: refused from their stat, before anything opens them (issue 24)
+    add("play-lookalike-name", ["play", mm], mention="CYRILLIC", mutate=MUTATIONS["lookalike-name"], quick=True)
+    add("check-lookalike-name", ["check", mm], "report", mention="looks like", mutate=MUTATIONS["lookalike-name"])
+    add("play-cost-2-64", ["play", mm], mention="64-bit", mutate=MUTATIONS["tokens-2-64"], quick=True)
     add("play-fifo-card-file", ["play", mm], mention="named pipe", mutate=MUTATIONS["fifo-patterns"], quick=True)
     add("play-devzero-card-file", ["play", mm], mention="device", mutate=MUTATIONS["devzero-patterns"],
         quick=True)
@@ -350,7 +368,7 @@ def cases() -> list[Case]:
     add("print-unknown-game", ["print", "chess", "--out", f"{W}/x.pdf"], mention="unknown game")
     add("print-lang-path", ["print", mm, "--lang", "../x", "--out", f"{W}/x.pdf"], mention="--lang", quick=True)
     add("print-out-suffix", ["print", mm, "--out", f"{W}/x.txt"], mention=".pdf")
-    add("print-out-missing-dir", ["print", mm, "--out", "/nonexistent/x.pdf"], mention="does not exist")
+    add("print-out-under-a-file", ["print", mm, "--out", f"{W}/text.txt/x.pdf"], mention="not a folder")
     add("print-paper", ["print", mm, "--paper", "a0", "--out", f"{W}/x.pdf"], mention="--paper")
     add("rules-pdf-lang", ["rules", "pdf", mm, "--lang", "../x", "--out", f"{W}/x.pdf"], mention="--lang")
     add("rules-pdf-side-lang", ["rules", "pdf", mm, "--lang", "hu", "--side-by-side", "x/y", "--out",

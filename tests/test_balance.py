@@ -162,7 +162,7 @@ def test_cells_go_through_the_tweak_session_validated_and_undoable(cards_copy):
     assert raw["settings.yaml"]["order_rewards"] == [4, 3] and session.value_of("settings", "order_rewards[0]") == 5
     assert "meaning" not in raw["tables.yaml"]["event"][9]["outcomes"][8]  # a 0 change is left out
     # the loader judges every edit: a negative reward is refused, nothing changes
-    with pytest.raises(DataError, match="greater than or equal to 0"):
+    with pytest.raises(DataError, match="must be at least 0, not -1"):
         session.with_values({"settings.order_rewards[0]": -1}, variables)
     with pytest.raises(DataError):
         session.edit("settings", "order_rewards[0]", -1)

@@ -216,8 +216,9 @@ def test_letter_paper_and_bad_input(tmp_path, capsys):
     assert {round(w / 72 * 25.4, 1), round(h / 72 * 25.4, 1)} == {215.9, 279.4}
     capsys.readouterr()
     for argv, words in ((["print", "meaning-mad", "--out", str(out)], "unknown game"),
-                        (["print", "meaning-made", "--lang", "xx", "--out", str(out)], "no xx terms"),
-                        (["print", "meaning-made", "--out", str(tmp_path / "no" / "x.pdf")], "does not exist"),
+                        (["print", "meaning-made", "--lang", "xx", "--out", str(out)], "not a language Babel"),
+                        (["print", "meaning-made", "--lang", "de", "--out", str(out)], "no de terms"),
+                        (["print", "meaning-made", "--out", str(out / "x.pdf")], "is a file, not a folder"),
                         (["print", "meaning-made", "--cards", str(tmp_path / "none"), "--out", str(out)],
                          "no such folder"),
                         (["rules", "pdf", "meaning-made", "--lang", "en", "--side-by-side", "en",

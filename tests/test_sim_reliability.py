@@ -168,7 +168,6 @@ def test_csv_output_is_csv(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--out", "{tmp}/run.txt"], "must end in .parquet or .csv"),
-    (["--out", "{tmp}/missing/run.parquet"], "does not exist"),
     (["--workers", "100000"], "more than"),
 ])
 def test_bad_output_or_worker_count_is_refused_before_playing(tmp_path, capsys, argv, message):
@@ -177,6 +176,12 @@ def test_bad_output_or_worker_count_is_refused_before_playing(tmp_path, capsys, 
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_output_folder_is_created_as_every_command_does(tmp_path):
+    out = tmp_path / "runs" / "today" / "run.parquet"
+    assert main(["simulate", TOY, "--games", "3", "--workers", "0", "--out", str(out)]) == 0
+    assert pl.read_parquet(out).height == 3
 
 
 def test_more_workers_than_cores_when_forced_never_exceeds_the_chunks(capsys):

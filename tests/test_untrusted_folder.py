@@ -263,3 +263,35 @@ def test_serve_refuses_a_bad_host_before_printing_a_token(host, capsys, monkeypa
     captured = capsys.readouterr()
     assert "token" not in (captured.out + captured.err).lower()
     assert len(captured.err.strip().splitlines()) == 1
+
+
+# -- lookalike names, numbers beyond 64 bits ----------------------------------------------
+
+def test_a_name_that_looks_like_another_is_refused_naming_the_letter(tmp_path):
+    from workbench.core.names import check_lookalikes, skeleton
+    assert skeleton("Sh\u0435ll") == skeleton("Shell") == skeleton("ＳＨＥＬＬ")
+    assert skeleton("Shell") != skeleton("Spell")
+    check_lookalikes([("Shell", "a.yaml"), ("Spell", "a.yaml"), ("Shell", "b.yaml")])  # equal is not "alike"
+    with pytest.raises(DataError) as refused:
+        check_lookalikes([("Shell", "a.yaml"), ("Sh\u0435ll", "b.yaml")])
+    assert "CYRILLIC SMALL LETTER IE" in str(refused.value) and "'Shell'" in str(refused.value)
+
+
+def test_the_bundled_pools_have_no_lookalike_names():
+    from workbench.core.names import check_pool_names
+    from workbench.core.registry import game_ids
+    from workbench.games.mandate_2038.data import POOL as MANDATE
+    from workbench.games.meaning_made.data import POOL as MM
+    from workbench.games.pax_transhumanity.data import POOL as PAX
+    for spec in (MM, MANDATE, PAX):
+        assert spec.game_id in game_ids()
+        check_pool_names(cards_dir(spec.game_id), spec.files)
+
+
+@pytest.mark.parametrize("number", [2 ** 63, -(2 ** 63) - 1, 2 ** 70])
+def test_a_number_beyond_64_bits_is_refused_with_its_line(number):
+    from workbench.core.data import safe_load_text
+    with pytest.raises(DataError, match="64-bit") as refused:
+        safe_load_text(f"name: x\ncost:\n  E: {number}\n", file="p.yaml")
+    assert "line 3" in str(refused.value)
+    assert safe_load_text(f"cost: {2 ** 63 - 1}\n") == {"cost": 2 ** 63 - 1}

@@ -39,9 +39,11 @@ def add_parser(sub) -> None:
     where.add_argument("--workers", type=int, default=None, help="processes in the pool (default every core)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS|local", help="run the trials on Dask")
     p.add_argument("--study", default=None, metavar="FILE.sqlite",
-                   help="keep the study in this SQLite file; running again resumes it")
+                   help="keep the study in this SQLite file; running again resumes it (missing folders "
+                        "on the way are created)")
     p.add_argument("--plot", default=None, metavar="FILE.html",
-                   help="the search plot (default: beside --study as .html; none without either)")
+                   help="the search plot (default: beside --study as .html; none without either; "
+                        "missing folders on the way are created)")
     p.add_argument("--apply", action="store_true", help="write the proposal into the card files (through "
                                                         "the tweak session; .bak files kept)")
     p.add_argument("--undo", action="store_true", help="take back the proposal of --study applied earlier")
@@ -67,7 +69,11 @@ def run(args) -> int:
     from workbench.core.errors import WorkbenchError
 
     from workbench.balance.search import check_study_file
+
+    from . import validate
     check_study_file(Path(args.study) if args.study else None)  # before the pool is even read
+    validate.out_path(args.study, "--study", (".sqlite", ".sqlite3", ".db"))
+    validate.out_path(args.plot, "--plot", (".html", ".htm"))
     session = open_session(args.game)
     from workbench.core.bots import check_specs
     check_specs(session.game, args.bots)

@@ -23,7 +23,8 @@ def add_parser(sub) -> None:
     e.add_argument("game")
     e.add_argument("--format", default=None, choices=["csv", "xlsx", "ods"],
                    help="default: from the --out suffix (a name without one is a CSV folder)")
-    e.add_argument("--out", required=True, metavar="FILE", help="FILE.xlsx, FILE.ods or a folder for csv")
+    e.add_argument("--out", required=True, metavar="FILE", help="FILE.xlsx, FILE.ods or a folder for csv "
+                   "(missing folders on the way are created)")
     e.add_argument("--json", action="store_true", help="print one JSON document")
     e.set_defaults(func=run_export)
     i = cs.add_parser("import", help="take an edited spreadsheet back into the card files",
@@ -50,11 +51,12 @@ def run_export(args) -> int:
     from workbench.interop import card_sheets, spreadsheet
     out = Path(args.out)
     fmt = args.format or (spreadsheet.format_of(out) if out.suffix else "csv")
+    from . import validate
     if fmt == "csv":
         if out.exists() and not out.is_dir():
             raise WorkbenchError(f"--out {args.out!r}: csv writes a folder of <kind>.csv; this is a file")
+        validate.out_path(args.out, "--out", None, folder_ok=True)
     else:
-        from . import validate
         validate.out_path(args.out, "--out", (f".{fmt}",))
     summary = card_sheets.export(_session(args.game), out, fmt)
     if args.json:

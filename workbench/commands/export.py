@@ -22,7 +22,8 @@ def add_parser(sub) -> None:
     t.add_argument("--host", default=None, metavar="ADDRESS[:PORT]",
                    help="serve the images from `workbench serve --tts-images` on your LAN: URLs become "
                         "http://ADDRESS:PORT/tts/<file> (port 5006 unless given)")
-    t.add_argument("--out", required=True, metavar="FILE.json")
+    t.add_argument("--out", required=True, metavar="FILE.json",
+                   help="where to write the save (missing folders on the way are created)")
     t.add_argument("--json", action="store_true", help="print one JSON document")
     t.set_defaults(func=run_tts)
 

@@ -15,7 +15,8 @@ def add_parser(sub) -> None:
     p.add_argument("--card-graph", action="store_true",
                    help="a game with a board and a card graph: the card graph instead of the board")
     p.add_argument("--seed", type=int, default=1, help="board seed (games with a board)")
-    p.add_argument("--html", metavar="FILE", help="also write the bokeh drawing to an HTML file")
+    p.add_argument("--html", metavar="FILE", help="also write the bokeh drawing to an HTML file "
+                   "(missing folders on the way are created)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 

@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
     p.add_argument("--margin", type=float, default=5.0, metavar="MM",
                    help="nothing is printed closer than this to the paper's edge, crop marks included "
                         "(default 5 mm: most home printers cannot print the outer 3-5 mm)")
-    p.add_argument("--out", required=True, metavar="FILE.pdf", help="where to write the PDF")
+    p.add_argument("--out", required=True, metavar="FILE.pdf", help="where to write the PDF (missing folders on the way are created)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 

@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     r.add_argument("--template-lang", default=None, metavar="LANG",
                    help="the language the template's prose is in (default: the game's original language)")
     r.add_argument("--plain", action="store_true",
-                   help="leave out the marks for draft values (‡) and rulings (†) and their legend, for print")
+                   help="leave out the marks for draft values (‡) and rulings (†), their legend and the "
+                        "<!-- rule: --> marker comments, for print")
     r.set_defaults(func=run_render)
 
     pdf = rs.add_parser("pdf", help="the rulebook as a PDF, or two languages side by side",
@@ -31,7 +32,8 @@ def add_parser(sub) -> None:
     pdf.add_argument("--side-by-side", default=None, metavar="LANG2", dest="side_by_side",
                      help="a second language in the right-hand column")
     pdf.add_argument("--paper", default="a4", choices=["a4", "letter"])
-    pdf.add_argument("--out", required=True, metavar="FILE.pdf")
+    pdf.add_argument("--out", required=True, metavar="FILE.pdf",
+                     help="where to write the PDF (missing folders on the way are created)")
     pdf.set_defaults(func=run_pdf)
 
     v = rs.add_parser("review", help="review a translation clause by clause")
@@ -51,7 +53,8 @@ def add_parser(sub) -> None:
     i.add_argument("file", metavar="FILE")
     i.add_argument("--lang", required=True)
     i.add_argument("--game", default=None)
-    i.add_argument("--out", default=None, metavar="DIR", help="where the split writes (default FILE-rules/)")
+    i.add_argument("--out", default=None, metavar="DIR", help="where the split writes (default FILE-rules/; missing folders on the way "
+                   "are created)")
     i.add_argument("--force", action="store_true",
                    help="import even where the translation holds rendered numbers in place of the "
                         "original's placeholders (they stop following the card data)")
@@ -185,7 +188,7 @@ def run_import(args) -> int:
 
     from workbench.core.data import read_text_file
 
-    from .validate import lang
+    from .validate import lang, out_path
     lang(args.lang)
     path = Path(args.file)
     if not path.is_file():
@@ -206,6 +209,8 @@ def run_import(args) -> int:
                       f"{len(summary.obsolete)} kept as obsolete")
             return 0
     from workbench.rules.importer import import_file
+    if args.out:
+        out_path(args.out, "--out", None, folder_ok=True)  # a folder: made if missing
     imp, md_path, pot_path = import_file(path, lang=args.lang, game=args.game,
                                          out_dir=Path(args.out) if args.out else None)
     if args.json:

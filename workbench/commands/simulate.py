@@ -25,7 +25,8 @@ def add_parser(sub) -> None:
                    help="allow --workers above the number of cores (up to 256), on purpose")
     p.add_argument("--out", default=None, metavar="FILE.parquet|FILE.csv",
                    help="write the per-game table there as games finish (players and cards beside it, "
-                        "e.g. FILE.players.parquet); the format follows the suffix")
+                        "e.g. FILE.players.parquet); the format follows the suffix; missing folders on the "
+                        "way are created")
     p.add_argument("--max-actions", type=int, default=20000, help="cut a game off after this many actions")
     p.add_argument("--ideal-rounds", default=None, metavar="LO-HI", help="target length for the Ideal Duration score")
     p.add_argument("--card-rows", type=int, default=10, help="card rows to print (default 10)")

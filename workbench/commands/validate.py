@@ -141,20 +141,37 @@ def lang(value: str, option: str = "--lang") -> str:
     return value
 
 
-def out_path(value: str | None, option: str, suffixes: tuple[str, ...]) -> Path | None:
-    """An output file whose suffix matches the format and whose folder exists and
-    is writable, checked before any work starts."""
+def out_path(value: str | None, option: str, suffixes: tuple[str, ...] | None = None, *,
+             folder_ok: bool = False) -> Path | None:
+    """The one rule for output paths, for every command, checked before any work
+    starts: the suffix names the format (``suffixes``); an existing folder
+    (unless ``folder_ok``: an output that *is* a folder) or special file (FIFO,
+    device, socket) is refused; a missing parent folder is created, as long as
+    the nearest existing one is a folder this user can write in; an existing
+    file must be writable."""
     if value is None:
         return None
     path = Path(value)
-    if path.suffix.lower() not in suffixes:
+    if suffixes is not None and path.suffix.lower() not in suffixes:
         raise WorkbenchError(f"{option} {value!r} must end in {' or '.join(suffixes)} "
                              "(the suffix names the format written)")
-    if path.is_dir():
+    if path.is_dir() and not folder_ok:
         raise WorkbenchError(f"{option} {value!r} is a folder; give a file name")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise WorkbenchError(f"{option} {value!r}: the folder {str(folder)!r} does not exist")
+    if path.exists() and not path.is_dir() and not path.is_file():
+        raise WorkbenchError(f"{option} {value!r} is a special file (a pipe, device or socket), not a "
+                             "file the workbench writes; give a file name")
+    folder = path if (folder_ok and path.is_dir()) else (path.parent if str(path.parent) else Path("."))
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise WorkbenchError(f"{option} {value!r}: {str(existing)!r} is a file, not a folder")
+    if existing != folder:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WorkbenchError(f"{option} {value!r}: cannot create the folder {str(folder)!r} "
+                                 f"({exc.strerror or exc})") from None
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".workbench-check-"):
             pass

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from .data import cards_dir, file_digest, validation_error
 from .errors import DataError
+from .names import check_pool_names
 
 #: a file modified this close (seconds) to the load is also checked by content
 RACY_SECONDS = 2.0
@@ -98,6 +99,9 @@ def load_pool(spec: PoolSpec, folder: str | Path | None = None) -> Any:
     with _LOCK:
         now = time.time_ns()
         hashes = {f.name: _digest(f) for f in files}
+        # two names that read the same on screen are refused, whatever the game
+        # (first: the game's own checks would complain about a symptom of it)
+        check_pool_names(path, spec.files)
         pool = spec.load(path)
         racy = tuple(f.name for f, (mtime, _) in zip(files, stamp)
                      if now - mtime < RACY_SECONDS * 1e9)

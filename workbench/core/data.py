@@ -181,6 +181,25 @@ class _LimitedLoader(yaml.SafeLoader):
         _check_expanded_size(node)
         return node
 
+    def construct_yaml_int(self, node):
+        # no count, cost or seed of a physical game needs more than 64 bits, and
+        # the engine (numpy columns, the native extension, Parquet) holds no more
+        value = super().construct_yaml_int(node)
+        if not INT_MIN <= value <= INT_MAX:
+            raise _OutOfRange(
+                None, None, f"the number {node.value} is beyond the 64-bit whole numbers the workbench "
+                f"holds (at most {INT_MAX:,})", node.start_mark)
+        return value
+
+
+class _OutOfRange(yaml.constructor.ConstructorError):
+    """A whole number too large for the engine (valid YAML, refused data)."""
+
+
+#: the engine's whole-number range (signed 64-bit): larger numbers in a file are refused
+INT_MIN, INT_MAX = -(2 ** 63), 2 ** 63 - 1
+_LimitedLoader.add_constructor("tag:yaml.org,2002:int", _LimitedLoader.construct_yaml_int)
+
 
 def _check_expanded_size(root) -> None:
     """Count the nodes of ``root`` with aliases expanded (memoised, so counting a
@@ -220,6 +239,8 @@ def safe_load_text(text: str, *, file: str | None = None) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
+        if isinstance(exc, _OutOfRange):
+            raise DataError(f"{problem}{where}", file=file) from None
         raise DataError(f"not valid YAML{where}: {problem}", file=file) from None
     except RecursionError:
         raise DataError(f"nested more than {MAX_YAML_DEPTH} levels deep", file=file) from None
@@ -262,15 +283,112 @@ def check_card_name(value: str) -> str:
 CardName = Annotated[str, AfterValidator(check_card_name)]
 
 
-def validation_error(exc, *, file: str, card: str | None = None) -> DataError:
+def validation_error(exc, *, file: str, card: str | None = None, model=None) -> DataError:
     """Turn a pydantic ``ValidationError`` into a :class:`DataError` that names the
-    first failing field (with its path inside the card)."""
-    errors = exc.errors()
-    first = errors[0] if errors else {"loc": (), "msg": str(exc)}
+    file, the card, the first failing field (its path inside the card) and, in
+    the designer's words, what is allowed there (:func:`designer_message`).
+    ``model`` (the pydantic class validated) lets an unknown field's message list
+    the fields the card has; without it the class is looked up by the error's
+    title."""
+    errors = exc.errors(include_url=False)
+    first = errors[0] if errors else {"loc": (), "msg": str(exc), "type": ""}
     loc = [str(p) for p in first.get("loc", ())]
     field = ".".join(loc) if loc else None
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-    return DataError(f"{first.get('msg', 'invalid value')}{more}", file=file, card=card, field=field)
+    model = model or _model_named(getattr(exc, "title", ""))
+    return DataError(f"{designer_message(first, model)}{more}", file=file, card=card, field=field)
+
+
+def designer_message(error: dict, model=None) -> str:
+    """One pydantic error (an item of ``ValidationError.errors()``) said as a
+    designer would: what is wrong with the value and what is allowed. The one
+    place pydantic's wording ("Extra inputs are not permitted", "Input should be
+    a valid integer") is translated."""
+    kind = error.get("type", "")
+    ctx = error.get("ctx") or {}
+    value = error.get("input")
+    shown = repr(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict)
+                                                                    else "a list")
+    loc = [p for p in error.get("loc", ()) if not isinstance(p, int)]
+    if kind == "extra_forbidden":
+        allowed = _fields_at(model, list(error.get("loc", ()))[:-1])
+        known = f"; the fields here are {', '.join(allowed)}" if allowed else ""
+        return f"{str(loc[-1]) if loc else 'this field'!r} is not a field the workbench knows{known} (misspelt?)"
+    if kind == "missing":
+        return "is missing; this field is required"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"must be a whole number, not {shown}"
+    if kind in ("float_type", "float_parsing"):
+        return f"must be a number, not {shown}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"must be true or false, not {shown}"
+    if kind in ("string_type",):
+        return f"must be text, not {shown}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"must be a mapping (key: value lines), not {shown}"
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return f"must be a list, not {shown}"
+    if kind == "literal_error" or kind == "enum":
+        return f"must be one of {ctx.get('expected', '?')}, not {shown}"
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx.get('ge')}, not {shown}"
+    if kind == "greater_than":
+        return f"must be more than {ctx.get('gt')}, not {shown}"
+    if kind == "less_than_equal":
+        return f"must be at most {ctx.get('le')}, not {shown}"
+    if kind == "less_than":
+        return f"must be less than {ctx.get('lt')}, not {shown}"
+    if kind in ("too_short", "too_long"):
+        least, most = ctx.get("min_length"), ctx.get("max_length")
+        things = "characters" if isinstance(value, str) else "entries"
+        if kind == "too_short":
+            return f"needs at least {least} {things}"
+        return f"holds at most {most} {things}"
+    if kind == "value_error":
+        message = str(error.get("msg", ""))
+        return message.removeprefix("Value error, ")
+    if kind == "assertion_error":
+        return str(error.get("msg", "")).removeprefix("Assertion failed, ")
+    return str(error.get("msg", "invalid value"))
+
+
+def _fields_at(model, loc: list) -> list[str]:
+    """The field names of the pydantic model found at ``loc`` inside ``model``
+    (list indexes and mapping keys skipped over), or [] when it cannot be told."""
+    import typing
+
+    from pydantic import BaseModel
+
+    def models_in(annotation) -> list:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return [annotation]
+        return [m for arg in typing.get_args(annotation) for m in models_in(arg)]
+
+    current = model
+    for part in loc:
+        if current is None:
+            return []
+        if isinstance(part, int) or part not in getattr(current, "model_fields", {}):
+            continue
+        found = models_in(current.model_fields[part].annotation)
+        current = found[0] if len(found) == 1 else None
+    if current is None or not hasattr(current, "model_fields"):
+        return []
+    return [f.alias or name for name, f in current.model_fields.items()]
+
+
+def _model_named(title: str):
+    """The one pydantic model class called ``title`` (None when none or several)."""
+    if not title:
+        return None
+    from pydantic import BaseModel
+    found, stack = [], list(BaseModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        if cls.__name__ == title and cls.__module__.startswith("workbench."):
+            found.append(cls)
+        stack.extend(cls.__subclasses__())
+    return found[0] if len(found) == 1 else None
 
 
 def dump_yaml(data: Any) -> str:

@@ -31,6 +31,7 @@ That is how a rulebook's worked example becomes an errata list.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -89,6 +90,62 @@ class ScenarioResult:
         return {"file": self.file, "title": self.title, "game": self.game, "checks": self.checks,
                 "passed": self.passed, "steps_run": self.steps_run,
                 "divergences": [d.to_dict() for d in self.divergences]}
+
+
+#: a step's note naming a recorded erratum of a worked example ("erratum W03: ...")
+ERRATUM_NOTE = re.compile(r"\berratum ([A-Z]+\d+)\b")
+
+
+@dataclass
+class ErrataCheck:
+    """How a report of a scenario that records errata (steps whose notes say
+    ``erratum ID: ...``) compares with them: the report *matches* when every
+    recorded erratum diverges and every divergence sits on a recorded step."""
+
+    recorded: list[str]
+    found: list[str]
+    missing: list[str]
+    unexplained: list[Divergence]
+
+    @property
+    def matches(self) -> bool:
+        return not self.missing and not self.unexplained
+
+    def summary(self) -> str:
+        if self.matches:
+            return f"the divergences are exactly the {len(self.recorded)} recorded errata"
+        parts = []
+        if self.missing:
+            parts.append(f"recorded but not found: {', '.join(self.missing)}")
+        if self.unexplained:
+            parts.append(f"{len(self.unexplained)} divergence(s) not recorded as errata "
+                         f"(first: step {self.unexplained[0].step})")
+        return "the report differs from the recorded errata: " + "; ".join(parts)
+
+    def to_dict(self) -> dict:
+        return {"matches": self.matches, "recorded": self.recorded, "found": self.found,
+                "missing": self.missing, "unexplained": [d.to_dict() for d in self.unexplained]}
+
+
+def errata_check(path: Path, result: ScenarioResult) -> ErrataCheck | None:
+    """The :class:`ErrataCheck` of ``result`` (a report-mode run of ``path``), or
+    None when the scenario records no errata."""
+    from .data import read_text_file
+    try:
+        recorded = sorted(set(ERRATUM_NOTE.findall(read_text_file(Path(path)))))
+    except WorkbenchError:
+        return None
+    if not recorded:
+        return None
+    found: set[str] = set()
+    unexplained = []
+    for d in result.divergences:
+        tags = set(ERRATUM_NOTE.findall(d.line or "")) & set(recorded)
+        if tags and d.kind != "error":
+            found |= tags
+        else:
+            unexplained.append(d)
+    return ErrataCheck(recorded, sorted(found), sorted(set(recorded) - found), unexplained)
 
 
 def load_scenario(path: Path) -> dict:

@@ -39,6 +39,8 @@ from workbench.core import cardfile
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
 
+from workbench.core.counting import counted
+
 from . import dependency
 
 #: the files a session edits: the card lists, and (for balance variables and edits by
@@ -109,7 +111,7 @@ class EditReport:
         out += [f"{c} became {self.live_word}" for c in self.became_loadable]
         out += [f"{d['card']}: {d.get('what', 'cheapest load')} {d['before']} -> {d['after']}"
                 for d in self.cost_changes]
-        out += [f"{d['initiative']} at {d['players']} players: "
+        out += [f"{d['initiative']} at {counted(d['players'], 'player')}: "
                 f"{'feasible' if d['after'] else 'infeasible'} (was {'feasible' if d['before'] else 'infeasible'})"
                 for d in self.feasibility_changes]
         out += [f"{d['card']}: dominated by '{d['after'] or 'nothing'}' (was '{d['before'] or 'nothing'}')"
@@ -552,7 +554,7 @@ class TweakSession:
                 raise EditRefused(i, exc) from None
         if reports:
             del self._undo[kept[5]:]
-            self._undo.append((kept[0], label, f"{len(reports)} values"))
+            self._undo.append((kept[0], label, counted(len(reports), "value")))
         return reports
 
     @property
@@ -842,8 +844,8 @@ def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None,
         b, a = lb[name], la[name]
         if (b["actions"], b["tokens"]) != (a["actions"], a["tokens"]):
             rep.cost_changes.append({"card": name,
-                                     "before": f"{b['actions']} actions / {b['tokens']} tokens",
-                                     "after": f"{a['actions']} actions / {a['tokens']} tokens"})
+                                     "before": f"{counted(b['actions'], 'action')} / {counted(b['tokens'], 'token')}",
+                                     "after": f"{counted(a['actions'], 'action')} / {counted(a['tokens'], 'token')}"})
     fb = {(r["initiative"], r["players"]): r["feasible"] for r in before["initiative_feasibility"].iter_rows(named=True)}
     fa = {(r["initiative"], r["players"]): r["feasible"] for r in after["initiative_feasibility"].iter_rows(named=True)}
     for key in sorted(set(fb) | set(fa)):
