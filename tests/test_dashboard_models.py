@@ -622,3 +622,18 @@ def test_rules_page_marks_rulings_and_drafts():
         assert f"†{rid}" in mm.shown_text(lang, cid)
     mandate = RulesModel(game_id="mandate-2038")
     assert "‡" in mandate.shown_text("en", "mandate-2038/board/district-table")
+
+
+def test_board_legend_names_each_seat_colour_and_each_piece():
+    from bokeh.models import Legend
+
+    from workbench.core.registry import get_game
+    from workbench.games.mandate_2038.drawing import SEAT_COLOURS, board_figure
+    game = get_game("mandate-2038")
+    state = game.new_initial_state(game.config(4, seed=1))
+    legend = next(x for x in board_figure(state).below if isinstance(x, Legend))
+    labels = [i.label["value"] for i in legend.items]
+    seats = [f"{state.player_name(s)} ({p.faction})" for s, p in enumerate(state.players)]
+    assert labels == seats + ["Facility (hollow = offline)", "Generator", "Agent"]
+    colours = [i.renderers[0].glyph.fill_color for i in legend.items[:4]]
+    assert colours == SEAT_COLOURS[:4]

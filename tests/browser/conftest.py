@@ -8,6 +8,7 @@ broken set-up, not a reason to pass."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -72,15 +73,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory, _require_browser):
-    """``workbench serve`` on a free port over a private copy of the cards, so
-    edits and saves made by the tests never touch the checkout."""
-    cards = tmp_path_factory.mktemp("served") / "cards"
+@contextlib.contextmanager
+def served(folder: Path, log_level: str = "warn"):
+    """``workbench serve`` on a free port over a private copy of the cards in
+    ``folder``, its output in ``folder/serve.log``; stopped on leaving."""
+    cards = folder / "cards"
     shutil.copytree(ROOT / "cards", cards)
     port = _free_port()
-    env = {**os.environ, "WORKBENCH_CARDS": str(cards), "BOKEH_LOG_LEVEL": "warn"}
-    log = (tmp_path_factory.mktemp("serve-log") / "serve.log").open("w")
+    env = {**os.environ, "WORKBENCH_CARDS": str(cards), "BOKEH_LOG_LEVEL": log_level}
+    log = (folder / "serve.log").open("w")
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port),
                              "--no-browser"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
@@ -101,13 +102,29 @@ def server(tmp_path_factory, _require_browser):
             proc.terminate()
             pytest.fail("workbench serve did not answer within 300 s")
         time.sleep(0.5)
-    yield {"url": url, "cards": cards, "log": Path(log.name)}
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield {"url": url, "cards": cards, "log": Path(log.name)}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture
+def start_server(_require_browser):
+    """:func:`served` for a test that needs its own server (another log level)."""
+    return served
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, _require_browser):
+    """``workbench serve`` on a free port over a private copy of the cards, so
+    edits and saves made by the tests never touch the checkout."""
+    with served(tmp_path_factory.mktemp("served")) as info:
+        yield info
 
 
 @pytest.fixture

@@ -383,6 +383,33 @@ def test_cards_page_offers_every_game(ui, console_errors):
     assert console_errors == []
 
 
+def test_pool_graphs_are_grouped_and_highlight_a_card(ui, console_errors):
+    """Pax Transhumanity's and Mandate 2038's card graphs on the Graph page: grouped
+    (by sphere, by kind), a selected card highlighted with what it needs and unlocks."""
+    page = ui.page
+    roles = """() => {
+        for (const m of Bokeh.documents[0].all_models) {
+            if (m.data && m.data.role && m.data.group && m.data.role.length) return Array.from(m.data.role);
+        }
+        return [];
+    }"""
+    for game, by, card, shot in (("pax-transhumanity", "sphere", "Gene Drive", "graph-pax"),
+                                 ("mandate-2038", "kind", "Capital", "graph-mandate")):
+        ui.open("Cards")
+        page.locator(".cards-game select").select_option(game)
+        ui.tab("Graph")
+        page.locator(".page-graph .bk-btn", has_text=re.compile(rf"^{by}$")).click()
+        box = page.get_by_placeholder("type a card name")
+        box.fill(card)
+        box.press("Enter")
+        expect(page.locator(".graph-links")).to_contain_text(f"{card} needs")
+        page.wait_for_function(f"() => ({roles})().includes('selected')", polling=500)
+        found = page.evaluate(roles)
+        assert found.count("selected") == 1 and ("needs" in found or "unlocks" in found)
+        ui.screenshot(shot)
+    assert console_errors == []
+
+
 SELECT_IN_GRAPH = """(card) => {
     // what a click on a node does: set the node source's selection, which Bokeh
     // sends to the server like any other change
@@ -447,3 +474,29 @@ def test_balance_page_searches_mandate_applies_and_undoes(ui, console_errors):
     ui.tab("Cards")
     expect(_cell(page, card, field)).to_have_text(old)
     assert console_errors == []
+
+
+def test_closing_a_tab_mid_update_leaves_no_traceback_in_the_server_log(browser, tmp_path, start_server):
+    """A tab closed while its page is still being updated (a playtest's progress bar)
+    made Panel's writes to the closed socket fail in futures nobody awaits, and the
+    server printed WebSocketClosedError tracebacks. The condition waited on is the
+    server's own line that the closed tab's session ended (after which nothing more
+    is written for it)."""
+    import time
+
+    with start_server(tmp_path) as srv:
+        page = browser.new_page()
+        page.set_default_timeout(120_000)
+        page.goto(srv["url"], wait_until="networkidle")
+        page.locator(".bk-tab", has_text=re.compile(r"^Cards$")).click()
+        page.get_by_label("Games per pool").fill("4000")
+        page.get_by_role("button", name="Quick paired playtest").click()
+        expect(page.locator(".page-cards progress")).to_be_visible()
+        page.close()
+        log = srv["log"]
+        deadline = time.monotonic() + 180   # bokeh discards an unused session after ~15-30 s
+        while "session ended" not in log.read_text(errors="replace"):
+            assert time.monotonic() < deadline, "the closed tab's session never ended"
+            time.sleep(1)
+        text = log.read_text(errors="replace")
+    assert "WebSocketClosedError" not in text and "Traceback" not in text, text[-3000:]

@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     r.add_argument("--template-lang", default=None, metavar="LANG",
                    help="the language the template's prose is in (default: the game's original language)")
     r.add_argument("--plain", action="store_true",
-                   help="leave out the marks for draft values (‡) and rulings (†) and their legend, for print")
+                   help="leave out the marks for draft values (‡) and rulings (†), their legend and the "
+                        "<!-- rule: --> marker comments, for print")
     r.set_defaults(func=run_render)
 
     pdf = rs.add_parser("pdf", help="the rulebook as a PDF, or two languages side by side",

@@ -192,13 +192,57 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
     basic-auth login (a fresh cookie secret per run, so old logins expire)."""
     import secrets
 
+    from tornado.ioloop import IOLoop
+
     origins = [f"{host}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
     auth = {"basic_auth": password, "cookie_secret": secrets.token_hex(32)} if password else {}
+    loop = IOLoop.current()
+    quiet_closed_sockets(loop.asyncio_loop)
+
+    def app():
+        # one line in the server log when a tab's session ends (the tab closed and
+        # bokeh let its session go); what was still being sent to it is dropped quietly
+        pn.state.on_session_destroyed(_session_ended)
+        return create_app(served=True, read_only=read_only)
+
     from workbench.rooms.web import hall, routes
     hall()   # open the playtest journal and resume its rooms before the first visitor
     # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
     # in), so that one folder of content-named PNGs is served as static files
     static = {"tts": str(tts_images)} if tts_images else {}
-    pn.serve({"/": lambda: create_app(served=True, read_only=read_only)}, port=port, address=host,
-             websocket_origin=origins, show=show, title=TITLE, threaded=False,
+    pn.serve({"/": app}, port=port, address=host,
+             websocket_origin=origins, show=show, title=TITLE, threaded=False, loop=loop,
              extra_patterns=routes(password), static_dirs=static, **auth)
+
+
+def _session_ended(context) -> None:
+    # printed like Panel's "Launching server at ...": the server log is its output
+    print("a browser tab's session ended", flush=True)
+
+
+def _closed_socket(exc: BaseException | None) -> bool:
+    from tornado.iostream import StreamClosedError
+    from tornado.websocket import WebSocketClosedError
+    return isinstance(exc, (WebSocketClosedError, StreamClosedError))
+
+
+def quiet_closed_sockets(loop) -> None:
+    """A browser tab closed while its page was being updated (a playtest's progress,
+    bots playing to the end) leaves Panel's writes to that socket failing with
+    WebSocketClosedError in futures nobody awaits any more, which asyncio prints as
+    "Task exception was never retrieved" with two tracebacks. The update was for a
+    page no one sees: such a failure is dropped (a debug line in the log); any other
+    error still reaches the loop's usual handler."""
+    import logging
+    log = logging.getLogger("workbench.dashboard")
+    previous = loop.get_exception_handler()
+
+    def handler(loop_, context):
+        if _closed_socket(context.get("exception")):
+            log.debug("dropped an update for a closed browser tab")
+            return
+        if previous is not None:
+            previous(loop_, context)
+        else:
+            loop_.default_exception_handler(context)
+    loop.set_exception_handler(handler)

@@ -33,6 +33,7 @@ import panel as pn
 import param
 
 from workbench.core.errors import WorkbenchError
+from workbench.sim.verdicts import UNDECIDED
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
@@ -297,7 +298,7 @@ def playtest_state(update) -> str:
     """One line saying what a streamed playtest update is."""
     if update.preview:
         return f"preview at {update.games} games per pool: an estimate, nothing decided yet"
-    decided = sum(1 for r in update.rows if r["verdict"] != "undecided")
+    decided = sum(1 for r in update.rows if r["verdict"] != UNDECIDED)
     if update.done:
         why = "every metric decided" if update.decided else "game budget spent"
         return f"final at {update.games} games per pool: {why}"
@@ -581,12 +582,22 @@ class CardsPage(pn.viewable.Viewer):
         # the spreadsheet pair on a row of its own: beside the others it ran under the graph
         sheets = pn.Row(self._export_sheet, pn.pane.Markdown("Import spreadsheet:", margin=(12, 5, 0, 20)),
                         self._import_sheet)
-        left = pn.Column(pn.Row(self._game, exports), buttons, sheets, self._message, self._notice, self._table,
-                         sizing_mode="stretch_width")
+        # The table takes the room left of the graph column, at least TABLE_MIN_WIDTH;
+        # where there is less (a notebook's output, a narrow window) the graph column
+        # wraps below the table instead of squeezing it to a few columns and running
+        # its text over the buttons.
+        left = pn.Column(pn.FlexBox(self._game, exports, flex_wrap="wrap", align_items="flex-end"), buttons,
+                         sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
+                         min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")
-        right = pn.Column(self._info, self._graph, self._report, playtest, self._versions, width=780)
-        return pn.Row(left, right, sizing_mode="stretch_width")
+        right = pn.Column(self._info, self._graph, self._report, playtest, self._versions, width=780,
+                          styles={"flex": "0 0 780px"})
+        return pn.FlexBox(left, right, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
+
+
+#: the narrowest the card table gets beside the graph (pixels); narrower, the graph goes below
+TABLE_MIN_WIDTH = 640
 
 
 def table_frame(table):

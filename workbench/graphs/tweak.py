@@ -39,6 +39,8 @@ from workbench.core import cardfile
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
 
+from workbench.core.counting import counted
+
 from . import dependency
 
 #: the files a session edits: the card lists, and (for balance variables and edits by
@@ -109,7 +111,7 @@ class EditReport:
         out += [f"{c} became {self.live_word}" for c in self.became_loadable]
         out += [f"{d['card']}: {d.get('what', 'cheapest load')} {d['before']} -> {d['after']}"
                 for d in self.cost_changes]
-        out += [f"{d['initiative']} at {d['players']} players: "
+        out += [f"{d['initiative']} at {counted(d['players'], 'player')}: "
                 f"{'feasible' if d['after'] else 'infeasible'} (was {'feasible' if d['before'] else 'infeasible'})"
                 for d in self.feasibility_changes]
         out += [f"{d['card']}: dominated by '{d['after'] or 'nothing'}' (was '{d['before'] or 'nothing'}')"
@@ -552,7 +554,7 @@ class TweakSession:
                 raise EditRefused(i, exc) from None
         if reports:
             del self._undo[kept[5]:]
-            self._undo.append((kept[0], label, f"{len(reports)} values"))
+            self._undo.append((kept[0], label, counted(len(reports), "value")))
         return reports
 
     @property
@@ -688,8 +690,7 @@ class TweakSession:
 
     def stream_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                         workers: int | None = None, card: str | None = None,
-                        watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
-                        margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
+                        watch: tuple[str, ...] | None = None, margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
                         on_update=None, **schedule):
         """The paired playtest as it happens: yields a
         :class:`workbench.sim.progressive.PairedUpdate` (old pool = A, edited
@@ -701,14 +702,23 @@ class TweakSession:
         ``n`` games per pool are played (rule, schedule and error control in
         :mod:`workbench.sim.progressive`; ``schedule`` passes its other
         settings, e.g. ``first_look``, ``first_preview``). ``on_update(update)``
-        is called as well, for a page that listens."""
+        is called as well, for a page that listens. ``watch`` None: the game's
+        leading metrics and the edited cards' own
+        (:func:`workbench.sim.verdicts.leading_watch`); ``card`` None: the
+        cards of every edit made (the last one's when none is in the undo list)."""
         from workbench.sim import SimSpec
         from workbench.sim.progressive import CARD_USE, paired_playtest
+        from workbench.sim.verdicts import leading_watch
 
         ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
         base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False)
-        card = card or (self._undo[-1][1] if self._undo else None)
-        keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) else [])
+        if watch is None:
+            cards = [card] if card else list(dict.fromkeys(c for _, c, _ in self._undo))
+            keys = leading_watch(self.game, [c for c in cards if c and self._played(c) and not self._is_cell(c)])
+        else:
+            card = card or (self._undo[-1][1] if self._undo else None)
+            keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) and not self._is_cell(card)
+                                  and f"{CARD_USE}{card}" not in watch else [])
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
                                look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
                                on_update=on_update, **schedule)
@@ -734,11 +744,21 @@ def update_summary(update) -> pl.DataFrame:
     game = resolve_game(update.a.spec.game)
     rows = [{"metric": _label(r["key"], game) or r["metric"], "old": r["a"], "new": r["b"],
              "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-             "verdict": r["verdict"].replace("B ", "new pool ", 1)}  # arm B is the edited pool
+             "verdict": _verdict_text(r)}
             for r in update.rows]
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
                                       "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "verdict": pl.Utf8})
+
+
+def _verdict_text(row: dict) -> str:
+    """The verdict as the Cards page shows it: undecided says how many games
+    per pool would decide it at the spread seen so far."""
+    from workbench.sim.verdicts import UNDECIDED
+    need = row.get("games_needed")
+    if row["verdict"] == UNDECIDED and need:
+        return f"{UNDECIDED} (about {need} games per pool would decide it)"
+    return row["verdict"]
 
 
 def _card_use_row(a, b, card: str, seed: int) -> dict:
@@ -824,8 +844,8 @@ def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None,
         b, a = lb[name], la[name]
         if (b["actions"], b["tokens"]) != (a["actions"], a["tokens"]):
             rep.cost_changes.append({"card": name,
-                                     "before": f"{b['actions']} actions / {b['tokens']} tokens",
-                                     "after": f"{a['actions']} actions / {a['tokens']} tokens"})
+                                     "before": f"{counted(b['actions'], 'action')} / {counted(b['tokens'], 'token')}",
+                                     "after": f"{counted(a['actions'], 'action')} / {counted(a['tokens'], 'token')}"})
     fb = {(r["initiative"], r["players"]): r["feasible"] for r in before["initiative_feasibility"].iter_rows(named=True)}
     fa = {(r["initiative"], r["players"]): r["feasible"] for r in after["initiative_feasibility"].iter_rows(named=True)}
     for key in sorted(set(fb) | set(fa)):

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.rng import Rng, derive_seed
+from workbench.core.counting import counted
 
 _REGISTERED: dict[str, str] = {}
 
@@ -219,7 +220,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
             if state is None:
                 return "(chance: choose the game seed)"
             res = game.result(state)
-            return f"{res.ending}; scores {res.scores}; {self._n} actions"
+            return f"{res.ending}; scores {res.scores}; {counted(self._n, 'action')}"
 
     SpielGame.__name__ = f"{sname}_game"
     SpielState.__name__ = f"{sname}_state"

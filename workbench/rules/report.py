@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from workbench.core.counting import counted
+
 WORKED_PREFIX = "worked-example"
 
 
@@ -281,7 +283,7 @@ def format_report(reports: list[GameReport]) -> str:
                     failing = [c for c in rep.checks if c.status == "fail" and r.id in c.clauses]
                     out.append(f"  {'':<{width}}  failing: " + ", ".join(f"{c.kind}:{c.name}" for c in failing))
             c = rep.counts()
-            out.append(f"  {len(rep.clauses)} clauses: {c['pass']} pass, {c['fail']} fail, {c['none']} without checks")
+            out.append(f"  {counted(len(rep.clauses), 'clause')}: {c['pass']} pass, {c['fail']} fail, {c['none']} without checks")
             for ref in rep.unknown_refs:
                 hint = f" {ref['hint']}" if ref["hint"] else ""
                 out.append(f"  FAIL {ref['check']} names clause {ref['clause']}, which the rulebook does not have{hint}")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import networkx as nx
 import polars as pl
 
+from workbench.core.counting import counted
 from workbench.graphs.pool_edit import CardKind, Catalogue
 
 TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
@@ -181,7 +182,7 @@ def build_graph(content) -> nx.DiGraph:
                 g.add_edge(nid, f"track:{t}", kind="supplies", amount=v)
     for c in content.training:
         nid = f"training:{c.name}"
-        _node(g, nid, "training", c.name, 0, bonus=f"{c.copies} copies ({c.kind})", copies=c.copies)
+        _node(g, nid, "training", c.name, 0, bonus=f"{counted(c.copies, 'copy', 'copies')} ({c.kind})", copies=c.copies)
         g.add_edge(nid, "track:capability", kind="supplies", amount=c.copies)
     _group(g, r["eras"])
     return g
@@ -258,7 +259,7 @@ def card_status(content, graph: nx.DiGraph) -> pl.DataFrame:
     agi = content.agi
     agi_dead = "; ".join(filter(None, [
         over_caps({"compute": agi["computeCost"], "trust": agi["trust"]}),
-        f"needs {agi['poweredFacilities']} Facilities, a player has {content.supply['facilities']}"
+        f"needs {counted(agi['poweredFacilities'], 'Facility', 'Facilities')}, a player has {content.supply['facilities']}"
         if agi["poweredFacilities"] > content.supply["facilities"] else ""]))
     add("agi", agi_dead)
     for kind in ("headline", "mandate"):

@@ -31,6 +31,7 @@ from collections import Counter
 import networkx as nx
 import polars as pl
 
+from workbench.core.counting import plural
 from workbench.graphs.pool_edit import CardKind, Catalogue
 
 SPHERES = ("yellow", "green", "blue", "orange")
@@ -100,7 +101,7 @@ def build_graph(content) -> nx.DiGraph:
         kinds = Counter(getattr(row, side) for row in board.rows for side in ("T", "M"))
         sites = {side: sum(1 for row in board.rows if getattr(row, side) == "company") for side in ("T", "M")}
         g.add_node(nid, kind="board", name=f"{sphere} board", layer=0,
-                   requirement=f"{board.problem_tokens} {board.problem} tokens",
+                   requirement=f"{board.problem_tokens} {board.problem} {plural(board.problem_tokens, 'token')}",
                    bonus=", ".join(f"{n} {k}" for k, n in sorted(kinds.items())), provenance=board.provenance,
                    places=dict(kinds), sites=sites, problem_tokens=board.problem_tokens)
         g.add_edge(nid, f"sphere:{sphere}", kind="places")
