@@ -20,6 +20,22 @@ def cards_copy(tmp_path, monkeypatch):
     return dest
 
 
+@pytest.fixture
+def init_folder(tmp_path, monkeypatch, capsys):
+    """A designer's card folder made by ``workbench init`` (every game), with
+    WORKBENCH_CARDS pointing at it and the card cache cleared around the test."""
+    from workbench.cli import main
+    from workbench.core.cards import forget
+
+    root = tmp_path / "mine"
+    assert main(["init", str(root)]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("WORKBENCH_CARDS", str(root))
+    forget()
+    yield root
+    forget()
+
+
 def pytest_collection_modifyitems(config, items):
     # Browser tests are marked by their folder so nobody forgets the marker.
     for item in items:

@@ -11,17 +11,15 @@ import yaml
 
 from workbench.core import cards as loader
 from workbench.core.errors import DataError
-from workbench.core.registry import game_ids, get_game
+from workbench.core.registry import get_game, providing
 
 
-@pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.parametrize("game_id", providing("cards"))
 def test_edited_file_is_read_again(cards_copy, game_id):
     game = get_game(game_id)
     first = game.cards()
     assert game.cards() is first            # unchanged files: the cached pool
-    spec = {"meaning-made": "settings.yaml", "mandate-2038": "training.yaml",
-            "pax-transhumanity": "settings.yaml"}[game_id]
-    path = cards_copy / game_id.replace("-", "_") / spec
+    path = cards_copy / game_id.replace("-", "_") / game.pool_spec.files[-1]  # any file of the pool
     path.write_text(path.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
     assert game.cards() is not first         # a changed file: read again
 
@@ -53,7 +51,7 @@ def test_broken_edit_names_file_card_and_field(cards_copy):
     assert "factions.yaml" in str(err.value) and "start.compute" in str(err.value)
 
 
-@pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.parametrize("game_id", providing("cards"))
 def test_injected_pool_plays_without_files(cards_copy, game_id):
     game = get_game(game_id)
     pool = game.cards()

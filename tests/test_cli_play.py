@@ -98,3 +98,17 @@ def test_bad_bot_is_one_line():
 
 def test_bad_player_count_is_one_line():
     _one_clear_line(workbench("play", "meaning-made", "--players", "9", "--json"), "9")
+
+
+def test_play_says_which_card_folder_and_pool_it_played(tmp_path):
+    from workbench.core.data import cards_dir
+    from workbench.core.versions import pool_version
+    run = workbench("play", "meaning-made", "--players", "2", "--seed", "4", "--json")
+    doc = json.loads(run.stdout)
+    assert doc["cards"] == str(cards_dir("meaning-made"))
+    assert doc["pool"] == pool_version("meaning-made") and doc["pool"].startswith("p")
+    # the new keys come last: the document before them is what it was
+    assert list(doc)[-2:] == ["cards", "pool"] and list(doc)[:3] == ["game", "seed", "variants"]
+    text = workbench("play", "meaning-made", "--players", "2", "--seed", "4").stdout
+    assert f"cards: {doc['cards']} (pool {doc['pool']})" in text
+    assert "2 players" in text and " 1 rounds" not in text

@@ -20,8 +20,10 @@ from workbench.dashboard.play import HUMAN, PlayModel  # noqa: E402
 
 @pytest.fixture
 def toy(monkeypatch):
-    monkeypatch.setitem(registry.GAMES, "pebble-race", "workbench.games.pebble_race")
-    return PlayModel(game_id="pebble-race", games=["pebble-race"])
+    from workbench.games.pebble_race import GAME
+    registry.register(GAME)
+    yield PlayModel(game_id="pebble-race", games=["pebble-race"])
+    registry.unregister("pebble-race")
 
 
 def test_new_game_uses_game_defaults(toy):
@@ -175,7 +177,7 @@ def test_sweep_runs_off_thread_with_progress(sweeps):
     sweeps.param.watch(lambda e: seen.append(e.new), "done_games")
     thread = sweeps.start()
     assert thread is not None
-    sweeps.wait(60)
+    sweeps.wait(600)  # a hang limit, not a timing: a loaded machine is slow
     assert not sweeps.running and sweeps.message.startswith("played 30 games")
     assert seen and seen[-1] == 30 and sweeps.progress == 1.0
     assert sweeps.durations()["games"].sum() == 30
@@ -383,7 +385,7 @@ def test_graph_model_select_and_links(cards):
 def test_board_layout_adjacency_and_reshuffle():
     from workbench.dashboard.board import BoardModel
     board = BoardModel(seed=3)
-    tiles = board.tiles()
+    tiles = board.tables()['Districts and adjacency']
     assert tiles.height == 19
     # the adjacency is symmetric: each neighbour lists the tile back
     nbrs = {row["tile"]: set(row["neighbours"].split(", ")) for row in tiles.iter_rows(named=True)}
@@ -393,14 +395,14 @@ def test_board_layout_adjacency_and_reshuffle():
     board.reshuffle()
     assert board.seed == 4
     again = BoardModel(seed=3)
-    assert again.tiles()["kind"].to_list() == layout  # a seed always lays out the same board
-    assert board.power().height == board.players
+    assert again.tables()['Districts and adjacency']["kind"].to_list() == layout  # a seed always lays out the same board
+    assert board.tables()['Local Power'].height == board.players
 
 
 def test_board_after_bot_actions_shows_power():
     from workbench.dashboard.board import BoardModel
     board = BoardModel(seed=2, bot_actions=120)
-    power = board.power()
+    power = board.tables()['Local Power']
     assert set(power.columns) == {"player", "power sources", "connected", "offline"}
     assert board.figure() is not None
 
@@ -566,7 +568,8 @@ def test_icons_fall_back_to_text_without_an_emoji_font(monkeypatch):
         assert tabletop.icon("⚡", "Energy") == "<span class='wb-icon-text'>[Energy]</span>"
         model = PlayModel(game_id="meaning-made")
         html = tabletop.draw_table(model.game, model.state).object
-        assert "⚡" not in html and "🌟" not in html and "[Energy]" in html
+        # the terms' icons drop out and their words stay
+        assert "☀" not in html and "🌟" not in html and "Energy" in html and "Meaning" in html
     finally:
         tabletop.emoji_font_available.cache_clear()
 
@@ -619,3 +622,18 @@ def test_rules_page_marks_rulings_and_drafts():
         assert f"†{rid}" in mm.shown_text(lang, cid)
     mandate = RulesModel(game_id="mandate-2038")
     assert "‡" in mandate.shown_text("en", "mandate-2038/board/district-table")
+
+
+def test_board_legend_names_each_seat_colour_and_each_piece():
+    from bokeh.models import Legend
+
+    from workbench.core.registry import get_game
+    from workbench.games.mandate_2038.drawing import SEAT_COLOURS, board_figure
+    game = get_game("mandate-2038")
+    state = game.new_initial_state(game.config(4, seed=1))
+    legend = next(x for x in board_figure(state).below if isinstance(x, Legend))
+    labels = [i.label["value"] for i in legend.items]
+    seats = [f"{state.player_name(s)} ({p.faction})" for s, p in enumerate(state.players)]
+    assert labels == seats + ["Facility (hollow = offline)", "Generator", "Agent"]
+    colours = [i.renderers[0].glyph.fill_color for i in legend.items[:4]]
+    assert colours == SEAT_COLOURS[:4]

@@ -94,10 +94,10 @@ def test_game_chosen_on_cards_is_the_graph_pages_game(bench):
     pane = graph._pool_pane
     assert pane is not None and "Gene Drive" in graph._card.options
     # an edit of the Pax pool patches the figure shown rather than drawing a new one
-    nodes = pane.object.renderers[0].node_renderer.data_source
+    nodes = graph._pool_view.nodes
     assert nodes.data["requirement"][list(nodes.data["name"]).index("Gene Drive")] == "heat white"
     assert cards.model.edit("Gene Drive", "heat", "white white")
-    assert graph._pool_pane is pane and pane.object.renderers[0].node_renderer.data_source is nodes
+    assert graph._pool_pane is pane and graph._pool_view.nodes is nodes and pane.object is graph._pool_view.figure
     assert nodes.data["requirement"][list(nodes.data["name"]).index("Gene Drive")] == "heat white white"
 
 
@@ -157,3 +157,23 @@ def test_play_page_depends_on_the_position_and_waits_while_hidden(cards_copy, mo
     assert len(drawn) == start  # hidden: no redraw yet
     bench.page = TITLES.index("Play")
     assert drawn[start:] == [m.ply]  # one redraw, of the position now
+
+
+def test_graph_page_groups_and_filters_a_pool_graph(bench):
+    from workbench.dashboard.cards import CardsPage
+    from workbench.dashboard.graph import GraphPage
+    cards, graph = CardsPage(bench=bench), GraphPage(bench=bench)
+    cards._game.value = "pax-transhumanity"
+    bench.page = TITLES.index("Graph")
+    assert graph._grouping.visible and graph._group_by.options == ["kind", "sphere"]
+    nodes = graph._pool_view.nodes
+    assert len(nodes.data["name"]) == 84
+    graph._group_by.value = "sphere"
+    assert "Yellow" in graph._show.options and set(nodes.data["group"]) >= {"Yellow", "Blue"}
+    graph._show.value = ["Yellow"]
+    assert set(nodes.data["group"]) == {"Yellow"} and graph._pool_view.nodes is nodes
+    graph.model.select("Gene Drive")
+    roles = dict(zip(nodes.data["name"], nodes.data["role"]))
+    assert roles["Gene Drive"] == "selected" and "needs" in roles.values()
+    cards._game.value = "meaning-made"
+    assert not graph._grouping.visible

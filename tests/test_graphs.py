@@ -189,3 +189,56 @@ def test_graph_command_json():
     bad = subprocess.run([sys.executable, "-m", "workbench.cli", "graph", "meaning-mad"],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "did you mean" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# -- grouped drawings of the other games' card graphs -------------------------------------
+
+@pytest.mark.parametrize("game_id", ["mandate-2038", "pax-transhumanity"])
+def test_grouped_card_graph_labels_never_overlap(game_id):
+    """Every grouping, with every group alone and all together: no two label or
+    title boxes (computed from the layout, in frame pixels) overlap, every card has
+    a place inside the frame, and each group's cards stand under its title."""
+    from workbench.graphs.drawing import FRAME, grouped_layout, groupings
+    from workbench.graphs.tweak import TweakSession
+    graph = TweakSession(game_id=game_id).graph()
+    ways = groupings(graph)
+    assert len(ways) >= 2 and "kind" in ways
+    for by, titles in ways.items():
+        for show in [None] + [[t] for t in titles]:
+            lay = grouped_layout(graph, by, show)
+            boxes = lay.boxes()
+            for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(boxes):
+                assert 0 <= ax0 and ax1 <= FRAME[0] and 0 <= ay0 and ay1 <= FRAME[1], (by, a)
+                for b, (bx0, by0, bx1, by1) in boxes[i + 1:]:
+                    assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (by, show, a, b)
+            wanted = {n for n, d in graph.nodes(data=True) if show is None or d["groups"][by] in show}
+            assert set(lay.pos) == wanted
+
+
+def test_grouped_layout_puts_each_card_under_its_group_title():
+    from workbench.graphs.drawing import grouped_layout
+    from workbench.graphs.tweak import TweakSession
+    graph = TweakSession(game_id="mandate-2038").graph()
+    lay = grouped_layout(graph, "kind")
+    titles = sorted(lay.titles, key=lambda t: (t[0], -t[1]))
+    for n, (x, y) in lay.pos.items():
+        # the nearest title above the card in its column is its group's
+        above = [t for t in titles if abs(t[0] - (x - 5)) < 1 and t[1] > y]
+        assert above and min(above, key=lambda t: t[1] - y)[2] == graph.nodes[n]["groups"]["kind"], n
+
+
+def test_pool_figure_filters_groups_highlights_and_has_the_legend():
+    from workbench.graphs.drawing import pool_figure
+    from workbench.graphs.tweak import TweakSession
+    from bokeh.models import Legend
+    s = TweakSession(game_id="pax-transhumanity")
+    fig = pool_figure(s.graph(), s.analyses()["card_status"], selected="Gene Drive", by="sphere", show=["Yellow"])
+    nodes = next(r for r in fig.renderers if "role" in r.data_source.data).data_source.data
+    assert set(nodes["group"]) == {"Yellow"} and "Gene Drive" in nodes["name"]
+    roles = dict(zip(nodes["name"], nodes["role"]))
+    assert roles["Gene Drive"] == "selected" and roles["Yellow"] == "needs"
+    legend = next(x for x in fig.below if isinstance(x, Legend))
+    assert [i.label["value"] for i in legend.items] == ["dead or infeasible (outline)", "dominated (outline)",
+                                                         "selected", "needs", "unlocks"]
+    with pytest.raises(Exception, match="cannot group"):
+        pool_figure(s.graph(), by="era")

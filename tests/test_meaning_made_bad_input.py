@@ -126,7 +126,7 @@ def test_command_line_reports_a_broken_card_file_in_one_line(cards_copy):
     folder = cards_copy / "meaning_made"
     edit_yaml(folder / "patterns.yaml", lambda d: find(d["patterns"], "name", "Pulse").update(layer="seven"))
     proc = subprocess.run([sys.executable, "-m", "workbench.cli", "play", "meaning-made", "--json"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1
     assert proc.stdout == ""
     lines = [l for l in proc.stderr.splitlines() if l.strip()]

@@ -135,18 +135,42 @@ def test_report_mode_lets_a_refused_action_use_up_its_turn():
 
 def test_command_line_report_of_the_worked_example():
     """``workbench scenario run FILE --report --json``: one JSON document whose
-    divergences carry every erratum id, and exit 1 (the example does not pass)."""
+    divergences carry every erratum id, and exit 0: they are exactly the errata
+    the file records."""
     import json
     import subprocess
     import sys
 
     proc = subprocess.run([sys.executable, "-m", "workbench.cli", "scenario", "run", str(WORKED),
                            "--report", "--json"], capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["failed"] == 1 and doc["passed"] == 0
+    assert doc["failed"] == 0 and doc["passed"] == 1
+    assert doc["scenarios"][0]["errata"]["matches"] is True
     found = set()
     for d in doc["scenarios"][0]["divergences"]:
         found |= _tags(d.get("line"))
     documented = set(re.findall(r"^#+\s*([A-Z]\d+)\b", ERRATA.read_text("utf-8"), re.M))
     assert documented <= found
+
+
+def test_report_exits_1_and_says_so_when_the_divergences_differ_from_the_errata(tmp_path):
+    """Take the note off one erratum step: that divergence is no longer recorded,
+    so the report differs from the errata (exit 1, said on the last line); add a
+    note to a step that holds: a recorded erratum is not found (exit 1 too)."""
+    import subprocess
+    import sys
+
+    text = WORKED.read_text(encoding="utf-8")
+    first = re.search(r'note: "erratum (W\d+):', text)
+    untagged = tmp_path / "untagged.yaml"
+    untagged.write_text(text[:first.start()] + 'note: "' + text[first.end():], encoding="utf-8")
+    extra = tmp_path / "extra.yaml"
+    steps_at = text.index("\nsteps:\n") + len("\nsteps:\n")
+    extra.write_text(text[:steps_at] + '  - {expect: {turn: Alex}, note: "erratum Z99: invented"}\n'
+                     + text[steps_at:], encoding="utf-8")
+    for path, words in ((untagged, "not recorded as errata"), (extra, "recorded but not found: Z99")):
+        proc = subprocess.run([sys.executable, "-m", "workbench.cli", "scenario", "run", str(path), "--report"],
+                              capture_output=True, text=True, timeout=600)
+        last = proc.stdout.strip().splitlines()[-1]
+        assert proc.returncode == 1 and "differs from the recorded errata" in last and words in last, last

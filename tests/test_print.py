@@ -77,16 +77,24 @@ def printed(game: str, lang: str):
 
 # ---------------------------------------------------------------- geometry
 def test_standard_sizes_fit_the_papers_as_expected():
+    # with every crop mark 5 mm inside the paper, A4 takes eight poker cards landscape
+    # (portrait's three columns leave 4.5 mm a side), Letter six
     a4 = grid_for("poker", "a4")
-    assert (a4.cols, a4.rows, a4.paper_w) == (3, 3, 210.0)          # the usual nine poker cards
+    assert (a4.cols, a4.rows, a4.paper_w) == (4, 2, 297.0)
+    assert grid_for("poker", "a4", margin=2).per_page == 9          # a printer that prints to 2 mm
     letter = grid_for("poker", "letter")
-    assert letter.per_page == 8 and letter.paper_w == PAPERS["letter"][1]   # landscape fits more
-    for size in ("poker", "mini", "chip", "hex", "board", "square"):
+    assert letter.per_page == 6
+    hexes = grid_for("hex", "a4")                 # nested: 2 + 2 + 2 + 2, rows shifted half a hex
+    assert (hexes.per_page, hexes.nest) == (8, True)
+    assert hexes.cell(2)[0] - hexes.cell(0)[0] == pytest.approx(hexes.cell_w / 2)
+    for size in ("poker", "mini", "chip", "hex", "board", "square", "tarot"):
         for paper in PAPERS:
             g = grid_for(size, paper)
-            assert g.x0 >= 4 and g.y0 >= 4, (size, paper)
-            assert g.x0 + g.cols * g.cell_w <= g.paper_w - 4 + 1e-6
-            assert g.y0 + g.rows * g.cell_h <= g.paper_h - 4 + 1e-6
+            room = 5 + 1 + 1.5            # margin, mark gap, shortest mark
+            assert g.x0 >= room - 1e-6 and g.y0 >= room - 1e-6, (size, paper)
+            cells = [g.cell(i) for i in range(g.per_page)]
+            assert max(x for x, _ in cells) + g.cell_w <= g.paper_w - room + 1e-6
+            assert max(y for _, y in cells) + g.cell_h <= g.paper_h - room - 3 + 1e-6
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -106,6 +114,11 @@ def test_backs_mirror_the_faces_and_crop_marks_sit_on_cut_lines(game):
             assert by == fy
         cuts_x = {round(x + g["bleed"] + d, 3) for x, _ in face["cells"] for d in (0, g["w"])}
         cuts_y = {round(y + g["bleed"] + d, 3) for _, y in face["cells"] for d in (0, g["h"])}
+        if g["nest"]:      # nested hexes are cut along the hexagon: six sides of one length each
+            assert len(face["marks"]) == 6 * len(face["cells"])
+            for x1, y1, x2, y2 in face["marks"]:
+                assert math.hypot(x2 - x1, y2 - y1) == pytest.approx(g["h"] / 2, abs=0.01)
+            continue
         for x1, y1, x2, y2 in face["marks"]:
             assert 0 <= min(x1, x2) and max(x1, x2) <= g["paper_w"] and 0 <= min(y1, y2) <= g["paper_h"]
             if x1 == x2:   # a vertical mark, above or below the grid, on a vertical cut
@@ -203,8 +216,9 @@ def test_letter_paper_and_bad_input(tmp_path, capsys):
     assert {round(w / 72 * 25.4, 1), round(h / 72 * 25.4, 1)} == {215.9, 279.4}
     capsys.readouterr()
     for argv, words in ((["print", "meaning-mad", "--out", str(out)], "unknown game"),
-                        (["print", "meaning-made", "--lang", "xx", "--out", str(out)], "no xx terms"),
-                        (["print", "meaning-made", "--out", str(tmp_path / "no" / "x.pdf")], "does not exist"),
+                        (["print", "meaning-made", "--lang", "xx", "--out", str(out)], "not a language Babel"),
+                        (["print", "meaning-made", "--lang", "de", "--out", str(out)], "no de terms"),
+                        (["print", "meaning-made", "--out", str(out / "x.pdf")], "is a file, not a folder"),
                         (["print", "meaning-made", "--cards", str(tmp_path / "none"), "--out", str(out)],
                          "no such folder"),
                         (["rules", "pdf", "meaning-made", "--lang", "en", "--side-by-side", "en",
@@ -266,36 +280,7 @@ def test_markdown_is_escaped_for_typst():
         assert piece in text, piece
 
 
-# ---------------------------------------------------------------- Tabletop Simulator
-def test_tts_saved_object_structure(tmp_path, capsys):
-    out = tmp_path / "mandate.json"
-    assert main(["export", "tts", "mandate-2038", "--out", str(out), "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    save = json.loads(out.read_text(encoding="utf-8"))
-    objects = save["ObjectStates"]
-    counts = expected_counts("mandate-2038")
-    decks = [o for o in objects if o["Name"] == "DeckCustom"]
-    assert {d["Nickname"].split(": ")[1]: len(d["ContainedObjects"]) for d in decks} == \
-        {"Headlines": counts["headlines"], "Era Mandates": counts["mandates"], "Training deck": counts["training"]}
-    from PIL import Image
-    for d in decks:
-        ids = [c["CardID"] for c in d["ContainedObjects"]]
-        assert ids == d["DeckIDs"] and len(set(ids)) == len(ids)
-        for cid in ids:
-            sheet = d["CustomDeck"][str(cid // 100)]
-            assert cid % 100 < sheet["NumWidth"] * sheet["NumHeight"] <= 70
-            face = Path(sheet["FaceURL"].removeprefix("file://"))
-            assert face.exists() and Path(sheet["BackURL"].removeprefix("file://")).exists()
-            w, h = Image.open(face).size
-            assert w / sheet["NumWidth"] / (h / sheet["NumHeight"]) == pytest.approx(
-                63 / 88 if "Training" not in d["Nickname"] else 44 / 63, rel=0.02)
-    tiles = [o for o in objects if o["Name"] == "Custom_Tile"]
-    assert sum(1 for t in tiles if t["CustomImage"]["CustomTile"]["Type"] == 1) == counts["tiles"]
-    boards = [o for o in objects if o["Name"] == "Custom_Board"]
-    assert len(boards) == counts["factions"] + 1 and any("map" in b["Nickname"] for b in boards)
-    counters = [o for o in objects if o["Name"] == "Counter"]
-    assert len(counters) == 4 * 7 == summary["counters"] and all("value" in c["Counter"] for c in counters)
-    assert len(list((tmp_path / "mandate-images").glob("*.png"))) == summary["image_files"]
+# The Tabletop Simulator export is checked in tests/test_tts.py.
 
 
 def test_dashboard_print_model_previews_one_card_per_kind():
@@ -305,19 +290,3 @@ def test_dashboard_print_model_previews_one_card_per_kind():
     previews = m.previews(ppi=40)
     assert [t for t, _ in previews] == ["Ötletek", "Átbillenési pontok", "Szfératáblák"]
     assert all(png[:8] == b"\x89PNG\r\n\x1a\n" for _, png in previews)
-
-
-def test_tts_deck_over_several_sheets_numbers_cards_per_sheet(tmp_path, monkeypatch):
-    from workbench.print import tts
-    monkeypatch.setattr(tts, "PER_SHEET", 25)       # 60 Patterns over three sheets
-    out = tmp_path / "mm.json"
-    summary = tts.export("meaning-made", out, seats=2)
-    save = json.loads(out.read_text(encoding="utf-8"))
-    patterns = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom" and "Patterns" in o["Nickname"])
-    assert sorted(patterns["CustomDeck"]) == ["1", "2", "3"] and summary["decks"]["patterns"] == 60
-    ids = patterns["DeckIDs"]
-    assert ids[:2] == [100, 101] and ids[25] == 200 and ids[-1] == 309 and len(set(ids)) == 60
-    names = [c["Nickname"] for c in patterns["ContainedObjects"]]
-    assert names == [c["name"] for c in _yaml("meaning-made", "patterns.yaml")["patterns"]]
-    counters = [o for o in save["ObjectStates"] if o["Name"] == "Counter"]
-    assert len(counters) == 1 + 2 * 5 and counters[0]["Counter"]["value"] == _yaml("meaning-made", "settings.yaml")["meaning"]

@@ -47,6 +47,7 @@ def test_every_language_shows_the_marks_and_plain_leaves_them_out(game):
         assert f'<a id="ruling-{first}"></a>†1 `{first}`' in marked.text
         plain = render(game, lang, plain=True)
         assert "†" not in plain.text and "‡" not in plain.text and "ruling-" not in plain.text
+        assert "<!--" not in plain.text  # the clause and section markers are for review, not for print
 
 
 def test_draft_values_are_marked_in_both_languages():
@@ -103,7 +104,7 @@ def test_article_filter_follows_a_renamed_term(cards_copy):
     path = cards_copy / "mandate_2038" / "terms" / "hu.yaml"
     before = render("mandate-2038", "hu", plain=True).text
     assert "Amikor a Bizalom értéked" in before          # mandate-2038/milestones/trust
-    path.write_text(path.read_text(encoding="utf-8").replace("trust: Bizalom", "trust: Elismerés"), encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8").replace("text: Bizalom,", "text: Elismerés,"), encoding="utf-8")
     after = render("mandate-2038", "hu", plain=True).text
     assert "Amikor az Elismerés értéked" in after
     # every article the catalogue writes before the term now agrees with it

@@ -1,12 +1,12 @@
-"""The opt-in build step of the compiled engine modules (see
-:mod:`workbench.native` for what is compiled and how a stale build is refused).
+"""The build step of the compiled engine modules (see :mod:`workbench.native`
+for what is compiled and how a stale build is refused).
 
-``python -m workbench.build_native`` compiles, ``... status`` says whether the
-compiled build is in use and why, ``... clean`` removes it. Needs the ``fast``
-extra (mypy, which carries mypyc) and a C compiler; without them it says so and
-changes nothing. It writes ``workbench/_native/`` in the package itself, so it
-is meant for a source checkout with an editable install (``pip install -e``).
-About half a minute of compiling on one core.
+The ordinary install runs :func:`build` (``setup.py``); ``python -m
+workbench.build_native`` builds again by hand in a source checkout (after an
+edit, say), ``... status`` says whether the compiled build is in use and why,
+``... clean`` removes it. Building by hand needs the ``fast`` extra (mypy,
+which carries mypyc) and a C compiler; without them it says so and changes
+nothing. About half a minute of compiling a game on one core.
 """
 
 from __future__ import annotations

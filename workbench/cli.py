@@ -18,7 +18,7 @@ import importlib
 import sys
 
 COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "init",
-            "print", "export", "balance"]
+            "print", "export", "balance", "cards", "journal", "new_game", "compare", "history"]
 
 
 def _leaf_parsers(parser: argparse.ArgumentParser):
@@ -44,7 +44,9 @@ def _add_cards_option(parser: argparse.ArgumentParser) -> None:
 
 def _version() -> str:
     import workbench
-    return workbench.__version__
+    from workbench import native
+    # which build of the rules runs: a new user sees at once whether the install compiled them
+    return f"{workbench.__version__} (rules: {native.status})"
 
 
 class _Parser(argparse.ArgumentParser):

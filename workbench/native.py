@@ -1,13 +1,17 @@
-"""The optional compiled build of the hot engine modules, and the guard that
-never lets it run stale.
+"""The compiled build of the hot engine modules, and the guard that never
+lets it run stale.
 
-The modules in :data:`COMPILED_MODULES` (the Meaning Made rules and the seeded
-random stream) are ordinary typed Python. ``python -m workbench.build_native``
-(:mod:`workbench.build_native`) compiles those same sources with mypyc (the
-``fast`` extra: ``pip install -e '.[fast]'``, plus a C compiler) into
-``workbench/_native/``, with a manifest of the SHA-256 of every source the
-compiler may have read. Nothing builds them on install: without that step, or
-without a compiler, the workbench runs as plain Python, exactly as before.
+A game package that wants its rules compiled lists the modules in a file
+``compiled.txt`` beside them (one module name per line, relative to the
+package; ``#`` starts a comment): the engine names no game. Those modules are
+ordinary typed Python. The ordinary install (``pip install .``, ``pip install
+-e .``, a wheel build: see ``setup.py``) compiles those same sources with mypyc
+into ``workbench/_native/`` where a C compiler is present, with a manifest of
+the SHA-256 of every source the compiler may have read; ``python -m
+workbench.build_native`` builds again by hand. Where no compiler is present or
+the build fails, the install goes on and records why in ``NOT_BUILT``: the
+workbench runs as plain Python, the same rules, and ``workbench --version`` and
+``workbench bench`` say so in one line.
 
 When ``workbench`` is imported, :func:`install` compares the manifest with the
 sources on disk. Only if every hash matches (and the interpreter is the one the
@@ -17,8 +21,8 @@ loads the compiled modules; one edited source, an unreadable manifest or
 because compiled modules call each other directly, past the import system.
 
 The compiled code is the same rules: ``tests/test_differential.py`` gives the
-same bytes on both (``tests/test_meaning_made_native.py`` checks it where a
-compiler is present).
+same bytes on both (``tests/test_meaning_made_native.py`` runs it on the build
+the install made, and on CI refuses to skip).
 """
 
 from __future__ import annotations
@@ -33,13 +37,32 @@ NATIVE_DIR = HERE / "_native"
 MANIFEST = "manifest.json"
 GROUP = "workbench_native"  # the shared library is GROUP + "__mypyc"
 
-_MM = "workbench.games.meaning_made."
-#: what the build compiles: the Meaning Made state, each action and phase and
-#: the evaluation, and the random stream every game draws from. Not compiled:
-#: notation, card data, variants and scenarios (built or read once per game).
-COMPILED_MODULES = tuple(_MM + m for m in (
-    "state", "actions", "contribute", "load_pattern", "flow", "recycle", "touchpoint", "stability_window",
-    "consequences", "tracks", "setup", "gather", "conversion", "solo", "evaluation", "variants"))
+#: the file in a game package that lists its compiled modules
+DECLARATION = "compiled.txt"
+#: the file the install leaves in the build folder when it could not compile
+NOT_BUILT = "NOT_BUILT"
+
+
+def compiled_packages() -> list[Path]:
+    """The game package folders that declare compiled modules, in name order."""
+    return sorted(p.parent for p in (HERE / "games").glob(f"*/{DECLARATION}"))
+
+
+def declared_modules() -> tuple[str, ...]:
+    """Every module the build compiles, from each package's ``compiled.txt``:
+    a game's state, actions, phases and evaluation. Not compiled: notation,
+    card data, variants' loading and scenarios (built or read once per game)."""
+    names: list[str] = []
+    for folder in compiled_packages():
+        package = "workbench.games." + folder.name
+        for line in (folder / DECLARATION).read_text(encoding="utf-8").splitlines():
+            name = line.split("#", 1)[0].strip()
+            if name:
+                names.append(f"{package}.{name}")
+    return tuple(names)
+
+
+COMPILED_MODULES = declared_modules()
 
 #: why the compiled build is or is not in use ("compiled (mypyc)" when it is)
 status = "pure Python: not checked yet"
@@ -47,9 +70,11 @@ status = "pure Python: not checked yet"
 
 def sources() -> list[Path]:
     """Every source the compiled code may have baked assumptions about (types,
-    constants): the whole Meaning Made package, the core package and this file."""
-    return (sorted((HERE / "games" / "meaning_made").glob("*.py")) + sorted((HERE / "core").glob("*.py"))
-            + [HERE / "native.py"])
+    constants): each compiling game's whole package, the core package and this file."""
+    files: list[Path] = []
+    for folder in compiled_packages():
+        files += sorted(folder.glob("*.py")) + [folder / DECLARATION]
+    return files + sorted((HERE / "core").glob("*.py")) + [HERE / "native.py"]
 
 
 def source_key(path: Path) -> str:
@@ -72,7 +97,11 @@ def check(native_dir: Path = NATIVE_DIR) -> tuple[dict[str, Path] | None, str]:
         return None, "pure Python: WORKBENCH_PURE is set"
     manifest = native_dir / MANIFEST
     if not manifest.is_file():
-        return None, "pure Python: no compiled build (python -m workbench.build_native)"
+        not_built = native_dir / NOT_BUILT
+        if not_built.is_file():
+            why = not_built.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            return None, f"pure Python: the install did not compile the rules ({why[0] if why else 'no reason given'})"
+        return None, "pure Python: no compiled build (pip install -e . or python -m workbench.build_native)"
     import json
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))

@@ -8,6 +8,7 @@ broken set-up, not a reason to pass."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -22,7 +23,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+#: where the README's pictures live; only ``python -m tests.browser.refresh_screenshots``
+#: writes there (it sets $WORKBENCH_SCREENSHOTS to this folder)
+DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
 CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -30,6 +33,17 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 def _have_browser() -> bool:
     return Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory) -> Path:
+    """The folder the tests save their screenshots in: ``$WORKBENCH_SCREENSHOTS``
+    when set (the refresh command points it at ``docs/screenshots``), otherwise a
+    temporary folder, so running the suite never rewrites a tracked file."""
+    chosen = os.environ.get("WORKBENCH_SCREENSHOTS")
+    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -59,19 +73,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory, _require_browser):
-    """``workbench serve`` on a free port over a private copy of the cards, so
-    edits and saves made by the tests never touch the checkout."""
-    cards = tmp_path_factory.mktemp("served") / "cards"
+@contextlib.contextmanager
+def served(folder: Path, log_level: str = "warn"):
+    """``workbench serve`` on a free port over a private copy of the cards in
+    ``folder``, its output in ``folder/serve.log``; stopped on leaving."""
+    cards = folder / "cards"
     shutil.copytree(ROOT / "cards", cards)
     port = _free_port()
-    env = {**os.environ, "WORKBENCH_CARDS": str(cards), "BOKEH_LOG_LEVEL": "warn"}
-    log = (tmp_path_factory.mktemp("serve-log") / "serve.log").open("w")
+    env = {**os.environ, "WORKBENCH_CARDS": str(cards), "BOKEH_LOG_LEVEL": log_level}
+    log = (folder / "serve.log").open("w")
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port),
                              "--no-browser"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 300
     while True:
         if proc.poll() is not None:
             pytest.fail(f"workbench serve exited with {proc.returncode}; see {log.name}")
@@ -86,15 +100,31 @@ def server(tmp_path_factory, _require_browser):
             pass
         if time.monotonic() > deadline:
             proc.terminate()
-            pytest.fail("workbench serve did not answer within 180 s")
+            pytest.fail("workbench serve did not answer within 300 s")
         time.sleep(0.5)
-    yield {"url": url, "cards": cards, "log": Path(log.name)}
-    proc.terminate()
     try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield {"url": url, "cards": cards, "log": Path(log.name)}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture
+def start_server(_require_browser):
+    """:func:`served` for a test that needs its own server (another log level)."""
+    return served
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory, _require_browser):
+    """``workbench serve`` on a free port over a private copy of the cards, so
+    edits and saves made by the tests never touch the checkout."""
+    with served(tmp_path_factory.mktemp("served")) as info:
+        yield info
 
 
 @pytest.fixture
@@ -109,8 +139,8 @@ def console_errors(page):
 class UI:
     """Small steps the tests share: open the app, switch tab, take a screenshot."""
 
-    def __init__(self, page, server):
-        self.page, self.server = page, server
+    def __init__(self, page, server, screenshots: Path):
+        self.page, self.server, self.screenshots = page, server, screenshots
 
     def open(self, tab: str | None = None):
         self.page.goto(self.server["url"], wait_until="networkidle", timeout=120_000)
@@ -124,25 +154,26 @@ class UI:
 
     def tab(self, name: str):
         self.tab_button(name).click()
-        self.page.wait_for_timeout(700)
+        # the page's holder shown is the condition (not a fixed pause): a loaded
+        # machine takes longer, an idle one goes on at once
+        self.page.locator(f".page-{name.lower()}").first.wait_for(state="visible")
 
     def screenshot(self, name: str):
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.page.wait_for_timeout(800)
         # a click near the bottom (Apply) scrolls the page; the picture a reader
         # sees in the docs starts at the top of the page
         self.page.evaluate("() => { window.scrollTo(0, 0); "
                            "document.querySelectorAll('*').forEach(e => { if (e.scrollTop) e.scrollTop = 0; }); }")
-        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        self.page.screenshot(path=str(self.screenshots / f"{name}.png"), full_page=True)
 
 
 @pytest.fixture
-def ui(page, server):
+def ui(page, server, screenshots):
     from playwright.sync_api import expect
     # the machine is shared: give the server time rather than fail on a busy moment
     page.set_default_timeout(60_000)
     expect.set_options(timeout=60_000)
-    return UI(page, server)
+    return UI(page, server, screenshots)
 
 
 @pytest.fixture(scope="session")
@@ -170,7 +201,7 @@ def jupyter_lab(tmp_path_factory, _require_browser):
          "jupyterlab.NeverCheckForUpdate"],
         cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 300
     while True:
         if proc.poll() is not None:
             pytest.fail(f"jupyter lab exited with {proc.returncode}; see {log.name}")
@@ -181,7 +212,7 @@ def jupyter_lab(tmp_path_factory, _require_browser):
             pass
         if time.monotonic() > deadline:
             proc.terminate()
-            pytest.fail("jupyter lab did not answer within 180 s")
+            pytest.fail("jupyter lab did not answer within 300 s")
         time.sleep(0.5)
     yield {"url": url, "token": token, "root": root, "log": Path(log.name)}
     proc.terminate()

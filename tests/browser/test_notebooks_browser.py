@@ -63,7 +63,7 @@ BOKEH_ROOTS = """() => {
 
 
 @pytest.mark.parametrize("name", list(NOTEBOOKS))
-def test_notebook_runs_and_renders_offline(page, jupyter_lab, name):
+def test_notebook_runs_and_renders_offline(page, jupyter_lab, name, screenshots):
     lab = jupyter_lab
     page.set_default_timeout(120_000)
     offsite: list[str] = []
@@ -126,7 +126,60 @@ def test_notebook_runs_and_renders_offline(page, jupyter_lab, name):
 
     if NOTEBOOKS[name]:
         _widget_changes_output(page)
+    if name in EDITORS:
+        EDITORS[name](page, screenshots)
     assert offsite == [], f"the notebook asked the network for {offsite[:3]}"
+
+
+def _overlap(a, b) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def _card_editor_edits_a_cost(page, screenshots):
+    """Notebook 04's Cards page in the lab's output: its text covers none of its
+    buttons, every cost column is within the table's view, and a cost edited in
+    the table is taken (the report and the cell show it)."""
+    import re
+    editor = page.locator(".jp-OutputArea-output").filter(has=page.locator(".cards-info")).last
+    editor.scroll_into_view_if_needed()
+    info = editor.locator(".cards-info").first
+    for label in ("Export CSV", "Save to card files", "Reload from disk"):
+        button = editor.get_by_role("button", name=label).first
+        expect(button).to_be_visible()
+        assert not _overlap(info.bounding_box(), button.bounding_box()), f"the card text covers {label}"
+    holder = editor.locator(".tabulator-tableholder").first.bounding_box()
+    for field in ("name", "kind", "layer", "E", "I", "S", "V"):
+        col = editor.locator(f".tabulator-col[tabulator-field='{field}']").first
+        expect(col).to_be_visible()
+        box = col.bounding_box()
+        assert holder["x"] <= box["x"] and box["x"] + box["width"] <= holder["x"] + holder["width"] + 1, \
+            f"column {field} is outside the table's view"
+    # the first card the table shows (its rows are drawn as they scroll into view)
+    first = editor.locator(".tabulator-row").first
+    card = first.locator(".tabulator-cell[tabulator-field='name']").inner_text().strip()
+    row = editor.locator(".tabulator-row").filter(
+        has=page.locator(".tabulator-cell[tabulator-field='name']", has_text=re.compile(rf"^{re.escape(card)}$")))
+    cell = row.locator(".tabulator-cell[tabulator-field='E']")
+    old = int(cell.inner_text())
+    cell.click()
+    field = cell.locator("input")
+    field.wait_for()
+    field.fill(str(old + 1))
+    field.press("Enter")
+    expect(editor.locator(".cards-report").first).to_contain_text("What the last edit changed", timeout=60_000)
+    expect(cell).to_have_text(str(old + 1))
+    # the picture for the docs: the editor at the top of the lab's window
+    news = page.get_by_role("button", name="No")
+    if news.count():
+        news.first.click()
+    editor.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(screenshots / "notebook-04.png"))
+
+
+#: notebook -> a check of the editor it shows, after Run All
+EDITORS = {"04_live_tweaking_playtest.ipynb": _card_editor_edits_a_cost}
 
 
 def _widget_changes_output(page):

@@ -4,10 +4,9 @@ A balance trial writes its card files to a folder and plays them with
 :func:`workbench.sim.simulate`. The batch runner resolves games by reference
 (``module:ATTR``) in each worker process, forked pool workers and Dask workers
 alike, so the reference names the folder itself: the attribute
-``cards_<hex of the path>`` of this module is a Meaning Made game that loads
-its cards from that folder (PEP 562 module ``__getattr__``); for the other games
-``pool_<hex of the game id>_<hex of the path>`` does the same through the
-game's own card loader. Any process that
+``pool_<hex of the game id>_<hex of the path>`` of this module is the game
+playing the cards its own loader reads from that folder (PEP 562 module
+``__getattr__``). Any process that
 sees the same file system can open it; nothing has to be registered first.
 """
 
@@ -18,16 +17,13 @@ from pathlib import Path
 
 from workbench.core.data import dump_yaml
 
-PREFIX = "cards_"
 #: ``pool_<hex game id>_<hex path>``: any registered game with its cards from a folder
 POOL_PREFIX = "pool_"
 
 
-def game_ref(folder: Path, game_id: str = "meaning-made") -> str:
+def game_ref(folder: Path, game_id: str) -> str:
     """The reference of game ``game_id`` playing the cards in ``folder``."""
     path = Path(folder).resolve().as_posix()
-    if game_id == "meaning-made":
-        return f"{__name__}:{PREFIX}{path.encode('utf-8').hex()}"
     return f"{__name__}:{POOL_PREFIX}{game_id.encode('utf-8').hex()}_{path.encode('utf-8').hex()}"
 
 
@@ -49,9 +45,4 @@ def __getattr__(name: str):
         from workbench.core.registry import get_game
         game = get_game(bytes.fromhex(game_hex).decode("utf-8"))
         return game.with_cards(game.pool_spec.load(Path(bytes.fromhex(path_hex).decode("utf-8"))))
-    if not name.startswith(PREFIX):
-        raise AttributeError(name)
-    folder = Path(bytes.fromhex(name[len(PREFIX):]).decode("utf-8"))
-    from workbench.games.meaning_made import MeaningMade
-    from workbench.games.meaning_made.data import load_cards
-    return MeaningMade(cards=load_cards(folder))
+    raise AttributeError(name)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,7 +32,6 @@ from .pools import game_ref, write_pool
 from .targets import Target, player_counts
 from .variables import Variable
 
-GAME_ID = "meaning-made"
 STUDY_NAME = "balance"
 
 
@@ -81,17 +81,11 @@ class StudyResult:
         return next((t for t in self.trials if t["number"] == 0 and t["state"] == "COMPLETE"), None)
 
 
-#: games whose card files the search can vary (patterns, trial folders, game references)
-BALANCED_GAMES = (GAME_ID, "mandate-2038", "pax-transhumanity")
-
-
 def require_tweakable(game: str) -> None:
-    """Refuse, in one line, a game the search does not cover yet."""
-    if game not in BALANCED_GAMES:
-        from workbench.core.registry import get_game
-        get_game(game)  # an unknown id is refused with the known ones
-        raise WorkbenchError(f"balance works on {', '.join(BALANCED_GAMES)} so far: the vary patterns and "
-                             f"trial card folders for {game} are not written yet")
+    """Refuse, in one line, a game the search does not cover (one that declares
+    no ``Game.balance`` or no card graph to vary)."""
+    from workbench.core.registry import require
+    require(game, "balance", "balance declaration (Game.balance: targets and vary patterns)")
 
 
 def open_session(game: str, folder: Path | None = None):
@@ -166,6 +160,7 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
     storage = None
     if spec.study_path is not None:
         path = Path(spec.study_path)
+        check_study_file(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         storage = f"sqlite:///{path.resolve()}"
     sampler = optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=max(2, min(10, spec.trials // 3)))
@@ -173,7 +168,7 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
         study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize",
                                     sampler=sampler, load_if_exists=True)
     except Exception as exc:  # not an Optuna database, unreadable file...
-        raise WorkbenchError(f"cannot open the study {spec.study_path}: {exc}") from None
+        raise WorkbenchError(f"cannot open the study {spec.study_path}: {_first_line(exc)}") from None
     stored = study.user_attrs.get("spec")
     cards = cards_hash(session.raw)
     if stored is None:
@@ -246,18 +241,54 @@ def spec_hash(spec: BalanceSpec) -> str:
     return hashlib.sha1(spec.fingerprint().encode()).hexdigest()[:10]
 
 
+#: the first bytes of every SQLite 3 database file
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_study_file(path: Path | None) -> None:
+    """Refuse, before any trial runs, a ``--study`` file that is there but is not
+    a SQLite database (a folder, a FIFO, a text file...): one line, instead of
+    the SQL and the link Optuna's error would print. A missing or empty file is
+    a new study."""
+    if path is None:
+        return
+    path = Path(path)
+    if not path.exists():
+        return
+    from workbench.core.data import check_regular_file
+    try:
+        check_regular_file(os.stat(path), path, limit=1 << 62)
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except DataError as exc:
+        raise WorkbenchError(f"--study {path} {exc.message}") from None
+    except OSError as exc:
+        raise WorkbenchError(f"--study {path}: cannot read it ({exc.strerror or exc})") from None
+    if head and head != SQLITE_HEADER:
+        raise WorkbenchError(f"--study {path} is not a SQLite file; give the .sqlite file of an earlier "
+                             "study or a new file name")
+
+
+def _first_line(exc: Exception) -> str:
+    """An error's first line, without the SQL and background links some
+    database errors append."""
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]
+
+
 def proposal_of(spec: BalanceSpec) -> list[dict]:
     """The best trial's edits of the study stored at ``spec.study_path`` (no
     trials are run), for --undo."""
     import optuna
     if spec.study_path is None or not Path(spec.study_path).exists():
         raise WorkbenchError(f"no study file {spec.study_path}")
+    check_study_file(Path(spec.study_path))
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     try:
         study = optuna.load_study(study_name=STUDY_NAME, storage=f"sqlite:///{Path(spec.study_path).resolve()}")
         best = study.best_trial
     except Exception as exc:
-        raise WorkbenchError(f"cannot read a finished study from {spec.study_path}: {exc}") from None
+        raise WorkbenchError(f"cannot read a finished study from {spec.study_path}: {_first_line(exc)}") from None
     edits = []
     for v in study.user_attrs.get("variables", []):
         name = f"{v['card']}.{v['field']}"

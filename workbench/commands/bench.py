@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from .common import emit_json
 
-BUNDLED = ("meaning-made", "mandate-2038", "pax-transhumanity")
-
-
 def add_parser(sub) -> None:
     p = sub.add_parser("bench", help="measure engine and batch-simulation speed against targets",
                        description="Measure each game's engine (random play against OpenSpiel's tic-tac-toe, "
@@ -30,7 +27,7 @@ def add_parser(sub) -> None:
                         "paired playtest, extrapolated, said so beside each figure")
     p.add_argument("--only", action="append", default=[], metavar="NAME",
                    help="run only these figures: engine, greedy, paired (per game), sweep-random, "
-                        "sweep-greedy, scaling, dask, startup (repeatable)")
+                        "sweep-greedy, scaling, dask, startup, rooms, rooms-resume (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 
@@ -42,7 +39,9 @@ def run(args) -> int:
     from workbench.sim.bench import ALL_FIGURES, run_sections
 
     from . import validate
-    for ref in args.game or list(BUNDLED):  # every game (and --players against each) before any figure
+    from workbench.core.registry import load_all
+    every = list(load_all())
+    for ref in args.game or every:  # every game (and --players against each) before any figure
         validate.players(validate.game(ref), args.players)
     only = args.only or list(ALL_FIGURES)
     unknown = [n for n in only if n not in ALL_FIGURES]
@@ -50,7 +49,7 @@ def run(args) -> int:
         from workbench.core.errors import WorkbenchError, suggest
         raise WorkbenchError(f"unknown figure {unknown[0]!r}{suggest(unknown[0], ALL_FIGURES)}; "
                              f"choose from {', '.join(ALL_FIGURES)}")
-    games = args.game or list(BUNDLED)
+    games = args.game or every
 
     def note(text: str) -> None:
         if not args.json:

@@ -19,7 +19,11 @@ def add_parser(sub) -> None:
     t.add_argument("--seed", type=int, default=1, help="seed of the Mandate 2038 map layout (default 1)")
     t.add_argument("--base-url", default=None, metavar="URL",
                    help="where the images will be uploaded; URLs become URL/<file> instead of file://")
-    t.add_argument("--out", required=True, metavar="FILE.json")
+    t.add_argument("--host", default=None, metavar="ADDRESS[:PORT]",
+                   help="serve the images from `workbench serve --tts-images` on your LAN: URLs become "
+                        "http://ADDRESS:PORT/tts/<file> (port 5006 unless given)")
+    t.add_argument("--out", required=True, metavar="FILE.json",
+                   help="where to write the save (missing folders on the way are created)")
     t.add_argument("--json", action="store_true", help="print one JSON document")
     t.set_defaults(func=run_tts)
 
@@ -32,16 +36,51 @@ def run_tts(args) -> int:
     from . import validate
     game_id = check_game(args.game)
     validate.lang(args.lang)
+    if args.out.lower().endswith(".json"):
+        from pathlib import Path
+        try:                      # DESIGN 3.1: a missing parent folder is created
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WorkbenchError(f"--out {args.out!r}: cannot make its folder ({exc.strerror or exc})") from None
     out = validate.out_path(args.out, "--out", (".json",))
     validate.seed(args.seed)
     if not 1 <= args.seats <= 8:
         raise WorkbenchError("--seats must be between 1 and 8")
-    summary = export(game_id, out, lang=args.lang, seats=args.seats, seed=args.seed, base_url=args.base_url)
+    base_url = base_url_of(args.base_url, args.host)
+    summary = export(game_id, out, lang=args.lang, seats=args.seats, seed=args.seed, base_url=base_url)
     if args.json:
         emit_json(summary)
     else:
         decks = ", ".join(f"{k} {n}" for k, n in summary["decks"].items())
         print(f"wrote {out}: decks {decks}; {sum(summary['tiles'].values())} tiles, "
-              f"{sum(summary['boards'].values())} boards, {summary['counters']} counters; "
-              f"{summary['image_files']} images in {summary['images']}")
+              f"{sum(summary['boards'].values())} boards, {summary['counters']} counters, "
+              f"{sum(summary['pieces'].values())} pieces, {len(summary['bags'])} bags, "
+              f"{summary['hands']} hand zones; {summary['image_files']} images in {summary['images']}")
+        if args.host:
+            print(f"serve them with: workbench serve --host 0.0.0.0 --tts-images {summary['images']}")
+        elif not base_url:
+            print("the images are file:// links on this machine; for remote players upload the folder and "
+                  "export again with --base-url (docs/print.md)")
     return 0
+
+
+def base_url_of(base_url: str | None, host: str | None) -> str | None:
+    """The images' base URL: ``--base-url`` as given (http or https), or the
+    dashboard's ``/tts`` folder on ``--host``."""
+    from urllib.parse import urlsplit
+
+    from workbench.core.errors import WorkbenchError
+    if base_url and host:
+        raise WorkbenchError("give --base-url or --host, not both")
+    if host:
+        name, _, port = host.strip().partition(":")
+        if not name or any(c.isspace() or c in "/?#@" for c in name):
+            raise WorkbenchError(f"--host {host!r} is not an address (e.g. 192.168.1.20 or mybox.local:5006)")
+        from . import validate
+        number = validate.port(port or 5006)
+        return f"http://{name}:{number}/tts"
+    if base_url:
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise WorkbenchError(f"--base-url {base_url!r} must be an http:// or https:// address")
+    return base_url

@@ -10,104 +10,88 @@ def add_parser(sub) -> None:
                        description="Build a game's card dependency graph and print its analyses: cheapest "
                                    "loads, dead and dominated cards, bottleneck Layers, Initiative feasibility "
                                    "by player count, cycles and a per-card summary.")
-    p.add_argument("game", help="game id (mandate-2038 gives its hex adjacency graph unless --card-graph)")
+    p.add_argument("game", help="game id (a game with a board gives its board's adjacency graph unless "
+                                "--card-graph)")
     p.add_argument("--card-graph", action="store_true",
-                   help="mandate-2038: the card graph (projects, Facilities, Generators, Eras) instead of the board")
-    p.add_argument("--seed", type=int, default=1, help="board seed (mandate-2038)")
-    p.add_argument("--html", metavar="FILE", help="also write the bokeh drawing to an HTML file")
+                   help="a game with a board and a card graph: the card graph instead of the board")
+    p.add_argument("--seed", type=int, default=1, help="board seed (games with a board)")
+    p.add_argument("--html", metavar="FILE", help="also write the bokeh drawing to an HTML file "
+                   "(missing folders on the way are created)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from workbench.core.errors import WorkbenchError
-    from workbench.core.registry import get_game
+    from workbench.core import registry
 
     from . import validate
 
-    get_game(args.game)  # a clear message for an unknown id
+    game = registry.get_game(args.game)  # a clear message for an unknown id
     validate.seed(args.seed)
     validate.out_path(args.html, "--html", (".html", ".htm"))  # before the work, not after
-    if args.game == "mandate-2038" and not args.card_graph:
-        return _board_graph(args)
-    if args.game in ("mandate-2038", "pax-transhumanity"):
-        return _pool_graph(args)
-    if args.game != "meaning-made":
-        raise WorkbenchError(f"{args.game} has no card dependency graph; try meaning-made, mandate-2038 "
-                             "or pax-transhumanity")
-    from workbench.games.meaning_made.data import load_cards
-    from workbench.graphs import dependency
-
-    cards = load_cards()
-    graph = dependency.build_graph(cards)
-    tables = dependency.analyses(cards, graph)
-    if args.html:
-        _write_html(args.html, graph, tables)
-    if args.json:
-        emit_json({"game": args.game, **dependency.graph_json(graph),
-                   "analyses": {k: v.to_dicts() for k, v in tables.items()}})
-        return 0
-    import polars as pl
-    with pl.Config(tbl_rows=80, tbl_cols=12, tbl_width_chars=160, fmt_str_lengths=60):
-        print(f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
-        for name in ("layer_bottlenecks", "pattern_viability", "cycles"):
-            table = tables[name]
-            if name == "pattern_viability":
-                table = table.filter(pl.col("dead") | (pl.col("dominated_by") != ""))
-                name = "dead or dominated Patterns"
-            print(f"\n{name}:")
-            print(table)
-        feas = tables["initiative_feasibility"].filter(~pl.col("feasible"))
-        print("\nInitiatives infeasible at some player count:")
-        print(feas)
-    return 0
+    if game.provides("board") and not (args.card_graph and game.provides("card_graph")):
+        return _board_graph(args, game)
+    registry.require(args.game, "card_graph", "card graph")
+    return _card_graph(args, game)
 
 
-def _write_html(path, graph, tables) -> None:
-    from bokeh.io import save
-    from bokeh.resources import INLINE
-
-    from workbench.core.errors import WorkbenchError
-    from workbench.graphs.drawing import dependency_figure
-    try:
-        save(dependency_figure(graph, tables), filename=path, resources=INLINE, title="Card dependency graph")
-    except OSError as exc:
-        raise WorkbenchError(f"--html {path!r}: cannot write ({exc.strerror or exc})") from None
-
-
-def _pool_graph(args) -> int:
-    """The card graph of Mandate 2038 or Pax Transhumanity and its analyses:
-    dead, never reachable and dominated cards, the bottleneck."""
+def _card_graph(args, game) -> int:
+    """The game's card graph and its analyses: the module its ``Game.card_graph``
+    names (or the generic graph from ``Game.card_fields``). The module may say
+    which tables the text report shows (``report(tables)``), how it is drawn
+    (``figure(graph, tables, title)``) and which tables JSON leaves out
+    (``JSON_SKIP``); without them: dead, never reachable and dominated cards and
+    the bottleneck, the generic pool drawing, every table but ``card_summary``."""
     import polars as pl
 
-    from workbench.core.registry import get_game
     from workbench.graphs import dependency
     from workbench.graphs.pool_tweak import graph_module
 
     mod = graph_module(args.game)
-    pool = get_game(args.game).cards()
+    pool = game.cards()
     graph = mod.build_graph(pool)
     tables = mod.analyses(pool, graph)
     if args.html:
-        from bokeh.io import save
-        from bokeh.resources import INLINE
-
-        from workbench.graphs.drawing import pool_figure
-        save(pool_figure(graph, tables["card_status"], title=f"{args.game}: card graph"), filename=args.html,
-             resources=INLINE, title="Card graph")
+        _write_html(args.html, mod, graph, tables, title=f"{game.name}: card graph")
     if args.json:
+        skip = getattr(mod, "JSON_SKIP", ("card_summary",))
         emit_json({"game": args.game, **dependency.graph_json(_plain(graph)),
-                   "analyses": {k: v.to_dicts() for k, v in tables.items() if k != "card_summary"}})
+                   "analyses": {k: v.to_dicts() for k, v in tables.items() if k not in skip}})
         return 0
+    report = getattr(mod, "report", None)
+    sections = report(tables) if report else _default_report(tables)
     with pl.Config(tbl_rows=80, tbl_cols=12, tbl_width_chars=160, fmt_str_lengths=60):
         print(f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges")
-        status = tables["card_status"]
-        print("\ndead, never reachable or dominated cards:")
-        print(status.filter(pl.col("dead") | (pl.col("dominated_by") != "")).select(
-            "card", "kind", "dead_reason", "dominated_by"))
-        print("\nbottlenecks:")
-        print(tables["bottlenecks"])
+        for title, table in sections:
+            print(f"\n{title}:")
+            print(table)
     return 0
+
+
+def _default_report(tables) -> list:
+    import polars as pl
+    status = tables["card_status"]
+    return [("dead, never reachable or dominated cards",
+             status.filter(pl.col("dead") | (pl.col("dominated_by") != "")).select(
+                 "card", "kind", "dead_reason", "dominated_by")),
+            ("bottlenecks", tables["bottlenecks"])]
+
+
+def _write_html(path, mod, graph, tables, *, title: str) -> None:
+    from bokeh.io import save
+    from bokeh.resources import INLINE
+
+    from workbench.core.errors import WorkbenchError
+    draw = getattr(mod, "figure", None)
+    if draw is not None:
+        fig = draw(graph, tables, title=title)
+    else:
+        from workbench.graphs.drawing import pool_figure
+        fig = pool_figure(graph, tables["card_status"], title=title)
+    try:
+        save(fig, filename=path, resources=INLINE, title=title)
+    except OSError as exc:
+        raise WorkbenchError(f"--html {path!r}: cannot write ({exc.strerror or exc})") from None
 
 
 def _plain(graph):
@@ -121,32 +105,21 @@ def _plain(graph):
     return out
 
 
-def _board_graph(args) -> int:
-    """Mandate 2038 has no card graph; its graph is the hex adjacency of the board
-    the seed lays out, with each tile's degree and its inner/outer contacts."""
-    from workbench.core.registry import get_game
-    from workbench.games.mandate_2038 import board
+def _board_graph(args, game) -> int:
+    """A game with a board: the adjacency graph of the board the seed lays out,
+    with the analyses its board module gives (``analyses(state)``)."""
+    from workbench.core.game import resolve
 
     from .board import board_document
 
-    game = get_game("mandate-2038")
-    state = game.new_initial_state(game.config(4, seed=args.seed))
-    doc = board_document(state)
-    g = board.graph(state)
-    rings = {state.tile_ids[i]: board.RINGS[i] for i in g.nodes}
-    degree = []
-    for i in sorted(g.nodes):
-        tid = state.tile_ids[i]
-        near = [state.tile_ids[j] for j in g.neighbors(i)]
-        degree.append({"tile": tid, "ring": rings[tid], "degree": len(near),
-                       "inner_neighbours": sum(rings[n] == 1 for n in near),
-                       "outer_neighbours": sum(rings[n] == 2 for n in near)})
-    doc["analyses"] = {"degree": degree}
+    board = resolve(game.board)
+    state = game.new_initial_state(game.config(game.default_players, seed=args.seed))
+    doc = board_document(game, state)
+    doc["analyses"] = board.analyses(state)
     if args.json:
         emit_json(doc)
         return 0
     print(f"{len(doc['tiles'])} tiles, {doc['edges']} adjacencies (seed {args.seed})")
-    for row in degree:
-        print(f"  {row['tile']:<14} ring {row['ring']}  degree {row['degree']}  "
-              f"inner {row['inner_neighbours']}  outer {row['outer_neighbours']}")
+    for line in board.analysis_lines(doc["analyses"]):
+        print(f"  {line}")
     return 0

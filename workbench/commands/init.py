@@ -13,7 +13,7 @@ def add_parser(sub) -> None:
                        description="Copy a game's card folder (or every game's) into DIR, to edit and "
                                    "version; then pass --cards DIR to any command.")
     p.add_argument("dir", metavar="DIR", help="the new card folder (must not hold the game already)")
-    p.add_argument("--game", default=None, help="one game id (default: all bundled games)")
+    p.add_argument("--game", default=None, help="one game id (default: every installed game with card data)")
     p.set_defaults(func=run)
 
 
@@ -21,16 +21,15 @@ def run(args) -> int:
     import shutil
     from pathlib import Path
 
-    from workbench.core.data import GAME_FOLDERS, bundled_cards_root
+    from workbench.core import registry
+    from workbench.core.data import bundled_cards_dir
     from workbench.core.errors import WorkbenchError
 
-    folders = list(GAME_FOLDERS)
+    ids = [args.game] if args.game else registry.providing("cards")
     if args.game:
-        folder = args.game.replace("-", "_")
-        if folder not in GAME_FOLDERS:
-            known = ", ".join(f.replace("_", "-") for f in GAME_FOLDERS)
-            raise WorkbenchError(f"unknown game {args.game!r}; bundled games: {known}")
-        folders = [folder]
+        registry.require(args.game, "cards", "card folder")  # an unknown id gets the known ones
+    sources = {registry.data_package(gid): bundled_cards_dir(gid) for gid in ids}
+    folders = list(sources)
     dest = Path(args.dir).expanduser()
     if dest.exists() and not dest.is_dir():
         raise WorkbenchError(f"{dest} exists and is not a folder")
@@ -38,12 +37,11 @@ def run(args) -> int:
     if clashes:
         # Never overwrite a designer's edits: init only ever creates.
         raise WorkbenchError(f"{dest / clashes[0]} already exists; nothing copied (choose another DIR)")
-    source = bundled_cards_root()
     try:
         dest.mkdir(parents=True, exist_ok=True)
         for folder in folders:
-            shutil.copytree(source / folder, dest / folder,
-                            ignore=shutil.ignore_patterns("*.bak", "__pycache__", ".*.tmp"))
+            shutil.copytree(sources[folder], dest / folder,
+                            ignore=shutil.ignore_patterns("*.bak", "__pycache__", ".*.tmp", ".workbench"))
     except OSError as exc:
         raise WorkbenchError(f"cannot write {dest}: {exc.strerror or exc}") from None
     for folder in folders:

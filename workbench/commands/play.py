@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from workbench.core.counting import counted
+
 from .common import add_game_options, emit_json, game_setup
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("play", help="play a whole game with bots",
                        description="Play one game with bots in every seat and print the result.")
-    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    p.add_argument("game", help="a registered game id (an unknown one is answered with the list)")
     add_game_options(p)
     p.set_defaults(func=run)
 
@@ -25,12 +27,27 @@ def run(args) -> int:
     bots = make_bots(specs, len(config.players))
     state, log = play_game(game, config, bots)
     doc = result_json(game, config, state, log, bots)
+    # which cards were played: the folder read and the pool's version (a hash of its
+    # values), added after the other keys so the rest of the document is unchanged
+    where = played_pool(game)
+    doc.update(where)
     if args.json:
         emit_json(doc)
         return 0
-    print(f"{game.name}: {len(config.players)} players, seed {config.seed}, "
-          f"{doc['turns']} rounds, {len(log)} actions")
+    print(f"{game.name}: {counted(len(config.players), 'player')}, seed {config.seed}, "
+          f"{counted(doc['turns'], 'round')}, {counted(len(log), 'action')}")
+    if where:
+        print(f"cards: {where['cards']} (pool {where['pool']})")
     for p in doc["players"]:
         print(f"  {p['name']:<10} {p.get('bot', ''):<10} {p['score']}")
     print(f"ending: {doc['ending']}; winners: {', '.join(doc['winners']) or 'nobody'}")
     return 0
+
+
+def played_pool(game) -> dict:
+    """``{"cards": folder, "pool": version}`` of the pool a game is played with;
+    empty for a game without card files."""
+    if game.pool_spec is None:
+        return {}
+    from workbench.core.versions import game_folder, pool_version
+    return {"cards": str(game_folder(game)), "pool": pool_version(game)}

@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     r.add_argument("--template-lang", default=None, metavar="LANG",
                    help="the language the template's prose is in (default: the game's original language)")
     r.add_argument("--plain", action="store_true",
-                   help="leave out the marks for draft values (‡) and rulings (†) and their legend, for print")
+                   help="leave out the marks for draft values (‡) and rulings (†), their legend and the "
+                        "<!-- rule: --> marker comments, for print")
     r.set_defaults(func=run_render)
 
     pdf = rs.add_parser("pdf", help="the rulebook as a PDF, or two languages side by side",
@@ -31,7 +32,8 @@ def add_parser(sub) -> None:
     pdf.add_argument("--side-by-side", default=None, metavar="LANG2", dest="side_by_side",
                      help="a second language in the right-hand column")
     pdf.add_argument("--paper", default="a4", choices=["a4", "letter"])
-    pdf.add_argument("--out", required=True, metavar="FILE.pdf")
+    pdf.add_argument("--out", required=True, metavar="FILE.pdf",
+                     help="where to write the PDF (missing folders on the way are created)")
     pdf.set_defaults(func=run_pdf)
 
     v = rs.add_parser("review", help="review a translation clause by clause")
@@ -51,7 +53,8 @@ def add_parser(sub) -> None:
     i.add_argument("file", metavar="FILE")
     i.add_argument("--lang", required=True)
     i.add_argument("--game", default=None)
-    i.add_argument("--out", default=None, metavar="DIR", help="where the split writes (default FILE-rules/)")
+    i.add_argument("--out", default=None, metavar="DIR", help="where the split writes (default FILE-rules/; missing folders on the way "
+                   "are created)")
     i.add_argument("--force", action="store_true",
                    help="import even where the translation holds rendered numbers in place of the "
                         "original's placeholders (they stop following the card data)")
@@ -74,6 +77,14 @@ def add_parser(sub) -> None:
     t.add_argument("--lang", required=True)
     t.add_argument("--json", action="store_true", help="print one JSON document")
     t.set_defaults(func=run_terms)
+
+    n = rs.add_parser("init-lang", help="start a new translation (an empty catalogue)",
+                      description="Start cards/<game>/rules/<lang>.po from the original: every clause an "
+                                  "untranslated entry. Refused when the catalogue exists (use rules update).")
+    n.add_argument("game")
+    n.add_argument("--lang", required=True, help="the new language, e.g. de or pt-BR")
+    n.add_argument("--json", action="store_true", help="print one JSON document")
+    n.set_defaults(func=run_init_lang)
 
     g = rs.add_parser("glossary", help="term pairs and icon-marked terms of a text")
     g.add_argument("file", metavar="FILE")
@@ -186,7 +197,7 @@ def run_import(args) -> int:
 
     from workbench.core.data import read_text_file
 
-    from .validate import lang
+    from .validate import lang, out_path
     lang(args.lang)
     path = Path(args.file)
     if not path.is_file():
@@ -207,6 +218,8 @@ def run_import(args) -> int:
                       f"{len(summary.obsolete)} kept as obsolete")
             return 0
     from workbench.rules.importer import import_file
+    if args.out:
+        out_path(args.out, "--out", None, folder_ok=True)  # a folder: made if missing
     imp, md_path, pot_path = import_file(path, lang=args.lang, game=args.game,
                                          out_dir=Path(args.out) if args.out else None)
     if args.json:
@@ -226,6 +239,13 @@ def run_update(args) -> int:
     langs = [lang(x) for x in args.lang] or translation_languages(game_id)
     if not langs:
         raise WorkbenchError(f"{game_id} has no translations to update")
+    have = translation_languages(game_id)
+    for code in langs:
+        # update never starts a translation: a typo (--lang zh for hu) would leave a new file behind
+        if code not in have:
+            raise WorkbenchError(f"{game_id} has no {code} translation to update (it has "
+                                 f"{', '.join(have) or 'none'}); start one with "
+                                 f"`workbench rules init-lang {game_id} --lang {code}`")
     summaries = [update_game_catalog(game_id, lang)[1] for lang in langs]
     if args.json:
         emit_json({"game": game_id, "languages": [s.to_dict() for s in summaries]})
@@ -260,6 +280,23 @@ def run_terms(args) -> int:
         print(f"  {word!r} renders {len(terms)} terms: {', '.join(terms)}")
     print("one rendering per term" if rep.ok else "terminology is not one-to-one")
     return 0 if rep.ok else 1
+
+def run_init_lang(args) -> int:
+    from workbench.core.errors import WorkbenchError
+    from workbench.rules.catalog import po_path, update_game_catalog
+    from .validate import lang
+    game_id = _game_id(args.game)
+    code = lang(args.lang)
+    path = po_path(game_id, code)
+    if path.exists():
+        raise WorkbenchError(f"{game_id} already has a {code} translation ({path.name}); "
+                             f"use `workbench rules update {game_id} --lang {code}`")
+    _cat, summary = update_game_catalog(game_id, code)
+    if args.json:
+        emit_json({"game": game_id, "catalog": str(path), **summary.to_dict()})
+    else:
+        print(f"started {path}: {len(summary.new)} entries to translate")
+    return 0
 
 
 def run_glossary(args) -> int:

@@ -31,6 +31,9 @@ def add_parser(sub) -> None:
     p.add_argument("--read-only", action="store_true",
                    help="no card edits, no saves, no sweeps: for showing the dashboard to playtesters")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    p.add_argument("--tts-images", default=None, metavar="DIR",
+                   help="also serve this folder (from `workbench export tts --host`) at /tts/ for "
+                        "Tabletop Simulator players on your network")
     p.set_defaults(func=run)
 
 
@@ -69,19 +72,25 @@ def login_password(host: str, env: dict | None = None, stream=None) -> str | Non
 
 
 def run(args) -> int:
-    from workbench.commands.validate import port
+    from workbench.commands.validate import host, port
     from workbench.core.errors import WorkbenchError
 
     number = port(args.port)
-    if not args.host.strip() or any(c.isspace() for c in args.host):
-        raise WorkbenchError(f"--host {args.host!r} is not an address")
+    host(args.host, number)  # before a password or token is printed
     password = login_password(args.host)
     from workbench.dashboard.app import serve
 
     warn_if_exposed(args.host, read_only=args.read_only)
+    images = None
+    if args.tts_images:
+        from pathlib import Path
+        images = Path(args.tts_images).expanduser().resolve()
+        if not images.is_dir():
+            raise WorkbenchError(f"--tts-images {args.tts_images}: no such folder "
+                                 "(make it with `workbench export tts GAME --host ADDRESS --out FILE.json`)")
     try:
         serve(port=number, host=args.host, show=not args.no_browser, password=password,
-              read_only=args.read_only)
+              read_only=args.read_only, tts_images=images)
     except OSError as exc:
         raise WorkbenchError(f"cannot listen on {args.host}:{number}: {exc.strerror or exc}") from None
     return 0

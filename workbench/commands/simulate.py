@@ -12,7 +12,7 @@ def add_parser(sub) -> None:
                        description="Play a batch of bot games (all cores, or a Dask cluster) and print "
                                    "the design metrics. Game i of the batch is seeded from --seed and i, "
                                    "so the result does not depend on the backend or the worker count.")
-    p.add_argument("game", help="game id: meaning-made, mandate-2038 or pax-transhumanity")
+    p.add_argument("game", help="a registered game id (an unknown one is answered with the list)")
     p.add_argument("--games", type=int, required=True, help="number of games")
     add_game_options(p)
     where = p.add_mutually_exclusive_group()
@@ -25,7 +25,8 @@ def add_parser(sub) -> None:
                    help="allow --workers above the number of cores (up to 256), on purpose")
     p.add_argument("--out", default=None, metavar="FILE.parquet|FILE.csv",
                    help="write the per-game table there as games finish (players and cards beside it, "
-                        "e.g. FILE.players.parquet); the format follows the suffix")
+                        "e.g. FILE.players.parquet); the format follows the suffix; missing folders on the "
+                        "way are created")
     p.add_argument("--max-actions", type=int, default=20000, help="cut a game off after this many actions")
     p.add_argument("--ideal-rounds", default=None, metavar="LO-HI", help="target length for the Ideal Duration score")
     p.add_argument("--card-rows", type=int, default=10, help="card rows to print (default 10)")
@@ -103,6 +104,11 @@ def run(args) -> int:
             bar.close()
     result, written = outcome.result, outcome.written
     metrics = flatten(result.metrics())
+    from workbench.core.versions import record_run
+    # the run enters the pool's history against the version it played (none for a game without cards)
+    record_run(game, None, "simulate",
+               {"games": args.games, "players": players or game.default_players, "bots": spec.bots,
+                "seed": spec.seed, "variants": list(spec.variants)}, metrics)
     cards = result.card_summary()
     roles = result.role_summary()
     if args.json:

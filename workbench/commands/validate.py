@@ -95,28 +95,83 @@ def scheduler(value: str | None) -> str | None:
     raise WorkbenchError(f"--scheduler must be 'local' or an address like tcp://host:8786, not {value!r}")
 
 
+def host(value: str, port_number: int) -> str:
+    """An address ``serve`` can listen on, checked by binding a socket to it (and
+    closing it) before any password or token is printed: ``256.1.1.1``, a name
+    that does not resolve or an address of another machine are one line here,
+    not a token followed by a failure to listen."""
+    import ipaddress
+    import socket
+    text = value.strip() if isinstance(value, str) else ""
+    if not text or any(c.isspace() for c in value) or len(text) > 253:
+        raise WorkbenchError(f"--host {value!r} is not an address")
+    if re.fullmatch(r"[0-9.]+", text):
+        try:
+            ipaddress.IPv4Address(text)
+        except ValueError:
+            raise WorkbenchError(f"--host {value!r} is not an IPv4 address (four numbers 0-255, "
+                                 "like 127.0.0.1 or 0.0.0.0)") from None
+    try:
+        infos = socket.getaddrinfo(text, port_number, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise WorkbenchError(f"--host {value!r} is not an address of this machine (it does not resolve)") \
+            from None
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise WorkbenchError(f"cannot listen on {text}:{port_number}: {exc.strerror or exc}") from None
+    return text
+
+
 def lang(value: str, option: str = "--lang") -> str:
     """A language code: two or three lower-case letters, optionally ``-XX``
     (``en``, ``hu``, ``pt-BR``); nothing that could name a path."""
     if not isinstance(value, str) or not LANG_CODE.fullmatch(value):
         raise WorkbenchError(f"{option} must be a language code like en, hu or pt-BR, not {value!r}")
+    # the shape is not enough (zz, xx-YY): Babel's CLDR data says which languages exist
+    from babel import Locale, UnknownLocaleError
+    try:
+        Locale.parse(value.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        raise WorkbenchError(f"{option} {value!r} is not a language Babel (CLDR) knows; use a code like "
+                             "en, hu or pt-BR") from None
     return value
 
 
-def out_path(value: str | None, option: str, suffixes: tuple[str, ...]) -> Path | None:
-    """An output file whose suffix matches the format and whose folder exists and
-    is writable, checked before any work starts."""
+def out_path(value: str | None, option: str, suffixes: tuple[str, ...] | None = None, *,
+             folder_ok: bool = False) -> Path | None:
+    """The one rule for output paths, for every command, checked before any work
+    starts: the suffix names the format (``suffixes``); an existing folder
+    (unless ``folder_ok``: an output that *is* a folder) or special file (FIFO,
+    device, socket) is refused; a missing parent folder is created, as long as
+    the nearest existing one is a folder this user can write in; an existing
+    file must be writable."""
     if value is None:
         return None
     path = Path(value)
-    if path.suffix.lower() not in suffixes:
+    if suffixes is not None and path.suffix.lower() not in suffixes:
         raise WorkbenchError(f"{option} {value!r} must end in {' or '.join(suffixes)} "
                              "(the suffix names the format written)")
-    if path.is_dir():
+    if path.is_dir() and not folder_ok:
         raise WorkbenchError(f"{option} {value!r} is a folder; give a file name")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise WorkbenchError(f"{option} {value!r}: the folder {str(folder)!r} does not exist")
+    if path.exists() and not path.is_dir() and not path.is_file():
+        raise WorkbenchError(f"{option} {value!r} is a special file (a pipe, device or socket), not a "
+                             "file the workbench writes; give a file name")
+    folder = path if (folder_ok and path.is_dir()) else (path.parent if str(path.parent) else Path("."))
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise WorkbenchError(f"{option} {value!r}: {str(existing)!r} is a file, not a folder")
+    if existing != folder:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WorkbenchError(f"{option} {value!r}: cannot create the folder {str(folder)!r} "
+                                 f"({exc.strerror or exc})") from None
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".workbench-check-"):
             pass

@@ -1,7 +1,9 @@
 """Game-agnostic bots. Every bot is seeded and never touches global randomness.
 
 A bot spec is text, so seats can be mixed on the command line:
-``random``, ``greedy``, ``greedy:w=...`` and, where registered, ``mcts:200``.
+``random``, ``greedy``, ``greedy:w=...`` and, where registered, ``mcts:200``,
+``ban:CARD:BOT`` / ``force:CARD:BOT`` (:mod:`.restricted`) and
+``skill:LEVEL:BOT`` (:mod:`.skill`: a blunder rate and a softmax temperature).
 """
 
 from __future__ import annotations
@@ -62,9 +64,19 @@ class GreedyBot(Bot):
         return best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
 
 
+def _no_options(kind: str, make: Callable[[], Bot]) -> Callable[[str | None], Bot]:
+    """A factory for a bot that takes no options: ``random:5`` is refused
+    instead of quietly playing ``random``."""
+    def factory(arg: str | None) -> Bot:
+        if arg:
+            raise WorkbenchError(f"bot {kind!r} takes no options, not {arg!r}; write {kind}")
+        return make()
+    return factory
+
+
 #: bot kind -> factory taking the text after ``kind:`` (or None)
 BOT_FACTORIES: dict[str, Callable[[str | None], Bot]] = {
-    "random": lambda arg: RandomBot(),
+    "random": _no_options("random", RandomBot),
     "greedy": lambda arg: GreedyBot(_parse_weights(arg)),
 }
 
@@ -75,7 +87,11 @@ def _parse_weights(arg: str | None) -> dict[str, float] | None:
     import math
     weights = {}
     for part in arg.split(";"):
-        key, _, value = part.partition("=")
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise WorkbenchError(f"bad greedy weight {part!r}: write name=number")
+        if key.strip() in weights:
+            raise WorkbenchError(f"greedy weight {key.strip()!r} is given twice")
         try:
             weights[key.strip()] = float(value)
         except ValueError:
@@ -89,20 +105,22 @@ def check_specs(game, specs) -> None:
     """Refuse, before any game is played, a bot spec that names a card
     (``ban:``/``force:``) or a greedy weight the game does not know; otherwise a
     misspelt name would quietly play the unrestricted or default bot."""
-    if isinstance(specs, str):
-        specs = [s for s in specs.split(",") if s.strip()]
+    specs = split_specs(specs)
     cards = game.card_names() if hasattr(game, "card_names") else None
     weights = game.weight_names() if hasattr(game, "weight_names") else None
 
     def check(spec: str) -> None:
-        kind, _, arg = spec.strip().partition(":")
-        kind = kind.lower()
+        kind, arg = split_spec(spec)
+        arg = arg or ""
         if kind in ("ban", "force"):
             card, _, inner = arg.partition(":")
             card = card.strip()
             if cards is not None and card and card.lower() not in {c.lower() for c in cards}:
                 raise WorkbenchError(f"bot {spec!r}: {game.name} has no card {card!r}{suggest(card, cards)}")
             check(inner or "greedy")
+        elif kind == "skill":
+            # skill:LEVEL:BOT plays BOT: its cards and weights are checked too
+            check(arg.partition(":")[2].strip() or "greedy")
         elif kind == "greedy" and arg:
             for name in _parse_weights(arg) or {}:
                 if weights is not None and name not in weights:
@@ -119,10 +137,48 @@ def register_bot(kind: str, factory: Callable[[str | None], Bot]) -> None:
     BOT_FACTORIES[kind] = factory
 
 
+def split_specs(specs) -> list[str]:
+    """The bot specs of a comma list (or a sequence), refused with one line when
+    the list is empty or holds an empty entry (``--bots ''``, ``','``,
+    ``greedy,,random``): a seat left to a silent default is a seat the designer
+    did not choose. The one place the command line's bot lists are split."""
+    if isinstance(specs, str):
+        text = specs
+        specs = specs.split(",")
+    else:
+        specs = list(specs)
+        text = ",".join(str(s) for s in specs)
+    if not specs or not any(str(s).strip() for s in specs):
+        raise WorkbenchError("the bot list is empty; name a bot per seat, e.g. greedy or greedy,random")
+    if any(not str(s).strip() for s in specs):
+        raise WorkbenchError(f"the bot list {text!r} has an empty entry; write one bot per seat "
+                             "between the commas, e.g. greedy,random")
+    return [str(s).strip() for s in specs]
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    """``(kind, options)`` of one bot spec: ``greedy`` -> ("greedy", None),
+    ``mcts:200`` -> ("mcts", "200"). A spec ending in ``:`` (``greedy:``) or with
+    an empty kind is refused: it names options and gives none. Every bot parser
+    (``make_bot``, the ``ban:``/``force:`` wrappers) starts here."""
+    kind, colon, arg = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if not kind:
+        raise WorkbenchError(f"bot {spec!r} has no kind; choose from {', '.join(sorted(_kinds()))}")
+    if colon and not arg.strip():
+        raise WorkbenchError(f"bot {spec!r} ends with ':' but gives no options; write {kind} alone "
+                             f"or {kind}:OPTIONS")
+    return kind, (arg.strip() if colon else None)
+
+
+def _kinds() -> list[str]:
+    _load_optional_bots()
+    return list(BOT_FACTORIES)
+
+
 def make_bot(spec: str) -> Bot:
     """A bot from its text spec, e.g. ``greedy`` or ``mcts:200``."""
-    kind, _, arg = spec.strip().partition(":")
-    kind = kind.lower()
+    kind, arg = split_spec(spec)
     if kind not in BOT_FACTORIES:
         _load_optional_bots()
     if kind not in BOT_FACTORIES:
@@ -133,7 +189,7 @@ def make_bot(spec: str) -> Bot:
 def _load_optional_bots() -> None:
     """Bots defined outside this module register themselves on import."""
     import importlib
-    for module in ("workbench.core.mcts", "workbench.core.restricted"):
+    for module in ("workbench.core.mcts", "workbench.core.restricted", "workbench.core.skill"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError:
@@ -143,9 +199,7 @@ def _load_optional_bots() -> None:
 def make_bots(specs, n_players: int) -> list[Bot]:
     """One bot per seat from a comma list or sequence; a single spec fills every
     seat, and a shorter list repeats its last entry."""
-    if isinstance(specs, str):
-        specs = [s for s in specs.split(",") if s.strip()]
-    specs = list(specs) or ["greedy"]
+    specs = split_specs(specs)
     if len(specs) > n_players:
         raise WorkbenchError(f"{len(specs)} bots given for {n_players} players")
     specs = specs + [specs[-1]] * (n_players - len(specs))

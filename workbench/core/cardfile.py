@@ -13,14 +13,25 @@ and its data. :func:`save_files` writes new data for one or more of them:
   read-only file is refused, never replaced.
 - **Compare-and-swap under a lock**: the check that the file is unchanged since
   it was loaded and the replace happen while holding a lock on the folder (a lock
-  file in the system's temp folder, named from the folder's real path, so the
-  designer's folder stays clean), so of two simultaneous saves one wins and the
-  other is refused; no edit is lost.
+  file in the user's own cache folder, ``$XDG_CACHE_HOME/workbench/save-locks``,
+  named from the folder's real path, so the designer's folder stays clean and no
+  other user can take or plant the lock), so of two simultaneous saves one wins
+  and the other is refused; no edit is lost.
 - **All or nothing**: every new file and backup is staged as a temp file and
   synced, then a journal naming them is written (the commit point), then the
   renames happen. A crash before the journal leaves the old files (the stale
   temps are removed by the next load or save); a crash after it is rolled
   forward by the next load or save (:func:`recover`).
+- **A journal never reaches outside its folder**: it names its files relative to
+  the folder it lies in, and recovery first checks every entry (a plain relative
+  path, no ``..``, no link leading out, temp files named as saves name them). A
+  journal that fails the check (a shared or downloaded card folder could carry one
+  naming ``~/.bashrc``) is refused with one line, renamed aside
+  (``.workbench-save.journal.refused-…``) and nothing is moved.
+- **Card files are regular files inside their folder**: a link is followed only to
+  a regular file inside the card folder (saving through a link elsewhere would
+  write outside it); FIFOs and devices are refused by
+  :func:`workbench.core.data.read_file_bytes` before they are opened.
 - **Backups rotate** (``name.bak``, ``name.bak.1``, ``name.bak.2``); a failed
   save never touches them.
 - Every ``OSError`` becomes one :class:`SaveError` sentence saying what to do.
@@ -37,6 +48,7 @@ import io
 import json
 import os
 import stat
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,16 +57,25 @@ from typing import Any, Iterator
 from .data import MAX_FILE_BYTES, decode_text, dump_yaml, read_file_bytes, safe_load_text
 from .errors import DataError, WorkbenchError
 
-LOCK_DIR = "workbench-save-locks"
+LOCK_DIR = "save-locks"
 JOURNAL_NAME = ".workbench-save.journal"
+#: a refused journal is renamed to this name plus a time stamp (kept, never deleted)
+REFUSED_JOURNAL = JOURNAL_NAME + ".refused-"
 TEMP_MARK = ".wbsave-"
 BACKUPS = 3
+#: the journal format: names relative to the journal's folder
+JOURNAL_VERSION = 2
 #: how long a save waits for another save of the same folder to finish
 LOCK_TIMEOUT = 10.0
 
 
 class SaveError(WorkbenchError):
     """A save that did not happen; the files on disk and their backups are as before."""
+
+
+class JournalRefused(SaveError):
+    """A save journal naming something outside its folder (or not written by a
+    save); it was renamed aside and nothing was moved."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +110,18 @@ def load(path: str | Path) -> LoadedFile:
     folder), keeping what a later :func:`save_files` needs."""
     path = Path(path)
     target = Path(os.path.realpath(path))
-    if _interrupted(target.parent):  # only then a lock (reading writes nothing otherwise)
-        with contextlib.suppress(SaveError, OSError):
-            with _locked([target.parent], timeout=0.5):
-                _recover_dirs([target.parent])
+    folder = Path(os.path.realpath(path.parent))
+    if not target.is_relative_to(folder):
+        raise DataError(f"is a link to {target}, outside its card folder; the workbench edits only "
+                        "files inside the folder (copy the file in instead of linking it)", file=str(path))
+    if _interrupted(folder):  # only then a lock (reading writes nothing otherwise)
+        try:
+            with _locked([folder], timeout=0.5):
+                _recover_dirs([folder])
+        except JournalRefused:
+            raise
+        except (SaveError, OSError):
+            pass  # another save holds the folder: it finishes the journal itself
     raw = read_file_bytes(path)  # one read: the text and its fingerprint are of the same bytes
     text = decode_text(raw, path)
     # a file written on Windows keeps its CRLF line ends on save; one with mixed
@@ -294,7 +323,10 @@ def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
 
     with contextlib.ExitStack() as stack:
         for folder in sorted(set(dirs)):
-            lock = FileLock(str(_lock_path(folder)), timeout=timeout, mode=0o666)
+            try:
+                lock = FileLock(str(_lock_path(folder)), timeout=timeout, mode=0o600)
+            except OSError as exc:
+                raise SaveError(_os_message(exc, folder, "locking")) from None
             try:
                 stack.enter_context(lock)
             except Timeout:
@@ -306,15 +338,27 @@ def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
 
 def _lock_path(folder: Path) -> Path:
     """The lock of ``folder``: one file per folder (by its real path) in the
-    system's temp folder, shared by every process of every user on the machine."""
-    import tempfile
-    place = Path(tempfile.gettempdir()) / LOCK_DIR
-    if not place.is_dir():
-        place.mkdir(exist_ok=True)
-        with contextlib.suppress(OSError):
-            os.chmod(place, 0o1777)  # like /tmp itself: anyone may lock, nobody may delete others' locks
+    user's own cache folder (:func:`lock_dir`), never in a folder other users
+    can write to."""
     key = hashlib.sha256(os.path.realpath(folder).encode("utf-8", "surrogateescape")).hexdigest()[:32]
-    return place / f"{key}.lock"
+    return lock_dir() / f"{key}.lock"
+
+
+def lock_dir() -> Path:
+    """``$WORKBENCH_LOCK_DIR``, else ``$XDG_CACHE_HOME/workbench/save-locks``
+    (``~/.cache/workbench/save-locks``), made private to the user (mode 0700).
+    Saves of the same folder by the same user exclude each other; two users
+    saving one shared folder at once are not locked against each other (the
+    compare-and-swap still refuses the second save's stale edit in almost every
+    case; see docs/reliability.md)."""
+    chosen = os.environ.get("WORKBENCH_LOCK_DIR")
+    if chosen:
+        place = Path(chosen)
+    else:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        place = Path(cache) / "workbench" / LOCK_DIR
+    place.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return place
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -337,36 +381,86 @@ def _rotate_backups(target: Path, staged: Path, keep: int = BACKUPS) -> None:
     os.replace(staged, names[0])
 
 
+def _journal_entries(folder: Path, journal: Path) -> tuple[list[tuple[Path, Path]], list[tuple[Path, Path]]]:
+    """The ``(replace, backups)`` pairs of ``journal`` as paths inside ``folder``,
+    or :class:`JournalRefused` (the journal renamed aside, nothing moved) when an
+    entry is not what a save writes: a relative path without ``..`` whose real
+    folder is ``folder`` or inside it, a source that is one of the save's own temp
+    files (a regular file, not a link), a target that is a regular file or
+    absent."""
+    try:
+        doc = json.loads(read_file_bytes(journal, limit=1024 * 1024).decode("utf-8"))
+    except (DataError, ValueError):
+        doc = None  # an unreadable journal moves nothing; it is set aside too
+    root = Path(os.path.realpath(folder))
+
+    def inside(name) -> Path:
+        if not isinstance(name, str) or not name or "\0" in name:
+            raise ValueError(f"{name!r} is not a file name")
+        rel = Path(name)
+        if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+            raise ValueError(f"{name!r} is not a path inside the folder")
+        full = root / rel
+        if not Path(os.path.realpath(full.parent)).is_relative_to(root):
+            raise ValueError(f"{name!r} leads outside the folder")
+        if full.is_symlink() or (full.exists() and not full.is_file()):
+            raise ValueError(f"{name!r} is not a regular file")
+        return full
+
+    def pairs(key: str) -> list[tuple[Path, Path]]:
+        out = []
+        for entry in doc.get(key, []):
+            if not (isinstance(entry, list) and len(entry) == 2):
+                raise ValueError(f"an entry of {key!r} is not a pair of names")
+            source, target = inside(entry[0]), inside(entry[1])
+            if TEMP_MARK not in source.name or source.parent != target.parent \
+                    or not source.name.startswith(f".{target.name}{TEMP_MARK}"):
+                raise ValueError(f"{entry[0]!r} is not a temporary copy of {entry[1]!r}")
+            out.append((source, target))
+        return out
+
+    try:
+        if not isinstance(doc, dict) or set(doc) - {"version", "replace", "backups"} \
+                or doc.get("version") != JOURNAL_VERSION:
+            raise ValueError("it is not a journal this workbench writes")
+        return pairs("replace"), pairs("backups")
+    except ValueError as exc:
+        aside = journal.with_name(REFUSED_JOURNAL + time.strftime("%Y%m%d-%H%M%S"))
+        os.replace(journal, aside)
+        raise JournalRefused(f"{journal} was refused ({exc}); nothing was moved and the journal was "
+                             f"kept as {aside.name} (delete it if you did not expect it)") from None
+
+
 def _recover_dirs(dirs: list[Path]) -> None:
     """Finish the save a journal in ``dirs`` records (its temps are complete), then
     remove temp files of saves that never reached their journal. Call with the
-    folders' locks held."""
+    folders' locks held. A journal naming anything outside its folder is refused
+    (:func:`_journal_entries`) before anything moves."""
     for folder in sorted(set(dirs)):
         journal = folder / JOURNAL_NAME
-        if not journal.exists():
+        if not journal.exists() and not journal.is_symlink():
             continue
-        try:
-            entries = json.loads(journal.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            entries = {}
-        for tmp, target in entries.get("replace", []):
-            if os.path.exists(tmp):
+        replace, backups = _journal_entries(folder, journal)
+        for tmp, target in replace:
+            if tmp.exists():
                 os.replace(tmp, target)
-        for staged, target in entries.get("backups", []):
-            if os.path.exists(staged):
-                _rotate_backups(Path(target), Path(staged))
+        for staged, target in backups:
+            if staged.exists():
+                _rotate_backups(target, staged)
         journal.unlink()
         _fsync_dir(folder)
     for folder in sorted(set(dirs)):
         with contextlib.suppress(OSError):
             for stale in folder.glob(f".*{TEMP_MARK}*"):
-                stale.unlink()
+                if stale.is_file() and not stale.is_symlink():
+                    stale.unlink()
 
 
 def _interrupted(folder: Path) -> bool:
     """Whether ``folder`` holds a journal or temp files of an unfinished save."""
     try:
-        return (folder / JOURNAL_NAME).exists() or any(folder.glob(f".*{TEMP_MARK}*"))
+        return (folder / JOURNAL_NAME).exists() or (folder / JOURNAL_NAME).is_symlink() \
+            or any(folder.glob(f".*{TEMP_MARK}*"))
     except OSError:
         return False
 
@@ -438,7 +532,13 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
             refuse_inside_installed_package(lf.target)
         except WorkbenchError as exc:
             raise SaveError(str(exc)) from None
-    dirs = [lf.target.parent for lf, _ in changes]
+    # the journal lies in the card folder of the first file and names every file
+    # relative to it, so all files of one save must be inside that folder
+    root = Path(os.path.realpath(changes[0][0].path.parent))
+    for lf, _ in changes:
+        if not lf.target.is_relative_to(root):
+            raise SaveError(f"{lf.path} is not inside {root}; save the files of one card folder together")
+    dirs = [root] + [lf.target.parent for lf, _ in changes]
     texts = [render(lf, new) for lf, new in changes]
     staged: list[Path] = []
     journal: Path | None = None
@@ -456,31 +556,31 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
                 where = lf.path
                 tmp = _stage(lf.target.parent, lf.target.name, lf.encode(text), st, ".tmp")
                 staged.append(tmp)
-                replace.append((str(tmp), str(lf.target)))
+                replace.append((tmp.relative_to(root).as_posix(), lf.target.relative_to(root).as_posix()))
                 if backups:
                     bak = _stage(lf.target.parent, lf.target.name, current, st, ".bak")
                     staged.append(bak)
-                    kept.append((str(bak), str(lf.target)))
+                    kept.append((bak.relative_to(root).as_posix(), lf.target.relative_to(root).as_posix()))
             for folder in set(dirs):
                 _fsync_dir(folder)
             # the journal is the commit point: from here on, the save completes
-            doing, where = "writing the save journal in", dirs[0]
-            journal = dirs[0] / JOURNAL_NAME
-            body = json.dumps({"replace": replace, "backups": kept}).encode("utf-8")
-            jtmp = _stage(dirs[0], JOURNAL_NAME, body, None, ".tmp")
+            doing, where = "writing the save journal in", root
+            journal = root / JOURNAL_NAME
+            body = json.dumps({"version": JOURNAL_VERSION, "replace": replace, "backups": kept}).encode("utf-8")
+            jtmp = _stage(root, JOURNAL_NAME, body, None, ".tmp")
             staged.append(jtmp)
             os.replace(jtmp, journal)
             staged.remove(jtmp)
-            _fsync_dir(dirs[0])
+            _fsync_dir(root)
         except OSError as exc:
             for tmp in staged:
                 with contextlib.suppress(OSError):
                     tmp.unlink()
             raise SaveError(_os_message(exc, Path(where), doing)) from None
         try:
-            _recover_dirs([dirs[0]])  # performs the journal: renames, backup rotation
+            _recover_dirs([root])  # performs the journal: renames, backup rotation
         except OSError as exc:
-            raise SaveError(_os_message(exc, dirs[0], "completing the save in")
+            raise SaveError(_os_message(exc, root, "completing the save in")
                             + " (the save completes on the next load)") from None
     return [LoadedFile(lf.path, lf.target, text, _digest(lf.encode(text)),
                        safe_load_text(text, file=str(lf.path)), bom=lf.bom, newline=lf.newline)

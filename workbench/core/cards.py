@@ -17,7 +17,6 @@ into pydantic models, naming file, card and field on the first failure.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -27,8 +26,9 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ValidationError
 
-from .data import cards_dir, validation_error
+from .data import cards_dir, file_digest, validation_error
 from .errors import DataError
+from .names import check_pool_names
 
 #: a file modified this close (seconds) to the load is also checked by content
 RACY_SECONDS = 2.0
@@ -66,10 +66,9 @@ def _stat(path: Path) -> tuple[int, int]:
 
 
 def _digest(path: Path) -> str:
-    try:
-        return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
-    except OSError:
-        return ""
+    # read safely: a FIFO or a link to /dev/zero must not block or fill memory
+    # here, before the loader refuses it with one line
+    return file_digest(path) or ""
 
 
 def _folder(spec: PoolSpec, folder: str | Path | None) -> Path:
@@ -100,6 +99,9 @@ def load_pool(spec: PoolSpec, folder: str | Path | None = None) -> Any:
     with _LOCK:
         now = time.time_ns()
         hashes = {f.name: _digest(f) for f in files}
+        # two names that read the same on screen are refused, whatever the game
+        # (first: the game's own checks would complain about a symptom of it)
+        check_pool_names(path, spec.files)
         pool = spec.load(path)
         racy = tuple(f.name for f, (mtime, _) in zip(files, stamp)
                      if now - mtime < RACY_SECONDS * 1e9)

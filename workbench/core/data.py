@@ -33,9 +33,6 @@ from pydantic import AfterValidator, Strict
 from .errors import DataError
 
 
-GAME_FOLDERS = ("meaning_made", "mandate_2038", "pax_transhumanity")
-
-
 def bundled_cards_root() -> Path:
     """The card folders that ship with the workbench.
 
@@ -59,15 +56,25 @@ def cards_root() -> Path:
     return Path(env) if env else bundled_cards_root()
 
 
+def bundled_cards_dir(game_id: str) -> Path:
+    """The card folder a game ships with: the one its ``Game.card_folder``
+    declares (a plugin's own package), else ``<id with underscores>`` under
+    :func:`bundled_cards_root`."""
+    from .registry import get_game
+    declared = get_game(game_id).card_folder
+    return Path(declared) if declared is not None else bundled_cards_root() / game_id.replace("-", "_")
+
+
 def cards_dir(game_id: str) -> Path:
     """The game's card folder: in the designer's folder when it holds the game,
     otherwise the bundled one (so ``workbench init DIR --game X`` and ``--cards
     DIR`` still leave the other games playable)."""
-    folder = game_id.replace("-", "_")
-    own = cards_root() / folder
-    if own.is_dir() or not os.environ.get("WORKBENCH_CARDS"):
+    if not os.environ.get("WORKBENCH_CARDS"):
+        return bundled_cards_dir(game_id)
+    own = cards_root() / game_id.replace("-", "_")
+    if own.is_dir():
         return own
-    bundled = bundled_cards_root() / folder
+    bundled = bundled_cards_dir(game_id)
     return bundled if bundled.is_dir() else own
 
 
@@ -87,17 +94,20 @@ def read_text_file(path: Path, *, limit: int = MAX_FILE_BYTES) -> str:
 
 
 def read_file_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a designer's file (see :func:`read_text_file`)."""
+    """The bytes of a designer's file (see :func:`read_text_file`).
+
+    The file must be a regular file (a link to one is fine): ``os.stat`` says so
+    before anything is opened, so a FIFO never blocks the reader and a link to
+    ``/dev/zero`` is never read; the file is opened non-blocking and checked
+    again on the open descriptor, so swapping it between the two looks gains
+    nothing."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise DataError(f"is {size / 1e6:.1f} MB; the workbench reads files up to "
-                            f"{limit / 1e6:.0f} MB (is it the right file?)", file=str(path))
-        with path.open("rb") as handle:
+        check_regular_file(os.stat(path), path, limit)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as handle:
+            check_regular_file(os.fstat(handle.fileno()), path, limit)
             raw = handle.read(limit + 1)
-    except IsADirectoryError:
-        raise DataError("is a folder, not a file", file=str(path)) from None
     except FileNotFoundError:
         raise DataError("no such file", file=str(path)) from None
     except OSError as exc:
@@ -105,6 +115,34 @@ def read_file_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
     if len(raw) > limit:
         raise DataError(f"is larger than {limit / 1e6:.0f} MB, the most the workbench reads", file=str(path))
     return raw
+
+
+def check_regular_file(st: os.stat_result, path: Path, limit: int = MAX_FILE_BYTES) -> None:
+    """Refuse, from its ``stat``, anything but a regular file within ``limit``
+    bytes: a folder, a FIFO, a device (``/dev/zero``), a socket."""
+    import stat as stat_module
+    mode = st.st_mode
+    if stat_module.S_ISDIR(mode):
+        raise DataError("is a folder, not a file", file=str(path))
+    if not stat_module.S_ISREG(mode):
+        kind = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode)
+                else "a device" if stat_module.S_ISCHR(mode) or stat_module.S_ISBLK(mode)
+                else "a socket" if stat_module.S_ISSOCK(mode) else "a special file")
+        raise DataError(f"is {kind}, not a regular file; the workbench reads only regular files",
+                        file=str(path))
+    if st.st_size > limit:
+        raise DataError(f"is {st.st_size / 1e6:.1f} MB; the workbench reads files up to "
+                        f"{limit / 1e6:.0f} MB (is it the right file?)", file=str(path))
+
+
+def file_digest(path: Path) -> str | None:
+    """SHA-256 of a designer's file read safely (:func:`read_file_bytes`), or
+    None when it cannot be read as a regular file within the size limit."""
+    import hashlib
+    try:
+        return hashlib.sha256(read_file_bytes(path)).hexdigest()
+    except DataError:
+        return None
 
 
 def decode_text(raw: bytes, path: Path) -> str:
@@ -142,6 +180,25 @@ class _LimitedLoader(yaml.SafeLoader):
         node = super().compose_document()
         _check_expanded_size(node)
         return node
+
+    def construct_yaml_int(self, node):
+        # no count, cost or seed of a physical game needs more than 64 bits, and
+        # the engine (numpy columns, the native extension, Parquet) holds no more
+        value = super().construct_yaml_int(node)
+        if not INT_MIN <= value <= INT_MAX:
+            raise _OutOfRange(
+                None, None, f"the number {node.value} is beyond the 64-bit whole numbers the workbench "
+                f"holds (at most {INT_MAX:,})", node.start_mark)
+        return value
+
+
+class _OutOfRange(yaml.constructor.ConstructorError):
+    """A whole number too large for the engine (valid YAML, refused data)."""
+
+
+#: the engine's whole-number range (signed 64-bit): larger numbers in a file are refused
+INT_MIN, INT_MAX = -(2 ** 63), 2 ** 63 - 1
+_LimitedLoader.add_constructor("tag:yaml.org,2002:int", _LimitedLoader.construct_yaml_int)
 
 
 def _check_expanded_size(root) -> None:
@@ -182,6 +239,8 @@ def safe_load_text(text: str, *, file: str | None = None) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
+        if isinstance(exc, _OutOfRange):
+            raise DataError(f"{problem}{where}", file=file) from None
         raise DataError(f"not valid YAML{where}: {problem}", file=file) from None
     except RecursionError:
         raise DataError(f"nested more than {MAX_YAML_DEPTH} levels deep", file=file) from None
@@ -224,15 +283,112 @@ def check_card_name(value: str) -> str:
 CardName = Annotated[str, AfterValidator(check_card_name)]
 
 
-def validation_error(exc, *, file: str, card: str | None = None) -> DataError:
+def validation_error(exc, *, file: str, card: str | None = None, model=None) -> DataError:
     """Turn a pydantic ``ValidationError`` into a :class:`DataError` that names the
-    first failing field (with its path inside the card)."""
-    errors = exc.errors()
-    first = errors[0] if errors else {"loc": (), "msg": str(exc)}
+    file, the card, the first failing field (its path inside the card) and, in
+    the designer's words, what is allowed there (:func:`designer_message`).
+    ``model`` (the pydantic class validated) lets an unknown field's message list
+    the fields the card has; without it the class is looked up by the error's
+    title."""
+    errors = exc.errors(include_url=False)
+    first = errors[0] if errors else {"loc": (), "msg": str(exc), "type": ""}
     loc = [str(p) for p in first.get("loc", ())]
     field = ".".join(loc) if loc else None
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-    return DataError(f"{first.get('msg', 'invalid value')}{more}", file=file, card=card, field=field)
+    model = model or _model_named(getattr(exc, "title", ""))
+    return DataError(f"{designer_message(first, model)}{more}", file=file, card=card, field=field)
+
+
+def designer_message(error: dict, model=None) -> str:
+    """One pydantic error (an item of ``ValidationError.errors()``) said as a
+    designer would: what is wrong with the value and what is allowed. The one
+    place pydantic's wording ("Extra inputs are not permitted", "Input should be
+    a valid integer") is translated."""
+    kind = error.get("type", "")
+    ctx = error.get("ctx") or {}
+    value = error.get("input")
+    shown = repr(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict)
+                                                                    else "a list")
+    loc = [p for p in error.get("loc", ()) if not isinstance(p, int)]
+    if kind == "extra_forbidden":
+        allowed = _fields_at(model, list(error.get("loc", ()))[:-1])
+        known = f"; the fields here are {', '.join(allowed)}" if allowed else ""
+        return f"{str(loc[-1]) if loc else 'this field'!r} is not a field the workbench knows{known} (misspelt?)"
+    if kind == "missing":
+        return "is missing; this field is required"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"must be a whole number, not {shown}"
+    if kind in ("float_type", "float_parsing"):
+        return f"must be a number, not {shown}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"must be true or false, not {shown}"
+    if kind in ("string_type",):
+        return f"must be text, not {shown}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"must be a mapping (key: value lines), not {shown}"
+    if kind in ("list_type", "tuple_type", "set_type"):
+        return f"must be a list, not {shown}"
+    if kind == "literal_error" or kind == "enum":
+        return f"must be one of {ctx.get('expected', '?')}, not {shown}"
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx.get('ge')}, not {shown}"
+    if kind == "greater_than":
+        return f"must be more than {ctx.get('gt')}, not {shown}"
+    if kind == "less_than_equal":
+        return f"must be at most {ctx.get('le')}, not {shown}"
+    if kind == "less_than":
+        return f"must be less than {ctx.get('lt')}, not {shown}"
+    if kind in ("too_short", "too_long"):
+        least, most = ctx.get("min_length"), ctx.get("max_length")
+        things = "characters" if isinstance(value, str) else "entries"
+        if kind == "too_short":
+            return f"needs at least {least} {things}"
+        return f"holds at most {most} {things}"
+    if kind == "value_error":
+        message = str(error.get("msg", ""))
+        return message.removeprefix("Value error, ")
+    if kind == "assertion_error":
+        return str(error.get("msg", "")).removeprefix("Assertion failed, ")
+    return str(error.get("msg", "invalid value"))
+
+
+def _fields_at(model, loc: list) -> list[str]:
+    """The field names of the pydantic model found at ``loc`` inside ``model``
+    (list indexes and mapping keys skipped over), or [] when it cannot be told."""
+    import typing
+
+    from pydantic import BaseModel
+
+    def models_in(annotation) -> list:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return [annotation]
+        return [m for arg in typing.get_args(annotation) for m in models_in(arg)]
+
+    current = model
+    for part in loc:
+        if current is None:
+            return []
+        if isinstance(part, int) or part not in getattr(current, "model_fields", {}):
+            continue
+        found = models_in(current.model_fields[part].annotation)
+        current = found[0] if len(found) == 1 else None
+    if current is None or not hasattr(current, "model_fields"):
+        return []
+    return [f.alias or name for name, f in current.model_fields.items()]
+
+
+def _model_named(title: str):
+    """The one pydantic model class called ``title`` (None when none or several)."""
+    if not title:
+        return None
+    from pydantic import BaseModel
+    found, stack = [], list(BaseModel.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        if cls.__name__ == title and cls.__module__.startswith("workbench."):
+            found.append(cls)
+        stack.extend(cls.__subclasses__())
+    return found[0] if len(found) == 1 else None
 
 
 def dump_yaml(data: Any) -> str:

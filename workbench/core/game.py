@@ -192,6 +192,94 @@ class Game(abc.ABC):
     #: subclass whose ``__init__`` skips ours still reads the folder
     _cards: Any = None
 
+    # -- capabilities (issue 26): what the game offers the pages and commands.
+    # Each is declared here with its default ("not offered"); the registry answers
+    # "which games provide X" from them (:func:`workbench.core.registry.providing`)
+    # and no page or command names a game. A reference is "package.module" or
+    # "package.module:attribute", imported only when used, so declaring a
+    # capability costs nothing at start-up. See docs/adding-a-game.md.
+    #: where the game stands in the lists pages offer (lower first, then the
+    #: order plugins are found); the first game listed is the one pages open on
+    listing_order: ClassVar[int] = 100
+    #: the bundled card folder (None: ``cards/<id with underscores>`` of the
+    #: workbench checkout or wheel); a plugin game points at its own folder
+    card_folder: ClassVar[Any] = None
+    #: module of the card graph: ``CATALOGUE`` (editable kinds and columns),
+    #: ``build_graph(pool)``, ``analyses(pool, graph)``; None with card data and
+    #: :attr:`card_fields` set: the generic graph (:mod:`workbench.graphs.generic`)
+    card_graph: ClassVar[str | None] = None
+    #: what the generic card graph reads where the game writes no graph module:
+    #: a :class:`workbench.graphs.generic.CardFields` (kinds, cost and reward fields)
+    card_fields: ClassVar[Any] = None
+    #: the live-tweak session class behind the Cards page ("module:Class");
+    #: None: :class:`workbench.graphs.pool_tweak.PoolTweakSession` over the card graph
+    tweak_session: ClassVar[str | None] = None
+    #: the Play page's table drawer, "module:function" taking (game, state) and
+    #: returning a Panel object; None: the generic drawing of ``observe(state)``
+    table_drawer: ClassVar[str | None] = None
+    #: module of a board (``document(state)``, ``analyses(state)``,
+    #: ``tables(state)``, ``caption(state)``, ``figure(state, title)``) for
+    #: ``workbench board``, ``workbench graph`` without a card graph and the Board page
+    board: ClassVar[str | None] = None
+    #: module of the printed cards: ``cards(words) -> {kind: [card dict]}``,
+    #: optionally ``tts_table(deck, seats, seed)`` (the Tabletop Simulator
+    #: export's table); templates live in the card folder's ``print/``
+    print_cards: ClassVar[str | None] = None
+    #: the balance search's defaults for this game (a dict: ``targets``, ``vary``,
+    #: ``trials``, ``games_per_trial``, ``fresh_games``, optional ``players``);
+    #: None: the game is not offered to ``workbench balance`` and the Balance page
+    balance: ClassVar[Mapping[str, Any] | None] = None
+    #: languages the rulebook is written in (``rules/<lang>.md`` of the card
+    #: folder), the source language first; empty: no rulebook
+    rulebook_languages: ClassVar[tuple[str, ...]] = ()
+    #: ``workbench bench``: a vary pattern the paired-playtest figure edits, and
+    #: the greedy games per second the figure aims at (None: no target)
+    bench_edit: ClassVar[str | None] = None
+    bench_greedy_target: ClassVar[float | None] = None
+    #: the cards a new player learns first: which card kind the Cards page opens on
+    #: (None: the catalogue's first)
+    first_card_kind: ClassVar[str | None] = None
+
+    def provides(self, capability: str) -> bool:
+        """Whether this game offers ``capability`` (one of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise WorkbenchError(f"unknown capability {capability!r}; known: {', '.join(CAPABILITIES)}")
+        return CAPABILITIES[capability](self)
+
+    # -- terms of observed values (issue 24: one icon per term) ----------------
+    #: observation key -> path of its term in ``cards/<game>/terms/<lang>.yaml``
+    #: (``{"E": "tokens.energy"}``). Pages label such a value with the term's icon and
+    #: word (``workbench.rules.term_icons``), the same icon the printed cards and the
+    #: rulebook show. Default: none, and a page shows the bare key.
+    observation_terms: Mapping[str, str] = {}
+
+    # -- verdicts of a paired comparison (issue 25; workbench.sim.verdicts) ------
+    #: metric keys (workbench.sim.metrics) that lead this game's verdict, most
+    #: telling first; ``workbench compare``, the Cards page and Sweeps show them
+    #: first and stop a paired playtest once every one is decided. An edit of a
+    #: card adds that card's own metrics (``card_times:NAME``...) after them
+    leading_metrics: tuple[str, ...] = ("completion", "duration_rounds", "score_spread")
+    #: metric key -> equivalence margin: a difference whose interval lies inside
+    #: ``[-m, m]`` is "no meaningful change" (the designer overrides it with
+    #: ``--margin KEY=M``); a key left out takes the metric's own default
+    equivalence_margins: Mapping[str, float] = {}
+    #: metric key -> +1 (higher is better for this game), -1 (lower is better);
+    #: a metric with no declared goal reports "higher"/"lower" instead of
+    #: "better"/"worse" (the metric's own ``goal`` applies when left out)
+    metric_goals: Mapping[str, int] = {}
+    #: for a game the table can lose together: the value of the shared track at
+    #: which the group has fallen (Meaning Made: Meaning 0), and the value at or
+    #: below which it is in danger (Meaning 2). None: no shared track
+    group_track_collapse: float | None = None
+    group_track_danger: float | None = None
+
+    def group_track(self, state: State) -> float | None:
+        """The shared track the whole table survives or falls by (Meaning Made:
+        Meaning), read once per round by batch simulation for the margin
+        metrics (lowest value reached, rounds in danger, near-collapse); None
+        for a game without one (the default: the runner then reads nothing)."""
+        return None
+
     def __init__(self, cards: Any = None) -> None:
         """``cards``: an in-memory card pool (e.g. a designer's edited copy) that
         every new game plays with; None reads the game's card folder (reloaded
@@ -367,6 +455,26 @@ class Game(abc.ABC):
         """Problems found in the game's card data (empty when valid)."""
         return []
 
+    # -- per-seat observation (playtest rooms) -----------------------------------
+    # A room sends each seat's browser ONLY ``observation(state, seat)``; a game
+    # that keeps anything from some seat (a hand, a face-down pick, a deck order)
+    # declares ``hidden_information`` and overrides ``observation`` to mask it.
+    # tests/test_observation.py checks, for every game, that the observation is
+    # the same in every position ``determinize`` could have drawn for the seat
+    # (so it holds nothing hidden) and that its legal moves match the state's.
+
+    #: True when some seat may not see part of the position; False for a
+    #: perfect-information game, whose observation is the whole public view
+    hidden_information: bool = False
+
+    def observation(self, state: State, seat: int) -> dict:
+        """What ``seat`` may know of ``state``, JSON-ready: ``seat``,
+        ``to_move``, ``legal`` (its moves in notation, when it must act) and
+        ``table`` (the position as that seat sees it). The default, for a
+        perfect-information game, shows :meth:`observe` whole."""
+        from .observation import seat_observation
+        return seat_observation(self, state, seat, self.observe(state))
+
     # -- rulebook and drawing --------------------------------------------------
     def rules_context(self, lang: str) -> dict:
         """Extra namespaces (``game``, ``facts``, ``content`` ...) the rulebook's
@@ -377,6 +485,34 @@ class Game(abc.ABC):
         """A bokeh figure of the table (e.g. Mandate 2038's hex board) or None
         for a game without one. Imports bokeh only when called."""
         return None
+
+
+def _has_card_graph(game: "Game") -> bool:
+    return game.pool_spec is not None and (game.card_graph is not None or game.card_fields is not None
+                                           or game.tweak_session is not None)
+
+
+#: capability name -> whether a game offers it (what :meth:`Game.provides` and
+#: :func:`workbench.core.registry.providing` answer)
+CAPABILITIES = {
+    "cards": lambda g: g.pool_spec is not None,
+    "card_graph": _has_card_graph,
+    "table_drawing": lambda g: g.table_drawer is not None,
+    "board": lambda g: g.board is not None,
+    "print": lambda g: g.print_cards is not None,
+    "balance": lambda g: g.balance is not None and _has_card_graph(g),
+    "rulebook": lambda g: bool(g.rulebook_languages),
+    "hidden_information": lambda g: g.hidden_information,
+}
+
+
+def resolve(ref: str) -> Any:
+    """The object a capability reference names: ``"pkg.mod"`` is the module,
+    ``"pkg.mod:attr"`` an attribute of it."""
+    import importlib
+    module, _, attr = ref.partition(":")
+    obj = importlib.import_module(module)
+    return getattr(obj, attr) if attr else obj
 
 
 #: more seats than any table game has; a bigger count is a typo, refused before
@@ -408,5 +544,5 @@ def resolve_seat(state: State, who: str | int) -> int:
         raise NotationError(f"no player named {who!r}{suggest(str(who), state.config.players)}") from None
 
 
-__all__ = ["TERMINAL", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
+__all__ = ["TERMINAL", "CAPABILITIES", "resolve", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
            "NotationError", "default_names", "resolve_seat"]

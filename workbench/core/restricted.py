@@ -90,7 +90,18 @@ class RestrictedBot(Bot):
 def _factory(mode: str):
     def make(arg: str | None) -> RestrictedBot:
         card, _, inner = (arg or "").partition(":")
-        return RestrictedBot(mode, card.strip(), make_bot(inner or "greedy"))
+        card = card.strip()
+        if not card:
+            raise WorkbenchError(f"bot {mode!r} needs a card: write {mode}:CARD or {mode}:CARD:BOT")
+        bot = make_bot(inner or "greedy")
+        # ban:Shell:ban:Shell:greedy says the same thing twice (or, with force and
+        # ban, two contrary things): one restriction per card
+        wrapped = bot
+        while isinstance(wrapped, RestrictedBot):
+            if wrapped.card.lower() == card.lower():
+                raise WorkbenchError(f"bot '{mode}:{arg}' restricts {card!r} twice; name each card once")
+            wrapped = wrapped.inner
+        return RestrictedBot(mode, card, bot)
     return make
 
 

@@ -4,6 +4,13 @@ A scenario names a game, builds a position from ``setup``, plays ``steps`` and
 compares what must hold (``expect``). See DESIGN.md section 3.3 and each game's
 ``cards/<game>/scenarios/README.md`` for the state keys it understands.
 
+A scenario states the card values its rule leans on in ``setup.cards``
+(``{Shell: {requirement.tokens: {E: 1}}}``, paths as
+:mod:`workbench.core.pool_values` flattens a pool): they are laid over the pool
+it runs with, so it proves the rule whatever the designer's folder holds for
+those cards. ``workbench check`` says where the folder holds other values
+(information, not a failure); see :mod:`workbench.rules.report`.
+
 Step forms:
 
 - ``{Alex: donate}``: the named player takes the action (it must be their turn);
@@ -24,6 +31,7 @@ That is how a rulebook's worked example becomes an errata list.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -33,6 +41,9 @@ from .errors import ScenarioError, WorkbenchError
 from .game import Game, resolve_seat
 
 STEP_KEYS = {"player", "do", "illegal", "expect", "note", "because"}
+#: the ``setup`` key stating the card values a scenario relies on (see
+#: :func:`stated_pool_game`); read here, never passed to the game
+CARDS_KEY = "cards"
 
 #: what a malformed scenario can make an engine raise while reading it; caught at
 #: the scenario's edge and reported as that step's error (the scenario fails)
@@ -68,6 +79,8 @@ class ScenarioResult:
     checks: list[str]
     divergences: list[Divergence] = field(default_factory=list)
     steps_run: int = 0
+    #: the card values the scenario states it relies on (``setup.cards``), if any
+    stated_cards: dict | None = None
 
     @property
     def passed(self) -> bool:
@@ -77,6 +90,62 @@ class ScenarioResult:
         return {"file": self.file, "title": self.title, "game": self.game, "checks": self.checks,
                 "passed": self.passed, "steps_run": self.steps_run,
                 "divergences": [d.to_dict() for d in self.divergences]}
+
+
+#: a step's note naming a recorded erratum of a worked example ("erratum W03: ...")
+ERRATUM_NOTE = re.compile(r"\berratum ([A-Z]+\d+)\b")
+
+
+@dataclass
+class ErrataCheck:
+    """How a report of a scenario that records errata (steps whose notes say
+    ``erratum ID: ...``) compares with them: the report *matches* when every
+    recorded erratum diverges and every divergence sits on a recorded step."""
+
+    recorded: list[str]
+    found: list[str]
+    missing: list[str]
+    unexplained: list[Divergence]
+
+    @property
+    def matches(self) -> bool:
+        return not self.missing and not self.unexplained
+
+    def summary(self) -> str:
+        if self.matches:
+            return f"the divergences are exactly the {len(self.recorded)} recorded errata"
+        parts = []
+        if self.missing:
+            parts.append(f"recorded but not found: {', '.join(self.missing)}")
+        if self.unexplained:
+            parts.append(f"{len(self.unexplained)} divergence(s) not recorded as errata "
+                         f"(first: step {self.unexplained[0].step})")
+        return "the report differs from the recorded errata: " + "; ".join(parts)
+
+    def to_dict(self) -> dict:
+        return {"matches": self.matches, "recorded": self.recorded, "found": self.found,
+                "missing": self.missing, "unexplained": [d.to_dict() for d in self.unexplained]}
+
+
+def errata_check(path: Path, result: ScenarioResult) -> ErrataCheck | None:
+    """The :class:`ErrataCheck` of ``result`` (a report-mode run of ``path``), or
+    None when the scenario records no errata."""
+    from .data import read_text_file
+    try:
+        recorded = sorted(set(ERRATUM_NOTE.findall(read_text_file(Path(path)))))
+    except WorkbenchError:
+        return None
+    if not recorded:
+        return None
+    found: set[str] = set()
+    unexplained = []
+    for d in result.divergences:
+        tags = set(ERRATUM_NOTE.findall(d.line or "")) & set(recorded)
+        if tags and d.kind != "error":
+            found |= tags
+        else:
+            unexplained.append(d)
+    return ErrataCheck(recorded, sorted(found), sorted(set(recorded) - found), unexplained)
 
 
 def load_scenario(path: Path) -> dict:
@@ -137,28 +206,37 @@ def _describe(step: Mapping) -> str:
 
 
 class ScenarioRunner:
-    def __init__(self, game: Game, *, report: bool = False):
+    def __init__(self, game: Game, *, report: bool = False, folder: Path | None = None):
         self.game = game
         self.report = report
+        #: the card folder stated card values are laid over (default: the game's)
+        self.folder = folder
 
     def run(self, data: Mapping, file: str = "<scenario>") -> ScenarioResult:
-        game = self.game
         result = ScenarioResult(file=file, title=str(data.get("title", Path(file).stem)),
-                                game=game.id, checks=list(data.get("checks") or []))
+                                game=self.game.id, checks=list(data.get("checks") or []))
+        setup = dict(data.get("setup") or {})
+        stated = result.stated_cards = setup.pop(CARDS_KEY, None)
         try:
-            state = game.scenario_state(dict(data.get("setup") or {}))
+            game = self.game if stated is None else stated_pool_game(self.game, stated, self.folder)
+            state = game.scenario_state(setup)
         except WorkbenchError as exc:
             result.divergences.append(Divergence(0, "error", f"setup: {exc}"))
             return result
         except MALFORMED as exc:
             result.divergences.append(Divergence(0, "error", f"setup cannot be read: {_reason(exc)}"))
             return result
+        runner = self if game is self.game else ScenarioRunner(game, report=self.report, folder=self.folder)
+        runner._play(state, data, result)
+        return result
+
+    def _play(self, state, data: Mapping, result: ScenarioResult) -> None:
         steps = data.get("steps") or []
         for number, raw in enumerate(steps, start=1):
             if not isinstance(raw, Mapping):
                 result.divergences.append(Divergence(number, "error", f"a step is a mapping, got {raw!r}"))
                 if not self.report:
-                    return result
+                    return
                 continue
             try:
                 stop = self._step(state, raw, number, result)
@@ -167,13 +245,12 @@ class ScenarioRunner:
                                                      line=_describe(raw)))
             result.steps_run = number
             if stop:
-                return result
+                return
         if data.get("expect"):
             try:
                 self._expect(state, data["expect"], None, result, "final expect")
             except MALFORMED as exc:
                 result.divergences.append(Divergence(None, "error", f"expect cannot be read: {_reason(exc)}"))
-        return result
 
     # ------------------------------------------------------------------
     def _fail(self, result: ScenarioResult, div: Divergence) -> bool:
@@ -259,7 +336,7 @@ class ScenarioRunner:
 
 
 def run_file(path: Path, *, report: bool = False, game: Game | None = None,
-             options: dict | None = None) -> ScenarioResult:
+             options: dict | None = None, folder: Path | None = None) -> ScenarioResult:
     """Run one scenario file; ``options`` (from ``--option KEY=VALUE``) are laid over
     the file's ``setup.options``, so a rule can be replayed under a ruling's switch."""
     path = Path(path)
@@ -273,7 +350,7 @@ def run_file(path: Path, *, report: bool = False, game: Game | None = None,
         if game is None:
             from .registry import get_game
             game = get_game(data["game"])
-        return ScenarioRunner(game, report=report).run(data, file=str(path))
+        return ScenarioRunner(game, report=report, folder=folder).run(data, file=str(path))
     except WorkbenchError as exc:
         res = ScenarioResult(file=str(path), title=path.stem, game="?", checks=[])
         res.divergences.append(Divergence(None, "error", str(exc)))
@@ -282,6 +359,35 @@ def run_file(path: Path, *, report: bool = False, game: Game | None = None,
         res = ScenarioResult(file=str(path), title=path.stem, game="?", checks=[])
         res.divergences.append(Divergence(None, "error", f"cannot be read: {_reason(exc)}"))
         return res
+
+
+_STATED: dict[tuple, Any] = {}
+
+
+def stated_pool_game(game: Game, values: Mapping, folder: Path | None = None) -> Game:
+    """``game`` bound to its card folder's pool with a scenario's stated card
+    values (``setup.cards``) laid over it, so the scenario proves its rule
+    whatever the folder holds for those cards. The folder is the game's card
+    folder (``--cards``/``$WORKBENCH_CARDS``/bundled); a card it lacks or a value
+    its loader refuses is a setup error naming it. Pools are cached per folder
+    content and stated values (the same few scenarios run at every check)."""
+    import json
+
+    from .data import cards_dir
+    from .pool_values import overlay_pool
+    from .versions import pool_version
+
+    if game.pool_spec is None:
+        raise ScenarioError(f"{game.id} has no card pool, so a scenario cannot state card values")
+    folder = Path(folder) if folder is not None else cards_dir(game.id)
+    key = (game.id, str(folder), pool_version(game, folder),
+           json.dumps(values, sort_keys=True, default=str))
+    pool = _STATED.get(key)
+    if pool is None:
+        if len(_STATED) > 256:
+            _STATED.clear()
+        pool = _STATED[key] = overlay_pool(game.pool_spec, folder, values)
+    return game.with_cards(pool)
 
 
 def scenario_files(game_id: str) -> list[Path]:

@@ -3,7 +3,6 @@ overwrite a file that changed on disk since it was read."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -13,11 +12,10 @@ from .errors import WorkbenchError
 
 
 def fingerprint(path: Path) -> str | None:
-    """Content hash of a file (None if it does not exist)."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except FileNotFoundError:
-        return None
+    """Content hash of a file (None if it does not exist or is not a regular
+    file the workbench reads)."""
+    from .data import file_digest
+    return file_digest(Path(path))
 
 
 def refuse_inside_installed_package(path: Path) -> None:

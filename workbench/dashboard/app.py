@@ -35,6 +35,7 @@ PAGES = [
     ("Sweeps", "workbench.dashboard.sweeps", "SweepsPage"),
     ("Print", "workbench.dashboard.print", "PrintPage"),
     ("Balance", "workbench.dashboard.balance", "BalancePage"),
+    ("Playtest", "workbench.dashboard.playtest", "PlaytestPage"),
 ]
 
 TITLE = "Tabletop Design Workbench"
@@ -56,10 +57,14 @@ class Workbench(param.Parameterized):
     page = param.Integer(default=0, doc="index of the page shown")
     read_only = param.Boolean(default=False, constant=True,
                               doc="no card edits, saves or sweeps (workbench serve --read-only)")
-    card_game = param.String(default="meaning-made", doc="the game whose cards Cards and Graph show")
+    card_game = param.String(default="", doc="the game whose cards Cards and Graph show "
+                                             "(default: the first game with a card graph)")
     pool = param.Parameter(default=None, doc="the LivePool of card_game (set once a page asks for it)")
 
     def __init__(self, **params):
+        if not params.get("card_game"):
+            from workbench.core.registry import providing
+            params["card_game"] = next(iter(providing("card_graph")), "")
         super().__init__(**params)
         self._play = None
         self._sessions: dict[str, object] = {}
@@ -103,16 +108,16 @@ class Workbench(param.Parameterized):
             self._play = PlayModel()
         return self._play
 
-    def tweak_session(self, game_id: str = "meaning-made"):
+    def tweak_session(self, game_id: str | None = None):
         """The live pool (:class:`~workbench.dashboard.pool.LivePool`) of
-        ``game_id``, shared by Cards, Graph and Balance. A game the balance
-        search covers is opened as ``workbench balance`` opens it."""
+        ``game_id`` (default: :attr:`card_game`), shared by Cards, Graph and
+        Balance, opened as ``workbench balance`` opens it."""
+        game_id = game_id or self.card_game
         if game_id not in self._sessions:
-            from workbench.balance.search import BALANCED_GAMES, open_session
             from workbench.graphs.tweak import TweakSession
 
             from .pool import LivePool
-            session = open_session(game_id) if game_id in BALANCED_GAMES else TweakSession(game_id=game_id)
+            session = TweakSession(game_id=game_id)
             self._sessions[game_id] = LivePool(session)
         return self._sessions[game_id]
 
@@ -182,12 +187,62 @@ def create_app(served: bool = False, bench: Workbench | None = None, read_only: 
 
 
 def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password: str | None = None,
-          read_only: bool = False):
+          read_only: bool = False, tts_images=None):
     """Serve the dashboard until interrupted; with ``password``, behind Panel's
     basic-auth login (a fresh cookie secret per run, so old logins expire)."""
     import secrets
 
+    from tornado.ioloop import IOLoop
+
     origins = [f"{host}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
     auth = {"basic_auth": password, "cookie_secret": secrets.token_hex(32)} if password else {}
-    pn.serve({"/": lambda: create_app(served=True, read_only=read_only)}, port=port, address=host,
-             websocket_origin=origins, show=show, title=TITLE, threaded=False, **auth)
+    loop = IOLoop.current()
+    quiet_closed_sockets(loop.asyncio_loop)
+
+    def app():
+        # one line in the server log when a tab's session ends (the tab closed and
+        # bokeh let its session go); what was still being sent to it is dropped quietly
+        pn.state.on_session_destroyed(_session_ended)
+        return create_app(served=True, read_only=read_only)
+
+    from workbench.rooms.web import hall, routes
+    hall()   # open the playtest journal and resume its rooms before the first visitor
+    # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
+    # in), so that one folder of content-named PNGs is served as static files
+    static = {"tts": str(tts_images)} if tts_images else {}
+    pn.serve({"/": app}, port=port, address=host,
+             websocket_origin=origins, show=show, title=TITLE, threaded=False, loop=loop,
+             extra_patterns=routes(password), static_dirs=static, **auth)
+
+
+def _session_ended(context) -> None:
+    # printed like Panel's "Launching server at ...": the server log is its output
+    print("a browser tab's session ended", flush=True)
+
+
+def _closed_socket(exc: BaseException | None) -> bool:
+    from tornado.iostream import StreamClosedError
+    from tornado.websocket import WebSocketClosedError
+    return isinstance(exc, (WebSocketClosedError, StreamClosedError))
+
+
+def quiet_closed_sockets(loop) -> None:
+    """A browser tab closed while its page was being updated (a playtest's progress,
+    bots playing to the end) leaves Panel's writes to that socket failing with
+    WebSocketClosedError in futures nobody awaits any more, which asyncio prints as
+    "Task exception was never retrieved" with two tracebacks. The update was for a
+    page no one sees: such a failure is dropped (a debug line in the log); any other
+    error still reaches the loop's usual handler."""
+    import logging
+    log = logging.getLogger("workbench.dashboard")
+    previous = loop.get_exception_handler()
+
+    def handler(loop_, context):
+        if _closed_socket(context.get("exception")):
+            log.debug("dropped an update for a closed browser tab")
+            return
+        if previous is not None:
+            previous(loop_, context)
+        else:
+            loop_.default_exception_handler(context)
+    loop.set_exception_handler(handler)

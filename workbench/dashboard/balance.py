@@ -22,33 +22,25 @@ import threading
 import panel as pn
 import param
 
-from workbench.balance.search import BALANCED_GAMES
 from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
 from .pool import live
 
-#: each game's starting point: the targets, variables and sizes of docs/balancing.md's commands
-GAME_DEFAULTS: dict[str, dict] = {
-    "meaning-made": dict(
-        targets="survival=0.55..0.8 @players=2..5\nlegacy_cap_share<=0.1 @players=2..5\ntimeout<=0.05 @players=2..5",
-        vary="initiatives.*.cost\ninitiatives.*.order_spaces",
-        trials=16, games_per_trial=10, fresh_games=30),
-    "mandate-2038": dict(
-        targets="action_usage_min>=0.05 @players=4\nfaction_gap<=0.1 @players=4",
-        vary="tiles.*.runway=0..3\ntiles.*.compute=0..3",
-        trials=8, games_per_trial=8, fresh_games=16),
-    "pax-transhumanity": dict(
-        targets="tie_break<=0.2 @players=3\nseat_gap<=0.1 @players=3",
-        # the finance start holds at most the 8 board agents (Debt 2 as drafted),
-        # so Capital and Wealth range where a trial is not refused at load
-        vary="settings.finance_start.value.capital=1..3\nsettings.finance_start.value.wealth=1..3\n"
-             "settings.agents_in_pool.value=3..7\nboards.*.problem_tokens=1..5",
-        trials=8, games_per_trial=10, fresh_games=20),
-}
-DEFAULT_TARGETS = GAME_DEFAULTS["meaning-made"]["targets"]
-DEFAULT_VARY = GAME_DEFAULTS["meaning-made"]["vary"]
+def balance_games() -> list[str]:
+    """The games the balance search covers (those declaring ``Game.balance``)."""
+    from workbench.core.registry import providing
+    return providing("balance")
+
+
+def game_defaults(game_id: str) -> dict:
+    """A game's starting point, as its ``Game.balance`` declares it (the targets,
+    variables and sizes of docs/balancing.md's commands), as the page's params."""
+    from workbench.core.registry import get_game
+    b = get_game(game_id).balance or {}
+    return dict(targets="\n".join(b.get("targets", ())), vary="\n".join(b.get("vary", ())),
+                **{k: int(b[k]) for k in ("trials", "games_per_trial", "fresh_games") if k in b})
 
 
 def _lines(text: str) -> list[str]:
@@ -58,13 +50,13 @@ def _lines(text: str) -> list[str]:
 class BalanceModel(BackgroundWork, param.Parameterized):
     """A balance run's settings and results (see :mod:`workbench.balance`)."""
 
-    game_id = param.Selector(default="meaning-made", objects=list(BALANCED_GAMES),
+    game_id = param.Selector(default=None, objects=[],
                              doc="the game balanced; choosing one fills in its targets and variables")
-    targets = param.String(default=DEFAULT_TARGETS, doc="one target per line")
-    vary = param.String(default=DEFAULT_VARY, doc="one vary pattern per line")
-    trials = param.Integer(default=GAME_DEFAULTS["meaning-made"]["trials"], bounds=(1, 10_000))
-    games_per_trial = param.Integer(default=GAME_DEFAULTS["meaning-made"]["games_per_trial"], bounds=(1, 100_000))
-    fresh_games = param.Integer(default=GAME_DEFAULTS["meaning-made"]["fresh_games"], bounds=(1, 100_000))
+    targets = param.String(default="", doc="one target per line")
+    vary = param.String(default="", doc="one vary pattern per line")
+    trials = param.Integer(default=16, bounds=(1, 10_000))
+    games_per_trial = param.Integer(default=10, bounds=(1, 100_000))
+    fresh_games = param.Integer(default=30, bounds=(1, 100_000))
     seed = param.Integer(default=1, bounds=(0, None))
     workers = param.Integer(default=0, bounds=(0, 64), doc="pool processes (0 plays in this process)")
     study = param.String(default="", doc="SQLite file to keep (and resume) the study in; empty: in memory")
@@ -88,8 +80,11 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         self._pools: dict[str, object] = {}
         if session is not None:
             self._pools[session.game_id] = live(session)
+        games = balance_games()
+        type(self).param.game_id.objects = games
+        params.setdefault("game_id", games[0] if games else None)
         # the game's own targets, variables and sizes, where not given
-        super().__init__(**{**GAME_DEFAULTS[params.get("game_id", "meaning-made")], **params})
+        super().__init__(**{**game_defaults(params["game_id"]), **params})
         self._clear()
 
     def _clear(self) -> None:
@@ -97,13 +92,14 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         self.edits: list[dict] = []
         self.diff = ""
         self.rows: list[dict] = []
+        self.verdict: dict | None = None
         self.applied = False
 
     @param.depends("game_id", watch=True)
     def _defaults(self) -> None:
         """A game chosen: its own targets, variables and sizes; no proposal yet."""
         self._clear()
-        self.param.update(message="", **GAME_DEFAULTS[self.game_id])
+        self.param.update(message="", **game_defaults(self.game_id))
 
     def session(self):
         """The live pool of :attr:`game_id`."""
@@ -127,9 +123,9 @@ class BalanceModel(BackgroundWork, param.Parameterized):
                            study_path=Path(self.study) if self.study.strip() else None)
 
     def run(self) -> None:
-        """Search, then check the proposal on fresh seeds; errors become :attr:`message`."""
-        from workbench.balance.report import card_diff, fresh_check, proposal_raw
-        from workbench.balance.search import run_study
+        """Search, prune, then check the proposal on fresh seeds
+        (:func:`workbench.balance.verdict.propose`); errors become :attr:`message`."""
+        from workbench.balance.verdict import propose, record_balance_run, summary_line
         self.running, self.done_games, self.total_games, self.message = True, 0, self.trials, ""
         try:
             spec = self.spec()
@@ -141,16 +137,20 @@ class BalanceModel(BackgroundWork, param.Parameterized):
                 self.done_games = done
                 self.message = f"trial {done} of {total}" + (f", best loss {best:.3f}" if best is not None else "")
 
-            self.result = run_study(spec, session=session, progress=progress)
-            raw_after = proposal_raw(session, self.result.edits, self.result.variables)
-            self.edits = self.result.edits
-            self.diff = card_diff(session, raw_after)
-            self.message = "checking the proposal on fresh seeds…"
-            self.rows = fresh_check(spec, session, raw_after, games=self.fresh_games)
+            def fresh():
+                self.message = "checking the proposal on fresh seeds…"
+
+            run = propose(spec, session, fresh_games=self.fresh_games, progress=progress, on_fresh=fresh)
+            self.result, self.verdict = run["result"], run["verdict"]
+            self.edits, self.diff, self.rows = self.result.edits, run["diff"], run["rows"]
             self.applied = False
+            record_balance_run(self.game_id, session.folder, spec, self.rows, self.edits, self.verdict,
+                               applied=False)
             met = sum(1 for r in self.rows if r["met_after"])
-            self.message = (f"{len(self.result.trials)} trials; proposal: {len(self.edits)} edits; "
-                            f"{met} of {len(self.rows)} targets met on fresh seeds")
+            pruned = f" (pruned from {run['searched']})" if run["searched"] > len(self.edits) else ""
+            self.message = (f"{len(self.result.trials)} trials; proposal: {len(self.edits)} edits{pruned}; "
+                            f"{met} of {len(self.rows)} targets met on fresh seeds. "
+                            f"{summary_line(self.verdict, len(self.edits))}")
         except WorkbenchError as exc:
             self.message = f"cannot run: {exc}"
         finally:
@@ -159,13 +159,22 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     def start(self) -> threading.Thread | None:
         return self._start(self.run, "balance", "a balance search is already running")
 
+    @property
+    def offered(self) -> bool:
+        """The proposal may be applied: the fresh check vouches for it
+        (:func:`workbench.balance.verdict.judge`)."""
+        return bool(self.edits) and bool(self.verdict and self.verdict["offered"])
+
     def apply(self) -> None:
         """Write the proposal into the card files through the tweak session."""
         from workbench.balance.report import apply_edits
         try:
             self._refuse_unsaved()
+            if not self.offered:
+                raise WorkbenchError("the fresh check does not vouch for this proposal: "
+                                     + "; ".join((self.verdict or {}).get("reasons") or ["no proposal"]))
             # the live pool's edit and save: Cards and Graph follow its snapshot
-            written = apply_edits(self.session(), self.edits)
+            written = apply_edits(self.session(), self.edits, note="balance proposal (Balance page)")
             self.applied = bool(written)
             self.message = f"applied: wrote {', '.join(p.name for p in written)}" if written else "nothing to apply"
         except WorkbenchError as exc:
@@ -295,7 +304,7 @@ class BalancePage(pn.viewable.Viewer):
 
     def _show_buttons(self) -> None:
         m = self.model
-        self._apply.disabled = not m.edits or m.applied
+        self._apply.disabled = not m.offered or m.applied
         self._undo.disabled = not m.applied
 
     def _show(self):
@@ -308,6 +317,8 @@ class BalancePage(pn.viewable.Viewer):
         edits = "\n".join(f"* {md(e['card'])} {md(e['field'])}: {md(e['old'])} → {md(e['new'])}"
                           for e in m.edits) or \
             "The cards as they are fit best: no edits."
+        if m.edits and m.verdict and not m.verdict["offered"]:
+            edits += "\n\n**Not offered** (Apply stays off):\n" + "\n".join(f"* {md(r)}" for r in m.verdict["reasons"])
         self._results.objects = [
             pn.pane.Bokeh(search_figure(m), sizing_mode="stretch_width"),
             "#### Proposal", pn.pane.Markdown(edits, css_classes=["balance-edits"]),

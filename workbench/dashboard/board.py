@@ -1,11 +1,11 @@
-"""The Board page: the Mandate 2038 hex map a seed lays out, its adjacency, and
-local Power (which districts are energy districts, each player's Power sources
-and which Facilities are connected or offline). A seed box and a "new layout"
-button reshuffle; bots can play some actions first so that Power shows on a
-board in play.
+"""The Board page: the board a seed lays out for a game that declares one
+(``Game.board``; Mandate 2038's hex map with its adjacency and local Power). A
+seed box and a "new layout" button reshuffle; bots can play some actions first
+so that a board in play shows.
 
-The layout, adjacency and Power rules are the engine's
-(:mod:`workbench.games.mandate_2038.board`); the drawing is its bokeh figure."""
+The layout and every rule behind it are the engine's; the tables, caption and
+drawing come from the game's board module (:func:`workbench.core.game.resolve`
+of ``Game.board``), so this page names no game."""
 
 from __future__ import annotations
 
@@ -14,22 +14,43 @@ import param
 
 from .escape import md
 
-GAME_ID = "mandate-2038"
+
+def board_games() -> list[str]:
+    from workbench.core.registry import providing
+    return providing("board")
 
 
 class BoardModel(param.Parameterized):
-    """A Mandate 2038 position to inspect: its seed, seats and how far bots played."""
+    """A position of a game with a board: its seed, seats and how far bots played."""
 
+    game_id = param.Selector(default=None, objects=[], doc="the game whose board is shown")
     seed = param.Integer(default=1, bounds=(0, None))
-    players = param.Integer(default=4, bounds=(2, 5))
+    players = param.Integer(default=4, bounds=(1, None))
     bot_actions = param.Integer(default=0, bounds=(0, 2000), doc="actions bots play before showing")
     state = param.Parameter(default=None, doc="the position shown: a new one per build; the page depends on it")
 
     def __init__(self, **params):
+        games = board_games()
+        game_id = params.pop("game_id", None) or (games[0] if games else None)
         super().__init__(**params)
+        self.param.game_id.objects = games
+        self.game_id = game_id
+        self._bind_game()
+        self.build()
+
+    def _bind_game(self) -> None:
+        from workbench.core.game import resolve
         from workbench.core.registry import get_game
-        self.game = get_game(GAME_ID)
+        self.game = get_game(self.game_id)
+        self.view = resolve(self.game.board)
         self.param.players.bounds = (self.game.min_players, self.game.max_players)
+        if not self.game.min_players <= self.players <= self.game.max_players:
+            self.players = self.game.default_players
+
+    def choose(self, game_id: str) -> None:
+        """Show another game's board."""
+        self.game_id = game_id
+        self._bind_game()
         self.build()
 
     def build(self) -> None:
@@ -51,50 +72,20 @@ class BoardModel(param.Parameterized):
         self.seed += 1
         self.build()
 
-    def tiles(self):
-        """polars: one row per district with kind, ring, control, energy and neighbours."""
-        import polars as pl
-        from workbench.commands.board import board_document
-        from workbench.games.mandate_2038 import board
-        doc = board_document(self.state)
-        rows = []
-        for i, t in enumerate(doc["tiles"]):
-            rows.append({"tile": t["id"], "kind": t["name"], "q": t["q"], "r": t["r"], "ring": t["ring"],
-                         "energy": board.is_energy(self.state, i), "control": t["control"] or "",
-                         "neighbours": ", ".join(doc["adjacency"][t["id"]]),
-                         "degree": len(doc["adjacency"][t["id"]])})
-        return pl.DataFrame(rows)
+    def tables(self) -> dict:
+        """title -> polars table, as the game's board module gives them."""
+        return self.view.tables(self.state)
 
-    def power(self):
-        """polars: one row per player: Power sources, connected and offline Facilities."""
-        import polars as pl
-        from workbench.games.mandate_2038 import board
-        s = self.state
-        rows = []
-        for seat in range(len(s.players)):
-            ids = s.tile_ids
-            facilities = s.players[seat].facilities
-            rows.append({
-                "player": s.player_name(seat),
-                "power sources": ", ".join(ids[p] for p in board.power_sources(s, seat)) or "none",
-                "connected": ", ".join(f"F{f + 1}@{ids[facilities[f]]}"
-                                       for f in board.connected_facilities(s, seat)) or "none",
-                "offline": ", ".join(f"F{f + 1}@{ids[facilities[f]]}"
-                                     for f in board.offline_facilities(s, seat)) or "none"})
-        return pl.DataFrame(rows)
+    def _title(self) -> str:
+        return f"{self.game.name} board, seed {self.seed}"
 
     def caption(self) -> str:
-        tiles = self.tiles()
-        energy = tiles.filter(tiles["energy"])["tile"].to_list()
         played = f", after {self.bot_actions} bot actions" if self.bot_actions else ""
-        return (f"Mandate 2038 board, seed {self.seed}, {self.players} players{played}: "
-                f"{tiles.height} districts, {tiles['degree'].sum() // 2} adjacencies; "
-                f"energy districts {', '.join(energy) or 'none'}")
+        return f"{self._title()}, {self.players} players{played}: {self.view.caption(self.state)}"
 
     def figure(self):
-        from workbench.games.mandate_2038.drawing import board_figure
-        return board_figure(self.state, title=f"Mandate 2038 board, seed {self.seed}"
-                            + (f", after {self.bot_actions} bot actions" if self.bot_actions else ""))
+        return self.view.figure(self.state, title=self._title()
+                                + (f", after {self.bot_actions} bot actions" if self.bot_actions else ""))
 
 
 class BoardPage(pn.viewable.Viewer):
@@ -106,6 +97,9 @@ class BoardPage(pn.viewable.Viewer):
     def __init__(self, bench=None, model: BoardModel | None = None, **params):
         super().__init__(model=model or BoardModel(), **params)
         m = self.model
+        self._game = pn.widgets.Select(name="Game", options=list(m.param.game_id.objects), value=m.game_id,
+                                       width=200)
+        self._game.param.watch(lambda e: m.choose(e.new), "value")
         self._seed = pn.widgets.IntInput(label="Seed", value=m.seed, start=0, width=120)
         self._players = pn.widgets.IntInput(label="Players", value=m.players, start=m.param.players.bounds[0],
                                             end=m.param.players.bounds[1], width=100)
@@ -115,10 +109,7 @@ class BoardPage(pn.viewable.Viewer):
         self._next = pn.widgets.Button(label="Reshuffle (next seed)", width=170)
         self._plot = pn.Column()
         self._caption = pn.pane.Markdown("", css_classes=["board-caption"])
-        self._tiles = pn.widgets.Tabulator(m.tiles().to_pandas(), disabled=True, show_index=False, height=420,
-                                           sizing_mode="stretch_width", pagination=None)
-        self._power = pn.widgets.Tabulator(m.power().to_pandas(), disabled=True, show_index=False,
-                                           sizing_mode="stretch_width")
+        self._side = pn.Column(sizing_mode="stretch_width")
         self._show.on_click(self._on_show)
         self._next.on_click(self._on_next)
         self._draw()
@@ -138,12 +129,16 @@ class BoardPage(pn.viewable.Viewer):
         m = self.model
         self._plot.objects = [pn.pane.Bokeh(m.figure())]
         self._caption.object = md(m.caption())
-        self._tiles.value = m.tiles().to_pandas()
-        self._power.value = m.power().to_pandas()
+        self._players.start, self._players.end = m.param.players.bounds
+        self._players.value = m.players
+        side = []
+        for i, (title, table) in enumerate(m.tables().items()):
+            side += [f"#### {title}", pn.widgets.Tabulator(table.to_pandas(), disabled=True, show_index=False,
+                                                           sizing_mode="stretch_width",
+                                                           **({"height": 420, "pagination": None} if i == 0 else {}))]
+        self._side.objects = side
 
     def __panel__(self):
-        controls = pn.Row(self._seed, self._players, self._actions, self._show, self._next)
-        side = pn.Column("#### Districts and adjacency", self._tiles, "#### Local Power", self._power,
-                         sizing_mode="stretch_width")
-        return pn.Column(controls, self._caption, pn.Row(self._plot, side, sizing_mode="stretch_width"),
+        controls = pn.Row(self._game, self._seed, self._players, self._actions, self._show, self._next)
+        return pn.Column(controls, self._caption, pn.Row(self._plot, self._side, sizing_mode="stretch_width"),
                          sizing_mode="stretch_width")

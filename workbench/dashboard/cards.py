@@ -33,13 +33,14 @@ import panel as pn
 import param
 
 from workbench.core.errors import WorkbenchError
+from workbench.sim.verdicts import UNDECIDED
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
 from .pool import LivePool, live, update_figure
 
-#: columns shown first; the rest follow in the session's order
-LEADING = ["name", "kind", "layer", "E", "I", "S", "V", "icons", "vitals", "bonus"]
+#: columns shown first; then the session's editable columns in its order, then the rest
+LEADING = ["name", "kind"]
 
 
 class CardsModel(BackgroundWork, param.Parameterized):
@@ -59,11 +60,12 @@ class CardsModel(BackgroundWork, param.Parameterized):
     total_games = param.Integer(default=0)
     playtest_state = param.String(default="", doc="what the playtest shown is: a preview, a look, the end")
 
-    def __init__(self, session=None, bench=None, game_id: str = "meaning-made", **params):
+    def __init__(self, session=None, bench=None, game_id: str | None = None, **params):
         self.bench = bench
         self.playtest = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()  # set by an edit or a new game: the running playtest is stale
+        game_id = game_id or (bench.card_game if bench is not None else card_games()[0])
         if session is not None:
             pool = live(session)
         elif bench is not None:
@@ -108,8 +110,9 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def table(self):
         """The pool as a polars table, leading columns first."""
         t = self.session.table()
-        order = [c for c in LEADING if c in t.columns] + [c for c in t.columns if c not in LEADING]
-        return t.select(order)
+        order = [c for c in LEADING if c in t.columns]
+        order += [c for c in self.session.columns if c in t.columns and c not in order]
+        return t.select(order + [c for c in t.columns if c not in order])
 
     @property
     def editable_columns(self) -> list[str]:
@@ -170,12 +173,13 @@ class CardsModel(BackgroundWork, param.Parameterized):
             return
         self.param.update(message="reloaded from disk", report=report.lines())
 
-    def save(self) -> list[Path]:
+    def save(self, note: str | None = None) -> list[Path]:
+        """Save the pool; the save is a version of its history, with ``note``."""
         if self.read_only:
             self.message = "not saved: this dashboard is read-only (workbench serve --read-only)"
             return []
         try:
-            written = self.session.save()
+            written = self.session.save(note=note)
         except WorkbenchError as exc:
             self.message = f"not saved: {exc}"
             return []
@@ -192,6 +196,28 @@ class CardsModel(BackgroundWork, param.Parameterized):
             target = Path(tmp) / f"cards{suffix}"
             self.session.export(target)
             return target.read_bytes()
+
+    def sheet_bytes(self, fmt: str = "xlsx") -> bytes:
+        """The pool as a spreadsheet, one sheet per card kind (workbench.interop.card_sheets)."""
+        from workbench.interop.card_sheets import export_bytes
+        return export_bytes(self.session, fmt)
+
+    def import_sheet(self, data: bytes, filename: str) -> bool:
+        """Take an edited spreadsheet into the pool as one edit (all or none, one
+        Undo); a refusal names the sheet, row and column. Nothing is saved."""
+        from workbench.interop.card_sheets import import_bytes
+        if self.read_only:
+            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
+            return False
+        try:
+            result = import_bytes(self.session, data, filename)
+        except WorkbenchError as exc:
+            self.message = f"refused: {exc}"
+            return False
+        self._stop.set()
+        self.param.update(message=f"imported {filename}: {len(result.changes)} value(s) changed, not saved yet "
+                                  "(Undo takes them all back)", report=result.lines())
+        return True
 
     # -- paired playtest ------------------------------------------------------------
     def run_playtest(self) -> None:
@@ -272,12 +298,18 @@ def playtest_state(update) -> str:
     """One line saying what a streamed playtest update is."""
     if update.preview:
         return f"preview at {update.games} games per pool: an estimate, nothing decided yet"
-    decided = sum(1 for r in update.rows if r["verdict"] != "undecided")
+    decided = sum(1 for r in update.rows if r["verdict"] != UNDECIDED)
     if update.done:
         why = "every metric decided" if update.decided else "game budget spent"
         return f"final at {update.games} games per pool: {why}"
     return (f"look {update.look} of {update.looks} at {update.games} games per pool: "
             f"{decided} of {len(update.rows)} metrics decided")
+
+
+def card_games() -> list[str]:
+    """The games whose cards the page can tweak (a card graph declared or generic)."""
+    from workbench.core.registry import providing
+    return providing("card_graph")
 
 
 def _session_for(bench, game_id: str):
@@ -300,15 +332,13 @@ class CardsPage(pn.viewable.Viewer):
     model = param.ClassSelector(class_=CardsModel)
 
     def __init__(self, bench=None, model: CardsModel | None = None, **params):
-        from workbench.core.registry import game_ids
-
         from .graph import DependencyView
         self.bench = bench
         self._drawn: tuple | None = None   # (pool snapshot, (game, selection)) the graph shows
         self._shown_game: str | None = None
-        m = model or CardsModel(bench=bench, game_id=bench.card_game if bench is not None else "meaning-made")
+        m = model or CardsModel(bench=bench)
         super().__init__(model=m, **params)
-        self._game = pn.widgets.Select(label="Game", options=game_ids(), value=m.session.game_id, width=200,
+        self._game = pn.widgets.Select(label="Game", options=card_games(), value=m.session.game_id, width=200,
                                        css_classes=["cards-game"])
         self._table = pn.widgets.Tabulator(
             None, show_index=False, height=560, selectable=1, sizing_mode="stretch_width",
@@ -326,6 +356,8 @@ class CardsPage(pn.viewable.Viewer):
         self._view = DependencyView(width=760, height=560, on_select=self._on_graph_select)
         self._view_pane = pn.pane.Bokeh(self._view.figure)
         self._pool_pane: pn.pane.Bokeh | None = None  # another game's graph, updated in place
+        from .pool_history import PoolHistoryView
+        self._versions = PoolHistoryView(lambda: self.model.pool.game, lambda: self.model.pool.folder)
         self._pool_game = ""
         self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._undo = pn.widgets.Button(label="Undo", width=80)
@@ -338,6 +370,11 @@ class CardsPage(pn.viewable.Viewer):
         self._export_pq = pn.widgets.FileDownload(
             callback=lambda: io.BytesIO(self.model.export_bytes(".parquet")),
             filename="cards.parquet", label="Export Parquet", width=140)
+        self._export_sheet = pn.widgets.FileDownload(
+            callback=lambda: io.BytesIO(self.model.sheet_bytes("xlsx")),
+            filename="cards.xlsx", label="Export spreadsheet", width=150)
+        self._import_sheet = pn.widgets.FileInput(accept=".xlsx,.ods,.csv", multiple=False, width=200,
+                                                  disabled=m.read_only, css_classes=["cards-import"])
         self._games = pn.widgets.IntInput(label="Games per pool", value=m.playtest_games, start=2,
                                           end=20_000, width=120)
         self._bots = pn.widgets.TextInput(label="Bots", value=m.playtest_bots, width=120)
@@ -353,9 +390,10 @@ class CardsPage(pn.viewable.Viewer):
                                       sizing_mode="stretch_width")
         self._undo.on_click(lambda e: self._held(self.model.undo))
         self._redo.on_click(lambda e: self._held(self.model.redo))
-        self._save.on_click(lambda e: self._held(self.model.save))
+        self._save.on_click(lambda e: self._held(self._save_version))
         self._reload_button.on_click(lambda e: self._held(self.model.reload))
         self._run.on_click(self._on_run)
+        self._import_sheet.param.watch(self._on_import, "value")
         self._game.param.watch(self._on_game, "value")
         self._flipped.param.watch(self._on_flip_select, "selection")
         self._open_old.on_click(lambda e: self._open("old"))
@@ -393,9 +431,17 @@ class CardsPage(pn.viewable.Viewer):
             self._draw_graph()
             self._show_message()
 
+    def _save_version(self) -> None:
+        """Save with the note typed for it; the history box shows the new version."""
+        written = self.model.save(note=self._versions.note.value.strip() or None)
+        if written:
+            self._versions.note.value = ""
+        self._versions.refresh()
+
     def _show_pool(self) -> None:
         """Show the model's current game: a new table, its graph, no playtest yet."""
         m = self.model
+        self._versions.refresh()
         frame = table_frame(m.table())
         self._shown_game = m.pool.game_id
         self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
@@ -432,6 +478,11 @@ class CardsPage(pn.viewable.Viewer):
                 self._table.patch({column: [(row, event.old)]})
                 self._show_message()
 
+    def _on_import(self, event):
+        if event.new:
+            self._held(lambda: self.model.import_sheet(event.new, self._import_sheet.filename or "upload.xlsx"))
+            self._show_message()
+
     def _on_select(self, event):
         if event.new:
             self.model.selected = str(self._table.value.iloc[event.new[0]]["name"])
@@ -459,7 +510,7 @@ class CardsPage(pn.viewable.Viewer):
         if drawn is not None and drawn[0] is m.pool.raw and drawn[1] == (m.pool.game_id, m.selected):
             return  # this snapshot and selection are on screen already
         self._drawn = (m.pool.raw, (m.pool.game_id, m.selected))
-        if m.pool.game_id == "meaning-made":
+        if m.pool.layered:
             self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
             if self._graph.objects != [self._view_pane]:
                 self._graph.objects = [self._view_pane]
@@ -528,12 +579,25 @@ class CardsPage(pn.viewable.Viewer):
         # two rows: one would run under the graph's column
         buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
         exports = pn.Row(self._export, self._export_pq, align="end")
-        left = pn.Column(pn.Row(self._game, exports), buttons, self._message, self._notice, self._table,
-                         sizing_mode="stretch_width")
+        # the spreadsheet pair on a row of its own: beside the others it ran under the graph
+        sheets = pn.Row(self._export_sheet, pn.pane.Markdown("Import spreadsheet:", margin=(12, 5, 0, 20)),
+                        self._import_sheet)
+        # The table takes the room left of the graph column, at least TABLE_MIN_WIDTH;
+        # where there is less (a notebook's output, a narrow window) the graph column
+        # wraps below the table instead of squeezing it to a few columns and running
+        # its text over the buttons.
+        left = pn.Column(pn.FlexBox(self._game, exports, flex_wrap="wrap", align_items="flex-end"), buttons,
+                         sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
+                         min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")
-        right = pn.Column(self._info, self._graph, self._report, playtest, width=780)
-        return pn.Row(left, right, sizing_mode="stretch_width")
+        right = pn.Column(self._info, self._graph, self._report, playtest, self._versions, width=780,
+                          styles={"flex": "0 0 780px"})
+        return pn.FlexBox(left, right, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
+
+
+#: the narrowest the card table gets beside the graph (pixels); narrower, the graph goes below
+TABLE_MIN_WIDTH = 640
 
 
 def table_frame(table):

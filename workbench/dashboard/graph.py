@@ -17,7 +17,7 @@ import param
 from workbench.core.errors import WorkbenchError
 
 from .escape import md
-from .pool import LivePool, live, patch_source, update_figure
+from .pool import LivePool, live, patch_source
 
 
 class GraphModel(param.Parameterized):
@@ -25,6 +25,8 @@ class GraphModel(param.Parameterized):
     dashboard the pool is the one of its card game (the Cards page's)."""
 
     selected = param.String(default="", doc="card name, empty for none")
+    group_by = param.String(default="kind", doc="how a grouped card graph is grouped (its graph's groupings)")
+    show = param.List(default=[], item_type=str, doc="the groups a grouped card graph shows; empty: all")
     pool = param.ClassSelector(class_=LivePool, allow_refs=True, doc="the live pool drawn")
 
     def __init__(self, session=None, bench=None, **params):
@@ -92,8 +94,18 @@ class GraphPage(pn.viewable.Viewer):
         # graphs are the session's own figure, patched in place on a change
         self._view = DependencyView(on_select=self._on_tap)
         self._view_pane = pn.pane.Bokeh(self._view.figure)
-        self._pool_pane: pn.pane.Bokeh | None = None
-        self._pool_game = ""
+        # the other games' card graphs: grouped by kind, sphere or Era, filterable
+        from workbench.graphs.drawing import PoolView
+        self._pool_view = PoolView(on_select=self._on_tap)
+        self._pool_pane = pn.pane.Bokeh(self._pool_view.figure)
+        self._group_by = pn.widgets.RadioButtonGroup(name="Group by", options=["kind"], value="kind",
+                                                     button_type="default", width=200)
+        self._show = pn.widgets.MultiChoice(name="Show only these groups", options=[], value=[],
+                                            placeholder="every group", width=520)
+        self._grouping = pn.Row(pn.pane.Markdown("Group by", margin=(12, 4, 0, 10)), self._group_by,
+                                self._show, visible=False)
+        self._group_by.param.watch(self._on_group_by, "value")
+        self._show.param.watch(lambda e: setattr(self.model, "show", list(e.new)), "value")
         self._plot = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._summary = pn.widgets.Tabulator(None, disabled=True, show_index=False, height=300,
                                              sizing_mode="stretch_width", pagination=None)
@@ -111,9 +123,15 @@ class GraphPage(pn.viewable.Viewer):
     def _on_pool(self) -> None:
         self._when_shown(self._redraw)
 
-    @param.depends("model.selected", watch=True)
+    @param.depends("model.selected", "model.show", "model.group_by", watch=True)
     def _on_selected(self) -> None:
         self._when_shown(self._draw_selection)
+
+    def _on_group_by(self, event) -> None:
+        # the groups of one grouping mean nothing in another: the filter starts empty
+        with pn.io.hold():
+            self.model.param.update(group_by=event.new, show=[])
+            self._show.value = []
 
     def _on_card(self, event):
         value = event.new if event is not None else ""
@@ -138,15 +156,24 @@ class GraphPage(pn.viewable.Viewer):
 
     def _draw_graph(self) -> None:
         m = self.model
-        if m.pool.game_id == "meaning-made":
+        if m.pool.layered:
             self._view.update(m.pool.graph(), m.pool.analyses(), m.selected or None)
+            self._grouping.visible = False
             if self._plot.objects != [self._view_pane]:
                 self._plot.objects = [self._view_pane]
             return
-        fig = m.figure()
-        shown = self._pool_pane
-        if shown is None or self._pool_game != m.pool.game_id or not update_figure(shown.object, fig):
-            self._pool_pane, self._pool_game = pn.pane.Bokeh(fig), m.pool.game_id
+        from workbench.graphs.drawing import groupings
+        graph = m.pool.graph()
+        ways = groupings(graph)
+        by = m.group_by if m.group_by in ways else next(iter(ways))
+        if self._group_by.options != list(ways):
+            self._group_by.options = list(ways)
+        self._group_by.value = by
+        self._show.options = ways[by]
+        self._show.value = [g for g in m.show if g in ways[by]]
+        self._grouping.visible = True
+        self._pool_view.update(graph, m.pool.analyses().get("card_status"), m.selected or None, by=by,
+                               show=self._show.value)
         if self._plot.objects != [self._pool_pane]:
             self._plot.objects = [self._pool_pane]
 
@@ -167,15 +194,13 @@ class GraphPage(pn.viewable.Viewer):
                 patch_table(self._summary, summary.to_pandas())
 
     def __panel__(self):
-        return pn.Column(pn.Row(self._card, self._clear), self._message, self._links, self._plot,
+        return pn.Column(pn.Row(self._card, self._clear), self._grouping, self._message, self._links, self._plot,
                          "#### Card analyses", self._summary, sizing_mode="stretch_width")
 
 
 # -- the drawing ---------------------------------------------------------------------------
 
-#: outline of a card by its analysis status, and the colours of a selection
-OUTLINES = {"dead": "#c62828", "dominated": "#e65100", "ok": "#37474f"}
-ROLES = {"selected": "#000000", "needs": "#1b7837", "unlocks": "#6a3d9a"}
+from workbench.graphs.drawing import OUTLINES, ROLES, add_legend  # noqa: E402  (the one legend of card graphs)
 #: label offsets below/above a node, cycled along a Layer so neighbours' names do not collide
 LABEL_OFFSETS = (-0.2, 0.19, -0.33)
 
@@ -211,7 +236,7 @@ class DependencyView:
     A click on a card calls ``on_select(name)``."""
 
     def __init__(self, width: int = 1100, height: int = 680, on_select=None):
-        from bokeh.models import (ColumnDataSource, HoverTool, LabelSet, Legend, LegendItem, Range1d,
+        from bokeh.models import (ColumnDataSource, HoverTool, LabelSet, Range1d,
                                   TapTool)
         from bokeh.plotting import figure
         self.on_select = on_select
@@ -240,17 +265,7 @@ class DependencyView:
         fig.add_tools(HoverTool(renderers=[nodes], tooltips=[
             ("card", "@name"), ("Layer", "@layer"), ("requirement", "@requirement"), ("bonus", "@bonus"),
             ("provenance", "@provenance"), ("status", "@status")]), TapTool(renderers=[nodes]))
-        items = []
-        for label, colour, width_ in (("dead or infeasible (outline)", OUTLINES["dead"], 3),
-                                      ("dominated (outline)", OUTLINES["dominated"], 3),
-                                      ("selected", ROLES["selected"], 4),
-                                      ("needs", ROLES["needs"], 4), ("unlocks", ROLES["unlocks"], 4)):
-            # one point outside the view: a renderer without data draws no legend swatch
-            r = fig.scatter([-100], [-100], marker="circle", size=12, fill_color="#ffffff", line_color=colour,
-                            line_width=width_)
-            items.append(LegendItem(label=label, renderers=[r]))
-        fig.add_layout(Legend(items=items, orientation="horizontal", location="center",
-                              label_text_font_size="9pt", click_policy="none"), "below")
+        add_legend(fig)
         self.figure = fig
         self.nodes.selected.on_change("indices", self._on_tap)
 

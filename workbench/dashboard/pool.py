@@ -46,6 +46,9 @@ class LivePool(param.Parameterized):
     def edit(self, card: str, column: str, value):
         return self._publish(self.session.edit(card, column, value))
 
+    def edit_many(self, edits, **kwargs):
+        return self._publish(self.session.edit_many(edits, **kwargs))
+
     def undo(self):
         return self._publish(self.session.undo())
 
@@ -55,9 +58,9 @@ class LivePool(param.Parameterized):
     def reload(self):
         return self._publish(self.session.reload())
 
-    def save(self):
-        return self._publish(self.session.save())
-
+    def save(self, note: str | None = None, source: str = "save"):
+        """Save the pool (a version of its history, with ``note``)."""
+        return self._publish(self.session.save(note=note, source=source))
     def _publish(self, result=None):
         s = self.session
         # param compares the old and new snapshot and tells the views only if the pool differs
@@ -76,29 +79,9 @@ def live(session) -> LivePool:
 
 # -- drawing: send what changed ----------------------------------------------------------------
 
-def patch_source(source, data: dict) -> None:
-    """Make the ColumnDataSource ``source`` hold ``data``: when the columns and
-    their length are the same, only the changed cells go to the browser
-    (``ColumnDataSource.patch``); otherwise the data is replaced."""
-    old = source.data
-    if set(old) != set(data) or any(len(old[k]) != len(data[k]) for k in data):
-        source.data = data
-        return
-    patch = {}
-    for key, values in data.items():
-        before = list(old[key])
-        changed = [(i, v) for i, (u, v) in enumerate(zip(before, values)) if not _same(u, v)]
-        if changed:
-            patch[key] = changed
-    if patch:
-        source.patch(patch)
+# patch_source lives with the drawings it updates (graphs/drawing.py); kept importable here
+from workbench.graphs.drawing import _same, patch_source  # noqa: E402,F401
 
-
-def _same(a, b) -> bool:
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):  # arrays and the like
-        return str(a) == str(b)
 
 
 def update_figure(shown, new) -> bool:

@@ -14,7 +14,10 @@ import io
 import panel as pn
 import param
 
-GAMES = ["meaning-made", "mandate-2038", "pax-transhumanity"]
+def print_games() -> list[str]:
+    """The games that declare printed cards (``Game.print_cards``)."""
+    from workbench.core.registry import providing
+    return providing("print")
 
 
 def languages(game_id: str) -> list[str]:
@@ -27,12 +30,16 @@ def languages(game_id: str) -> list[str]:
 
 
 class PrintModel(param.Parameterized):
-    game = param.Selector(default="meaning-made", objects=GAMES)
+    game = param.Selector(default=None, objects=[], doc="a game with printed cards")
     lang = param.String(default="en")
     paper = param.Selector(default="a4", objects=["a4", "letter"])
 
     def __init__(self, **params):
+        games = print_games()
+        game = params.pop("game", None) or (games[0] if games else None)
         super().__init__(**params)
+        self.param.game.objects = games
+        self.game = game
         self._cache: dict[tuple, object] = {}
 
     def deck(self):
@@ -76,7 +83,7 @@ class PrintPage(pn.viewable.Viewer):
     def __init__(self, bench=None, model: PrintModel | None = None, **params):
         super().__init__(**params)
         self.model = m = model or PrintModel()
-        self._game = pn.widgets.Select(name="Game", options=GAMES, value=m.game, width=200)
+        self._game = pn.widgets.Select(name="Game", options=list(m.param.game.objects), value=m.game, width=200)
         self._lang = pn.widgets.RadioButtonGroup(name="Language", options=languages(m.game), value=m.lang)
         self._paper = pn.widgets.RadioButtonGroup(name="Paper", options=["a4", "letter"], value=m.paper)
         self._refresh = pn.widgets.Button(name="Refresh preview", width=150)

@@ -44,9 +44,9 @@ STATUS_STYLE = {
 
 
 def games_with_rules() -> list[str]:
-    from workbench.core.registry import game_ids
+    from workbench.core.registry import providing
     from workbench.rules.catalog import source_language
-    return [g for g in game_ids() if source_language(g)]
+    return [g for g in providing("rulebook") if source_language(g)]
 
 
 class RulesModel(param.Parameterized):

@@ -399,6 +399,9 @@ class SweepsPage(pn.viewable.Viewer):
         self._flipped.param.watch(self._on_select, "selection")
         self._poll = None
         self._shown_results = None  # the batch the plots and tables show (each run makes a new one)
+        from .people import PeopleBesideBots
+        self.people = PeopleBesideBots(lambda: self._game.value, lambda: self._bots_a.value,
+                                       lambda: self._games.value)
 
     def _on_game(self, event):
         self.model.choose_game(event.new)
@@ -477,7 +480,7 @@ class SweepsPage(pn.viewable.Viewer):
         flipped = pn.Column("#### Games whose outcome flipped between A and B", self._flipped,
                             pn.Row(self._open_a, self._open_b), sizing_mode="stretch_width")
         results = pn.Column(self._status, self._bar, self._headline, pn.Row(self._export, self._export_pq),
-                            self._plots, flipped, sizing_mode="stretch_width")
+                            self._plots, flipped, self.people, sizing_mode="stretch_width")
         return pn.Row(settings, results, sizing_mode="stretch_width")
 
 

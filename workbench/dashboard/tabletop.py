@@ -3,8 +3,10 @@
 Everything drawn comes from the engine's own view of a position,
 ``GAME.observe(state)`` (the same values a scenario's ``expect`` may name), so
 the dashboard never re-derives a rule. Each game gets a drawer that lays those
-values out like its table (tracks, rows of cards, player mats); a game without
-one is drawn by :func:`draw_generic`. Drawers return Panel objects."""
+values out like its table (tracks, rows of cards, player mats): a game names
+its drawer in ``Game.table_drawer`` (its own ``tabletop.py``, built from the
+helpers here); a game without one is drawn by :func:`draw_generic`. Drawers
+return Panel objects."""
 
 from __future__ import annotations
 
@@ -17,8 +19,6 @@ from typing import Callable
 
 import panel as pn
 
-#: game id -> drawer(game, state) -> Panel object
-DRAWERS: dict[str, Callable] = {}
 
 CSS = """
 <style>
@@ -70,6 +70,19 @@ def icon(emoji: str, text: str) -> str:
     return emoji if emoji_font_available() else f"<span class='wb-icon-text'>[{escape(text)}]</span>"
 
 
+def term_label(game, key: str) -> str:
+    """The label of the observed value ``key``: its term's icon and word from the
+    game's terms file (``☀️ Energy``), the same icon the printed cards and the
+    rulebook show (``Game.observation_terms`` names the term); the word alone
+    without an emoji font, and the bare key for a value that is no term."""
+    path = game.observation_terms.get(key)
+    if path is None:
+        return escape(key.replace("_", " "))
+    from workbench.rules.term_icons import term
+    t = term(game.id, path)
+    return f"{t.icon} {escape(t.word)}" if t.icon and emoji_font_available() else escape(t.word)
+
+
 #: CSS colour names the engines use, as sRGB hex (for contrast)
 NAMED_COLOURS = {"yellow": "#ffff00", "green": "#008000", "blue": "#0000ff", "orange": "#ffa500",
                  "red": "#ff0000", "purple": "#800080", "black": "#000000", "white": "#ffffff",
@@ -96,23 +109,25 @@ def text_on(background: str) -> str:
     return "#000000" if contrast(background, "#000000") >= contrast(background, "#ffffff") else "#ffffff"
 
 
-def register_drawer(game_id: str):
-    def deco(fn):
-        DRAWERS[game_id] = fn
-        return fn
-    return deco
-
-
 def draw_table(game, state):
-    """A Panel object showing ``state`` of ``game``."""
-    drawer = DRAWERS.get(game.id, draw_generic)
-    return drawer(game, state)
+    """A Panel object showing ``state`` of ``game``: the drawer its
+    ``Game.table_drawer`` names (``module:function(game, state)``), else
+    :func:`draw_generic`."""
+    if game.table_drawer is None:
+        return draw_generic(game, state)
+    from workbench.core.game import resolve
+    return resolve(game.table_drawer)(game, state)
 
 
 # -- small HTML helpers used by the drawers ------------------------------------------
 
 def stat(label: str, value) -> str:
     return f"<div class='wb-stat'><b>{escape(str(label))}</b>{escape(_fmt(value))}</div>"
+
+
+def term_stat(game, key: str, value) -> str:
+    """A :func:`stat` labelled with the term of the observed value ``key``."""
+    return f"<div class='wb-stat'><b>{term_label(game, key)}</b>{escape(_fmt(value))}</div>"
 
 
 def cards(names, css: str = "") -> str:
@@ -177,183 +192,4 @@ def draw_generic(game, state):
         body += mats(players, to_move(state),
                      lambda n, vals: "".join(f"<div>{escape(str(k))}: <b>{escape(_fmt(v))}</b></div>"
                                              for k, v in vals.items()))
-    return html_pane(body)
-
-
-# -- Meaning Made ---------------------------------------------------------------------------
-
-TOKEN_NAMES = {"E": "Energy", "I": "Insight", "S": "Support", "V": "Vitals"}
-
-
-def _card(cards_by_name, name):
-    try:
-        return cards_by_name.get(name)
-    except AttributeError:
-        return None
-
-
-def _mm_requirement(card) -> str:
-    """A card's printed requirement as the table shows it (data, not rules)."""
-    if card is None:
-        return ""
-    req = card.requirement
-    tokens = req.tokens if isinstance(req.tokens, dict) else req.tokens.model_dump()
-    parts = [f"{n}{k}" for k, n in tokens.items() if n]
-    parts += [f"L{layer}" for layer in getattr(req, "layers", [])]
-    if getattr(req, "vitals", 0):
-        parts.append(f"{req.vitals}♥" if emoji_font_available() else f"{req.vitals}V")
-    return " ".join(parts)
-
-
-@register_drawer("meaning-made")
-def draw_meaning_made(game, state):
-    """The Meaning and World Layer tracks, the Event, the Prism, the Initiative
-    Index with each Initiative's boxes (filled ones dark) and contribution
-    markers in order, and each player's mat."""
-    obs = game.observe(state)
-    patterns, initiatives = state.cards.patterns, state.cards.initiatives
-    meaning_max = state.rules.meaning_max
-
-    strip = "".join([stat("round", obs.get("round")), stat("phase", obs.get("phase")),
-                     stat("to act", obs.get("turn") or "—"), stat("actions left", obs.get("actions_left")),
-                     stat("consequence code", obs.get("consequence_code")),
-                     stat("end Initiative", obs.get("end_initiative")),
-                     stat("community", obs.get("community")),
-                     stat("decks P/I/E", "/".join(str(v) for v in (obs.get("decks") or {}).values()))])
-    if obs.get("over"):
-        strip += stat("ending", obs.get("ending")) + stat("winners", obs.get("winners") or "nobody")
-    body = f"<div class='wb-strip'>{strip}</div>"
-    body += (f"<div class='wb-row'><b>{icon('🌟', 'M')} Meaning</b>"
-             + track(obs.get("meaning", 0), 0, meaning_max, danger_below=1) + "</div>")
-    body += (f"<div class='wb-row'><b>{icon('🪪', 'W')} World Layer</b>"
-             + track(obs.get("world_layer", 1), 1, 10) + "</div>")
-    event = obs.get("event")
-    events = event if isinstance(event, list) else [event] if event else []
-    body += f"<div class='wb-row'><b>Event</b>{cards_html_events(events)}</div>"
-    prism = []
-    for name in obs.get("prism", []):
-        card = _card(patterns, name)
-        layer = f"L{card.layer} " if card is not None else ""
-        prism.append(f"<span class='wb-card' title='{escape(_mm_requirement(card))}'>{escape(layer)}"
-                     f"{escape(name)}<br><small>{escape(_mm_requirement(card))}</small></span>")
-    body += f"<div class='wb-row'><b>Prism</b>{''.join(prism) or '<em>empty</em>'}</div>"
-    index = []
-    contributions = obs.get("contributions") or {}
-    for name in obs.get("index", []):
-        card = _card(initiatives, name)
-        prog = contributions.get(name, {})
-        filled = prog.get("filled", {})
-        boxes = ""
-        if card is not None:
-            for kind, need in card.requirement.tokens.items():
-                have = filled.get(kind, 0)
-                boxes += (f"<div title='{TOKEN_NAMES.get(kind, kind)}'>{kind} "
-                          + "".join(f"<span class='wb-box{' filled' if i < have else ''}'></span>"
-                                    for i in range(need)) + "</div>")
-            spaces = card.order_spaces
-            markers = prog.get("markers", [])
-            order = " ".join(f"<span class='wb-card' style='padding:0 4px'>{i + 1}: "
-                             f"{escape(markers[i]) if i < len(markers) else '·'}</span>" for i in range(spaces))
-            head = f"L{card.layer} {escape(name)} <small>(+{card.meaning} Meaning)</small>"
-        else:
-            order, head = escape(", ".join(prog.get("markers", []))), escape(name)
-        index.append(f"<span class='wb-card' style='vertical-align:top'>{head}{boxes}"
-                     f"<div><small>order:</small> {order}</div></span>")
-    body += f"<div class='wb-row'><b>Initiative Index</b>{''.join(index) or '<em>empty</em>'}</div>"
-    if obs.get("completed"):
-        body += f"<div class='wb-row'><b>Completed</b>{cards(obs['completed'], 'done')}</div>"
-    if obs.get("restricted"):
-        body += f"<div class='wb-row'><b>Restricted</b>{escape(', '.join(obs['restricted']))}</div>"
-
-    def mat(name, p):
-        palette = "".join(
-            f"<span class='wb-card'>{escape(('L%d ' % _card(patterns, n).layer) if _card(patterns, n) else '')}"
-            f"{escape(n)}</span>" for n in p.get("palette", []))
-        flags = " · fragile" if p.get("fragile") else ""
-        return (f"<div>{icon('⚡', 'Energy')} E <b>{p.get('E')}</b> · {icon('💡', 'Insight')} I "
-                f"<b>{p.get('I')}</b> · {icon('🤝', 'Support')} S <b>{p.get('S')}</b></div>"
-                f"<div>{icon('♥', 'V')} Vitals <b>{p.get('vitals')}</b> · {icon('🌳', 'L')} Legacy "
-                f"<b>{p.get('legacy')}</b>{flags}</div>"
-                f"<div>markers {p.get('markers', '—')} · score <b>{p.get('score')}</b></div>"
-                f"<div>Palette: {palette or '<em>empty</em>'}</div>")
-    body += mats(obs.get("players", {}), obs.get("turn"), mat)
-    return html_pane(body)
-
-
-def cards_html_events(events) -> str:
-    return cards(events, "event") if events else "<em>none revealed</em>"
-
-
-# -- Mandate 2038 ----------------------------------------------------------------------------
-
-@register_drawer("mandate-2038")
-def draw_mandate(game, state):
-    """The hex board (the game's own bokeh drawing) beside the numbers and the
-    players' boards."""
-    obs = dict(game.observe(state))
-    players = obs.pop("players", {})
-    keep = ("era", "cycle", "phase", "decider", "initiative", "headline", "mandate_card",
-            "collective_trust", "deck_size", "ending")
-    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
-
-    def board(name, p):
-        keys = ("faction", "mandate", "capability", "trust", "runway", "compute", "customers",
-                "scrutiny", "score", "ready", "agents")
-        return "".join(f"<div>{escape(k)}: <b>{escape(_fmt(p.get(k)))}</b></div>" for k in keys if k in p)
-    fig = game.drawing(state)
-    return pn.Column(html_pane(f"<div class='wb-strip'>{strip}</div>" + seat_legend(state)),
-                     pn.Row(pn.pane.Bokeh(fig), html_pane(mats(players, obs.get("decider"), board))),
-                     sizing_mode="stretch_width")
-
-
-def seat_legend(state) -> str:
-    """Which colour is which player on the Mandate 2038 board (outlines,
-    Facilities, Generators and Agents are drawn in the seat's colour)."""
-    from workbench.games.mandate_2038.drawing import SEAT_COLOURS
-    items = []
-    for seat in range(len(state.players)):
-        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        items.append(f"<span class='wb-card' style='border:3px solid {colour}'>"
-                     f"<span style='display:inline-block;width:12px;height:12px;background:{colour};"
-                     f"vertical-align:middle;margin-right:4px'></span>{escape(state.player_name(seat))}</span>")
-    return f"<div class='wb-row wb-legend'><b>Players</b>{''.join(items)}</div>"
-
-
-# -- Pax Transhumanity ---------------------------------------------------------------------------
-
-@register_drawer("pax-transhumanity")
-def draw_pax(game, state):
-    """The Market by colour, the Splay with its Cutting Edge and the Regime,
-    and each player's board."""
-    obs = dict(game.observe(state))
-    players = obs.pop("players", {})
-    keep = ("round", "turn", "actions_left", "decision", "regime", "deck_size", "ending", "scoring")
-    strip = "".join(stat(k.replace("_", " "), obs[k]) for k in keep if k in obs)
-    body = f"<div class='wb-strip'>{strip}</div>"
-    market = obs.get("market") or {}
-    rows = []
-    for colour, slots in market.items():
-        cells = "".join(f"<span class='wb-card'>{escape(str(n)) if n else '·'}</span>" for n in slots)
-        rows.append(f"<div><span class='wb-card wb-colour' style='background:{escape(colour)};"
-                    f"color:{text_on(colour)};"
-                    f"min-width:60px'>{escape(colour)}</span> {cells} "
-                    f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
-                    f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
-    body += f"<div class='wb-row'><b>Market</b>{''.join(rows) or '<em>empty</em>'}</div>"
-    body += f"<div class='wb-row'><b>Splay</b>{cards(obs.get('splay', []))}</div>"
-    body += (f"<div class='wb-row'><b>Cutting Edge</b>{cards(obs.get('cutting_edge', []), 'event')}"
-             f" → Regime <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
-
-    # while the secret choice is still being made, show only who has chosen: at a
-    # shared screen the others should not read a choice off the mats
-    hide_secret = obs.get("decision") == "secret"
-
-    def board(name, p):
-        rows = []
-        for k, v in p.items():
-            if k == "secret" and hide_secret:
-                v = "chosen" if v is not None else "—"
-            rows.append(f"<div>{escape(str(k)).replace('_', ' ')}: <b>{escape(_fmt(v))}</b></div>")
-        return "".join(rows)
-    body += mats(players, obs.get("to_move") or obs.get("turn"), board)
     return html_pane(body)

@@ -60,7 +60,8 @@ def _requirement_text(tokens: dict, layers: Iterable[int], vitals: int = 0, extr
 
 
 def build_graph(cards) -> nx.DiGraph:
-    """The dependency graph of a :class:`~workbench.games.meaning_made.data.CardSet`."""
+    """The dependency graph of a layered card set (Patterns on Layers, Initiatives;
+    the ``CardSet`` of the game that names this module as its card graph)."""
     g = nx.DiGraph()
     for layer in ALL_LAYERS:
         g.add_node(node_id("layer", layer), kind="layer", layer=layer, name=f"Layer {layer}",
@@ -431,3 +432,25 @@ def graph_json(graph: nx.DiGraph) -> dict:
     nodes = [{"id": n, **{k: v for k, v in d.items()}} for n, d in sorted(graph.nodes(data=True))]
     edges = [{"source": u, "target": v, **d} for u, v, d in sorted(graph.edges(data=True))]
     return {"nodes": nodes, "edges": edges}
+
+
+# -- what `workbench graph` shows of this graph (see commands/graph.py) ---------
+#: every analysis goes into ``--json``
+JSON_SKIP: tuple[str, ...] = ()
+
+
+def report(tables: dict[str, pl.DataFrame]) -> list[tuple[str, pl.DataFrame]]:
+    """The text report's sections: bottleneck Layers, dead or dominated
+    Patterns, cycles, Initiatives infeasible at some player count."""
+    viability = tables["pattern_viability"]
+    return [("layer_bottlenecks", tables["layer_bottlenecks"]),
+            ("dead or dominated Patterns", viability.filter(pl.col("dead") | (pl.col("dominated_by") != ""))),
+            ("cycles", tables["cycles"]),
+            ("Initiatives infeasible at some player count",
+             tables["initiative_feasibility"].filter(~pl.col("feasible")))]
+
+
+def figure(graph: nx.DiGraph, tables: dict, *, title: str = ""):
+    """The layered drawing of the graph with the analyses marked."""
+    from .drawing import dependency_figure
+    return dependency_figure(graph, tables)

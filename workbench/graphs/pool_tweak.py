@@ -1,10 +1,12 @@
-"""Live tweaking of Mandate 2038's and Pax Transhumanity's card pools: the
-:class:`~workbench.graphs.tweak.TweakSession` of those games.
+"""Live tweaking of a card pool described by a card catalogue: the
+:class:`~workbench.graphs.tweak.TweakSession` of every game that declares a
+card graph (``Game.card_graph``, or the generic one from ``Game.card_fields``)
+and no session class of its own.
 
-``TweakSession(game_id="mandate-2038")`` (or ``"pax-transhumanity"``) returns a
-:class:`PoolTweakSession`. It holds the game's card files as plain data and
+``TweakSession(game_id=...)`` returns a :class:`PoolTweakSession` for such a
+game. It holds the game's card files as plain data and
 edits one field of one card at a time, addressed by card name and a flat column
-of the game's catalogue (``mandate_graph.CATALOGUE``, ``pax_graph.CATALOGUE``)
+of the game's catalogue (the card graph module's ``CATALOGUE``)
 or a dotted path inside the card. Each edit is validated by the game's own
 loader (the same pydantic models that check the files), refused with the file,
 card and field when bad (the pool stays as it was), and then the card graph and
@@ -31,25 +33,34 @@ from .tweak import EditReport, TweakSession
 
 
 def graph_module(game_id: str):
-    """The card-graph module of a game (``build_graph``, ``analyses``, ``CATALOGUE``)."""
-    if game_id == "mandate-2038":
-        from . import mandate_graph
-        return mandate_graph
-    if game_id == "pax-transhumanity":
-        from . import pax_graph
-        return pax_graph
-    raise WorkbenchError(f"no card graph for {game_id!r}")
+    """The card-graph module of a game (``build_graph``, ``analyses``, ``CATALOGUE``):
+    the one its ``Game.card_graph`` names, else the generic graph over its
+    declared ``Game.card_fields``; refused in one line for a game with neither."""
+    from workbench.core.game import resolve
+    from workbench.core.registry import get_game
+    game = get_game(game_id)
+    if game.card_graph is not None:
+        return resolve(game.card_graph)
+    if game.card_fields is not None and game.pool_spec is not None:
+        from .generic import GenericGraph
+        return GenericGraph(game)
+    raise WorkbenchError(f"{game_id} declares no card graph (Game.card_graph or Game.card_fields)")
 
 
 class PoolTweakSession(TweakSession):
     """An editable card pool of a game with a catalogue (Mandate 2038, Pax
     Transhumanity): validation, graph analyses, undo/redo, save, playtest."""
 
+    layered = False
+
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
 
-    def __init__(self, game_id: str, folder: str | Path | None = None):
+    def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
+
+        from .tweak import _first_card_game
+        game_id = game_id or _first_card_game()
         self.game_id = game_id
         self.game = get_game(game_id)
         self.graphs = graph_module(game_id)
@@ -75,6 +86,17 @@ class PoolTweakSession(TweakSession):
     def columns(self) -> dict[str, tuple[str, str]]:
         """Editable flat columns: name -> (card kinds it applies to, meaning)."""
         return {"name": ("cards named in a list", "card name (unique)"), **self.catalogue.columns}
+
+    @property
+    def kind_columns(self) -> dict[str, list[str]]:
+        """Card kind -> its flat columns (``name`` first), in catalogue order."""
+        return {k.kind: ["name", *k.columns] for k in self.catalogue.kinds}
+
+    def entries(self):
+        """``(kind, name, card mapping, file)`` of every card, in table order; the
+        mappings are the session's own (read them, never change them)."""
+        for ref in pool_edit.cards(self.raw, self.catalogue):
+            yield ref.kind.kind, ref.name, ref.card, self.raw[ref.kind.file]
 
     def table(self) -> pl.DataFrame:
         """The pool, one row per card: name, kind and every catalogue column
@@ -166,8 +188,8 @@ class PoolTweakSession(TweakSession):
             return ref.kind.name_key
         if column in ref.kind.columns:
             return ref.kind.columns[column]
-        if "." in column or column in ref.card:
-            return column
+        if "." in column or column in ref.card or column in ("provenance", "draft_fields"):
+            return column   # provenance fields may be given to any card (docs/conventions.md)
         if column in self.catalogue.columns:
             raise DataError(f"{column!r} does not apply to a {ref.kind.kind}; its columns are "
                             f"{', '.join(ref.kind.columns)}", file=file, card=ref.name, field=column)

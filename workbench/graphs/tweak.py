@@ -1,10 +1,11 @@
 """Live tweaking of a card pool: the engine behind the Cards page.
 
-``TweakSession(game_id)`` works for every bundled game: this module holds the
-Meaning Made session (and what all sessions share: the report, undo/redo, the
-paired playtest, the session game); Mandate 2038 and Pax Transhumanity get a
-:class:`~workbench.graphs.pool_tweak.PoolTweakSession`, which edits their files
-through each game's card catalogue and card graph.
+``TweakSession(game_id)`` works for every game with a card graph: a game names
+its session class in ``Game.tweak_session`` (Meaning Made names this module's
+class, which also holds what all sessions share: the report, undo/redo, the
+paired playtest, the session game); every other game gets a
+:class:`~workbench.graphs.pool_tweak.PoolTweakSession`, which edits its files
+through the game's card catalogue and card graph.
 
 A :class:`TweakSession` holds the designer's card files as plain data. Each edit
 is validated exactly as a file on disk would be (a bad value is refused with the
@@ -38,9 +39,10 @@ from workbench.core import cardfile
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
 
+from workbench.core.counting import counted
+
 from . import dependency
 
-GAME_ID = "meaning-made"
 #: the files a session edits: the card lists, and (for balance variables and edits by
 #: name, workbench.balance.mm_cells) the settings, Resolution Tables and Event deck
 EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
@@ -109,7 +111,7 @@ class EditReport:
         out += [f"{c} became {self.live_word}" for c in self.became_loadable]
         out += [f"{d['card']}: {d.get('what', 'cheapest load')} {d['before']} -> {d['after']}"
                 for d in self.cost_changes]
-        out += [f"{d['initiative']} at {d['players']} players: "
+        out += [f"{d['initiative']} at {counted(d['players'], 'player')}: "
                 f"{'feasible' if d['after'] else 'infeasible'} (was {'feasible' if d['before'] else 'infeasible'})"
                 for d in self.feasibility_changes]
         out += [f"{d['card']}: dominated by '{d['after'] or 'nothing'}' (was '{d['before'] or 'nothing'}')"
@@ -119,6 +121,15 @@ class EditReport:
 
     def to_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
+
+
+class EditRefused(WorkbenchError):
+    """Edit number ``index`` of :meth:`TweakSession.edit_many` was refused (``error``);
+    none of the edits was taken."""
+
+    def __init__(self, index: int, error: WorkbenchError):
+        super().__init__(str(error))
+        self.index, self.error = index, error
 
 
 @dataclass
@@ -211,25 +222,39 @@ def _code_text(code: dict | None) -> str:
 class TweakSession:
     """An editable card pool with validation, analyses, undo and save.
 
-    ``TweakSession("meaning-made")`` is this class; any other bundled game gives
+    ``TweakSession(game_id)`` (no id: the first game listed with a card graph,
+    the one the pages open on) makes the session class the game declares in
+    ``Game.tweak_session`` (this one for the game whose files it reads), else
     a :class:`~workbench.graphs.pool_tweak.PoolTweakSession` with the same API."""
 
-    def __new__(cls, game_id: str = GAME_ID, folder: str | Path | None = None):
-        if cls is TweakSession and game_id != GAME_ID:
-            from workbench.core.registry import get_game
+    #: cards sit on numbered Layers and the dependency drawing draws them (the
+    #: pool sessions say False: their cards have kinds and a generic drawing)
+    layered = True
+    #: the history version the last save made (:mod:`workbench.core.versions`)
+    last_version = None
 
-            from .pool_tweak import PoolTweakSession, graph_module
-            get_game(game_id)      # an unknown id is refused with the known ones
-            graph_module(game_id)  # a game without a card graph is refused here
-            return PoolTweakSession.__new__(PoolTweakSession)
+    def __new__(cls, game_id: str | None = None, folder: str | Path | None = None):
+        if cls is TweakSession:
+            from workbench.core.game import resolve
+            from workbench.core.registry import get_game
+            game = get_game(game_id or _first_card_game())  # an unknown id is refused with the known ones
+            if game.tweak_session is not None:
+                target = resolve(game.tweak_session)
+            else:
+                from .pool_tweak import PoolTweakSession, graph_module
+                graph_module(game_id)  # a game without a card graph is refused here
+                target = PoolTweakSession
+            if target is not cls:
+                return target.__new__(target)
         return super().__new__(cls)
 
-    def __init__(self, game_id: str = GAME_ID, folder: str | Path | None = None):
+    def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
-        from workbench.games.meaning_made.data import load_cards
-        self._load_cards = load_cards
+        game_id = game_id or _first_card_game()
         self.game_id = game_id
         self.game = get_game(game_id)
+        load_cards = self.game.pool_spec.load
+        self._load_cards = load_cards
         self.folder = Path(folder) if folder else cards_dir(game_id)
         self.file_names: tuple[str, ...] = EDITABLE_FILES
         self.files = {name: cardfile.load(self.folder / name) for name in self.file_names}
@@ -273,15 +298,15 @@ class TweakSession:
         if node is None:
             return f"{card}: not in the graph"
         links = self.card_links(card)
-        where = f"Layer {node['layer']}" if self.game_id == GAME_ID else node["kind"].replace("_", " ")
-        gives = f"; gives {node['bonus']}" if node.get("bonus") and self.game_id != GAME_ID else ""
+        where = f"Layer {node['layer']}" if self.layered else node["kind"].replace("_", " ")
+        gives = f"; gives {node['bonus']}" if node.get("bonus") and not self.layered else ""
         return (f"{node['name']} ({where}): requires {node.get('requirement') or 'nothing'}{gives}; "
                 f"needs {', '.join(links['needs']) or 'nothing'}; "
                 f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
 
     def figure(self, selected: str | None = None, *, width: int = 760, height: int = 520):
         """A bokeh drawing of the card graph with the analyses marked."""
-        if self.game_id == GAME_ID:
+        if self.layered:
             from .drawing import dependency_figure
             return dependency_figure(self._graph, self._analyses, selected=selected, width=width, height=height)
         from .drawing import pool_figure
@@ -293,6 +318,19 @@ class TweakSession:
                                 ("initiatives.yaml", "initiatives", "initiative")):
             for entry in self.raw[file][key]:
                 yield file, kind, entry
+
+    @property
+    def kind_columns(self) -> dict[str, list[str]]:
+        """Card kind -> the flat columns that apply to it, in table order (the
+        columns of one sheet when the pool goes to a spreadsheet)."""
+        return {kind: [c for c, (applies, _) in COLUMNS.items() if applies in ("both", kind)]
+                for kind in ("pattern", "initiative")}
+
+    def entries(self):
+        """``(kind, name, card mapping, file)`` of every card, in table order; the
+        mappings are the session's own (read them, never change them)."""
+        for file, kind, entry in self._entries():
+            yield kind, str(entry.get("name", "")), entry, self.raw[file]
 
     def table(self) -> pl.DataFrame:
         """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
@@ -419,6 +457,15 @@ class TweakSession:
             old = target.get(last)
             target[last] = value
             return old
+        if column == "draft_fields":   # provenance of single fields (docs/conventions.md)
+            old = entry.get("draft_fields", [])
+            words = [w for w in str(value or "").replace(",", " ").split() if w] \
+                if not isinstance(value, list) else list(value)
+            if words:
+                entry["draft_fields"] = words
+            else:
+                entry.pop("draft_fields", None)
+            return old
         if column not in COLUMNS:
             raise ValueError(f"no editable column {column!r}{suggest(column, COLUMNS)}")
         applies = COLUMNS[column][0]
@@ -491,6 +538,25 @@ class TweakSession:
         target.append((current, card, column))
         return report
 
+    def edit_many(self, edits: list[tuple[str, str, object]], *, label: str = "import") -> list[EditReport]:
+        """Several edits ``(card, column, value)`` as one change: all or none (the
+        first refused edit raises :class:`EditRefused` naming its index, and the
+        session is left exactly as it was), and one step of undo."""
+        kept = (self.raw, self.cards, self._graph, self._analyses, self.dirty, len(self._undo), list(self._redo))
+        reports = []
+        for i, (card, column, value) in enumerate(edits):
+            try:
+                reports.append(self.edit(card, column, value))
+            except WorkbenchError as exc:
+                self.raw, self.cards, self._graph, self._analyses, self.dirty = kept[:5]
+                del self._undo[kept[5]:]
+                self._redo[:] = kept[6]
+                raise EditRefused(i, exc) from None
+        if reports:
+            del self._undo[kept[5]:]
+            self._undo.append((kept[0], label, counted(len(reports), "value")))
+        return reports
+
     @property
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -500,17 +566,28 @@ class TweakSession:
         return bool(self._redo)
 
     # -- saving --------------------------------------------------------------
-    def save(self) -> list[Path]:
+    def save(self, note: str | None = None, source: str = "save") -> list[Path]:
         """Write the edited files, all or none (see :mod:`workbench.core.cardfile`);
         a file changed on disk since it was loaded, a read-only file or a disk
         error is refused with a :class:`~workbench.core.cardfile.SaveError` and
-        nothing changes. The pool saved becomes the new baseline of paired playtests."""
+        nothing changes. The pool saved becomes the new baseline of paired playtests
+        and a version in the folder's history (:mod:`workbench.core.versions`, with
+        ``note``), kept in ``last_version`` (None where the history cannot be written:
+        the save itself stands)."""
+        from workbench.core import versions
+        # the pool as it was before this save becomes a version first (when the
+        # history has not seen it, e.g. edited by hand), so the save's edits are known
+        versions.note_version(self.game, self.folder)
         changes = [(self.files[name], self.raw[name]) for name in self.file_names]
         saved = cardfile.save_files(changes)
         for loaded in saved:
             self.files[loaded.path.name] = loaded
         self.baseline = self.cards
         self.dirty = False
+        try:
+            self.last_version = versions.record_save(self.game, self.folder, note=note, source=source)
+        except WorkbenchError:
+            self.last_version = None
         return [loaded.path for loaded in saved]
 
     def reload(self) -> EditReport:
@@ -613,8 +690,7 @@ class TweakSession:
 
     def stream_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                         workers: int | None = None, card: str | None = None,
-                        watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
-                        margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
+                        watch: tuple[str, ...] | None = None, margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
                         on_update=None, **schedule):
         """The paired playtest as it happens: yields a
         :class:`workbench.sim.progressive.PairedUpdate` (old pool = A, edited
@@ -626,14 +702,23 @@ class TweakSession:
         ``n`` games per pool are played (rule, schedule and error control in
         :mod:`workbench.sim.progressive`; ``schedule`` passes its other
         settings, e.g. ``first_look``, ``first_preview``). ``on_update(update)``
-        is called as well, for a page that listens."""
+        is called as well, for a page that listens. ``watch`` None: the game's
+        leading metrics and the edited cards' own
+        (:func:`workbench.sim.verdicts.leading_watch`); ``card`` None: the
+        cards of every edit made (the last one's when none is in the undo list)."""
         from workbench.sim import SimSpec
         from workbench.sim.progressive import CARD_USE, paired_playtest
+        from workbench.sim.verdicts import leading_watch
 
         ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
         base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False)
-        card = card or (self._undo[-1][1] if self._undo else None)
-        keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) else [])
+        if watch is None:
+            cards = [card] if card else list(dict.fromkeys(c for _, c, _ in self._undo))
+            keys = leading_watch(self.game, [c for c in cards if c and self._played(c) and not self._is_cell(c)])
+        else:
+            card = card or (self._undo[-1][1] if self._undo else None)
+            keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) and not self._is_cell(card)
+                                  and f"{CARD_USE}{card}" not in watch else [])
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
                                look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
                                on_update=on_update, **schedule)
@@ -659,11 +744,21 @@ def update_summary(update) -> pl.DataFrame:
     game = resolve_game(update.a.spec.game)
     rows = [{"metric": _label(r["key"], game) or r["metric"], "old": r["a"], "new": r["b"],
              "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-             "verdict": r["verdict"].replace("B ", "new pool ", 1)}  # arm B is the edited pool
+             "verdict": _verdict_text(r)}
             for r in update.rows]
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
                                       "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "verdict": pl.Utf8})
+
+
+def _verdict_text(row: dict) -> str:
+    """The verdict as the Cards page shows it: undecided says how many games
+    per pool would decide it at the spread seen so far."""
+    from workbench.sim.verdicts import UNDECIDED
+    need = row.get("games_needed")
+    if row["verdict"] == UNDECIDED and need:
+        return f"{UNDECIDED} (about {need} games per pool would decide it)"
+    return row["verdict"]
 
 
 def _card_use_row(a, b, card: str, seed: int) -> dict:
@@ -697,7 +792,7 @@ def _card_use_row(a, b, card: str, seed: int) -> dict:
 _POOLS: dict[tuple[str, int], str] = {}
 
 
-def _register_pool(cards, game_id: str = GAME_ID) -> str:
+def _register_pool(cards, game_id: str) -> str:
     """A game reference (``module:ATTR``) that batch workers resolve to the game
     ``game_id`` bound to ``cards``. Registered as an attribute of this module, so
     forked pool workers inherit it; the in-process backend sees it directly."""
@@ -709,10 +804,18 @@ def _register_pool(cards, game_id: str = GAME_ID) -> str:
     return _POOLS[key]
 
 
-def _game_for(cards, game_id: str = GAME_ID):
+def _game_for(cards, game_id: str):
     """The game ``game_id`` playing with ``cards`` instead of the files on disk."""
     from workbench.core.registry import get_game
     return get_game(game_id).with_cards(cards)
+
+
+def _first_card_game() -> str:
+    from workbench.core.registry import providing
+    games = providing("card_graph")
+    if not games:
+        raise WorkbenchError("no installed game declares a card graph")
+    return games[0]
 
 
 def _is_hub(data: dict) -> bool:
@@ -741,8 +844,8 @@ def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None,
         b, a = lb[name], la[name]
         if (b["actions"], b["tokens"]) != (a["actions"], a["tokens"]):
             rep.cost_changes.append({"card": name,
-                                     "before": f"{b['actions']} actions / {b['tokens']} tokens",
-                                     "after": f"{a['actions']} actions / {a['tokens']} tokens"})
+                                     "before": f"{counted(b['actions'], 'action')} / {counted(b['tokens'], 'token')}",
+                                     "after": f"{counted(a['actions'], 'action')} / {counted(a['tokens'], 'token')}"})
     fb = {(r["initiative"], r["players"]): r["feasible"] for r in before["initiative_feasibility"].iter_rows(named=True)}
     fa = {(r["initiative"], r["players"]): r["feasible"] for r in after["initiative_feasibility"].iter_rows(named=True)}
     for key in sorted(set(fb) | set(fa)):

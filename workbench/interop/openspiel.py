@@ -1,11 +1,11 @@
 """Workbench games through OpenSpiel's Python game API.
 
-``register("meaning-made")`` registers the game with pyspiel under the short
-name ``workbench_meaning_made``; ``pyspiel.load_game("workbench_meaning_made(players=4)")``
+``register("my-game")`` registers the game with pyspiel under the short
+name ``workbench_my_game``; ``pyspiel.load_game("workbench_my_game(players=4)")``
 then gives an ordinary ``pyspiel.Game`` on which OpenSpiel's algorithms run
 (its ``MCTSBot``, random rollouts, ``evaluate_bots`` ...). ``load(game_id, players=4)``
-does both steps. Any game of the protocol works, the test game
-``workbench.games.pebble_race:GAME`` included.
+does both steps. Any game of the protocol works, a ``package.module:GAME`` reference outside
+the registry included.
 
 What OpenSpiel sees, and what it does not
 -----------------------------------------
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.rng import Rng, derive_seed
+from workbench.core.counting import counted
 
 _REGISTERED: dict[str, str] = {}
 
@@ -219,7 +220,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
             if state is None:
                 return "(chance: choose the game seed)"
             res = game.result(state)
-            return f"{res.ending}; scores {res.scores}; {self._n} actions"
+            return f"{res.ending}; scores {res.scores}; {counted(self._n, 'action')}"
 
     SpielGame.__name__ = f"{sname}_game"
     SpielState.__name__ = f"{sname}_state"
@@ -229,7 +230,7 @@ def register(game_ref: str, *, name: str | None = None) -> str:
 
 
 def load(game_ref: str, **params):
-    """Register ``game_ref`` if needed and load it, e.g. ``load("meaning-made", players=4)``."""
+    """Register ``game_ref`` if needed and load it, e.g. ``load("my-game", players=4)``."""
     import pyspiel
     sname = register(game_ref)
     return pyspiel.load_game(sname, params) if params else pyspiel.load_game(sname)

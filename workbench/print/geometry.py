@@ -2,8 +2,10 @@
 
 All lengths are millimetres. Cards sit in a grid of cells (card plus bleed on every
 side), centred horizontally so the back page can mirror the columns about the page's
-centre line (long-edge duplex). Crop marks stand in the margin around the grid, so the
-margins keep room for them; the bottom margin also holds the footer.
+centre line. Nothing is printed within ``margin`` of the paper's edge (default 5 mm:
+most home printers cannot print the outer 3-5 mm, and "fit to page" would shrink the
+cards), so the grid keeps room inside the margin for the crop marks (at least
+:data:`MARK_MIN` long, :data:`MARK_GAP` from the bleed) and, at the bottom, the footer.
 """
 
 from __future__ import annotations
@@ -21,11 +23,15 @@ SIZES: dict[str, tuple[float, float]] = {
     "chip": (30.0, 30.0),          # square chits and chips
     "hex": (70.0, round(70.0 * 2 / math.sqrt(3), 2)),   # pointy-top hex, 70 mm across the flats
     "board": (170.0, 115.0),       # player and faction boards
+    "tarot": (70.0, 120.0),        # tarot cards
 }
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 BLEED = 2.0         # printed past the cut line on every side
-MARGIN = 4.0        # least room around the grid (crop marks stand there)
-FOOTER = 5.0        # extra room under the grid for the footer line
+MARGIN = 5.0        # default: nothing is printed closer than this to the paper's edge
+MARK_GAP = 1.0      # a crop mark starts this far from the bleed edge ...
+MARK_MIN = 1.5      # ... and is at least this long ...
+MARK_LEN = 3.0      # ... and at most this long
+FOOTER = 3.0        # room above the bottom margin for the footer line
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,19 @@ class Grid:
     rows: int
     x0: float       # left edge of the first cell (bleed box), mm from the page's left
     y0: float
+    margin: float = MARGIN
+    #: hexes nested: rows a hex's three quarters apart, every other row shifted half a hex
+    nest: bool = False
+
+    @property
+    def pitch(self) -> float:
+        """Distance between rows: a cell, or for nested hexes three quarters of a
+        regular hex as wide as the bleed box (its neighbours' bleeds just meet)."""
+        return 0.75 * self.cell_w * 2 / math.sqrt(3) if self.nest else self.cell_h
+
+    @property
+    def landscape(self) -> bool:
+        return self.paper_w > self.paper_h
 
     @property
     def per_page(self) -> int:
@@ -58,13 +77,15 @@ class Grid:
         is mirrored, so a card's back lands behind its face when the sheet is turned
         over its long edge."""
         row, col = divmod(index, self.cols)
+        x = self.x0 + col * self.cell_w + (self.cell_w / 2 if self.nest and row % 2 else 0.0)
         if back:
-            col = self.cols - 1 - col
-        return self.x0 + col * self.cell_w, self.y0 + row * self.cell_h
+            x = self.paper_w - x - self.cell_w
+        return round(x, 3), round(self.y0 + row * self.pitch, 3)
 
     def to_dict(self) -> dict:
         return {"paper_w": self.paper_w, "paper_h": self.paper_h, "w": self.card_w, "h": self.card_h,
-                "bleed": self.bleed, "cols": self.cols, "rows": self.rows, "x0": self.x0, "y0": self.y0}
+                "bleed": self.bleed, "cols": self.cols, "rows": self.rows, "x0": self.x0, "y0": self.y0,
+                "margin": self.margin, "nest": self.nest}
 
 
 def size_of(name: str) -> tuple[float, float]:
@@ -73,23 +94,33 @@ def size_of(name: str) -> tuple[float, float]:
     return SIZES[name]
 
 
-def grid_for(size: str, paper: str, *, bleed: float = BLEED) -> Grid:
-    """The densest grid of ``size`` cards on ``paper``, portrait or landscape."""
+def grid_for(size: str, paper: str, *, bleed: float = BLEED, margin: float = MARGIN) -> Grid:
+    """The densest grid of ``size`` cards on ``paper``, portrait or landscape (one
+    orientation for every sheet of a kind), with every crop mark and the footer
+    at least ``margin`` from the paper's edge."""
     if paper not in PAPERS:
         raise WorkbenchError(f"unknown paper {paper!r}; choose a4 or letter")
+    if not 0 <= margin <= 30:
+        raise WorkbenchError(f"--margin {margin:g} mm: give 0 to 30 mm (5 mm suits most printers)")
     w, h = size_of(size)
     best: Grid | None = None
     pw0, ph0 = PAPERS[paper]
+    room = margin + MARK_GAP + MARK_MIN          # from the edge to the grid's bleed box
+    nest = size == "hex"
+    cw, ch = w + 2 * bleed, h + 2 * bleed
+    pitch = 0.75 * cw * 2 / math.sqrt(3) if nest else ch
     for pw, ph in ((pw0, ph0), (ph0, pw0)):      # portrait, then landscape
-        cols = int((pw - 2 * MARGIN) // (w + 2 * bleed))
-        rows = int((ph - 2 * MARGIN - FOOTER) // (h + 2 * bleed))
+        shift = cw / 2 if nest else 0.0          # nested rows: every other one half a hex to the right
+        cols = int((pw - 2 * room - shift) // cw)
+        rows = 1 + int((ph - 2 * room - FOOTER - ch) // pitch) if ph - 2 * room - FOOTER >= ch else 0
         if cols < 1 or rows < 1:
             continue
-        x0 = (pw - cols * (w + 2 * bleed)) / 2
-        y0 = (ph - FOOTER - rows * (h + 2 * bleed)) / 2
-        g = Grid(pw, ph, w, h, bleed, cols, rows, round(x0, 3), round(y0, 3))
+        shift = shift if rows > 1 else 0.0
+        x0 = (pw - cols * cw - shift) / 2
+        y0 = room + (ph - 2 * room - FOOTER - (rows - 1) * pitch - ch) / 2
+        g = Grid(pw, ph, w, h, bleed, cols, rows, round(x0, 3), round(y0, 3), margin, nest)
         if best is None or g.per_page > best.per_page:
             best = g
     if best is None:
-        raise WorkbenchError(f"a {size} card ({w}x{h} mm) does not fit on {paper}")
+        raise WorkbenchError(f"a {size} card ({w}x{h} mm) does not fit on {paper} with a {margin:g} mm margin")
     return best

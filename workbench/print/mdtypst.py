@@ -79,9 +79,20 @@ def _string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+#: a table's last row, a blank line, then a line of ruling marks only ([†4](#ruling-x))
+_MARKS_AFTER_TABLE = re.compile(r"(^\|[^\n]*?)\s*\|[ \t]*\n[ \t]*\n((?:\[†\d+\]\(#[^)\s]*\)[ \t]*)+)$", re.M)
+
+
+def marks_into_tables(md: str) -> str:
+    """Ruling marks the renderer puts after a clause that ends in a table go into
+    the table's last cell, so they stay with their row instead of standing alone
+    on a line (or a page) of their own."""
+    return _MARKS_AFTER_TABLE.sub(lambda m: f"{m.group(1)} {' '.join(m.group(2).split())} |", md)
+
+
 def markdown_to_typst(md: str, *, on_clause: Callable[[str], str] | None = None) -> str:
     """Typst markup of the Markdown ``md``."""
-    tokens = _parser().parse(md)
+    tokens = _parser().parse(marks_into_tables(md))
     stack: list[list[str]] = [[]]
     meta: list[dict] = []
 
@@ -122,7 +133,7 @@ def markdown_to_typst(md: str, *, on_clause: Callable[[str], str] | None = None)
         elif kind == "blockquote_close":
             emit("#quote(block: true)[" + "".join(stack.pop()).strip() + "]\n\n")
         elif kind == "table_open":
-            stack.append([]); meta.append({"cells": [], "cols": 0, "row": 0})
+            stack.append([]); meta.append({"cells": [], "head": [], "cols": 0, "row": 0})
         elif kind == "tr_open":
             meta[-1]["row"] = 0
         elif kind in ("th_open", "td_open"):
@@ -130,12 +141,17 @@ def markdown_to_typst(md: str, *, on_clause: Callable[[str], str] | None = None)
         elif kind in ("th_close", "td_close"):
             cell = "".join(stack.pop()).strip()
             m = meta[-1]
-            m["cells"].append(f"[#strong[{cell}]]" if kind == "th_close" else f"[{cell}]")
+            if kind == "th_close":
+                m["head"].append(f"[#strong[{cell}]]")
+            else:
+                m["cells"].append(f"[{cell}]")
             m["row"] += 1
             m["cols"] = max(m["cols"], m["row"])
         elif kind == "table_close":
             stack.pop(); m = meta.pop()
-            emit(f"#table(columns: {m['cols']}, inset: 4pt, " + ", ".join(m["cells"]) + ")\n\n")
+            # the header row repeats at the top of every page the table runs onto
+            head = ("table.header(" + ", ".join(m["head"]) + "), ") if m["head"] else ""
+            emit(f"#table(columns: {m['cols']}, inset: 4pt, " + head + ", ".join(m["cells"]) + ")\n\n")
         elif kind == "hr":
             emit("#line(length: 100%, stroke: 0.5pt + gray)\n\n")
         elif kind in ("fence", "code_block"):

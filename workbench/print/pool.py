@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from workbench.core.data import cards_dir
+from workbench.core.data import cards_dir, read_file_bytes
 
 
 NOT_PRINTED = {"rulings.yaml", "glossary.yaml"}   # the rulebook's, not the cards'
@@ -29,5 +29,5 @@ def pool_version(game_id: str) -> str:
     root = cards_dir(game_id)
     h = hashlib.sha256()
     for path in pool_files(game_id):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + read_file_bytes(path) + b"\0")
     return h.hexdigest()[:8]

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core.data import cards_dir, load_yaml
+from workbench.core.data import cards_dir, load_yaml, read_file_bytes
 from workbench.core.errors import WorkbenchError
 
 from .mdtypst import escape, markdown_to_typst
@@ -61,7 +61,7 @@ def rules_version(game_id: str) -> str:
     files = sorted([*(root / "rules").glob("*"), *(root / "terms").glob("*.yaml"), root / "rulings.yaml"])
     for p in files:
         if p.is_file():
-            h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+            h.update(p.relative_to(root).as_posix().encode() + b"\0" + read_file_bytes(p) + b"\0")
     return h.hexdigest()[:8]
 
 
@@ -118,22 +118,39 @@ def side_by_side(game_id: str, lang: str, other: str, *, paper: str = "a4") -> B
     rulings = rulings_by_clause(game_id)
     note = _clause_note(rulings)
     cells: list[str] = [f"[#strong[{lang}]]", f"[#strong[{other}]]"]
+    rows: list[tuple[str | None, list[str]]] = []     # (clause id, its two cells)
     clauses = 0
     for seg in left.segments:
         if seg.kind == "heading":
             sec = left.sections[seg.ref]
             twin = right.sections.get(seg.ref)
             size = {1: "14pt", 2: "12pt"}.get(sec.level, "10.5pt")
-            for title in (sec.title, twin.title if twin else "—"):
-                cells.append(f"table.cell(fill: luma(235))[#text({size}, weight: \"bold\")[{escape(title)}]]")
+            rows.append((None, [f"table.cell(fill: luma(235))[#text({size}, weight: \"bold\")[{escape(title)}]]"
+                                for title in (sec.title, twin.title if twin else "—")]))
         elif seg.kind == "clause":
-            clauses += 1
             cl = left.clauses[seg.ref]
             twin = right.clauses.get(seg.ref)
+            # text outside any clause marker (a title's introduction) is shown, not counted:
+            # the single-language book heads only marked clauses, and the counts agree
+            head = "" if cl.auto else note(cl.id)
+            clauses += not cl.auto
             if twin is None:
                 warnings.append(f"{seg.ref} has no {other} clause")
-            cells.append("[" + note(cl.id) + markdown_to_typst(cl.body) + "]")
-            cells.append("[" + (note(cl.id) + markdown_to_typst(twin.body) if twin else "—") + "]")
+            rows.append((cl.id, ["[" + head + markdown_to_typst(cl.body) + "]",
+                                 "[" + (head + markdown_to_typst(twin.body) if twin else "—") + "]"]))
+    # a clause only the second language has gets its row too, after the clause it follows there
+    order = [seg.ref for seg in right.segments if seg.kind == "clause"]
+    for i, cid in enumerate(order):
+        cl = right.clauses[cid]
+        if cid in left.clauses or cl.auto:
+            continue
+        warnings.append(f"{cid} has no {lang} clause")
+        clauses += 1
+        before = next((order[j] for j in range(i - 1, -1, -1) if order[j] in left.clauses), None)
+        at = next((k + 1 for k, (rid, _) in enumerate(rows) if rid == before), len(rows))
+        rows.insert(at, (cid, ["[—]", "[" + note(cid) + markdown_to_typst(cl.body) + "]"]))
+    for _, pair in rows:
+        cells += pair
     version = rules_version(game_id)
     footer = _s(f"{_game_name(game_id)} · {lang} | {other} · rules {version}")
     head = PAGE.format(paper=_s("us-letter" if paper == "letter" else "a4"), mx="12mm",

@@ -12,21 +12,17 @@ import json
 import shutil
 import tempfile
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 
 from workbench.core.data import load_yaml
 from workbench.core.errors import DataError, WorkbenchError
 
-from .geometry import Grid, grid_for
+from .geometry import FOOTER, MARGIN, MARK_GAP, MARK_LEN, Grid, grid_for
 from .pool import pool_version
 from .words import Words, load_words, print_folder
 
-MODULES = {"meaning-made": "meaning_made", "mandate-2038": "mandate_2038",
-           "pax-transhumanity": "pax_transhumanity"}
 LIB = Path(__file__).with_name("workbench.typ")
 FONTS = ("DejaVu Sans", "Libertinus Serif", "Noto Color Emoji")
-MARK_LEN, MARK_GAP = 3.0, 1.0      # crop mark length and its distance from the bleed edge
 
 
 @dataclass
@@ -64,32 +60,49 @@ class Deck:
 def crop_marks(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
     """Line segments (x1, y1, x2, y2) in the margin around the cards at ``cells``
     (their bleed boxes' corners), on every cut line those cards have."""
+    if g.nest:
+        return hex_cut_lines(g, cells)
     marks = []
+    m = g.margin
     top, bottom = min(y for _, y in cells), max(y for _, y in cells) + g.cell_h
     left, right = min(x for x, _ in cells), max(x for x, _ in cells) + g.cell_w
+    floor = g.paper_h - m - FOOTER                      # the footer stands below the bottom marks
     for x in sorted({round(cx + g.bleed + d, 3) for cx, _ in cells for d in (0, g.card_w)}):
-        marks.append([x, max(top - MARK_GAP - MARK_LEN, 0.5), x, top - MARK_GAP])
-        marks.append([x, bottom + MARK_GAP, x, min(bottom + MARK_GAP + MARK_LEN, g.paper_h - 0.5)])
+        marks.append([x, max(top - MARK_GAP - MARK_LEN, m), x, top - MARK_GAP])
+        marks.append([x, bottom + MARK_GAP, x, min(bottom + MARK_GAP + MARK_LEN, floor)])
     for y in sorted({round(cy + g.bleed + d, 3) for _, cy in cells for d in (0, g.card_h)}):
-        marks.append([max(left - MARK_GAP - MARK_LEN, 0.5), y, left - MARK_GAP, y])
-        marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - 0.5), y])
+        marks.append([max(left - MARK_GAP - MARK_LEN, m), y, left - MARK_GAP, y])
+        marks.append([right + MARK_GAP, y, min(right + MARK_GAP + MARK_LEN, g.paper_w - m), y])
     return [[round(v, 3) for v in m] for m in marks]
 
 
-def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None) -> Deck:
+def hex_cut_lines(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]]:
+    """The six edges of every hex's trim outline: nested hexes are cut along the
+    hexagon, not a rectangle around it (pointy-top, as ``hex-tile`` draws it)."""
+    out = []
+    for x, y in cells:
+        bx, by, w, h = x + g.bleed, y + g.bleed, g.card_w, g.card_h
+        pts = [(bx + w / 2, by), (bx + w, by + h / 4), (bx + w, by + 3 * h / 4), (bx + w / 2, by + h),
+               (bx, by + 3 * h / 4), (bx, by + h / 4)]
+        out += [[round(v, 3) for v in (*pts[i], *pts[(i + 1) % 6])] for i in range(6)]
+    return out
+
+
+def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None,
+               margin: float = MARGIN) -> Deck:
     """Every card of ``game_id`` in ``lang``, paginated for ``paper``."""
-    if game_id not in MODULES:
-        raise WorkbenchError(f"unknown game {game_id!r}; choose one of {', '.join(MODULES)}")
+    from workbench.core.game import resolve
+    from workbench.core.registry import require
+    game = require(game_id, "print", "printed cards")
     folder = print_folder(game_id)
     manifest_path = folder / "print.yaml"
     if not manifest_path.exists():
         raise DataError("no print manifest (print.yaml)", file=str(manifest_path))
     manifest = load_yaml(manifest_path) or {}
     words = load_words(game_id, lang, emoji=emoji)
-    by_kind = import_module(f"workbench.print.{MODULES[game_id]}").cards(words)
+    by_kind = resolve(game.print_cards).cards(words)
     version = pool_version(game_id)
-    from workbench.core.registry import get_game
-    game_name = get_game(game_id).name
+    game_name = game.name
     kinds = []
     entries = manifest.get("kinds") if isinstance(manifest, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and e.get("key") and e.get("template")
@@ -104,7 +117,7 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
         if not template.exists():
             raise DataError(f"the template of {key} is missing", file=str(template))
         try:
-            grid = grid_for(str(entry.get("size", "poker")), paper)
+            grid = grid_for(str(entry.get("size", "poker")), paper, margin=margin)
         except WorkbenchError as exc:
             raise DataError(f"{key}: {exc}", file=str(manifest_path)) from None
         kinds.append(Kind(key, str(entry["template"]), str(entry.get("size", "poker")),
@@ -122,10 +135,13 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
             for back in (False, True):
                 cells = [g.cell(i, back=back) for i in range(len(chunk))]
                 side = words.label("back" if back else "face")
+                # the backs mirror the columns about the vertical centre line: the
+                # sheet turns over its long edge when portrait, its short edge when landscape
+                flip = words.label("flip_short" if g.landscape else "flip_long")
                 footer = (f"{game_name} · {lang} · {words.label('pool')} {version} · {kind.title} "
                           f"{start + 1}–{start + len(chunk)}/{len(kind.cards)} · "
-                          f"{words.label('sheet')} {sheet} {side} · ‡ {legend}")
-                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer,
+                          f"{words.label('sheet')} {sheet} {side} · {flip} · ‡ {legend}")
+                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer, "flip": flip,
                                    "grid": g.to_dict(), "marks": crop_marks(g, cells),
                                    "cells": [list(c) for c in cells]})
     return deck
@@ -165,6 +181,43 @@ def _main_source(deck: Deck, entry: str = "deck") -> str:
         ""])
 
 
+def overflows(deck: Deck) -> list[dict]:
+    """Cards whose text runs out of its box: ``{card, over}`` (mm too tall), as the
+    templates' ``overflow-check`` records them (a Typst query of the sheets)."""
+    import typst
+    with _project(deck, deck.document(), "deck") as root:
+        try:
+            found = json.loads(typst.query(str(root / "main.typ"), "<overflow>", field="value", root=str(root)))
+        except typst.TypstError as exc:
+            raise WorkbenchError(typst_error(exc)) from None
+    seen, out = set(), []
+    for item in found:               # a card on a face and a back page is one card
+        key = (item.get("card"), item.get("over"))
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
+
+
+class _project:
+    """A temporary Typst project: the library, the game's templates, the deck."""
+
+    def __init__(self, deck: Deck, doc: dict, entry: str):
+        self.deck, self.doc, self.entry = deck, doc, entry
+
+    def __enter__(self) -> Path:
+        self._tmp = tempfile.TemporaryDirectory(prefix="workbench-print-")
+        root = Path(self._tmp.name)
+        shutil.copy(LIB, root / "workbench.typ")
+        shutil.copytree(print_folder(self.deck.game), root / "templates")
+        (root / "deck.json").write_text(json.dumps(self.doc, ensure_ascii=False), encoding="utf-8")
+        (root / "main.typ").write_text(_main_source(self.deck, self.entry), encoding="utf-8")
+        return root
+
+    def __exit__(self, *exc) -> None:
+        self._tmp.cleanup()
+
+
 def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float = 144.0,
             pages: list[int] | None = None, page_list: list[dict] | None = None,
             entry: str = "deck") -> bytes | list[bytes]:
@@ -177,12 +230,7 @@ def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float
         doc = {**doc, "pages": [doc["pages"][i] for i in pages]}
     if page_list is not None:
         doc = {**doc, "pages": page_list}
-    with tempfile.TemporaryDirectory(prefix="workbench-print-") as tmp:
-        root = Path(tmp)
-        shutil.copy(LIB, root / "workbench.typ")
-        shutil.copytree(print_folder(deck.game), root / "templates")
-        (root / "deck.json").write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-        (root / "main.typ").write_text(_main_source(deck, entry), encoding="utf-8")
+    with _project(deck, doc, entry) as root:
         try:
             data = typst.compile(str(root / "main.typ"), root=str(root), format=fmt,
                                  ppi=ppi if fmt == "png" else None)

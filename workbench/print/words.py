@@ -7,8 +7,9 @@ Three sources, all per language and all editable by the designer:
 * the print strings (``cards/<game>/print/strings.<lang>.yaml``): labels that only
   cards need (``labels``), and card texts by card name (``cards``) for the texts the
   card files hold in one language only;
-* the icons (``icons`` in ``cards/<game>/print/print.yaml``): an emoji and a short
-  text for each icon key; the text stands in when the emoji font is missing.
+* the icons (``icons`` in ``cards/<game>/print/print.yaml``): for each icon key a
+  term whose icon it is (``workbench.rules.term_icons``) or an emoji of its own, and
+  a short text that stands in when the emoji font is missing.
 
 A string missing in the chosen language falls back to the original and is listed in
 ``missing`` so the command can say so.
@@ -88,10 +89,17 @@ class Words:
         return key
 
     def icon(self, key: str) -> str:
+        """The icon ``key`` of print.yaml: a term's own icon when the entry names a term
+        (``term: resources.runway``), else its ``emoji``; its ``text`` without the emoji font."""
         entry = self.icons.get(key)
         if entry is None:
             return ""
-        return str(entry.get("emoji", "")) if self.emoji else str(entry.get("text", key))
+        if not self.emoji:
+            return str(entry.get("text", key))
+        if entry.get("term"):
+            from workbench.rules.term_icons import term_icon
+            return term_icon(self.game, str(entry["term"]), self.lang)
+        return str(entry.get("emoji", ""))
 
     def card_text(self, card: str, fld: str, original: str | None) -> str | None:
         """The text of ``fld`` on ``card`` in this language: the strings file's, else

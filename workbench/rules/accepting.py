@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from workbench.core.data import read_text_file
 from workbench.core.errors import WorkbenchError
 
 from . import catalog as cat_mod
@@ -58,7 +59,7 @@ def accept_finding(game_id: str, finding, reason: str) -> Path:
         if all(old.get(k) == entry.get(k) for k in ("clause", "check", "lang", "detail", "words", "text")):
             raise WorkbenchError(f"{finding.clause} [{finding.check}] is already accepted")
     path = cat_mod.rules_dir(game_id) / "accepted-findings.yaml"
-    text = path.read_text(encoding="utf-8") if path.exists() else HEADER
+    text = read_text_file(path) if path.exists() else HEADER
     lines = text.splitlines()
     # an empty list written as "[]" gives way to the first entry
     kept = [ln for ln in lines if ln.strip() != "[]"]

@@ -55,12 +55,15 @@ def check(*clauses: str):
 
 
 def load_game_checks(game_id: str) -> list[PythonCheck]:
-    """Import the game's checks module and return the checks of its clauses."""
-    pkg = game_id.replace("-", "_")
+    """Import the game's checks module (``checks`` beside the module of its
+    ``Game`` class; a game without one has none) and return the checks of its clauses."""
+    from workbench.core.registry import get_game
+    package = type(get_game(game_id)).__module__.rpartition(".")[0]
+    name = f"{package}.checks" if package else "checks"
     try:
-        importlib.import_module(f"workbench.games.{pkg}.checks")
+        importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name != f"workbench.games.{pkg}.checks":
+        if exc.name != name:
             raise
     prefix = f"{game_id}/"
     return [c for c in _REGISTRY.values() if any(cl.startswith(prefix) for cl in c.clauses)]

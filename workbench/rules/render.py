@@ -127,8 +127,22 @@ def render(game_id: str, lang: str, *, template: Path | None = None, game=None,
                     res.unresolved.append({"where": "text", "line": None, "placeholder": raw, "reason": reason})
                     seen.add(raw)
     res.text, _problems, marks.drafts = resolve_marked(markdown, ctx, marks=not plain)
+    if plain:
+        res.text = strip_markers(res.text)
     res.drafts, res.rulings = marks.drafts, list(marks.order)
     legend = marks.legend()
     if legend:
         res.text = res.text.rstrip("\n") + "\n\n" + legend
     return res
+
+
+def strip_markers(text: str) -> str:
+    """The text without the template's ``<!-- rule: ... -->`` and ``<!-- section: ... -->``
+    marker comments (a plain rulebook is for reading and print, not for review), and
+    without the blank lines they leave behind."""
+    import re
+
+    from .model import RULE_RE, SECTION_RE
+    lines = [line for line in text.split("\n")
+             if not (RULE_RE.fullmatch(line.strip()) or SECTION_RE.fullmatch(line.strip()))]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))

@@ -13,6 +13,8 @@ For one game it gathers:
   between text and engine is broken);
 - the placeholders of every translation against the original (lost, added,
   undefined in the language, broken), each problem a failure;
+- the checks that fail only because the pool checked holds other card values
+  than they assume (:mod:`workbench.rules.assumptions`): information, not failures;
 - the errata report: worked examples (scenario files named ``worked-example*``)
   replayed in report mode; their divergences are errata of the text, not failures.
 
@@ -25,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from workbench.core.counting import counted
+
 WORKED_PREFIX = "worked-example"
 
 
@@ -33,7 +37,7 @@ class CheckResult:
     kind: str              # scenario | python | example
     name: str              # file name or function name
     clauses: list[str]
-    status: str            # pass | fail | errata
+    status: str            # pass | fail | errata | assumption (fails only with the pool's changed values)
     message: str = ""
 
     def to_dict(self) -> dict:
@@ -70,6 +74,9 @@ class GameReport:
     unknown_rulings: list[dict] = field(default_factory=list)  # {clause, ruling, hint}: marker names no ruling
     errata: list[dict] = field(default_factory=list)         # {file, title, divergences: [...]}
     placeholder_problems: list[str] = field(default_factory=list)  # one line each, every translation
+    #: checks whose card values differ from the pool checked: information, never a failure
+    #: (:mod:`workbench.rules.assumptions`)
+    assumptions: list = field(default_factory=list)
 
     @property
     def failures(self) -> int:
@@ -93,6 +100,7 @@ class GameReport:
             "clause_counts": self.counts(), "clauses": [r.to_dict() for r in self.clauses],
             "unknown_clause_refs": self.unknown_refs, "unknown_ruling_refs": self.unknown_rulings,
             "errata": self.errata, "placeholder_problems": self.placeholder_problems,
+            "assumptions": [a.to_dict() for a in self.assumptions],
         }
 
 
@@ -123,9 +131,22 @@ def game_report(game_id: str) -> GameReport:
             rep.data_problems = [str(exc)]
         except Exception as exc:
             rep.data_problems = [f"validate_data crashed: {type(exc).__name__}: {exc}"]
+        from workbench.core.data import cards_dir
+
+        from . import assumptions as assume
+        folder, reference = cards_dir(game_id), assume.reference_folder(game_id)
         for path in scenario_files(game_id):
             worked = _is_worked_example(path)
             res = run_file(path, report=worked, game=game)
+            if res.stated_cards and game.pool_spec is not None:
+                try:
+                    note = assume.stated_differences(game, path.name, res.stated_cards, folder)
+                except WorkbenchError:
+                    note = None  # the scenario's own setup error is reported by its run
+                if note is not None:
+                    rep.assumptions.append(note)
+            if worked and res.divergences and reference is not None and game.pool_spec is not None:
+                res = assume.worked_example_on_reference(path, game, res, folder, reference, rep.assumptions)
             if worked:
                 rep.checks.append(CheckResult("example", path.name, list(res.checks),
                                               "pass" if res.passed else "errata",
@@ -134,12 +155,16 @@ def game_report(game_id: str) -> GameReport:
                                    "divergences": [d.to_dict() for d in res.divergences]})
             else:
                 first = res.divergences[0] if res.divergences else None
-                msg = ""
+                msg, status = "", "pass" if res.passed else "fail"
                 if first is not None:
                     where = f"step {first.step}" if first.step is not None else "end"
                     msg = f"{where}: {first.message}"
-                rep.checks.append(CheckResult("scenario", path.name, list(res.checks),
-                                              "pass" if res.passed else "fail", msg))
+                    if reference is not None and game.pool_spec is not None:
+                        note = assume.rerun_scenario(path, game, msg, folder, reference)
+                        if note is not None:
+                            rep.assumptions.append(note)
+                            status, msg = assume.ASSUMPTION, note.message
+                rep.checks.append(CheckResult("scenario", path.name, list(res.checks), status, msg))
         try:
             python_checks = load_game_checks(game_id)
         except Exception as exc:
@@ -148,8 +173,14 @@ def game_report(game_id: str) -> GameReport:
                                           "fail", f"cannot import: {type(exc).__name__}: {exc}"))
         for chk in python_checks:
             passed, message = chk.run()
+            status = "pass" if passed else "fail"
+            if not passed and reference is not None and game.pool_spec is not None:
+                note = assume.rerun_python_check(chk, game, message, folder, reference)
+                if note is not None:
+                    rep.assumptions.append(note)
+                    status, message = assume.ASSUMPTION, note.message
             rep.checks.append(CheckResult("python", chk.name.rsplit(".", 1)[-1], list(chk.clauses),
-                                          "pass" if passed else "fail", message))
+                                          status, message))
 
     try:
         source = load_source(game_id)
@@ -194,8 +225,10 @@ def game_report(game_id: str) -> GameReport:
         proofs = by_clause.get(cid, [])
         if any(p.status == "fail" for p in proofs):
             status = "fail"
-        elif any(p.status == "pass" for p in proofs):
-            status = "pass"  # a worked example with errata proves nothing, but is not a failure
+        elif any(p.status in ("pass", "assumption") for p in proofs):
+            # a worked example with errata proves nothing, but is not a failure; a check
+            # that passes on the bundled values proves the rule the engine plays
+            status = "pass"
         else:
             status = "none"
         rep.clauses.append(ClauseRow(cid, clause.section, langs, [f"{p.kind}:{p.name}" for p in proofs], status))
@@ -225,9 +258,15 @@ def format_report(reports: list[GameReport]) -> str:
         py = [c for c in rep.checks if c.kind == "python"]
         for label, group in (("scenarios", scen), ("python checks", py)):
             failed = [c for c in group if c.status == "fail"]
-            out.append(f"  {label}: {len(group) - len(failed)} passed, {len(failed)} failed")
+            leaning = [c for c in group if c.status == "assumption"]
+            line = f"  {label}: {len(group) - len(failed) - len(leaning)} passed, {len(failed)} failed"
+            out.append(line + (f", {len(leaning)} lean on card values your pool changed" if leaning else ""))
             for c in failed:
                 out.append(f"    FAIL {c.name}: {c.message}")
+        if rep.assumptions:
+            out.append("  card values the checks assume differ from your pool (information, not failures):")
+            for a in rep.assumptions:
+                out.append(f"    - {a.name}: {a.message}")
         if rep.text_error:
             out.append(f"  rules text: FAILED: {rep.text_error}")
         if not rep.has_text:
@@ -244,7 +283,7 @@ def format_report(reports: list[GameReport]) -> str:
                     failing = [c for c in rep.checks if c.status == "fail" and r.id in c.clauses]
                     out.append(f"  {'':<{width}}  failing: " + ", ".join(f"{c.kind}:{c.name}" for c in failing))
             c = rep.counts()
-            out.append(f"  {len(rep.clauses)} clauses: {c['pass']} pass, {c['fail']} fail, {c['none']} without checks")
+            out.append(f"  {counted(len(rep.clauses), 'clause')}: {c['pass']} pass, {c['fail']} fail, {c['none']} without checks")
             for ref in rep.unknown_refs:
                 hint = f" {ref['hint']}" if ref["hint"] else ""
                 out.append(f"  FAIL {ref['check']} names clause {ref['clause']}, which the rulebook does not have{hint}")

@@ -37,6 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from workbench.core.data import read_text_file
 from workbench.core.errors import DataError, WorkbenchError
 
 from . import catalog as cat_mod
@@ -389,7 +390,7 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
     # Duplicate entries are read here (Babel keeps the last) because the review
     # names each one as a finding; every other reader refuses such a catalogue.
     catalog = cat_mod.read_catalog(path, duplicates=True)
-    po_text = path.read_text(encoding="utf-8")
+    po_text = read_text_file(path)
     live = cat_mod.entries_by_context(catalog)
     header = dict(catalog.mime_headers)
     locale = spelling_locale(header, lang, spelling_locale_setting)

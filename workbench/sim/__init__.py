@@ -1,8 +1,8 @@
 """Batch playtesting: many bot games, on all cores or a Dask cluster, as polars tables.
 
 >>> from workbench.sim import SimSpec, simulate
->>> result = simulate(SimSpec("meaning-made", games=2000, players=4, bots="greedy"))
->>> result.metrics()["completion"]          # survival rate
+>>> result = simulate(SimSpec("my-game", games=2000, players=4, bots="greedy"))
+>>> result.metrics()["completion"]          # games with a winner
 >>> result.games, result.players, result.cards   # one row per game / player / card per game
 
 Game ``i`` is seeded ``derive_seed(spec.seed, "game", i)``, so the tables are
@@ -59,9 +59,16 @@ class SimResult:
         """The metrics as a two-column polars table (label, value)."""
         import polars as pl
         from .metrics import METRICS, flat_label
+        from .verdicts import leading_first
         values = self.metrics()
         labels, numbers = [], []
-        for m in METRICS:
+        try:
+            from .runner import resolve_game
+            game = resolve_game(self.spec.game)
+        except Exception:  # a hand-made table of an unknown game: the registry's order
+            game = None
+        # the game's leading metrics first (Game.leading_metrics)
+        for m in leading_first(METRICS, game):
             v = values[m.key]
             if isinstance(v, dict):
                 for sub, x in v.items():

@@ -20,7 +20,7 @@ Per-game figures (one section per game, :data:`GAME_FIGURES`)
 ``paired``        the card page's progressive paired playtest
                   (:mod:`workbench.sim.progressive`) through the card session
                   (``TweakSession.stream_playtest``) after a typical one-card
-                  edit (:data:`PAIRED_EDITS`: a draft value raised by one):
+                  edit (``Game.bench_edit``: a draft value raised by one):
                   seconds from asking to the first update on screen (a preview
                   or a look), 200 greedy games per arm at most (target 2 s), its games,
                   the same after a second edit, and (not quick) where the full
@@ -55,15 +55,15 @@ from workbench.core.rng import Rng, derive_seed
 #: figures measured for every game, one section each
 GAME_FIGURES = ["engine", "greedy", "paired"]
 #: figures of the batch machinery, measured once (on the first game asked for)
-BATCH_FIGURES = ["sweep-random", "sweep-greedy", "scaling", "dask", "startup"]
+BATCH_FIGURES = ["sweep-random", "sweep-greedy", "scaling", "dask", "startup", "rooms", "rooms-resume"]
 ALL_FIGURES = GAME_FIGURES + BATCH_FIGURES
 
-#: Meaning Made greedy games/s on one core that 10,000 games in 120 s on 2
-#: workers need when 2 workers give the 1.85x scaling target
-GREEDY_TARGETS = {"meaning-made": round(10000 / (120 * 1.85), 1)}
 
 
 def _verdict(value: float, target: float, higher_is_better: bool) -> tuple[bool, str]:
+    if target == 0:   # "none at all" (moves lost): no percentage of zero to speak of
+        met = value >= 0 if higher_is_better else value <= 0
+        return met, ("met" if met else f"MISSED ({value:g} against none)")
     if higher_is_better:
         met = value >= target
         pct = (value / target - 1) * 100 if met else (1 - value / target) * 100
@@ -159,8 +159,9 @@ def _build_of(game_id: str) -> str:
     """Whether this game's rules ran compiled (the optional build of
     :mod:`workbench.native`) or as plain Python, and why."""
     from workbench import native
-    compiled = any(m.startswith(f"workbench.games.{game_id.replace('-', '_')}.")
-                   for m in native.COMPILED_MODULES)
+    from workbench.core.registry import get_game
+    package = type(get_game(game_id)).__module__.rsplit(".", 1)[0] + "."
+    compiled = any(m.startswith(package) for m in native.COMPILED_MODULES)
     if not compiled:
         return "plain Python (no compiled build of this game)"
     return native.status
@@ -184,7 +185,7 @@ def fig_greedy(game_id, players, quick, note):
     took = time.perf_counter() - start
     rate = games / took
     text = f"{games} games, {actions / games:.0f} actions and {took / games * 1000:.0f} ms each"
-    target = GREEDY_TARGETS.get(game_id)
+    target = resolve_game(game_id).bench_greedy_target
     label = f"greedy: {game_id} greedy games, 1 core"
     if target is None:
         return [{"name": "greedy", "label": label, "value": rate, "unit": "games/s", "target": None,
@@ -282,9 +283,6 @@ def fig_startup(game_id, players, quick, note):
 
 #: the benchmark's one-card edit per game: the first draft value this names
 #: (a ``--vary`` pattern of the card session) is raised by one
-PAIRED_EDITS = {"meaning-made": "patterns.*.E",              # a Pattern's Energy cost
-                "mandate-2038": "tiles.*.runway",            # a tile's Runway production
-                "pax-transhumanity": "boards.*.problem_tokens"}  # a board's Problem tokens
 PAIRED_BUDGET = 200
 
 
@@ -309,13 +307,14 @@ def _first_verdict(session, players, budget, full):
 
 def _paired_with_tweak(game_id, players, budget, quick):
     """The card page's streamed playtest (``TweakSession.stream_playtest``)
-    after a typical one-card edit (:data:`PAIRED_EDITS`): the first playtest of
+    after a typical one-card edit (``Game.bench_edit``): the first playtest of
     a fresh session, then again after a second edit of the same value (the
     designer's next step: warm process, the game's pace known). Returns
     (first verdict s, note, extra) or None for a game without a card session."""
     from workbench.core.errors import WorkbenchError
     from workbench.graphs.tweak import TweakSession
-    pattern = PAIRED_EDITS.get(game_id)
+    from workbench.sim.runner import resolve_game
+    pattern = resolve_game(game_id).bench_edit
     if pattern is None:
         return None
     t0 = time.perf_counter()
@@ -385,6 +384,29 @@ def fig_paired(game_id, players, quick, note):
                     first_update_preview=first.preview)]
 
 
+def fig_rooms(game_id, players, quick, note):
+    """5 playtest rooms of 4 people at once on a real server (workbench.rooms.bench)."""
+    from workbench.rooms.bench import latency
+    moves, cycles = (10, 2) if quick else (40, 4)
+    note(f"rooms: 5 rooms x 4 seats on a served {game_id}, {moves} moves each, {cycles} cycles ...")
+    r = latency(game_id, rooms=5, seats=4, moves=moves, cycles=cycles)
+    spread = f"{r['deliveries']:,} deliveries; p95 {r['p95_ms']:.0f} ms, max {r['max_ms']:.0f} ms"
+    return [_figure("rooms", "rooms: a move reaching every seat (median)", r["median_ms"], "ms", 300, False, spread),
+            _figure("rooms", "rooms: server memory growth after the first cycle",
+                    max(r["rss_growth_mb_after_first_cycle"], 0.0), "MB", 5, False,
+                    f"resident MB after each cycle: {r['rss_mb_after_each_cycle']}")]
+
+
+def fig_rooms_resume(game_id, players, quick, note):
+    """kill -9 of a process playing rooms, then a restart from the journal."""
+    from workbench.rooms.bench import resume_tries
+    tries = 5 if quick else 20
+    note(f"rooms-resume: {tries} kills with SIGKILL mid-game ...")
+    r = resume_tries(tries, game_id)
+    return [_figure("rooms-resume", f"rooms: moves lost over {tries} kill -9 restarts", r["moves_lost"], "moves", 0,
+                    False, f"{r['acknowledged_moves_checked']:,} acknowledged moves checked")]
+
+
 FIGURE_MAKERS = {
     "engine": fig_engine,
     "greedy": fig_greedy,
@@ -394,6 +416,8 @@ FIGURE_MAKERS = {
     "scaling": fig_scaling,
     "dask": fig_dask,
     "startup": fig_startup,
+    "rooms": fig_rooms,
+    "rooms-resume": fig_rooms_resume,
 }
 
 

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 
 from workbench.core.bots import RandomBot, make_bots
 from workbench.core.errors import WorkbenchError
+from workbench.core.game import Game
 from workbench.core.play import bot_rngs
 from workbench.core.rng import derive_seed
 
@@ -30,15 +31,17 @@ TIMEOUT = "timeout"
 #: from ``Game.game_stats``)
 GAME_COLUMNS = ("index", "seed", "players", "ending", "completed", "no_winner", "timeout", "n_winners",
                 "winners", "turns", "actions", "decisions", "multi_option_decisions", "options_total",
-                "score_spread", "lead_changes", "lead_change", "drama", "decisiveness")
+                "score_spread", "lead_changes", "lead_change", "drama", "decisiveness",
+                # only for a game with a shared track (Game.group_track)
+                "track_low", "track_danger_rounds", "near_collapse")
 
 
 @dataclass(frozen=True)
 class SimSpec:
     """What a batch plays: a game, a seat count, bots, variants, options and a master seed.
 
-    ``game`` is a registry id (``meaning-made``) or ``package.module:ATTR`` for a
-    game outside the registry (tests use ``workbench.games.pebble_race:GAME``).
+    ``game`` is a registry id or ``package.module:ATTR`` for a game outside the
+    registry (the tests' toy game is one).
     ``max_actions`` ends a runaway game with ending ``timeout``. ``trace=False``
     skips the evaluation samples (lead change, drama, decisiveness become null)."""
 
@@ -107,18 +110,59 @@ def play_one(spec: SimSpec, index: int) -> dict:
     n = len(config.players)
     bots = make_bots(spec.bots, n)
     rngs = bot_rngs(config)
+
+    def decide(state, seat):
+        # the bot is asked even for a forced move so that its random stream
+        # advances exactly as in ``workbench play``: the same seed replays the game
+        bot = bots[seat]
+        if type(bot) is RandomBot:  # RandomBot.choose's draw, and the count with it
+            return state.sample_legal_action(rngs[seat])
+        k = state.legal_action_count()
+        return bot.choose(game, state, rngs[seat]), k
+
+    return game_record(game, config, index, decide, [repr(b) for b in bots], spec.trace, spec.max_actions)
+
+
+def replayed_record(game, config, actions: list[str], index: int, who: list[str], trace: bool = True) -> dict:
+    """The batch record of a game already played (a playtest room's, with people
+    at the table): the same row, players and cards columns as :func:`play_one`,
+    so its metrics are computed by the same definitions. ``who`` names each seat's
+    player kind (``person`` or the bot spec) for the players table's ``bot`` column."""
+    from workbench.core.errors import WorkbenchError
+    queue = iter(actions)
+
+    def decide(state, seat):
+        try:
+            text = next(queue)
+        except StopIteration:
+            raise WorkbenchError("the recorded game stops before its end") from None
+        k = state.legal_action_count()
+        return game.parse_action(state, text), k
+
+    return game_record(game, config, index, decide, who, trace, len(actions))
+
+
+def game_record(game, config, index: int, decide, bot_names: list[str], trace: bool, max_actions: int) -> dict:
+    """Play one game from ``config``, each decision ``decide(state, seat) ->
+    (action, legal count)``, and return its batch record."""
+    n = len(config.players)
     state = game.new_initial_state(config)
     evaluate, action_cards = game.evaluate, game.action_cards
-    trace = spec.trace
     turn_count = game.turn_count
     samples: list[list[float]] = []
     sampled_round = None
     decisions = multi = options_sum = 0
     taken: dict[str, dict] = {}
     actions = 0
+    # the shared track of a game the table loses together (Game.group_track),
+    # read before every action: its lowest value and the rounds spent in danger
+    track = game.group_track if type(game).group_track is not Game.group_track else None
+    track_low, danger_rounds = None, set()
     while not state.is_terminal():
-        if actions >= spec.max_actions:
+        if actions >= max_actions:
             break
+        if track is not None:
+            track_low, _ = _read_track(game, state, track, track_low, danger_rounds)
         # one evaluation sample per round: the round is looked at every n
         # actions (evaluations are the costly part of a random game)
         if trace and actions % n == 0:
@@ -127,14 +171,7 @@ def play_one(spec: SimSpec, index: int) -> dict:
                 sampled_round = rnd
                 samples.append([evaluate(state, s) for s in range(n)])
         seat = state.current_player()
-        # the bot is asked even for a forced move so that its random stream
-        # advances exactly as in ``workbench play``: the same seed replays the game
-        bot = bots[seat]
-        if type(bot) is RandomBot:  # RandomBot.choose's draw, and the count with it
-            action, k = state.sample_legal_action(rngs[seat])
-        else:
-            k = state.legal_action_count()
-            action = bot.choose(game, state, rngs[seat])
+        action, k = decide(state, seat)
         decisions += 1
         options_sum += k
         if k > 1:
@@ -154,6 +191,8 @@ def play_one(spec: SimSpec, index: int) -> dict:
         actions += 1
     # cut off here at the action limit, or by the game's own limit (ending "timeout")
     timed_out = not state.is_terminal()
+    if track is not None:
+        track_low, _ = _read_track(game, state, track, track_low, danger_rounds)
     if trace:
         samples.append([evaluate(state, s) for s in range(n)])
     res = game.result(state)
@@ -172,16 +211,35 @@ def play_one(spec: SimSpec, index: int) -> dict:
     }
     row.update(_trace_metrics(samples, winners) if trace else
                {"lead_changes": None, "lead_change": None, "drama": None, "decisiveness": None})
+    if track is not None:
+        collapse = game.group_track_collapse
+        row.update({"track_low": track_low, "track_danger_rounds": len(danger_rounds),
+                    "near_collapse": None if collapse is None or track_low is None
+                    else bool(track_low <= collapse + 1)})
     for key, value in game.game_stats(state).items():
         row[key if key not in row else f"stat_{key}"] = value
     credit = 1.0 / len(winners) if winners else 0.0
-    players = [{"index": index, "seed": config.seed, "seat": s, "name": names[s], "bot": repr(bots[s]),
+    players = [{"index": index, "seed": config.seed, "seat": s, "name": names[s], "bot": bot_names[s],
                 "role": game.player_role(state, s),
                 "score": float(res.scores.get(names[s], 0)), "won": s in winners,
                 "win_credit": credit if s in winners else 0.0}
                for s in range(n)]
     cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions)
     return {"game": row, "players": players, "cards": cards}
+
+
+def _read_track(game, state, track, low, danger_rounds: set):
+    """One reading of the shared track: the lowest value so far, and the round
+    noted in ``danger_rounds`` when the track is at or below the game's danger
+    value (definitions in :mod:`workbench.sim.metrics`, Margin metrics)."""
+    value = track(state)
+    if value is None:
+        return low, danger_rounds
+    low = value if low is None or value < low else low
+    danger = game.group_track_danger
+    if danger is not None and value <= danger:
+        danger_rounds.add(game.turn_count(state))
+    return low, danger_rounds
 
 
 def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int, actions: int) -> list[dict]:

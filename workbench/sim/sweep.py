@@ -31,6 +31,8 @@ from typing import Callable
 
 from workbench.core.errors import WorkbenchError
 
+from workbench.core.counting import counted
+
 from . import SimResult
 from .backends import iter_chunks, resolve_backend
 from .runner import SimSpec, game_config, resolve_game
@@ -129,8 +131,8 @@ def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | No
         shutil.rmtree(parts, ignore_errors=True)
     outcome = SweepOutcome(result, written, done, done < spec.games)
     if interrupted:
-        kept = f"kept {done} of {spec.games} games in {written[0]} (flagged partial)" if written else \
-            (f"{done} of {spec.games} games were finished (add --out to keep them)" if done
+        kept = f"kept {done} of {counted(spec.games, 'game')} in {written[0]} (flagged partial)" if written else \
+            (f"{done} of {counted(spec.games, 'game')} {'was' if done == 1 else 'were'} finished (add --out to keep them)" if done
              else "no game had finished")
         raise SweepInterrupted(f"interrupted: {kept}", outcome)
     return outcome

@@ -26,7 +26,7 @@ def qualifies(state: MandateState, seat: int) -> bool:
             and p.compute >= t["computeCost"])
 
 
-def readiness(state: MandateState, seat: int, capability: int, connected: int, trust: int) -> float:
+def readiness(state: MandateState, seat: int, capability: float, connected: float, trust: float) -> float:
     """How close ``seat`` stands to qualifying, 0 to 1 (1 once recognized): the mean
     share of each threshold met. Only bots read it (a planning feature from Era III
     on, when recognition is one Era away); it is no rule."""

@@ -154,6 +154,7 @@ def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
     parts = mode.split(" + ")
     if parts[0] == "facility":
         f = next_facility(p)
+        assert f is not None  # a legal build has a Facility left
         p.runway -= facility_cost(state, seat, pos)
         p.facilities[f] = pos
         state.note(f"{name} builds Facility {f + 1} on {state.tile_ids[pos]}")
@@ -170,6 +171,7 @@ def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
         state.note(f"{name} builds a {gen['kind']} Generator on {state.tile_ids[pos]}")
         return
     m = _PROJECT.match(step)
+    assert m is not None  # the step was listed as legal, so it matches
     pid, host = PROJECT_WORDS[m.group(1)], int(m.group(2)) - 1
     proj = state.content.projects[pid]
     p.runway -= proj.cost.get("runway", 0)

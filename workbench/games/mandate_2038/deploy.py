@@ -45,6 +45,7 @@ def effects(state: MandateState, seat: int, pos: int) -> list[str]:
 def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
     r = state.content.rules
     row = next_customer(state, seat)
+    assert row is not None  # a legal Deploy has a Customer row left
     p = state.players[seat]
     p.compute -= compute_cost(state, pos)
     p.customers += 1

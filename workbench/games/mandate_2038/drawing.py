@@ -3,7 +3,7 @@
 Hex tiles coloured by district kind with their ids, a thick outline in the
 controller's colour, Facilities as numbered squares (filled when connected, hollow
 when offline), Generators as triangles and Agents as small circles, all in
-faction colours. Imported only by drawing callers (notebook, dashboard), never by
+faction colours; the legend names each colour's player and faction and each shape. Imported only by drawing callers (notebook, dashboard), never by
 the rules.
 """
 
@@ -92,14 +92,35 @@ def board_figure(state: MandateState, *, size: float = 1.0, title: str | None = 
             acol.append(colour)
     if fx:
         fig.scatter(fx, fy, marker="square", size=18, line_color=fcol, fill_color=fcol, fill_alpha=falpha,
-                    line_width=2, legend_label="Facility (hollow = offline)")
+                    line_width=2)
         fig.text(fx, fy, text=ftext, text_align="center", text_baseline="middle", text_font_size="8pt",
                  text_color="#000000")
     if gx:
-        fig.scatter(gx, gy, marker="triangle", size=14, color=gcol, legend_label="Generator")
+        fig.scatter(gx, gy, marker="triangle", size=14, color=gcol)
     if ax:
-        fig.scatter(ax, ay, marker="circle", size=8, color=acol, legend_label="Agent")
-    if fx or gx or ax:
-        fig.legend.location = "bottom_left"
-        fig.legend.label_text_font_size = "8pt"
+        fig.scatter(ax, ay, marker="circle", size=8, color=acol)
+    _legend(fig, state, r)
     return fig
+
+
+def _legend(fig, state: MandateState, tiles) -> None:
+    """The legend: each seat's colour with its player and faction, then the piece
+    shapes in grey (every piece, outline and control mark is drawn in its seat's
+    colour). Swatches are single points outside the board, so the view is ranged
+    on the tiles alone."""
+    from bokeh.models import Legend, LegendItem
+    fig.x_range.renderers = fig.y_range.renderers = [tiles]
+    off = [-1000.0]
+    items = []
+    for seat, p in enumerate(state.players):
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        swatch = fig.scatter(off, off, marker="square", size=12, color=colour)
+        items.append(LegendItem(label=f"{state.player_name(seat)} ({p.faction})", renderers=[swatch]))
+    grey = "#777777"
+    for label, marker, size, fill in (("Facility (hollow = offline)", "square", 12, 1.0),
+                                      ("Generator", "triangle", 11, 1.0), ("Agent", "circle", 8, 1.0)):
+        shape = fig.scatter(off, off, marker=marker, size=size, line_color=grey, fill_color=grey,
+                            fill_alpha=fill)
+        items.append(LegendItem(label=label, renderers=[shape]))
+    fig.add_layout(Legend(items=items, location="top_left", label_text_font_size="8pt", click_policy="none",
+                          title="Seat colours and pieces", title_text_font_size="8pt", ncols=2), "below")

@@ -12,7 +12,7 @@ scoring. Decisions wait in ``state.phase``; everything else runs here at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import IllegalAction
 
@@ -39,7 +39,8 @@ def resolutions(state: MandateState, seat: int, action: str, head=()) -> "Resolu
     rules = ACTION_RULES[action]
     agents = distinct_agents(state.players[seat])
     table = effect_table(rules, state, seat)
-    rows, count = [], 0
+    rows: list = []
+    count = 0
     for tile, modes in zip(state.tile_ids, table):
         if modes:
             rows.append((tile, modes))
@@ -86,11 +87,11 @@ class Resolutions:
 
     __slots__ = ("head", "verb", "rows", "agents", "blocked", "_modes", "_agent_set", "_n")
 
-    def __init__(self, head: list, verb: str, rows: list, agents: list, blocked: bool, modes: int | None = None):
+    def __init__(self, head: list | tuple, verb: str, rows: list, agents: list, blocked: bool, modes: int | None = None):
         # ``modes``: the number of (district, effect) pairs in ``rows``, when the caller counted them
         self.head, self.verb, self.rows, self.agents, self.blocked = head, verb, rows, agents, blocked
-        self._modes = None
-        self._agent_set = None
+        self._modes: Any = None       # district -> its effects, built on the first membership test
+        self._agent_set: Any = None
         if modes is None:
             modes = sum(len(m) for _, m in rows)
         self._n = len(head) + len(agents) * modes
@@ -158,7 +159,7 @@ def canonical(state: MandateState, move):
     return move if first == move.agent else move._replace(agent=first)
 
 
-def legal_actions(state: MandateState) -> list[Move]:
+def legal_actions(state: MandateState) -> "list[Move] | Resolutions":
     ph, seat = state.phase, state.decider
     if ph == "select":
         return selection.choices(state, seat)

@@ -57,9 +57,41 @@ class Mandate2038(Game):
     role_label = "faction"
     variants = {}
     options = OPTION_SPECS
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"runway": "resources.runway", "compute": "resources.compute",
+                         "capability": "playerTracks.capability", "customers": "playerTracks.customers",
+                         "trust": "playerTracks.trust", "mandate": "playerTracks.mandate",
+                         "scrutiny": "playerTracks.scrutiny", "headline": "systems.headline"}
     default_weights = DEFAULT_WEIGHTS
+    #: face-down Core Action picks, unrevealed Mandates, deck orders (:mod:`.hidden`)
+    hidden_information = True
+
+    # -- verdicts (issue 25): what a paired comparison leads with ---------------
+    # four Eras always, so the length in rounds never moves: the spread of the
+    # Mandate scores, the fairness by faction, and what gets built and declared
+    leading_metrics = ("score_spread", "role_gap", "stat:facilities_built", "stat:generators_built",
+                       "stat:agi_declarations", "decided_by_score", "duration_actions")
+    # our drafts: a point of Mandate spread, three points of a faction's win
+    # rate, a tenth of a building or declaration per game, five actions
+    equivalence_margins = {"score_spread": 1.0, "role_gap": 0.03, "stat:facilities_built": 0.1,
+                           "stat:generators_built": 0.1, "stat:agi_declarations": 0.1,
+                           "decided_by_score": 0.03, "duration_actions": 5.0}
+    metric_goals = {"role_gap": -1, "decided_by_score": 1}
     card_pool_type = Content
     pool_spec = POOL
+
+    # -- what the game offers the pages and commands (core/game.py, issue 26) --
+    listing_order = 1
+    card_graph = "workbench.games.mandate_2038.card_graph"
+    table_drawer = "workbench.games.mandate_2038.tabletop:draw_mandate"
+    board = "workbench.games.mandate_2038.board_view"
+    print_cards = "workbench.games.mandate_2038.print_cards"
+    rulebook_languages = ("en", "hu")
+    balance = {
+        "targets": ("action_usage_min>=0.05 @players=4", "faction_gap<=0.1 @players=4"),
+        "vary": ("tiles.*.runway=0..3", "tiles.*.compute=0..3"),
+        "trials": 8, "games_per_trial": 8, "fresh_games": 16}
+    bench_edit = "tiles.*.runway"            # a tile's Runway production
 
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:
@@ -148,6 +180,11 @@ class Mandate2038(Game):
 
     def format_action(self, state: MandateState, action) -> str:
         return str(action)
+
+    def observation(self, state, seat: int) -> dict:
+        """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
+        from .hidden import observation
+        return observation(self, state, seat)
 
     def determinize(self, state: MandateState, seat: int, rng: Rng) -> MandateState:
         """A copy of ``state`` with what ``seat`` cannot see re-drawn (deck orders,

@@ -56,3 +56,16 @@ def determinize(state: MandateState, seat: int, rng: Rng) -> MandateState:
     new.rng = Rng(rng.next64())
     new.forget_listing()  # the position changed by hand: its cached listing no longer holds
     return new
+
+
+def observation(game, state: MandateState, seat: int) -> dict:
+    """What ``seat`` sees of the table (``Game.observation``): the scenario view,
+    in which every pick made this cycle reads ``hidden`` until all have chosen
+    (selection.visible), with the seat's own pick shown to it; the decks show
+    their sizes and the Mandate in play only (the scenario view never lists
+    deck orders or unrevealed Mandates)."""
+    from workbench.core.observation import seat_observation
+    from .scenario import observe
+    view = observe(game, state)
+    view["players"][state.player_name(seat)]["selected"] = state.selections[seat]
+    return seat_observation(game, state, seat, view)

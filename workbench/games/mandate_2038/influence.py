@@ -101,6 +101,7 @@ def resolve(state: MandateState, seat: int, pos: int, mode: str) -> bool:
         state.note(f"{state.player_name(seat)} ends Joint Venture {pair}")
         return False
     m = _VENTURE.match(mode)
+    assert m is not None  # the mode was listed as legal, so it matches
     rival = [n.lower() for n in state.config.players].index(m.group(2).lower())
     state.pending = {"kind": "venture", "from": seat, "to": rival,
                      "a_fac": int(m.group(1)) - 1, "b_fac": int(m.group(3)) - 1}

@@ -11,7 +11,7 @@ recorded when the Era began (Runway, Capability) or with what the Era recorded
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import board, influence
 
@@ -57,7 +57,7 @@ OWN_CRITERIA = frozenset({"customers", "capability", "trust", "capability_gained
                           "unique_domains", "compute_produced", "connected_facilities"})
 
 
-def values(state: MandateState, criterion: str, control: list | None = None) -> list[int]:
+def values(state: MandateState, criterion: str, control: Any = None) -> list[int]:
     """Every seat's count on ``criterion``, in seat order. The board-control
     criteria are counted here, from one :func:`board.control_map` for all seats
     (``control``, when the caller has it): controlled districts (Frontier has no

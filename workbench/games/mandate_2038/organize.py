@@ -65,6 +65,7 @@ def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:
         state.note(f"{state.player_name(seat)} recruits an Agent on {state.tile_ids[pos]}")
         return
     m = _RELOCATE.match(mode)
+    assert m is not None  # the mode was listed as legal, so it matches
     f, dest = int(m.group(1)) - 1, state.tile_ids.index(m.group(2))
     p.facilities[f] = dest
     state.note(f"{state.player_name(seat)} relocates Facility {f + 1} to {state.tile_ids[dest]}")

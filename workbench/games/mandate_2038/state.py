@@ -8,6 +8,8 @@ part live in the module named for it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from workbench.core.game import TERMINAL, State
 from workbench.core.errors import IllegalAction
 from workbench.core.rng import Rng
@@ -23,6 +25,28 @@ class Player:
                  "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
     #: slots that copies share: always replaced, never changed in place
     SHARED_SLOTS = ("projects", "cap_milestones", "rec")
+
+    # the slots' types: the rules modules are compiled with mypyc (compiled.txt),
+    # which checks what it reads against these
+    faction: str
+    ability: Any
+    runway: int
+    compute: int
+    capability: int
+    customers: int
+    trust: int
+    mandate: int
+    bag: int                    # own Scrutiny cubes in the Audit bag
+    agents: list                # per Agent: its position (a tile, the frontier) or None in the supply
+    facilities: list            # per Facility: its tile or None
+    generator: Any              # the Generator's tile, or None
+    projects: dict              # project id -> index of its host Facility
+    ready: list                 # per Core Action: ready or exhausted
+    trust_cube: int
+    cap_milestones: list
+    agi: bool
+    start_trust: int
+    rec: dict                   # the Era records Mandate criteria read
 
     def copy(self) -> "Player":
         # one assignment per slot, written out: a loop of getattr/setattr over
@@ -77,6 +101,48 @@ class MandateState(State):
 
     # flow phases
     SELECT, ACT, ANSWER, RUN, TALENT, AGI, OVER = "select", "act", "answer", "run", "talent", "agi", "over"
+
+    # What a position holds (set up by the game's ``new_initial_state``). Declared
+    # because the rules modules are compiled with mypyc (compiled.txt), which
+    # needs every attribute's type; ``Any`` where a value has more than one shape.
+    config: Any
+    options: dict
+    content: Any
+    rng: Rng
+    tiles: Any
+    tile_ids: Any
+    players: list               # of Player, in seat order
+    deck: list                  # the Training deck (replaced, never changed in place)
+    discard: list
+    headline_decks: list        # per Era: Headline names, top first
+    mandate_decks: list         # per Era: Mandate names
+    initiative: int             # the seat holding the Initiative
+    timeline: list
+    headline: Any               # this Era's Headline, or None
+    mandate_card: Any           # this Era's Mandate, or None
+    bag_black: int              # black Systemic Risk cubes in the Audit bag
+    black_supply: int
+    era: int
+    cycle: int
+    phase: str                  # one of the flow phases above
+    decider: int                # the seat that decides next
+    selections: list            # per seat: its face-down Core Action pick this cycle, or None
+    order: list
+    sel_index: int
+    act_index: int
+    offered: bool
+    pending: Any                # a decision waiting for an answer (dict), or None
+    acting: Any
+    run: Any                    # the push-your-luck Training run under way (dict), or None
+    pre_draw: Any
+    ventures: list
+    queue: list
+    after_queue: str
+    mandate_results: list
+    events: tuple               # what happened, for the log (a tuple: clones share it)
+    _legal: Any
+    _legal_set: Any
+    _sampled: Any
 
     def __init__(self) -> None:
         self._legal = None

@@ -313,9 +313,10 @@ class _Problems:
         (with a count of the others), else one problem per failing field."""
         if self.strict:
             raise validation_error(exc, file=str(file), card=card) from None
-        for err in exc.errors():
+        from workbench.core.data import designer_message
+        for err in exc.errors(include_url=False):
             loc = [str(p) for p in err.get("loc", ())]
-            self.found.append(DataError(err.get("msg", "invalid value"), file=str(file), card=card,
+            self.found.append(DataError(designer_message(err), file=str(file), card=card,
                                         field=".".join(loc) if loc else None))
 
 

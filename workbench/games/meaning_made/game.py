@@ -29,12 +29,58 @@ class MeaningMade(Game):
     variants = VARIANTS
     options = options_from_tuples(OPTIONS)
     default_weights = DEFAULT_WEIGHTS
+    #: the order of the Pattern, Initiative and Event decks (the view shows their sizes only)
+    hidden_information = True
 
     card_pool_type = CardSet
     pool_spec = POOL
     # a collapse ends the game with no winner, so games with a winner survived
     completion_label = "survival rate"
     group_fate = True
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"E": "tokens.energy", "I": "tokens.insight", "S": "tokens.support",
+                         "V": "tracks.vitals", "vitals": "tracks.vitals", "legacy": "tracks.legacy",
+                         "meaning": "tracks.meaning", "world_layer": "tracks.worldLayer",
+                         "consequence_code": "rules.consequenceCode", "end_initiative": "cards.endInitiative",
+                         "event": "cards.event", "prism": "areas.patternPrism", "index": "areas.initiativeIndex",
+                         "palette": "areas.patternPalette", "community": "people.community"}
+
+    # -- what the game offers the pages and commands (core/game.py, issue 26) --
+    listing_order = 0   # the worked example: the game pages open on
+    card_graph = "workbench.graphs.dependency"
+    tweak_session = "workbench.graphs.tweak:TweakSession"
+    table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
+    print_cards = "workbench.games.meaning_made.print_cards"
+    rulebook_languages = ("en", "hu")
+    balance = {
+        "targets": ("survival=0.55..0.8 @players=2..5", "legacy_cap_share<=0.1 @players=2..5",
+                    "timeout<=0.05 @players=2..5"),
+        "vary": ("initiatives.*.cost", "initiatives.*.order_spaces"),
+        "trials": 16, "games_per_trial": 10, "fresh_games": 30}
+    bench_edit = "patterns.*.E"              # a Pattern's Energy cost
+    #: greedy games/s on one core that 10,000 games in 120 s on 2 workers need
+    #: when 2 workers give the 1.85x scaling target
+    bench_greedy_target = round(10000 / (120 * 1.85), 1)
+
+    # -- verdicts (issue 25): what a paired comparison leads with ---------------
+    # survival sits near its ceiling with good players, so the margin by which
+    # the world survives leads: the lowest Meaning reached and the share of
+    # games that came within one step of collapse; then length and spread
+    leading_metrics = ("track_low", "near_collapse", "track_danger_rounds", "duration_rounds",
+                       "score_spread", "completion")
+    # our drafts: half a point of Meaning, three games in a hundred, a third of
+    # a round, a point of Legacy spread
+    equivalence_margins = {"track_low": 0.5, "near_collapse": 0.03, "track_danger_rounds": 0.5,
+                           "duration_rounds": 0.33, "score_spread": 1.0, "completion": 0.03,
+                           "rounds_to_spare": 0.5}
+    # the group's margin: higher Meaning and survival are better, danger worse
+    metric_goals = {"track_low": 1, "near_collapse": -1, "track_danger_rounds": -1, "completion": 1,
+                    "rounds_to_spare": 1}
+    group_track_collapse = 0
+    group_track_danger = 2
+
+    def group_track(self, state: MMState) -> int:
+        return state.meaning
 
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);
@@ -167,6 +213,8 @@ class MeaningMade(Game):
             "players_at_cap": sum(1 for p in state.players if p.legacy >= state.rules.legacy_max),
             "rounds": state.round,
             "actions": state.actions_taken,
+            # the margin metrics: rounds left before the round limit when the world survived
+            "rounds_to_spare": (state.rules.round_limit - state.round) if state.ending == "survived" else None,
         }
 
     def card_stats(self, state: MMState) -> list[dict]:

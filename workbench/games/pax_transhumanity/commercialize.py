@@ -72,7 +72,7 @@ def reserved(state: PaxState, idea: str, via: str):
     """Patents a commercialization via Patents divests, kept out of the payment."""
     if via != "patents":
         return None
-    out = {}
+    out: dict = {}
     for colour in state.idea(idea).disciplines:
         out[colour] = out.get(colour, 0) + 1
     return out

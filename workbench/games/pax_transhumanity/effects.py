@@ -211,10 +211,10 @@ def remove_agent(state: PaxState, kind: str, seat: int, idea: str) -> None:
         state.heat[idea] = tuple(owners)
     else:
         i = next(i for i, e in enumerate(state.splay) if e[0] == idea)
-        card, band, owners = state.splay[i]
-        owners = list(owners)
-        owners[owners.index(seat)] = None
-        state.splay[i] = (card, band, tuple(owners))
+        card, band, held = state.splay[i]
+        left = list(held)
+        left[left.index(seat)] = None
+        state.splay[i] = (card, band, tuple(left))
     divest(state, seat)
 
 
@@ -259,11 +259,11 @@ def damp(state: PaxState, seat: int, idea: str) -> None:
         state.heat[idea] = tuple(owners)
     else:
         j = next(j for j, e in enumerate(state.splay) if e[0] == idea)
-        card, band, owners = state.splay[j]
-        owners = list(owners)
-        i = next(i for i, c in enumerate(squares) if c == "black" and owners[i] is None)
-        owners[i] = seat
-        state.splay[j] = (card, band, tuple(owners))
+        card, band, held = state.splay[j]
+        covered = list(held)  # (one type per name: mypyc compiles this module)
+        i = next(i for i, c in enumerate(squares) if c == "black" and covered[i] is None)
+        covered[i] = seat
+        state.splay[j] = (card, band, tuple(covered))
 
 
 def uncovered_black_in_splay(state: PaxState) -> int:

@@ -160,11 +160,13 @@ def with_sale_variants(state: PaxState, seat: int, actions: list) -> list:
         state.sell_choice = sell
         try:
             check_paying(state, seat, variant)
+            legal = True
         except IllegalAction:
-            continue
+            legal = False
         finally:
             state.sell_choice = ()
-        out.append(variant)
+        if legal:  # (no `continue` inside the try: mypyc compiles this module)
+            out.append(variant)
     return out
 
 

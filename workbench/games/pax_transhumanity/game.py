@@ -32,9 +32,44 @@ class PaxGame(Game):
     options = {name: Option(allowed[0] if allowed else None, allowed or int, OPTION_DOCS[name])
                for name, allowed in OPTIONS.items()}
     default_weights = DEFAULT_WEIGHTS
+    # observed values named by a term of terms/<lang>.yaml (their icon on every page)
+    observation_terms = {"capital": "finance.capital", "wealth": "finance.wealth", "debt": "finance.debt",
+                         "heat": "board.heat", "future_shock": "agents.futureShock", "agents": "agents.agent",
+                         "patents": "agents.patent", "employees": "agents.employee",
+                         "syndications": "agents.syndication", "think_tank": "board.thinkTank",
+                         "companies": "board.company", "regime": "regimes.regime", "splay": "board.splay",
+                         "market": "board.market", "cutting_edge": "board.cuttingEdge"}
+    #: rivals' dealt cards and Secret spheres, the Draw Deck (:mod:`.hidden`)
+    hidden_information = True
 
     card_pool_type = Content
     pool_spec = POOL
+
+    # -- what the game offers the pages and commands (core/game.py, issue 26) --
+    listing_order = 2
+    card_graph = "workbench.games.pax_transhumanity.card_graph"
+    table_drawer = "workbench.games.pax_transhumanity.tabletop:draw_pax"
+    print_cards = "workbench.games.pax_transhumanity.print_cards"
+    rulebook_languages = ("hu", "en")
+    balance = {
+        "targets": ("tie_break<=0.2 @players=3", "seat_gap<=0.1 @players=3"),
+        # the finance start holds at most the 8 board agents (Debt 2 as drafted),
+        # so Capital and Wealth range where a trial is not refused at load
+        "vary": ("settings.finance_start.value.capital=1..3", "settings.finance_start.value.wealth=1..3",
+                 "settings.agents_in_pool.value=3..7", "boards.*.problem_tokens=1..5"),
+        "trials": 8, "games_per_trial": 10, "fresh_games": 20}
+    bench_edit = "boards.*.problem_tokens"   # a board's Problem tokens
+
+    # -- verdicts (issue 25): what a paired comparison leads with ---------------
+    # the game ends when a threshold is reached (a Tipping Point, a run of
+    # bands, the fifth Company), so its length leads; then the spread and how
+    # fair the seats are, and games cut off at the safety stop
+    leading_metrics = ("duration_rounds", "score_spread", "seat_gap", "timeout", "stat:problems_solved")
+    # our drafts: a third of a round, a point of score spread, three points of
+    # a seat's win rate, three games in a hundred, a fifth of a problem
+    equivalence_margins = {"duration_rounds": 0.33, "score_spread": 1.0, "seat_gap": 0.03, "timeout": 0.03,
+                           "stat:problems_solved": 0.2}
+    metric_goals = {"seat_gap": -1, "timeout": -1}
 
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())
@@ -130,6 +165,11 @@ class PaxGame(Game):
                     by_route[route] = value
             out.append(value)
         return out
+
+    def observation(self, state, seat: int) -> dict:
+        """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
+        from .hidden import observation
+        return observation(self, state, seat)
 
     def determinize(self, state: PaxState, seat: int, rng: Rng) -> PaxState:
         """A copy of ``state`` with what ``seat`` cannot see re-drawn (deck order

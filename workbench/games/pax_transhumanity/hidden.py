@@ -88,3 +88,24 @@ def determinize(state: PaxState, seat: int, rng: Rng) -> PaxState:
             new.secret[rival] = offer[rng.randbelow(len(offer))]
     new.rng = Rng(rng.next64())
     return new
+
+
+def observation(game, state: PaxState, seat: int) -> dict:
+    """What ``seat`` sees of the table (``Game.observation``): the scenario view
+    with each rival's Secret sphere masked (only whether one is chosen shows)
+    and the seat's own Secret offer and dealt cards added; the deck shows its
+    size only. Rivals' scores leave out their Secret bonus until the game ends."""
+    from workbench.core.observation import HIDDEN, seat_observation
+    from .scenario import observe
+    view = observe(game, state)
+    view.pop("legal", None)          # the acting seat's moves: seat_observation adds them for that seat only
+    names = state.config.players
+    over = state.is_terminal()
+    for rival, name in enumerate(names):
+        row = view["players"][name]
+        if rival == seat:
+            row["secret_offer"] = list(state.secret_offer[rival]) if state.secret_offer else []
+            row["dealt"] = list(dealt_cards(state, rival))
+        elif not over:
+            row["secret"] = None if state.secret[rival] is None else HIDDEN
+    return seat_observation(game, state, seat, view)

@@ -93,7 +93,7 @@ def check(state: PaxState, seat: int, action) -> None:
 
 
 def legal(state: PaxState, seat: int) -> list:
-    out = []
+    out: list = []
     mine = labour_keys(state, seat)
     if not mine:
         return out

@@ -39,7 +39,7 @@ class PaxState(State):
         self.config = config
         self.content = content
         self.rng = rng
-        self.options = {}
+        self.options: dict = {}
         self.sell_choice: tuple = ()     # Patents the paying action being resolved sells (finance.py)
         self.colours: tuple = ()
         self.fin: list = []
@@ -65,11 +65,11 @@ class PaxState(State):
         self.turn = 0
         self.actions_left = 2
         self.round = 1
-        self.decision = None             # dict: kind, seat, ... (a choice inside an action)
+        self.decision: Any = None        # dict: kind, seat, ... (a choice inside an action)
         self.tasks: list = []            # pending steps of the action being resolved
-        self.act: dict | None = None     # the action being resolved (commercialize, syndicate...)
-        self.ending = None               # tipping-point | singular | plurality | tycoon | timeout
-        self.tycoon = None
+        self.act: Any = None             # dict or None: the action being resolved (commercialize, syndicate...)
+        self.ending: str | None = None   # tipping-point | singular | plurality | tycoon | timeout
+        self.tycoon: int | None = None
         self.game_end_flag = False
         self.stats: dict = {}
 

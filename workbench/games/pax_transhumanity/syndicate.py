@@ -91,7 +91,7 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
     free = syndication_is_free(state)
     capital, wealth, debt = state.fin[seat]
     money, on_track = 2 * capital + wealth, capital + wealth + debt
-    agents_at = {}      # cost -> agents left after paying it (few distinct costs)
+    agents_at: dict = {}    # cost -> agents left after paying it (few distinct costs)
     synd, heat, squares = state.synd, state.heat, state.content.heat_squares
     for sphere in SPHERES:
         for slot, idea in enumerate(state.market[sphere]):

@@ -57,6 +57,8 @@ class PebbleRace(Game):
         "round_limit": Option(12, int, "rounds after which the game ends with nobody winning"),
     }
     default_weights = evaluation.DEFAULT_WEIGHTS
+    #: the deck order (the scenario view shows its size only)
+    hidden_information = True
     card_pool_type = Pool
     pool_spec = POOL
 

@@ -7,6 +7,8 @@ import functools
 import re
 from collections import Counter
 
+from workbench.core.counting import counted
+
 from .base import ClauseCheck, Pair
 from .tokens import numbers, tokenize, value_counter, with_unit_marks
 
@@ -76,7 +78,7 @@ class TableCellsCheck(ClauseCheck):
         if not a and not b:
             return []
         if len(a) != len(b):
-            return [(f"rows {len(a)} -> {len(b)}", f"the source table has {len(a)} rows, the translation {len(b)}; "
+            return [(f"rows {len(a)} -> {len(b)}", f"the source table has {counted(len(a), 'row')}, the translation {len(b)}; "
                                                   "keep one row per source row")]
         out = []
         for r, (ra, rb) in enumerate(zip(a, b), start=1):

@@ -31,7 +31,8 @@ from collections import Counter
 import networkx as nx
 import polars as pl
 
-from .pool_edit import CardKind, Catalogue
+from workbench.core.counting import plural
+from workbench.graphs.pool_edit import CardKind, Catalogue
 
 SPHERES = ("yellow", "green", "blue", "orange")
 REGIME_BY_PAIR = {"yellow": "Transbiology", "green": "Group Dynamics", "blue": "Computing", "orange": "Assembly"}
@@ -100,11 +101,34 @@ def build_graph(content) -> nx.DiGraph:
         kinds = Counter(getattr(row, side) for row in board.rows for side in ("T", "M"))
         sites = {side: sum(1 for row in board.rows if getattr(row, side) == "company") for side in ("T", "M")}
         g.add_node(nid, kind="board", name=f"{sphere} board", layer=0,
-                   requirement=f"{board.problem_tokens} {board.problem} tokens",
+                   requirement=f"{board.problem_tokens} {board.problem} {plural(board.problem_tokens, 'token')}",
                    bonus=", ".join(f"{n} {k}" for k, n in sorted(kinds.items())), provenance=board.provenance,
                    places=dict(kinds), sites=sites, problem_tokens=board.problem_tokens)
         g.add_edge(nid, f"sphere:{sphere}", kind="places")
+    _group(g)
     return g
+
+
+#: the drawing's groups "by kind", in the order drawn (kind -> title)
+KIND_GROUPS = {"sphere": "Spheres", "regime": "Regimes", "idea": "Ideas", "tipping_point": "Tipping Points",
+               "plurality": "Plurality", "board": "Sphere boards"}
+
+
+def _group(g: nx.DiGraph) -> None:
+    """How the drawing may group the cards (``groups`` of each node, ``groupings``
+    of the graph): by kind, or by sphere (an idea by the sphere of its first band,
+    a board and a sphere by their own, the Regimes apart)."""
+    for n, d in g.nodes(data=True):
+        kind = str(d["kind"])
+        if kind == "regime":
+            sphere = "Regimes"
+        elif n.startswith(("sphere:", "board:")):
+            sphere = n.split(":", 1)[1].capitalize()
+        else:
+            sphere = str(d["disciplines"][0]).capitalize() if d.get("disciplines") else "No sphere"
+        d["groups"] = {"kind": KIND_GROUPS[kind], "sphere": sphere}
+    g.graph["groupings"] = {"kind": list(KIND_GROUPS.values()),
+                            "sphere": [s.capitalize() for s in SPHERES] + ["No sphere", "Regimes"]}
 
 
 def _dominates(a: dict, b: dict) -> bool:

@@ -26,7 +26,8 @@ from __future__ import annotations
 import networkx as nx
 import polars as pl
 
-from .pool_edit import CardKind, Catalogue
+from workbench.core.counting import counted
+from workbench.graphs.pool_edit import CardKind, Catalogue
 
 TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
 
@@ -181,9 +182,28 @@ def build_graph(content) -> nx.DiGraph:
                 g.add_edge(nid, f"track:{t}", kind="supplies", amount=v)
     for c in content.training:
         nid = f"training:{c.name}"
-        _node(g, nid, "training", c.name, 0, bonus=f"{c.copies} copies ({c.kind})", copies=c.copies)
+        _node(g, nid, "training", c.name, 0, bonus=f"{counted(c.copies, 'copy', 'copies')} ({c.kind})", copies=c.copies)
         g.add_edge(nid, "track:capability", kind="supplies", amount=c.copies)
+    _group(g, r["eras"])
     return g
+
+
+#: the drawing's groups "by kind", in the order drawn (kind -> title)
+KIND_GROUPS = {"era": "Eras", "track": "Tracks", "tile": "District tiles", "generator": "Generators",
+               "facility": "Facility", "project": "Projects", "agi": "AGI", "headline": "Headlines",
+               "mandate": "Era Mandates", "faction": "Factions", "training": "Training deck"}
+
+
+def _group(g: nx.DiGraph, eras: int) -> None:
+    """How the drawing may group the cards (``groups`` of each node, ``groupings``
+    of the graph): by kind, or by the Era a card belongs to (tracks apart; tiles,
+    generators, factions and the Training deck belong to every Era)."""
+    by_era = ["Tracks"] + [f"Era {e}" for e in range(1, eras + 1)] + ["Every Era"]
+    for _, d in g.nodes(data=True):
+        era = d.get("era") or (d["layer"] if d["kind"] == "era" else None)
+        d["groups"] = {"kind": KIND_GROUPS[d["kind"]],
+                       "era": "Tracks" if d["kind"] == "track" else f"Era {era}" if era else "Every Era"}
+    g.graph["groupings"] = {"kind": list(KIND_GROUPS.values()), "era": by_era}
 
 
 def _dominates(a: dict, b: dict, better_low: tuple[str, ...], better_high: tuple[str, ...]) -> bool:
@@ -239,7 +259,7 @@ def card_status(content, graph: nx.DiGraph) -> pl.DataFrame:
     agi = content.agi
     agi_dead = "; ".join(filter(None, [
         over_caps({"compute": agi["computeCost"], "trust": agi["trust"]}),
-        f"needs {agi['poweredFacilities']} Facilities, a player has {content.supply['facilities']}"
+        f"needs {counted(agi['poweredFacilities'], 'Facility', 'Facilities')}, a player has {content.supply['facilities']}"
         if agi["poweredFacilities"] > content.supply["facilities"] else ""]))
     add("agi", agi_dead)
     for kind in ("headline", "mandate"):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
-from .cardlist import record
-from .words import Words
+from workbench.print.cardlist import record
+from workbench.print.words import Words
 
 GAME_ID = "pax-transhumanity"
 EFFECT_KEYS = {"growth": "effects.growth", "solve": "effects.solve", "found": "effects.foundCompany",
@@ -66,3 +66,15 @@ def cards(w: Words) -> dict[str, list[dict]]:
                              thinker=w.term("board.thinker"), maker=w.term("board.maker")))
     out["boards"] = boards
     return out
+
+
+# ---------------------------------------------------------------- Tabletop Simulator
+def tts_table(deck, seats: int, seed: int):
+    """Pax Transhumanity's table: each seat's finance as counters at the
+    settings' starting values."""
+    from workbench.print.tts import Table
+    w = deck.words
+    s = load_yaml(cards_dir(GAME_ID) / "settings.yaml") or {}
+    start = (s.get("finance_start") or {}).get("value") or {}
+    return Table(counters=[(f"{seat}: {w.term('finance.' + k)}", int(v), seat - 1)
+                           for seat in range(1, seats + 1) for k, v in start.items()])

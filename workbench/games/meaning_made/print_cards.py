@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
-from .cardlist import record, signed
-from .words import Words
+from workbench.print.cardlist import record, signed
+from workbench.print.words import Words
 
 GAME_ID = "meaning-made"
 # Layer number -> key under ``terms.layers`` (the rulebook's order of Layers).
@@ -82,3 +82,21 @@ def cards(w: Words) -> dict[str, list[dict]]:
     out["events"] = [record(str(e["id"]), e, code=int(e["code"]))
                      for e in (load_yaml(folder / "events.yaml") or {}).get("events", [])]
     return out
+
+
+# ---------------------------------------------------------------- Tabletop Simulator
+def tts_table(deck, seats: int, seed: int):
+    """Meaning Made's table: the shared Meaning track and each seat's Vitals,
+    Legacy and tokens as counters at the settings' starting values."""
+    from workbench.print.tts import Table
+    w = deck.words
+    s = load_yaml(cards_dir(GAME_ID) / "settings.yaml") or {}
+    out = [(w.term("tracks.meaning"), int(s.get("meaning", 0)))]
+    tokens = s.get("tokens") or {}
+    for seat in range(1, seats + 1):
+        who = f"{w.term('people.player')} {seat}"
+        out += [(f"{who}: {w.term('tracks.vitals')}", int(s.get("vitals", 0)), seat - 1),
+                (f"{who}: {w.term('tracks.legacy')}", int(s.get("legacy", 0)), seat - 1)]
+        out += [(f"{who}: {w.term(key)}", int(tokens.get(k, 0)), seat - 1)
+                for k, key in (("E", "tokens.energy"), ("I", "tokens.insight"), ("S", "tokens.support"))]
+    return Table(counters=out)

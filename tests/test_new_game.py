@@ -1,0 +1,119 @@
+"""``workbench new-game``: the package it writes installs as a plugin and every
+command and page works on it, with nothing of the workbench changed.
+
+The test "installs" the package the way ``pip install -e`` does for the
+registry's purpose: the package folder on sys.path and a dist-info with its
+entry point (a real ``pip install -e`` is what docs/adding-a-game.md shows)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+from workbench.core import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+GID = "tiny-market"
+
+
+@pytest.fixture
+def tiny(tmp_path, monkeypatch):
+    from workbench.commands.new_game import write_package
+    dest = tmp_path / "tm"
+    before = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert main(["new-game", GID, str(dest)]) == 0
+    info = dest / "tiny_market-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-market\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(f"[workbench.games]\n{GID} = tiny_market:GAME\n")
+    monkeypatch.syspath_prepend(str(dest))
+    registry.refresh()
+    yield dest
+    for name in [m for m in sys.modules if m == "tiny_market" or m.startswith("tiny_market.")]:
+        sys.modules.pop(name)
+    monkeypatch.undo()
+    registry.refresh()
+    after = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert after == before, "new-game or the commands on it changed the workbench's files"
+    assert write_package  # the helper the command uses is importable on its own
+
+
+def test_the_package_has_every_part(tiny):
+    names = {p.relative_to(tiny).as_posix() for p in tiny.rglob("*") if p.is_file()}
+    for part in ("pyproject.toml", "tiny_market/data.py", "tiny_market/state.py", "tiny_market/flow.py",
+                 "tiny_market/notation.py", "tiny_market/scenario.py", "tiny_market/evaluation.py",
+                 "tiny_market/game.py", "tiny_market/print_cards.py", "tiny_market/cards/cards.yaml",
+                 "tiny_market/cards/rules/en.md", "tiny_market/cards/rules/hu.po",
+                 "tiny_market/cards/print/cards.typ", "tests/test_conformance.py"):
+        assert part in names, part
+    assert '"workbench.games"' in (tiny / "pyproject.toml").read_text()
+    assert "provenance: draft" in (tiny / "tiny_market" / "cards" / "cards.yaml").read_text()
+
+
+def test_commands_work_on_it(tiny, capsys, tmp_path):
+    assert main(["play", GID, "--seed", "1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["game"] == GID and doc["ending"] in ("goal", "timeout") and doc["log"]
+    assert main(["simulate", GID, "--games", "6", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(["check", GID]) == 0
+    capsys.readouterr()
+    scenario = tiny / "tiny_market" / "cards" / "scenarios" / "buy-with-discount.yaml"
+    assert main(["scenario", "run", str(scenario)]) == 0
+    assert "1 passed" in capsys.readouterr().out
+    assert main(["graph", GID, "--json"]) == 0
+    graph = json.loads(capsys.readouterr().out)
+    assert {a["card"] for a in graph["analyses"]["card_status"]} >= {"Sawmill", "Palace"}
+    assert main(["rules", "render", GID, "--lang", "hu"]) == 0
+    assert "Szabályok" in capsys.readouterr().out
+    assert main(["print", GID, "--lang", "en", "--out", str(tmp_path / "cards.pdf")]) == 0
+    assert (tmp_path / "cards.pdf").stat().st_size > 1000
+    assert main(["balance", GID, "--target", "timeout<=0.05 @players=2", "--vary", "cards.*.points=0..6",
+                 "--trials", "2", "--games-per-trial", "2", "--json"]) == 0
+
+
+def test_its_own_tests_pass_the_conformance_suite(tiny):
+    from workbench.testing import conformance_problems, run_scenarios
+    game = registry.get_game(GID)
+    assert conformance_problems(game, games=3) == []
+    assert run_scenarios(game) == []
+
+
+def test_every_page_offers_it(tiny):
+    pytest.importorskip("panel")
+    from workbench.dashboard.balance import balance_games
+    from workbench.dashboard.cards import card_games
+    from workbench.dashboard.play import available_games
+    from workbench.dashboard.print import print_games
+    from workbench.dashboard.rules import games_with_rules
+    for offered in (available_games(), card_games(), print_games(), balance_games(), games_with_rules()):
+        assert GID in offered
+    from workbench.graphs.tweak import TweakSession
+    session = TweakSession(GID)
+    assert session.table().height == 7
+
+
+def test_the_generic_graph_finds_a_dominated_and_a_dead_card(tiny):
+    """Planted: a copy of Palace that costs less (dominates it), and a card that
+    costs a resource no card gives and nobody starts with (dead)."""
+    from workbench.graphs.generic import CardFields, GenericGraph
+    game = registry.get_game(GID)
+    raw = {"cards": [c.model_dump() for c in game.cards().cards]}
+    palace = next(c for c in raw["cards"] if c["name"] == "Palace")
+    raw["cards"].append({**palace, "name": "Cheap Palace", "cost": {"wood": 1, "stone": 1, "gold": 1}})
+    raw["cards"].append({"name": "Temple", "cost": {"marble": 2}, "discount": {}, "points": 4})
+
+    class Planted(type(game)):
+        card_fields = CardFields(file="cards.yaml", path=("cards",), resources=("wood", "stone", "gold", "marble"),
+                                 cost="cost", rewards=("discount", "points"), base=("wood", "stone", "gold"))
+    mod = GenericGraph(Planted())
+    tables = mod.analyses(raw, mod.build_graph(raw))
+    status = {r["card"]: r for r in tables["card_status"].iter_rows(named=True)}
+    assert "Cheap Palace" in status["Palace"]["dominated_by"]
+    assert status["Temple"]["dead"] and "marble" in status["Temple"]["dead_reason"]
+    assert not status["Sawmill"]["dead"] and status["Sawmill"]["dominated_by"] == ""

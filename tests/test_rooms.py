@@ -1,0 +1,191 @@
+"""Playtest rooms without a browser: moves through the engine, refusals that
+change nothing, what each seat is sent, tokens, limits, the journal, and a room
+rebuilt from the journal at its last move."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.core.registry import game_ids, get_game
+from workbench.rooms.journal import Journal
+from workbench.rooms.room import MAX_CHAT, RoomError, RoomHall
+
+PAX = get_game("pax-transhumanity")
+
+
+
+@pytest.fixture(autouse=True)
+def _no_history(monkeypatch):
+    """Rooms enter their pool version in the card folder's history; not the checkout's."""
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
+def _hall(tmp_path, **kw) -> RoomHall:
+    return RoomHall(Journal.in_folder(tmp_path), **kw)
+
+
+def _pax_room(hall, rounds=1):
+    seats = [{"kind": "person"}] * 3 + [{"kind": "bot", "bot": "random"}]
+    return hall.open_room(PAX, 4, seats, seed=7, options={"round_limit": rounds})
+
+
+def _play_people(room, pick=lambda legal: legal[len(legal) // 2]):
+    """People pick from their observation's legal list; bots answer in turn."""
+    while not room.over:
+        room.play_bots()
+        if room.over:
+            break
+        seat = room.acting_seat().index
+        legal = room.game.observation(room.state, seat)["legal"]
+        room.move(seat, pick(legal))
+
+
+def test_a_room_plays_to_the_end_and_the_journal_has_it(tmp_path):
+    hall = _hall(tmp_path)
+    room = _pax_room(hall)
+    _play_people(room)
+    game = hall.journal.game(room.game_id)
+    assert game["status"] == "finished" and json.loads(game["outcome"])["ending"]
+    moves = hall.journal.moves(room.game_id)
+    assert len(moves) == len(room.moves) > 4
+    assert {m["by"] for m in moves} == {"person", "bot"}
+    assert all(m["think_ms"] is not None and m["think_ms"] >= 0 for m in moves)
+    assert game["pool_version"]
+    for seat in range(3):
+        room.survey(seat, {"fun": 4, "clarity": "3", "length": "about right", "text": "tense"})
+    assert [s["seat"] for s in hall.journal.surveys(room.game_id)] == [0, 1, 2]
+
+
+def test_refusals_say_why_and_change_nothing(tmp_path):
+    room = _pax_room(_hall(tmp_path))
+    room.play_bots()
+    seat = room.acting_seat().index
+    other = (seat + 1) % 3
+    before = (room.seat_message(seat), len(room.moves))
+    with pytest.raises(RoomError, match="turn"):
+        room.move(other, room.game.observation(room.state, seat)["legal"][0])
+    with pytest.raises(RoomError, match="refused"):
+        room.move(seat, "fly to the moon")
+    room.set_paused(True)
+    with pytest.raises(RoomError, match="paused"):
+        room.move(seat, room.game.observation(room.state, seat)["legal"][0])
+    room.set_paused(False)
+    assert (room.seat_message(seat), len(room.moves)) == before
+
+
+def test_a_seat_is_sent_only_its_observation(tmp_path):
+    room = _pax_room(_hall(tmp_path), rounds=2)
+    for _ in range(3):
+        room.play_bots()
+        seat = room.acting_seat().index
+        room.move(seat, room.game.observation(room.state, seat)["legal"][0])
+    state = room.state
+    for seat in range(3):
+        frame = room.seat_message(seat)
+        msg = json.loads(frame)
+        assert msg["observation"] == room.game.observation(state, seat)
+        for rival in range(4):
+            name = state.player_name(rival)
+            shown = msg["observation"]["table"]["players"][name]["secret"]
+            assert shown == (state.secret[rival] if rival == seat else ("hidden" if state.secret[rival] else None))
+        # the deck order is nowhere in the frame, and others' moves show who moved only
+        assert json.dumps(list(state.deck))[1:-1] not in frame
+        assert all(e["action"] is None for e in msg["log"] if e["seat"] != state.player_name(seat))
+
+
+def test_tokens_open_one_seat_and_can_be_revoked(tmp_path):
+    hall = _hall(tmp_path)
+    room = _pax_room(hall)
+    tokens = [room.seats[i].token for i in range(3)]
+    assert len(set(tokens)) == 3 and all(len(t) >= 32 for t in tokens)
+    assert room.seats[3].token is None
+    assert hall.find_seat(tokens[1])[1].index == 1
+    new = room.new_link(1)
+    with pytest.raises(RoomError) as err:
+        hall.find_seat(tokens[1])
+    assert tokens[1] not in str(err.value) and tokens[1][:8] not in str(err.value)
+    assert hall.find_seat(new)[1].index == 1
+    # the journal keeps a hash, never the token
+    raw = (tmp_path / "playtest-journal.sqlite").read_bytes()
+    assert new.encode() not in raw and tokens[0].encode() not in raw
+
+
+def test_limits(tmp_path):
+    hall = _hall(tmp_path, max_rooms=1)
+    room = _pax_room(hall)
+    with pytest.raises(RoomError, match="at most 1 rooms"):
+        _pax_room(hall)
+    with pytest.raises(RoomError, match="at most"):
+        room.chat(0, "x" * (MAX_CHAT + 1))
+    room.chat(0, "hello   table")
+    assert [c["text"] for c in hall.journal.chat(room.id)] == ["hello table"]
+    with pytest.raises(RoomError, match="same name"):
+        _hall(tmp_path / "b").open_room(PAX, 2, [{"name": "A"}, {"name": "a"}])
+
+
+def test_undo_takes_back_the_last_persons_move(tmp_path):
+    room = _pax_room(_hall(tmp_path), rounds=2)
+    room.play_bots()
+    seat = room.acting_seat().index
+    before = room.seat_message(seat)
+    room.move(seat, room.game.observation(room.state, seat)["legal"][0])
+    room.play_bots()
+    room.undo()
+    assert room.paused
+    room.set_paused(False)
+    assert json.loads(room.seat_message(seat))["observation"] == json.loads(before)["observation"]
+    undone = [m for m in room.journal.moves(room.game_id, include_undone=True) if m["undone"]]
+    assert undone
+
+
+def test_replace_a_person_with_a_bot(tmp_path):
+    hall = _hall(tmp_path)
+    room = _pax_room(hall)
+    token = room.seats[0].token
+    room.replace_with_bot(0, "greedy")
+    with pytest.raises(RoomError):
+        hall.find_seat(token)
+    _play_people(room)
+    assert room.over
+
+
+def test_a_restarted_hall_resumes_every_room_at_its_last_move(tmp_path):
+    hall = _hall(tmp_path)
+    rooms = [_pax_room(hall, rounds=3) for _ in range(2)]
+    mm = get_game("meaning-made")
+    rooms.append(hall.open_room(mm, 2, [{"kind": "person"}, {"kind": "bot", "bot": "random"}], seed=3))
+    for room in rooms:
+        for _ in range(4):
+            room.play_bots()
+            seat = room.acting_seat().index
+            room.move(seat, room.game.observation(room.state, seat)["legal"][-1])
+    token = rooms[0].seats[1].token
+    again = _hall(tmp_path)   # a new server on the same folder
+    resumed = {r.id: r for r in again.resume()}
+    assert set(resumed) == {r.id for r in rooms}
+    for room in rooms:
+        back = resumed[room.id]
+        assert len(back.moves) == len(room.moves)
+        for seat in range(room.state.num_players):
+            assert back.game.observation(back.state, seat) == room.game.observation(room.state, seat)
+    assert again.find_seat(token)[0].id == rooms[0].id
+
+
+@pytest.mark.parametrize("gid", game_ids())
+def test_every_game_opens_a_room(tmp_path, gid):
+    game = get_game(gid)
+    n = game.default_players
+    room = _hall(tmp_path).open_room(game, n, [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * (n - 1))
+    room.play_bots()
+    assert json.loads(room.seat_message(0))["observation"]["seat"] == room.seats[0].name
+
+
+def test_kill_9_mid_game_loses_no_acknowledged_move():
+    """A process playing two rooms is killed with SIGKILL at random moments
+    (``workbench bench --only rooms-resume`` does 20 tries); every move it had
+    acknowledged is in the rebuilt rooms."""
+    from workbench.rooms.bench import resume_tries
+    result = resume_tries(tries=3, seed=5)
+    assert result["acknowledged_moves_checked"] > 0
+    assert result["moves_lost"] == 0

@@ -1,0 +1,213 @@
+"""The Tabletop Simulator export for remote play, checked on the files a designer
+uploads: the saved object validates against a schema of the TTS save format
+(tests/data/tts_save.schema.json) plus the rules a schema cannot say (DeckIDs =
+100 x key + index inside the sheet's grid), every image is 300 ppi or at TTS's
+4096 px cap with a grid that divides it exactly, names carry the content hash (a
+card edit changes the URL of its sheet and of nothing else), components keep their
+relative print sizes, Mandate 2038's districts exist once and lie on the board's
+snap points, counters start at the setup's values and the pieces are there."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+jsonschema = pytest.importorskip("jsonschema")
+pytest.importorskip("typst")
+
+from PIL import Image  # noqa: E402
+
+from workbench.cli import main  # noqa: E402
+from workbench.core.game import GameConfig  # noqa: E402
+from workbench.core.registry import get_game  # noqa: E402
+from workbench.print import tts  # noqa: E402
+
+SCHEMA = json.loads((Path(__file__).parent / "data" / "tts_save.schema.json").read_text(encoding="utf-8"))
+BASE = "https://example.org/playtest"
+
+
+@lru_cache(maxsize=None)
+def _mandate(folder: str) -> tuple[dict, dict]:
+    out = Path(folder) / "mandate.json"
+    summary = tts.export("mandate-2038", out, base_url=BASE, seats=4, seed=1)
+    return json.loads(out.read_text(encoding="utf-8")), summary
+
+
+@pytest.fixture(scope="module")
+def mandate(tmp_path_factory):
+    return _mandate(str(tmp_path_factory.mktemp("tts")))
+
+
+def _walk(objects):
+    for o in objects:
+        yield o
+        yield from _walk(o.get("ContainedObjects", []))
+
+
+def _urls(save: dict) -> dict[str, str]:
+    """Image role (file name without its hash) -> URL."""
+    out = {}
+    for o in _walk(save["ObjectStates"]):
+        found = [s["FaceURL"] for s in o.get("CustomDeck", {}).values()] + \
+                [s["BackURL"] for s in o.get("CustomDeck", {}).values()] + \
+                [u for u in (o.get("CustomImage") or {}).values() if isinstance(u, str) and u]
+        for u in found:
+            out[u.rsplit("/", 1)[1].rsplit("-", 1)[0]] = u
+    return out
+
+
+def test_mandate_export_validates_against_the_save_format(mandate):
+    save, _ = mandate
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.validate(save, SCHEMA)
+    for o in _walk(save["ObjectStates"]):
+        if o["Name"] != "DeckCustom":
+            continue
+        cards = o["ContainedObjects"]
+        assert [c["CardID"] for c in cards] == o["DeckIDs"] and len(set(o["DeckIDs"])) == len(cards)
+        for c in cards:
+            key, index = divmod(c["CardID"], 100)
+            sheet = o["CustomDeck"][str(key)]
+            assert c["CustomDeck"] == {str(key): sheet}
+            assert index < sheet["NumWidth"] * sheet["NumHeight"] and sheet["NumWidth"] * sheet["NumHeight"] <= 70
+            assert sheet["FaceURL"].startswith(BASE + "/") and sheet["BackURL"].startswith(BASE + "/")
+    guids = [o["GUID"] for o in _walk(save["ObjectStates"])]
+    assert len(guids) == len(set(guids))
+
+
+def test_every_image_is_300_ppi_or_at_the_cap_and_the_grid_divides_it(mandate):
+    save, summary = mandate
+    folder = Path(summary["images"])
+    for item in summary["image_list"]:
+        w, h = Image.open(folder / item["file"]).size
+        assert [w, h] == item["px"] and max(w, h) <= tts.MAX_PX
+        ppi = min(w / (item["mm"][0] / 25.4), h / (item["mm"][1] / 25.4))
+        assert ppi >= 300 - 1e-6 or max(w, h) == tts.MAX_PX, item
+    for o in save["ObjectStates"]:
+        for sheet in o.get("CustomDeck", {}).values():
+            w, h = Image.open(folder / sheet["FaceURL"].rsplit("/", 1)[1]).size
+            assert w % sheet["NumWidth"] == 0 and h % sheet["NumHeight"] == 0
+
+
+def test_components_keep_their_relative_print_sizes(mandate):
+    save, _ = mandate
+    objs = save["ObjectStates"]
+    width = {}          # nickname -> width on the table in mm
+    for o in objs:
+        native = tts.NATIVE_WIDTH["Card" if o["Name"] == "DeckCustom" else "Custom_Tile"] \
+            if o["Name"] in ("DeckCustom", "Custom_Tile") else None
+        if native:
+            width[o["Nickname"]] = o["Transform"]["scaleX"] * native * 25.4
+    assert width["Mandate 2038: Headlines"] == pytest.approx(63, abs=0.05)
+    assert width["Mandate 2038: Training deck"] == pytest.approx(44, abs=0.05)
+    hexes = [o for o in objs if o["Name"] == "Custom_Tile" and o["CustomImage"]["CustomTile"]["Type"] == 1]
+    assert {round(o["Transform"]["scaleX"] * 2 * 25.4, 1) for o in hexes} == {70.0}
+    board = next(o for o in objs if "map" in o["Nickname"])
+    faction = next(o for o in objs if o["Nickname"] == "Lumen Civic Lab")
+    assert faction["Transform"]["scaleX"] * 2 * 25.4 == pytest.approx(170, abs=0.05)
+    assert board["Transform"]["scaleX"] * 2 * 25.4 > 4 * 70          # the map is wider than four hexes
+
+
+def test_mandate_districts_exist_once_on_the_boards_snap_points(mandate):
+    save, _ = mandate
+    objs = save["ObjectStates"]
+    hexes = [o for o in objs if o["Name"] == "Custom_Tile" and o["CustomImage"]["CustomTile"]["Type"] == 1]
+    state = get_game("mandate-2038").new_initial_state(GameConfig(players=("a", "b", "c", "d"), seed=1))
+    assert len(hexes) == len(state.tiles) == 19
+    board = next(o for o in objs if "map" in o["Nickname"])
+    assert board["Locked"] and len(board["AttachedSnapPoints"]) == 19
+    s = board["Transform"]["scaleX"]
+    snaps = sorted((round(-p["Position"]["x"] * s, 2), round(-p["Position"]["z"] * s, 2))
+                   for p in board["AttachedSnapPoints"])
+    placed = sorted((round(o["Transform"]["posX"], 2), round(o["Transform"]["posZ"], 2)) for o in hexes)
+    assert placed == snaps
+    # the board image carries no district of its own: one picture per district tile
+    assert sum(1 for u in _urls(save) if u.startswith("tiles-") and u.endswith("-face")) == 19
+
+
+def test_counters_start_at_the_setups_values_and_each_seat_has_its_pieces(mandate):
+    save, summary = mandate
+    objs = save["ObjectStates"]
+    state = get_game("mandate-2038").new_initial_state(GameConfig(players=("a", "b", "c", "d"), seed=1))
+    counters = {o["Nickname"]: o["Counter"]["value"] for o in objs if o["Name"] == "Counter"}
+    assert len(counters) == 4 * 7
+    for seat, p in enumerate(state.players):
+        mine = {k.split(": ", 1)[1]: v for k, v in counters.items() if k.startswith(f"{seat + 1} {p.faction}:")}
+        assert sorted(mine.values()) == sorted([p.runway, p.compute, p.capability, p.customers, p.trust,
+                                                p.mandate, p.bag])
+    assert any(v != 0 for v in counters.values())
+    seats = {o["FogColor"] for o in objs if o["Name"] == "HandTrigger"}
+    assert seats == {"Red", "Blue", "Green", "Yellow"}
+    pawns = [o for o in objs if o["Name"] == "PlayerPawn"]
+    assert len(pawns) == 4 * len(state.players[0].agents)
+    assert len([o for o in objs if o["Name"] == "BlockRectangle"]) == 4 * 4
+    bags = {o["Nickname"]: o for o in objs if o["Name"] == "Bag"}
+    assert "Audit bag" in bags and len(bags["Audit bag"]["ContainedObjects"]) == state.bag_black + sum(
+        p.bag for p in state.players)
+    black = bags["Systemic Risk cubes"]["ContainedObjects"]
+    assert len(black) == state.black_supply and all(c["Name"] == "BlockSquare" for c in black)
+    scrutiny = [b for n, b in bags.items() if n.startswith("1 ")]
+    assert len(scrutiny) == 1 and len(scrutiny[0]["ContainedObjects"]) == 10
+
+
+def test_a_card_edit_changes_its_sheets_url_and_nothing_else(mandate, cards_copy, tmp_path):
+    save, _ = mandate
+    heads = cards_copy / "mandate_2038" / "headlines.yaml"
+    text = heads.read_text(encoding="utf-8")
+    assert "Every institution gains 1 Runway." in text
+    heads.write_text(text.replace("Every institution gains 1 Runway.", "Every institution gains 2 Runway.", 1),
+                     encoding="utf-8")
+    out = tmp_path / "edited.json"
+    assert main(["export", "tts", "mandate-2038", "--out", str(out), "--base-url", BASE]) == 0
+    before, after = _urls(save), _urls(json.loads(out.read_text(encoding="utf-8")))
+    assert before.keys() == after.keys()
+    changed = {k for k in before if before[k] != after[k]}
+    assert changed == {"headlines-faces-1"}      # every other image: the same bytes, the same URL
+    # the image folder holds what the save names and nothing stale
+    folder = tmp_path / "edited-images"
+    assert {p.name for p in folder.glob("*.png")} == {u.rsplit("/", 1)[1] for u in after.values()}
+
+
+def test_meaning_made_deck_over_several_sheets(tmp_path):
+    """60 Patterns at 300 ppi (5 x 3 poker cards a sheet): 4 sheets, DeckIDs per
+    sheet, names in file order; counters at the settings' starting values."""
+    import yaml
+    out = tmp_path / "mm.json"
+    summary = tts.export("meaning-made", out, seats=2)
+    save = json.loads(out.read_text(encoding="utf-8"))
+    jsonschema.validate(save, SCHEMA)
+    patterns = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom" and "Patterns" in o["Nickname"])
+    assert sorted(patterns["CustomDeck"]) == ["1", "2", "3", "4"] and summary["decks"]["patterns"] == 60
+    assert patterns["DeckIDs"][:2] == [100, 101] and patterns["DeckIDs"][15] == 200
+    assert patterns["DeckIDs"][-1] == 414
+    settings = yaml.safe_load((Path(__file__).parents[1] / "cards/meaning_made/settings.yaml").read_text())
+    counters = [o for o in save["ObjectStates"] if o["Name"] == "Counter"]
+    assert len(counters) == 1 + 2 * 5 and counters[0]["Counter"]["value"] == settings["meaning"]
+    assert len([o for o in save["ObjectStates"] if o["Name"] == "HandTrigger"]) == 2
+
+
+def test_host_and_base_url_are_checked(tmp_path, capsys):
+    from workbench.commands.export import base_url_of
+    assert base_url_of(None, "192.168.1.20") == "http://192.168.1.20:5006/tts"
+    assert base_url_of(None, "box.local:8080") == "http://box.local:8080/tts"
+    assert base_url_of("https://cdn.example.org/m", None) == "https://cdn.example.org/m"
+    for args in (["--base-url", "ftp://x/y"], ["--host", "a b"], ["--host", "h:0"],
+                 ["--host", "h", "--base-url", "https://x/y"]):
+        assert main(["export", "tts", "pax-transhumanity", "--out", str(tmp_path / "p.json"), *args]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_serve_offers_the_image_folder_to_tts(monkeypatch, tmp_path):
+    import panel as pn
+
+    from workbench.dashboard import app
+    from workbench.rooms import web
+    seen = {}
+    monkeypatch.setattr(pn, "serve", lambda *a, **k: seen.update(k))
+    monkeypatch.setattr(web, "hall", lambda *a, **k: None)       # no playtest journal opened
+    app.serve(port=5999, show=False, tts_images=tmp_path)
+    assert seen["static_dirs"] == {"tts": str(tmp_path)}

@@ -1,0 +1,50 @@
+"""Pax Transhumanity at the table, for the Play page (``Game.table_drawer``): a view of
+``observe(state)`` drawn with the dashboard's table helpers. Imported only by
+the dashboard; no rule lives here."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from workbench.dashboard.tabletop import _fmt, cards, html_pane, mats, term_label, term_stat, text_on
+
+if TYPE_CHECKING:
+    from .state import PaxState
+
+
+def draw_pax(game, state: PaxState):
+    """The Market by colour, the Splay with its Cutting Edge and the Regime,
+    and each player's board."""
+    obs = dict(game.observe(state))
+    players = obs.pop("players", {})
+    keep = ("round", "turn", "actions_left", "decision", "regime", "deck_size", "ending", "scoring")
+    strip = "".join(term_stat(game, k, obs[k]) for k in keep if k in obs)
+    body = f"<div class='wb-strip'>{strip}</div>"
+    market = obs.get("market") or {}
+    rows = []
+    for colour, slots in market.items():
+        cells = "".join(f"<span class='wb-card'>{escape(str(n)) if n else '·'}</span>" for n in slots)
+        rows.append(f"<div><span class='wb-card wb-colour' style='background:{escape(colour)};"
+                    f"color:{text_on(colour)};"
+                    f"min-width:60px'>{escape(colour)}</span> {cells} "
+                    f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
+                    f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
+    body += f"<div class='wb-row'><b>{term_label(game, 'market')}</b>{''.join(rows) or '<em>empty</em>'}</div>"
+    body += f"<div class='wb-row'><b>{term_label(game, 'splay')}</b>{cards(obs.get('splay', []))}</div>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'cutting_edge')}</b>{cards(obs.get('cutting_edge', []), 'event')}"
+             f" → {term_label(game, 'regime')} <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
+
+    # while the secret choice is still being made, show only who has chosen: at a
+    # shared screen the others should not read a choice off the mats
+    hide_secret = obs.get("decision") == "secret"
+
+    def board(name, p):
+        rows = []
+        for k, v in p.items():
+            if k == "secret" and hide_secret:
+                v = "chosen" if v is not None else "—"
+            rows.append(f"<div>{term_label(game, str(k))}: <b>{escape(_fmt(v))}</b></div>")
+        return "".join(rows)
+    body += mats(players, obs.get("to_move") or obs.get("turn"), board)
+    return html_pane(body)

@@ -1,0 +1,302 @@
+"""The seats' side of playtest rooms, served inside ``workbench serve``.
+
+Two Tornado routes beside the Panel dashboard:
+
+* ``GET /playtest/seat`` — one static page (``seat.html``) holding no game data;
+  the seat's token rides in the link's fragment (``#token``), which browsers never
+  send in a request, so it never reaches an access log.
+* ``/playtest/ws`` — the seat's websocket. Its first message hands over the token;
+  from then on the server sends only :meth:`Room.seat_message` frames (built from
+  that seat's observation) and one-line errors that name nothing hidden.
+
+The designer's side is the dashboard's Playtest page (behind the dashboard's
+password beyond loopback). Bots think on worker threads; every change to a room
+is applied and pushed on the server's event loop, so frames leave in order.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import tornado.web
+import tornado.websocket
+from tornado.ioloop import IOLoop
+
+from workbench.core.errors import WorkbenchError
+
+from .journal import Journal, journal_path
+from .room import MAX_CONNECTIONS_PER_SEAT, Room, RoomError, RoomHall, Throttle
+
+log = logging.getLogger(__name__)
+
+PAGE = Path(__file__).with_name("seat.html")
+MAX_FRAME = 16_384                  # bytes in one message from a seat
+
+_hall: RoomHall | None = None
+_driver: "Driver | None" = None
+
+
+def hall(path: Path | None = None) -> RoomHall:
+    """The server's rooms (opened, and every open room resumed, on first use)."""
+    global _hall, _driver
+    if _hall is None:
+        _hall = RoomHall(Journal(path or journal_path()))
+        _driver = Driver(_hall)
+        for room in _hall.resume():
+            room.on_change = _driver.changed
+    return _hall
+
+
+def serving() -> RoomHall | None:
+    """The server's rooms if this process serves them (``workbench serve``), else
+    None: a dashboard in a notebook has no seat pages to send people to."""
+    return _hall
+
+
+def driver() -> "Driver":
+    hall()
+    return _driver
+
+
+def reset() -> None:
+    """Forget the server's rooms (tests start a fresh hall)."""
+    global _hall, _driver
+    if _hall is not None:
+        _hall.journal.close()
+    _hall = _driver = None
+
+
+class Driver:
+    """Pushes a changed room to its watchers and lets its bots answer."""
+
+    def __init__(self, hall: RoomHall):
+        self.hall = hall
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="room-bot")
+        self.thinking: set[str] = set()
+        self.loop: IOLoop | None = None
+
+    def changed(self, room: Room) -> None:
+        """Call on the event loop after any change to ``room``."""
+        self.loop = self.loop or IOLoop.current()
+        room.push()
+        self.kick(room)
+
+    def kick(self, room: Room) -> None:
+        seat = room.acting_seat()
+        if room.id in self.thinking or seat is None or seat.kind != "bot" or room.paused or room.closed:
+            return
+        self.thinking.add(room.id)
+        future = self.loop.run_in_executor(self.pool, room.bot_choice)
+        self.loop.add_future(future, lambda f: self._answer(room, f))
+
+    def _answer(self, room: Room, future) -> None:
+        self.thinking.discard(room.id)
+        try:
+            choice = future.result()
+        except Exception:   # noqa: BLE001 - a bot's crash must not take the room down
+            log.exception("a bot failed in room %s", room.id)
+            room.set_paused(True)
+            room.note = "a bot failed; the designer may replace it"
+            room.push()
+            return
+        if choice is not None:
+            seat, ply, text = choice
+            if len(room.moves) == ply:
+                try:
+                    room.move(seat, text, by="bot")
+                except RoomError:
+                    pass     # paused or undone meanwhile: the next change asks again
+        self.changed(room)
+
+
+class SeatPage(tornado.web.RequestHandler):
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Referrer-Policy", "no-referrer")
+        self.set_header("Content-Security-Policy",
+                        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'")
+        self.write(PAGE.read_bytes())
+
+
+class SeatSocket(tornado.websocket.WebSocketHandler):
+    """One browser tab of one seat."""
+
+    room: Room | None = None
+    seat = None
+
+    @property
+    def max_message_size(self) -> int:
+        return MAX_FRAME
+
+    def open(self) -> None:
+        self.throttle = Throttle()
+
+    def _send(self, frame: str) -> None:
+        try:
+            self.write_message(frame)
+        except tornado.websocket.WebSocketClosedError:
+            pass
+
+    def _error(self, message: str) -> None:
+        self._send(json.dumps({"type": "error", "message": message}))
+
+    def on_message(self, message) -> None:
+        if not self.throttle.allow():
+            self._error("too many messages: slow down")
+            return
+        try:
+            data = json.loads(message)
+            if not isinstance(data, dict):
+                raise ValueError
+        except ValueError:
+            self._error("not a message this page sends")
+            return
+        kind = data.get("type")
+        try:
+            if self.room is None:
+                if kind != "hello":
+                    raise RoomError("say hello with your link first")
+                self._hello(str(data.get("token") or ""))
+                return
+            room, seat = self.room, self.seat
+            if seat.kind != "person" or self._send not in seat.connections:
+                raise RoomError("this seat is no longer yours")
+            if kind == "move":
+                room.move(seat.index, str(data.get("text") or ""))
+            elif kind == "chat":
+                room.chat(seat.index, str(data.get("text") or ""))
+            elif kind == "survey":
+                answers = data.get("answers")
+                room.survey(seat.index, answers if isinstance(answers, dict) else {})
+            else:
+                raise RoomError("not a message this page sends")
+        except WorkbenchError as exc:
+            self._error(str(exc))
+            return
+        driver().changed(self.room)
+
+    def _hello(self, token: str) -> None:
+        try:
+            room, seat = hall().find_seat(token)
+        except RoomError as exc:
+            self._send(json.dumps({"type": "refused", "message": str(exc)}))
+            self.close()
+            return
+        if len(seat.connections) >= MAX_CONNECTIONS_PER_SEAT:
+            self._send(json.dumps({"type": "refused", "message": "this seat is open in too many tabs"}))
+            self.close()
+            return
+        self.room, self.seat = room, seat
+        room.on_change = driver().changed
+        seat.connections.append(self._send)
+        driver().changed(room)   # everyone sees the seat arrive; a reconnecting seat gets the game where it was
+
+    def on_close(self) -> None:
+        if self.seat is not None and self._send in self.seat.connections:
+            self.seat.connections.remove(self._send)
+            driver().changed(self.room)
+
+
+LOOPBACK = {"127.0.0.1", "::1"}
+
+
+class DesignerApi(tornado.web.RequestHandler):
+    """The designer's JSON door, for scripts (``workbench bench``, tests):
+    ``POST /playtest/api/rooms`` opens a room and answers its seat links,
+    ``GET /playtest/api/rooms/<id>`` is the designer's view of a room,
+    ``POST .../<id>/<action>`` pauses, resumes, undoes, starts the next game or
+    puts a bot in a seat, ``DELETE`` the room's path ends it. On a server beyond loopback (a password
+    set) it needs ``Authorization: Bearer <password>``; otherwise callers from
+    this machine only."""
+
+    def initialize(self, password: str | None = None) -> None:
+        self.password = password
+
+    def prepare(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+        if self.password:
+            given = self.request.headers.get("Authorization", "")
+            import secrets
+            if not secrets.compare_digest(given.encode(), f"Bearer {self.password}".encode()):
+                raise tornado.web.HTTPError(403, reason="the designer's password is needed")
+        elif self.request.remote_ip not in LOOPBACK:
+            raise tornado.web.HTTPError(403, reason="from this machine only")
+
+    def _fail(self, exc: Exception) -> None:
+        self.set_status(400)
+        self.finish({"error": str(exc)})
+
+    def post(self, room_id: str | None = None, action: str | None = None) -> None:
+        from workbench.core.registry import get_game
+        if room_id:
+            self._act(room_id, action or "")
+            return
+        try:
+            body = json.loads(self.request.body or b"{}")
+            game = get_game(str(body["game"]))
+            players = int(body.get("players") or game.default_players)
+            room = hall().open_room(game, players, list(body.get("seats") or [{"kind": "person"}] * players),
+                                    seed=body.get("seed"), variants=tuple(body.get("variants") or ()),
+                                    options=dict(body.get("options") or {}))
+        except (WorkbenchError, KeyError, TypeError, ValueError) as exc:
+            self._fail(exc)
+            return
+        driver().changed(room)
+        base = f"{self.request.protocol}://{self.request.host}"
+        self.finish({"room": room.id, "links": {s.name: seat_link(base, s.token) for s in room.seats if s.token}})
+
+    def _act(self, room_id: str, action: str) -> None:
+        """``POST /playtest/api/rooms/<id>/<action>``: pause, resume, undo, next,
+        or bot/<seat> (body ``{"seat": n, "bot": "greedy"}``)."""
+        try:
+            body = json.loads(self.request.body or b"{}")
+            room = hall().get(room_id)
+            if action in ("pause", "resume"):
+                room.set_paused(action == "pause")
+            elif action == "undo":
+                room.undo()
+            elif action == "next":
+                room.start_game()
+            elif action == "bot":
+                room.replace_with_bot(int(body["seat"]), str(body.get("bot") or "greedy"))
+            else:
+                raise RoomError(f"unknown action {action!r}; pause, resume, undo, next or bot")
+        except (WorkbenchError, KeyError, TypeError, ValueError) as exc:
+            self._fail(exc)
+            return
+        driver().changed(room)
+        self.finish({"room": room_id, "done": action})
+
+    def get(self, room_id: str | None = None, action: str | None = None) -> None:
+        if not room_id:
+            self.finish({"rooms": [{"id": r.id, "game": r.game.ref, "plies": len(r.moves), "over": r.over}
+                                   for r in hall().rooms.values()]})
+            return
+        try:
+            self.set_header("Content-Type", "application/json")
+            self.finish(hall().get(room_id).designer_message())
+        except RoomError as exc:
+            self._fail(exc)
+
+    def delete(self, room_id: str | None = None, action: str | None = None) -> None:
+        try:
+            hall().close(room_id or "")
+        except RoomError as exc:
+            self._fail(exc)
+            return
+        self.finish({"closed": room_id})
+
+
+def routes(password: str | None = None) -> list[tuple]:
+    """The Tornado routes to add to the dashboard server (``extra_patterns``)."""
+    return [(r"/playtest/seat", SeatPage), (r"/playtest/ws", SeatSocket),
+            (r"/playtest/api/rooms/?([0-9a-f]*)/?([a-z]*)", DesignerApi, {"password": password})]
+
+
+def seat_link(base: str, token: str) -> str:
+    """The link a person opens for a seat (``base``: how they reach the server)."""
+    return f"{base.rstrip('/')}/playtest/seat#{token}"
