@@ -383,33 +383,6 @@ def test_cards_page_offers_every_game(ui, console_errors):
     assert console_errors == []
 
 
-def test_pool_graphs_are_grouped_and_highlight_a_card(ui, console_errors):
-    """Pax Transhumanity's and Mandate 2038's card graphs on the Graph page: grouped
-    (by sphere, by kind), a selected card highlighted with what it needs and unlocks."""
-    page = ui.page
-    roles = """() => {
-        for (const m of Bokeh.documents[0].all_models) {
-            if (m.data && m.data.role && m.data.group && m.data.role.length) return Array.from(m.data.role);
-        }
-        return [];
-    }"""
-    for game, by, card, shot in (("pax-transhumanity", "sphere", "Gene Drive", "graph-pax"),
-                                 ("mandate-2038", "kind", "Capital", "graph-mandate")):
-        ui.open("Cards")
-        page.locator(".cards-game select").select_option(game)
-        ui.tab("Graph")
-        page.locator(".page-graph .bk-btn", has_text=re.compile(rf"^{by}$")).click()
-        box = page.get_by_placeholder("type a card name")
-        box.fill(card)
-        box.press("Enter")
-        expect(page.locator(".graph-links")).to_contain_text(f"{card} needs")
-        page.wait_for_function(f"() => ({roles})().includes('selected')", polling=500)
-        found = page.evaluate(roles)
-        assert found.count("selected") == 1 and ("needs" in found or "unlocks" in found)
-        ui.screenshot(shot)
-    assert console_errors == []
-
-
 SELECT_IN_GRAPH = """(card) => {
     // what a click on a node does: set the node source's selection, which Bokeh
     // sends to the server like any other change
