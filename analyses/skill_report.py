@@ -123,7 +123,10 @@ LADDER_GAMES: dict[str, LadderSpec] = {
     "meaning-made": LadderSpec("meaning-made", ("random", "greedy", MCTS_RUNG), 2, 48),
     # High Instability (Meaning starts at 4, two Events a round): greedy survives
     # about a quarter of two-player games, so there is room above it
-    "meaning-made+high-instability": LadderSpec("meaning-made", ("random", "greedy", MCTS_RUNG), 2, 48,
+    # with the skill dial's levels between random and greedy (workbench.core.skill):
+    # how forgiving the table is for casual players
+    "meaning-made+high-instability": LadderSpec("meaning-made", ("random", "skill:novice", "skill:casual",
+                                                                 "skill:steady", "greedy", MCTS_RUNG), 2, 48,
                                                 ("high-instability",)),
     "mandate-2038": LadderSpec("mandate-2038", ("random", "greedy", MCTS_RUNG), 4, 48),
     # 96 games (32 per seat): at 48 the rung read 0.44 [0.31, 0.58] against

@@ -393,39 +393,44 @@ def test_a_proposal_with_a_refused_edit_applies_nothing(cards_copy):
     assert (cards_copy / "pax_transhumanity" / "settings.yaml").read_text(encoding="utf-8") == text
 
 
-def test_pool_game_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys):
+def test_pool_game_cli_with_a_tiny_budget_never_applies(cards_copy, tmp_path, capsys):
+    """Two games per trial and two fresh games cannot vouch for a proposal:
+    --apply writes nothing and the output says what sample would (issue 25)."""
     study = tmp_path / "pax.sqlite"
     args = ["balance", "pax-transhumanity", "--target", "tie_break<=0.2 @players=3",
             "--vary", "settings.finance_start.value.capital=1..5", "--vary", "boards.yellow*.problem_tokens=1..5",
             "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0",
             "--study", str(study), "--json"]
-    assert main(args + ["--apply"]) == 0
+    folder = cards_copy / "pax_transhumanity"
+    before = {p.name: p.read_text() for p in folder.glob("*.yaml")}
+    code = main(args + ["--apply"])
     doc = json.loads(capsys.readouterr().out)
     assert doc["variables"] == 2 and doc["trials"] == 3 and doc["fresh_check"][0]["players"] == 3
     assert [r["metric"] for r in doc["fresh_check"]] == ["tie_break_share"]
-    folder = cards_copy / "pax_transhumanity"
-    assert doc["applied"] == ([str(folder / n) for n in sorted({"settings.yaml" if "capital" in e["field"]
-                                                                  else "boards.yaml" for e in doc["edits"]})]
-                              if doc["edits"] else [])
-    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
-        [e["new"] for e in doc["edits"]]
-    assert main(args[:-1] + ["--undo"]) == 0
-    assert "took back" in capsys.readouterr().out
-    assert [open_session("pax-transhumanity", folder).value_of(e["card"], e["field"]) for e in doc["edits"]] == \
-        [e["old"] for e in doc["edits"]]
+    assert not doc["offered"] and doc["applied"] == []
+    assert doc["verdict"]["fresh_games_needed"] >= 40 and any("at least 40" in r for r in doc["verdict"]["reasons"])
+    assert code == (1 if doc["edits"] else 0)
+    assert {p.name: p.read_text() for p in folder.glob("*.yaml")} == before
 
 
 def test_meaning_made_seed_setting_cli_as_typed_applies_and_undoes(cards_copy, tmp_path, capsys):
     # a seed setting is refused without --allow-seed, in one line
-    base = ["balance", "meaning-made", "--target", "legacy_cap_share<=0.1 @players=2",
+    base = ["balance", "meaning-made", "--target", "legacy_cap_share<=0.3 @players=2",
             "--vary", "settings.order_rewards.0=0..1", "--vary", "settings.order_rewards.1=0..1",
             "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0"]
     assert main(base) == 1
     assert "--allow-seed" in capsys.readouterr().err
     args = base + ["--allow-seed", "--study", str(tmp_path / "mm.sqlite")]
+    # two fresh games vouch for nothing: not applied, and the sample needed is named
+    assert main(args + ["--apply"]) == 1
+    out = capsys.readouterr().out
+    assert "not offered" in out and "--fresh-games 40" in out
+    assert load_cards_of(cards_copy).settings.order_rewards == [5, 3]
+    # enough fresh games for the interval to land inside the band: offered, applied
+    args[args.index("--fresh-games") + 1] = "200"
     assert main(args + ["--apply"]) == 0
     out = capsys.readouterr().out
-    assert "2 values searched (2 seed)" in out and "applied: wrote" in out
+    assert "2 values searched (2 seed)" in out and "offered: every target" in out and "applied: wrote" in out
     folder = cards_copy / "meaning_made"
     from workbench.games.meaning_made.data import load_cards
     rewards = load_cards(folder).settings.order_rewards
@@ -434,6 +439,11 @@ def test_meaning_made_seed_setting_cli_as_typed_applies_and_undoes(cards_copy, t
     assert main(args + ["--undo"]) == 0
     assert "took back" in capsys.readouterr().out
     assert load_cards(folder).settings.order_rewards == [5, 3]
+
+
+def load_cards_of(root):
+    from workbench.games.meaning_made.data import load_cards
+    return load_cards(root / "meaning_made")
 
 
 def _doc_commands() -> list[list[str]]:

@@ -18,6 +18,11 @@ def test_balance_model_searches_checks_applies_and_undoes(cards_copy, tmp_path):
     assert len(m.trials_table()) == 2 and list(m.check_table()["players"]) == [3]
     if not m.edits:  # the cards as they are fit best: give the page a proposal to apply
         m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": 3, "new": 2}]
+    # two fresh games cannot vouch for anything: the proposal is not offered
+    assert not m.offered and "40" in " ".join(m.verdict["reasons"])
+    m.apply()
+    assert not m.applied and m.message.startswith("cannot apply: the fresh check does not vouch")
+    _vouched(m)
     pool = m.session()
     seen = []
     pool.param.watch(lambda e: seen.append(e.new), "raw")  # what the Cards and Graph pages depend on
@@ -27,6 +32,31 @@ def test_balance_model_searches_checks_applies_and_undoes(cards_copy, tmp_path):
     assert not m.applied and seen[-1] == session.raw, m.message
     row = TweakSession(folder=cards_copy / "meaning_made").table()
     assert row.filter(row["name"] == "Quiet Hour")["order_spaces"][0] == 3
+
+
+def _vouched(m) -> None:
+    """Stand in for a fresh check that met every target with room to spare, to
+    drive the apply path (what a real one decides is tested in test_balance.py)."""
+    m.verdict = {"offered": True, "reasons": [], "fresh_games_needed": None,
+                 "games_per_trial_needed": None, "trials_needed": None}
+
+
+def test_a_tiny_budget_never_enables_apply(cards_copy, tmp_path):
+    """Whatever a tiny search proposes, Apply stays off and the page says what
+    sample would be needed (issue 25)."""
+    session = TweakSession(folder=cards_copy / "meaning_made")
+    # longer games: dearer cards get closer, so even three random trials propose edits
+    m = BalanceModel(session=session, targets="duration_actions>=400 @players=2",
+                     vary="initiatives.*.cost\npatterns.*.cost", trials=3, games_per_trial=2,
+                     fresh_games=4, workers=0)
+    page = BalancePage(model=m)
+    m.run()
+    assert m.edits, m.message  # the search did propose something
+    page._show()
+    assert page._apply.disabled and not m.offered
+    assert "not offered" in m.message and "--fresh-games" in m.message
+    shown = page._results.objects[2].object
+    assert "Not offered" in shown and "at least 40" in shown
 
 
 def test_bad_target_is_a_message_not_an_exception():
@@ -82,6 +112,8 @@ def test_mandate_search_proposal_apply_and_undo_through_its_pool_session(cards_c
         m.diff = card_diff(pool, proposal_raw(pool, m.edits, m.result.variables))
     assert "game.yaml" in m.diff and m.diff.count("\n-") >= 1
     new = m.edits[0]["new"]
+    assert not m.offered
+    _vouched(m)
     m.apply()
     assert m.applied and pool.value_of("Capital", "runway") == new and pool.can_undo, m.message
     on_disk = PoolTweakSession("mandate-2038", cards_copy / "mandate_2038")
@@ -97,6 +129,7 @@ def test_apply_refuses_while_the_shared_pool_has_unsaved_edits(cards_copy):
     m = BalanceModel(session=pool)
     old = pool.value_of("Quiet Hour", "order_spaces")
     m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": old, "new": old + 1}]
+    _vouched(m)
     pool.edit("Shell", "E", 3)  # made on the Cards page, not saved
     snapshot = pool.raw
     m.apply()

@@ -73,3 +73,51 @@ def test_a_folder_that_cannot_hold_a_history_skips_it(mine, monkeypatch):
     monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
     assert versions.record_run("mandate-2038", folder, "simulate", {}, {}) is None
     assert versions.versions(folder) == []
+
+
+def test_history_command_lists_versions_diffs_and_runs(mine, capsys):
+    import json
+
+    from workbench.cli import main
+    from workbench.graphs.tweak import TweakSession
+
+    s = TweakSession("mandate-2038", folder=mine / "mandate_2038")
+    assert main(["simulate", "mandate-2038", "--games", "2", "--workers", "0", "--cards", str(mine), "--json"]) == 0
+    s.edit("Mirevanta", "runway", 9)
+    s.save(note="richer Mirevanta")
+    capsys.readouterr()
+    assert main(["history", "mandate-2038", "--cards", str(mine), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["recorded"] and [v["number"] for v in doc["versions"]] == [2, 1]
+    newest, oldest = doc["versions"]
+    assert newest["note"] == "richer Mirevanta" and newest["hash"] == doc["current"]
+    assert oldest["runs"][0]["kind"] == "simulate" and "completion" in oldest["runs"][0]["metrics"]
+    assert main(["history", "mandate-2038", "--cards", str(mine), "--diff", "1", "2", "--json"]) == 0
+    diff = json.loads(capsys.readouterr().out)
+    assert diff["diff"] == [{"card": "Mirevanta", "field": "start.runway", "old": 4, "new": 9}]
+    assert diff["old"]["runs"] and not diff["new"]["runs"]
+    assert main(["history", "mandate-2038", "--cards", str(mine), "--diff", "1", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "Mirevanta start.runway: 4 -> 9" in text and "runs on version 1:" in text
+    assert main(["history", "mandate-2038", "--cards", str(mine)]) == 0
+    assert "richer Mirevanta  (on disk)" in capsys.readouterr().out
+    assert main(["history", "mandate-2038", "--cards", str(mine), "--diff", "1", "8"]) == 1
+    err = capsys.readouterr().err
+    assert "no version '8'" in err and "\n" not in err.strip()
+
+
+def test_cards_page_history_box_shows_versions_and_compares(mine):
+    from workbench.dashboard.cards import CardsModel, CardsPage
+    from workbench.graphs.tweak import TweakSession
+
+    model = CardsModel(session=TweakSession("meaning-made", folder=mine / "meaning_made"))
+    page = CardsPage(model=model)
+    assert "No version recorded yet" in page._versions._list.object
+    model.edit("Shell", "E", 3)
+    page._versions.note.value = "Shell at 3E"
+    page._save_version()
+    box = page._versions
+    assert "Shell at 3E" in box._list.object and "(on disk)" in box._list.object
+    assert box.note.value == "" and box._old.value == "1" and box._new.value == "2"
+    box.compare()
+    assert "| Shell | requirement\\.tokens\\.E | 1 | 3 |" in box._diff.object  # dots escaped for Markdown

@@ -18,7 +18,7 @@ import importlib
 import sys
 
 COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "init",
-            "print", "export", "balance", "cards", "journal", "new_game"]
+            "print", "export", "balance", "cards", "journal", "new_game", "compare", "history"]
 
 
 def _leaf_parsers(parser: argparse.ArgumentParser):

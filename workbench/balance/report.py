@@ -121,14 +121,15 @@ def _check_current(session, edits: list[dict], want: str) -> None:
                                  "the cards changed since the proposal; run the study again")
 
 
-def apply_edits(session, edits: list[dict]) -> list[Path]:
+def apply_edits(session, edits: list[dict], note: str | None = None) -> list[Path]:
     """Write the proposal through the tweak session (validated edit by edit; a
-    refused edit leaves the files as they were) and save."""
+    refused edit leaves the files as they were) and save (a version of the
+    pool's history, made by ``balance``, with ``note``)."""
     if not edits:
         return []
     _check_current(session, edits, "old")
     _edit_all(session, edits, "new")
-    return session.save()
+    return session.save(note=note, source="balance")
 
 
 def undo_edits(session, edits: list[dict]) -> list[Path]:
@@ -137,7 +138,7 @@ def undo_edits(session, edits: list[dict]) -> list[Path]:
         return []
     _check_current(session, edits, "new")
     _edit_all(session, edits, "old")
-    return session.save()
+    return session.save(note="balance proposal taken back", source="balance")
 
 
 def _edit_all(session, edits: list[dict], value: str) -> None:

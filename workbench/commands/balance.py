@@ -63,8 +63,9 @@ def _fmt(value, ci=None) -> str:
 def run(args) -> int:
     from pathlib import Path
 
-    from workbench.balance.report import apply_edits, card_diff, fresh_check, plot_search, proposal_raw, undo_edits
-    from workbench.balance.search import BalanceSpec, open_session, run_study
+    from workbench.balance.report import apply_edits, plot_search, undo_edits
+    from workbench.balance.search import BalanceSpec, open_session
+    from workbench.balance.verdict import propose, record_balance_run, summary_line
     from workbench.balance.targets import parse_target
     from workbench.core.errors import WorkbenchError
 
@@ -119,17 +120,20 @@ def run(args) -> int:
             bar.set_postfix_str(f"best loss {best:.3f}" if best is not None else "")
             bar.refresh()
 
-    result = run_study(spec, session=session, progress=progress)
-    if bar is not None:
-        bar.close()
-    raw_after = proposal_raw(session, result.edits, result.variables)
-    diff = card_diff(session, raw_after)
     fresh_games = args.fresh_games or 2 * spec.games_per_trial
-    rows = fresh_check(spec, session, raw_after, games=fresh_games)
+    run = propose(spec, session, fresh_games=fresh_games, progress=progress,
+                  on_fresh=bar.close if bar is not None else None)
+    result, searched, diff, rows, verdict = (run["result"], run["searched"], run["diff"], run["rows"],
+                                             run["verdict"])
     plot_path = Path(args.plot) if args.plot else (Path(args.study).with_suffix(".html") if args.study else None)
     if plot_path is not None:
         plot_search(result.trials, plot_path, f"balance {args.game}: {', '.join(t.text for t in targets)}")
-    written = apply_edits(session, result.edits) if args.apply else []
+    refused = args.apply and bool(result.edits) and not verdict["offered"]
+    # recorded against the version searched from, before an apply makes a new one
+    record_balance_run(args.game, session.folder, spec, rows, result.edits, verdict,
+                       applied=bool(args.apply and result.edits and verdict["offered"]))
+    written = apply_edits(session, result.edits, note=f"balance: {', '.join(t.text for t in targets)}") \
+        if args.apply and verdict["offered"] else []
     doc = {
         "game": args.game, "targets": [t.text for t in targets], "vary": spec.vary,
         "variables": len(result.variables), "protected_seed_values": result.protected,
@@ -137,12 +141,13 @@ def run(args) -> int:
         "best_trial": result.best["number"] if result.best else None,
         "best_loss": result.best["loss"] if result.best else None,
         "baseline_loss": result.baseline["loss"] if result.baseline else None,
-        "edits": result.edits, "diff": diff, "fresh_check": rows,
+        "edits": result.edits, "edits_before_pruning": searched, "diff": diff, "fresh_check": rows,
+        "offered": bool(result.edits) and verdict["offered"], "verdict": verdict,
         "plot": str(plot_path) if plot_path else None, "applied": [str(p) for p in written],
     }
     if args.json:
         emit_json(doc)
-        return 0
+        return 1 if refused else 0
     seeds = sum(v.provenance == "seed" for v in result.variables)
     print(f"{args.game}: " + (f"{len(result.variables)} values searched ({seeds} seed)" if seeds
                               else f"{len(result.variables)} draft values searched")
@@ -152,7 +157,9 @@ def run(args) -> int:
         print(f"best trial {result.best['number']}: loss {result.best['loss']:.3f} "
               f"(the cards as they are: {doc['baseline_loss']:.3f})" if doc["baseline_loss"] is not None
               else f"best trial {result.best['number']}: loss {result.best['loss']:.3f}")
-    print(f"\nproposal: {len(result.edits)} edit{'' if len(result.edits) == 1 else 's'}" + (":" if result.edits else " (the cards as they are fit best)"))
+    pruned = f" (pruned from {searched}: the others did not help)" if searched > len(result.edits) else ""
+    print(f"\nproposal: {len(result.edits)} edit{'' if len(result.edits) == 1 else 's'}{pruned}"
+          + (":" if result.edits else " (the cards as they are fit best)"))
     for e in result.edits:
         print(f"  {e['card']} {e['field']}: {e['old']} -> {e['new']}")
     if diff:
@@ -167,8 +174,14 @@ def run(args) -> int:
               f"{_fmt(r['after'], (r['after_low'], r['after_high'])):<22}  {met}")
     if plot_path:
         print(f"\nsearch plot: {plot_path}")
+    print("\n" + summary_line(verdict, len(result.edits)))
+    for reason in ([] if verdict["offered"] or not result.edits else verdict["reasons"]):
+        print(f"  - {reason}")
     if written:
         print(f"applied: wrote {', '.join(str(p) for p in written)} (undo: the same command with --undo)")
-    elif result.edits:
+    elif refused:
+        print("not applied: --apply writes only a proposal the fresh check vouches for", file=sys.stderr)
+        return 1
+    elif result.edits and verdict["offered"]:
         print("not applied: add --apply to write the proposal into the card files")
     return 0

@@ -104,6 +104,11 @@ def run(args) -> int:
             bar.close()
     result, written = outcome.result, outcome.written
     metrics = flatten(result.metrics())
+    from workbench.core.versions import record_run
+    # the run enters the pool's history against the version it played (none for a game without cards)
+    record_run(game, None, "simulate",
+               {"games": args.games, "players": players or game.default_players, "bots": spec.bots,
+                "seed": spec.seed, "variants": list(spec.variants)}, metrics)
     cards = result.card_summary()
     roles = result.role_summary()
     if args.json:

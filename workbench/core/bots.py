@@ -1,7 +1,9 @@
 """Game-agnostic bots. Every bot is seeded and never touches global randomness.
 
 A bot spec is text, so seats can be mixed on the command line:
-``random``, ``greedy``, ``greedy:w=...`` and, where registered, ``mcts:200``.
+``random``, ``greedy``, ``greedy:w=...`` and, where registered, ``mcts:200``,
+``ban:CARD:BOT`` / ``force:CARD:BOT`` (:mod:`.restricted`) and
+``skill:LEVEL:BOT`` (:mod:`.skill`: a blunder rate and a softmax temperature).
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ def check_specs(game, specs) -> None:
             if cards is not None and card and card.lower() not in {c.lower() for c in cards}:
                 raise WorkbenchError(f"bot {spec!r}: {game.name} has no card {card!r}{suggest(card, cards)}")
             check(inner or "greedy")
+        elif kind == "skill":
+            # skill:LEVEL:BOT plays BOT: its cards and weights are checked too
+            check(arg.partition(":")[2].strip() or "greedy")
         elif kind == "greedy" and arg:
             for name in _parse_weights(arg) or {}:
                 if weights is not None and name not in weights:
@@ -184,7 +189,7 @@ def make_bot(spec: str) -> Bot:
 def _load_optional_bots() -> None:
     """Bots defined outside this module register themselves on import."""
     import importlib
-    for module in ("workbench.core.mcts", "workbench.core.restricted"):
+    for module in ("workbench.core.mcts", "workbench.core.restricted", "workbench.core.skill"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError:

@@ -253,6 +253,33 @@ class Game(abc.ABC):
     #: rulebook show. Default: none, and a page shows the bare key.
     observation_terms: Mapping[str, str] = {}
 
+    # -- verdicts of a paired comparison (issue 25; workbench.sim.verdicts) ------
+    #: metric keys (workbench.sim.metrics) that lead this game's verdict, most
+    #: telling first; ``workbench compare``, the Cards page and Sweeps show them
+    #: first and stop a paired playtest once every one is decided. An edit of a
+    #: card adds that card's own metrics (``card_times:NAME``...) after them
+    leading_metrics: tuple[str, ...] = ("completion", "duration_rounds", "score_spread")
+    #: metric key -> equivalence margin: a difference whose interval lies inside
+    #: ``[-m, m]`` is "no meaningful change" (the designer overrides it with
+    #: ``--margin KEY=M``); a key left out takes the metric's own default
+    equivalence_margins: Mapping[str, float] = {}
+    #: metric key -> +1 (higher is better for this game), -1 (lower is better);
+    #: a metric with no declared goal reports "higher"/"lower" instead of
+    #: "better"/"worse" (the metric's own ``goal`` applies when left out)
+    metric_goals: Mapping[str, int] = {}
+    #: for a game the table can lose together: the value of the shared track at
+    #: which the group has fallen (Meaning Made: Meaning 0), and the value at or
+    #: below which it is in danger (Meaning 2). None: no shared track
+    group_track_collapse: float | None = None
+    group_track_danger: float | None = None
+
+    def group_track(self, state: State) -> float | None:
+        """The shared track the whole table survives or falls by (Meaning Made:
+        Meaning), read once per round by batch simulation for the margin
+        metrics (lowest value reached, rounds in danger, near-collapse); None
+        for a game without one (the default: the runner then reads nothing)."""
+        return None
+
     def __init__(self, cards: Any = None) -> None:
         """``cards``: an in-memory card pool (e.g. a designer's edited copy) that
         every new game plays with; None reads the game's card folder (reloaded

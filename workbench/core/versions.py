@@ -249,10 +249,13 @@ def note_version(game, cards_dir: str | Path | None = None) -> str:
 def record_run(game, cards_dir: str | Path | None, kind: str, params: dict, metrics: dict) -> str | None:
     """Record a run (``simulate``, ``compare``, ``balance``...) against the pool
     version it used; returns that version, None when nothing could be recorded."""
-    folder = game_folder(game, cards_dir)
     if history_disabled():
         return None
     try:
+        game, _ = _spec(game)
+        if game.has_injected_cards:
+            return None  # a pool held in memory (an edited session game) is no version of the folder
+        folder = game_folder(game, cards_dir)
         hash_ = _record(game, folder, note=None, source="found", always=False).hash
         with _connect(folder, create=True) as con:
             con.execute("INSERT INTO runs (hash, created, kind, params, metrics) VALUES (?, ?, ?, ?, ?)",
@@ -328,3 +331,16 @@ def history_disabled() -> bool:
     """``WORKBENCH_NO_HISTORY=1`` turns run recording off (a benchmark that must
     not write into the folder it measures)."""
     return os.environ.get("WORKBENCH_NO_HISTORY", "") not in ("", "0")
+
+
+def metrics_text(run: dict, limit: int = 4, arrow: str = "->") -> str:
+    """A run's first metrics as one short line (``workbench history``, the Cards page)."""
+    parts = []
+    for key, value in list(run["metrics"].items())[:limit]:
+        if isinstance(value, float):
+            parts.append(f"{key} {value:.3g}")
+        elif isinstance(value, dict) and "after" in value:
+            parts.append(f"{key} {value.get('before')} {arrow} {value.get('after')}")
+        else:
+            parts.append(f"{key} {value}")
+    return ", ".join(parts)

@@ -92,6 +92,7 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         self.edits: list[dict] = []
         self.diff = ""
         self.rows: list[dict] = []
+        self.verdict: dict | None = None
         self.applied = False
 
     @param.depends("game_id", watch=True)
@@ -122,9 +123,9 @@ class BalanceModel(BackgroundWork, param.Parameterized):
                            study_path=Path(self.study) if self.study.strip() else None)
 
     def run(self) -> None:
-        """Search, then check the proposal on fresh seeds; errors become :attr:`message`."""
-        from workbench.balance.report import card_diff, fresh_check, proposal_raw
-        from workbench.balance.search import run_study
+        """Search, prune, then check the proposal on fresh seeds
+        (:func:`workbench.balance.verdict.propose`); errors become :attr:`message`."""
+        from workbench.balance.verdict import propose, record_balance_run, summary_line
         self.running, self.done_games, self.total_games, self.message = True, 0, self.trials, ""
         try:
             spec = self.spec()
@@ -136,16 +137,20 @@ class BalanceModel(BackgroundWork, param.Parameterized):
                 self.done_games = done
                 self.message = f"trial {done} of {total}" + (f", best loss {best:.3f}" if best is not None else "")
 
-            self.result = run_study(spec, session=session, progress=progress)
-            raw_after = proposal_raw(session, self.result.edits, self.result.variables)
-            self.edits = self.result.edits
-            self.diff = card_diff(session, raw_after)
-            self.message = "checking the proposal on fresh seeds…"
-            self.rows = fresh_check(spec, session, raw_after, games=self.fresh_games)
+            def fresh():
+                self.message = "checking the proposal on fresh seeds…"
+
+            run = propose(spec, session, fresh_games=self.fresh_games, progress=progress, on_fresh=fresh)
+            self.result, self.verdict = run["result"], run["verdict"]
+            self.edits, self.diff, self.rows = self.result.edits, run["diff"], run["rows"]
             self.applied = False
+            record_balance_run(self.game_id, session.folder, spec, self.rows, self.edits, self.verdict,
+                               applied=False)
             met = sum(1 for r in self.rows if r["met_after"])
-            self.message = (f"{len(self.result.trials)} trials; proposal: {len(self.edits)} edits; "
-                            f"{met} of {len(self.rows)} targets met on fresh seeds")
+            pruned = f" (pruned from {run['searched']})" if run["searched"] > len(self.edits) else ""
+            self.message = (f"{len(self.result.trials)} trials; proposal: {len(self.edits)} edits{pruned}; "
+                            f"{met} of {len(self.rows)} targets met on fresh seeds. "
+                            f"{summary_line(self.verdict, len(self.edits))}")
         except WorkbenchError as exc:
             self.message = f"cannot run: {exc}"
         finally:
@@ -154,13 +159,22 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     def start(self) -> threading.Thread | None:
         return self._start(self.run, "balance", "a balance search is already running")
 
+    @property
+    def offered(self) -> bool:
+        """The proposal may be applied: the fresh check vouches for it
+        (:func:`workbench.balance.verdict.judge`)."""
+        return bool(self.edits) and bool(self.verdict and self.verdict["offered"])
+
     def apply(self) -> None:
         """Write the proposal into the card files through the tweak session."""
         from workbench.balance.report import apply_edits
         try:
             self._refuse_unsaved()
+            if not self.offered:
+                raise WorkbenchError("the fresh check does not vouch for this proposal: "
+                                     + "; ".join((self.verdict or {}).get("reasons") or ["no proposal"]))
             # the live pool's edit and save: Cards and Graph follow its snapshot
-            written = apply_edits(self.session(), self.edits)
+            written = apply_edits(self.session(), self.edits, note="balance proposal (Balance page)")
             self.applied = bool(written)
             self.message = f"applied: wrote {', '.join(p.name for p in written)}" if written else "nothing to apply"
         except WorkbenchError as exc:
@@ -290,7 +304,7 @@ class BalancePage(pn.viewable.Viewer):
 
     def _show_buttons(self) -> None:
         m = self.model
-        self._apply.disabled = not m.edits or m.applied
+        self._apply.disabled = not m.offered or m.applied
         self._undo.disabled = not m.applied
 
     def _show(self):
@@ -303,6 +317,8 @@ class BalancePage(pn.viewable.Viewer):
         edits = "\n".join(f"* {md(e['card'])} {md(e['field'])}: {md(e['old'])} → {md(e['new'])}"
                           for e in m.edits) or \
             "The cards as they are fit best: no edits."
+        if m.edits and m.verdict and not m.verdict["offered"]:
+            edits += "\n\n**Not offered** (Apply stays off):\n" + "\n".join(f"* {md(r)}" for r in m.verdict["reasons"])
         self._results.objects = [
             pn.pane.Bokeh(search_figure(m), sizing_mode="stretch_width"),
             "#### Proposal", pn.pane.Markdown(edits, css_classes=["balance-edits"]),

@@ -33,6 +33,7 @@ import panel as pn
 import param
 
 from workbench.core.errors import WorkbenchError
+from workbench.sim.verdicts import UNDECIDED
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
@@ -172,12 +173,13 @@ class CardsModel(BackgroundWork, param.Parameterized):
             return
         self.param.update(message="reloaded from disk", report=report.lines())
 
-    def save(self) -> list[Path]:
+    def save(self, note: str | None = None) -> list[Path]:
+        """Save the pool; the save is a version of its history, with ``note``."""
         if self.read_only:
             self.message = "not saved: this dashboard is read-only (workbench serve --read-only)"
             return []
         try:
-            written = self.session.save()
+            written = self.session.save(note=note)
         except WorkbenchError as exc:
             self.message = f"not saved: {exc}"
             return []
@@ -296,7 +298,7 @@ def playtest_state(update) -> str:
     """One line saying what a streamed playtest update is."""
     if update.preview:
         return f"preview at {update.games} games per pool: an estimate, nothing decided yet"
-    decided = sum(1 for r in update.rows if r["verdict"] != "undecided")
+    decided = sum(1 for r in update.rows if r["verdict"] != UNDECIDED)
     if update.done:
         why = "every metric decided" if update.decided else "game budget spent"
         return f"final at {update.games} games per pool: {why}"
@@ -354,6 +356,8 @@ class CardsPage(pn.viewable.Viewer):
         self._view = DependencyView(width=760, height=560, on_select=self._on_graph_select)
         self._view_pane = pn.pane.Bokeh(self._view.figure)
         self._pool_pane: pn.pane.Bokeh | None = None  # another game's graph, updated in place
+        from .pool_history import PoolHistoryView
+        self._versions = PoolHistoryView(lambda: self.model.pool.game, lambda: self.model.pool.folder)
         self._pool_game = ""
         self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
         self._undo = pn.widgets.Button(label="Undo", width=80)
@@ -386,7 +390,7 @@ class CardsPage(pn.viewable.Viewer):
                                       sizing_mode="stretch_width")
         self._undo.on_click(lambda e: self._held(self.model.undo))
         self._redo.on_click(lambda e: self._held(self.model.redo))
-        self._save.on_click(lambda e: self._held(self.model.save))
+        self._save.on_click(lambda e: self._held(self._save_version))
         self._reload_button.on_click(lambda e: self._held(self.model.reload))
         self._run.on_click(self._on_run)
         self._import_sheet.param.watch(self._on_import, "value")
@@ -427,9 +431,17 @@ class CardsPage(pn.viewable.Viewer):
             self._draw_graph()
             self._show_message()
 
+    def _save_version(self) -> None:
+        """Save with the note typed for it; the history box shows the new version."""
+        written = self.model.save(note=self._versions.note.value.strip() or None)
+        if written:
+            self._versions.note.value = ""
+        self._versions.refresh()
+
     def _show_pool(self) -> None:
         """Show the model's current game: a new table, its graph, no playtest yet."""
         m = self.model
+        self._versions.refresh()
         frame = table_frame(m.table())
         self._shown_game = m.pool.game_id
         self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
@@ -579,7 +591,7 @@ class CardsPage(pn.viewable.Viewer):
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")
-        right = pn.Column(self._info, self._graph, self._report, playtest, width=780,
+        right = pn.Column(self._info, self._graph, self._report, playtest, self._versions, width=780,
                           styles={"flex": "0 0 780px"})
         return pn.FlexBox(left, right, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
 

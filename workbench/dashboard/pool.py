@@ -58,9 +58,9 @@ class LivePool(param.Parameterized):
     def reload(self):
         return self._publish(self.session.reload())
 
-    def save(self):
-        return self._publish(self.session.save())
-
+    def save(self, note: str | None = None, source: str = "save"):
+        """Save the pool (a version of its history, with ``note``)."""
+        return self._publish(self.session.save(note=note, source=source))
     def _publish(self, result=None):
         s = self.session
         # param compares the old and new snapshot and tells the views only if the pool differs

@@ -690,8 +690,7 @@ class TweakSession:
 
     def stream_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                         workers: int | None = None, card: str | None = None,
-                        watch: tuple[str, ...] = ("completion", "duration_rounds", "score_spread"),
-                        margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
+                        watch: tuple[str, ...] | None = None, margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
                         on_update=None, **schedule):
         """The paired playtest as it happens: yields a
         :class:`workbench.sim.progressive.PairedUpdate` (old pool = A, edited
@@ -703,14 +702,23 @@ class TweakSession:
         ``n`` games per pool are played (rule, schedule and error control in
         :mod:`workbench.sim.progressive`; ``schedule`` passes its other
         settings, e.g. ``first_look``, ``first_preview``). ``on_update(update)``
-        is called as well, for a page that listens."""
+        is called as well, for a page that listens. ``watch`` None: the game's
+        leading metrics and the edited cards' own
+        (:func:`workbench.sim.verdicts.leading_watch`); ``card`` None: the
+        cards of every edit made (the last one's when none is in the undo list)."""
         from workbench.sim import SimSpec
         from workbench.sim.progressive import CARD_USE, paired_playtest
+        from workbench.sim.verdicts import leading_watch
 
         ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
         base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False)
-        card = card or (self._undo[-1][1] if self._undo else None)
-        keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) else [])
+        if watch is None:
+            cards = [card] if card else list(dict.fromkeys(c for _, c, _ in self._undo))
+            keys = leading_watch(self.game, [c for c in cards if c and self._played(c) and not self._is_cell(c)])
+        else:
+            card = card or (self._undo[-1][1] if self._undo else None)
+            keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) and not self._is_cell(card)
+                                  and f"{CARD_USE}{card}" not in watch else [])
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
                                look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
                                on_update=on_update, **schedule)
@@ -736,11 +744,21 @@ def update_summary(update) -> pl.DataFrame:
     game = resolve_game(update.a.spec.game)
     rows = [{"metric": _label(r["key"], game) or r["metric"], "old": r["a"], "new": r["b"],
              "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-             "verdict": r["verdict"].replace("B ", "new pool ", 1)}  # arm B is the edited pool
+             "verdict": _verdict_text(r)}
             for r in update.rows]
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
                                       "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
                                       "verdict": pl.Utf8})
+
+
+def _verdict_text(row: dict) -> str:
+    """The verdict as the Cards page shows it: undecided says how many games
+    per pool would decide it at the spread seen so far."""
+    from workbench.sim.verdicts import UNDECIDED
+    need = row.get("games_needed")
+    if row["verdict"] == UNDECIDED and need:
+        return f"{UNDECIDED} (about {need} games per pool would decide it)"
+    return row["verdict"]
 
 
 def _card_use_row(a, b, card: str, seed: int) -> dict:

@@ -59,9 +59,16 @@ class SimResult:
         """The metrics as a two-column polars table (label, value)."""
         import polars as pl
         from .metrics import METRICS, flat_label
+        from .verdicts import leading_first
         values = self.metrics()
         labels, numbers = [], []
-        for m in METRICS:
+        try:
+            from .runner import resolve_game
+            game = resolve_game(self.spec.game)
+        except Exception:  # a hand-made table of an unknown game: the registry's order
+            game = None
+        # the game's leading metrics first (Game.leading_metrics)
+        for m in leading_first(METRICS, game):
             v = values[m.key]
             if isinstance(v, dict):
                 for sub, x in v.items():

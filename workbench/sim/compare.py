@@ -73,7 +73,8 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
     def watched(m) -> bool:
         return keys is None or any(k == m.key or k.startswith(f"{m.key}_") for k in va)
 
-    by_column = [m for m in METRICS if m.column and watched(m)]
+    # (a column the game does not report, such as a shared track, has no rows)
+    by_column = [m for m in METRICS if m.column and watched(m) and m.column in da.cols and m.column in db.cols]
     others = [m for m in METRICS if not m.column and watched(m)]
     if samples:
         matrix = np.stack(samples)
@@ -95,6 +96,14 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
             if k in diffs and x is not None and y is not None:
                 diffs[k].append(y - x)
     rows = []
+    # the game's leading metrics first (Game.leading_metrics), as the Sweeps page shows them
+    from .runner import resolve_game
+    try:
+        lead = tuple(getattr(resolve_game(a.spec.game), "leading_metrics", ()) or ())
+    except WorkbenchError:
+        lead = ()
+    rank = {key: i for i, key in enumerate(lead)}
+    va = dict(sorted(va.items(), key=lambda kv: rank.get(kv[0], len(rank))))
     for k, x in va.items():
         label = labels[k]
         y = vb.get(k)

@@ -125,9 +125,17 @@ class Metric:
     column: str | None = None
     #: a dict-valued metric says what its keys are ("seat", "kind", "card")
     per: str | None = None
+    #: +1 when higher is better, -1 when lower is better, 0 when neither is
+    #: (a verdict then says "higher"/"lower"); a game may declare its own
+    #: (``Game.metric_goals``)
+    goal = 0
+    #: the equivalence margin used when the game declares none (our draft)
+    margin: float | None = None
 
     def compute(self, d: MetricData):
-        return _mean(d.cols[self.column]) if d.n else None
+        if not d.n or self.column not in d.cols:
+            return None
+        return _mean(d.cols[self.column])
 
 
 class Completion(Metric):
@@ -137,6 +145,7 @@ class Completion(Metric):
     is the survival rate (a collapse has no winner)."""
 
     key, label, column = "completion", "Completion (games with a winner)", "completed"
+    margin = 0.05
 
 
 class NoWinner(Metric):
@@ -145,6 +154,7 @@ class NoWinner(Metric):
     Completion + no-winner + timeout = 1."""
 
     key, label, column = "no_winner", "No winner (collapse)", "no_winner"
+    margin = 0.05
 
 
 class Timeout(Metric):
@@ -154,6 +164,48 @@ class Timeout(Metric):
     A timed-out game has no winner."""
 
     key, label, column = "timeout", "Timeout (action limit)", "timeout"
+    goal, margin = -1, 0.05
+
+
+class TrackLow(Metric):
+    """Lowest track: the lowest value the group's shared track reached (Meaning
+    Made: Meaning), read before every action and at the end
+    (``Game.group_track``). ``mean_g min_t track_g(t)``, range [collapse, top].
+    The margin by which the table survives: survival may sit at its ceiling
+    while this still moves. Not computed for a game without a shared track."""
+
+    key, label, range, column = "track_low", "Lowest shared track reached (mean)", (0, None), "track_low"
+    goal, margin = 1, 0.5
+
+
+class NearCollapse(Metric):
+    """Near collapse: share of games in which the shared track came within one
+    step of collapse (``min_t track_g(t) <= collapse + 1``; a collapse counts),
+    range [0, 1]. Not computed for a game without a shared track."""
+
+    key, label, column = "near_collapse", "Games within one step of collapse", "near_collapse"
+    goal, margin = -1, 0.03
+
+
+class DangerRounds(Metric):
+    """Rounds in danger: the number of rounds in which the shared track was at
+    or below the game's danger value (``Game.group_track_danger``; Meaning
+    Made: Meaning 2) at some reading, mean over games, range [0, inf)."""
+
+    key, label, range, column = ("track_danger_rounds", "Rounds spent in danger (mean)", (0, None),
+                                 "track_danger_rounds")
+    goal, margin = -1, 0.5
+
+
+class RoundsToSpare(Metric):
+    """Rounds to spare: in games the group won, the rounds left before the
+    round limit when it ended (``round_limit - rounds``, from the game's
+    ``game_stats`` column ``rounds_to_spare``), mean over those games, range
+    [0, round limit]. Not computed for a game that reports no such column."""
+
+    key, label, range, column = "rounds_to_spare", "Rounds to spare before the limit (mean)", (0, None), \
+        "rounds_to_spare"
+    goal, margin = 1, 0.5
 
 
 class Balance(Metric):
@@ -164,6 +216,7 @@ class Balance(Metric):
     equally often. A one-seat game is perfectly balanced by definition."""
 
     key, label = "balance", "Balance (1 - largest seat gap)"
+    goal, margin = 1, 0.05
 
     def compute(self, d: MetricData):
         if not d.n or d.won.shape[1] == 0:
@@ -204,6 +257,7 @@ class DurationRounds(Metric):
     ``mean_g turns_g``, range [0, inf)."""
 
     key, label, range, column = "duration_rounds", "Duration, rounds (mean)", (0, None), "turns"
+    margin = 0.5
 
 
 class DurationRoundsSpread(Metric):
@@ -223,6 +277,7 @@ class DurationActions(Metric):
     ``mean_g actions_g``, range [0, inf)."""
 
     key, label, range, column = "duration_actions", "Duration, actions (mean)", (0, None), "actions"
+    margin = 5.0
 
 
 class DurationActionsSpread(Metric):
@@ -243,6 +298,7 @@ class ScoreSpread(Metric):
     winner mean close games; large ones, runaway leaders."""
 
     key, label, range, column = "score_spread", "Score spread (max - min, mean)", (0, None), "score_spread"
+    margin = 1.0
 
 
 class IdealDuration(Metric):
@@ -274,6 +330,7 @@ class Decisiveness(Metric):
     winner, range [0, 1]."""
 
     key, label, column = "decisiveness", "Decisiveness", "decisiveness"
+    margin = 0.05
 
 
 class LeadChange(Metric):
@@ -284,6 +341,7 @@ class LeadChange(Metric):
     different from the previous leader. Mean over games, range [0, 1]."""
 
     key, label, column = "lead_change", "Lead change", "lead_change"
+    margin = 0.05
 
 
 class Drama(Metric):
@@ -294,6 +352,7 @@ class Drama(Metric):
     the metric is the mean over games with a winner, range [0, 1]."""
 
     key, label, column = "drama", "Drama", "drama"
+    margin = 0.05
 
 
 class DecisionMoves(Metric):
@@ -537,7 +596,8 @@ class CardUsage(Metric):
 
 #: every metric, in display order: the one place they are registered
 METRICS: list[Metric] = [
-    Completion(), NoWinner(), Timeout(), Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(),
+    Completion(), NoWinner(), Timeout(), TrackLow(), NearCollapse(), DangerRounds(), RoundsToSpare(),
+    Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(),
     RoleWinRate(), RoleGap(), Drawishness(),
     TieBreakShare(), DecidedByScore(), CapSaturation(), ActionUsage(), ActionUsageMin(),
     DurationRounds(), DurationRoundsSpread(), DurationActions(), DurationActionsSpread(),
@@ -675,3 +735,129 @@ def card_summary(result):
 
 #: games per block when a card summary reads a sweep's cards file
 CARD_BLOCK = 2000
+
+
+# -- one card's metrics in a paired comparison -----------------------------------
+# Per game, each of these is one number (NaN where it does not apply: a card
+# never taken has no first round); a paired comparison averages the games in
+# which both arms have a value. Asked for as ``KEY:CARD`` (``card_times:Shell``).
+
+@dataclass(frozen=True)
+class CardMetric:
+    """One per-card quantity, per game, from the cards table."""
+
+    key: str
+    label: str          # with {card}
+    doc: str
+    goal: int = 0
+    margin: float | None = None
+
+
+CARD_SERIES: dict[str, CardMetric] = {m.key: m for m in (
+    CardMetric("card_use", "games taking {card}",
+               "1 when the card was taken (loaded, contributed to, bought, played) at least once "
+               "in the game, else 0; the mean is the share of games that take it, range [0, 1]",
+               margin=0.05),
+    CardMetric("card_times", "times {card} is taken per game",
+               "``times_g[c]``, the times the card was taken in the game (0 when never), "
+               "mean over games, range [0, inf)", margin=0.1),
+    CardMetric("card_first_round", "round {card} is first taken",
+               "the round in which the card was first taken, over the games that take it "
+               "(NaN otherwise), range [1, inf)", margin=0.5),
+    CardMetric("card_takers", "share of players taking {card}",
+               "the share of the game's seats that took the card at least once, range [0, 1]",
+               margin=0.05),
+    CardMetric("card_win_when_taken", "win share of {card}'s takers",
+               "the share of the card's takers who won (survived, at a cooperative table), over "
+               "the games that take it (NaN otherwise), range [0, 1]", margin=0.05),
+)}
+
+
+def is_card_key(key: str) -> bool:
+    """Whether ``key`` names one card's metric (``card_times:Shell``)."""
+    head, sep, card = key.partition(":")
+    return bool(sep and card) and head in CARD_SERIES
+
+
+def card_series(result, key: str) -> np.ndarray:
+    """Per game (index order) the value of card metric ``key`` (``card_times:Shell``;
+    definitions in :data:`CARD_SERIES`)."""
+    import polars as pl
+    head, _, card = key.partition(":")
+    n = result.games.height
+    fill = np.nan if head in ("card_first_round", "card_win_when_taken") else 0.0
+    out = np.full(n, fill)
+    cards = result.cards
+    if not n or not cards.height or "card" not in cards.columns:
+        return out
+    rows = cards.filter((pl.col("card") == card) & (pl.col("times_taken") > 0))
+    if not rows.height:
+        return out
+    position = {idx: k for k, idx in enumerate(result.games["index"].to_list())}
+    at = np.array([position[i] for i in rows["index"].to_list()])
+    if head == "card_use":
+        out[at] = 1.0
+    elif head == "card_times":
+        out[at] = rows["times_taken"].cast(pl.Float64).to_numpy()
+    elif head == "card_first_round":
+        out[at] = rows["first_round"].cast(pl.Float64).to_numpy()
+    elif head == "card_takers":
+        seats = result.games["players"].cast(pl.Float64).to_numpy()
+        out[at] = rows["takers"].cast(pl.Float64).to_numpy() / seats[at]
+    elif head == "card_win_when_taken":
+        out[at] = rows["taker_win_share"].cast(pl.Float64).to_numpy()
+    return out
+
+
+def card_label(key: str) -> str:
+    head, _, card = key.partition(":")
+    return CARD_SERIES[head].label.format(card=card)
+
+
+# -- a number the game reports per game ------------------------------------------
+#: ``stat:COLUMN`` is the mean over games of a column the game writes through
+#: ``Game.game_stats`` (Mandate 2038's ``facilities_built``, Meaning Made's
+#: ``initiatives_completed``...); its meaning is the game's, its goal and
+#: margin come from ``Game.metric_goals`` / ``Game.equivalence_margins``
+STAT = "stat:"
+
+
+def is_series_key(key: str) -> bool:
+    """Whether ``key`` names a per-game series compared as a paired mean: a
+    card's metric (``card_times:Shell``) or a game's own column (``stat:NAME``)."""
+    return is_card_key(key) or (key.startswith(STAT) and len(key) > len(STAT))
+
+
+def series(result, key: str) -> np.ndarray:
+    """Per game (index order) the values of series ``key`` (NaN where it does not apply)."""
+    if is_card_key(key):
+        return card_series(result, key)
+    import polars as pl
+    column = key[len(STAT):]
+    games = result.games.sort("index")
+    if column not in games.columns or not games[column].dtype.is_numeric() and games[column].dtype != pl.Boolean:
+        return np.full(games.height, np.nan)
+    return games[column].cast(pl.Float64).to_numpy()
+
+
+def series_label(key: str) -> str:
+    if is_card_key(key):
+        return card_label(key)
+    return key[len(STAT):].replace("_", " ") + " (mean per game)"
+
+
+def bot_summary(result) -> list[dict]:
+    """One row per bot spec seated in the batch (a skill level such as
+    ``skill:casual:greedy`` is its own bot), for reading a mixed table per
+    level: ``bot``, ``seats`` (player-games), ``win_rate`` (share of its
+    player-games among the winners; a shared win counts in full) and
+    ``mean_score``."""
+    import polars as pl
+    players = result.players
+    if not players.height or "bot" not in players.columns:
+        return []
+    table = (players.group_by("bot", maintain_order=True)
+             .agg(pl.len().alias("seats"), pl.col("won").cast(pl.Float64).mean().alias("win_rate"),
+                  pl.col("score").cast(pl.Float64).mean().alias("mean_score"))
+             .sort("bot"))
+    return table.to_dicts()

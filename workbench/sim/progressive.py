@@ -79,20 +79,23 @@ from workbench.core.rng import derive_seed
 
 from . import SimResult, SimSpec
 from .backends import MAX_CHUNK, default_workers, iter_tasks, resolve_backend
+from .metrics import CARD_SERIES, METRICS, is_series_key, series, series_label
 from .tables import concat_frames
+from .verdicts import HIGHER, LOWER, SAME, UNDECIDED, games_to_decide, goal_of
+from .verdicts import margin_of as _margin_of
+from .verdicts import name as _verdict_name
 
 #: a watched key of this form compares the share of games in which the card was taken
+#: (one of the card metrics, ``card_times:NAME`` and the others of
+#: :data:`workbench.sim.metrics.CARD_SERIES`)
 CARD_USE = "card_use:"
 
-#: indifference margins used when the caller states none (our draft: a
-#: difference smaller than this is not worth a designer's attention)
-DEFAULT_MARGINS = {"completion": 0.05, "no_winner": 0.05, "timeout": 0.05, "balance": 0.05,
-                   "duration_rounds": 0.5, "duration_actions": 5.0, "score_spread": 1.0,
-                   "decisiveness": 0.05, "lead_change": 0.05, "drama": 0.05}
-CARD_USE_MARGIN = 0.05
+#: indifference margins of the metrics that declare one (``Metric.margin``, our
+#: drafts: a difference smaller than this is not worth a designer's attention);
+#: a game's ``equivalence_margins`` and the caller's ``margins`` come first
+DEFAULT_MARGINS = {m.key: m.margin for m in METRICS if m.margin is not None}
+CARD_USE_MARGIN = CARD_SERIES["card_use"].margin
 DEFAULT_WATCH = ("completion", "duration_rounds", "score_spread")
-
-HIGHER, LOWER, SAME, UNDECIDED = "B higher", "B lower", "no difference (within margin)", "undecided"
 
 #: the first scheduled look and the largest step between two (games per arm)
 FIRST_LOOK, MAX_STEP = 20, 40
@@ -229,23 +232,17 @@ def verdict(lo: float | None, hi: float | None, margin: float | None, equivalenc
 
 
 def card_use(result: SimResult, card: str) -> np.ndarray:
-    """1.0 for each game (in index order) in which ``card`` was taken, else 0.0."""
-    import polars as pl
-    n = result.games.height
-    out = np.zeros(n)
-    cards = result.cards
-    if cards.height and "card" in cards.columns:
-        taken = cards.filter((pl.col("card") == card) & (pl.col("times_taken") > 0))["index"].to_numpy()
-        first = int(result.games["index"][0]) if n else 0
-        out[taken - first] = 1.0
-    return out
+    """1.0 for each game (in index order) in which ``card`` was taken, else 0.0
+    (the ``card_use`` series of :mod:`workbench.sim.metrics`)."""
+    return series(result, f"{CARD_USE}{card}")
 
 
 def paired_mean_interval(x: np.ndarray, y: np.ndarray, *, level: float, resamples: int,
                          rng: np.random.Generator) -> tuple[float | None, float | None]:
     """Percentile interval of mean(y - x) from a paired bootstrap (the same
-    resampled games in both arms)."""
+    resampled games in both arms), over the games where both arms have a value."""
     d = y - x
+    d = d[~np.isnan(d)]
     if len(d) < 2:
         return (None, None)
     means = d[rng.integers(0, len(d), (resamples, len(d)))].mean(axis=1)
@@ -320,12 +317,13 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     from .metrics import METRIC_BY_KEY
     for key in watch:
         base = key.partition("_seat")[0]
-        if not key.startswith(CARD_USE) and key not in METRIC_BY_KEY and base not in METRIC_BY_KEY:
+        if not is_series_key(key) and key not in METRIC_BY_KEY and base not in METRIC_BY_KEY:
             from workbench.core.errors import suggest
             raise WorkbenchError(f"unknown metric {key!r}{suggest(key, list(METRIC_BY_KEY))}")
-    margin_of = dict(DEFAULT_MARGINS)
-    margin_of.update({k: CARD_USE_MARGIN for k in watch if k.startswith(CARD_USE)})
-    margin_of.update(margins or {})
+    from .runner import resolve_game
+    game = resolve_game(spec_a.game)
+    margin_of = {k: _margin_of(k, game, margins) for k in watch}
+    goals = {k: goal_of(k, game) for k in watch}
     for spec in (spec_a, spec_b):
         _validate(spec)
     backend = resolve_backend(backend, workers, None, 2 * spec_a.games)
@@ -335,8 +333,8 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     schedule = (grid_schedule(budget, look_every) if look_every is not None
                 else look_schedule(budget, first_look, max_step=max_step))
     previews = (first_preview, preview_every) if first_preview is not None else None
-    return _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, (min_difference, min_equivalence),
-                stop_early, workers, backend, resamples, seed, on_update, start)
+    return _run(spec_a, spec_b, watch, (margin_of, goals), alpha, schedule, previews,
+                (min_difference, min_equivalence), stop_early, workers, backend, resamples, seed, on_update, start)
 
 
 def _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, floors, stop_early,
@@ -446,7 +444,8 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
     # seeded by the number of games, not the look's number: the same games at
     # the same level give the same interval whatever the schedule
     rng = np.random.default_rng(derive_seed(seed, "progressive", n))
-    metric_keys = [k for k in watch if not k.startswith(CARD_USE)]
+    margin_of, goals = margin_of
+    metric_keys = [k for k in watch if not is_series_key(k)]
     rows_by_key = {}
     if metric_keys:
         comp = compare_results(a, b, resamples=resamples, seed=derive_seed(seed, "look", n), level=boot_level,
@@ -454,19 +453,27 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
         rows_by_key = {r["key"]: r for r in comp.rows}
     rows = []
     for key in watch:
-        if key.startswith(CARD_USE):
-            card = key[len(CARD_USE):]
-            x, y = card_use(a, card), card_use(b, card)
+        if is_series_key(key):
+            x, y = series(a, key), series(b, key)
             lo, hi = paired_mean_interval(x, y, level=boot_level, resamples=resamples, rng=rng)
-            row = {"metric": f"games taking {card}", "key": key, "a": float(x.mean()), "b": float(y.mean()),
-                   "diff": float((y - x).mean()), "ci_low": lo, "ci_high": hi}
+            both = ~(np.isnan(x) | np.isnan(y))
+            row = {"metric": series_label(key), "key": key,
+                   "a": float(np.nanmean(x)) if (~np.isnan(x)).any() else None,
+                   "b": float(np.nanmean(y)) if (~np.isnan(y)).any() else None,
+                   "diff": float((y - x)[both].mean()) if both.any() else None, "ci_low": lo, "ci_high": hi}
         else:
             row = dict(rows_by_key.get(key) or {"metric": key, "key": key, "a": None, "b": None, "diff": None,
                                                 "ci_low": None, "ci_high": None})
-        base = key.partition("_seat")[0]
-        margin = margin_of.get(key, margin_of.get(base))
+        margin = margin_of.get(key)
         row["margin"] = margin
-        row["verdict"] = verdict(row["ci_low"], row["ci_high"], margin, rule.may_equal(n), rule.may_differ(n))
+        direction = verdict(row["ci_low"], row["ci_high"], margin, rule.may_equal(n), rule.may_differ(n))
+        row["direction"] = direction if direction in (HIGHER, LOWER) else None
+        row["verdict"] = _verdict_name(direction, goals.get(key, 0))
+        need = games_to_decide(n, row["ci_low"], row["ci_high"], margin) if direction == UNDECIDED else None
+        if need is not None and row["ci_low"] is not None and row["ci_low"] <= 0 <= row["ci_high"]:
+            # an interval around 0 decides only as an equivalence: not before its floor
+            need = max(need, rule.equivalence_from)
+        row["games_needed"] = need
         rows.append(row)
     decided = all(r["verdict"] != UNDECIDED for r in rows)
     return PairedUpdate(n, budget, look, looks, level, rows, decided, last, time.perf_counter() - start, a, b,

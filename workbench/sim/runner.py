@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 
 from workbench.core.bots import RandomBot, make_bots
 from workbench.core.errors import WorkbenchError
+from workbench.core.game import Game
 from workbench.core.play import bot_rngs
 from workbench.core.rng import derive_seed
 
@@ -30,7 +31,9 @@ TIMEOUT = "timeout"
 #: from ``Game.game_stats``)
 GAME_COLUMNS = ("index", "seed", "players", "ending", "completed", "no_winner", "timeout", "n_winners",
                 "winners", "turns", "actions", "decisions", "multi_option_decisions", "options_total",
-                "score_spread", "lead_changes", "lead_change", "drama", "decisiveness")
+                "score_spread", "lead_changes", "lead_change", "drama", "decisiveness",
+                # only for a game with a shared track (Game.group_track)
+                "track_low", "track_danger_rounds", "near_collapse")
 
 
 @dataclass(frozen=True)
@@ -151,9 +154,15 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     decisions = multi = options_sum = 0
     taken: dict[str, dict] = {}
     actions = 0
+    # the shared track of a game the table loses together (Game.group_track),
+    # read before every action: its lowest value and the rounds spent in danger
+    track = game.group_track if type(game).group_track is not Game.group_track else None
+    track_low, danger_rounds = None, set()
     while not state.is_terminal():
         if actions >= max_actions:
             break
+        if track is not None:
+            track_low, _ = _read_track(game, state, track, track_low, danger_rounds)
         # one evaluation sample per round: the round is looked at every n
         # actions (evaluations are the costly part of a random game)
         if trace and actions % n == 0:
@@ -182,6 +191,8 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
         actions += 1
     # cut off here at the action limit, or by the game's own limit (ending "timeout")
     timed_out = not state.is_terminal()
+    if track is not None:
+        track_low, _ = _read_track(game, state, track, track_low, danger_rounds)
     if trace:
         samples.append([evaluate(state, s) for s in range(n)])
     res = game.result(state)
@@ -200,6 +211,11 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     }
     row.update(_trace_metrics(samples, winners) if trace else
                {"lead_changes": None, "lead_change": None, "drama": None, "decisiveness": None})
+    if track is not None:
+        collapse = game.group_track_collapse
+        row.update({"track_low": track_low, "track_danger_rounds": len(danger_rounds),
+                    "near_collapse": None if collapse is None or track_low is None
+                    else bool(track_low <= collapse + 1)})
     for key, value in game.game_stats(state).items():
         row[key if key not in row else f"stat_{key}"] = value
     credit = 1.0 / len(winners) if winners else 0.0
@@ -210,6 +226,20 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                for s in range(n)]
     cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions)
     return {"game": row, "players": players, "cards": cards}
+
+
+def _read_track(game, state, track, low, danger_rounds: set):
+    """One reading of the shared track: the lowest value so far, and the round
+    noted in ``danger_rounds`` when the track is at or below the game's danger
+    value (definitions in :mod:`workbench.sim.metrics`, Margin metrics)."""
+    value = track(state)
+    if value is None:
+        return low, danger_rounds
+    low = value if low is None or value < low else low
+    danger = game.group_track_danger
+    if danger is not None and value <= danger:
+        danger_rounds.add(game.turn_count(state))
+    return low, danger_rounds
 
 
 def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int, actions: int) -> list[dict]:

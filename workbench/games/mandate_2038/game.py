@@ -65,6 +65,18 @@ class Mandate2038(Game):
     default_weights = DEFAULT_WEIGHTS
     #: face-down Core Action picks, unrevealed Mandates, deck orders (:mod:`.hidden`)
     hidden_information = True
+
+    # -- verdicts (issue 25): what a paired comparison leads with ---------------
+    # four Eras always, so the length in rounds never moves: the spread of the
+    # Mandate scores, the fairness by faction, and what gets built and declared
+    leading_metrics = ("score_spread", "role_gap", "stat:facilities_built", "stat:generators_built",
+                       "stat:agi_declarations", "decided_by_score", "duration_actions")
+    # our drafts: a point of Mandate spread, three points of a faction's win
+    # rate, a tenth of a building or declaration per game, five actions
+    equivalence_margins = {"score_spread": 1.0, "role_gap": 0.03, "stat:facilities_built": 0.1,
+                           "stat:generators_built": 0.1, "stat:agi_declarations": 0.1,
+                           "decided_by_score": 0.03, "duration_actions": 5.0}
+    metric_goals = {"role_gap": -1, "decided_by_score": 1}
     card_pool_type = Content
     pool_spec = POOL
 
@@ -169,7 +181,7 @@ class Mandate2038(Game):
     def format_action(self, state: MandateState, action) -> str:
         return str(action)
 
-    def observation(self, state, seat: int) -> dict:
+    def observation(self, state: MandateState, seat: int) -> dict:
         """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
         from .hidden import observation
         return observation(self, state, seat)

@@ -62,6 +62,26 @@ class MeaningMade(Game):
     #: when 2 workers give the 1.85x scaling target
     bench_greedy_target = round(10000 / (120 * 1.85), 1)
 
+    # -- verdicts (issue 25): what a paired comparison leads with ---------------
+    # survival sits near its ceiling with good players, so the margin by which
+    # the world survives leads: the lowest Meaning reached and the share of
+    # games that came within one step of collapse; then length and spread
+    leading_metrics = ("track_low", "near_collapse", "track_danger_rounds", "duration_rounds",
+                       "score_spread", "completion")
+    # our drafts: half a point of Meaning, three games in a hundred, a third of
+    # a round, a point of Legacy spread
+    equivalence_margins = {"track_low": 0.5, "near_collapse": 0.03, "track_danger_rounds": 0.5,
+                           "duration_rounds": 0.33, "score_spread": 1.0, "completion": 0.03,
+                           "rounds_to_spare": 0.5}
+    # the group's margin: higher Meaning and survival are better, danger worse
+    metric_goals = {"track_low": 1, "near_collapse": -1, "track_danger_rounds": -1, "completion": 1,
+                    "rounds_to_spare": 1}
+    group_track_collapse = 0
+    group_track_danger = 2
+
+    def group_track(self, state: MMState) -> int:
+        return state.meaning
+
     def __init__(self, cards: CardSet | None = None):
         """``cards``: an in-memory card pool (e.g. a designer's edited copy);
         None reads ``cards/meaning_made`` (reloaded when a file changes)."""
@@ -193,6 +213,8 @@ class MeaningMade(Game):
             "players_at_cap": sum(1 for p in state.players if p.legacy >= state.rules.legacy_max),
             "rounds": state.round,
             "actions": state.actions_taken,
+            # the margin metrics: rounds left before the round limit when the world survived
+            "rounds_to_spare": (state.rules.round_limit - state.round) if state.ending == "survived" else None,
         }
 
     def card_stats(self, state: MMState) -> list[dict]:

@@ -60,6 +60,17 @@ class PaxGame(Game):
         "trials": 8, "games_per_trial": 10, "fresh_games": 20}
     bench_edit = "boards.*.problem_tokens"   # a board's Problem tokens
 
+    # -- verdicts (issue 25): what a paired comparison leads with ---------------
+    # the game ends when a threshold is reached (a Tipping Point, a run of
+    # bands, the fifth Company), so its length leads; then the spread and how
+    # fair the seats are, and games cut off at the safety stop
+    leading_metrics = ("duration_rounds", "score_spread", "seat_gap", "timeout", "stat:problems_solved")
+    # our drafts: a third of a round, a point of score spread, three points of
+    # a seat's win rate, three games in a hundred, a fifth of a problem
+    equivalence_margins = {"duration_rounds": 0.33, "score_spread": 1.0, "seat_gap": 0.03, "timeout": 0.03,
+                           "stat:problems_solved": 0.2}
+    metric_goals = {"seat_gap": -1, "timeout": -1}
+
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())
 
@@ -155,7 +166,7 @@ class PaxGame(Game):
             out.append(value)
         return out
 
-    def observation(self, state, seat: int) -> dict:
+    def observation(self, state: PaxState, seat: int) -> dict:
         """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
         from .hidden import observation
         return observation(self, state, seat)

@@ -1,0 +1,126 @@
+"""Planted edits: does ``workbench compare`` see an edit whose effect is known?
+
+For every registered game with a ``planted`` module (see
+:mod:`workbench.sim.planted`), draws ``--per-kind`` edits of each kind the
+game offers (seeded: ``--seed``), plays each one through the same tweak
+session and paired playtest as ``workbench compare`` within its default
+budget, and writes:
+
+* ``analyses/out/planted_<game>.jsonl``: one line per edit (the edits, the
+  player count, the expected metrics, the outcome, the games played, the
+  seconds and every decided verdict), appended as each edit finishes, so a
+  long run can be read (and resumed: edits already in the file are skipped)
+  while it goes on;
+* a Markdown table on stdout per game: for each kind the edits, hits, wrong
+  directions and misses (for no-op edits: false calls), the share of hits
+  with its 95 % Wilson interval, and the median games per arm and seconds.
+
+Run: ``.venv/bin/python analyses/planted_edits.py [--game ID ...] [--per-kind 10]
+[--budget 200] [--workers N] [--report-only]``. Too slow for the test suite
+(tests/test_verdicts.py runs the machinery on a few games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent / "out"
+
+
+def _wilson(k: int, n: int) -> tuple[float, float]:
+    if not n:
+        return (0.0, 1.0)
+    from scipy.stats import binomtest
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def generate(game_id: str, per_kind: int, seed: int, workers) -> list:
+    from workbench.graphs.tweak import TweakSession
+    from workbench.sim.planted import kinds_of, pick_rates, planted_module
+    from workbench.core.registry import get_game
+    game = get_game(game_id)
+    module = planted_module(game)
+    session = TweakSession(game_id)
+    rates: dict[int, dict] = {}
+
+    def rates_at(n: int) -> dict:
+        if n not in rates:
+            rates[n] = pick_rates(game_id, n, workers=workers)
+        return rates[n]
+
+    out = []
+    for kind in kinds_of(game):
+        rng = random.Random(f"{seed}:{game_id}:{kind}")
+        out += module.planted_edits(session, rng, kind, per_kind, pick_rates=rates_at)
+    return out
+
+
+def report(game_id: str, lines: list[dict]) -> str:
+    kinds = list(dict.fromkeys(r["kind"] for r in lines))
+    rows = ["| kind | edits | hits | wrong | missed / false calls | hit share [95 %] | median games per arm | median s |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for kind in kinds:
+        rs = [r for r in lines if r["kind"] == kind]
+        n = len(rs)
+        games = statistics.median(r["games"] for r in rs)
+        secs = statistics.median(r["seconds"] for r in rs)
+        if kind == "no-op":
+            false = sum(r["outcome"] == "false call" for r in rs)
+            lo, hi = _wilson(false, n)
+            rows.append(f"| {kind} | {n} | - | - | {false} false calls | false-call share "
+                        f"{false / n:.2f} [{lo:.2f}, {hi:.2f}] | {games:g} | {secs:.1f} |")
+            continue
+        hits = sum(r["outcome"] == "hit" for r in rs)
+        wrong = sum(r["outcome"] == "wrong" for r in rs)
+        missed = sum(r["outcome"] == "missed" for r in rs)
+        lo, hi = _wilson(hits, n)
+        rows.append(f"| {kind} | {n} | {hits} | {wrong} | {missed} | {hits / n:.2f} [{lo:.2f}, {hi:.2f}] | "
+                    f"{games:g} | {secs:.1f} |")
+    return f"### {game_id}\n\n" + "\n".join(rows)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", action="append", default=[], help="game id (default: every game with planted edits)")
+    ap.add_argument("--per-kind", type=int, default=10)
+    ap.add_argument("--budget", type=int, default=200, help="games per arm at most (compare's default)")
+    ap.add_argument("--seed", type=int, default=2025)
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--kind", action="append", default=[], help="only these kinds")
+    ap.add_argument("--report-only", action="store_true", help="print the tables of the files written so far")
+    args = ap.parse_args(argv)
+    from workbench.core.registry import game_ids, get_game
+    from workbench.sim.planted import planted_module, run_planted
+    ids = args.game or [g for g in game_ids() if planted_module(get_game(g))]
+    OUT.mkdir(exist_ok=True)
+    for game_id in ids:
+        path = OUT / f"planted_{game_id}.jsonl"
+        done = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+        if not args.report_only:
+            seen = {json.dumps([d["kind"], d["edits"], d["players"]]) for d in done}
+            for planted in generate(game_id, args.per_kind, args.seed, args.workers):
+                if args.kind and planted.kind not in args.kind:
+                    continue
+                key = json.dumps([planted.kind, [list(e) for e in planted.edits], planted.players])
+                if key in seen:
+                    continue
+                line = run_planted(game_id, planted, budget=args.budget, workers=args.workers)
+                done.append(line)
+                seen.add(key)
+                with path.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(line) + "\n")
+                print(f"{game_id} {line['kind']}: {line['note']} at {line['players']} players -> "
+                      f"{line['outcome']} ({line['games']} games, {line['seconds']} s)", file=sys.stderr)
+        if done:
+            print(report(game_id, done) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

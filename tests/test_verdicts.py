@@ -1,0 +1,215 @@
+"""Verdicts a designer can trust (issue 25): the margin metrics, the card and
+game series, the verdict words, the games that would decide, ``workbench
+compare`` and the planted-edit machinery (on a few games; the figures come
+from analyses/planted_edits.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from workbench.core.registry import game_ids, get_game
+from workbench.sim import SimSpec, simulate
+from workbench.sim.metrics import (CARD_SERIES, METRIC_BY_KEY, MetricData, compute, is_series_key, series)
+from workbench.sim.planted import PlantedEdit, classify, kinds_of, planted_module
+from workbench.sim.verdicts import (BETTER, HIGHER, LOWER, SAME, UNDECIDED, WORSE, games_to_decide, goal_of,
+                                    leading_watch, margin_of, name)
+
+
+def test_verdict_names_the_goal_or_the_direction():
+    assert name(HIGHER, 1) == BETTER and name(LOWER, 1) == WORSE
+    assert name(HIGHER, -1) == WORSE and name(LOWER, -1) == BETTER
+    assert name(HIGHER, 0) == HIGHER and name(LOWER, 0) == LOWER   # no goal: the direction itself
+    assert name(SAME, 1) == SAME and name(UNDECIDED, -1) == UNDECIDED
+
+
+def test_games_to_decide_grows_with_the_spread():
+    # a difference of 0.1 with half-width 0.2 at 40 games: (0.2/0.1)^2 * 40 = 160 games exclude 0
+    assert games_to_decide(40, -0.1, 0.3, None) == 160
+    # inside a margin of 0.5 with |d| = 0.1: (0.2 / 0.4)^2 * 40 = 10, but never fewer than played
+    assert games_to_decide(40, -0.1, 0.3, 0.5) == 41
+    assert games_to_decide(40, -0.2, 0.2, None) is None      # nothing seen, no margin: cannot decide
+    assert games_to_decide(40, None, None, 0.1) is None
+    wide, narrow = games_to_decide(40, -0.05, 0.45, None), games_to_decide(40, 0.1, 0.3, None)
+    assert wide > narrow
+
+
+def test_every_game_declares_leading_metrics_that_exist():
+    for gid in game_ids():
+        game = get_game(gid)
+        assert game.leading_metrics, gid
+        for key in game.leading_metrics:
+            assert key in METRIC_BY_KEY or is_series_key(key), (gid, key)
+        for key, m in game.equivalence_margins.items():
+            assert m >= 0 and margin_of(key, game) == m
+        assert margin_of("track_low", game, {"track_low": 2.0}) == 2.0   # the designer's margin wins
+
+
+def test_group_track_metrics_come_from_the_game():
+    game = get_game("meaning-made")
+    assert goal_of("track_low", game) == 1 and goal_of("near_collapse", game) == -1
+    res = simulate(SimSpec("meaning-made", games=6, players=3, bots="random", seed=4, trace=False), workers=0)
+    g = res.games
+    for col in ("track_low", "track_danger_rounds", "near_collapse", "rounds_to_spare"):
+        assert col in g.columns
+    # a collapsed world reached 0, which is within one step of collapse
+    for row in g.iter_rows(named=True):
+        assert row["track_low"] <= row["final_meaning"]
+        if row["ending"] == "collapsed":
+            assert row["track_low"] == 0 and row["near_collapse"]
+        assert (row["rounds_to_spare"] is None) == (row["ending"] != "survived")
+    d = MetricData.from_result(res)
+    assert compute(d, "track_low") == pytest.approx(float(np.mean(g["track_low"].to_numpy())))
+    # a game without a shared track writes none of these columns and has no such metric
+    other = simulate(SimSpec("workbench.games.pebble_race:GAME", games=3, bots="random", seed=1), workers=0)
+    assert "track_low" not in other.games.columns
+    assert compute(MetricData.from_result(other), "track_low") is None
+
+
+def test_card_series_per_game():
+    res = simulate(SimSpec("meaning-made", games=8, players=4, bots="greedy", seed=2, trace=False), workers=0)
+    cards = res.cards.filter(res.cards["times_taken"] > 0)
+    card = cards["card"][0]
+    times = series(res, f"card_times:{card}")
+    use = series(res, f"card_use:{card}")
+    first = series(res, f"card_first_round:{card}")
+    assert len(times) == 8 and set(np.unique(use)) <= {0.0, 1.0}
+    assert (times > 0).sum() == use.sum()
+    assert np.isnan(first[use == 0]).all() and (first[use == 1] >= 1).all()
+    takers = series(res, f"card_takers:{card}")
+    assert ((takers >= 0) & (takers <= 1)).all()
+    assert series(res, "stat:initiatives_completed").shape == (8,)
+    assert set(CARD_SERIES) >= {"card_use", "card_times", "card_first_round", "card_takers", "card_win_when_taken"}
+
+
+def test_leading_watch_adds_the_edited_cards():
+    game = get_game("meaning-made")
+    keys = leading_watch(game, ["Shell"])
+    assert keys[:len(game.leading_metrics)] == list(game.leading_metrics)
+    assert "card_times:Shell" in keys and "card_first_round:Shell" in keys
+
+
+def test_classify_planted_outcomes():
+    p = PlantedEdit("dearer-card", [("Shell", "E", 4)], 4, [("card_times:Shell", "lower")])
+    row = lambda d: [{"key": "card_times:Shell", "direction": d}]   # noqa: E731
+    assert classify(p, row(LOWER)) == "hit"
+    assert classify(p, row(HIGHER)) == "wrong"
+    assert classify(p, row(None)) == "missed"
+    noop = PlantedEdit("no-op", [("Shell", "flavour", "x")], 4)
+    assert classify(noop, row(None)) == "quiet" and classify(noop, row(LOWER)) == "false call"
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_every_game_plants_valid_edits_of_each_kind(game_id):
+    from workbench.graphs.tweak import TweakSession
+    game = get_game(game_id)
+    module = planted_module(game)
+    assert module is not None and "no-op" in kinds_of(game) and len(kinds_of(game)) >= 3
+    session = TweakSession(game_id)
+    rng = random.Random(5)
+    for kind in kinds_of(game):
+        edits = module.planted_edits(session, rng, kind, 4)
+        assert len(edits) == 4
+        for planted in edits:
+            fresh = TweakSession(game_id)
+            for card, column, value in planted.edits:
+                fresh.edit(card, column, value)      # every planted edit passes the session's checks
+            for key, want in planted.expect:
+                assert want in (HIGHER, LOWER)
+                assert key in METRIC_BY_KEY or is_series_key(key)
+        # the variations differ (not one edit repeated)
+        assert len({json.dumps([p.edits, p.players]) for p in edits}) > 1 or kind == "no-op"
+
+
+def _compare(capsys, *argv):
+    from workbench.cli import main
+    code = main(["compare", *argv])
+    return code, capsys.readouterr()
+
+
+def test_compare_json_names_each_metric(capsys):
+    code, out = _compare(capsys, "meaning-made", "--edit", "Shell.E=4", "--games", "20", "--players", "3",
+                         "--bots", "random", "--workers", "0", "--json")
+    assert code == 0, out.err
+    doc = json.loads(out.out)
+    assert doc["edits"][0]["card"] == "Shell" and doc["edits"][0]["old"] == 1
+    assert len(doc["seeds"]) == doc["games"] <= 20
+    keys = [m["key"] for m in doc["metrics"]]
+    assert keys[0] == get_game("meaning-made").leading_metrics[0] and "card_times:Shell" in keys
+    for m in doc["metrics"]:
+        assert set(m) >= {"metric", "old", "new", "diff", "low", "high", "verdict", "games"}
+        assert m["verdict"] in (BETTER, WORSE, HIGHER, LOWER, SAME, UNDECIDED)
+        assert m["games"] == {"old": doc["games"], "new": doc["games"]}
+        if m["verdict"] == SAME:                   # only ever for an interval inside the margin
+            assert -m["margin"] <= m["low"] <= m["high"] <= m["margin"]
+        if m["verdict"] == UNDECIDED:
+            assert m["low"] is None or m["low"] <= 0 <= m["high"] or m["games"]["old"] < 20
+
+
+def test_compare_on_a_no_op_edit_is_quiet(capsys):
+    code, out = _compare(capsys, "meaning-made", "--edit", "Shell.flavour=Other words.", "--games", "40",
+                         "--players", "2", "--bots", "random", "--workers", "0", "--json")
+    assert code == 0
+    doc = json.loads(out.out)
+    assert all(m["verdict"] in (SAME, UNDECIDED) for m in doc["metrics"])
+    assert all(m["diff"] in (0, None) for m in doc["metrics"])
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["meaning-made", "--edit", "Shell.E"], "CARD.FIELD=VALUE"),
+    (["meaning-made", "--edit", "Nowhere.E=4"], "Nowhere"),
+    (["meaning-made", "--edit", "Shell.E=-3"], "Shell"),
+    (["meaning-made"], "at least one --edit"),
+    (["meaning-made", "--edit", "Shell.E=4", "--margin", "track_low=x"], "--margin"),
+    (["no-such-game", "--edit", "Shell.E=4"], "no-such-game"),
+])
+def test_compare_refuses_bad_input_in_one_line(capsys, argv, words):
+    code, out = _compare(capsys, *argv)
+    assert code == 1
+    lines = [x for x in out.err.splitlines() if x.strip()]
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in out.err
+
+
+def test_skill_levels_are_bots_and_strong_plays_as_the_bot_itself():
+    from workbench.core.bots import check_specs, make_bots
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.skill import LEVELS
+    game = get_game("meaning-made")
+    bots = make_bots("skill:casual,skill:novice:random,greedy", 4)
+    assert [repr(b) for b in bots] == ["skill:casual:greedy", "skill:novice:random", "greedy", "greedy"]
+    for bad in ("skill", "skill:pro", "skill:blunder=2", "skill:casual:skill:novice", "skill:casual:ban:Nope"):
+        with pytest.raises(WorkbenchError):
+            check_specs(game, bad)
+    assert set(LEVELS) == {"strong", "steady", "casual", "novice"}
+    strong = simulate(SimSpec("meaning-made", games=4, players=3, bots="skill:strong", seed=5, trace=False),
+                      workers=0)
+    plain = simulate(SimSpec("meaning-made", games=4, players=3, bots="greedy", seed=5, trace=False), workers=0)
+    assert strong.games.drop("index").equals(plain.games.drop("index"))
+    novice = simulate(SimSpec("meaning-made", games=4, players=3, bots="skill:novice", seed=5, trace=False),
+                      workers=0)
+    assert not novice.games["actions"].equals(plain.games["actions"])   # the dial changes play
+
+
+def test_softmax_pick_follows_the_temperature():
+    from workbench.core.rng import Rng
+    from workbench.core.skill import softmax_pick
+    rng = Rng(3)
+    values = [0.0, 1.0, 0.5]
+    assert softmax_pick(values, 0, rng) == 1
+    cold = [softmax_pick(values, 0.05, rng) for _ in range(400)]
+    hot = [softmax_pick(values, 50, rng) for _ in range(400)]
+    assert cold.count(1) > 390
+    assert min(hot.count(i) for i in range(3)) > 90     # near uniform
+
+
+def test_compare_prints_the_change_and_decided_verdicts(capsys):
+    code, out = _compare(capsys, "meaning-made", "--edit", "settings.meaning=1", "--games", "40",
+                         "--players", "4", "--bots", "random", "--workers", "0")
+    assert code == 0
+    text = out.out
+    assert "settings meaning 5 -> 1" in text.splitlines()[0]
+    assert "final at" in text
+    assert "no difference" not in text

@@ -1,0 +1,163 @@
+"""``workbench compare``: what an edit of the cards does, played on paired seeds.
+
+The edits go through the Cards page's tweak session (each one validated as a
+file on disk would be, a bad one refused with one line); the old and the
+edited pool then play the same games (:mod:`workbench.sim.progressive`), and
+every look prints the verdicts it decided, so the first answer is on screen
+after the first look. The run stops once every watched metric (the game's
+leading metrics and the edited cards' own, :mod:`workbench.sim.verdicts`) is
+decided, or when the budget is spent.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .common import add_game_options, emit_json, game_setup
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("compare", help="what an edit does: the old and the edited cards on the same seeds",
+                       description="Apply one or more edits (CARD.FIELD=VALUE) to the cards, play the old and "
+                                   "the edited pool on the same seeds, and say per metric: better, worse, "
+                                   "higher, lower, no meaningful change (inside the margin) or cannot tell "
+                                   "yet (with the games that would decide it). Stops once every leading "
+                                   "metric is decided.")
+    p.add_argument("game", help="game id (see `workbench check`)")
+    p.add_argument("--edit", action="append", default=[], metavar="CARD.FIELD=VALUE",
+                   help="one edit, e.g. Shell.E=4 or settings.meaning=3 (repeatable)")
+    p.add_argument("--games", type=int, default=200, help="budget: games per arm at most (default 200)")
+    p.add_argument("--margin", action="append", default=[], metavar="METRIC=M",
+                   help="equivalence margin of a metric, e.g. track_low=1 (repeatable)")
+    p.add_argument("--watch", action="append", default=[], metavar="METRIC",
+                   help="watch this metric instead of the game's leading ones (repeatable; "
+                        "card metrics as card_times:NAME)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes (default: every core; 0 plays in this process)")
+    p.add_argument("--no-stop", action="store_true", help="play the whole budget even once all is decided")
+    add_game_options(p)
+    p.set_defaults(func=run)
+
+
+def parse_edit(text: str, names) -> tuple[str, str, str]:
+    """``CARD.FIELD=VALUE`` -> (card, field, value). A card name may hold dots:
+    the longest prefix that names a card (case-insensitive) is the card;
+    otherwise the text before the first dot."""
+    from workbench.core.errors import WorkbenchError
+    target, sep, value = text.partition("=")
+    target = target.strip()
+    if not sep or "." not in target:
+        raise WorkbenchError(f"--edit {text!r}: write CARD.FIELD=VALUE, e.g. Shell.E=4")
+    known = {str(n).lower() for n in names}
+    cuts = [i for i, ch in enumerate(target) if ch == "."]
+    for i in reversed(cuts):
+        if target[:i].strip().lower() in known:
+            return target[:i].strip(), target[i + 1:].strip(), value.strip()
+    card, _, field = target.partition(".")
+    if not card.strip() or not field.strip():
+        raise WorkbenchError(f"--edit {text!r}: write CARD.FIELD=VALUE, e.g. Shell.E=4")
+    return card.strip(), field.strip(), value.strip()
+
+
+def _margins(pairs) -> dict:
+    from workbench.core.errors import WorkbenchError
+    out = {}
+    for text in pairs:
+        key, sep, value = text.partition("=")
+        try:
+            m = float(value)
+        except ValueError:
+            m = None
+        if not sep or not key.strip() or m is None or not m >= 0 or m == float("inf"):
+            raise WorkbenchError(f"--margin {text!r}: write METRIC=M with M a number, 0 or more")
+        out[key.strip()] = m
+    return out
+
+
+def _fmt(v) -> str:
+    return "-" if v is None else f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+
+
+def describe(row: dict) -> str:
+    """One verdict as a line: metric, verdict, old -> new, the interval."""
+    interval = (f"[{_fmt(row['low'])}, {_fmt(row['high'])}]" if row["low"] is not None else "[no interval]")
+    line = (f"{row['metric']}: {row['verdict']}  {_fmt(row['old'])} -> {_fmt(row['new'])} "
+            f"(diff {_fmt(row['diff'])}, interval {interval}")
+    if row.get("margin") is not None:
+        line += f", margin ±{_fmt(row['margin'])}"
+    line += ")"
+    if row["verdict"] == "cannot tell yet":
+        need = row.get("games_needed")
+        line += (f"; about {need} games per arm would decide it at this spread" if need
+                 else "; no difference seen and no margin: more games cannot decide it")
+    return line
+
+
+def run(args) -> int:
+    from workbench.core.errors import WorkbenchError
+    from workbench.graphs.tweak import TweakSession
+    from workbench.sim.metrics import bot_summary
+    from workbench.sim.verdicts import UNDECIDED, verdict_rows
+
+    from . import validate
+    game = validate.game(args.game)
+    budget = validate.games(args.games)
+    validate.workers(args.workers)
+    players, seed, options, bots = game_setup(args, game)
+    if options or args.variant:
+        raise WorkbenchError("compare plays the cards as the game's defaults set them: "
+                             "--option and --variant are not taken here")
+    margins = _margins(args.margin)
+    if not args.edit:
+        raise WorkbenchError("compare needs at least one --edit CARD.FIELD=VALUE")
+    session = TweakSession(game.id)
+    names = list(session.card_names()) + ["settings"]
+    edits = []
+    for text in args.edit:
+        card, field, value = parse_edit(text, names)
+        report = session.edit(card, field, value)
+        edits.append({"card": report.card, "field": report.field, "old": report.old, "new": report.new,
+                      "analyses": report.lines()})
+    change = "; ".join(f"{e['card']} {e['field']} {e['old']} -> {e['new']}" for e in edits)
+    stream = session.stream_playtest(n=budget, players=players, seed=seed, bots=bots, workers=args.workers,
+                                     watch=tuple(args.watch) if args.watch else None, margins=margins,
+                                     stop_early=not args.no_stop)
+    if not args.json:
+        print(f"{game.name}, {players or game.default_players} players, bots {bots}, seed {seed}: {change}")
+        sys.stdout.flush()
+    shown: dict[str, str] = {}
+    last = None
+    for update in stream:
+        last = update
+        if args.json:
+            continue
+        rows = verdict_rows(update)
+        if update.preview:
+            continue
+        fresh = [r for r in rows if r["verdict"] != UNDECIDED and shown.get(r["key"]) != r["verdict"]]
+        for r in fresh:
+            shown[r["key"]] = r["verdict"]
+            print(f"  {update.games} games per arm ({update.elapsed:.1f} s): {describe(r)}")
+        sys.stdout.flush()
+    rows = verdict_rows(last)
+    from workbench.core.rng import derive_seed
+    doc = {"game": game.id, "players": players or game.default_players, "bots": bots, "seed": seed,
+           "edits": edits, "budget": budget, "games": last.games, "stopped_early": last.stopped_early,
+           "decided": last.decided, "elapsed": round(last.elapsed, 3),
+           "seeds": [derive_seed(seed, "game", i) for i in range(last.games)],
+           "metrics": rows,
+           # per bot (skill level) seated, on each pool: a mixed table read per level
+           "per_bot": {"old": bot_summary(last.a), "new": bot_summary(last.b)}}
+    if args.json:
+        emit_json(doc)
+        return 0
+    why = ("every metric decided" if last.decided else "budget spent")
+    print(f"final at {last.games} games per arm, {last.elapsed:.1f} s ({why}):")
+    for r in rows:
+        print(f"  {describe(r)}")
+    if len(doc["per_bot"]["old"]) > 1:
+        print("per bot (skill level), old -> new pool:")
+        for o, n in zip(doc["per_bot"]["old"], doc["per_bot"]["new"]):
+            print(f"  {o['bot']}: win rate {o['win_rate']:.3f} -> {n['win_rate']:.3f}, "
+                  f"mean score {o['mean_score']:.2f} -> {n['mean_score']:.2f} ({o['seats']} seats)")
+    return 0

@@ -1,0 +1,52 @@
+"""Planted edits of Mandate 2038 whose effect the rules make certain in
+direction (see :mod:`workbench.sim.planted`), each kind with many variations
+(which card, by how much, at which player count).
+
+* ``dearer-card``: the Facility or a Generator costs 1-3 more Runway, or the
+  AGI payment 1-3 more Compute: fewer of them are built (declared) per game.
+* ``larger-rewards``: the AGI's Mandate award grows by 3-8: the score spread
+  widens (the declarer pulls away).
+* ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
+
+The other kinds of the issue do not apply: the table shares no track it can
+fall by (the World Ending is read from public results), and the game always
+lasts four Eras, so no End card makes it longer.
+"""
+
+from __future__ import annotations
+
+from workbench.sim.planted import NO_OP, PlantedEdit
+
+KINDS = ("dearer-card", "larger-rewards", NO_OP)
+PLAYERS = (2, 3, 4, 5)
+#: (card kind in the catalogue, field, what its cost buys: the game_stats column)
+COSTS = (("facility", "runway", "stat:facilities_built"), ("generator", "runway", "stat:generators_built"),
+         ("agi", "compute", "stat:agi_declarations"))
+
+
+def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=None) -> list[PlantedEdit]:
+    table = session.table()
+    out = []
+    for _ in range(count):
+        n = rng.choice(players or PLAYERS)
+        if kind == "dearer-card":
+            what, column, stat = rng.choice(COSTS)
+            card = rng.choice(sorted(table.filter(table["kind"] == what)["name"].to_list()))
+            old = session.value_of(card, column)
+            new = old + rng.randint(1, 3)
+            out.append(PlantedEdit(kind, [(card, column, new)], n, [(stat, "lower")], f"{card} {column} {old} -> {new}"))
+        elif kind == "larger-rewards":
+            card = table.filter(table["kind"] == "agi")["name"][0]
+            old = session.value_of(card, "mandate")
+            new = old + rng.randint(3, 8)
+            out.append(PlantedEdit(kind, [(card, "mandate", new)], n, [("score_spread", "higher")],
+                                   f"{card} mandate award {old} -> {new}"))
+        elif kind == NO_OP:
+            marked = table.filter(table["provenance"].is_not_null())
+            card = rng.choice(sorted(marked["name"].to_list()))
+            old = marked.filter(marked["name"] == card)["provenance"][0]
+            new = "draft" if old == "seed" else "seed"
+            out.append(PlantedEdit(kind, [(card, "provenance", new)], n, [], f"{card} provenance {old} -> {new}"))
+        else:
+            raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
+    return out

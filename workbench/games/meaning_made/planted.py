@@ -1,0 +1,79 @@
+"""Planted edits of Meaning Made whose effect the rules make certain in
+direction (see :mod:`workbench.sim.planted`): each kind draws many
+variations (which card, which token, by how much, at which player count).
+
+* ``dearer-card``: one Pattern that games take (in at least a fifth of
+  baseline games) needs 2-4 more of one token: it is taken fewer times per
+  game, in fewer games, or later.
+* ``lower-track``: the world starts 1-3 Meaning lower: the lowest Meaning
+  reached falls, or games come nearer collapse.
+* ``larger-rewards``: a Contribution Order reward (first or second place,
+  or every later contributor's, where a game has more seats than places) grows by 3-8 Legacy: the score spread widens.
+* ``dearer-end``: the End Initiative needs 2-5 more of one token: games last
+  longer, with fewer rounds to spare.
+* ``no-op``: a card's flavour text, or its provenance mark: nothing the rules read.
+"""
+
+from __future__ import annotations
+
+from workbench.sim.planted import NO_OP, PlantedEdit
+
+KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", NO_OP)
+PLAYERS = (2, 3, 4, 5)
+WORDS = ("quiet", "river", "lantern", "glass", "ember", "orbit", "thread", "harbour", "moss", "signal")
+
+
+def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=None) -> list[PlantedEdit]:
+    """``count`` planted edits of ``kind`` drawn with ``rng`` (a
+    ``random.Random``); ``pick_rates(players)`` gives the baseline share of
+    games taking each card at that player count."""
+    cards = session.cards
+    settings = cards.settings
+    end = settings.end_initiative
+    out = []
+    for _ in range(count):
+        n = rng.choice(players or PLAYERS)
+        if kind == "dearer-card":
+            rates = pick_rates(n) if pick_rates else {}
+            names = sorted(p for p in cards.patterns if rates.get(p, 0) >= 0.2) or sorted(cards.patterns)
+            card = rng.choice(names)
+            token = rng.choice(("E", "I", "S"))
+            old = session.value_of(card, token)
+            new = old + rng.randint(2, 4)
+            out.append(PlantedEdit(kind, [(card, token, new)], n,
+                                   [(f"card_times:{card}", "lower"), (f"card_use:{card}", "lower"),
+                                    (f"card_first_round:{card}", "higher")], f"{card} {token} {old} -> {new}"))
+        elif kind == "lower-track":
+            old = settings.meaning
+            new = max(1, old - rng.randint(1, 3))
+            out.append(PlantedEdit(kind, [("settings", "meaning", new)], n,
+                                   [("track_low", "lower"), ("near_collapse", "higher"),
+                                    ("track_danger_rounds", "higher"), ("completion", "lower")],
+                                   f"starting Meaning {old} -> {new}"))
+        elif kind == "larger-rewards":
+            # the reward of contributors after the listed places only pays with three or more
+            places = len(settings.order_rewards)
+            which = rng.choice([f"order_rewards[{k}]" for k in range(places)]
+                               + (["other_reward"] if n > places else []))
+            old = session.value_of("settings", which)
+            new = old + rng.randint(3, 8)
+            out.append(PlantedEdit(kind, [("settings", which, new)], n, [("score_spread", "higher")],
+                                   f"{which} {old} -> {new}"))
+        elif kind == "dearer-end":
+            token = rng.choice(("E", "I", "S"))
+            old = session.value_of(end, token)
+            new = old + rng.randint(2, 5)
+            out.append(PlantedEdit(kind, [(end, token, new)], n,
+                                   [("duration_rounds", "higher"), ("rounds_to_spare", "lower")],
+                                   f"{end} {token} {old} -> {new}"))
+        elif kind == NO_OP:
+            card = rng.choice(sorted(cards.patterns) + sorted(cards.initiatives))
+            if rng.random() < 0.7:
+                text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(2, 8))).capitalize() + "."
+                out.append(PlantedEdit(kind, [(card, "flavour", text)], n, [], f"{card} flavour text"))
+            else:
+                out.append(PlantedEdit(kind, [(card, "provenance", rng.choice(("seed", "draft")))], n, [],
+                                       f"{card} provenance mark"))
+        else:
+            raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
+    return out

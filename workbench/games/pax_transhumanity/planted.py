@@ -1,0 +1,56 @@
+"""Planted edits of Pax Transhumanity whose effect the rules make certain in
+direction (see :mod:`workbench.sim.planted`), each kind with many variations
+(which idea, which Heat square, by how much, at which player count).
+
+* ``dearer-card``: an idea that games take (in at least a fifth of baseline
+  games) gets one or two more Heat squares: it is taken fewer times per game,
+  in fewer games, or later.
+* ``dearer-end``: the Tycoon needs 1-2 more Companies, or a Singular run 1-2
+  more bands: games last longer.
+* ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
+
+Not planted: a shared track (the table does not fall together) and larger
+rewards (the scores are counts the rules fix, not values of the cards).
+"""
+
+from __future__ import annotations
+
+from workbench.sim.planted import NO_OP, PlantedEdit
+
+KINDS = ("dearer-card", "dearer-end", NO_OP)
+PLAYERS = (2, 3, 4)
+END_SETTINGS = ("tycoon_company", "singular_run")
+
+
+def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=None) -> list[PlantedEdit]:
+    table = session.table()
+    ideas = table.filter(table["kind"] == "idea")
+    out = []
+    for _ in range(count):
+        n = rng.choice(players or PLAYERS)
+        if kind == "dearer-card":
+            rates = pick_rates(n) if pick_rates else {}
+            names = sorted(c for c in ideas["name"].to_list() if rates.get(c, 0) >= 0.2) or sorted(ideas["name"])
+            card = rng.choice(names)
+            old = ideas.filter(ideas["name"] == card)["heat"][0] or ""
+            added = [rng.choice(("white", "black")) for _ in range(rng.randint(1, 2))]
+            new = " ".join(old.split() + added)
+            out.append(PlantedEdit(kind, [(card, "heat", new)], n,
+                                   [(f"card_times:{card}", "lower"), (f"card_use:{card}", "lower"),
+                                    (f"card_first_round:{card}", "higher")],
+                                   f"{card} heat '{old}' -> '{new}'"))
+        elif kind == "dearer-end":
+            name = rng.choice(END_SETTINGS)
+            old = session.value_of(name, "value")
+            new = old + rng.randint(1, 2)
+            out.append(PlantedEdit(kind, [(name, "value", new)], n, [("duration_rounds", "higher")],
+                                   f"{name} {old} -> {new}"))
+        elif kind == NO_OP:
+            marked = table.filter(table["provenance"].is_not_null())
+            card = rng.choice(sorted(marked["name"].to_list()))
+            old = marked.filter(marked["name"] == card)["provenance"][0]
+            new = "draft" if old == "seed" else "seed"
+            out.append(PlantedEdit(kind, [(card, "provenance", new)], n, [], f"{card} provenance {old} -> {new}"))
+        else:
+            raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
+    return out

@@ -1,0 +1,124 @@
+"""Planted edits: card edits whose effect is known before a game is played,
+to measure whether a paired comparison sees them.
+
+Each game package may hold a ``planted`` module with
+``planted_edits(session, rng, kind, count, players, pick_rates)`` returning
+:class:`PlantedEdit` objects of one kind (what its kinds are is the game's:
+:func:`kinds_of`). Each edit says which metric should move which way
+(``expect``); a no-op edit (flavour text, a provenance mark) expects nothing
+and any decided difference on it is a false call.
+
+:func:`run_planted` plays one edit through the same tweak session and paired
+playtest as ``workbench compare`` and classifies it:
+
+* ``hit``: some expected metric was decided in the expected direction, and
+  none in the opposite one;
+* ``wrong``: some expected metric was decided the other way;
+* ``missed``: no expected metric was decided either way within the budget;
+* for a no-op: ``false call`` when any watched metric was decided higher or
+  lower, else ``quiet``.
+
+The figures of the whole generator come from ``analyses/planted_edits.py``
+(too slow for the test suite); docs/verdicts.md gives them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+
+from .verdicts import HIGHER, LOWER
+
+NO_OP = "no-op"
+
+
+@dataclass
+class PlantedEdit:
+    """One planted edit: the edits, at which player count, and what must move."""
+
+    kind: str
+    edits: list[tuple[str, str, object]]               # (card, field, value)
+    players: int
+    expect: list[tuple[str, str]] = field(default_factory=list)   # (metric key, "higher"|"lower")
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "edits": [list(e) for e in self.edits], "players": self.players,
+                "expect": [list(e) for e in self.expect], "note": self.note}
+
+
+def planted_module(game):
+    """The game package's ``planted`` module, or None when it has none."""
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.planted")
+    except ModuleNotFoundError:
+        return None
+
+
+def kinds_of(game) -> tuple[str, ...]:
+    """The kinds of planted edit the game offers (its module's ``KINDS``), no-op included."""
+    module = planted_module(game)
+    return tuple(getattr(module, "KINDS", ())) if module else ()
+
+
+def pick_rates(game_id: str, players: int, *, games: int = 40, seed: int = 99, bots: str = "greedy",
+               workers: int | None = None) -> dict[str, float]:
+    """Share of baseline games in which each card is taken (a generator plants
+    dearer-card edits only on cards games take: a card never taken cannot be
+    taken less). Played on its own seed, apart from the comparisons."""
+    from . import SimSpec, simulate
+    from .metrics import card_summary
+    res = simulate(SimSpec(game_id, games=games, players=players, bots=bots, seed=seed, trace=False),
+                   workers=workers)
+    return {r["card"]: r["pick_rate"] for r in card_summary(res).iter_rows(named=True)}
+
+
+def classify(planted: PlantedEdit, rows: list[dict]) -> str:
+    """``hit``/``wrong``/``missed`` for a planted edit, ``false call``/``quiet`` for a no-op."""
+    by_key = {r["key"]: r for r in rows}
+    if planted.kind == NO_OP or not planted.expect:
+        return "false call" if any(r.get("direction") in (HIGHER, LOWER) for r in rows) else "quiet"
+    seen = [(by_key[k].get("direction"), want) for k, want in planted.expect if k in by_key]
+    if any(d is not None and d != want for d, want in seen):
+        return "wrong"
+    if any(d == want for d, want in seen):
+        return "hit"
+    return "missed"
+
+
+def run_planted(game_id: str, planted: PlantedEdit, *, budget: int = 200, seed: int = 1, bots: str = "greedy",
+                workers: int | None = None, until_named: bool = True) -> dict:
+    """Play one planted edit as ``workbench compare`` would (the game's
+    leading metrics, the edited cards' metrics, plus the expected metrics) and
+    classify it; returns the edit, the outcome, the games played, the seconds
+    and the decided rows.
+
+    ``until_named``: stop at the first look where an expected metric is
+    decided either way. That is the moment ``workbench compare`` prints it,
+    and every look's interval holds at the run's error level (the looks share
+    alpha, see :mod:`workbench.sim.progressive`), so a later look could not
+    take the call back without an error the design already counts. A no-op
+    edit always runs until compare itself would stop."""
+    from workbench.graphs.tweak import TweakSession
+
+    from .verdicts import leading_watch, verdict_rows
+    session = TweakSession(game_id)
+    for card, column, value in planted.edits:
+        session.edit(card, column, value)
+    cards = [c for c, _, _ in planted.edits if session._played(c) and not session._is_cell(c)]
+    watch = leading_watch(session.game, cards)
+    watch += [k for k, _ in planted.expect if k not in watch]
+    start = time.perf_counter()
+    last = None
+    expected = {k for k, _ in planted.expect}
+    for last in session.stream_playtest(n=budget, players=planted.players, seed=seed, bots=bots, workers=workers,
+                                        watch=tuple(watch), first_preview=None):
+        if until_named and expected and any(r["key"] in expected and r.get("direction") for r in last.rows):
+            break
+    rows = verdict_rows(last)
+    return {**planted.to_dict(), "outcome": classify(planted, rows), "games": last.games,
+            "seconds": round(time.perf_counter() - start, 2),
+            "decided": [{"key": r["key"], "verdict": r["verdict"], "diff": r["diff"]}
+                        for r in rows if r["verdict"] != "cannot tell yet"]}
