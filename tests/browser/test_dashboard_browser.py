@@ -383,33 +383,6 @@ def test_cards_page_offers_every_game(ui, console_errors):
     assert console_errors == []
 
 
-def test_pool_graphs_are_grouped_and_highlight_a_card(ui, console_errors):
-    """Pax Transhumanity's and Mandate 2038's card graphs on the Graph page: grouped
-    (by sphere, by kind), a selected card highlighted with what it needs and unlocks."""
-    page = ui.page
-    roles = """() => {
-        for (const m of Bokeh.documents[0].all_models) {
-            if (m.data && m.data.role && m.data.group && m.data.role.length) return Array.from(m.data.role);
-        }
-        return [];
-    }"""
-    for game, by, card, shot in (("pax-transhumanity", "sphere", "Gene Drive", "graph-pax"),
-                                 ("mandate-2038", "kind", "Capital", "graph-mandate")):
-        ui.open("Cards")
-        page.locator(".cards-game select").select_option(game)
-        ui.tab("Graph")
-        page.locator(".page-graph .bk-btn", has_text=re.compile(rf"^{by}$")).click()
-        box = page.get_by_placeholder("type a card name")
-        box.fill(card)
-        box.press("Enter")
-        expect(page.locator(".graph-links")).to_contain_text(f"{card} needs")
-        page.wait_for_function(f"() => ({roles})().includes('selected')", polling=500)
-        found = page.evaluate(roles)
-        assert found.count("selected") == 1 and ("needs" in found or "unlocks" in found)
-        ui.screenshot(shot)
-    assert console_errors == []
-
-
 SELECT_IN_GRAPH = """(card) => {
     // what a click on a node does: set the node source's selection, which Bokeh
     // sends to the server like any other change
@@ -438,7 +411,11 @@ def test_graph_click_selects_a_card(ui, console_errors):
 EDIT_LINE = re.compile(r"(\w[\w ]*?) (runway|compute): (\d+) → (\d+)")
 
 
-def test_balance_page_searches_mandate_applies_and_undoes(ui, console_errors):
+def test_balance_page_with_a_tiny_budget_never_offers_apply(ui, console_errors):
+    """A 2-trial, 1-game search cannot show that a proposal meets its targets on
+    fresh seeds: Apply stays off and the page says what sample it would need
+    (applying an offered proposal and undoing it are tested on the page's model,
+    tests/test_dashboard_balance.py)."""
     page = ui.page
     ui.open("Balance")
     page.locator(".balance-game select").select_option("mandate-2038")
@@ -453,26 +430,12 @@ def test_balance_page_searches_mandate_applies_and_undoes(ui, console_errors):
     page.get_by_role("button", name="Search").click()
     expect(page.locator("progress.balance-progress")).to_be_visible()
     status = page.locator(".balance-status")
-    expect(status).to_contain_text("2 trials; proposal:", timeout=240_000)
+    expect(status).to_contain_text("2 trials", timeout=240_000)
     expect(page.locator("progress.balance-progress")).to_be_hidden()
-    expect(page.locator(".balance-diff")).to_contain_text("+++ b/mandate_2038/game.yaml")
-    edits = " ".join(page.locator(".balance-edits li").all_inner_texts())
-    found = EDIT_LINE.search(edits)
-    assert found, edits
-    card, field, old, new = found.groups()
-    page.get_by_role("button", name="Apply proposal").click()
-    expect(status).to_contain_text("applied: wrote game.yaml")
+    expect(page.get_by_role("button", name="Apply proposal")).to_be_disabled()
+    if page.locator(".balance-edits li").count():
+        expect(page.locator(".page-balance")).to_contain_text("Not offered")
     ui.screenshot("balance")
-    # the Cards page shows the same live pool: the applied value, and Undo there
-    ui.tab("Cards")
-    page.locator(".cards-game select").select_option("mandate-2038")
-    expect(_cell(page, card, field)).to_have_text(new)
-    expect(page.locator(".page-cards").get_by_role("button", name="Undo")).to_be_enabled()
-    ui.tab("Balance")
-    page.locator(".page-balance").get_by_role("button", name="Undo").click()
-    expect(status).to_contain_text("undone: wrote game.yaml")
-    ui.tab("Cards")
-    expect(_cell(page, card, field)).to_have_text(old)
     assert console_errors == []
 
 

@@ -181,7 +181,7 @@ class Mandate2038(Game):
     def format_action(self, state: MandateState, action) -> str:
         return str(action)
 
-    def observation(self, state, seat: int) -> dict:
+    def observation(self, state: MandateState, seat: int) -> dict:
         """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
         from .hidden import observation
         return observation(self, state, seat)

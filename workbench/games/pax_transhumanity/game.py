@@ -166,7 +166,7 @@ class PaxGame(Game):
             out.append(value)
         return out
 
-    def observation(self, state, seat: int) -> dict:
+    def observation(self, state: PaxState, seat: int) -> dict:
         """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""
         from .hidden import observation
         return observation(self, state, seat)
