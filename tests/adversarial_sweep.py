@@ -312,7 +312,7 @@ def cases() -> list[Case]:
     for name, what in (("empty-patterns", "empty"), ("binary-patterns", "binary"),
                        ("latin1-settings", "UTF-8"), ("round-limit-neg", "round_limit"),
                        ("prism-zero", "prism_size"), ("markers-neg", "markers"),
-                       ("tokens-bool", "integer"), ("html-name", "card name"), ("bomb-name", "alias"),
+                       ("tokens-bool", "whole number"), ("html-name", "card name"), ("bomb-name", "alias"),
                        ("deep-tables", "nested"), ("dup-faction", "duplicate"),
                        ("pax-round-limit", "round_limit"), ("pax-binary-ideas", "binary"),
                        ("po-duplicate", "appears 2 times"), ("po-placeholder", "nosuch.value"),

@@ -68,6 +68,9 @@ def test_balance_proposal_applied_shows_on_cards_and_graph(bench):
     assert m.session() is bench.pool is graph.model.pool  # the same live pool, opened once
     old = cards.model.cell("Quiet Hour", "order_spaces")
     m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": old, "new": old + 1}]
+    # as if its fresh check had vouched for it (balance/verdict.py): only then may it be applied
+    m.verdict = {"offered": True, "reasons": [], "fresh_games_needed": None,
+                 "games_per_trial_needed": None, "trials_needed": None}
     bench.page = TITLES.index("Balance")
     balance._guarded(m.apply)
     assert m.applied and not balance._undo.disabled
