@@ -17,6 +17,8 @@ playtest are the Meaning Made session's.
 
 from __future__ import annotations
 
+from workbench.core.names import check_pool_names
+
 import copy
 import tempfile
 from pathlib import Path
@@ -205,6 +207,8 @@ class PoolTweakSession(TweakSession):
                 text = dump_yaml(raw[name]) if name in raw else (self.folder / name).read_text(encoding="utf-8")
                 (tmp_path / name).write_text(text, encoding="utf-8")
             try:
+                # an edited name that looks like another card's is refused as the loader refuses it
+                check_pool_names(tmp_path, self.spec.files)
                 return self.spec.load(tmp_path)
             except DataError as exc:
                 real = str(self.folder / Path(exc.file).name) if exc.file else None

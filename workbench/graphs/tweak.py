@@ -36,6 +36,7 @@ from typing import Any
 import polars as pl
 
 from workbench.core import cardfile
+from workbench.core.names import check_pool_names
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
 
@@ -508,6 +509,8 @@ class TweakSession:
             for name in EDITABLE_FILES:
                 (tmp_path / name).write_text(dump_yaml(raw[name]), encoding="utf-8")
             try:
+                # an edited name that looks like another card's is refused as the loader refuses it
+                check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")))
                 return self._load_cards(tmp_path)
             except DataError as exc:
                 real = str(self.folder / Path(exc.file).name) if exc.file else None
