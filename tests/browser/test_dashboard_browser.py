@@ -328,7 +328,15 @@ def select_row(page, row, button, attempts: int = 5) -> None:
 def test_large_game_moves_filtered_and_board_legend(ui, console_errors):
     page = ui.page
     ui.open("Play")
-    page.locator(".play-game select").select_option("mandate-2038")
+    # under load a choice made before the page's widgets are live can be lost:
+    # choose again until the page shows the game (a condition, not a pause)
+    for _ in range(5):
+        page.locator(".play-game select").select_option("mandate-2038")
+        try:
+            expect(page.locator(".play-status")).to_contain_text("Mandate 2038", timeout=30_000)
+            break
+        except AssertionError:
+            continue
     expect(page.locator(".play-status")).to_contain_text("Mandate 2038")
     expect(page.locator(".wb-legend")).to_contain_text("Players")
     kinds = page.locator(".play-kind select option").all_inner_texts()
