@@ -48,6 +48,16 @@ class PlantedEdit:
                 "expect": [list(e) for e in self.expect], "note": self.note}
 
 
+def provenance_flip(kind: str, table, rng, n: int) -> PlantedEdit:
+    """A no-op edit: one card's provenance mark (``seed`` <-> ``draft``), which no
+    rule reads, on a card of ``table`` (the Cards page's table) that carries one."""
+    marked = table.filter(table["provenance"].is_not_null())
+    card = rng.choice(sorted(marked["name"].to_list()))
+    old = marked.filter(marked["name"] == card)["provenance"][0]
+    new = "draft" if old == "seed" else "seed"
+    return PlantedEdit(kind, [(card, "provenance", new)], n, [], f"{card} provenance {old} -> {new}")
+
+
 def planted_module(game):
     """The game package's ``planted`` module, or None when it has none."""
     package = type(game).__module__.rpartition(".")[0]

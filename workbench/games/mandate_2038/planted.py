@@ -15,7 +15,7 @@ lasts four Eras, so no End card makes it longer.
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit
+from workbench.sim.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "larger-rewards", NO_OP)
 PLAYERS = (2, 3, 4, 5)
@@ -42,11 +42,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             out.append(PlantedEdit(kind, [(card, "mandate", new)], n, [("score_spread", "higher")],
                                    f"{card} mandate award {old} -> {new}"))
         elif kind == NO_OP:
-            marked = table.filter(table["provenance"].is_not_null())
-            card = rng.choice(sorted(marked["name"].to_list()))
-            old = marked.filter(marked["name"] == card)["provenance"][0]
-            new = "draft" if old == "seed" else "seed"
-            out.append(PlantedEdit(kind, [(card, "provenance", new)], n, [], f"{card} provenance {old} -> {new}"))
+            out.append(provenance_flip(kind, table, rng, n))
         else:
             raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
     return out

@@ -15,7 +15,7 @@ rewards (the scores are counts the rules fix, not values of the cards).
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit
+from workbench.sim.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4)
@@ -46,11 +46,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             out.append(PlantedEdit(kind, [(name, "value", new)], n, [("duration_rounds", "higher")],
                                    f"{name} {old} -> {new}"))
         elif kind == NO_OP:
-            marked = table.filter(table["provenance"].is_not_null())
-            card = rng.choice(sorted(marked["name"].to_list()))
-            old = marked.filter(marked["name"] == card)["provenance"][0]
-            new = "draft" if old == "seed" else "seed"
-            out.append(PlantedEdit(kind, [(card, "provenance", new)], n, [], f"{card} provenance {old} -> {new}"))
+            out.append(provenance_flip(kind, table, rng, n))
         else:
             raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
     return out
