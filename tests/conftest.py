@@ -36,6 +36,21 @@ def init_folder(tmp_path, monkeypatch, capsys):
     forget()
 
 
+@pytest.fixture(autouse=True)
+def _rooms_apart(monkeypatch, tmp_path_factory):
+    """No test's rooms reach another's: the playtest journal is a file of this
+    test session (not ``playtest-journal.sqlite`` in the checkout) unless the
+    test names one, and the server's hall a test opened in this process is
+    forgotten after it (else the next test's Sweeps page reads its journal)."""
+    import sys
+    if not os.environ.get("WORKBENCH_JOURNAL"):
+        monkeypatch.setenv("WORKBENCH_JOURNAL", str(tmp_path_factory.getbasetemp() / "session-journal.sqlite"))
+    yield
+    web = sys.modules.get("workbench.rooms.web")
+    if web is not None and web.serving() is not None:
+        web.reset()
+
+
 def pytest_collection_modifyitems(config, items):
     # Browser tests are marked by their folder so nobody forgets the marker.
     for item in items:

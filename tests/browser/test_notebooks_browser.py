@@ -7,6 +7,7 @@ One test per notebook, each bounded by the timeouts below."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
@@ -162,11 +163,20 @@ def _card_editor_edits_a_cost(page, screenshots):
         has=page.locator(".tabulator-cell[tabulator-field='name']", has_text=re.compile(rf"^{re.escape(card)}$")))
     cell = row.locator(".tabulator-cell[tabulator-field='E']")
     old = int(cell.inner_text())
-    cell.click()
-    field = cell.locator("input")
-    field.wait_for()
-    field.fill(str(old + 1))
-    field.press("Enter")
+    # Tabulator redraws a row while the lab is still laying out outputs (most
+    # under load), which detaches the cell's editor: open it again until the
+    # value is typed in (each try waits on the editor, not on a clock)
+    for attempt in range(5):
+        try:
+            cell.click(timeout=30_000)
+            field = cell.locator("input")
+            field.wait_for(timeout=30_000)
+            field.fill(str(old + 1), timeout=15_000)
+            field.press("Enter", timeout=15_000)
+            break
+        except PlaywrightError:
+            if attempt == 4:
+                raise
     expect(editor.locator(".cards-report").first).to_contain_text("What the last edit changed", timeout=60_000)
     expect(cell).to_have_text(str(old + 1))
     # the picture for the docs: the editor at the top of the lab's window
