@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .sheets import Deck, build_deck, typeset
+from .tts_mats import Mat
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_PX = 4096                 # TTS's texture limit per side
@@ -49,6 +50,8 @@ GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
 SEAT_COLOURS = [("Red", (0.856, 0.1, 0.094)), ("Blue", (0.118, 0.53, 1.0)), ("Green", (0.192, 0.701, 0.168)),
                 ("Yellow", (0.905, 0.898, 0.172)), ("Orange", (0.956, 0.392, 0.113)),
                 ("Purple", (0.627, 0.125, 0.941)), ("Teal", (0.129, 0.694, 0.607)), ("Pink", (0.96, 0.439, 0.807))]
+#: TTS's other player colours (White is a seat like the rest; Black is the Game Master's)
+EXTRA_COLOURS = [("White", (1.0, 1.0, 1.0)), ("Brown", (0.443, 0.231, 0.09))]
 IMAGE_NAME = re.compile(r"^.+-[0-9a-f]{16}\.png$")
 
 
@@ -86,12 +89,28 @@ class Image:
 
 @dataclass
 class Table:
-    """What a game adds to the table: counters, pieces, bags and a board (see
-    the print modules' ``tts_table``)."""
+    """What a game adds to the table (see the print modules' ``tts_table``).
+
+    ``pieces`` are ``{type, nickname, seat, count, at | on, scale, colour, black}``:
+    ``at`` an (x, z) position in TTS units, ``on`` a ``(mat key, area key)`` of one of
+    ``mats``, neither: a row by the seat (or beside the board when shared). ``bags``
+    are ``{nickname, seat, contents: [piece...], infinite, on, description}``; an
+    infinite bag (TTS's ``Infinite_Bag``: a supply that never runs out) holds one
+    piece. ``piles`` are the cards the setup deals: ``{nickname, cards: [card...] top
+    first, on | hand: seat, face_up}``, the cards being the deck's own card records;
+    every card of a kind no pile takes stays in the kind's deck by the table.
+    ``seats`` is the number of seats the game set up (it clamps the asked number to
+    its player range), ``hand_colours`` TTS's player colour of each seat's hand zone
+    and ``seat_rgb`` each seat's piece colour, when the game has its own."""
     counters: list[tuple] = field(default_factory=list)       # (name, value) or (name, value, seat)
-    pieces: list[dict] = field(default_factory=list)      # {type, nickname, seat, count, at}
-    bags: list[dict] = field(default_factory=list)        # {nickname, seat, contents: [piece...]}
+    pieces: list[dict] = field(default_factory=list)
+    bags: list[dict] = field(default_factory=list)
     board: dict | None = None                             # {nickname, cells: [(x, y) mm], size, tiles: [card]}
+    mats: list[Mat] = field(default_factory=list)
+    piles: list[dict] = field(default_factory=list)
+    seats: int | None = None
+    hand_colours: list[str] | None = None
+    seat_rgb: list[tuple[float, float, float]] | None = None
 
 
 def _render(deck: Deck, images: list[Image]) -> None:
@@ -99,19 +118,30 @@ def _render(deck: Deck, images: list[Image]) -> None:
     from PIL import Image as PILImage
     groups: dict[float, list[int]] = {}
     for i, im in enumerate(images):
-        ppi = max(im.px[0] / (im.mm[0] / INCH), im.px[1] / (im.mm[1] / INCH))
-        groups.setdefault(round(ppi, 3), []).append(i)
+        # the page is drawn a hair larger than the print size (each cell a whole number
+        # of pixels at this ppi, the card stretched to it), so Typst's PNG has exactly
+        # the size TTS is told: no decoding, resizing or re-encoding
+        cols, rows = im.page.get("cols", 1), im.page.get("rows", 1)
+        _, _, ppi = cell_pixels(im.mm[0] / cols, im.mm[1] / rows)
+        size = lambda n: (n - 0.01) / ppi * INCH          # noqa: E731 - mm that give n whole pixels
+        im.page = {**im.page, "cell_w": size(im.px[0] // cols), "cell_h": size(im.px[1] // rows),
+                   "page_w": size(im.px[0]), "page_h": size(im.px[1])}
+        groups.setdefault(round(ppi, 6), []).append(i)
     for ppi, idx in groups.items():
         pngs = typeset(deck, fmt="png", ppi=ppi, page_list=[images[i].page for i in idx], entry="tts")
         pngs = pngs if isinstance(pngs, list) else [pngs]
         for i, data in zip(idx, pngs):
             im = images[i]
-            pic = PILImage.open(io.BytesIO(data)).convert("RGBA")   # a hex's corners stay clear
-            if pic.size != im.px:
-                pic = pic.resize(im.px, PILImage.LANCZOS)
-            buf = io.BytesIO()
-            pic.save(buf, format="PNG", optimize=False)
-            im.page = {"png": buf.getvalue()}
+            pic = PILImage.open(io.BytesIO(data))      # lazy: reads the header only
+            if pic.size == im.px and pic.mode == "RGBA":
+                im.page = {"png": data}                   # Typst's own file: no decoding, no re-encoding
+            else:
+                pic = pic.convert("RGBA")                 # a hex's corners stay clear
+                if pic.size != im.px:
+                    pic = pic.resize(im.px, PILImage.LANCZOS)
+                buf = io.BytesIO()
+                pic.save(buf, format="PNG", optimize=False)
+                im.page = {"png": buf.getvalue()}
             im.name = f"{im.stem}-{hashlib.sha256(im.page['png']).hexdigest()[:16]}.png"
 
 
@@ -193,6 +223,10 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
     folder = out.with_name(out.stem + "-images")
     folder.mkdir(exist_ok=True)
     table = table_for(deck, seats, seed)
+    seats = table.seats or seats
+    if table.hand_colours and not table.seat_rgb:     # pieces take the colour of their seat's hand
+        rgb = dict(SEAT_COLOURS + EXTRA_COLOURS)
+        table.seat_rgb = [rgb[c] for c in table.hand_colours]
     # identity, not equality: three Research tiles are equal dicts but lie on three spaces
     on_board = {id(c): pos for c, pos in zip((table.board or {}).get("tiles", []),
                                              (table.board or {}).get("positions", []))}
@@ -219,6 +253,12 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
                 "grid": b["grid"], "width": w, "height": h}
         images.append(Image("board", page, (w, h), (cw, ch)))
         board_image = len(images) - 1
+    mat_image = {}
+    for m in table.mats:
+        m.layout()
+        cw, ch, _ = cell_pixels(m.width, m.height)
+        images.append(Image(f"mat-{m.key}", m.page(_tint(table, m.seat)), (m.width, m.height), (cw, ch)))
+        mat_image[m.key] = len(images) - 1
     _render(deck, images)
     names = {im.name for im in images}
     for im in images:
@@ -233,34 +273,35 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
 
     guids = _Guids()
     objects: list[dict] = []
-    summary: dict = {"decks": {}, "tiles": {}, "boards": {}, "counters": 0, "pieces": {}, "bags": {}}
-    board_h = (table.board["height"] / INCH) if table.board else 0.0
+    summary: dict = {"decks": {}, "tiles": {}, "boards": {}, "counters": 0, "pieces": {}, "bags": {},
+                     "mats": {}, "piles": {}, "rects": {}, "areas": {}}
+    spots = Spots(table, seats)
+    board_h = spots.centre_h
+    dealt = {id(c) for p in table.piles for c in p["cards"]}
+    cards_of: dict[int, tuple] = {}      # id(card) -> (kind, CardID, sheet key) or (kind, face image, back image)
+    customs: dict[str, dict] = {}        # kind key -> its CustomDeck sheets
     x = -14.0
     deck_no = 0
     for what, kind, items, back_page in plan:
         if what == "deck":
-            cards, ids, custom = [], [], {}
-            scale = card_scale(kind.grid.card_w)
-            z = board_h / 2 + 4.0
+            custom = {}
             for chunk, page_i, cols, rows in items:
                 deck_no += 1
                 custom[str(deck_no)] = {"FaceURL": url(page_i), "BackURL": url(back_page), "NumWidth": cols,
                                         "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
                 for j, c in enumerate(chunk):
-                    cid = deck_no * 100 + j
-                    ids.append(cid)
-                    card = _base(guids, "Card", c.get("title") or c["name"], _transform(x, z, scale=scale, flip=True),
-                                 _description(c))
-                    card.update({"CardID": cid, "SidewaysCard": False,
-                                 "CustomDeck": {str(deck_no): custom[str(deck_no)]}})
-                    cards.append(card)
-            obj = _base(guids, "DeckCustom", f"{deck.game_name}: {kind.title}", _transform(x, z, scale=scale, flip=True))
-            obj.update({"SidewaysCard": False, "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": cards})
-            objects.append(obj)
-            summary["decks"][kind.key] = len(ids)
-            x += kind.grid.card_w / INCH + 1.0
+                    cards_of[id(c)] = (kind, deck_no * 100 + j, str(deck_no))
+            left = [c for c in kind.cards if id(c) not in dealt]
+            summary["decks"][kind.key] = len(kind.cards)
+            if left:
+                objects.append(_pile(guids, [(c, cards_of[id(c)]) for c in left], custom,
+                                     f"{deck.game_name}: {kind.title}", x, board_h / 2 + 4.0, False))
+                x += kind.grid.card_w / INCH + 1.0
+            customs[kind.key] = custom
             continue
-        loose = [(c, f, b) for c, f, b in items if id(c) not in on_board]
+        loose = [(c, f, b) for c, f, b in items if id(c) not in on_board and id(c) not in dealt]
+        for c, f, b in items:
+            cards_of[id(c)] = (kind, f, b)
         scale = tile_scale(kind.grid.card_w)
         if kind.size == "board":     # player boards: a row on the far side of the table
             bx = -(len(loose) - 1) / 2 * (kind.grid.card_w / INCH + 0.5)
@@ -278,7 +319,8 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
                 at = on_board[id(c)]
                 objects.append(_tile(guids, kind, c, url(face_i), url(back_i), at[0], at[1], scale, y=1.3))
         summary["tiles"][kind.key] = len(items)
-        x += kind.grid.card_w / INCH + 1.0
+        if loose:
+            x += kind.grid.card_w / INCH + 1.0
     if table.board is not None:
         b = table.board
         obj = _base(guids, "Custom_Tile", b["nickname"], _transform(0.0, 0.0, scale=tile_scale(b["width"]), y=1.0))
@@ -286,24 +328,161 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
         obj["CustomImage"] = {"ImageURL": url(board_image), "ImageSecondaryURL": url(board_image),
                               "ImageScalar": 1.0, "WidthScale": 0.0,
                               "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": False}}
-        s = tile_scale(b["width"])
-        # snap points are in the board's own frame: scaled by it and turned with it (rotY 180)
-        obj["AttachedSnapPoints"] = [{"Position": {"x": round(-px / s, 4), "y": 0.1, "z": round(-pz / s, 4)},
-                                      "Rotation": {"x": 0.0, "y": 0.0, "z": 0.0}, "Tags": []}
-                                     for px, pz in b["positions"]]
+        obj["AttachedSnapPoints"] = _snaps(tile_scale(b["width"]), b["positions"])
         objects.append(obj)
         summary["boards"]["board"] = 1
-    objects += _seats(guids, table, seats, board_h, summary)
+    for m in table.mats:
+        cx, cz = spots.mats[m.key]
+        s = tile_scale(m.width)
+        obj = _base(guids, "Custom_Tile", m.nickname, _transform(cx, cz, scale=s, y=1.0), seat=m.seat)
+        obj.update({"Locked": True, "ColorDiffuse": dict(GREY_WHITE)})
+        obj["CustomImage"] = {"ImageURL": url(mat_image[m.key]), "ImageSecondaryURL": url(mat_image[m.key]),
+                              "ImageScalar": 1.0, "WidthScale": 0.0,
+                              "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True}}
+        obj["AttachedSnapPoints"] = _snaps(s, [(px - cx, pz - cz) for px, pz in
+                                               (spots.area(m.key, a) for a in m.areas)])
+        objects.append(obj)
+        summary["mats"][m.key] = len(m.areas)
+        w, h = m.width / INCH / 2, m.height / INCH / 2
+        summary["rects"][m.key] = [round(v, 3) for v in (cx - w, cz - h, cx + w, cz + h)]
+        for key, a in m.areas.items():      # where each area lies on the table: x0, z0, x1, z1
+            ax, az = spots.area(m.key, key)
+            aw, ah = a.box[2] / INCH / 2, a.box[3] / INCH / 2
+            summary["areas"][f"{m.key}/{key}"] = [round(v, 3) for v in (ax - aw, az - ah, ax + aw, az + ah)]
+    for p in table.piles:
+        objects += _deal(guids, p, cards_of, customs, spots, url)
+        summary["piles"][p["nickname"]] = summary["piles"].get(p["nickname"], 0) + len(p["cards"])
+    objects += _seats(guids, table, seats, spots, summary)
     save = {"SaveName": f"{deck.game_name} ({lang}, cards {deck.version})", "GameMode": "", "Gravity": 0.5,
             "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
             "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
     out.write_text(json.dumps(save, ensure_ascii=False, indent=1), encoding="utf-8")
     summary.update({"game": game_id, "lang": lang, "out": str(out), "images": str(folder),
-                    "image_files": len(images), "version": deck.version,
+                    "image_files": len(images), "version": deck.version, "seats": seats,
                     "image_list": [{"file": im.name, "mm": [round(v, 3) for v in im.mm], "px": list(im.px),
                                     "ppi": round(min(im.px[0] / (im.mm[0] / INCH), im.px[1] / (im.mm[1] / INCH)), 1)}
                                    for im in images]})
     return summary
+
+
+GREY_WHITE = {"r": 1.0, "g": 1.0, "b": 1.0}
+
+
+def _tint(table: Table, seat: int | None) -> str:
+    """A mat's background: its seat's colour mixed with white, or a neutral one when shared."""
+    if seat is None:
+        return "#d9d3c3"
+    rgb = table.seat_rgb[seat] if table.seat_rgb else tuple(colour(seat)[k] for k in "rgb")
+    return "#" + "".join(f"{int(255 * (0.55 + 0.45 * v)):02x}" for v in rgb)
+
+
+def _snaps(scale: float, positions) -> list[dict]:
+    """Snap points in an object's own frame: scaled by it and turned with it (rotY 180)."""
+    return [{"Position": {"x": round(-px / scale, 4), "y": 0.1, "z": round(-pz / scale, 4)},
+             "Rotation": {"x": 0.0, "y": 0.0, "z": 0.0}, "Tags": []} for px, pz in positions]
+
+
+class Spots:
+    """Where things go on the table, in TTS units: the centre (the game's board at
+    the origin, the shared mats in a row beside it), then per seat along the near
+    edge its mat, its pieces and counters, and its hand zone furthest out."""
+
+    GAP = 1.0
+
+    def __init__(self, table: Table, seats: int):
+        self.table, self.seats = table, seats
+        b = table.board
+        bw, bh = ((b["width"] / INCH, b["height"] / INCH) if b else (0.0, 0.0))
+        shared = [m for m in table.mats if m.seat is None]
+        widths = [m.width / INCH for m in shared]
+        heights = [m.height / INCH for m in shared]
+        self.mats: dict[str, tuple[float, float]] = {}
+        if b:
+            x = bw / 2 + self.GAP
+        else:
+            x = -(sum(widths) + self.GAP * max(0, len(shared) - 1)) / 2
+        for m, w in zip(shared, widths):
+            self.mats[m.key] = (x + w / 2, 0.0)
+            x += w + self.GAP
+        self.centre_h = max([bh, *heights], default=0.0)
+        edges = [(cx - w / 2, cx + w / 2) for (cx, _), w in zip(self.mats.values(), widths)]
+        edges += [(-bw / 2, bw / 2)] if b else []
+        self.left = min((e[0] for e in edges), default=0.0)     # the centre's edges, for shared things beside it
+        self.right = max((e[1] for e in edges), default=0.0)
+        mine = [m for m in table.mats if m.seat is not None]
+        mat_h = max((m.height / INCH for m in mine), default=0.0)
+        self.seat_w = max(11.0, max((m.width / INCH for m in mine), default=0.0) + self.GAP)
+        top = -(self.centre_h / 2 + 2.0)
+        for m in mine:
+            self.mats[m.key] = (self.seat_x(m.seat), top - m.height / INCH / 2)
+        self.z0 = -(self.centre_h / 2 + 8.0 + (mat_h + self.GAP if mine else 0.0))
+        self.used: dict[tuple, int] = {}
+
+    def seat_x(self, seat: int) -> float:
+        return (seat - (self.seats - 1) / 2) * self.seat_w
+
+    def area(self, mat: str, key: str) -> tuple[float, float]:
+        m = next(m for m in self.table.mats if m.key == mat)
+        x, y, w, h = m.areas[key].box
+        cx, cz = self.mats[mat]
+        return cx + (x + w / 2 - m.width / 2) / INCH, cz + (m.height / 2 - (y + h / 2)) / INCH
+
+    def on(self, where: tuple[str, str], step: float = 0.42) -> tuple[float, float]:
+        """The next free spot in an area: its centre when the area holds one piece
+        (a track space), else the next place of a grid filling it from its top left."""
+        x, z = self.area(*where)
+        m = next(m for m in self.table.mats if m.key == where[0])
+        w, h = (v / INCH for v in m.areas[where[1]].box[2:])
+        k = self.used.get(where, 0)
+        self.used[where] = k + 1
+        cols = int(w / step)
+        if cols < 2:
+            return x, z + 0.1 * k
+        return x - w / 2 + step * (0.5 + k % cols), z + h / 2 - step * (0.9 + k // cols)
+
+
+def _card(guids, c: dict, ref: tuple, custom: dict, x: float, z: float, scale: float, face_up: bool,
+          y: float = 1.0) -> dict:
+    _, cid, key = ref
+    card = _base(guids, "Card", c.get("title") or c["name"], _transform(x, z, scale=scale, flip=not face_up, y=y),
+                 _description(c))
+    card.update({"CardID": cid, "SidewaysCard": False, "CustomDeck": {key: custom[key]}})
+    return card
+
+
+def _pile(guids, cards: list[tuple[dict, tuple]], custom: dict, nickname: str, x: float, z: float,
+          face_up: bool) -> dict:
+    """One card, or a deck of them (top first), at (x, z)."""
+    scale = card_scale(cards[0][1][0].grid.card_w)
+    if len(cards) == 1:
+        c, ref = cards[0]
+        return _card(guids, c, ref, custom, x, z, scale, face_up)
+    inner = [_card(guids, c, ref, custom, x, z, scale, face_up) for c, ref in cards]
+    used = {ref[2] for _, ref in cards}
+    obj = _base(guids, "DeckCustom", nickname, _transform(x, z, scale=scale, flip=not face_up))
+    obj.update({"SidewaysCard": False, "DeckIDs": [ref[1] for _, ref in cards],
+                "CustomDeck": {k: v for k, v in custom.items() if k in used}, "ContainedObjects": inner})
+    return obj
+
+
+def _deal(guids, p: dict, cards_of: dict, customs: dict, spots: Spots, url) -> list[dict]:
+    """A pile the setup deals: onto a mat's area, or into a seat's hand (one card beside the next)."""
+    refs = [(c, cards_of[id(c)]) for c in p["cards"]]
+    if not refs:
+        return []
+    kind = refs[0][1][0]
+    if kind.size not in DECK_SIZES:           # tiles (boards, chips): a stack on the area's centre
+        x, z = spots.area(*p["on"])
+        return [_tile(guids, k, c, url(f), url(b), x, z, tile_scale(k.grid.card_w), y=1.2 + 0.2 * i)
+                for i, (c, (k, f, b)) in enumerate(refs)]
+    custom = {key: sheet for _, (k, _, _) in refs for key, sheet in customs[k.key].items()}
+    if p.get("hand") is not None:
+        hx, hz = spots.seat_x(p["hand"]), spots.z0 - 7.0
+        w = refs[0][1][0].grid.card_w / INCH + 0.3
+        return [_card(guids, c, ref, custom, hx + (i - (len(refs) - 1) / 2) * w, hz,
+                      card_scale(ref[0].grid.card_w), True, y=3.0) for i, (c, ref) in enumerate(refs)]
+    x, z = spots.area(*p["on"])
+    return [_pile(guids, refs, custom, p["nickname"], x, z, bool(p.get("face_up")))]
 
 
 def _tile(guids, kind, c, face: str, back: str, x: float, z: float, scale: float, y: float = 1.0) -> dict:
@@ -315,61 +494,80 @@ def _tile(guids, kind, c, face: str, back: str, x: float, z: float, scale: float
     return obj
 
 
-def _piece(guids, p: dict, x: float, z: float) -> dict:
-    obj = _base(guids, p["type"], p["nickname"], _transform(x, z, scale=p.get("scale", 1.0)), seat=p.get("seat"))
-    if p.get("black"):
-        obj["ColorDiffuse"] = {"r": 0.1, "g": 0.1, "b": 0.1}
+def _piece(guids, table: Table, p: dict, x: float, z: float, y: float = 1.0) -> dict:
+    """A standard TTS piece (pawn, block, chip...) in its seat's colour, or the one it names."""
+    seat = p.get("seat")
+    obj = _base(guids, p["type"], p["nickname"], _transform(x, z, scale=p.get("scale", 1.0), y=y), seat=seat)
+    rgb = p.get("colour") or ((0.1, 0.1, 0.1) if p.get("black") else None)
+    if rgb is None and seat is not None and table.seat_rgb:
+        rgb = table.seat_rgb[seat]
+    if rgb is not None:
+        obj["ColorDiffuse"] = dict(zip("rgb", rgb))
     return obj
 
 
-def _seats(guids, table: Table, seats: int, board_h: float, summary: dict) -> list[dict]:
-    """Hand zones, pieces, bags and counters, seat by seat along the near edge."""
+def _seats(guids, table: Table, seats: int, spots: Spots, summary: dict) -> list[dict]:
+    """Hand zones, pieces, bags and counters: a seat's along the near edge, the
+    shared ones on their areas or beside the centre."""
     objects = []
-    z0 = -(board_h / 2 + 8.0)
-    width = 11.0
+    z0 = spots.z0
     for seat in range(seats):
-        cx = (seat - (seats - 1) / 2) * width
-        name, _ = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        hand = _base(guids, "HandTrigger", f"Seat {seat + 1} hand", _transform(cx, z0 - 7.0, scale=1.0, y=3.0),
-                     seat=seat)
-        hand["Transform"].update({"scaleX": 10.0, "scaleY": 4.0, "scaleZ": 3.0})
+        name = (table.hand_colours or [c for c, _ in SEAT_COLOURS])[seat % len(table.hand_colours or SEAT_COLOURS)]
+        hand = _base(guids, "HandTrigger", f"Seat {seat + 1} hand", _transform(spots.seat_x(seat), z0 - 7.0,
+                                                                              scale=1.0, y=3.0), seat=seat)
+        hand["Transform"].update({"scaleX": spots.seat_w - 1.0, "scaleY": 4.0, "scaleZ": 3.0})
         hand["FogColor"] = name
+        if table.seat_rgb:
+            hand["ColorDiffuse"] = dict(zip("rgb", table.seat_rgb[seat]))
         objects.append(hand)
     summary["hands"] = seats
     at = {}
     for p in table.pieces:
         seat = p.get("seat")
-        if p.get("at") is not None:
+        if p.get("on") is not None:
+            for _ in range(p["count"]):
+                objects.append(_piece(guids, table, p, *spots.on(p["on"]), y=1.4))
+        elif p.get("at") is not None:
             xs = [p["at"][0] + 0.5 * k for k in range(p["count"])]
             for xx in xs:
-                objects.append(_piece(guids, p, xx, p["at"][1]))
+                objects.append(_piece(guids, table, p, xx, p["at"][1]))
         else:
-            cx = (seat - (seats - 1) / 2) * width if seat is not None else 16.0 + board_h / 2
+            cx = spots.seat_x(seat) if seat is not None else spots.right + 3.0
             row = at.setdefault(seat, 0)
             at[seat] += 1
             for k in range(p["count"]):
-                objects.append(_piece(guids, p, cx - 4.0 + 0.8 * k, z0 + 1.5 * row))
+                objects.append(_piece(guids, table, p, cx - 4.0 + 0.8 * k, z0 + 1.5 * row))
         summary["pieces"][p["nickname"]] = summary["pieces"].get(p["nickname"], 0) + p["count"]
     shared = 0
     for b in table.bags:
         seat = b.get("seat")
-        i = shared
-        shared += seat is None
-        cx = (seat - (seats - 1) / 2) * width + 4.0 if seat is not None else -(board_h / 2 + 6.0)
-        zz = z0 - 2.5 if seat is not None else 1.5 - 3.0 * i     # shared bags: left of the board
-        bag = _base(guids, "Bag", b["nickname"], _transform(cx, zz), b.get("description", ""), seat=seat)
-        bag["ContainedObjects"] = [_piece(guids, p, 0.0, 0.0) for p in b["contents"] for _ in range(p["count"])]
+        if b.get("on") is not None:
+            cx, zz = spots.on(b["on"])
+        elif seat is not None:
+            cx, zz = spots.seat_x(seat) + 4.0, z0 - 2.5
+        else:                        # shared bags: a column left of the centre
+            cx, zz = spots.left - 3.0, 1.5 - 3.0 * shared
+            shared += 1
+        infinite = bool(b.get("infinite"))
+        bag = _base(guids, "Infinite_Bag" if infinite else "Bag", b["nickname"],
+                    _transform(cx, zz, y=1.4, scale=b.get("scale", 1.0)),
+                    b.get("description", ""), seat=seat)
+        rgb = b.get("colour") or (table.seat_rgb[seat] if seat is not None and table.seat_rgb else None)
+        if rgb:
+            bag["ColorDiffuse"] = dict(zip("rgb", rgb))
+        bag["ContainedObjects"] = [_piece(guids, table, p, 0.0, 0.0) for p in b["contents"]
+                                   for _ in range(1 if infinite else p["count"])]
         objects.append(bag)
-        summary["bags"][b["nickname"]] = len(bag["ContainedObjects"])
+        summary["bags"][b["nickname"]] = "infinite" if infinite else len(bag["ContainedObjects"])
     placed: dict = {}
     for entry in table.counters:
         name, value, seat = (*entry, None)[:3]
         k = placed.setdefault(seat, 0)
         placed[seat] += 1
-        if seat is None:       # shared counters: a column left of the board
-            x, z = -(board_h / 2 + 8.0), board_h / 2 - 2.0 * k
+        if seat is None:       # shared counters: a column left of the centre
+            x, z = spots.left - 6.0, spots.centre_h / 2 - 2.0 * k
         else:                  # a seat's counters: a row in front of its pieces
-            x, z = (seat - (seats - 1) / 2) * width - 4.5 + (k % 4) * 2.4, z0 + 3.5 + (k // 4) * 1.8
+            x, z = spots.seat_x(seat) - 4.5 + (k % 4) * 2.4, z0 + 3.5 + (k // 4) * 1.8
         obj = _base(guids, "Counter", name, _transform(x, z), seat=seat)
         obj["Counter"] = {"value": int(value)}
         objects.append(obj)
