@@ -208,4 +208,5 @@ def tts_table(deck, seats: int, seed: int):
                                "count": int(state.black_supply or shared.get("systemicRiskCubes", 0)),
                                "scale": 0.3}]})
     return Table(counters=counters, pieces=pieces, bags=bags, board=board, mats=mats, piles=piles,
-                 seats=players)
+                 seats=players, hand_names=[f"{seat + 1} {p.faction} · {w.label('tts.hand')}"
+                                            for seat, p in enumerate(state.players)])
