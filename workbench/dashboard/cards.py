@@ -145,6 +145,43 @@ class CardsModel(BackgroundWork, param.Parameterized):
                           selected=str(value).strip() if column == "name" else report.card or card)
         return True
 
+    # -- adding, duplicating, deleting cards (workbench.graphs.card_ops) -----------------
+    @property
+    def blank_kinds(self) -> list[str]:
+        """The card kinds the game lets a designer add (``Game.card_blanks``)."""
+        return self.session.blank_kinds
+
+    def add_card(self, kind: str, name: str | None = None) -> bool:
+        """A new card of ``kind`` from the game's blank; it becomes the selected card."""
+        return self._grow("add_card", kind, name)
+
+    def duplicate_card(self, card: str | None = None, name: str | None = None) -> bool:
+        """A copy of ``card`` (default: the selected one) right after it."""
+        return self._grow("duplicate_card", card or self.selected, name)
+
+    def delete_card(self, card: str | None = None) -> bool:
+        """Delete ``card`` (default: the selected one); refused, with who names
+        it, while another card, a setting or a scenario names it."""
+        return self._grow("delete_card", card or self.selected)
+
+    def _grow(self, operation: str, *args) -> bool:
+        if self.read_only:
+            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
+            return False
+        if not args[0]:
+            self.message = "refused: choose a card in the table first"
+            return False
+        try:
+            report = getattr(self.session, operation)(*args)
+        except WorkbenchError as exc:
+            self.message = f"refused: {exc}"
+            return False
+        self._stop.set()
+        kept = report.field != "deleted"
+        self.param.update(message=report.notes[0] if report.notes else "", report=report.lines(),
+                          selected=report.card if kept else "")
+        return True
+
     def undo(self) -> None:
         self._history(self.session.undo, "undone")
 
@@ -158,7 +195,9 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = str(exc)
             return
-        self.param.update(message=f"{word}: {report.card}.{report.field}", report=report.lines())
+        what = (f"{report.field} {report.card}" if report.field in ("added", "duplicated", "deleted")
+                else f"{report.card}.{report.field}")
+        self.param.update(message=f"{word}: {what}", report=report.lines())
 
     @property
     def read_only(self) -> bool:
@@ -360,6 +399,17 @@ class CardsPage(pn.viewable.Viewer):
         self._versions = PoolHistoryView(lambda: self.model.pool.game, lambda: self.model.pool.folder)
         self._pool_game = ""
         self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
+        # a new card from the game's blank of a kind, a copy of the selected card, its delete
+        self._add_kind = pn.widgets.Select(options=m.blank_kinds, width=130, css_classes=["cards-add-kind"],
+                                           disabled=m.read_only or not m.blank_kinds)
+        self._add = pn.widgets.Button(label="Add card", width=100, css_classes=["cards-add"],
+                                      disabled=m.read_only or not m.blank_kinds)
+        self._duplicate = pn.widgets.Button(label="Duplicate", width=100, css_classes=["cards-duplicate"])
+        self._delete = pn.widgets.Button(label="Delete", width=90, button_type="danger", button_style="outline",
+                                         css_classes=["cards-delete"])
+        self._add.on_click(lambda e: self._held(lambda: self.model.add_card(self._add_kind.value)))
+        self._duplicate.on_click(lambda e: self._held(self.model.duplicate_card))
+        self._delete.on_click(lambda e: self._held(self.model.delete_card))
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
         self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160,
@@ -416,7 +466,8 @@ class CardsPage(pn.viewable.Viewer):
     def _on_selected(self) -> None:
         self._when_shown(self._draw_graph)
 
-    @param.depends("model.message", "model.report", "model.pool.can_undo", "model.pool.can_redo", watch=True)
+    @param.depends("model.message", "model.report", "model.selected", "model.pool.can_undo", "model.pool.can_redo",
+                   watch=True)
     def _on_texts(self) -> None:
         self._when_shown(self._show_message)
 
@@ -446,6 +497,10 @@ class CardsPage(pn.viewable.Viewer):
         self._shown_game = m.pool.game_id
         self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
         self._table.value = frame
+        kinds = m.blank_kinds
+        self._add_kind.options = kinds
+        self._add_kind.value = kinds[0] if kinds else None
+        self._add_kind.disabled = self._add.disabled = m.read_only or not kinds
         if self._game.value != m.pool.game_id:
             self._game.value = m.pool.game_id
         self._games.value, self._bots.value = m.playtest_games, m.playtest_bots
@@ -503,6 +558,16 @@ class CardsPage(pn.viewable.Viewer):
         self._info.object = md(m.card_info())
         self._undo.disabled = m.read_only or not m.session.can_undo
         self._redo.disabled = m.read_only or not m.session.can_redo
+        # duplicate and delete act on the selected card, of a kind the game lets grow
+        growable = not m.read_only and self._selected_kind() in m.blank_kinds
+        self._duplicate.disabled = self._delete.disabled = not growable
+
+    def _selected_kind(self) -> str | None:
+        frame, name = self._table.value, self.model.selected
+        if frame is None or not name or "kind" not in frame:
+            return None
+        hit = frame[frame["name"] == name]
+        return str(hit["kind"].iloc[0]) if len(hit) else None
 
     def _draw_graph(self):
         m = self.model
@@ -578,6 +643,7 @@ class CardsPage(pn.viewable.Viewer):
     def __panel__(self):
         # two rows: one would run under the graph's column
         buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
+        cards = pn.Row(self._add_kind, self._add, self._duplicate, self._delete, css_classes=["cards-grow"])
         exports = pn.Row(self._export, self._export_pq, align="end")
         # the spreadsheet pair on a row of its own: beside the others it ran under the graph
         sheets = pn.Row(self._export_sheet, pn.pane.Markdown("Import spreadsheet:", margin=(12, 5, 0, 20)),
@@ -587,7 +653,7 @@ class CardsPage(pn.viewable.Viewer):
         # wraps below the table instead of squeezing it to a few columns and running
         # its text over the buttons.
         left = pn.Column(pn.FlexBox(self._game, exports, flex_wrap="wrap", align_items="flex-end"), buttons,
-                         sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
+                         cards, sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")

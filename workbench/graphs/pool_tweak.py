@@ -84,6 +84,9 @@ class PoolTweakSession(TweakSession):
         self.dirty = False
 
     # -- reading --------------------------------------------------------------
+    def _card_catalogue(self) -> pool_edit.Catalogue:
+        return self.catalogue
+
     @property
     def columns(self) -> dict[str, tuple[str, str]]:
         """Editable flat columns: name -> (card kinds it applies to, meaning)."""
