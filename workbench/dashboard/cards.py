@@ -540,7 +540,10 @@ class CardsPage(pn.viewable.Viewer):
 
     def _on_select(self, event):
         if event.new:
-            self.model.selected = str(self._table.value.iloc[event.new[0]]["name"])
+            name = str(self._table.value.iloc[event.new[0]]["name"])
+            # Panel hands a table's selection over outside the document lock, and the
+            # graph redraw patches bokeh data: run it where the lock is held
+            pn.state.execute(lambda: setattr(self.model, "selected", name), schedule=True)
 
     def _on_graph_select(self, name: str):
         self.model.selected = name
