@@ -42,7 +42,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import difflib
-import errno
 import hashlib
 import io
 import json
@@ -56,6 +55,7 @@ from typing import Any, Iterator
 
 from .data import MAX_FILE_BYTES, decode_text, dump_yaml, read_file_bytes, safe_load_text
 from .errors import DataError, WorkbenchError
+from .storage import os_error_message, refuse_inside_installed_package
 
 LOCK_DIR = "save-locks"
 JOURNAL_NAME = ".workbench-save.journal"
@@ -351,23 +351,6 @@ def render(loaded: LoadedFile, new: Any) -> str:
 
 # -- locking, journal, recovery ---------------------------------------------------
 
-def _os_message(exc: OSError, path: Path, doing: str) -> str:
-    """One sentence for an OSError: what failed and what the designer can do."""
-    where = f"{doing} {path}"
-    code = exc.errno
-    if code == errno.ENOSPC or code == errno.EDQUOT:
-        return (f"{where} failed: the disk is full; free some space and save again "
-                "(your edits are still open; nothing on disk was changed, backups included)")
-    if code in (errno.EACCES, errno.EPERM):
-        return (f"{where} failed: permission denied; make the file and its folder writable "
-                "for you, or copy the card folder somewhere you can write (WORKBENCH_CARDS)")
-    if code == errno.EROFS:
-        return f"{where} failed: the disk is read-only; copy the card folder to a writable place (WORKBENCH_CARDS)"
-    if code == errno.ENOENT:
-        return f"{where} failed: the file or its folder no longer exists; Reload from disk"
-    return f"{where} failed: {exc.strerror or exc}; nothing was changed"
-
-
 @contextlib.contextmanager
 def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     """Hold the save lock of every folder in ``dirs`` (in a fixed order, so two
@@ -379,13 +362,13 @@ def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
             try:
                 lock = FileLock(str(_lock_path(folder)), timeout=timeout, mode=0o600)
             except OSError as exc:
-                raise SaveError(_os_message(exc, folder, "locking")) from None
+                raise SaveError(os_error_message(exc, folder, "locking")) from None
             try:
                 stack.enter_context(lock)
             except Timeout:
                 raise SaveError(f"another save of {folder} is still running; try again in a moment") from None
             except OSError as exc:
-                raise SaveError(_os_message(exc, folder, "locking")) from None
+                raise SaveError(os_error_message(exc, folder, "locking")) from None
         yield
 
 
@@ -525,7 +508,7 @@ def recover(folder: str | Path) -> None:
         try:
             _recover_dirs([folder])
         except OSError as exc:
-            raise SaveError(_os_message(exc, folder, "finishing an interrupted save in")) from None
+            raise SaveError(os_error_message(exc, folder, "finishing an interrupted save in")) from None
 
 
 # -- saving ----------------------------------------------------------------------
@@ -540,7 +523,7 @@ def _writable_check(loaded: LoadedFile) -> tuple[os.stat_result, bytes]:
         raise SaveError(f"{loaded.path} was moved or deleted since it was loaded; "
                         "Reload from disk before saving") from None
     except OSError as exc:
-        raise SaveError(_os_message(exc, loaded.path, "reading")) from None
+        raise SaveError(os_error_message(exc, loaded.path, "reading")) from None
     if _digest(current) != loaded.fingerprint:
         raise SaveError(f"{loaded.path} changed on disk since it was loaded (another window, "
                         "notebook or program saved it); Reload from disk and make your edit again")
@@ -579,7 +562,6 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
     changes = [(lf, new) for lf, new in changes if new != lf.data]
     if not changes:
         return []
-    from .storage import refuse_inside_installed_package
     for lf, _ in changes:
         try:
             refuse_inside_installed_package(lf.target)
@@ -599,7 +581,7 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
         try:
             _recover_dirs(dirs)
         except OSError as exc:
-            raise SaveError(_os_message(exc, dirs[0], "finishing an interrupted save in")) from None
+            raise SaveError(os_error_message(exc, dirs[0], "finishing an interrupted save in")) from None
         checked = [_writable_check(lf) for lf, _ in changes]
         replace: list[tuple[str, str]] = []
         kept: list[tuple[str, str]] = []
@@ -629,11 +611,11 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
             for tmp in staged:
                 with contextlib.suppress(OSError):
                     tmp.unlink()
-            raise SaveError(_os_message(exc, Path(where), doing)) from None
+            raise SaveError(os_error_message(exc, Path(where), doing)) from None
         try:
             _recover_dirs([root])  # performs the journal: renames, backup rotation
         except OSError as exc:
-            raise SaveError(_os_message(exc, root, "completing the save in")
+            raise SaveError(os_error_message(exc, root, "completing the save in")
                             + " (the save completes on the next load)") from None
     return [LoadedFile(lf.path, lf.target, text, _digest(lf.encode(text)),
                        safe_load_text(text, file=str(lf.path)), bom=lf.bom, newline=lf.newline)

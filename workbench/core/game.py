@@ -309,8 +309,7 @@ class Game(abc.ABC):
         validated; cached until a file changes. None for a game without data."""
         if self.pool_spec is None:
             return None
-        from .cards import load_pool
-        return load_pool(self.pool_spec, folder)
+        return self.pool_spec.read(folder)
 
     @property
     def ref(self) -> str:

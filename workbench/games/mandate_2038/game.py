@@ -25,7 +25,7 @@ from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
 from . import agi, board, evaluation, final_scoring, flow, milestones, notation, world_ending
-from .data import CORE_ACTIONS, POOL, Content, load_content
+from .data import CORE_ACTIONS, POOL, Content, factions_start_consistent, load_content
 from .evaluation import DEFAULT_WEIGHTS
 from .state import MandateState, new_player
 
@@ -332,12 +332,14 @@ class Mandate2038(Game):
         return board_figure(state)
 
     def validate_data(self) -> list[str]:
-        from . import checks
         problems = []
         try:
             load_content()
         except WorkbenchError as exc:
             return [str(exc)]
-        for fn in (checks.factions_start_consistent,):
+        for fn in (factions_start_consistent,):
             problems.extend(fn() or [])
         return problems
+
+
+GAME = Mandate2038()
