@@ -92,7 +92,7 @@ class CardsPage(pn.viewable.Viewer):
         self._add = pn.widgets.Button(label="Add card", width=100, css_classes=["cards-add"],
                                       disabled=m.read_only or not m.blank_kinds)
         self._duplicate = pn.widgets.Button(label="Duplicate", width=100, css_classes=["cards-duplicate"])
-        self._delete = pn.widgets.Button(label="Delete", width=90, button_type="danger", button_style="outline",
+        self._delete = pn.widgets.Button(label="Delete", width=90, color="danger", variant="outline",
                                          css_classes=["cards-delete"])
         self._add.on_click(lambda e: self._held(lambda: self.model.add_card(self._add_kind.value)))
         self._duplicate.on_click(lambda e: self._held(self.model.duplicate_card))
