@@ -101,8 +101,8 @@ def test_components_keep_their_relative_print_sizes(mandate):
             if o["Name"] in ("DeckCustom", "Custom_Tile") else None
         if native:
             width[o["Nickname"]] = o["Transform"]["scaleX"] * native * 25.4
-    assert width["Mandate 2038: Headlines"] == pytest.approx(63, abs=0.05)
-    assert width["Mandate 2038: Training deck"] == pytest.approx(44, abs=0.05)
+    assert width["Headlines II"] == pytest.approx(63, abs=0.05)           # Era piles as the setup deals them
+    assert width["Training deck"] == pytest.approx(44, abs=0.05)
     hexes = [o for o in objs if o["Name"] == "Custom_Tile" and o["CustomImage"]["CustomTile"]["Type"] == 1]
     assert {round(o["Transform"]["scaleX"] * 2 * 25.4, 1) for o in hexes} == {70.0}
     board = next(o for o in objs if "map" in o["Nickname"])
@@ -151,6 +151,33 @@ def test_counters_start_at_the_setups_values_and_each_seat_has_its_pieces(mandat
     assert len(black) == state.black_supply and all(c["Name"] == "BlockSquare" for c in black)
     scrutiny = [b for n, b in bags.items() if n.startswith("1 ")]
     assert len(scrutiny) == 1 and len(scrutiny[0]["ContainedObjects"]) == 10
+
+
+def test_mandate_decks_and_seats_are_laid_as_the_setup_says(mandate):
+    """Rules Setup: four Era piles of Headlines and of Mandates (Era I's Headline and
+    Mandate face up), the Training deck; each seat's mat holds the faction board the
+    setup dealt it, its supply Agents, Facilities and Generator; the Initiative chip
+    lies on the mat of the seat that holds it."""
+    save, summary = mandate
+    _no_overlaps(save, summary)
+    state = get_game("mandate-2038").new_initial_state(GameConfig(players=("a", "b", "c", "d"), seed=1))
+    shown = {state.headline, state.mandate_card}
+    count = lambda area: sum(len(_cards(o)) for o in _on(save, summary, area) if o["Name"] in ("Card", "DeckCustom"))  # noqa: E731
+    for era, (heads, mands) in enumerate(zip(state.headline_decks, state.mandate_decks)):
+        assert count(f"decks/headlines:{era}") == len([n for n in heads if n not in shown])
+        assert count(f"decks/mandates:{era}") == len([n for n in mands if n not in shown])
+    [head] = _on(save, summary, "decks/headline", "Card")
+    [mand] = _on(save, summary, "decks/mandate", "Card")
+    assert (head["Nickname"], mand["Nickname"]) == (state.headline, state.mandate_card)
+    assert head["Transform"]["rotZ"] == mand["Transform"]["rotZ"] == 0.0
+    assert count("decks/training") == len(state.deck) == 40
+    for seat, p in enumerate(state.players, 1):
+        [board] = _on(save, summary, f"seat{seat}/faction", "Custom_Tile")
+        assert board["Nickname"] == p.faction
+        assert len(_on(save, summary, f"seat{seat}/agents", "PlayerPawn")) == p.agents.count(None)
+        assert len(_on(save, summary, f"seat{seat}/facilities", "BlockRectangle")) == len(p.facilities)
+        assert len(_on(save, summary, f"seat{seat}/generator", "BlockTriangle")) == 1
+        assert len(_on(save, summary, f"seat{seat}/initiative", "Chip_10")) == (seat - 1 == state.initiative)
 
 
 def test_a_card_edit_changes_its_sheets_url_and_nothing_else(mandate, cards_copy, tmp_path):

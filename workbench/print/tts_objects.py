@@ -52,8 +52,9 @@ class Table:
     first, on | hand: seat, face_up}``, the cards being the deck's own card records;
     every card of a kind no pile takes stays in the kind's deck by the table.
     ``seats`` is the number of seats the game set up (it clamps the asked number to
-    its player range), ``hand_colours`` TTS's player colour of each seat's hand zone
-    and ``seat_rgb`` each seat's piece colour, when the game has its own."""
+    its player range), ``hand_colours`` TTS's player colour of each seat's hand zone,
+    ``hand_names`` their names in the export's language and ``seat_rgb`` each seat's
+    piece colour, when the game has its own."""
     counters: list[tuple] = field(default_factory=list)       # (name, value) or (name, value, seat)
     pieces: list[dict] = field(default_factory=list)
     bags: list[dict] = field(default_factory=list)
@@ -62,6 +63,7 @@ class Table:
     piles: list[dict] = field(default_factory=list)
     seats: int | None = None
     hand_colours: list[str] | None = None
+    hand_names: list[str] | None = None
     seat_rgb: list[tuple[float, float, float]] | None = None
 
 
@@ -151,6 +153,12 @@ class Spots:
         for m in mine:
             self.mats[m.key] = (self.seat_x(m.seat), top - m.height / INCH / 2)
         self.z0 = -(self.centre_h / 2 + 8.0 + (mat_h + self.GAP if mine else 0.0))
+        # the hand zones lie beyond the seats' loose things; right under the mats when
+        # everything a seat has lies on its mat
+        loose = any(len(c) > 2 and c[2] is not None for c in table.counters) or any(
+            x.get("seat") is not None and x.get("on") is None and x.get("at") is None
+            for x in table.pieces + table.bags)
+        self.hand_z = self.z0 - 7.0 if loose or not mine else top - mat_h - self.GAP - 1.5
         self.used: dict[tuple, int] = {}
 
     def seat_x(self, seat: int) -> float:
@@ -212,7 +220,7 @@ def deal(guids, p: dict, cards_of: dict, customs: dict, spots: Spots, url) -> li
                 for i, (c, (k, f, b)) in enumerate(refs)]
     custom = {key: sheet for _, (k, _, _) in refs for key, sheet in customs[k.key].items()}
     if p.get("hand") is not None:
-        hx, hz = spots.seat_x(p["hand"]), spots.z0 - 7.0
+        hx, hz = spots.seat_x(p["hand"]), spots.hand_z
         w = refs[0][1][0].grid.card_w / INCH + 0.3
         return [card_object(guids, c, ref, custom, hx + (i - (len(refs) - 1) / 2) * w, hz,
                       card_scale(ref[0].grid.card_w), True, y=3.0) for i, (c, ref) in enumerate(refs)]
@@ -248,7 +256,8 @@ def seat_objects(guids, table: Table, seats: int, spots: Spots, summary: dict) -
     z0 = spots.z0
     for seat in range(seats):
         name = (table.hand_colours or [c for c, _ in SEAT_COLOURS])[seat % len(table.hand_colours or SEAT_COLOURS)]
-        hand = base(guids, "HandTrigger", f"Seat {seat + 1} hand", transform(spots.seat_x(seat), z0 - 7.0,
+        label = table.hand_names[seat] if table.hand_names else f"Seat {seat + 1} hand"
+        hand = base(guids, "HandTrigger", label, transform(spots.seat_x(seat), spots.hand_z,
                                                                               scale=1.0, y=3.0), seat=seat)
         hand["Transform"].update({"scaleX": spots.seat_w - 1.0, "scaleY": 4.0, "scaleZ": 3.0})
         hand["FogColor"] = name

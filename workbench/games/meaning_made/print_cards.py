@@ -193,4 +193,5 @@ def tts_table(deck, seats: int, seed: int):
     piles += [{"nickname": w.term("areas.initiativeIndex"), "on": ("world", f"index:{i}"), "face_up": True,
                "cards": [card("initiatives", n)]} for i, n in enumerate(state.index) if n]
     return Table(pieces=pieces, bags=bags, mats=mats, piles=piles, seats=players,
-                 hand_colours=SEAT_COLOURS[:players])
+                 hand_colours=SEAT_COLOURS[:players],
+                 hand_names=[f"{w.term('people.player')} {i + 1} · {w.label('tts.hand')}" for i in range(players)])

@@ -173,4 +173,5 @@ def tts_table(deck, seats: int, seed: int):
     piles += [{"nickname": w.term("board.secretSphere"), "hand": seat, "cards": [by_name[n] for n in offer]}
               for seat, offer in enumerate(offers)]
     return Table(pieces=pieces, bags=bags, mats=mats, piles=piles, seats=players,
-                 hand_colours=[HAND_COLOUR[c] for c in colours], seat_rgb=[PIECE_RGB[c] for c in colours])
+                 hand_colours=[HAND_COLOUR[c] for c in colours], seat_rgb=[PIECE_RGB[c] for c in colours],
+                 hand_names=[f"{w.label('seat.' + c)} · {w.label('tts.hand')}" for c in colours])
