@@ -86,6 +86,17 @@ class CardsPage(pn.viewable.Viewer):
         self._versions = PoolHistoryView(lambda: self.model.pool.game, lambda: self.model.pool.folder)
         self._pool_game = ""
         self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
+        # a new card from the game's blank of a kind, a copy of the selected card, its delete
+        self._add_kind = pn.widgets.Select(options=m.blank_kinds, width=130, css_classes=["cards-add-kind"],
+                                           disabled=m.read_only or not m.blank_kinds)
+        self._add = pn.widgets.Button(label="Add card", width=100, css_classes=["cards-add"],
+                                      disabled=m.read_only or not m.blank_kinds)
+        self._duplicate = pn.widgets.Button(label="Duplicate", width=100, css_classes=["cards-duplicate"])
+        self._delete = pn.widgets.Button(label="Delete", width=90, color="danger", variant="outline",
+                                         css_classes=["cards-delete"])
+        self._add.on_click(lambda e: self._held(lambda: self.model.add_card(self._add_kind.value)))
+        self._duplicate.on_click(lambda e: self._held(self.model.duplicate_card))
+        self._delete.on_click(lambda e: self._held(self.model.delete_card))
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
         self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160,
@@ -142,7 +153,8 @@ class CardsPage(pn.viewable.Viewer):
     def _on_selected(self) -> None:
         self._when_shown(self._draw_graph)
 
-    @param.depends("model.message", "model.report", "model.pool.can_undo", "model.pool.can_redo", watch=True)
+    @param.depends("model.message", "model.report", "model.selected", "model.pool.can_undo", "model.pool.can_redo",
+                   watch=True)
     def _on_texts(self) -> None:
         self._when_shown(self._show_message)
 
@@ -172,6 +184,10 @@ class CardsPage(pn.viewable.Viewer):
         self._shown_game = m.pool.game_id
         self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
         self._table.value = frame
+        kinds = m.blank_kinds
+        self._add_kind.options = kinds
+        self._add_kind.value = kinds[0] if kinds else None
+        self._add_kind.disabled = self._add.disabled = m.read_only or not kinds
         if self._game.value != m.pool.game_id:
             self._game.value = m.pool.game_id
         self._games.value, self._bots.value = m.playtest_games, m.playtest_bots
@@ -211,7 +227,10 @@ class CardsPage(pn.viewable.Viewer):
 
     def _on_select(self, event):
         if event.new:
-            self.model.selected = str(self._table.value.iloc[event.new[0]]["name"])
+            name = str(self._table.value.iloc[event.new[0]]["name"])
+            # Panel hands a table's selection over outside the document lock, and the
+            # graph redraw patches bokeh data: run it where the lock is held
+            pn.state.execute(lambda: setattr(self.model, "selected", name), schedule=True)
 
     def _on_graph_select(self, name: str):
         self.model.selected = name
@@ -229,6 +248,16 @@ class CardsPage(pn.viewable.Viewer):
         self._info.object = md(m.card_info())
         self._undo.disabled = m.read_only or not m.session.can_undo
         self._redo.disabled = m.read_only or not m.session.can_redo
+        # duplicate and delete act on the selected card, of a kind the game lets grow
+        growable = not m.read_only and self._selected_kind() in m.blank_kinds
+        self._duplicate.disabled = self._delete.disabled = not growable
+
+    def _selected_kind(self) -> str | None:
+        frame, name = self._table.value, self.model.selected
+        if frame is None or not name or "kind" not in frame:
+            return None
+        hit = frame[frame["name"] == name]
+        return str(hit["kind"].iloc[0]) if len(hit) else None
 
     def _draw_graph(self):
         m = self.model
@@ -304,6 +333,7 @@ class CardsPage(pn.viewable.Viewer):
     def __panel__(self):
         # two rows: one would run under the graph's column
         buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
+        cards = pn.Row(self._add_kind, self._add, self._duplicate, self._delete, css_classes=["cards-grow"])
         exports = pn.Row(self._export, self._export_pq, align="end")
         # the spreadsheet pair on a row of its own: beside the others it ran under the graph
         sheets = pn.Row(self._export_sheet, pn.pane.Markdown("Import spreadsheet:", margin=(12, 5, 0, 20)),
@@ -313,7 +343,7 @@ class CardsPage(pn.viewable.Viewer):
         # wraps below the table instead of squeezing it to a few columns and running
         # its text over the buttons.
         left = pn.Column(pn.FlexBox(self._game, exports, flex_wrap="wrap", align_items="flex-end"), buttons,
-                         sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
+                         cards, sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")

@@ -134,6 +134,43 @@ class CardsModel(BackgroundWork, param.Parameterized):
                           selected=str(value).strip() if column == "name" else report.card or card)
         return True
 
+    # -- adding, duplicating, deleting cards (workbench.graphs.card_ops) -----------------
+    @property
+    def blank_kinds(self) -> list[str]:
+        """The card kinds the game lets a designer add (``Game.card_blanks``)."""
+        return self.session.blank_kinds
+
+    def add_card(self, kind: str, name: str | None = None) -> bool:
+        """A new card of ``kind`` from the game's blank; it becomes the selected card."""
+        return self._grow("add_card", kind, name)
+
+    def duplicate_card(self, card: str | None = None, name: str | None = None) -> bool:
+        """A copy of ``card`` (default: the selected one) right after it."""
+        return self._grow("duplicate_card", card or self.selected, name)
+
+    def delete_card(self, card: str | None = None) -> bool:
+        """Delete ``card`` (default: the selected one); refused, with who names
+        it, while another card, a setting or a scenario names it."""
+        return self._grow("delete_card", card or self.selected)
+
+    def _grow(self, operation: str, *args) -> bool:
+        if self.read_only:
+            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
+            return False
+        if not args[0]:
+            self.message = "refused: choose a card in the table first"
+            return False
+        try:
+            report = getattr(self.session, operation)(*args)
+        except WorkbenchError as exc:
+            self.message = f"refused: {exc}"
+            return False
+        self._stop.set()
+        kept = report.field != "deleted"
+        self.param.update(message=report.notes[0] if report.notes else "", report=report.lines(),
+                          selected=report.card if kept else "")
+        return True
+
     def undo(self) -> None:
         self._history(self.session.undo, "undone")
 
@@ -147,7 +184,9 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = str(exc)
             return
-        self.param.update(message=f"{word}: {report.card}.{report.field}", report=report.lines())
+        what = (f"{report.field} {report.card}" if report.field in ("added", "duplicated", "deleted")
+                else f"{report.card}.{report.field}")
+        self.param.update(message=f"{word}: {what}", report=report.lines())
 
     @property
     def read_only(self) -> bool:

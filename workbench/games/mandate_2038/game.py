@@ -92,6 +92,15 @@ class Mandate2038(Game):
         "vary": ("tiles.*.runway=0..3", "tiles.*.compute=0..3"),
         "trials": 8, "games_per_trial": 8, "fresh_games": 16}
     bench_edit = "tiles.*.runway"            # a tile's Runway production
+    # the draft decks a designer grows: a new Headline or Era Mandate (its file is
+    # provenance: draft as a whole). `workbench check` then reports the counts per
+    # Era the contract wants; tiles, Generators, factions, projects and Training
+    # follow the source's counts and are edited, not added.
+    card_blanks = {
+        "headline": {"name": "New Headline", "era": 1, "text": "Every institution gains 1 Runway.",
+                     "effects": [{"who": "all", "gain": {"runway": 1}}]},
+        "mandate": {"name": "New Mandate", "era": 1, "criterion": "customers", "minimum": 1,
+                    "text": "Most Customers (at least 1)."}}
 
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:
