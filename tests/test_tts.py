@@ -160,9 +160,12 @@ def test_mandate_decks_and_seats_are_laid_as_the_setup_says(mandate):
     lies on the mat of the seat that holds it."""
     save, summary = mandate
     _no_overlaps(save, summary)
+    assert [t["title"] for t in save["TabStates"].values()] == ["Mandate 2038"]       # the rulebook
     state = get_game("mandate-2038").new_initial_state(GameConfig(players=("a", "b", "c", "d"), seed=1))
     shown = {state.headline, state.mandate_card}
-    count = lambda area: sum(len(_cards(o)) for o in _on(save, summary, area) if o["Name"] in ("Card", "DeckCustom"))  # noqa: E731
+
+    def count(area: str) -> int:
+        return sum(len(_cards(o)) for o in _on(save, summary, area) if o["Name"] in ("Card", "DeckCustom"))
     for era, (heads, mands) in enumerate(zip(state.headline_decks, state.mandate_decks)):
         assert count(f"decks/headlines:{era}") == len([n for n in heads if n not in shown])
         assert count(f"decks/mandates:{era}") == len([n for n in mands if n not in shown])
@@ -282,7 +285,8 @@ def test_meaning_made_table_is_laid_as_the_setup_says(meaning_made):
     assert len(prism) == s["prism_size"] and len(index) == s["index_size"] and all(map(up, prism + index))
     [end] = _on(save, summary, "world/end", "Card")
     assert end["Nickname"] == s["end_initiative"] and up(end)
-    decks = {a: _on(save, summary, f"world/{a}", "DeckCustom") for a in ("pattern-deck", "initiative-deck", "event-deck")}
+    decks = {a: _on(save, summary, f"world/{a}", "DeckCustom")
+             for a in ("pattern-deck", "initiative-deck", "event-deck")}
     assert [len(d[0]["ContainedObjects"]) for d in decks.values()] == [60 - s["prism_size"],
                                                                     12 - s["index_size"] - 1, 12]
     assert not any(up(d[0]) for d in decks.values())
@@ -299,6 +303,16 @@ def test_meaning_made_table_is_laid_as_the_setup_says(meaning_made):
     assert len(supply) == 4 and all(len(b["ContainedObjects"]) == 1 for b in supply)
     assert [o["FogColor"] for o in save["ObjectStates"] if o["Name"] == "HandTrigger"] == ["Blue", "Red"]
     assert not any(o["Name"] == "Counter" for o in save["ObjectStates"])      # the tracks carry the numbers
+    # the Notebook: the rulebook, then the Player Aid's three Resolution Tables, a line per row
+    tables = yaml.safe_load((Path(__file__).parents[1] / "cards/meaning_made/tables.yaml").read_text(encoding="utf-8"))
+    tabs = [save["TabStates"][str(i)] for i in range(len(save["TabStates"]))]
+    assert tabs[0]["title"].startswith("Meaning Made") and "\n## Setup\n" in tabs[0]["body"]
+    assert "<!--" not in tabs[0]["body"]
+    assert [t["title"] for t in tabs[1:]] == ["Event Resolution Table", "Group Consequence Table",
+                                              "Individual Consequence Table"]
+    for tab, table in zip(tabs[1:], ("event", "group", "individual")):
+        assert [ln.split(" ", 1)[0].rstrip(":") for ln in tab["body"].splitlines() if not ln.startswith("‡")] == [
+            str(r["key"]) for r in tables[table]]
 
 
 def test_meaning_made_solo_table_has_the_communitys_markers():

@@ -233,7 +233,7 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
             bx = -(len(loose) - 1) / 2 * (kind.grid.card_w / INCH + 0.5)
             for c, face_i, back_i in loose:
                 objects.append(tile(guids, kind, c, url(face_i), url(back_i), bx,
-                                     board_h / 2 + 12.0 + kind.grid.card_h / INCH / 2, scale))
+                                    board_h / 2 + 12.0 + kind.grid.card_h / INCH / 2, scale))
                 bx += kind.grid.card_w / INCH + 0.5
             summary["tiles"][kind.key] = len(items)
             continue
@@ -279,9 +279,11 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
         objects += deal(guids, p, cards_of, customs, spots, url)
         summary["piles"][p["nickname"]] = summary["piles"].get(p["nickname"], 0) + len(p["cards"])
     objects += seat_objects(guids, table, seats, spots, summary)
+    tabs = notebook(game_id, lang, table)
+    summary["notebook"] = [t["title"] for t in tabs.values()]
     save = {"SaveName": f"{deck.game_name} ({lang}, cards {deck.version})", "GameMode": "", "Gravity": 0.5,
             "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
-            "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
+            "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": tabs, "VersionNumber": ""}
     out.write_text(json.dumps(save, ensure_ascii=False, indent=1), encoding="utf-8")
     summary.update({"game": game_id, "lang": lang, "out": str(out), "images": str(folder),
                     "image_files": len(images), "version": deck.version, "seats": seats,
@@ -289,6 +291,30 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
                                     "ppi": round(min(im.px[0] / (im.mm[0] / INCH), im.px[1] / (im.mm[1] / INCH)), 1)}
                                    for im in images]})
     return summary
+
+
+def notebook(game_id: str, lang: str, table: Table) -> dict:
+    """TTS's Notebook (``TabStates``): the rulebook as the workbench renders it in
+    ``lang`` (with its ruling marks), then the game's own notes (a player aid); tabs
+    everyone sees. A game without a rulebook in ``lang`` gets only its notes."""
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.registry import get_game
+    from workbench.rules.render import render
+    notes = []
+    try:
+        game = get_game(game_id)
+        text = render(game_id, lang, game=game).text
+    except WorkbenchError:
+        text = ""
+    # the clause markers are for the workbench's tools, not for a reader
+    text = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("<!--")).strip()
+    if text:        # the tab is titled by the book's own first heading
+        heading = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), game.name)
+        notes.append((heading, text))
+    notes += table.notes
+    return {str(i): {"title": title, "body": body, "color": "Grey",
+                     "visibleColor": {"r": 0.5, "g": 0.5, "b": 0.5}, "id": i}
+            for i, (title, body) in enumerate(notes)}
 
 
 __all__ = ["export", "Table", "sheet_grid", "cell_pixels", "NATIVE_WIDTH", "SEAT_COLOURS", "tile_scale",

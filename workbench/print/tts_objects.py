@@ -54,7 +54,8 @@ class Table:
     ``seats`` is the number of seats the game set up (it clamps the asked number to
     its player range), ``hand_colours`` TTS's player colour of each seat's hand zone,
     ``hand_names`` their names in the export's language and ``seat_rgb`` each seat's
-    piece colour, when the game has its own."""
+    piece colour, when the game has its own. ``notes`` become tabs of TTS's Notebook
+    (after the rulebook's, which the exporter adds)."""
     counters: list[tuple] = field(default_factory=list)       # (name, value) or (name, value, seat)
     pieces: list[dict] = field(default_factory=list)
     bags: list[dict] = field(default_factory=list)
@@ -64,6 +65,7 @@ class Table:
     seats: int | None = None
     hand_colours: list[str] | None = None
     hand_names: list[str] | None = None
+    notes: list[tuple[str, str]] = field(default_factory=list)   # Notebook tabs: (title, text), e.g. a player aid
     seat_rgb: list[tuple[float, float, float]] | None = None
 
 
@@ -164,8 +166,17 @@ class Spots:
     def seat_x(self, seat: int) -> float:
         return (seat - (self.seats - 1) / 2) * self.seat_w
 
+    def mat(self, key: str) -> Mat:
+        for m in self.table.mats:
+            if m.key == key:
+                return m
+        raise KeyError(f"the table has no mat {key!r} (mats: {', '.join(m.key for m in self.table.mats)})")
+
     def area(self, mat: str, key: str) -> tuple[float, float]:
-        m = next(m for m in self.table.mats if m.key == mat)
+        """The centre of a mat's area on the table."""
+        m = self.mat(mat)
+        if key not in m.areas:
+            raise KeyError(f"mat {mat!r} has no area {key!r}")
         x, y, w, h = m.areas[key].box
         cx, cz = self.mats[mat]
         return cx + (x + w / 2 - m.width / 2) / INCH, cz + (m.height / 2 - (y + h / 2)) / INCH
@@ -174,8 +185,7 @@ class Spots:
         """The next free spot in an area: its centre when the area holds one piece
         (a track space), else the next place of a grid filling it from its top left."""
         x, z = self.area(*where)
-        m = next(m for m in self.table.mats if m.key == where[0])
-        w, h = (v / INCH for v in m.areas[where[1]].box[2:])
+        w, h = (v / INCH for v in self.mat(where[0]).areas[where[1]].box[2:])
         k = self.used.get(where, 0)
         self.used[where] = k + 1
         cols = int(w / step)
@@ -185,16 +195,17 @@ class Spots:
 
 
 def card_object(guids, c: dict, ref: tuple, custom: dict, x: float, z: float, scale: float, face_up: bool,
-          y: float = 1.0) -> dict:
+                y: float = 1.0) -> dict:
+    """One card (``ref``: its kind, CardID and sheet key), face down unless ``face_up``."""
     _, cid, key = ref
     card = base(guids, "Card", c.get("title") or c["name"], transform(x, z, scale=scale, flip=not face_up, y=y),
-                 description(c))
+                description(c))
     card.update({"CardID": cid, "SidewaysCard": False, "CustomDeck": {key: custom[key]}})
     return card
 
 
 def pile(guids, cards: list[tuple[dict, tuple]], custom: dict, nickname: str, x: float, z: float,
-          face_up: bool) -> dict:
+         face_up: bool) -> dict:
     """One card, or a deck of them (top first), at (x, z)."""
     scale = card_scale(cards[0][1][0].grid.card_w)
     if len(cards) == 1:
@@ -223,14 +234,14 @@ def deal(guids, p: dict, cards_of: dict, customs: dict, spots: Spots, url) -> li
         hx, hz = spots.seat_x(p["hand"]), spots.hand_z
         w = refs[0][1][0].grid.card_w / INCH + 0.3
         return [card_object(guids, c, ref, custom, hx + (i - (len(refs) - 1) / 2) * w, hz,
-                      card_scale(ref[0].grid.card_w), True, y=3.0) for i, (c, ref) in enumerate(refs)]
+                            card_scale(ref[0].grid.card_w), True, y=3.0) for i, (c, ref) in enumerate(refs)]
     x, z = spots.area(*p["on"])
     return [pile(guids, refs, custom, p["nickname"], x, z, bool(p.get("face_up")))]
 
 
 def tile(guids, kind, c, face: str, back: str, x: float, z: float, scale: float, y: float = 1.0) -> dict:
     obj = base(guids, "Custom_Tile", c.get("title") or c.get("name", kind.title), transform(x, z, scale=scale, y=y),
-                description(c))
+               description(c))
     obj["CustomImage"] = {"ImageURL": face, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0,
                           "CustomTile": {"Type": 1 if kind.size == "hex" else 0, "Thickness": 0.2,
                                          "Stackable": kind.size == "chip", "Stretch": True}}
@@ -257,8 +268,7 @@ def seat_objects(guids, table: Table, seats: int, spots: Spots, summary: dict) -
     for seat in range(seats):
         name = (table.hand_colours or [c for c, _ in SEAT_COLOURS])[seat % len(table.hand_colours or SEAT_COLOURS)]
         label = table.hand_names[seat] if table.hand_names else f"Seat {seat + 1} hand"
-        hand = base(guids, "HandTrigger", label, transform(spots.seat_x(seat), spots.hand_z,
-                                                                              scale=1.0, y=3.0), seat=seat)
+        hand = base(guids, "HandTrigger", label, transform(spots.seat_x(seat), spots.hand_z, y=3.0), seat=seat)
         hand["Transform"].update({"scaleX": spots.seat_w - 1.0, "scaleY": 4.0, "scaleZ": 3.0})
         hand["FogColor"] = name
         if table.seat_rgb:

@@ -90,7 +90,8 @@ def draw(save_path: Path, out: Path, ppu: int = 40) -> Path:
             if name == "Counter":
                 pen.text((box[0] + 4, box[1] + 3), str(o["Counter"]["value"]), fill=(0, 0, 0, 255))
             if name in ("Bag", "Infinite_Bag"):
-                pen.text((box[0], box[3] + 2), f"{o['Nickname']} ({'∞' if name == 'Infinite_Bag' else len(o['ContainedObjects'])})",
+                held = "∞" if name == "Infinite_Bag" else len(o["ContainedObjects"])
+                pen.text((box[0], box[3] + 2), f"{o['Nickname']} ({held})",
                          fill=(255, 255, 255, 255))
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

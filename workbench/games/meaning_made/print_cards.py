@@ -95,6 +95,52 @@ TOKEN_PIECES = [("E", "tokens.energy", "BlockSquare", (0.95, 0.78, 0.12)),
 MARKER = {"type": "BlockSquare", "scale": 0.4}
 
 
+def _outcome(w: Words, eff: dict) -> str:
+    """One cell of a Resolution Table in words: "-1 🌟Meaning, lose 1 🎟️Token (first player)"."""
+    line = _effect(w, {k: v for k, v in eff.items() if k != "target"}) or ""
+    extra = []
+    if eff.get("lose_tokens"):
+        extra.append(f"{signed(-int(eff['lose_tokens']))} {w.term('tokens.tokens')}")
+    if eff.get("restrict"):
+        what = eff["restrict"]
+        name = w.term(RESTRICT_KEYS[what]) if what in RESTRICT_KEYS else w.label("tts.action." + what)
+        extra.append(f"{w.label('tts.restricted')}: {name}")
+    if eff.get("consequence"):
+        extra.append(f"{w.label('table.' + eff['consequence'])} {w.term('rules.consequence')}")
+    text = ", ".join(x for x in [line, *extra] if x) or "—"
+    return f"{text} ({w.label('target.' + eff['target'])})" if eff.get("target") else text
+
+
+def player_aid(w: Words) -> list[tuple[str, str]]:
+    """The Player Aid's three Resolution Tables (rule events/resolution-tables) as
+    Notebook tabs: per row its key and, per run of Layer columns with the same
+    outcome, the columns and the outcome. Draft rows say so."""
+    tables = load_yaml(cards_dir(GAME_ID) / "tables.yaml") or {}
+    out = []
+    for table, title in (("event", "tts.event_table"), ("group", "tts.group_table"),
+                         ("individual", "tts.individual_table")):
+        lines = []
+        for row in tables.get(table) or []:
+            cols = sorted((int(c), _outcome(w, e or {})) for c, e in (row.get("outcomes") or {}).items())
+            runs: list[list] = []
+            for col, text in cols:
+                if runs and runs[-1][2] == text:
+                    runs[-1][1] = col
+                else:
+                    runs.append([col, col, text])
+            cells = "; ".join(f"{w.term('layers.layer')} {a}{'-' + str(b) if b != a else ''}: {t}" for a, b, t in runs)
+            draft = " ‡" if row.get("provenance") == "draft" else ""
+            lines.append(f"{row['key']}{draft}: {cells}")
+        legend = f"‡ {w.label('draft_legend')}" if any(" ‡:" in ln for ln in lines) else ""
+        out.append((w.label(title), "\n".join(lines + ([legend] if legend else []))))
+    return out
+
+
+#: an action a Resolution Table may restrict -> its term (conversion is no action term: a label)
+RESTRICT_KEYS = {"recycle": "actions.recycle", "touchpoint": "actions.touchpoint", "gather": "actions.gather",
+                 "load": "actions.loadPattern", "contribute": "actions.contribute"}
+
+
 def tts_table(deck, seats: int, seed: int):
     """Meaning Made's table as the setup lays it for ``seed`` (rules Components
     and Setup): the World Board with the Meaning and World Layer tracks (a marker on
@@ -103,7 +149,8 @@ def tts_table(deck, seats: int, seed: int):
     the token supply (infinite bags of Energy, Insight, Support and Requirement-Filled
     markers); per seat a Player Mat (Pattern Palette, Vitals and Legacy tracks with
     their markers) with the starting tokens and Contribution markers on it; in a solo
-    game the Community's black markers. Every count and range is the game's data
+    game the Community's black markers; the Player Aid's Resolution Tables as
+    Notebook tabs. Every count and range is the game's data
     (settings.yaml through the setup) and every card where the setup deals it."""
     from workbench.core.game import GameConfig
     from workbench.core.registry import get_game
@@ -194,4 +241,5 @@ def tts_table(deck, seats: int, seed: int):
                "cards": [card("initiatives", n)]} for i, n in enumerate(state.index) if n]
     return Table(pieces=pieces, bags=bags, mats=mats, piles=piles, seats=players,
                  hand_colours=SEAT_COLOURS[:players],
-                 hand_names=[f"{w.term('people.player')} {i + 1} · {w.label('tts.hand')}" for i in range(players)])
+                 hand_names=[f"{w.term('people.player')} {i + 1} · {w.label('tts.hand')}" for i in range(players)],
+                 notes=player_aid(w))

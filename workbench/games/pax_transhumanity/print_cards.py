@@ -126,10 +126,12 @@ def tts_table(deck, seats: int, seed: int):
     progress = Mat("progress", f"{deck.game_name}: {w.term('board.humanProgress')}", [
         [Area(f"progress:{c}", w.label("seat." + c), 22, 22) for c in colours],
         [Area(f"regime:{r}", w.term("regimes." + regime_key(r)), 30, 22) for r in REGIMES],
-        [slot("draw", w.term("board.drawDeck"), card_w, card_h), slot("aside", w.label("tts.set_aside"), card_w, card_h),
+        [slot("draw", w.term("board.drawDeck"), card_w, card_h),
+         slot("aside", w.label("tts.set_aside"), card_w, card_h),
          Area("splay", w.term("board.splay"), card_w + 4.0, card_h * 2)]], title=w.term("board.humanProgress"))
     mats = [market, progress]
-    pieces = [{"type": "Chip_10", "scale": 0.35, "nickname": f"{w.label('sphere.' + s)}: {w.label('tts.problem_token')}",
+    pieces = [{"type": "Chip_10", "scale": 0.35,
+               "nickname": f"{w.label('sphere.' + s)}: {w.label('tts.problem_token')}",
                "colour": SPHERE_RGB[s], "on": ("market", f"problems:{s}"), "count": state.problems[s]}
               for s in SPHERES]
     pieces.append({"type": "BlockSquare", "scale": 0.4, "nickname": w.label("tts.regime_marker"),
