@@ -22,15 +22,10 @@ GID = "tiny-market"
 
 
 @pytest.fixture
-def tiny(tmp_path, monkeypatch):
+def tiny(request, monkeypatch):
     from workbench.commands.new_game import write_package
-    dest = tmp_path / "tm"
     before = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
-    assert main(["new-game", GID, str(dest)]) == 0
-    info = dest / "tiny_market-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-market\nVersion: 0.1.0\n")
-    (info / "entry_points.txt").write_text(f"[workbench.games]\n{GID} = tiny_market:GAME\n")
+    dest = request.getfixturevalue("scaffolded")   # written after the status is taken
     monkeypatch.syspath_prepend(str(dest))
     registry.refresh()
     yield dest

@@ -181,6 +181,14 @@ def test_mandate_decks_and_seats_are_laid_as_the_setup_says(mandate):
         assert len(_on(save, summary, f"seat{seat}/facilities", "BlockRectangle")) == len(p.facilities)
         assert len(_on(save, summary, f"seat{seat}/generator", "BlockTriangle")) == 1
         assert len(_on(save, summary, f"seat{seat}/initiative", "Chip_10")) == (seat - 1 == state.initiative)
+    # each seat holds its faction's six Core Action cards in its hand (rules: Core Actions)
+    for hand, p in zip((o for o in save["ObjectStates"] if o["Name"] == "HandTrigger"), state.players):
+        t = hand["Transform"]
+        rect = (t["posX"] - t["scaleX"] / 2, t["posZ"] - t["scaleZ"] / 2, t["posX"] + t["scaleX"] / 2,
+                t["posZ"] + t["scaleZ"] / 2)
+        held = [o for o in save["ObjectStates"] if o["Name"] == "Card" and _inside(o, rect)]
+        assert sorted(o["Nickname"] for o in held) == sorted(["Fund", "Research", "Build", "Organize", "Deploy",
+                                                              "Influence"])
 
 
 def test_a_card_edit_changes_its_sheets_url_and_nothing_else(mandate, cards_copy, tmp_path):

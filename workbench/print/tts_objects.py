@@ -232,7 +232,8 @@ def deal(guids, p: dict, cards_of: dict, customs: dict, spots: Spots, url) -> li
     custom = {key: sheet for _, (k, _, _) in refs for key, sheet in customs[k.key].items()}
     if p.get("hand") is not None:
         hx, hz = spots.seat_x(p["hand"]), spots.hand_z
-        w = refs[0][1][0].grid.card_w / INCH + 0.3
+        card_w = refs[0][1][0].grid.card_w / INCH          # side by side, overlapping to stay inside the zone
+        w = min(card_w + 0.3, (spots.seat_w - 1.0 - card_w) / max(1, len(refs) - 1))
         return [card_object(guids, c, ref, custom, hx + (i - (len(refs) - 1) / 2) * w, hz,
                             card_scale(ref[0].grid.card_w), True, y=3.0) for i, (c, ref) in enumerate(refs)]
     x, z = spots.area(*p["on"])

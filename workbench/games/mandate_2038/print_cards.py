@@ -1,5 +1,6 @@
 """Mandate 2038's printable components: Headlines, Era Mandates, the Training deck,
-project chips, faction boards and the 19 district hex tiles.
+each faction's six Core Action cards, project chips, faction boards and the 19
+district hex tiles.
 
 District and project texts come through the rules' placeholder context
 (``context_for``), so the Hungarian overlay in ``rules/content.hu.yaml`` applies;
@@ -48,6 +49,12 @@ def cards(w: Words) -> dict[str, list[dict]]:
                                kind=w.label("training." + c["kind"]), copy=copy + 1))
     out["training"] = deck
 
+    from .data import CORE_ACTIONS
+    fac = load_yaml(folder / "factions.yaml") or {}
+    out["actions"] = [record(w.term(f"actions.{a}"), fac, title=w.term(f"actions.{a}"), action=a,
+                             faction=f["name"], order=i + 1)
+                      for f in fac.get("factions", []) for i, a in enumerate(CORE_ACTIONS)]
+
     ctx = context_for(GAME_ID, w.lang)
     content = ctx.get("content") or {}
     projects = content.get("projects") or {}
@@ -61,7 +68,6 @@ def cards(w: Words) -> dict[str, list[dict]]:
                                 text=str(p.get("backText") or "")))
     out["projects"] = chips
 
-    fac = load_yaml(folder / "factions.yaml") or {}
     out["factions"] = [record(f["name"], f, ability=w.card_text(f["name"], "ability_name", f.get("ability_name")),
                               text=w.card_text(f["name"], "ability_text", f.get("ability_text")),
                               start=_amounts(w, f.get("start") or {}))
@@ -90,7 +96,8 @@ def tts_table(deck, seats: int, seed: int):
     with each district tile on its space (so the 19 tiles exist once, loose tiles
     that match the board); a deck mat with the four Era piles of Headlines and of
     Mandates, the Training deck and its discard, and Era I's Headline and Mandate
-    face up; per seat a mat with the faction board the setup dealt it, its supply
+    face up; per seat its faction's six Core Action cards in its hand and a mat
+    with the faction board the setup dealt it, its supply
     Agents (those the setup places on the Frontier already there), Facilities,
     Generator and Scrutiny cubes in a bag, the Initiative chip on the mat of the
     seat that holds it; counters at each seat's starting values; the Audit bag as
@@ -172,6 +179,8 @@ def tts_table(deck, seats: int, seed: int):
              Area("scrutiny", w.term("playerTracks.scrutiny"), 30, 24),
              Area("initiative", w.label("tts.initiative"), 30, 24)]], seat=seat, title=label))
         piles.append({"nickname": p.faction, "on": (key, "faction"), "cards": [named["factions"][p.faction][0]]})
+        piles.append({"nickname": w.label("kind.actions"), "hand": seat,      # picked face down each cycle
+                      "cards": [c for c in kinds["actions"].cards if c["faction"] == p.faction]})
         values = {"runway": p.runway, "compute": p.compute, "capability": p.capability,
                   "customers": p.customers, "trust": p.trust, "mandate": p.mandate, "scrutiny": p.bag}
         counters += [(f"{label}: {w.icon(k)}{w.term(path)}", int(values[k]), seat) for k, path in MEASURES.items()]
