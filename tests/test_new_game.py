@@ -93,8 +93,8 @@ def test_every_page_offers_it(tiny):
     from workbench.dashboard.rules import games_with_rules
     for offered in (available_games(), card_games(), print_games(), balance_games(), games_with_rules()):
         assert GID in offered
-    from workbench.graphs.tweak import TweakSession
-    session = TweakSession(GID)
+    from workbench.tweak import open_session
+    session = open_session(GID)
     assert session.table().height == 7
 
 

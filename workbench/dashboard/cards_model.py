@@ -3,7 +3,7 @@ report and the last paired playtest, as a ``param.Parameterized`` with no
 widget in it (the page, :mod:`.cards`, draws it; a notebook or a test drives
 it alone).
 
-Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
+Each edit goes through the live-tweak session (:class:`workbench.tweak.session.TweakSession`):
 a bad value is refused with its message and the pool keeps the old value; a
 good one says what changed. A quick paired playtest (old pool against edited
 pool on the same seeds) runs off the event loop; the games whose outcome it
@@ -304,5 +304,5 @@ def card_games() -> list[str]:
 def _session_for(bench, game_id: str):
     if bench is not None:
         return bench.tweak_session(game_id)
-    from workbench.graphs.tweak import TweakSession
-    return TweakSession(game_id=game_id)
+    from workbench.tweak import open_session
+    return open_session(game_id=game_id)
