@@ -1,7 +1,7 @@
 """Planted edits: does ``workbench compare`` see an edit whose effect is known?
 
 For every registered game with a ``planted`` module (see
-:mod:`workbench.sim.planted`), draws ``--per-kind`` edits of each kind the
+:mod:`workbench.tweak.planted`), draws ``--per-kind`` edits of each kind the
 game offers (seeded: ``--seed``), plays each one through the same tweak
 session and paired playtest as ``workbench compare`` within its default
 budget, and writes:
@@ -41,12 +41,12 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
 
 
 def generate(game_id: str, per_kind: int, seed: int, workers) -> list:
-    from workbench.graphs.tweak import TweakSession
-    from workbench.sim.planted import kinds_of, pick_rates, planted_module
+    from workbench.tweak import open_session
+    from workbench.tweak.planted import kinds_of, pick_rates, planted_module
     from workbench.core.registry import get_game
     game = get_game(game_id)
     module = planted_module(game)
-    session = TweakSession(game_id)
+    session = open_session(game_id)
     rates: dict[int, dict] = {}
 
     def rates_at(n: int) -> dict:
@@ -96,7 +96,7 @@ def main(argv=None) -> int:
     ap.add_argument("--report-only", action="store_true", help="print the tables of the files written so far")
     args = ap.parse_args(argv)
     from workbench.core.registry import game_ids, get_game
-    from workbench.sim.planted import planted_module, run_planted
+    from workbench.tweak.planted import planted_module, run_planted
     ids = args.game or [g for g in game_ids() if planted_module(get_game(g))]
     OUT.mkdir(exist_ok=True)
     for game_id in ids:

@@ -1,5 +1,5 @@
 """Adding, duplicating and deleting cards in the tweak session of every bundled
-game (workbench.graphs.card_ops): validated before the card enters the pool,
+game (workbench.tweak.card_ops): validated before the card enters the pool,
 refused while something names it, one undo step each, saved the round-trip way.
 The scaffolded game's own test is in tests/test_new_game.py."""
 
@@ -9,8 +9,8 @@ import pytest
 
 from workbench.core.errors import DataError, WorkbenchError
 from workbench.core.registry import get_game
-from workbench.graphs.card_ops import CardInUse
-from workbench.graphs.tweak import TweakSession
+from workbench.tweak.card_ops import CardInUse
+from workbench.tweak import open_session
 
 #: game -> (a kind it adds, its card file, a card scenarios name, one such scenario)
 GAMES = {
@@ -26,7 +26,7 @@ def game(request, cards_copy, monkeypatch):
     gid = request.param
     kind, file, named, scenario = GAMES[gid]
     folder = cards_copy / gid.replace("-", "_")
-    return gid, TweakSession(gid), kind, folder / file, named, scenario
+    return gid, open_session(gid), kind, folder / file, named, scenario
 
 
 def _names(session) -> list[str]:
@@ -82,7 +82,7 @@ def test_refusals_change_nothing(game):
 def test_a_card_naming_another_blocks_its_delete(cards_copy, gid, kind, column):
     """Planted: another card's free text is exactly the new card's name (Pax
     ideas have no free text; a setting naming a card is the MM case below)."""
-    s = TweakSession(gid)
+    s = open_session(gid)
     new = s.add_card(kind).card
     table = s.table()
     other = next(n for n in table.filter(table["kind"] == kind)["name"] if n != new)
@@ -95,7 +95,7 @@ def test_a_card_naming_another_blocks_its_delete(cards_copy, gid, kind, column):
 
 
 def test_a_kind_without_a_blank_is_not_added_or_deleted(cards_copy):
-    s = TweakSession("mandate-2038")
+    s = open_session("mandate-2038")
     with pytest.raises(WorkbenchError, match="a tile cannot be added, duplicated or deleted here"):
         s.add_card("tile")
     with pytest.raises(DataError, match="a tile cannot be added"):
@@ -111,7 +111,7 @@ def test_saves_keep_the_file_and_a_delete_gives_it_back(game):
     kept = original.splitlines()
     assert added.splitlines()[:len(kept)] == kept     # only lines after the others: comments kept
     assert new in added
-    again = TweakSession(gid)
+    again = open_session(gid)
     assert new in _names(again)
     again.delete_card(new)
     again.save()

@@ -88,8 +88,8 @@ def test_every_page_offers_it(tiny):
     from workbench.dashboard.rules import games_with_rules
     for offered in (available_games(), card_games(), print_games(), balance_games(), games_with_rules()):
         assert GID in offered
-    from workbench.graphs.tweak import TweakSession
-    session = TweakSession(GID)
+    from workbench.tweak import open_session
+    session = open_session(GID)
     assert session.table().height == 7
 
 
@@ -117,12 +117,12 @@ def test_the_generic_graph_finds_a_dominated_and_a_dead_card(tiny):
 def test_its_cards_are_added_duplicated_and_deleted_on_the_cards_page(tiny, monkeypatch):
     """The scaffold declares a blank card (Game.card_blanks): the Cards page's
     add, duplicate and delete work on the plugin's own folder, the round-trip way."""
-    from workbench.graphs.card_ops import CardInUse
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak.card_ops import CardInUse
+    from workbench.tweak import open_session
     monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
     path = tiny / "tiny_market" / "cards" / "cards.yaml"
     original = path.read_text(encoding="utf-8")
-    session = TweakSession(GID)
+    session = open_session(GID)
     assert session.blank_kinds == ["card"]
     with pytest.raises(CardInUse, match="scenario buy-with-discount.yaml"):
         session.delete_card("Sawmill")
@@ -134,7 +134,7 @@ def test_its_cards_are_added_duplicated_and_deleted_on_the_cards_page(tiny, monk
     text = path.read_text(encoding="utf-8")
     # the new card is written as its neighbours are (one flow mapping a line), the rest untouched
     assert text.startswith(original.rstrip("\n")) and "\n  - {name: New Card, " in text
-    again = TweakSession(GID)
+    again = open_session(GID)
     again.delete_card("New Card")
     again.save()
     assert path.read_text(encoding="utf-8") == original

@@ -90,10 +90,10 @@ def test_a_hostile_journal_is_refused_kept_aside_and_nothing_moves(folder, tmp_p
 
 
 def test_the_editor_of_a_hostile_folder_says_one_line_and_moves_nothing(folder, tmp_path):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     _plant(folder, dict(_hostile_journals(folder, tmp_path))["parent"])
     with pytest.raises(cardfile.JournalRefused):
-        TweakSession("meaning-made", folder)
+        open_session("meaning-made", folder)
     assert (tmp_path / "victim").read_text(encoding="utf-8") == "the designer's own file\n"
 
 

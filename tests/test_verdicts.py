@@ -14,7 +14,7 @@ import pytest
 from workbench.core.registry import game_ids, get_game
 from workbench.sim import SimSpec, simulate
 from workbench.sim.metrics import (CARD_SERIES, METRIC_BY_KEY, MetricData, compute, is_series_key, series)
-from workbench.sim.planted import PlantedEdit, classify, kinds_of, planted_module
+from workbench.tweak.planted import PlantedEdit, classify, kinds_of, planted_module
 from workbench.sim.verdicts import (BETTER, HIGHER, LOWER, SAME, UNDECIDED, WORSE, games_to_decide, goal_of,
                                     leading_watch, margin_of, name)
 
@@ -104,17 +104,17 @@ def test_classify_planted_outcomes():
 
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
 def test_every_game_plants_valid_edits_of_each_kind(game_id):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     game = get_game(game_id)
     module = planted_module(game)
     assert module is not None and "no-op" in kinds_of(game) and len(kinds_of(game)) >= 3
-    session = TweakSession(game_id)
+    session = open_session(game_id)
     rng = random.Random(5)
     for kind in kinds_of(game):
         edits = module.planted_edits(session, rng, kind, 4)
         assert len(edits) == 4
         for planted in edits:
-            fresh = TweakSession(game_id)
+            fresh = open_session(game_id)
             for card, column, value in planted.edits:
                 fresh.edit(card, column, value)      # every planted edit passes the session's checks
             for key, want in planted.expect:

@@ -212,7 +212,7 @@ class Game(abc.ABC):
     #: a :class:`workbench.graphs.generic.CardFields` (kinds, cost and reward fields)
     card_fields: ClassVar[Any] = None
     #: the live-tweak session class behind the Cards page ("module:Class");
-    #: None: :class:`workbench.graphs.pool_tweak.PoolTweakSession` over the card graph
+    #: None: :class:`workbench.tweak.pool_session.PoolTweakSession` over the card graph
     tweak_session: ClassVar[str | None] = None
     #: the Play page's table drawer, "module:function" taking (game, state) and
     #: returning a Panel object; None: the generic drawing of ``observe(state)``
@@ -241,7 +241,7 @@ class Game(abc.ABC):
     first_card_kind: ClassVar[str | None] = None
 
     # -- cards a designer adds, duplicates and deletes (issue 26; the Cards page,
-    # workbench.graphs.card_ops) ---------------------------------------------------
+    # workbench.tweak.card_ops) ---------------------------------------------------
     #: card kind (a kind of the card catalogue) -> the card a new one starts as
     #: (every field the loader needs, ``provenance: draft``; its name is made
     #: unique). Only these kinds can be added, duplicated and deleted; every

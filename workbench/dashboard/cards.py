@@ -1,7 +1,7 @@
 """The Cards page: a game's card pool (any bundled game, chosen above the
 table) in an editable table.
 
-Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
+Each edit goes through the live-tweak session (:class:`workbench.tweak.session.TweakSession`):
 a bad value is refused with its message and the table keeps the old value; a
 good one updates the dependency graph and its analyses at once and says what
 changed. A quick paired playtest (old pool against edited pool on the same

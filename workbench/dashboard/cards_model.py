@@ -3,7 +3,7 @@ report and the last paired playtest, as a ``param.Parameterized`` with no
 widget in it (the page, :mod:`.cards`, draws it; a notebook or a test drives
 it alone).
 
-Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
+Each edit goes through the live-tweak session (:class:`workbench.tweak.session.TweakSession`):
 a bad value is refused with its message and the pool keeps the old value; a
 good one says what changed. A quick paired playtest (old pool against edited
 pool on the same seeds) runs off the event loop; the games whose outcome it
@@ -134,7 +134,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
                           selected=str(value).strip() if column == "name" else report.card or card)
         return True
 
-    # -- adding, duplicating, deleting cards (workbench.graphs.card_ops) -----------------
+    # -- adding, duplicating, deleting cards (workbench.tweak.card_ops) -----------------
     @property
     def blank_kinds(self) -> list[str]:
         """The card kinds the game lets a designer add (``Game.card_blanks``)."""
@@ -343,5 +343,5 @@ def card_games() -> list[str]:
 def _session_for(bench, game_id: str):
     if bench is not None:
         return bench.tweak_session(game_id)
-    from workbench.graphs.tweak import TweakSession
-    return TweakSession(game_id=game_id)
+    from workbench.tweak import open_session
+    return open_session(game_id=game_id)

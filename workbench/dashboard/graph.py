@@ -37,8 +37,8 @@ class GraphModel(param.Parameterized):
             bench.card_pool()
             pool = bench.param.pool  # follows the game chosen on the Cards page
         else:
-            from workbench.graphs.tweak import TweakSession
-            pool = live(TweakSession())
+            from workbench.tweak import open_session
+            pool = live(open_session())
         super().__init__(pool=pool, **params)
 
     @property

@@ -1,7 +1,7 @@
 """The card pool the dashboard's pages share, as reactive state.
 
 :class:`LivePool` wraps one game's tweak session
-(:class:`workbench.graphs.tweak.TweakSession` or its pool variant). Every
+(:class:`workbench.tweak.session.TweakSession` or its pool variant). Every
 change of the pool goes through it: a cell edited on the Cards page, undo,
 redo, Reload from disk, a save, a balance proposal applied or taken back on
 the Balance page (:func:`workbench.balance.report.apply_edits` calls

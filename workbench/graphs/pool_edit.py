@@ -7,7 +7,7 @@ Cards table shows for it (each a dotted path inside the card). This module
 finds a card by name, reads its columns, and writes one value into a copy of the
 raw files, turning the text a table cell gives into the type the field had
 (``"3"`` -> 3, ``"white black"`` -> ``["white", "black"]``). It changes nothing
-itself: :mod:`workbench.graphs.pool_tweak` validates the copy with the game's
+itself: :mod:`workbench.tweak.pool_session` validates the copy with the game's
 own loader before taking it.
 """
 

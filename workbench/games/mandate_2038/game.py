@@ -29,6 +29,10 @@ from .data import CORE_ACTIONS, POOL, Content, factions_start_consistent, load_c
 from .evaluation import DEFAULT_WEIGHTS
 from .state import MandateState, new_player
 
+# The state hands legal_actions and apply_action to the flow; the game layer,
+# which sits above both, wires them (the state never imports the rules).
+MandateState.engine = flow
+
 OPTION_SPECS = {
     "factions": Option(None, list, "faction names, one per seat (default: dealt at random from the seed)"),
     "jv_colocated": Option(False, bool, "Joint Ventures may also join Facilities on the same district "

@@ -1,5 +1,5 @@
 """Planted edits of Mandate 2038 whose effect the rules make certain in
-direction (see :mod:`workbench.sim.planted`), each kind with many variations
+direction (see :mod:`workbench.tweak.planted`), each kind with many variations
 (which card, by how much, at which player count).
 
 * ``dearer-card``: the Facility or a Generator costs 1-3 more Runway, or the
@@ -15,7 +15,7 @@ lasts four Eras, so no End card makes it longer.
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit, provenance_flip
+from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "larger-rewards", NO_OP)
 PLAYERS = (2, 3, 4, 5)

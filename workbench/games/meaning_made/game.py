@@ -48,7 +48,7 @@ class MeaningMade(Game):
     # -- what the game offers the pages and commands (core/game.py, issue 26) --
     listing_order = 0   # the worked example: the game pages open on
     card_graph = "workbench.graphs.dependency"
-    tweak_session = "workbench.graphs.tweak:TweakSession"
+    tweak_session = "workbench.tweak.session:TweakSession"
     table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
     print_cards = "workbench.games.meaning_made.print_cards"
     rulebook_languages = ("en", "hu")

@@ -1,5 +1,5 @@
 """Planted edits of Meaning Made whose effect the rules make certain in
-direction (see :mod:`workbench.sim.planted`): each kind draws many
+direction (see :mod:`workbench.tweak.planted`): each kind draws many
 variations (which card, which token, by how much, at which player count).
 
 * ``dearer-card``: one Pattern that games take (in at least a fifth of
@@ -16,7 +16,7 @@ variations (which card, which token, by how much, at which player count).
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit
+from workbench.tweak.planted import NO_OP, PlantedEdit
 
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4, 5)

@@ -1,5 +1,5 @@
 """Planted edits of Pax Transhumanity whose effect the rules make certain in
-direction (see :mod:`workbench.sim.planted`), each kind with many variations
+direction (see :mod:`workbench.tweak.planted`), each kind with many variations
 (which idea, which Heat square, by how much, at which player count).
 
 * ``dearer-card``: an idea that games take (in at least a fifth of baseline
@@ -15,7 +15,7 @@ rewards (the scores are counts the rules fix, not values of the cards).
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit, provenance_flip
+from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4)

@@ -26,7 +26,7 @@ from typing import Any, Iterator
 from workbench.core.data import load_yaml, read_text_file
 from workbench.core.errors import DataError, WorkbenchError, suggest
 
-from . import pool_edit
+from workbench.graphs import pool_edit
 
 #: longest card name the card files take (workbench.core.data.CardName)
 MAX_NAME = 60
@@ -45,7 +45,7 @@ class CardInUse(DataError):
 
 
 class CardOperations:
-    """Add, duplicate and delete for :class:`~workbench.graphs.tweak.TweakSession`
+    """Add, duplicate and delete for :class:`~workbench.tweak.session.TweakSession`
     (mixed in). A session supplies ``raw``, ``folder``, ``game``, ``_undo``,
     ``_redo``, ``_validate(raw)``, ``_commit(...)`` and ``_card_catalogue()``
     (the catalogue of its card kinds)."""

@@ -28,7 +28,7 @@ import importlib
 import time
 from dataclasses import dataclass, field
 
-from .verdicts import HIGHER, LOWER
+from workbench.sim.verdicts import HIGHER, LOWER
 
 NO_OP = "no-op"
 
@@ -78,8 +78,8 @@ def pick_rates(game_id: str, players: int, *, games: int = 40, seed: int = 99, b
     """Share of baseline games in which each card is taken (a generator plants
     dearer-card edits only on cards games take: a card never taken cannot be
     taken less). Played on its own seed, apart from the comparisons."""
-    from . import SimSpec, simulate
-    from .metrics import card_summary
+    from workbench.sim import SimSpec, simulate
+    from workbench.sim.metrics import card_summary
     res = simulate(SimSpec(game_id, games=games, players=players, bots=bots, seed=seed, trace=False),
                    workers=workers)
     return {r["card"]: r["pick_rate"] for r in card_summary(res).iter_rows(named=True)}
@@ -111,10 +111,10 @@ def run_planted(game_id: str, planted: PlantedEdit, *, budget: int = 200, seed: 
     alpha, see :mod:`workbench.sim.progressive`), so a later look could not
     take the call back without an error the design already counts. A no-op
     edit always runs until compare itself would stop."""
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
 
-    from .verdicts import leading_watch, verdict_rows
-    session = TweakSession(game_id)
+    from workbench.sim.verdicts import leading_watch, verdict_rows
+    session = open_session(game_id)
     for card, column, value in planted.edits:
         session.edit(card, column, value)
     cards = [c for c, _, _ in planted.edits if session._played(c) and not session._is_cell(c)]

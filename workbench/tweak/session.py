@@ -1,11 +1,12 @@
 """Live tweaking of a card pool: the engine behind the Cards page.
 
-``TweakSession(game_id)`` works for every game with a card graph: a game names
-its session class in ``Game.tweak_session`` (Meaning Made names this module's
-class, which also holds what all sessions share: the report, undo/redo, the
-paired playtest, the session game); every other game gets a
-:class:`~workbench.graphs.pool_tweak.PoolTweakSession`, which edits its files
-through the game's card catalogue and card graph.
+:func:`workbench.tweak.open_session` opens the session of every game with a
+card graph: a game names its session class in ``Game.tweak_session`` (Meaning
+Made names this module's class, which also holds what all sessions share: the
+report, undo/redo, the paired playtest, the session game); every other game gets
+a :class:`~workbench.tweak.pool_session.PoolTweakSession`, which edits its files
+through the game's card catalogue and card graph. This module knows no
+subclass of its class (the choice is :func:`~workbench.tweak.open_session`'s).
 
 A :class:`TweakSession` holds the designer's card files as plain data. Each edit
 is validated exactly as a file on disk would be (a bad value is refused with the
@@ -42,11 +43,12 @@ from workbench.core.errors import DataError, WorkbenchError, suggest
 
 from workbench.core.counting import counted
 
-from . import dependency, pool_edit
+from workbench.graphs import dependency, pool_edit
+
 from .card_ops import CardOperations
 
 #: the files a session edits: the card lists, and (for balance variables and edits by
-#: name, workbench.balance.mm_cells) the settings, Resolution Tables and Event deck
+#: name, workbench.tweak.mm_cells) the settings, Resolution Tables and Event deck
 EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
 TOKEN_COLUMNS = ("E", "I", "S")
 #: the card lists of those files, as the Cards page's add, duplicate and delete find them
@@ -227,31 +229,17 @@ def _code_text(code: dict | None) -> str:
 class TweakSession(CardOperations):
     """An editable card pool with validation, analyses, undo and save.
 
-    ``TweakSession(game_id)`` (no id: the first game listed with a card graph,
-    the one the pages open on) makes the session class the game declares in
-    ``Game.tweak_session`` (this one for the game whose files it reads), else
-    a :class:`~workbench.graphs.pool_tweak.PoolTweakSession` with the same API."""
+    :func:`workbench.tweak.open_session` (``open_session(game_id)``; no id: the
+    first game listed with a card graph, the one the pages open on) makes the
+    session class the game declares in ``Game.tweak_session`` (this one for the
+    game whose files it reads), else a
+    :class:`~workbench.tweak.pool_session.PoolTweakSession` with the same API."""
 
     #: cards sit on numbered Layers and the dependency drawing draws them (the
     #: pool sessions say False: their cards have kinds and a generic drawing)
     layered = True
     #: the history version the last save made (:mod:`workbench.core.versions`)
     last_version = None
-
-    def __new__(cls, game_id: str | None = None, folder: str | Path | None = None):
-        if cls is TweakSession:
-            from workbench.core.game import resolve
-            from workbench.core.registry import get_game
-            game = get_game(game_id or _first_card_game())  # an unknown id is refused with the known ones
-            if game.tweak_session is not None:
-                target = resolve(game.tweak_session)
-            else:
-                from .pool_tweak import PoolTweakSession, graph_module
-                graph_module(game_id)  # a game without a card graph is refused here
-                target = PoolTweakSession
-            if target is not cls:
-                return target.__new__(target)
-        return super().__new__(cls)
 
     def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
@@ -290,7 +278,7 @@ class TweakSession(CardOperations):
 
     def card_links(self, card: str) -> dict[str, list[str]]:
         """What ``card`` needs and what it unlocks in the card graph, by name."""
-        from .drawing import card_links
+        from workbench.graphs.drawing import card_links
         return card_links(self._graph, card)
 
     def card_info(self, card: str | None) -> str:
@@ -312,9 +300,9 @@ class TweakSession(CardOperations):
     def figure(self, selected: str | None = None, *, width: int = 760, height: int = 520):
         """A bokeh drawing of the card graph with the analyses marked."""
         if self.layered:
-            from .drawing import dependency_figure
+            from workbench.graphs.drawing import dependency_figure
             return dependency_figure(self._graph, self._analyses, selected=selected, width=width, height=height)
-        from .drawing import pool_figure
+        from workbench.graphs.drawing import pool_figure
         return pool_figure(self._graph, self._analyses["card_status"], selected=selected, width=width,
                            height=height, title=f"{self.game.name}: card graph")
 
@@ -324,7 +312,7 @@ class TweakSession(CardOperations):
                 yield kind.file, kind.kind, entry
 
     def _card_catalogue(self) -> pool_edit.Catalogue:
-        """The card kinds as :mod:`workbench.graphs.card_ops` finds them."""
+        """The card kinds as :mod:`workbench.tweak.card_ops` finds them."""
         return pool_edit.Catalogue(self.game_id, LIST_KINDS)
 
     @property
@@ -378,15 +366,15 @@ class TweakSession(CardOperations):
     # set (validated), and a value as the files hold it now.
     def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
         """The numeric draft values the vary ``patterns`` name (``Variable``
-        list) and the seed values they leave out (see workbench.balance.variables)."""
-        from workbench.balance.variables import expand_vary
+        list) and the seed values they leave out (see workbench.tweak.variables)."""
+        from workbench.tweak.variables import expand_vary
         return expand_vary(patterns, self.raw, allow_seed=allow_seed)
 
     def with_values(self, values: dict[str, int], variables: list) -> dict:
         """A copy of the card files with each variable set to ``values[name]``
         (written as an edit writes it), validated by the game's loader; a bad
         pool raises DataError and the session is unchanged."""
-        from workbench.balance import mm_cells
+        from workbench.tweak import mm_cells
         raw = copy.deepcopy(self.raw)
         for var in variables:
             value = values.get(var.name, var.current)
@@ -401,8 +389,8 @@ class TweakSession(CardOperations):
 
     def value_of(self, card: str, field: str) -> int:
         """A variable's value in the session's files now."""
-        from workbench.balance import mm_cells
-        from workbench.balance.variables import field_value
+        from workbench.tweak import mm_cells
+        from workbench.tweak.variables import field_value
         if self._is_cell(card):
             return mm_cells.get(self.raw, card, field)
         _, _, entry = self._find(card, self.raw)
@@ -412,7 +400,7 @@ class TweakSession(CardOperations):
         """Whether ``card`` names a setting, table row or Event card rather than
         a Pattern or Initiative (a card of the pool wins: a Pattern may be
         called "Event Horizon")."""
-        from workbench.balance import mm_cells
+        from workbench.tweak import mm_cells
         if not mm_cells.is_cell(card):
             return False
         wanted = card.strip().lower()
@@ -425,7 +413,7 @@ class TweakSession(CardOperations):
         A setting, Resolution Table cell or Event code is named as a balance
         variable names it (card ``settings``, field ``order_rewards[0]``; ``event
         table A``, ``meaning@7``; ``event G``, ``code``)."""
-        from workbench.balance import mm_cells
+        from workbench.tweak import mm_cells
         raw = copy.deepcopy(self.raw)
         if self._is_cell(card):
             try:
