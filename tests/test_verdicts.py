@@ -124,6 +124,12 @@ def test_every_game_plants_valid_edits_of_each_kind(game_id):
         assert len({json.dumps([p.edits, p.players]) for p in edits}) > 1 or kind == "no-op"
 
 
+@pytest.fixture(autouse=True)
+def _no_history_in_the_checkout(monkeypatch):
+    # compare records its runs in the card folder's history; these tests play the bundled cards
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
+
 def _compare(capsys, *argv):
     from workbench.cli import main
     code = main(["compare", *argv])
@@ -165,6 +171,8 @@ def test_compare_on_a_no_op_edit_is_quiet(capsys):
     (["meaning-made"], "at least one --edit"),
     (["meaning-made", "--edit", "Shell.E=4", "--margin", "track_low=x"], "--margin"),
     (["no-such-game", "--edit", "Shell.E=4"], "no-such-game"),
+    (["meaning-made", "--edit", "Shell.E=4", "--variant", "no-such-variant"], "no-such-variant"),
+    (["meaning-made", "--edit", "Shell.E=4", "--option", "no_such_option=3"], "no_such_option"),
 ])
 def test_compare_refuses_bad_input_in_one_line(capsys, argv, words):
     code, out = _compare(capsys, *argv)
@@ -213,3 +221,30 @@ def test_compare_prints_the_change_and_decided_verdicts(capsys):
     assert "settings meaning 5 -> 1" in text.splitlines()[0]
     assert "final at" in text
     assert "no difference" not in text
+
+
+def test_compare_plays_variants_and_options_and_enters_the_pool_history(cards_copy, monkeypatch, capsys):
+    """--variant and --option are played on both pools (as simulate plays them),
+    and the comparison is a run of the pool's version in ``workbench history``."""
+    monkeypatch.delenv("WORKBENCH_NO_HISTORY")
+    argv = ["meaning-made", "--edit", "Shell.E=4", "--games", "20", "--players", "3", "--bots", "random",
+            "--workers", "0", "--no-stop", "--json"]
+    plain = json.loads(_compare(capsys, *argv)[1].out)
+    code, out = _compare(capsys, *argv, "--variant", "high-instability", "--option", "round_limit=30")
+    assert code == 0, out.err
+    doc = json.loads(out.out)
+    assert doc["variants"] == ["high-instability"] and doc["options"] == {"round_limit": 30}
+    old = {m["key"]: m["old"] for m in doc["metrics"]}
+    # the world starts at Meaning 4 with two Events a round: the old pool's games are others
+    assert old["duration_rounds"] != {m["key"]: m["old"] for m in plain["metrics"]}["duration_rounds"]
+    from workbench.cli import main
+    assert main(["history", "meaning-made", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["versions"][0]["runs"]
+    compares = [r for r in runs if r["kind"] == "compare"]
+    assert len(compares) == 2
+    assert compares[-1]["params"]["variants"] == ["high-instability"]
+    assert compares[-1]["params"]["edits"] == [{"card": "Shell", "field": "E", "old": 1, "new": 4}]
+    row = compares[-1]["metrics"]["duration_rounds"]
+    assert row["before"] == old["duration_rounds"] and row["verdict"] in (BETTER, WORSE, HIGHER, LOWER, SAME, UNDECIDED)
+    assert main(["history", "meaning-made"]) == 0
+    assert "compare  20 games of Shell E: 1 -> 4" in capsys.readouterr().out

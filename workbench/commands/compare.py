@@ -93,6 +93,18 @@ def describe(row: dict) -> str:
     return line
 
 
+def record_compare_run(game, params: dict, rows: list[dict]) -> str | None:
+    """Enter the comparison in the pool's history against the version it
+    compared from (the pool on disk, the old arm): the edits, and per metric
+    old, new, the difference's interval and the verdict
+    (:func:`workbench.core.versions.record_run`, as ``simulate`` and
+    ``balance`` do), so ``workbench history`` lists it beside them."""
+    from workbench.core.versions import record_run
+    metrics = {r["key"]: {"before": r["old"], "after": r["new"], "diff": r["diff"], "low": r["low"],
+                          "high": r["high"], "verdict": r["verdict"]} for r in rows}
+    return record_run(game, None, "compare", params, metrics)
+
+
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
     from workbench.tweak import open_session
@@ -104,9 +116,10 @@ def run(args) -> int:
     budget = validate.games(args.games)
     validate.workers(args.workers)
     players, seed, options, bots = game_setup(args, game)
-    if options or args.variant:
-        raise WorkbenchError("compare plays the cards as the game's defaults set them: "
-                             "--option and --variant are not taken here")
+    # a variant or option the game refuses is one line before any game is played
+    # (both pools play the same ones, as `workbench simulate` takes them)
+    game.new_initial_state(game.config(players or game.default_players, seed=seed, variants=args.variant,
+                                       **options))
     margins = _margins(args.margin)
     if not args.edit:
         raise WorkbenchError("compare needs at least one --edit CARD.FIELD=VALUE")
@@ -116,14 +129,16 @@ def run(args) -> int:
     for text in args.edit:
         card, field, value = parse_edit(text, names)
         report = session.edit(card, field, value)
-        edits.append({"card": report.card, "field": report.field, "old": report.old, "new": report.new,
-                      "analyses": report.lines()})
+        # the value as the session stored it (a number, not the text typed)
+        edits.append({"card": report.card, "field": report.field, "old": report.old,
+                      "new": session.value_of(report.card, report.field), "analyses": report.lines()})
     change = "; ".join(f"{e['card']} {e['field']} {e['old']} -> {e['new']}" for e in edits)
     stream = session.stream_playtest(n=budget, players=players, seed=seed, bots=bots, workers=args.workers,
                                      watch=tuple(args.watch) if args.watch else None, margins=margins,
-                                     stop_early=not args.no_stop)
+                                     stop_early=not args.no_stop, variants=tuple(args.variant), options=options)
     if not args.json:
-        print(f"{game.name}, {players or game.default_players} players, bots {bots}, seed {seed}: {change}")
+        rules = "".join(f", variant {v}" for v in args.variant) + "".join(f", {k}={v}" for k, v in options.items())
+        print(f"{game.name}, {players or game.default_players} players, bots {bots}, seed {seed}{rules}: {change}")
         sys.stdout.flush()
     shown: dict[str, str] = {}
     last = None
@@ -141,8 +156,12 @@ def run(args) -> int:
         sys.stdout.flush()
     rows = verdict_rows(last)
     from workbench.core.rng import derive_seed
-    doc = {"game": game.id, "players": players or game.default_players, "bots": bots, "seed": seed,
-           "edits": edits, "budget": budget, "games": last.games, "stopped_early": last.stopped_early,
+    params = {"games": last.games, "budget": budget, "players": players or game.default_players, "bots": bots,
+              "seed": seed, "variants": list(args.variant), "options": options,
+              "edits": [{k: e[k] for k in ("card", "field", "old", "new")} for e in edits]}
+    record_compare_run(game, params, rows)
+    doc = {"game": game.id, "players": params["players"], "bots": bots, "seed": seed,
+           "variants": list(args.variant), "options": options, "edits": edits, "budget": budget, "games": last.games, "stopped_early": last.stopped_early,
            "decided": last.decided, "elapsed": round(last.elapsed, 3),
            "seeds": [derive_seed(seed, "game", i) for i in range(last.games)],
            "metrics": rows,

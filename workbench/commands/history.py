@@ -25,7 +25,9 @@ def _run_line(run: dict) -> str:
     params = run["params"]
     size = f"{params['games']} games" if "games" in params else \
         f"{params.get('trials', '?')} trials x {params.get('games_per_trial', '?')} games"
-    return f"      {run['created']}  {run['kind']:<8} {size}: {metrics_text(run)}"
+    edits = params.get("edits") or []  # a comparison names the edits it played against this version
+    what = f" of {'; '.join(_edit_text(e) for e in edits)}" if edits else ""
+    return f"      {run['created']}  {run['kind']:<8} {size}{what}: {metrics_text(run)}"
 
 
 def _edit_text(e: dict) -> str:

@@ -333,6 +333,10 @@ def history_disabled() -> bool:
     return os.environ.get("WORKBENCH_NO_HISTORY", "") not in ("", "0")
 
 
+def _short(value):
+    return f"{value:.3g}" if isinstance(value, float) else value
+
+
 def metrics_text(run: dict, limit: int = 4, arrow: str = "->") -> str:
     """A run's first metrics as one short line (``workbench history``, the Cards page)."""
     parts = []
@@ -340,7 +344,8 @@ def metrics_text(run: dict, limit: int = 4, arrow: str = "->") -> str:
         if isinstance(value, float):
             parts.append(f"{key} {value:.3g}")
         elif isinstance(value, dict) and "after" in value:
-            parts.append(f"{key} {value.get('before')} {arrow} {value.get('after')}")
+            verdict = f" ({value['verdict']})" if value.get("verdict") else ""  # a comparison's
+            parts.append(f"{key} {_short(value.get('before'))} {arrow} {_short(value.get('after'))}{verdict}")
         else:
             parts.append(f"{key} {value}")
     return ", ".join(parts)

@@ -688,7 +688,7 @@ class TweakSession(CardOperations):
     def stream_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                         workers: int | None = None, card: str | None = None,
                         watch: tuple[str, ...] | None = None, margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
-                        on_update=None, **schedule):
+                        on_update=None, variants: tuple[str, ...] = (), options: dict | None = None, **schedule):
         """The paired playtest as it happens: yields a
         :class:`workbench.sim.progressive.PairedUpdate` (old pool = A, edited
         pool = B, same seeds) with the difference and interval of every watched
@@ -702,13 +702,16 @@ class TweakSession(CardOperations):
         is called as well, for a page that listens. ``watch`` None: the game's
         leading metrics and the edited cards' own
         (:func:`workbench.sim.verdicts.leading_watch`); ``card`` None: the
-        cards of every edit made (the last one's when none is in the undo list)."""
+        cards of every edit made (the last one's when none is in the undo list).
+        ``variants`` and ``options`` are played on both pools alike, as
+        ``workbench simulate`` takes them."""
         from workbench.sim import SimSpec
         from workbench.sim.progressive import CARD_USE, paired_playtest
         from workbench.sim.verdicts import leading_watch
 
         ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
-        base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False)
+        base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False,
+                    variants=tuple(variants), options=dict(options or {}))
         if watch is None:
             cards = [card] if card else list(dict.fromkeys(c for _, c, _ in self._undo))
             keys = leading_watch(self.game, [c for c in cards if c and self._played(c) and not self._is_cell(c)])
