@@ -124,6 +124,35 @@ def test_every_game_plants_valid_edits_of_each_kind(game_id):
         assert len({json.dumps([p.edits, p.players]) for p in edits}) > 1 or kind == "no-op"
 
 
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_planted_edits_expect_a_leading_metric(game_id):
+    """What a planted edit must move is among what ``compare`` watches for
+    it: the game's leading metrics, or the edited card's own."""
+    from workbench.graphs.tweak import TweakSession
+    game = get_game(game_id)
+    session = TweakSession(game_id)
+    for kind in kinds_of(game):
+        for planted in planted_module(game).planted_edits(session, random.Random(9), kind, 6):
+            watched = leading_watch(game, [c for c, _, _ in planted.edits if not session._is_cell(c)])
+            assert not planted.expect or any(k in watched for k, _ in planted.expect), (kind, planted.note)
+
+
+def test_generators_plant_only_on_what_baseline_games_reach():
+    """A dearer AGI payment is planted only where baseline games declare AGI,
+    a dearer Tycoon only where games end by Tycoon (pick_rates' ``stat:`` and
+    ``ending:`` entries), as dearer cards only on cards games take."""
+    from workbench.graphs.tweak import TweakSession
+    mandate, pax = get_game("mandate-2038"), get_game("pax-transhumanity")
+    never = {"stat:agi_declarations": 0.0, "stat:facilities_built": 3.0, "stat:generators_built": 1.0}
+    edits = planted_module(mandate).planted_edits(TweakSession("mandate-2038"), random.Random(1), "dearer-card",
+                                                  12, pick_rates=lambda n: never)
+    assert {e.expect[0][0] for e in edits} <= {"stat:facilities_built", "stat:generators_built"}
+    only_singular = {"ending:singular": 0.5, "ending:tipping-point": 0.5}
+    edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
+                                              8, pick_rates=lambda n: only_singular)
+    assert {e.edits[0][0] for e in edits} == {"singular_run"}
+
+
 def _compare(capsys, *argv):
     from workbench.cli import main
     code = main(["compare", *argv])

@@ -86,6 +86,13 @@ class MetricData:
                 if arr is None:
                     arr = card_counts[card] = np.zeros(games.height)
                 arr[position[idx]] += times
+        # per-game columns derived from the players table (no new column in the
+        # simulate tables): a paired comparison resamples them in one step
+        if scores is not None and scores.shape[1]:
+            cols["mean_score"] = scores.mean(axis=1)
+        if "players_at_cap" in cols and "players" in cols:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                cols["cap_share"] = cols["players_at_cap"] / cols["players"]
         roles, role_names = None, ()
         if n_seats and "role" in players.columns and players["role"].null_count() < players.height:
             played = players["role"].to_list()
@@ -538,9 +545,14 @@ class CapSaturation(Metric):
 
     ``sum_g at_cap_g / sum_g players_g`` where ``at_cap_g`` is the game's
     ``players_at_cap`` column (Meaning Made: Legacy at its maximum), range
-    [0, 1]. Not computed for games that report no cap."""
+    [0, 1]. Not computed for games that report no cap. A paired comparison
+    (one player count, so every ``players_g`` is the same) resamples the
+    per-game share ``at_cap_g / players_g`` (column ``cap_share``), whose mean
+    is then the same number. Where a score is capped, a larger reward shows
+    here rather than in the score spread, which the cap squeezes."""
 
-    key, label = "cap_saturation", "Players ending at the score cap"
+    key, label, column = "cap_saturation", "Players ending at the score cap", "cap_share"
+    margin = 0.03
 
     def compute(self, d: MetricData):
         at_cap = d.cols.get("players_at_cap")
@@ -548,6 +560,48 @@ class CapSaturation(Metric):
             return None
         total = d.cols["players"].sum()
         return float(np.nansum(at_cap) / total) if total else None
+
+
+class ScoreMean(Metric):
+    """Mean score: the mean final score of a player.
+
+    Per game ``(1/S) sum_s score_g[s]`` (column ``mean_score``, from the
+    players table); the metric is the mean over games, range [0, inf). What a
+    larger reward changes for certain where the score is a sum of rewards:
+    more is handed out, so players end higher, even where a cap keeps the
+    spread from widening."""
+
+    key, label, range, column = "score_mean", "Mean final score", (0, None), "mean_score"
+    margin = 1.0
+
+    def compute(self, d: MetricData):
+        if d.scores is None or not d.n or d.scores.shape[1] == 0:
+            return None
+        return float(d.scores.mean())
+
+
+class SeatMargin(Metric):
+    """Seat margin: by how much each seat wins or trails.
+
+    Per game and seat ``m_g[s] = score_g[s] - max_{s' != s} score_g[s']``:
+    positive by the margin the seat won by, negative by how far it trailed
+    the best other seat (0 on a tie at the top). The metric is
+    ``{seat: mean_g m_g[s]}``, range (-inf, inf) (seat 1 moves first); a
+    seat that wins by little, or loses by much, shows here where its win rate
+    alone cannot. Needs at least two seats; at a cooperative table read it
+    as the distance between the seats' end scores."""
+
+    key, label, range, per = "seat_margin", "Seat margin (score minus best other)", (None, None), "seat"
+
+    def compute(self, d: MetricData):
+        if d.scores is None or not d.n or d.scores.shape[1] < 2:
+            return None
+        s = d.scores
+        out = {}
+        for seat in range(s.shape[1]):
+            others = np.delete(s, seat, axis=1).max(axis=1)
+            out[seat + 1] = float((s[:, seat] - others).mean())
+        return out
 
 
 class ActionUsage(Metric):
@@ -599,7 +653,7 @@ METRICS: list[Metric] = [
     Completion(), NoWinner(), Timeout(), TrackLow(), NearCollapse(), DangerRounds(), RoundsToSpare(),
     Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(),
     RoleWinRate(), RoleGap(), Drawishness(),
-    TieBreakShare(), DecidedByScore(), CapSaturation(), ActionUsage(), ActionUsageMin(),
+    TieBreakShare(), DecidedByScore(), CapSaturation(), ScoreMean(), SeatMargin(), ActionUsage(), ActionUsageMin(),
     DurationRounds(), DurationRoundsSpread(), DurationActions(), DurationActionsSpread(),
     IdealDuration(), ScoreSpread(), Decisiveness(), LeadChange(), Drama(), DecisionMoves(), BranchingFactor(),
 ]

@@ -75,14 +75,29 @@ def kinds_of(game) -> tuple[str, ...]:
 
 def pick_rates(game_id: str, players: int, *, games: int = 40, seed: int = 99, bots: str = "greedy",
                workers: int | None = None) -> dict[str, float]:
-    """Share of baseline games in which each card is taken (a generator plants
-    dearer-card edits only on cards games take: a card never taken cannot be
-    taken less). Played on its own seed, apart from the comparisons."""
+    """Share of baseline games in which each card is taken, and the baseline
+    mean of each of the game's own per-game numbers as ``stat:COLUMN`` (a
+    generator plants dearer-card edits only on what games take or build: a
+    card never taken cannot be taken less, an AGI never declared cannot be
+    declared less), and the share of games ending each way as ``ending:NAME``
+    (an End no game reaches cannot make games longer). Played on its own
+    seed, apart from the comparisons."""
+    import numpy as np
+
     from . import SimSpec, simulate
-    from .metrics import card_summary
+    from .metrics import STAT, card_summary, series
     res = simulate(SimSpec(game_id, games=games, players=players, bots=bots, seed=seed, trace=False),
                    workers=workers)
-    return {r["card"]: r["pick_rate"] for r in card_summary(res).iter_rows(named=True)}
+    out = {r["card"]: r["pick_rate"] for r in card_summary(res).iter_rows(named=True)}
+    # how the games end (``ending:NAME``, share of games): a dearer End reaches
+    # nothing where no game ends that way
+    for ending, count in res.games["ending"].value_counts().iter_rows():
+        out[f"ending:{ending}"] = count / res.games.height
+    for column in res.games.columns:
+        values = series(res, STAT + column)
+        if (~np.isnan(values)).any():
+            out[STAT + column] = float(np.nanmean(values))
+    return out
 
 
 def classify(planted: PlantedEdit, rows: list[dict]) -> str:

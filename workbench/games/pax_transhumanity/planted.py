@@ -6,7 +6,10 @@ direction (see :mod:`workbench.sim.planted`), each kind with many variations
   games) gets one or two more Heat squares: it is taken fewer times per game,
   in fewer games, or later.
 * ``dearer-end``: the Tycoon needs 1-2 more Companies, or a Singular run 1-2
-  more bands: games last longer.
+  more bands: games last longer. Planted only on an End that ends at least
+  one baseline game in five at that player count (``pick_rates``'
+  ``ending:NAME``), as dearer cards are planted only on cards games take: an
+  End no game reaches changes no game when it is dearer.
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
 
 Not planted: a shared track (the table does not fall together) and larger
@@ -19,7 +22,8 @@ from workbench.sim.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4)
-END_SETTINGS = ("tycoon_company", "singular_run")
+#: the setting of each End, and the ending it brings
+END_SETTINGS = (("tycoon_company", "tycoon"), ("singular_run", "singular"))
 
 
 def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=None) -> list[PlantedEdit]:
@@ -40,7 +44,9 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
                                     (f"card_first_round:{card}", "higher")],
                                    f"{card} heat '{old}' -> '{new}'"))
         elif kind == "dearer-end":
-            name = rng.choice(END_SETTINGS)
+            rates = pick_rates(n) if pick_rates else {}
+            ends = [e for e in END_SETTINGS if rates.get(f"ending:{e[1]}", 0.0 if rates else 1.0) >= 0.2] or list(END_SETTINGS)
+            name, _ = rng.choice(ends)
             old = session.value_of(name, "value")
             new = old + rng.randint(1, 2)
             out.append(PlantedEdit(kind, [(name, "value", new)], n, [("duration_rounds", "higher")],
