@@ -54,6 +54,9 @@ class MetricData:
     #: bootstrap's resamples compare them fast
     roles: np.ndarray | None = None
     role_names: tuple[str, ...] = ()
+    #: action kind -> per-game times chosen, shape (G,), from the game's
+    #: ``Game.action_kind_counts`` columns (empty: the kinds are counted as cards)
+    action_counts: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def from_result(cls, result, ideal_rounds=None) -> "MetricData":
@@ -99,13 +102,20 @@ class MetricData:
             role_names = tuple(sorted({r for r in played if r is not None}))
             code = {name: k for k, name in enumerate(role_names)}
             roles = np.array([code.get(r, -1) for r in played]).reshape(games.height, n_seats)
-        kinds = ()
+        kinds, counted = (), {}
         try:
             from .runner import resolve_game
-            kinds = tuple(getattr(resolve_game(result.spec.game), "action_kinds", ()) or ())
+            game = resolve_game(result.spec.game)
+            kinds = tuple(getattr(game, "action_kinds", ()) or ())
+            counted = dict(getattr(game, "action_kind_counts", None) or {})
         except Exception:  # a hand-made table for an unknown game: no action kinds
-            kinds = ()
-        return cls(cols, won, ideal_rounds, scores, card_counts, kinds, roles, role_names)
+            kinds, counted = (), {}
+        # a count the game writes only when it is not 0 is missing (NaN) elsewhere: 0 times
+        action_counts = {kind: np.nan_to_num(cols[col]) if col in cols else np.zeros(games.height)
+                         for kind, col in counted.items()}
+        if action_counts:
+            kinds = tuple(action_counts)
+        return cls(cols, won, ideal_rounds, scores, card_counts, kinds, roles, role_names, action_counts)
 
     @property
     def n(self) -> int:
@@ -116,7 +126,8 @@ class MetricData:
         return MetricData({k: v[idx] for k, v in self.cols.items()}, self.won[idx], self.ideal_rounds,
                           None if self.scores is None else self.scores[idx],
                           {k: v[idx] for k, v in self.card_counts.items()}, self.action_kinds,
-                          None if self.roles is None else self.roles[idx], self.role_names)
+                          None if self.roles is None else self.roles[idx], self.role_names,
+                          {k: v[idx] for k, v in self.action_counts.items()})
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -607,17 +618,22 @@ class SeatMargin(Metric):
 class ActionUsage(Metric):
     """Action usage: each action kind's share of all choices among the kinds.
 
-    For the game's ``action_kinds`` (Mandate 2038: its Core Actions, recorded
-    once per selection), ``u_k = sum_g times_g[k] / sum_g sum_k' times_g[k']``,
-    range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). Not
-    computed for games that name no action kinds."""
+    For the game's action kinds, ``u_k = sum_g times_g[k] / sum_g sum_k' times_g[k']``,
+    range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). The
+    times come from the game's per-game counts where it declares them
+    (``Game.action_kind_counts``; Pax Transhumanity: its main actions, Fundraise
+    to Import, an early end of the turn not counted), else from the cards
+    table for ``action_kinds`` that are card names (Mandate 2038: its Core
+    Actions, recorded once per selection). Not computed for games that name
+    no action kinds."""
 
     key, label, per = "action_usage", "Action usage", "kind"
 
     def compute(self, d: MetricData):
         if not d.action_kinds or not d.n:
             return None
-        totals = {k: float(d.card_counts[k].sum()) if k in d.card_counts else 0.0 for k in d.action_kinds}
+        counts = d.action_counts or d.card_counts
+        totals = {k: float(counts[k].sum()) if k in counts else 0.0 for k in d.action_kinds}
         grand = sum(totals.values())
         return {k: (v / grand if grand else 0.0) for k, v in totals.items()}
 
