@@ -84,7 +84,17 @@ def report(game_id: str, lines: list[dict]) -> str:
         lo, hi = _wilson(hits, n)
         rows.append(f"| {kind} | {n} | {hits} | {wrong} | {missed} | {hits / n:.2f} [{lo:.2f}, {hi:.2f}] | "
                     f"{games:g} | {secs:.1f} |")
-    return f"### {game_id}\n\n" + "\n".join(rows)
+    # every edit not seen as planted, with what the last look said of its expected metrics
+    notes = []
+    for r in lines:
+        if r["outcome"] in ("hit", "quiet"):
+            continue
+        said = "; ".join(f"{e['key']} {e['verdict']} (diff {e['diff']:.3g}"
+                         + (f", about {e['games_needed']} games per arm would decide it" if e.get("games_needed") else "")
+                         + ")" for e in r.get("expected_rows", []) if e.get("diff") is not None)
+        notes.append(f"* {r['kind']}: {r['note']} at {r['players']} players: {r['outcome']} after {r['games']} games"
+                     + (f": {said}" if said else ""))
+    return f"### {game_id}\n\n" + "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
 
 def main(argv=None) -> int:

@@ -146,4 +146,8 @@ def run_planted(game_id: str, planted: PlantedEdit, *, budget: int = 200, seed: 
     return {**planted.to_dict(), "outcome": classify(planted, rows), "games": last.games,
             "seconds": round(time.perf_counter() - start, 2),
             "decided": [{"key": r["key"], "verdict": r["verdict"], "diff": r["diff"]}
-                        for r in rows if r["verdict"] != "cannot tell yet"]}
+                        for r in rows if r["verdict"] != "cannot tell yet"],
+            # every expected metric as the last look saw it, decided or not: a
+            # miss then says how many games would decide it at that spread
+            "expected_rows": [{k: r.get(k) for k in ("key", "verdict", "diff", "low", "high", "games_needed")}
+                              for r in rows if r["key"] in expected]}
