@@ -240,6 +240,14 @@ class Game(abc.ABC):
     #: (None: the catalogue's first)
     first_card_kind: ClassVar[str | None] = None
 
+    # -- cards a designer adds, duplicates and deletes (issue 26; the Cards page,
+    # workbench.graphs.card_ops) ---------------------------------------------------
+    #: card kind (a kind of the card catalogue) -> the card a new one starts as
+    #: (every field the loader needs, ``provenance: draft``; its name is made
+    #: unique). Only these kinds can be added, duplicated and deleted; every
+    #: other card can be edited. Default: none (the Cards page offers no add).
+    card_blanks: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
     def provides(self, capability: str) -> bool:
         """Whether this game offers ``capability`` (one of :data:`CAPABILITIES`)."""
         if capability not in CAPABILITIES:
@@ -309,8 +317,7 @@ class Game(abc.ABC):
         validated; cached until a file changes. None for a game without data."""
         if self.pool_spec is None:
             return None
-        from .cards import load_pool
-        return load_pool(self.pool_spec, folder)
+        return self.pool_spec.read(folder)
 
     @property
     def ref(self) -> str:

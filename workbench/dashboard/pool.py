@@ -49,6 +49,15 @@ class LivePool(param.Parameterized):
     def edit_many(self, edits, **kwargs):
         return self._publish(self.session.edit_many(edits, **kwargs))
 
+    def add_card(self, kind: str, name: str | None = None):
+        return self._publish(self.session.add_card(kind, name))
+
+    def duplicate_card(self, card: str, name: str | None = None):
+        return self._publish(self.session.duplicate_card(card, name))
+
+    def delete_card(self, card: str):
+        return self._publish(self.session.delete_card(card))
+
     def undo(self):
         return self._publish(self.session.undo())
 

@@ -84,6 +84,9 @@ class PoolTweakSession(TweakSession):
         self.dirty = False
 
     # -- reading --------------------------------------------------------------
+    def _card_catalogue(self) -> pool_edit.Catalogue:
+        return self.catalogue
+
     @property
     def columns(self) -> dict[str, tuple[str, str]]:
         """Editable flat columns: name -> (card kinds it applies to, meaning)."""
@@ -268,7 +271,8 @@ def diff_status(before: dict, after: dict, *, card=None, field=None, old=None, n
         if was["gives"] != now["gives"]:
             rep.cost_changes.append({"card": name, "before": was["gives"] or "nothing",
                                      "after": now["gives"] or "nothing", "what": "gives"})
-    key = "track" if "track" in after["bottlenecks"].columns else "sphere"
+    # the table's first column names what it weighs (a track, a sphere, a resource)
+    key = after["bottlenecks"].columns[0]
 
     def top(table):
         hit = table.filter(pl.col("bottleneck"))

@@ -42,12 +42,16 @@ from workbench.core.errors import DataError, WorkbenchError, suggest
 
 from workbench.core.counting import counted
 
-from . import dependency
+from . import dependency, pool_edit
+from .card_ops import CardOperations
 
 #: the files a session edits: the card lists, and (for balance variables and edits by
 #: name, workbench.balance.mm_cells) the settings, Resolution Tables and Event deck
 EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
 TOKEN_COLUMNS = ("E", "I", "S")
+#: the card lists of those files, as the Cards page's add, duplicate and delete find them
+LIST_KINDS = (pool_edit.CardKind("pattern", "patterns.yaml", ("patterns",), {}),
+              pool_edit.CardKind("initiative", "initiatives.yaml", ("initiatives",), {}))
 
 #: flat column -> (applies to, meaning) for the editable table
 COLUMNS = {
@@ -220,7 +224,7 @@ def _code_text(code: dict | None) -> str:
     return f"{code['table']} {code['code']}" if code else ""
 
 
-class TweakSession:
+class TweakSession(CardOperations):
     """An editable card pool with validation, analyses, undo and save.
 
     ``TweakSession(game_id)`` (no id: the first game listed with a card graph,
@@ -315,10 +319,13 @@ class TweakSession:
                            height=height, title=f"{self.game.name}: card graph")
 
     def _entries(self):
-        for file, key, kind in (("patterns.yaml", "patterns", "pattern"),
-                                ("initiatives.yaml", "initiatives", "initiative")):
-            for entry in self.raw[file][key]:
-                yield file, kind, entry
+        for kind in LIST_KINDS:
+            for entry in self.raw[kind.file][kind.path[0]]:
+                yield kind.file, kind.kind, entry
+
+    def _card_catalogue(self) -> pool_edit.Catalogue:
+        """The card kinds as :mod:`workbench.graphs.card_ops` finds them."""
+        return pool_edit.Catalogue(self.game_id, LIST_KINDS)
 
     @property
     def kind_columns(self) -> dict[str, list[str]]:
@@ -358,11 +365,10 @@ class TweakSession:
         return pl.DataFrame(rows)
 
     def _find(self, card: str, raw: dict):
-        for file, key, kind in (("patterns.yaml", "patterns", "pattern"),
-                                ("initiatives.yaml", "initiatives", "initiative")):
-            for entry in raw[file][key]:
+        for kind in LIST_KINDS:
+            for entry in raw[kind.file][kind.path[0]]:
                 if str(entry.get("name", "")).lower() == card.strip().lower():
-                    return file, kind, entry
+                    return kind.file, kind.kind, entry
         names = [e["name"] for _, _, e in self._entries()]
         raise DataError(f"no card named {card!r}{suggest(card, names)}", card=card)
 

@@ -58,6 +58,14 @@ class MeaningMade(Game):
         "vary": ("initiatives.*.cost", "initiatives.*.order_spaces"),
         "trials": 16, "games_per_trial": 10, "fresh_games": 30}
     bench_edit = "patterns.*.E"              # a Pattern's Energy cost
+    # a new Initiative starts as the easiest card of Layer 7 (our draft); Patterns
+    # are not listed: the rules want exactly ten per Layer, so a Pattern is edited,
+    # never added or deleted (the loader would refuse the eleventh)
+    card_blanks = {"initiative": {
+        "name": "New Initiative", "layer": 7,
+        "requirement": {"contributors": 1, "tokens": {"E": 1}, "layers": []},
+        "order_spaces": 1, "meaning": 1, "bonus": None, "penalty": None,
+        "provenance": "draft", "flavour": ""}}
     #: greedy games/s on one core that 10,000 games in 120 s on 2 workers need
     #: when 2 workers give the 1.85x scaling target
     bench_greedy_target = round(10000 / (120 * 1.85), 1)

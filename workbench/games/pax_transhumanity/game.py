@@ -47,6 +47,9 @@ class PaxGame(Game):
 
     # -- what the game offers the pages and commands (core/game.py, issue 26) --
     listing_order = 2
+    # a new idea of the draft deck (Regime boards and settings are edited, not added)
+    card_blanks = {"idea": {"name": "New Idea", "disciplines": ["yellow", "green"], "arrows": [],
+                            "heat": [], "effects": [], "provenance": "draft"}}
     card_graph = "workbench.games.pax_transhumanity.card_graph"
     table_drawer = "workbench.games.pax_transhumanity.tabletop:draw_pax"
     print_cards = "workbench.games.pax_transhumanity.print_cards"
