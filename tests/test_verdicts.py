@@ -130,6 +130,55 @@ def _no_history_in_the_checkout(monkeypatch):
     monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
 
 
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_planted_edits_expect_a_leading_metric(game_id):
+    """What a planted edit must move is among what ``compare`` watches for
+    it: the game's leading metrics, or the edited card's own."""
+    from workbench.tweak import open_session as TweakSession
+    game = get_game(game_id)
+    session = TweakSession(game_id)
+    for kind in kinds_of(game):
+        for planted in planted_module(game).planted_edits(session, random.Random(9), kind, 6):
+            watched = leading_watch(game, [c for c, _, _ in planted.edits if not session._is_cell(c)])
+            assert not planted.expect or any(k in watched for k, _ in planted.expect), (kind, planted.note)
+
+
+def test_generators_plant_only_on_what_baseline_games_reach():
+    """A dearer AGI payment is planted only where baseline games declare AGI,
+    a dearer Tycoon only where games end by Tycoon (pick_rates' ``stat:`` and
+    ``ending:`` entries), as dearer cards only on cards games take."""
+    from workbench.tweak import open_session as TweakSession
+    mandate, pax = get_game("mandate-2038"), get_game("pax-transhumanity")
+    never = {"stat:agi_declarations": 0.0, "stat:facilities_built": 3.0, "stat:generators_built": 1.0}
+    edits = planted_module(mandate).planted_edits(TweakSession("mandate-2038"), random.Random(1), "dearer-card",
+                                                  12, pick_rates=lambda n: never)
+    assert {e.expect[0][0] for e in edits} <= {"stat:facilities_built", "stat:generators_built"}
+    only_singular = {"ending:singular": 0.9, "ending:tipping-point": 0.1}
+    edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
+                                              8, pick_rates=lambda n: only_singular)
+    assert {e.edits[0][0] for e in edits} == {"singular_run"}
+    # games ending by a game-end Idea (Tipping Point or Plurality): those Ideas get dearer, all alike
+    by_ideas = {"ending:tipping-point": 0.15, "ending:plurality": 0.1, "ending:singular": 0.1}
+    edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
+                                              4, pick_rates=lambda n: by_ideas)
+    assert all(len(e.edits) == 5 and all(f == "heat" for _, f, _ in e.edits) for e in edits)
+
+
+def test_action_kind_share_from_the_games_own_counts():
+    """Pax Transhumanity counts its main actions per game
+    (``Game.action_kind_counts``): their shares of the choices add up to 1 and
+    are the columns' sums over their total."""
+    game = get_game("pax-transhumanity")
+    res = simulate(SimSpec("pax-transhumanity", games=3, players=2, bots="random", seed=3, trace=False),
+                   workers=0)
+    usage = compute(MetricData.from_result(res), "action_usage")
+    assert list(usage) == list(game.action_kind_counts)
+    assert sum(usage.values()) == pytest.approx(1.0)
+    sums = {k: float(res.games[c].fill_null(0).sum()) if c in res.games.columns else 0.0
+            for k, c in game.action_kind_counts.items()}
+    assert usage == pytest.approx({k: v / sum(sums.values()) for k, v in sums.items()})
+
+
 def _compare(capsys, *argv):
     from workbench.cli import main
     code = main(["compare", *argv])

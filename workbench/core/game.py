@@ -281,6 +281,14 @@ class Game(abc.ABC):
     group_track_collapse: float | None = None
     group_track_danger: float | None = None
 
+    # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
+    #: action kind -> the ``game_stats`` column counting how often it was
+    #: chosen in a game (Pax Transhumanity: ``{"Research": "n_researches", ...}``),
+    #: for the share of choices by action kind; empty: the game names its kinds
+    #: another way (``action_kinds`` that are card names, Mandate's Core
+    #: Actions) or not at all
+    action_kind_counts: Mapping[str, str] = {}
+
     def group_track(self, state: State) -> float | None:
         """The shared track the whole table survives or falls by (Meaning Made:
         Meaning), read once per round by batch simulation for the margin

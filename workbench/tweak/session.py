@@ -501,7 +501,7 @@ class TweakSession(CardOperations):
                 if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
                     shutil.copyfile(item, tmp_path / item.name)  # bytes: the loader judges them
             for name in EDITABLE_FILES:
-                (tmp_path / name).write_text(dump_yaml(raw[name]), encoding="utf-8")
+                (tmp_path / name).write_text(dump_yaml(raw[name], fast=True), encoding="utf-8")
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
                 check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")))

@@ -73,14 +73,20 @@ class MeaningMade(Game):
     # -- verdicts (issue 25): what a paired comparison leads with ---------------
     # survival sits near its ceiling with good players, so the margin by which
     # the world survives leads: the lowest Meaning reached and the share of
-    # games that came within one step of collapse; then length and spread
+    # games that came within one step of collapse; then length and spread.
+    # Legacy stops at the top of its track (0-30), so a larger Contribution
+    # Order reward pushes players against that cap and the spread narrows
+    # rather than widens: what the rewards change for certain is how much
+    # players end with (the End Score is Vitals + Legacy) and how many end at
+    # the cap, and those lead too
     leading_metrics = ("track_low", "near_collapse", "track_danger_rounds", "duration_rounds",
-                       "score_spread", "completion")
+                       "score_spread", "score_mean", "cap_saturation", "completion")
     # our drafts: half a point of Meaning, three games in a hundred, a third of
-    # a round, a point of Legacy spread
+    # a round, a point of Legacy spread or mean score, three players in a
+    # hundred at the cap
     equivalence_margins = {"track_low": 0.5, "near_collapse": 0.03, "track_danger_rounds": 0.5,
-                           "duration_rounds": 0.33, "score_spread": 1.0, "completion": 0.03,
-                           "rounds_to_spare": 0.5}
+                           "duration_rounds": 0.33, "score_spread": 1.0, "score_mean": 1.0,
+                           "cap_saturation": 0.03, "completion": 0.03, "rounds_to_spare": 0.5}
     # the group's margin: higher Meaning and survival are better, danger worse
     metric_goals = {"track_low": 1, "near_collapse": -1, "track_danger_rounds": -1, "completion": 1,
                     "rounds_to_spare": 1}
