@@ -387,14 +387,17 @@ class TweakSession(CardOperations):
         self._validate(raw)
         return raw
 
-    def value_of(self, card: str, field: str) -> int:
+    def value_of(self, card: str, field: str) -> int | str:
         """A variable's value in the session's files now."""
         from workbench.tweak import mm_cells
         from workbench.tweak.variables import field_value
         if self._is_cell(card):
             return mm_cells.get(self.raw, card, field)
         _, _, entry = self._find(card, self.raw)
-        return field_value(entry, field)
+        try:
+            return field_value(entry, field)
+        except (TypeError, ValueError):
+            return entry.get(field)   # a text field (flavour, art): its text as stored
 
     def _is_cell(self, card: str) -> bool:
         """Whether ``card`` names a setting, table row or Event card rather than
