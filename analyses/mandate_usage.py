@@ -34,7 +34,7 @@ import numpy as np
 
 from workbench.balance.pools import game_ref, write_pool
 from workbench.core.errors import WorkbenchError
-from workbench.graphs.pool_tweak import PoolTweakSession
+from workbench.tweak.pool_session import PoolTweakSession
 from workbench.sim import SimSpec, simulate
 from workbench.sim.metrics import MetricData, compute_all
 

@@ -1,12 +1,12 @@
 """Planted edits: does ``workbench compare`` see an edit whose effect is known?
 
 For every registered game with a ``planted`` module (see
-:mod:`workbench.sim.planted`), draws ``--per-kind`` edits of each kind the
+:mod:`workbench.tweak.planted`), draws ``--per-kind`` edits of each kind the
 game offers (seeded: ``--seed``), plays each one through the same tweak
 session and paired playtest as ``workbench compare`` within its default
 budget, and writes:
 
-* ``analyses/out/planted_<game>.jsonl``: one line per edit (the edits, the
+* ``analyses/out/planted_<game>_seed<seed>.jsonl``: one line per edit (the edits, the
   player count, the expected metrics, the outcome, the games played, the
   seconds and every decided verdict), appended as each edit finishes, so a
   long run can be read (and resumed: edits already in the file are skipped)
@@ -41,12 +41,12 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
 
 
 def generate(game_id: str, per_kind: int, seed: int, workers) -> list:
-    from workbench.graphs.tweak import TweakSession
-    from workbench.sim.planted import kinds_of, pick_rates, planted_module
+    from workbench.tweak import open_session
+    from workbench.tweak.planted import kinds_of, pick_rates, planted_module
     from workbench.core.registry import get_game
     game = get_game(game_id)
     module = planted_module(game)
-    session = TweakSession(game_id)
+    session = open_session(game_id)
     rates: dict[int, dict] = {}
 
     def rates_at(n: int) -> dict:
@@ -54,11 +54,13 @@ def generate(game_id: str, per_kind: int, seed: int, workers) -> list:
             rates[n] = pick_rates(game_id, n, workers=workers)
         return rates[n]
 
-    out = []
+    by_kind = []
     for kind in kinds_of(game):
         rng = random.Random(f"{seed}:{game_id}:{kind}")
-        out += module.planted_edits(session, rng, kind, per_kind, pick_rates=rates_at)
-    return out
+        by_kind.append(module.planted_edits(session, rng, kind, per_kind, pick_rates=rates_at))
+    # the kinds taken in turn (the same edits as kind by kind): a run cut short
+    # has measured every kind about as often
+    return [edits[k] for k in range(per_kind) for edits in by_kind if k < len(edits)]
 
 
 def report(game_id: str, lines: list[dict]) -> str:
@@ -82,7 +84,17 @@ def report(game_id: str, lines: list[dict]) -> str:
         lo, hi = _wilson(hits, n)
         rows.append(f"| {kind} | {n} | {hits} | {wrong} | {missed} | {hits / n:.2f} [{lo:.2f}, {hi:.2f}] | "
                     f"{games:g} | {secs:.1f} |")
-    return f"### {game_id}\n\n" + "\n".join(rows)
+    # every edit not seen as planted, with what the last look said of its expected metrics
+    notes = []
+    for r in lines:
+        if r["outcome"] in ("hit", "quiet"):
+            continue
+        said = "; ".join(f"{e['key']} {e['verdict']} (diff {e['diff']:.3g}"
+                         + (f", about {e['games_needed']} games per arm would decide it" if e.get("games_needed") else "")
+                         + ")" for e in r.get("expected_rows", []) if e.get("diff") is not None)
+        notes.append(f"* {r['kind']}: {r['note']} at {r['players']} players: {r['outcome']} after {r['games']} games"
+                     + (f": {said}" if said else ""))
+    return f"### {game_id}\n\n" + "\n".join(rows) + ("\n\n" + "\n".join(notes) if notes else "")
 
 
 def main(argv=None) -> int:
@@ -96,11 +108,12 @@ def main(argv=None) -> int:
     ap.add_argument("--report-only", action="store_true", help="print the tables of the files written so far")
     args = ap.parse_args(argv)
     from workbench.core.registry import game_ids, get_game
-    from workbench.sim.planted import planted_module, run_planted
+    from workbench.tweak.planted import planted_module, run_planted
     ids = args.game or [g for g in game_ids() if planted_module(get_game(g))]
     OUT.mkdir(exist_ok=True)
     for game_id in ids:
-        path = OUT / f"planted_{game_id}.jsonl"
+        # one file per generator seed: a fresh seed's figures never mix with the seed developed against
+        path = OUT / f"planted_{game_id}_seed{args.seed}.jsonl"
         done = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
         if not args.report_only:
             seen = {json.dumps([d["kind"], d["edits"], d["players"]]) for d in done}

@@ -61,3 +61,19 @@ def pytest_collection_modifyitems(config, items):
 # Test helpers such as the toy game live beside the tests.
 import sys as _sys
 _sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@pytest.fixture
+def scaffolded(tmp_path):
+    """``workbench new-game tiny-market`` written into a temporary folder, with the
+    dist-info ``pip install -e`` would leave beside it (its ``workbench.games``
+    entry point): a process with that folder on its path finds the game through
+    the registry, and nothing is installed into the test's environment."""
+    from workbench.cli import main
+    dest = tmp_path / "tm"
+    assert main(["new-game", "tiny-market", str(dest)]) == 0
+    info = dest / "tiny_market-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-market\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[workbench.games]\ntiny-market = tiny_market:GAME\n")
+    return dest

@@ -11,10 +11,10 @@ import pytest
 from workbench.balance.report import apply_edits, card_diff, fresh_check, proposal_raw, undo_edits
 from workbench.balance.search import BalanceSpec, open_session, run_study
 from workbench.balance.targets import parse_target, player_counts
-from workbench.balance.variables import expand_vary
+from workbench.tweak.variables import expand_vary
 from workbench.cli import main
 from workbench.core.errors import WorkbenchError
-from workbench.graphs.tweak import TweakSession
+from workbench import tweak
 
 
 # -- targets ----------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def test_player_counts_union_of_targets():
 
 @pytest.fixture(scope="module")
 def raw():
-    return TweakSession().raw
+    return tweak.open_session().raw
 
 
 def test_cost_expands_to_the_tokens_a_card_requires(raw):
@@ -114,7 +114,7 @@ def test_bad_vary_patterns(raw, text, words):
         expand_vary([text], raw)
 
 
-# -- settings, Resolution Table cells and Event codes (workbench.balance.mm_cells) --------
+# -- settings, Resolution Table cells and Event codes (workbench.tweak.mm_cells) --------
 
 def test_settings_cells_follow_the_settings_provenance(raw):
     # order_rewards is seed (the source's 5 and 3): protected unless allowed
@@ -156,7 +156,7 @@ def test_bad_cell_patterns(raw, text, words):
 def test_cells_go_through_the_tweak_session_validated_and_undoable(cards_copy):
     from workbench.core.errors import DataError
     folder = cards_copy / "meaning_made"
-    session = TweakSession(folder=folder)
+    session = tweak.open_session(folder=folder)
     variables, _ = session.variables(["settings.order_rewards.0", "event_table.J.meaning@8"], allow_seed=True)
     raw = session.with_values({"settings.order_rewards[0]": 4, "event table J.meaning@8": 0}, variables)
     assert raw["settings.yaml"]["order_rewards"] == [4, 3] and session.value_of("settings", "order_rewards[0]") == 5
@@ -184,7 +184,7 @@ def test_cells_go_through_the_tweak_session_validated_and_undoable(cards_copy):
     assert cards.settings.order_rewards == [3, 2] and cards.outcome("event", "J", 8).meaning == -2
     undo_edits(session, edits)
     assert load_cards(folder).settings.order_rewards == [5, 3]
-    assert TweakSession(folder=folder).value_of("event table J", "meaning@8") == -3
+    assert tweak.open_session(folder=folder).value_of("event table J", "meaning@8") == -3
 
 
 # -- a tiny study -------------------------------------------------------------------------
@@ -227,11 +227,11 @@ def test_tiny_study_runs_resumes_and_proposes_through_the_tweak_session(cards_co
     assert diff.startswith("--- a/meaning_made/initiatives.yaml")
     written = apply_edits(session, edits)
     assert [p.name for p in written] == ["initiatives.yaml"]
-    fresh = TweakSession(folder=cards_copy / "meaning_made")
+    fresh = tweak.open_session(folder=cards_copy / "meaning_made")
     row = fresh.table().filter(fresh.table()["name"] == edits[0]["card"]).row(0, named=True)
     assert row[edits[0]["field"]] == edits[0]["new"]
     undo_edits(session, edits)
-    row = TweakSession(folder=cards_copy / "meaning_made").table()
+    row = tweak.open_session(folder=cards_copy / "meaning_made").table()
     assert row.filter(row["name"] == edits[0]["card"]).row(0, named=True)[edits[0]["field"]] == edits[0]["old"]
     with pytest.raises(WorkbenchError, match="cards changed"):
         undo_edits(session, edits)  # already taken back
@@ -289,7 +289,7 @@ POOL_GAMES = {
 
 
 def test_pool_vary_patterns_read_the_catalogue_and_its_provenance():
-    s = TweakSession("pax-transhumanity")
+    s = tweak.open_session("pax-transhumanity")
     variables, protected = s.variables(["settings.*.value"])
     names = {v.name for v in variables}
     # draft settings are ours; seed settings (the source's numbers) are left out and named
@@ -298,7 +298,7 @@ def test_pool_vary_patterns_read_the_catalogue_and_its_provenance():
     assert all(v.provenance == "draft" for v in variables)
     (v,), _ = s.variables(["settings.finance_start.value.capital=1..5"])  # a dotted path into a value
     assert (v.current, v.low, v.high) == (3, 1, 5)
-    m = TweakSession("mandate-2038")
+    m = tweak.open_session("mandate-2038")
     variables, _ = m.variables(["tiles.*.compute"])
     # Research is a seed tile whose yield is listed in draft_fields: its Compute is ours
     assert "Research.compute" in {v.name for v in variables}
@@ -314,7 +314,7 @@ def test_pool_vary_patterns_read_the_catalogue_and_its_provenance():
 ])
 def test_bad_pool_vary_patterns(game, pattern, words):
     with pytest.raises(WorkbenchError, match=words):
-        TweakSession(game).variables([pattern])
+        tweak.open_session(game).variables([pattern])
 
 
 @pytest.mark.parametrize("game, pattern", [
@@ -368,7 +368,7 @@ def test_pool_game_tiny_study_proposes_edits_through_the_session(game, cards_cop
 
 def test_pool_with_values_refuses_a_bad_pool_and_changes_nothing():
     from workbench.core.errors import DataError
-    s = TweakSession("pax-transhumanity")
+    s = tweak.open_session("pax-transhumanity")
     variables, _ = s.variables(["settings.finance_start.value.capital"])
     before = s.raw
     ok = s.with_values({variables[0].name: 2}, variables)
@@ -476,12 +476,12 @@ def test_every_balance_command_in_the_docs_reads_against_the_bundled_cards():
         for t in args.target:
             parse_target(t)
         from workbench.balance.shifts import expand
-        variables, shifts, _ = expand(TweakSession(args.game), args.vary, allow_seed=args.allow_seed)
+        variables, shifts, _ = expand(tweak.open_session(args.game), args.vary, allow_seed=args.allow_seed)
         assert variables or all(sh.members for sh in shifts), argv
 
 
 def test_a_card_named_like_a_cell_is_still_a_card(cards_copy):
-    session = TweakSession(folder=cards_copy / "meaning_made")
+    session = tweak.open_session(folder=cards_copy / "meaning_made")
     session.edit("Cell Wall", "name", "Event Horizon")  # a Pattern may be called so
     session.edit("Event Horizon", "E", 3)
     assert session.value_of("Event Horizon", "E") == 3
@@ -498,7 +498,7 @@ def test_a_card_named_like_a_cell_is_still_a_card(cards_copy):
 ])
 def test_bad_cell_edits_are_one_line_and_change_nothing(cards_copy, card, field, words):
     from workbench.core.errors import DataError
-    session = TweakSession(folder=cards_copy / "meaning_made")
+    session = tweak.open_session(folder=cards_copy / "meaning_made")
     before = session.raw
     with pytest.raises(DataError) as exc:
         session.edit(card, field, 1)

@@ -13,7 +13,7 @@ from workbench.cli import main
 from workbench.core.errors import DataError
 from workbench.core.game import GameConfig
 from workbench.core.registry import get_game
-from workbench.graphs.tweak import TweakSession
+from workbench.tweak import open_session
 from workbench.interop import card_sheets, spreadsheet
 
 
@@ -54,12 +54,12 @@ def test_xlsx_round_trip_one_cost_is_played_and_one_line_changes(cards_copy, tmp
     assert "#" in after_text and after_text.count("#") == before_text.count("#")   # comments kept
     assert _facility_cost() == cost_before + 1                                      # the game plays it
     # an export of the imported pool is the same workbook: nothing else moved
-    again = TweakSession(game_id="mandate-2038")
+    again = open_session(game_id="mandate-2038")
     assert card_sheets.changes(again, spreadsheet.read(out)).changes == []
 
 
 def test_bad_cell_is_refused_with_sheet_row_and_column(cards_copy, tmp_path):
-    session = TweakSession(game_id="mandate-2038")
+    session = open_session(game_id="mandate-2038")
     out = tmp_path / "m.xlsx"
     card_sheets.export(session, out)
     wb = openpyxl.load_workbook(out)
@@ -85,7 +85,7 @@ def test_bad_cell_is_refused_with_sheet_row_and_column(cards_copy, tmp_path):
 def test_ods_and_csv_carry_a_change_and_keep_what_they_do_not_carry(cards_copy, tmp_path, fmt):
     """Meaning Made through ODS and a CSV folder: one Pattern's Energy changes, a
     column and a sheet left out of the file keep their values; undo is one step."""
-    session = TweakSession(game_id="meaning-made")
+    session = open_session(game_id="meaning-made")
     first = session.table().row(0, named=True)
     header, rows = card_sheets.tables(session)["pattern"]
     e = header.index("E")
@@ -104,7 +104,7 @@ def test_ods_and_csv_carry_a_change_and_keep_what_they_do_not_carry(cards_copy, 
 
 
 def test_unknown_sheet_column_or_card_is_refused(cards_copy, tmp_path):
-    session = TweakSession(game_id="pax-transhumanity")
+    session = open_session(game_id="pax-transhumanity")
     header, rows = card_sheets.tables(session)["idea"]
     cases = {
         "ideaz": (header, rows[:1], "no card kind 'ideaz'"),

@@ -32,10 +32,10 @@ TEN_EDITS = {
 
 @pytest.fixture
 def edited(init_folder):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
 
     for game, edits in TEN_EDITS.items():
-        session = TweakSession(game, folder=init_folder / game.replace("-", "_"))
+        session = open_session(game, folder=init_folder / game.replace("-", "_"))
         for card, column, value in edits:
             session.edit(card, column, value)
         session.save(note="ten edits")

@@ -12,9 +12,9 @@ def test_one_is_singular_and_every_other_count_plural():
 
 
 def test_the_graph_says_one_copy_and_one_token():
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     for game_id in ("mandate-2038", "pax-transhumanity"):
-        graph = TweakSession(game_id=game_id).graph()
+        graph = open_session(game_id=game_id).graph()
         texts = [str(d.get(k, "")) for _, d in graph.nodes(data=True) for k in ("requirement", "bonus")]
         assert not [t for t in texts if t.startswith("1 ") and t.split()[1].endswith("s")
                     and t.split()[1] in ("copies", "tokens")], game_id

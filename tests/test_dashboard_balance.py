@@ -4,11 +4,11 @@ apply and undo through the shared tweak session; the page builds."""
 from __future__ import annotations
 
 from workbench.dashboard.balance import BalanceModel, BalancePage
-from workbench.graphs.tweak import TweakSession
+from workbench.tweak import open_session
 
 
 def test_balance_model_searches_checks_applies_and_undoes(cards_copy, tmp_path):
-    session = TweakSession(folder=cards_copy / "meaning_made")
+    session = open_session(folder=cards_copy / "meaning_made")
     m = BalanceModel(session=session,
                      targets="survival=0.55..0.8 @players=3", vary="initiatives.Quiet Hour.order_spaces",
                      trials=2, games_per_trial=2, fresh_games=2, workers=0, study=str(tmp_path / "b.sqlite"))
@@ -30,7 +30,7 @@ def test_balance_model_searches_checks_applies_and_undoes(cards_copy, tmp_path):
     assert m.applied and len(seen) >= 1 and not pool.dirty, m.message
     m.undo()
     assert not m.applied and seen[-1] == session.raw, m.message
-    row = TweakSession(folder=cards_copy / "meaning_made").table()
+    row = open_session(folder=cards_copy / "meaning_made").table()
     assert row.filter(row["name"] == "Quiet Hour")["order_spaces"][0] == 3
 
 
@@ -44,7 +44,7 @@ def _vouched(m) -> None:
 def test_a_tiny_budget_never_enables_apply(cards_copy, tmp_path):
     """Whatever a tiny search proposes, Apply stays off and the page says what
     sample would be needed (issue 25)."""
-    session = TweakSession(folder=cards_copy / "meaning_made")
+    session = open_session(folder=cards_copy / "meaning_made")
     # longer games: dearer cards get closer, so even three random trials propose edits
     m = BalanceModel(session=session, targets="duration_actions>=400 @players=2",
                      vary="initiatives.*.cost\npatterns.*.cost", trials=3, games_per_trial=2,
@@ -97,7 +97,7 @@ def test_choosing_a_game_fills_in_its_targets_and_variables():
 
 
 def test_mandate_search_proposal_apply_and_undo_through_its_pool_session(cards_copy):
-    from workbench.graphs.pool_tweak import PoolTweakSession
+    from workbench.tweak.pool_session import PoolTweakSession
     m = BalanceModel(game_id="mandate-2038", trials=2, games_per_trial=1, fresh_games=2, workers=0)
     m.targets = "seat_gap<=0.1 @players=4"
     m.vary = "tiles.Capital.runway=0..3"
@@ -125,7 +125,7 @@ def test_mandate_search_proposal_apply_and_undo_through_its_pool_session(cards_c
 
 def test_apply_refuses_while_the_shared_pool_has_unsaved_edits(cards_copy):
     from workbench.dashboard.pool import LivePool
-    pool = LivePool(TweakSession(folder=cards_copy / "meaning_made"))
+    pool = LivePool(open_session(folder=cards_copy / "meaning_made"))
     m = BalanceModel(session=pool)
     old = pool.value_of("Quiet Hour", "order_spaces")
     m.edits = [{"card": "Quiet Hour", "field": "order_spaces", "old": old, "new": old + 1}]
@@ -135,7 +135,7 @@ def test_apply_refuses_while_the_shared_pool_has_unsaved_edits(cards_copy):
     m.apply()
     assert m.message.startswith("cannot apply:") and "not saved" in m.message
     assert not m.applied and pool.raw is snapshot  # nothing changed, nothing written
-    assert TweakSession(folder=cards_copy / "meaning_made").value_of("Quiet Hour", "order_spaces") == old
+    assert open_session(folder=cards_copy / "meaning_made").value_of("Quiet Hour", "order_spaces") == old
     pool.save()
     m.apply()
     assert m.applied and pool.value_of("Quiet Hour", "order_spaces") == old + 1

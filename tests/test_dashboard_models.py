@@ -289,8 +289,8 @@ def test_rules_placeholders_resolved_or_raw():
 @pytest.fixture
 def cards(cards_copy):
     from workbench.dashboard.cards import CardsModel
-    from workbench.graphs.tweak import TweakSession
-    return CardsModel(session=TweakSession(folder=cards_copy / "meaning_made"))
+    from workbench.tweak import open_session
+    return CardsModel(session=open_session(folder=cards_copy / "meaning_made"))
 
 
 def test_card_edit_updates_graph_info(cards):

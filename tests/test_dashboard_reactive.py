@@ -126,8 +126,8 @@ def test_patch_source_sends_only_changed_cells():
 def test_a_refused_edit_publishes_nothing(cards_copy):
     from workbench.core.errors import WorkbenchError
     from workbench.dashboard.pool import LivePool
-    from workbench.graphs.tweak import TweakSession
-    pool = LivePool(TweakSession(folder=cards_copy / "meaning_made"))
+    from workbench.tweak import open_session
+    pool = LivePool(open_session(folder=cards_copy / "meaning_made"))
     seen = []
     pool.param.watch(lambda *events: seen.extend(e.name for e in events), ["raw", "can_undo", "dirty"])
     snapshot = pool.raw

@@ -13,7 +13,7 @@ from workbench.core.errors import DataError, WorkbenchError
 from workbench.games.meaning_made.data import load_cards
 from workbench.graphs import dependency
 from workbench.graphs.drawing import card_links, dependency_figure, layered_layout
-from workbench.graphs.tweak import TweakSession
+from workbench.tweak import open_session
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_bottlenecks_and_cycles(cards, graph):
 
 
 def test_dead_pattern_detected_when_it_costs_more_vitals_than_exist(cards_copy):
-    session = TweakSession()
+    session = open_session()
     report = session.edit("Shell", "vitals", 11)
     assert "Shell" in report.became_dead
     summary = session.analyses()["card_summary"]
@@ -115,7 +115,7 @@ def test_figure_is_deterministic_and_marks_selection(graph, cards):
 
 
 def test_tweak_edit_reports_changes_and_undo_redo(cards_copy):
-    s = TweakSession()
+    s = open_session()
     before = s.table().filter(pl.col("name") == "Pulse").row(0, named=True)
     report = s.edit("Pulse", "icons", "1 1")
     assert report.card == "Pulse"
@@ -128,7 +128,7 @@ def test_tweak_edit_reports_changes_and_undo_redo(cards_copy):
 
 
 def test_bad_edit_is_refused_and_pool_kept(cards_copy):
-    s = TweakSession()
+    s = open_session()
     table = s.table()
     with pytest.raises(DataError) as err:
         s.edit("Pulse", "layer", 9)
@@ -142,7 +142,7 @@ def test_bad_edit_is_refused_and_pool_kept(cards_copy):
 
 
 def test_save_is_atomic_keeps_previous_and_refuses_external_changes(cards_copy):
-    s = TweakSession()
+    s = open_session()
     s.edit("Shell", "E", 2)
     path = cards_copy / "meaning_made" / "patterns.yaml"
     original = path.read_text()
@@ -159,7 +159,7 @@ def test_save_is_atomic_keeps_previous_and_refuses_external_changes(cards_copy):
 
 
 def test_export_csv_and_parquet(cards_copy, tmp_path):
-    s = TweakSession()
+    s = open_session()
     csv = s.export(tmp_path / "pool.csv")
     pq = s.export(tmp_path / "pool.parquet")
     assert pl.read_csv(csv).height == pl.read_parquet(pq).height == s.table().height
@@ -168,14 +168,14 @@ def test_export_csv_and_parquet(cards_copy, tmp_path):
 
 
 def test_quick_paired_playtest_uses_the_same_seeds(cards_copy):
-    s = TweakSession()
+    s = open_session()
     s.edit("Pulse", "I", 1)
     res = s.quick_playtest(n=12, players=4, seed=3, bots="random")
     metrics = res.summary["metric"].to_list()
     assert "survival rate" in metrics and "games taking Pulse" in metrics
     again = s.quick_playtest(n=12, players=4, seed=3, bots="random")
     assert res.summary.equals(again.summary)
-    same = TweakSession().quick_playtest(n=8, players=4, seed=3, bots="random", card="Pulse")
+    same = open_session().quick_playtest(n=8, players=4, seed=3, bots="random", card="Pulse")
     assert (same.summary["diff"].abs() < 1e-12).all() and not same.flipped
 
 
@@ -199,8 +199,8 @@ def test_grouped_card_graph_labels_never_overlap(game_id):
     title boxes (computed from the layout, in frame pixels) overlap, every card has
     a place inside the frame, and each group's cards stand under its title."""
     from workbench.graphs.drawing import FRAME, grouped_layout, groupings
-    from workbench.graphs.tweak import TweakSession
-    graph = TweakSession(game_id=game_id).graph()
+    from workbench.tweak import open_session
+    graph = open_session(game_id=game_id).graph()
     ways = groupings(graph)
     assert len(ways) >= 2 and "kind" in ways
     for by, titles in ways.items():
@@ -217,8 +217,8 @@ def test_grouped_card_graph_labels_never_overlap(game_id):
 
 def test_grouped_layout_puts_each_card_under_its_group_title():
     from workbench.graphs.drawing import grouped_layout
-    from workbench.graphs.tweak import TweakSession
-    graph = TweakSession(game_id="mandate-2038").graph()
+    from workbench.tweak import open_session
+    graph = open_session(game_id="mandate-2038").graph()
     lay = grouped_layout(graph, "kind")
     titles = sorted(lay.titles, key=lambda t: (t[0], -t[1]))
     for n, (x, y) in lay.pos.items():
@@ -229,9 +229,9 @@ def test_grouped_layout_puts_each_card_under_its_group_title():
 
 def test_pool_figure_filters_groups_highlights_and_has_the_legend():
     from workbench.graphs.drawing import pool_figure
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     from bokeh.models import Legend
-    s = TweakSession(game_id="pax-transhumanity")
+    s = open_session(game_id="pax-transhumanity")
     fig = pool_figure(s.graph(), s.analyses()["card_status"], selected="Gene Drive", by="sphere", show=["Yellow"])
     nodes = next(r for r in fig.renderers if "role" in r.data_source.data).data_source.data
     assert set(nodes["group"]) == {"Yellow"} and "Gene Drive" in nodes["name"]

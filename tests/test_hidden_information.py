@@ -111,3 +111,58 @@ def test_mcts_over_samples_is_reproducible_and_legal(game):
     first = bot.choose(game, state, Rng(7))
     assert first == bot.choose(game, state, Rng(7))
     assert first in state.legal_actions()
+
+
+def _mandate_before_and_after_pick(seed: int = 4):
+    """A Mandate position where the second seat of the cycle is to pick (one
+    rival picked), the position just before that rival picked, and the rival."""
+    state = MANDATE.new_initial_state(MANDATE.config(4, seed=seed))
+    rng = Rng(seed)
+    while True:
+        if state.phase == "select" and sum(p is not None for p in state.selections) == 0:
+            before = state.clone()
+            rival = state.current_player()
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randbelow(len(legal))])
+            return before, state, rival
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randbelow(len(legal))])
+
+
+def test_mandate_rival_model_is_the_greedy_rating_softmax():
+    """The weight of a rival's face-down pick is the softmax of what the greedy
+    bot compared when that rival picked (its one-ply ratings), nothing else."""
+    from workbench.core.mcts import softmax_prior
+    from workbench.games.mandate_2038.hidden import RIVAL_TAU, rival_picks
+    for seed in (4, 9):
+        before, state, rival = _mandate_before_and_after_pick(seed)
+        legal = before.legal_actions()
+        expected = softmax_prior(MANDATE.action_values(before, rival, legal), RIVAL_TAU)
+        modes, weights = rival_picks(state, state.current_player())[rival]
+        assert modes == [m.mode for m in legal]
+        assert weights == pytest.approx(expected)
+        assert sum(weights) == pytest.approx(1.0)
+        # a real guess, not uniform: the best-rated Action is drawn most often
+        seat = state.current_player()
+        drawn = [MANDATE.determinize(state, seat, Rng(k)).selections[rival] for k in range(300)]
+        counts = [drawn.count(m) for m in modes]
+        best = max(range(len(modes)), key=lambda i: weights[i])
+        assert counts[best] == max(counts)
+        for count, weight in zip(counts, weights):
+            assert abs(count / 300 - weight) < 0.1
+
+
+def test_mandate_samples_never_read_a_rivals_real_pick():
+    """Two positions differing only in a rival's face-down pick give the seat the
+    same observation and the same samples (the real pick does not leak), and
+    every sample shows the seat what the real position shows it."""
+    _, state, rival = _mandate_before_and_after_pick()
+    seat = state.current_player()
+    other = state.clone()
+    other.selections[rival] = next(m.mode for m in choices(state, rival) if m.mode != state.selections[rival])
+    assert MANDATE.observation(state, seat) == MANDATE.observation(other, seat)
+    seen = MANDATE.observation(state, seat)
+    for k in range(20):
+        a, b = MANDATE.determinize(state, seat, Rng(k)), MANDATE.determinize(other, seat, Rng(k))
+        assert a.selections == b.selections and a.deck == b.deck and a.headline_decks == b.headline_decks
+        assert MANDATE.observation(a, seat) == seen

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.core.errors import DataError
-from workbench.graphs.tweak import TweakSession
+from workbench.tweak import open_session
 
 CASES = [("meaning-made", "Pulse", "Shell", "Sh\u0435ll"),
          ("pax-transhumanity", "Gene Drive", "Algae Reactor", "Alg\u0430e Reactor")]
@@ -15,7 +15,7 @@ CASES = [("meaning-made", "Pulse", "Shell", "Sh\u0435ll"),
 
 @pytest.mark.parametrize("game, card, other, lookalike", CASES)
 def test_renaming_to_a_lookalike_is_refused_and_changes_nothing(init_folder, game, card, other, lookalike):
-    session = TweakSession(game, folder=init_folder / game.replace("-", "_"))
+    session = open_session(game, folder=init_folder / game.replace("-", "_"))
     before = session.raw
     with pytest.raises(DataError) as err:
         session.edit(card, "name", lookalike)

@@ -22,15 +22,10 @@ GID = "tiny-market"
 
 
 @pytest.fixture
-def tiny(tmp_path, monkeypatch):
+def tiny(request, monkeypatch):
     from workbench.commands.new_game import write_package
-    dest = tmp_path / "tm"
     before = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
-    assert main(["new-game", GID, str(dest)]) == 0
-    info = dest / "tiny_market-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tiny-market\nVersion: 0.1.0\n")
-    (info / "entry_points.txt").write_text(f"[workbench.games]\n{GID} = tiny_market:GAME\n")
+    dest = request.getfixturevalue("scaffolded")   # written after the status is taken
     monkeypatch.syspath_prepend(str(dest))
     registry.refresh()
     yield dest
@@ -93,8 +88,8 @@ def test_every_page_offers_it(tiny):
     from workbench.dashboard.rules import games_with_rules
     for offered in (available_games(), card_games(), print_games(), balance_games(), games_with_rules()):
         assert GID in offered
-    from workbench.graphs.tweak import TweakSession
-    session = TweakSession(GID)
+    from workbench.tweak import open_session
+    session = open_session(GID)
     assert session.table().height == 7
 
 
@@ -117,3 +112,29 @@ def test_the_generic_graph_finds_a_dominated_and_a_dead_card(tiny):
     assert "Cheap Palace" in status["Palace"]["dominated_by"]
     assert status["Temple"]["dead"] and "marble" in status["Temple"]["dead_reason"]
     assert not status["Sawmill"]["dead"] and status["Sawmill"]["dominated_by"] == ""
+
+
+def test_its_cards_are_added_duplicated_and_deleted_on_the_cards_page(tiny, monkeypatch):
+    """The scaffold declares a blank card (Game.card_blanks): the Cards page's
+    add, duplicate and delete work on the plugin's own folder, the round-trip way."""
+    from workbench.tweak.card_ops import CardInUse
+    from workbench.tweak import open_session
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+    path = tiny / "tiny_market" / "cards" / "cards.yaml"
+    original = path.read_text(encoding="utf-8")
+    session = open_session(GID)
+    assert session.blank_kinds == ["card"]
+    with pytest.raises(CardInUse, match="scenario buy-with-discount.yaml"):
+        session.delete_card("Sawmill")
+    assert session.add_card("card").card == "New Card"
+    assert session.duplicate_card("New Card").card == "New Card copy"
+    session.undo()
+    assert session.table()["name"].to_list()[-1] == "New Card"
+    session.save()
+    text = path.read_text(encoding="utf-8")
+    # the new card is written as its neighbours are (one flow mapping a line), the rest untouched
+    assert text.startswith(original.rstrip("\n")) and "\n  - {name: New Card, " in text
+    again = open_session(GID)
+    again.delete_card("New Card")
+    again.save()
+    assert path.read_text(encoding="utf-8") == original

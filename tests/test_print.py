@@ -43,6 +43,8 @@ def expected_counts(game: str) -> dict[str, int]:
         return {"headlines": len(_yaml(game, "headlines.yaml")["cards"]),
                 "mandates": len(_yaml(game, "mandates.yaml")["cards"]),
                 "training": sum(c["copies"] for c in _yaml(game, "training.yaml")["cards"]),
+                "actions": len(_yaml(game, "factions.yaml")["factions"]) * g["content"]["gameConfig"]["playerSupply"][
+                    "coreActionCards"],
                 "projects": len(g["content"]["projects"]["byId"]) * g["content"]["rules"]["maxPlayers"],
                 "factions": len(_yaml(game, "factions.yaml")["factions"]),
                 "tiles": sum(len(v) for v in pools.values())}
@@ -184,7 +186,7 @@ def test_hungarian_decks_are_in_hungarian():
 
 def test_without_the_emoji_font_icons_fall_back_to_text():
     deck = build_deck("mandate-2038", "en", emoji=False)
-    cost = deck.kinds[3].cards[0]["cost"]
+    cost = next(k for k in deck.kinds if k.key == "projects").cards[0]["cost"]
     assert cost and all(not re.search("[\U0001F300-\U0001FAFF]", x) for x in cost)
     assert cost[0].startswith("R")                     # the text of the runway icon
     mm = build_deck("meaning-made", "en", emoji=False)

@@ -260,9 +260,9 @@ def test_kill_during_a_two_file_save_leaves_all_old_or_all_new(tmp_path, trial):
 
 
 def test_tweak_session_reload_picks_up_the_change_that_refused_a_save(cards_copy):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
 
-    s = TweakSession()
+    s = open_session()
     s.edit("Shell", "E", 2)
     path = cards_copy / "meaning_made" / "patterns.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("- name: Cyst", "- name: Cyste", 1),

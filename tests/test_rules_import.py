@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from workbench.cli import main
 from workbench.rules.glossary import extract_icon_terms, extract_pairs
 from workbench.rules.importer import split_rulebook
@@ -129,6 +131,33 @@ def test_check_reports_clauses_and_games_without_text(cards_copy, capsys):
     assert game["rules_text"] and game["source_lang"] == "en" and "hu" in game["languages"]
     row = next(r for r in game["clauses"] if r["id"] == "meaning-made/overview/goal")
     assert row["languages"]["en"] == "original" and row["status"] in ("pass", "fail", "none")
+
+
+def test_check_stops_at_invalid_card_data(cards_copy, monkeypatch, capsys):
+    """Invalid card data is reported and nothing after it runs: every scenario
+    would fail on the same data error (and be re-run on the bundled pool to tell
+    it from a rule change, minutes for nothing); the Rules page says the same."""
+    from workbench.core.cards import forget
+    from workbench.core.errors import DataError
+    from workbench.dashboard.rules import RulesModel
+
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+    patterns = cards_copy / "meaning_made" / "patterns.yaml"
+    patterns.write_text(patterns.read_text(encoding="utf-8").replace("tokens: {E: 1}", "tokens: {E: true}"),
+                        encoding="utf-8")
+    forget()
+    assert main(["check", "meaning-made", "--json"]) == 1
+    game = json.loads(capsys.readouterr().out)["games"][0]
+    assert any("must be a whole number" in p for p in game["data_problems"])
+    assert game["not_run"] and game["checks"] == [] and game["assumptions"] == [] and game["clauses"] == []
+    assert main(["check", "meaning-made"]) == 1
+    out = capsys.readouterr().out
+    assert "fix the card data first" in out and "lean on card values" not in out and "FAIL" not in out
+    model = RulesModel(game_id="meaning-made")
+    with pytest.raises(DataError, match="must be a whole number.*fix the card data first"):
+        model.run_checks()
+    assert model.check_status == {}
+    forget()
 
 
 def test_check_fails_on_a_check_naming_an_unknown_clause(cards_copy, capsys):

@@ -138,7 +138,7 @@ def test_pax_seat_report_agrees_with_simulate(capsys):
 def test_mandate_usage_reports_a_variant_without_touching_the_cards(capsys):
     import json
 
-    from workbench.graphs.pool_tweak import PoolTweakSession
+    from workbench.tweak.pool_session import PoolTweakSession
     script = _script("mandate_usage")
     assert script.main(["--games", "3", "--bots", "random", "--seed", "4", "--workers", "0",
                         "--set", "tiles.*.compute=0", "--set", "facility.Facility.fundConservative=5"]) == 0

@@ -11,6 +11,12 @@ from workbench.cli import main
 TOY = "workbench.games.pebble_race:GAME"
 
 
+@pytest.fixture(autouse=True)
+def _no_history(monkeypatch):
+    # simulate records its runs in the card folder's history: not the checkout's
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
+
 def test_simulate_json(capsys):
     assert main(["simulate", TOY, "--games", "20", "--players", "3", "--workers", "0", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

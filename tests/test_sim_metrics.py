@@ -200,6 +200,22 @@ def test_cap_saturation_reads_players_at_cap():
     assert _result([_scored(0, [0], [1, 0])]).metrics()["cap_saturation"] is None
 
 
+def test_score_mean_and_seat_margin_read_the_final_scores():
+    # game 0: 30, 30, 12; game 1: 10, 30, 2
+    recs = [_scored(0, [0], [30, 30, 12], extra={"players_at_cap": 2}),
+            _scored(1, [1], [10, 30, 2], extra={"players_at_cap": 1})]
+    m = _result(recs).metrics()
+    assert m["score_mean"] == pytest.approx((72 / 3 + 42 / 3) / 2)
+    # seat 1: 30 - 30 = 0, 10 - 30 = -20; seat 2: 30 - 30 = 0, 30 - 10 = +20; seat 3: -18, -28
+    assert m["seat_margin"] == {1: pytest.approx(-10), 2: pytest.approx(10), 3: pytest.approx(-23)}
+    assert _result([_scored(0, [0], [4])]).metrics()["seat_margin"] is None   # one seat: no one to beat
+    # a paired comparison resamples both from per-game columns (one player count)
+    from workbench.sim.metrics import MetricData
+    d = MetricData.from_result(_result(recs))
+    assert list(d.cols["mean_score"]) == [24.0, 14.0]
+    assert d.cols["cap_share"].mean() == pytest.approx(m["cap_saturation"])
+
+
 def test_action_usage_and_card_usage_from_the_cards_table():
     from workbench.sim.metrics import MetricData, compute
 

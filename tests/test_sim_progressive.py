@@ -253,8 +253,8 @@ def test_arms_on_different_seeds_are_refused():
 
 
 def test_tweak_session_streams_its_playtest(cards_copy):
-    from workbench.graphs.tweak import TweakSession
-    s = TweakSession()
+    from workbench.tweak import open_session
+    s = open_session()
     s.edit("Pulse", "I", 1)
     updates = list(s.stream_playtest(n=20, players=4, seed=3, bots="random", workers=0, look_every=10,
                                      stop_early=False, **LOOKS_ONLY))
@@ -265,15 +265,15 @@ def test_tweak_session_streams_its_playtest(cards_copy):
     assert keys == leading_watch(s.game, ["Pulse"])
     assert keys[-3:] == ["card_times:Pulse", "card_use:Pulse", "card_first_round:Pulse"]
     assert updates[-1].done
-    from workbench.graphs.tweak import update_summary
+    from workbench.tweak.session import update_summary
     summary = update_summary(updates[-1])
     names = summary["metric"].to_list()
     assert "survival rate" in names and "game length (rounds)" in names and "games taking Pulse" in names
 
 
 def test_a_streamed_update_opens_its_flipped_games_like_a_quick_playtest(cards_copy):
-    from workbench.graphs.tweak import TweakSession
-    s = TweakSession()
+    from workbench.tweak import open_session
+    s = open_session()
     s.edit("Pulse", "I", 3)
     *_, last = s.stream_playtest(n=12, players=4, seed=3, bots="random", workers=0, look_every=12,
                                  **LOOKS_ONLY)
@@ -290,7 +290,8 @@ def test_a_streamed_update_opens_its_flipped_games_like_a_quick_playtest(cards_c
 def test_streamed_playtest_plays_the_sessions_own_game(cards_copy, monkeypatch):
     """A Pax session's streamed playtest plays Pax with the edited pool (not
     Meaning Made with Pax's cards)."""
-    from workbench.graphs import tweak
+    from workbench.tweak import open_session
+    from workbench.tweak import session as tweak
 
     played = []
     real = tweak._register_pool
@@ -300,7 +301,7 @@ def test_streamed_playtest_plays_the_sessions_own_game(cards_copy, monkeypatch):
         return real(cards, game_id)
 
     monkeypatch.setattr(tweak, "_register_pool", spy)
-    s = tweak.TweakSession(game_id="pax-transhumanity")
+    s = open_session(game_id="pax-transhumanity")
     s.edit("Gene Drive", "heat", "white white black")
     updates = list(s.stream_playtest(n=6, seed=2, bots="random", workers=0, look_every=3, stop_early=False,
                                      **LOOKS_ONLY,
@@ -397,9 +398,9 @@ def test_previews_wait_for_the_clock():
 
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
 def test_the_benchmarks_edit_is_a_draft_value_of_the_games_card_session(game_id):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     from workbench.core.registry import get_game
-    variables, _ = TweakSession(game_id).variables([get_game(game_id).bench_edit])
+    variables, _ = open_session(game_id).variables([get_game(game_id).bench_edit])
     assert variables and variables[0].provenance == "draft"
 
 

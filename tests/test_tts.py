@@ -101,8 +101,8 @@ def test_components_keep_their_relative_print_sizes(mandate):
             if o["Name"] in ("DeckCustom", "Custom_Tile") else None
         if native:
             width[o["Nickname"]] = o["Transform"]["scaleX"] * native * 25.4
-    assert width["Mandate 2038: Headlines"] == pytest.approx(63, abs=0.05)
-    assert width["Mandate 2038: Training deck"] == pytest.approx(44, abs=0.05)
+    assert width["Headlines II"] == pytest.approx(63, abs=0.05)           # Era piles as the setup deals them
+    assert width["Training deck"] == pytest.approx(44, abs=0.05)
     hexes = [o for o in objs if o["Name"] == "Custom_Tile" and o["CustomImage"]["CustomTile"]["Type"] == 1]
     assert {round(o["Transform"]["scaleX"] * 2 * 25.4, 1) for o in hexes} == {70.0}
     board = next(o for o in objs if "map" in o["Nickname"])
@@ -153,6 +153,44 @@ def test_counters_start_at_the_setups_values_and_each_seat_has_its_pieces(mandat
     assert len(scrutiny) == 1 and len(scrutiny[0]["ContainedObjects"]) == 10
 
 
+def test_mandate_decks_and_seats_are_laid_as_the_setup_says(mandate):
+    """Rules Setup: four Era piles of Headlines and of Mandates (Era I's Headline and
+    Mandate face up), the Training deck; each seat's mat holds the faction board the
+    setup dealt it, its supply Agents, Facilities and Generator; the Initiative chip
+    lies on the mat of the seat that holds it."""
+    save, summary = mandate
+    _no_overlaps(save, summary)
+    assert [t["title"] for t in save["TabStates"].values()] == ["Mandate 2038"]       # the rulebook
+    state = get_game("mandate-2038").new_initial_state(GameConfig(players=("a", "b", "c", "d"), seed=1))
+    shown = {state.headline, state.mandate_card}
+
+    def count(area: str) -> int:
+        return sum(len(_cards(o)) for o in _on(save, summary, area) if o["Name"] in ("Card", "DeckCustom"))
+    for era, (heads, mands) in enumerate(zip(state.headline_decks, state.mandate_decks)):
+        assert count(f"decks/headlines:{era}") == len([n for n in heads if n not in shown])
+        assert count(f"decks/mandates:{era}") == len([n for n in mands if n not in shown])
+    [head] = _on(save, summary, "decks/headline", "Card")
+    [mand] = _on(save, summary, "decks/mandate", "Card")
+    assert (head["Nickname"], mand["Nickname"]) == (state.headline, state.mandate_card)
+    assert head["Transform"]["rotZ"] == mand["Transform"]["rotZ"] == 0.0
+    assert count("decks/training") == len(state.deck) == 40
+    for seat, p in enumerate(state.players, 1):
+        [board] = _on(save, summary, f"seat{seat}/faction", "Custom_Tile")
+        assert board["Nickname"] == p.faction
+        assert len(_on(save, summary, f"seat{seat}/agents", "PlayerPawn")) == p.agents.count(None)
+        assert len(_on(save, summary, f"seat{seat}/facilities", "BlockRectangle")) == len(p.facilities)
+        assert len(_on(save, summary, f"seat{seat}/generator", "BlockTriangle")) == 1
+        assert len(_on(save, summary, f"seat{seat}/initiative", "Chip_10")) == (seat - 1 == state.initiative)
+    # each seat holds its faction's six Core Action cards in its hand (rules: Core Actions)
+    for hand, p in zip((o for o in save["ObjectStates"] if o["Name"] == "HandTrigger"), state.players):
+        t = hand["Transform"]
+        rect = (t["posX"] - t["scaleX"] / 2, t["posZ"] - t["scaleZ"] / 2, t["posX"] + t["scaleX"] / 2,
+                t["posZ"] + t["scaleZ"] / 2)
+        held = [o for o in save["ObjectStates"] if o["Name"] == "Card" and _inside(o, rect)]
+        assert sorted(o["Nickname"] for o in held) == sorted(["Fund", "Research", "Build", "Organize", "Deploy",
+                                                              "Influence"])
+
+
 def test_a_card_edit_changes_its_sheets_url_and_nothing_else(mandate, cards_copy, tmp_path):
     save, _ = mandate
     heads = cards_copy / "mandate_2038" / "headlines.yaml"
@@ -171,22 +209,185 @@ def test_a_card_edit_changes_its_sheets_url_and_nothing_else(mandate, cards_copy
     assert {p.name for p in folder.glob("*.png")} == {u.rsplit("/", 1)[1] for u in after.values()}
 
 
-def test_meaning_made_deck_over_several_sheets(tmp_path):
-    """60 Patterns at 300 ppi (5 x 3 poker cards a sheet): 4 sheets, DeckIDs per
-    sheet, names in file order; counters at the settings' starting values."""
-    import yaml
-    out = tmp_path / "mm.json"
-    summary = tts.export("meaning-made", out, seats=2)
-    save = json.loads(out.read_text(encoding="utf-8"))
+def _check_save(save: dict) -> None:
+    """The schema, plus what it cannot say: CardID = 100 x sheet key + index inside
+    that sheet's grid, each card naming its own sheet, GUIDs unique."""
     jsonschema.validate(save, SCHEMA)
-    patterns = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom" and "Patterns" in o["Nickname"])
-    assert sorted(patterns["CustomDeck"]) == ["1", "2", "3", "4"] and summary["decks"]["patterns"] == 60
-    assert patterns["DeckIDs"][:2] == [100, 101] and patterns["DeckIDs"][15] == 200
-    assert patterns["DeckIDs"][-1] == 414
-    settings = yaml.safe_load((Path(__file__).parents[1] / "cards/meaning_made/settings.yaml").read_text())
-    counters = [o for o in save["ObjectStates"] if o["Name"] == "Counter"]
-    assert len(counters) == 1 + 2 * 5 and counters[0]["Counter"]["value"] == settings["meaning"]
-    assert len([o for o in save["ObjectStates"] if o["Name"] == "HandTrigger"]) == 2
+    for o in _walk(save["ObjectStates"]):
+        if o["Name"] == "DeckCustom":
+            assert [c["CardID"] for c in o["ContainedObjects"]] == o["DeckIDs"]
+            assert {str(i // 100) for i in o["DeckIDs"]} == set(o["CustomDeck"])
+        if o["Name"] == "Card":
+            key, index = divmod(o["CardID"], 100)
+            sheet = o["CustomDeck"][str(key)]
+            assert index < sheet["NumWidth"] * sheet["NumHeight"]
+    guids = [o["GUID"] for o in _walk(save["ObjectStates"])]
+    assert len(guids) == len(set(guids))
+
+
+def _inside(o: dict, rect) -> bool:
+    x, z = o["Transform"]["posX"], o["Transform"]["posZ"]
+    return rect[0] <= x <= rect[2] and rect[1] <= z <= rect[3]
+
+
+def _on(save, summary, area: str, name: str | None = None) -> list[dict]:
+    """The loose objects (not the locked mats) lying on a mat's area (``mat/area``),
+    of TTS type ``name``."""
+    rect = summary["areas"][area]
+    return [o for o in save["ObjectStates"] if _inside(o, rect) and (name is None or o["Name"] == name)
+            and not o["Locked"]]
+
+
+def _cards(o: dict) -> list[dict]:
+    return o["ContainedObjects"] if o["Name"] == "DeckCustom" else [o]
+
+
+def _no_overlaps(save, summary) -> None:
+    """Mats do not overlap one another, and no hand zone lies on a mat."""
+    rects = list(summary["rects"].values())
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    for h in (o for o in save["ObjectStates"] if o["Name"] == "HandTrigger"):
+        t = h["Transform"]
+        hz = (t["posX"] - t["scaleX"] / 2, t["posZ"] - t["scaleZ"] / 2, t["posX"] + t["scaleX"] / 2,
+              t["posZ"] + t["scaleZ"] / 2)
+        assert all(hz[2] <= r[0] or r[2] <= hz[0] or hz[3] <= r[1] or r[3] <= hz[1] for r in rects)
+
+
+@lru_cache(maxsize=None)
+def _export(game: str, seats: int, folder: str) -> tuple[dict, dict]:
+    out = Path(folder) / f"{game}.json"
+    summary = tts.export(game, out, seats=seats, seed=1)
+    return json.loads(out.read_text(encoding="utf-8")), summary
+
+
+@pytest.fixture(scope="module")
+def meaning_made(tmp_path_factory):
+    return _export("meaning-made", 2, str(tmp_path_factory.mktemp("tts-mm")))
+
+
+@pytest.fixture(scope="module")
+def pax(tmp_path_factory):
+    return _export("pax-transhumanity", 4, str(tmp_path_factory.mktemp("tts-pax")))
+
+
+def test_meaning_made_table_is_laid_as_the_setup_says(meaning_made):
+    """Rules Components and Setup, counts from settings.yaml: the Prism and the Index
+    dealt face up, the End Initiative in its slot, the three decks face down beside
+    them, the two shared tracks and each seat's Vitals and Legacy tracks with their
+    markers on the starting spaces, each seat's starting tokens and Contribution
+    markers on its mat, the token supply in infinite bags; 60 Patterns over four
+    300 ppi sheets of 5 x 3, each card once."""
+    import yaml
+    save, summary = meaning_made
+    _check_save(save)
+    _no_overlaps(save, summary)
+    s = yaml.safe_load((Path(__file__).parents[1] / "cards/meaning_made/settings.yaml").read_text(encoding="utf-8"))
+    ids = [o["CardID"] for o in _walk(save["ObjectStates"]) if o["Name"] == "Card"]
+    assert len(ids) == len(set(ids)) == 60 + 12 + 12 and summary["decks"]["patterns"] == 60
+    assert sorted(i for i in ids if i < 500) == [k * 100 + j for k in (1, 2, 3, 4) for j in range(15)]
+    up = lambda o: o["Transform"]["rotZ"] == 0.0          # noqa: E731
+    prism = [o for i in range(s["prism_size"]) for o in _on(save, summary, f"world/prism:{i}", "Card")]
+    index = [o for i in range(s["index_size"]) for o in _on(save, summary, f"world/index:{i}", "Card")]
+    assert len(prism) == s["prism_size"] and len(index) == s["index_size"] and all(map(up, prism + index))
+    [end] = _on(save, summary, "world/end", "Card")
+    assert end["Nickname"] == s["end_initiative"] and up(end)
+    decks = {a: _on(save, summary, f"world/{a}", "DeckCustom")
+             for a in ("pattern-deck", "initiative-deck", "event-deck")}
+    assert [len(d[0]["ContainedObjects"]) for d in decks.values()] == [60 - s["prism_size"],
+                                                                    12 - s["index_size"] - 1, 12]
+    assert not any(up(d[0]) for d in decks.values())
+    assert _on(save, summary, f"world/meaning:{s['meaning']}", "BlockSquare")
+    assert _on(save, summary, "world/layer:1", "BlockSquare")
+    for seat in (1, 2):
+        mat = f"seat{seat}"
+        assert len(_on(save, summary, f"{mat}/vitals:{s['vitals']}", "BlockSquare")) == 1
+        assert len(_on(save, summary, f"{mat}/legacy:{s['legacy']}", "BlockSquare")) == 1
+        assert len(_on(save, summary, f"{mat}/markers", "PlayerPawn")) == s["markers"]
+        for key, n in s["tokens"].items():
+            assert len(_on(save, summary, f"{mat}/stock:{key}")) == n
+    supply = [o for o in save["ObjectStates"] if o["Name"] == "Infinite_Bag"]
+    assert len(supply) == 4 and all(len(b["ContainedObjects"]) == 1 for b in supply)
+    assert [o["FogColor"] for o in save["ObjectStates"] if o["Name"] == "HandTrigger"] == ["Blue", "Red"]
+    assert not any(o["Name"] == "Counter" for o in save["ObjectStates"])      # the tracks carry the numbers
+    # the Notebook: the rulebook, then the Player Aid's three Resolution Tables, a line per row
+    tables = yaml.safe_load((Path(__file__).parents[1] / "cards/meaning_made/tables.yaml").read_text(encoding="utf-8"))
+    tabs = [save["TabStates"][str(i)] for i in range(len(save["TabStates"]))]
+    assert tabs[0]["title"].startswith("Meaning Made") and "\n## Setup\n" in tabs[0]["body"]
+    assert "<!--" not in tabs[0]["body"]
+    assert [t["title"] for t in tabs[1:]] == ["Event Resolution Table", "Group Consequence Table",
+                                              "Individual Consequence Table"]
+    for tab, table in zip(tabs[1:], ("event", "group", "individual")):
+        assert [ln.split(" ", 1)[0].rstrip(":") for ln in tab["body"].splitlines() if not ln.startswith("‡")] == [
+            str(r["key"]) for r in tables[table]]
+
+
+def test_meaning_made_solo_table_has_the_communitys_markers():
+    """No rendering: the table the game declares for one seat adds the Community's
+    black markers (rule solo/community), as many as settings.yaml gives."""
+    import yaml
+    from workbench.print.sheets import build_deck
+    s = yaml.safe_load((Path(__file__).parents[1] / "cards/meaning_made/settings.yaml").read_text(encoding="utf-8"))
+    deck = build_deck("meaning-made", "en")
+    solo, duo = tts.table_for(deck, 1, 1), tts.table_for(deck, 2, 1)
+    [bag] = [b for b in solo.bags if not b.get("infinite")]
+    assert sum(p["count"] for p in bag["contents"]) == s["community_markers"]
+    assert all(b.get("infinite") for b in duo.bags) and solo.seats == 1 and duo.seats == 2
+
+
+def test_pax_table_is_laid_as_the_setup_says(pax):
+    """Rules Setup, counts from settings.yaml and boards.yaml: each sphere board
+    with its problem tokens, the Market's 6, 6, 1, 1 cards face up from the lowest
+    slot, the Splay's first card, the Draw Deck with the Tipping Points shuffled in
+    and Plurality at the bottom, the set-aside ideas, two ideas in each hand for the
+    Secret sphere; per seat 9 Agents in play (8 on the finance track as drafted, 1 on
+    Human Progress) and the pool's Agents in a bag, its Company discs."""
+    import yaml
+    save, summary = pax
+    _check_save(save)
+    _no_overlaps(save, summary)
+    root = Path(__file__).parents[1] / "cards/pax_transhumanity"
+    s = {k: v["value"] for k, v in yaml.safe_load((root / "settings.yaml").read_text(encoding="utf-8")).items()}
+    spheres = yaml.safe_load((root / "boards.yaml").read_text(encoding="utf-8"))["spheres"]
+    ideas = yaml.safe_load((root / "ideas.yaml").read_text(encoding="utf-8"))["ideas"]
+    plain = [i for i in ideas if i.get("kind", "idea") == "idea"]
+    plurality = next(i["name"] for i in ideas if i.get("kind") == "plurality")
+    up = lambda o: o["Transform"]["rotZ"] == 0.0          # noqa: E731
+    for sphere, board in spheres.items():
+        assert len(_on(save, summary, f"market/sphere:{sphere}", "Custom_Tile")) == 1
+        assert len(_on(save, summary, f"market/problems:{sphere}", "Chip_10")) == board["problem_tokens"]
+        dealt = [_on(save, summary, f"market/market:{sphere}:{i}", "Card") for i in range(s["market_slots"])]
+        assert [len(d) for d in dealt] == [1] * s["market_deal"][sphere] + [0] * (
+            s["market_slots"] - s["market_deal"][sphere])
+        assert all(up(c) for d in dealt for c in d)
+    [splay] = _on(save, summary, "progress/splay", "Card")
+    assert up(splay)
+    [draw] = _on(save, summary, "progress/draw", "DeckCustom")
+    in_market = sum(s["market_deal"].values())
+    names = [c["Nickname"] for c in draw["ContainedObjects"]]
+    assert len(names) == s["draw_deck"] - in_market - 1 + len(ideas) - len(plain) and names[-1] == plurality
+    [aside] = _on(save, summary, "progress/aside", "DeckCustom")
+    assert len(aside["ContainedObjects"]) == len(plain) - s["draw_deck"] - 4 * s["secret_cards"]
+    hands = [o for o in save["ObjectStates"] if o["Name"] == "HandTrigger"]
+    assert [h["FogColor"] for h in hands] == ["Blue", "White", "Pink", "Red"]     # TTS's Black is the GM's
+    for h in hands:
+        t = h["Transform"]
+        rect = (t["posX"] - t["scaleX"] / 2, t["posZ"] - t["scaleZ"] / 2, t["posX"] + t["scaleX"] / 2,
+                t["posZ"] + t["scaleZ"] / 2)
+        assert len([o for o in save["ObjectStates"] if o["Name"] == "Card" and _inside(o, rect)]) == s["secret_cards"]
+    start = s["finance_start"]
+    for seat in range(1, 5):
+        on_track = {box: len(_on(save, summary, f"seat{seat}/{box}", "PlayerPawn")) for box in start}
+        assert on_track == start
+        assert len(_on(save, summary, f"seat{seat}/companies", "Chip_10")) == s["tycoon_company"]
+        [pool] = _on(save, summary, f"seat{seat}/pool", "Bag")
+        assert len(pool["ContainedObjects"]) == s["agents_in_pool"]
+    on_progress = _on(save, summary, "progress/progress:blue", "PlayerPawn")
+    assert len(on_progress) == s["agents_in_play"] - sum(start.values())
+    assert len(_on(save, summary, "progress/regime:Globalization", "BlockSquare")) == 1
+    cards = [c for o in save["ObjectStates"] if o["Name"] in ("Card", "DeckCustom") for c in _cards(o)]
+    assert sorted(c["Nickname"] for c in cards) == sorted(i["name"] for i in ideas)      # every idea once
 
 
 def test_host_and_base_url_are_checked(tmp_path, capsys):

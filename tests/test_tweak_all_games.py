@@ -10,18 +10,19 @@ import yaml
 from workbench.core.errors import DataError, WorkbenchError
 from workbench.core.history import Match
 from workbench.core.registry import get_game
-from workbench.graphs.pool_tweak import PoolTweakSession
-from workbench.graphs.tweak import PairedResult, TweakSession
+from workbench.tweak.pool_session import PoolTweakSession
+from workbench.tweak.session import PairedResult
+from workbench.tweak import open_session
 
 
 @pytest.fixture
 def mandate(cards_copy):
-    return TweakSession(game_id="mandate-2038")
+    return open_session(game_id="mandate-2038")
 
 
 @pytest.fixture
 def pax(cards_copy):
-    return TweakSession(game_id="pax-transhumanity")
+    return open_session(game_id="pax-transhumanity")
 
 
 def _cell(session, card, column):
@@ -31,12 +32,12 @@ def _cell(session, card, column):
 
 def test_every_bundled_game_has_a_session(cards_copy):
     for gid in ("meaning-made", "mandate-2038", "pax-transhumanity"):
-        s = TweakSession(game_id=gid)
+        s = open_session(game_id=gid)
         assert s.game_id == gid and s.table().height > 10
         assert s.card_names() and s.columns
-    assert isinstance(TweakSession("pax-transhumanity"), PoolTweakSession)
+    assert isinstance(open_session("pax-transhumanity"), PoolTweakSession)
     with pytest.raises(WorkbenchError, match="unknown game 'chess'.*meaning-made"):
-        TweakSession(game_id="chess")
+        open_session(game_id="chess")
 
 
 def test_mandate_tile_production_edit_is_played(mandate):
@@ -253,7 +254,7 @@ def test_any_edit_is_taken_whole_or_refused_whole(cards_copy, game_id, data):
     """Whatever a designer types: a refused edit leaves the pool exactly as it was;
     a taken one validates as a pool and undo gives back exactly the files as loaded."""
     import copy
-    session = TweakSession(game_id=game_id)
+    session = open_session(game_id=game_id)
     original = copy.deepcopy(session.raw)
     table = session.table()
     row = data.draw(st.integers(0, table.height - 1))
@@ -280,7 +281,7 @@ def test_a_one_value_save_keeps_the_rest_of_the_file(cards_copy, game_id, card, 
     Meaning Made's: only the edited value's lines change, comments stay."""
     import difflib
 
-    session = TweakSession(game_id=game_id)
+    session = open_session(game_id=game_id)
     before = {name: (session.folder / name).read_text(encoding="utf-8") for name in session.file_names}
     session.edit(card, column, value)
     written = session.save()
@@ -292,4 +293,4 @@ def test_a_one_value_save_keeps_the_rest_of_the_file(cards_copy, game_id, card, 
     assert 0 < len(changed) <= 6, changed
     comments = [line for line in old.splitlines() if line.lstrip().startswith("#")]
     assert comments and all(c in after for c in comments)
-    assert TweakSession(game_id=game_id).table().equals(session.table())
+    assert open_session(game_id=game_id).table().equals(session.table())

@@ -90,10 +90,10 @@ def test_a_hostile_journal_is_refused_kept_aside_and_nothing_moves(folder, tmp_p
 
 
 def test_the_editor_of_a_hostile_folder_says_one_line_and_moves_nothing(folder, tmp_path):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     _plant(folder, dict(_hostile_journals(folder, tmp_path))["parent"])
     with pytest.raises(cardfile.JournalRefused):
-        TweakSession("meaning-made", folder)
+        open_session("meaning-made", folder)
     assert (tmp_path / "victim").read_text(encoding="utf-8") == "the designer's own file\n"
 
 
@@ -295,3 +295,31 @@ def test_a_number_beyond_64_bits_is_refused_with_its_line(number):
         safe_load_text(f"name: x\ncost:\n  E: {number}\n", file="p.yaml")
     assert "line 3" in str(refused.value)
     assert safe_load_text(f"cost: {2 ** 63 - 1}\n") == {"cost": 2 ** 63 - 1}
+
+
+def test_the_fast_yaml_loader_reads_what_the_careful_one_reads():
+    """libyaml reads the bundled card files to the very same values, and every
+    document it would doubt (too deep, an alias loop, a bad number, bad
+    syntax) is refused or read by the careful loader, in its words."""
+    from pathlib import Path
+
+    from workbench.core import data
+    root = Path(data.__file__).resolve().parents[2] / "cards"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.yaml"))][:60]
+    texts += ["a: [1, 2", "x: " + "[" * 60 + "]" * 60, "n: 99999999999999999999", "a: &a [*a]",
+              "- " * 70 + "x", "t: 2020-01-01"]
+
+    def read(text):
+        try:
+            return ("ok", repr(data.safe_load_text(text)))
+        except DataError as exc:
+            return ("refused", str(exc))
+
+    fast = [read(t) for t in texts]
+    saved, data._FastLoader = data._FastLoader, None
+    try:
+        careful = [read(t) for t in texts]
+    finally:
+        data._FastLoader = saved
+    assert fast == careful
+    assert sum(kind == "refused" for kind, _ in fast) == 4

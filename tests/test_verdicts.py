@@ -14,7 +14,7 @@ import pytest
 from workbench.core.registry import game_ids, get_game
 from workbench.sim import SimSpec, simulate
 from workbench.sim.metrics import (CARD_SERIES, METRIC_BY_KEY, MetricData, compute, is_series_key, series)
-from workbench.sim.planted import PlantedEdit, classify, kinds_of, planted_module
+from workbench.tweak.planted import PlantedEdit, classify, kinds_of, planted_module
 from workbench.sim.verdicts import (BETTER, HIGHER, LOWER, SAME, UNDECIDED, WORSE, games_to_decide, goal_of,
                                     leading_watch, margin_of, name)
 
@@ -104,17 +104,17 @@ def test_classify_planted_outcomes():
 
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
 def test_every_game_plants_valid_edits_of_each_kind(game_id):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     game = get_game(game_id)
     module = planted_module(game)
     assert module is not None and "no-op" in kinds_of(game) and len(kinds_of(game)) >= 3
-    session = TweakSession(game_id)
+    session = open_session(game_id)
     rng = random.Random(5)
     for kind in kinds_of(game):
         edits = module.planted_edits(session, rng, kind, 4)
         assert len(edits) == 4
         for planted in edits:
-            fresh = TweakSession(game_id)
+            fresh = open_session(game_id)
             for card, column, value in planted.edits:
                 fresh.edit(card, column, value)      # every planted edit passes the session's checks
             for key, want in planted.expect:
@@ -128,6 +128,55 @@ def test_every_game_plants_valid_edits_of_each_kind(game_id):
 def _no_history_in_the_checkout(monkeypatch):
     # compare records its runs in the card folder's history; these tests play the bundled cards
     monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
+
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_planted_edits_expect_a_leading_metric(game_id):
+    """What a planted edit must move is among what ``compare`` watches for
+    it: the game's leading metrics, or the edited card's own."""
+    from workbench.tweak import open_session as TweakSession
+    game = get_game(game_id)
+    session = TweakSession(game_id)
+    for kind in kinds_of(game):
+        for planted in planted_module(game).planted_edits(session, random.Random(9), kind, 6):
+            watched = leading_watch(game, [c for c, _, _ in planted.edits if not session._is_cell(c)])
+            assert not planted.expect or any(k in watched for k, _ in planted.expect), (kind, planted.note)
+
+
+def test_generators_plant_only_on_what_baseline_games_reach():
+    """A dearer AGI payment is planted only where baseline games declare AGI,
+    a dearer Tycoon only where games end by Tycoon (pick_rates' ``stat:`` and
+    ``ending:`` entries), as dearer cards only on cards games take."""
+    from workbench.tweak import open_session as TweakSession
+    mandate, pax = get_game("mandate-2038"), get_game("pax-transhumanity")
+    never = {"stat:agi_declarations": 0.0, "stat:facilities_built": 3.0, "stat:generators_built": 1.0}
+    edits = planted_module(mandate).planted_edits(TweakSession("mandate-2038"), random.Random(1), "dearer-card",
+                                                  12, pick_rates=lambda n: never)
+    assert {e.expect[0][0] for e in edits} <= {"stat:facilities_built", "stat:generators_built"}
+    only_singular = {"ending:singular": 0.9, "ending:tipping-point": 0.1}
+    edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
+                                              8, pick_rates=lambda n: only_singular)
+    assert {e.edits[0][0] for e in edits} == {"singular_run"}
+    # games ending by a game-end Idea (Tipping Point or Plurality): those Ideas get dearer, all alike
+    by_ideas = {"ending:tipping-point": 0.15, "ending:plurality": 0.1, "ending:singular": 0.1}
+    edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
+                                              4, pick_rates=lambda n: by_ideas)
+    assert all(len(e.edits) == 5 and all(f == "heat" for _, f, _ in e.edits) for e in edits)
+
+
+def test_action_kind_share_from_the_games_own_counts():
+    """Pax Transhumanity counts its main actions per game
+    (``Game.action_kind_counts``): their shares of the choices add up to 1 and
+    are the columns' sums over their total."""
+    game = get_game("pax-transhumanity")
+    res = simulate(SimSpec("pax-transhumanity", games=3, players=2, bots="random", seed=3, trace=False),
+                   workers=0)
+    usage = compute(MetricData.from_result(res), "action_usage")
+    assert list(usage) == list(game.action_kind_counts)
+    assert sum(usage.values()) == pytest.approx(1.0)
+    sums = {k: float(res.games[c].fill_null(0).sum()) if c in res.games.columns else 0.0
+            for k, c in game.action_kind_counts.items()}
+    assert usage == pytest.approx({k: v / sum(sums.values()) for k, v in sums.items()})
 
 
 def _compare(capsys, *argv):

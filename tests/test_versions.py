@@ -33,10 +33,10 @@ def test_pool_version_names_the_values_not_the_layout(mine, tmp_path):
 
 
 def test_every_save_records_a_version_with_its_edits(mine):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
 
     folder = mine / "meaning_made"
-    s = TweakSession("meaning-made", folder=folder)
+    s = open_session("meaning-made", folder=folder)
     s.edit("Shell", "E", 4)
     s.save(note="dearer Shell")
     s.edit("Pulse", "bonus", "S+1")
@@ -79,9 +79,9 @@ def test_history_command_lists_versions_diffs_and_runs(mine, capsys):
     import json
 
     from workbench.cli import main
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
 
-    s = TweakSession("mandate-2038", folder=mine / "mandate_2038")
+    s = open_session("mandate-2038", folder=mine / "mandate_2038")
     assert main(["simulate", "mandate-2038", "--games", "2", "--workers", "0", "--cards", str(mine), "--json"]) == 0
     s.edit("Mirevanta", "runway", 9)
     s.save(note="richer Mirevanta")
@@ -108,9 +108,9 @@ def test_history_command_lists_versions_diffs_and_runs(mine, capsys):
 
 def test_cards_page_history_box_shows_versions_and_compares(mine):
     from workbench.dashboard.cards import CardsModel, CardsPage
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
 
-    model = CardsModel(session=TweakSession("meaning-made", folder=mine / "meaning_made"))
+    model = CardsModel(session=open_session("meaning-made", folder=mine / "meaning_made"))
     page = CardsPage(model=model)
     assert "No version recorded yet" in page._versions._list.object
     model.edit("Shell", "E", 3)

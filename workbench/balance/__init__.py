@@ -6,24 +6,26 @@ this package:
 
 * :mod:`.targets`: target expressions (``survival=0.55..0.8 @players=2..5``,
   ``legacy_cap_share<=0.1``) and how far a measured value lies outside them;
-* :mod:`.variables`: vary patterns (``patterns.*.cost``) expanded over the card
-  files into integer variables; values with ``provenance: seed`` are protected
-  unless the designer allows them;
-* :mod:`.mm_cells`: Meaning Made's settings, Resolution Table cells and Event
-  codes as variables (``settings.order_rewards.0``, ``event_table.*.meaning@7..10``);
+* :mod:`workbench.tweak.variables`: vary patterns (``patterns.*.cost``) expanded
+  over the card files into integer variables; values with ``provenance: seed``
+  are protected unless the designer allows them (they live with the tweak
+  session, which sets them; :mod:`workbench.tweak.mm_cells` addresses Meaning
+  Made's settings, Resolution Table cells and Event codes,
+  ``settings.order_rewards.0``, ``event_table.*.meaning@7..10``);
 * :mod:`.pools`: a game reference for a card folder on disk that any worker
   process (pool or Dask) can resolve;
 * :mod:`.search`: the Optuna study (TPE, paired seeds across trials, stored in
   SQLite so it resumes), each trial a batch on the process pool or Dask;
 * :mod:`.report`: the proposal as a card-file diff, before/after metrics with
   intervals on fresh seeds, a plot of the search, and applying or undoing the
-  proposal through :class:`workbench.graphs.tweak.TweakSession`.
+  proposal through :class:`workbench.tweak.session.TweakSession`.
 """
 
 from __future__ import annotations
 
+from workbench.tweak.variables import Variable, expand_vary
+
 from .search import BalanceSpec, run_study
 from .targets import Target, parse_target
-from .variables import Variable, expand_vary
 
 __all__ = ["BalanceSpec", "run_study", "Target", "parse_target", "Variable", "expand_vary"]

@@ -27,7 +27,7 @@ from workbench.core.rng import derive_seed
 from .pools import write_pool
 from .search import BalanceSpec, apply_values, default_players, measure
 from .targets import player_counts
-from .variables import Variable
+from workbench.tweak.variables import Variable
 
 
 def proposal_raw(session, edits: list[dict], variables: list[Variable]) -> dict:

@@ -30,7 +30,7 @@ from workbench.core.errors import DataError, WorkbenchError
 
 from .pools import game_ref, write_pool
 from .targets import Target, player_counts
-from .variables import Variable
+from workbench.tweak.variables import Variable
 
 STUDY_NAME = "balance"
 
@@ -89,9 +89,9 @@ def require_tweakable(game: str) -> None:
 
 
 def open_session(game: str, folder: Path | None = None):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     require_tweakable(game)
-    return TweakSession(game, folder)
+    return open_session(game, folder)
 
 
 def apply_values(session, raw: dict, values: dict[str, int], variables: list[Variable]) -> dict:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from workbench.core.errors import WorkbenchError
 
-from .variables import Variable
+from workbench.tweak.variables import Variable
 
 _SHIFT = re.compile(r"^(?P<base>.*?)\s*\+=\s*(?P<lo>-?\d+)\s*\.\.\s*(?P<hi>-?\d+)\s*$")
 

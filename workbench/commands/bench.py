@@ -36,7 +36,7 @@ def run(args) -> int:
     import os
     import sys
 
-    from workbench.sim.bench import ALL_FIGURES, run_sections
+    from workbench.bench import ALL_FIGURES, run_sections
 
     from . import validate
     from workbench.core.registry import load_all

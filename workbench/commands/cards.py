@@ -39,9 +39,9 @@ def add_parser(sub) -> None:
 
 
 def _session(game: str):
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     from . import validate
-    return TweakSession(game_id=validate.game_id(game))
+    return open_session(game_id=validate.game_id(game))
 
 
 def run_export(args) -> int:

@@ -26,7 +26,7 @@ def add_game_options(p, *, json_flag: bool = True) -> None:
 def parse_options(pairs) -> dict:
     """``key=value`` pairs to a dict; values are numbers, true/false, null or plain
     words (never YAML: no tags, anchors or collections)."""
-    from .validate import options
+    from workbench.core.options import options
     return options(pairs)
 
 

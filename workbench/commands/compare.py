@@ -107,7 +107,7 @@ def record_compare_run(game, params: dict, rows: list[dict]) -> str | None:
 
 def run(args) -> int:
     from workbench.core.errors import WorkbenchError
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     from workbench.sim.metrics import bot_summary
     from workbench.sim.verdicts import UNDECIDED, verdict_rows
 
@@ -123,7 +123,7 @@ def run(args) -> int:
     margins = _margins(args.margin)
     if not args.edit:
         raise WorkbenchError("compare needs at least one --edit CARD.FIELD=VALUE")
-    session = TweakSession(game.id)
+    session = open_session(game.id)
     names = list(session.card_names()) + ["settings"]
     edits = []
     for text in args.edit:

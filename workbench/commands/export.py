@@ -10,13 +10,14 @@ def add_parser(sub) -> None:
                        description="Export a game's components for another tool.")
     es = p.add_subparsers(dest="export_command", metavar="FORMAT", required=True)
     t = es.add_parser("tts", help="a Tabletop Simulator saved object (JSON) and its image sheets",
-                      description="Write a TTS saved object: decks as 10x7 image sheets, tiles, boards, "
-                                  "the Mandate 2038 map, counters. Images go to <out>-images/ beside the "
-                                  "JSON, linked by file:// URLs unless --base-url is given. See docs/print.md.")
+                      description="Write a TTS saved object: decks as image sheets, tiles, boards, and the "
+                                  "game's table as its setup lays it (mats, tracks, dealt cards, pieces, bags, "
+                                  "hand zones). Images go to <out>-images/ beside the JSON, linked by file:// "
+                                  "URLs unless --base-url is given. See docs/print.md.")
     t.add_argument("game")
     t.add_argument("--lang", default="en", help="language of the components (default en)")
-    t.add_argument("--seats", type=int, default=4, help="players to make counters for (default 4)")
-    t.add_argument("--seed", type=int, default=1, help="seed of the Mandate 2038 map layout (default 1)")
+    t.add_argument("--seats", type=int, default=4, help="seats at the table (default 4; kept within the game's player range)")
+    t.add_argument("--seed", type=int, default=1, help="seed of the setup the table is laid from: shuffles, deals, map (default 1)")
     t.add_argument("--base-url", default=None, metavar="URL",
                    help="where the images will be uploaded; URLs become URL/<file> instead of file://")
     t.add_argument("--host", default=None, metavar="ADDRESS[:PORT]",
@@ -53,9 +54,13 @@ def run_tts(args) -> int:
     else:
         decks = ", ".join(f"{k} {n}" for k, n in summary["decks"].items())
         print(f"wrote {out}: decks {decks}; {sum(summary['tiles'].values())} tiles, "
-              f"{sum(summary['boards'].values())} boards, {summary['counters']} counters, "
+              f"{sum(summary['boards'].values())} boards, {len(summary['mats'])} mats, "
+              f"{sum(summary['piles'].values())} components placed by the setup, {summary['counters']} counters, "
               f"{sum(summary['pieces'].values())} pieces, {len(summary['bags'])} bags, "
               f"{summary['hands']} hand zones; {summary['image_files']} images in {summary['images']}")
+        if summary["seats"] != args.seats:
+            print(f"--seats {args.seats} is outside the game's player range: the table is laid for "
+                  f"{summary['seats']}")
         if args.host:
             print(f"serve them with: workbench serve --host 0.0.0.0 --tts-images {summary['images']}")
         elif not base_url:

@@ -45,7 +45,7 @@ def _card_graph(args, game) -> int:
     import polars as pl
 
     from workbench.graphs import dependency
-    from workbench.graphs.pool_tweak import graph_module
+    from workbench.tweak.pool_session import graph_module
 
     mod = graph_module(args.game)
     pool = game.cards()

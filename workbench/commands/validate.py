@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 
 from workbench.core.errors import WorkbenchError, suggest
+# --option values are parsed where the pages parse them too (one parser)
+from workbench.core.options import OPTION_KEY, option_value, options  # noqa: F401
 
 #: the most games one batch may play (a sweep of a million games is hours already)
 MAX_GAMES = 1_000_000
@@ -23,7 +25,6 @@ MAX_WORKERS = 256
 MAX_SEED = 2**64 - 1
 LANG_CODE = re.compile(r"[a-z]{2,3}(-[A-Z]{2})?")
 SCHEDULER = re.compile(r"(tcp|tls|inproc|ucx)://[A-Za-z0-9.\-_\[\]:]+(:\d{1,5})?")
-OPTION_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def whole(value, option: str, low: int, high: int | None = None) -> int:
@@ -202,59 +203,3 @@ def game(ref: str):
     if not isinstance(found, Game):
         raise WorkbenchError(f"{ref!r} is not a game (a game id, or module:ATTR naming a Game)")
     return found
-
-
-_NUMBER = re.compile(r"[-+]?\d+")
-_FLOAT = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
-_WORD = re.compile(r"[\w\-. /]*", re.UNICODE)
-
-
-def option_value(text: str, key: str):
-    """One ``--option`` value: a whole number, a decimal, true/false, null or a
-    plain word, or a list of those written ``a,b`` or ``[a, b]``. No YAML: a tag,
-    an anchor or a nested collection is refused."""
-    value = text.strip()
-    inner = value[1:-1] if value.startswith("[") and value.endswith("]") else None
-    if inner is not None or "," in value:
-        items = [x for x in (inner if inner is not None else value).split(",")]
-        if len(items) > 100:
-            raise WorkbenchError(f"option {key}: at most 100 items")
-        if inner is not None and not inner.strip():
-            return []
-        return [_scalar(x, key, text) for x in items]
-    return _scalar(value, key, text)
-
-
-def _scalar(value: str, key: str, text: str):
-    value = value.strip()
-    lowered = value.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    if lowered in ("null", "none", "~"):
-        return None
-    if _NUMBER.fullmatch(value):
-        number = int(value)
-        if abs(number) > 2**63:
-            raise WorkbenchError(f"option {key}={value} is out of range")
-        return number
-    if _FLOAT.fullmatch(value):
-        return float(value)
-    if value and _WORD.fullmatch(value) and len(value) <= 200:
-        return value
-    raise WorkbenchError(f"option {key}={text!r}: a value is a number, true/false or a plain word")
-
-
-def options(pairs) -> dict:
-    """``key=value`` pairs to a dict (see :func:`option_value`)."""
-    out: dict = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not OPTION_KEY.fullmatch(key):
-            raise WorkbenchError(f"option {pair!r} must look like key=value, e.g. round_limit=40")
-        if key in out:
-            raise WorkbenchError(f"option {key!r} given twice")
-        out[key] = option_value(value, key)
-    return out

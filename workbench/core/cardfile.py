@@ -42,7 +42,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import difflib
-import errno
 import hashlib
 import io
 import json
@@ -56,6 +55,7 @@ from typing import Any, Iterator
 
 from .data import MAX_FILE_BYTES, decode_text, dump_yaml, read_file_bytes, safe_load_text
 from .errors import DataError, WorkbenchError
+from .storage import os_error_message, refuse_inside_installed_package
 
 LOCK_DIR = "save-locks"
 JOURNAL_NAME = ".workbench-save.journal"
@@ -221,6 +221,9 @@ def _apply(node: Any, old: Any, new: Any) -> Any:
         for i, value in enumerate(new):
             node[i] = _apply(node[i], old[i], value)
         return node
+    if (isinstance(old, list) and isinstance(new, list) and isinstance(node, CommentedSeq)
+            and len(old) == len(node) and any(isinstance(v, dict) for v in (*old, *new))):
+        return _apply_records(node, old, new)
     fresh = _as_roundtrip(new)
     if isinstance(node, (CommentedMap, CommentedSeq)) and hasattr(fresh, "fa"):
         # keep the old collection's style; an empty one (``[]``) says nothing
@@ -230,6 +233,37 @@ def _apply(node: Any, old: Any, new: Any) -> Any:
         else:
             fresh.fa.set_block_style()
     return fresh
+
+
+def _apply_records(node: Any, old: list, new: list) -> Any:
+    """A list of records (cards) that grew or shrank: the records kept stay the
+    designer's nodes (comments, style), a removed one is deleted and an added
+    one is written in the style of the records beside it (the Cards page's
+    add, duplicate and delete; docs/reliability.md)."""
+    from ruamel.yaml.comments import CommentedMap
+
+    def keys(items: list) -> list[str]:
+        return [json.dumps(v, sort_keys=True, default=str) for v in items]
+
+    like = next((x for x in node if isinstance(x, CommentedMap)), None)
+    ops = difflib.SequenceMatcher(None, keys(old), keys(new), autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in reversed(ops):  # from the end: earlier indices stay valid
+        if tag == "equal":
+            continue
+        paired = min(i2 - i1, j2 - j1)
+        for k in range(paired):
+            node[i1 + k] = _apply(node[i1 + k], old[i1 + k], new[j1 + k])
+        for k in range(i2 - i1 - 1, paired - 1, -1):
+            del node[i1 + k]
+        for k in range(paired, j2 - j1):
+            fresh = _as_roundtrip(new[j1 + k])
+            if like is not None and hasattr(fresh, "fa"):
+                if like.fa.flow_style():
+                    fresh.fa.set_flow_style()
+                else:
+                    fresh.fa.set_block_style()
+            node.insert(i1 + k, fresh)
+    return node
 
 
 def _project(original: str, baseline: str, edited: str) -> str:
@@ -245,29 +279,48 @@ def _project(original: str, baseline: str, edited: str) -> str:
         if tag == "equal":
             for k in range(i2 - i1):
                 to_t[i1 + k] = j1 + k
-    hunks: list[list[int]] = []
+    hunks: list[list[int]] = []   # baseline range, edited range, original range
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, b_lines, e_lines, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        # widen the hunk until the lines around it are lines of the original
-        while i1 > 0 and (i1 - 1) not in to_t:
-            i1, j1 = i1 - 1, j1 - 1
-        while i2 < len(b_lines) and i2 not in to_t:
-            i2, j2 = i2 + 1, j2 + 1
+        exact = _exact_range(tag, i1, i2, to_t, len(b_lines), len(t_lines))
+        if exact is None:
+            # widen the hunk until the lines around it are lines of the original
+            while i1 > 0 and (i1 - 1) not in to_t:
+                i1, j1 = i1 - 1, j1 - 1
+            while i2 < len(b_lines) and i2 not in to_t:
+                i2, j2 = i2 + 1, j2 + 1
+            exact = (to_t[i1 - 1] + 1 if i1 > 0 else 0, to_t[i2] if i2 < len(b_lines) else len(t_lines))
         if hunks and i1 <= hunks[-1][1]:
-            hunks[-1][1], hunks[-1][3] = max(hunks[-1][1], i2), max(hunks[-1][3], j2)
+            last = hunks[-1]
+            last[1], last[3], last[5] = max(last[1], i2), max(last[3], j2), max(last[5], exact[1])
+            last[4] = min(last[4], exact[0])
         else:
-            hunks.append([i1, i2, j1, j2])
+            hunks.append([i1, i2, j1, j2, *exact])
     out: list[str] = []
     t_pos = 0
-    for i1, i2, j1, j2 in hunks:
-        t_start = to_t[i1 - 1] + 1 if i1 > 0 else 0
-        t_end = to_t[i2] if i2 < len(b_lines) else len(t_lines)
+    for _, _, j1, j2, t_start, t_end in hunks:
         out += t_lines[t_pos:t_start]
         out += e_lines[j1:j2]
         t_pos = t_end
     out += t_lines[t_pos:]
     return "".join(out)
+
+
+def _exact_range(tag: str, i1: int, i2: int, to_t: dict[int, int], b_len: int, t_len: int):
+    """The lines of the original a pure insertion or deletion of whole baseline
+    lines replaces (an added or deleted card), when those lines map onto the
+    original exactly; None: widen as for any other change."""
+    if tag == "insert":
+        if i1 == b_len:
+            return (t_len, t_len)
+        if i1 in to_t:
+            return (to_t[i1], to_t[i1])
+    if tag == "delete" and all(k in to_t for k in range(i1, i2)):
+        span = [to_t[k] for k in range(i1, i2)]
+        if span == list(range(span[0], span[0] + len(span))):
+            return (span[0], span[-1] + 1)
+    return None
 
 
 def render(loaded: LoadedFile, new: Any) -> str:
@@ -298,23 +351,6 @@ def render(loaded: LoadedFile, new: Any) -> str:
 
 # -- locking, journal, recovery ---------------------------------------------------
 
-def _os_message(exc: OSError, path: Path, doing: str) -> str:
-    """One sentence for an OSError: what failed and what the designer can do."""
-    where = f"{doing} {path}"
-    code = exc.errno
-    if code == errno.ENOSPC or code == errno.EDQUOT:
-        return (f"{where} failed: the disk is full; free some space and save again "
-                "(your edits are still open; nothing on disk was changed, backups included)")
-    if code in (errno.EACCES, errno.EPERM):
-        return (f"{where} failed: permission denied; make the file and its folder writable "
-                "for you, or copy the card folder somewhere you can write (WORKBENCH_CARDS)")
-    if code == errno.EROFS:
-        return f"{where} failed: the disk is read-only; copy the card folder to a writable place (WORKBENCH_CARDS)"
-    if code == errno.ENOENT:
-        return f"{where} failed: the file or its folder no longer exists; Reload from disk"
-    return f"{where} failed: {exc.strerror or exc}; nothing was changed"
-
-
 @contextlib.contextmanager
 def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     """Hold the save lock of every folder in ``dirs`` (in a fixed order, so two
@@ -326,13 +362,13 @@ def _locked(dirs: list[Path], timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
             try:
                 lock = FileLock(str(_lock_path(folder)), timeout=timeout, mode=0o600)
             except OSError as exc:
-                raise SaveError(_os_message(exc, folder, "locking")) from None
+                raise SaveError(os_error_message(exc, folder, "locking")) from None
             try:
                 stack.enter_context(lock)
             except Timeout:
                 raise SaveError(f"another save of {folder} is still running; try again in a moment") from None
             except OSError as exc:
-                raise SaveError(_os_message(exc, folder, "locking")) from None
+                raise SaveError(os_error_message(exc, folder, "locking")) from None
         yield
 
 
@@ -472,7 +508,7 @@ def recover(folder: str | Path) -> None:
         try:
             _recover_dirs([folder])
         except OSError as exc:
-            raise SaveError(_os_message(exc, folder, "finishing an interrupted save in")) from None
+            raise SaveError(os_error_message(exc, folder, "finishing an interrupted save in")) from None
 
 
 # -- saving ----------------------------------------------------------------------
@@ -487,7 +523,7 @@ def _writable_check(loaded: LoadedFile) -> tuple[os.stat_result, bytes]:
         raise SaveError(f"{loaded.path} was moved or deleted since it was loaded; "
                         "Reload from disk before saving") from None
     except OSError as exc:
-        raise SaveError(_os_message(exc, loaded.path, "reading")) from None
+        raise SaveError(os_error_message(exc, loaded.path, "reading")) from None
     if _digest(current) != loaded.fingerprint:
         raise SaveError(f"{loaded.path} changed on disk since it was loaded (another window, "
                         "notebook or program saved it); Reload from disk and make your edit again")
@@ -526,7 +562,6 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
     changes = [(lf, new) for lf, new in changes if new != lf.data]
     if not changes:
         return []
-    from .storage import refuse_inside_installed_package
     for lf, _ in changes:
         try:
             refuse_inside_installed_package(lf.target)
@@ -546,7 +581,7 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
         try:
             _recover_dirs(dirs)
         except OSError as exc:
-            raise SaveError(_os_message(exc, dirs[0], "finishing an interrupted save in")) from None
+            raise SaveError(os_error_message(exc, dirs[0], "finishing an interrupted save in")) from None
         checked = [_writable_check(lf) for lf, _ in changes]
         replace: list[tuple[str, str]] = []
         kept: list[tuple[str, str]] = []
@@ -576,11 +611,11 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
             for tmp in staged:
                 with contextlib.suppress(OSError):
                     tmp.unlink()
-            raise SaveError(_os_message(exc, Path(where), doing)) from None
+            raise SaveError(os_error_message(exc, Path(where), doing)) from None
         try:
             _recover_dirs([root])  # performs the journal: renames, backup rotation
         except OSError as exc:
-            raise SaveError(_os_message(exc, root, "completing the save in")
+            raise SaveError(os_error_message(exc, root, "completing the save in")
                             + " (the save completes on the next load)") from None
     return [LoadedFile(lf.path, lf.target, text, _digest(lf.encode(text)),
                        safe_load_text(text, file=str(lf.path)), bom=lf.bom, newline=lf.newline)

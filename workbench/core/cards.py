@@ -43,6 +43,13 @@ class PoolSpec:
     files: tuple[str, ...]
     load: Callable[[Path], Any]
 
+    def read(self, folder: str | Path | None = None) -> Any:
+        """The validated pool of ``folder`` (:func:`load_pool`). ``Game.load_cards``
+        reads through here, so the game contract needs no import of the loader
+        (the loader finds the game's folder through the registry, which knows
+        the contract: the contract importing the loader would close a circle)."""
+        return load_pool(self, folder)
+
 
 @dataclass
 class _Entry:

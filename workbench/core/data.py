@@ -182,14 +182,19 @@ class _LimitedLoader(yaml.SafeLoader):
         return node
 
     def construct_yaml_int(self, node):
-        # no count, cost or seed of a physical game needs more than 64 bits, and
-        # the engine (numpy columns, the native extension, Parquet) holds no more
-        value = super().construct_yaml_int(node)
-        if not INT_MIN <= value <= INT_MAX:
-            raise _OutOfRange(
-                None, None, f"the number {node.value} is beyond the 64-bit whole numbers the workbench "
-                f"holds (at most {INT_MAX:,})", node.start_mark)
-        return value
+        return _in_range_int(self, node)
+
+
+def _in_range_int(loader, node):
+    """A whole number of a YAML document, refused beyond 64 bits: no count,
+    cost or seed of a physical game needs more, and the engine (numpy columns,
+    the native extension, Parquet) holds no more."""
+    value = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    if not INT_MIN <= value <= INT_MAX:
+        raise _OutOfRange(
+            None, None, f"the number {node.value} is beyond the 64-bit whole numbers the workbench "
+            f"holds (at most {INT_MAX:,})", node.start_mark)
+    return value
 
 
 class _OutOfRange(yaml.constructor.ConstructorError):
@@ -225,9 +230,73 @@ def _check_expanded_size(root) -> None:
                              "(an alias bomb?)")
 
 
+if getattr(yaml, "__with_libyaml__", False):
+    class _FastLoader(yaml.CSafeLoader):
+        """libyaml's parser and composer (six times faster than PyYAML's own,
+        which is most of the start-up of a command reading a card folder)
+        under the same safe constructors and whole-number range as
+        :class:`_LimitedLoader`. It only ever accepts: a document deeper than
+        :data:`MAX_YAML_DEPTH`, too big once aliases are expanded, or with any
+        problem at all is handed to :class:`_LimitedLoader`, whose refusal
+        (and its message) is then the one the designer reads."""
+
+        def get_single_node(self):
+            node = super().get_single_node()
+            if node is not None and (_depth_of(node) > MAX_YAML_DEPTH or _expanded_size(node) > MAX_YAML_NODES):
+                raise _Retry
+            return node
+
+    _FastLoader.add_constructor("tag:yaml.org,2002:int", _in_range_int)
+else:  # pragma: no cover - a PyYAML built without libyaml
+    _FastLoader = None
+
+
+class _Retry(Exception):
+    """The fast loader declines a document: :class:`_LimitedLoader` decides."""
+
+
+def _depth_of(root) -> int:
+    """Nesting depth of a composed document, counted as :class:`_LimitedLoader`
+    counts it (the root is 1); an alias is walked where it stands, so a
+    document reusing a deep anchor counts deeper here, and goes to the slow
+    loader, which decides."""
+    depth, stack, seen = 0, [(root, 1)], set()
+    while stack:
+        node, d = stack.pop()
+        depth = max(depth, d)
+        if depth > MAX_YAML_DEPTH or id(node) in seen:
+            return depth if depth > MAX_YAML_DEPTH else MAX_YAML_DEPTH + 1  # a loop: let the slow loader judge
+        if isinstance(node, yaml.SequenceNode):
+            seen.add(id(node))
+            stack += [(child, d + 1) for child in node.value]
+        elif isinstance(node, yaml.MappingNode):
+            seen.add(id(node))
+            stack += [(x, d + 1) for pair in node.value for x in pair]
+    return depth
+
+
+def _expanded_size(root) -> int:
+    try:
+        _check_expanded_size(root)
+    except yaml.YAMLError:
+        return MAX_YAML_NODES + 1
+    return 0
+
+
 def safe_load_text(text: str, *, file: str | None = None) -> Any:
     """Parse YAML text with :class:`_LimitedLoader`; every problem is a
-    :class:`DataError` naming the file and line."""
+    :class:`DataError` naming the file and line. A document the fast libyaml
+    loader reads without any problem is read by it (the same values)."""
+    if _FastLoader is not None:
+        fast = None
+        try:
+            fast = _FastLoader(text)
+            return fast.get_single_data()
+        except Exception:  # noqa: BLE001 - any doubt: the careful loader decides and words it
+            pass
+        finally:
+            if fast is not None:
+                fast.dispose()
     loader = None
     try:
         loader = _LimitedLoader(text)  # the reader refuses control characters at once
@@ -391,7 +460,10 @@ def _model_named(title: str):
     return found[0] if len(found) == 1 else None
 
 
-def dump_yaml(data: Any) -> str:
+def dump_yaml(data: Any, *, fast: bool = False) -> str:
     """YAML as designers like to read it: block style, keys in the order given,
-    unicode kept."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    unicode kept. ``fast``: libyaml's emitter (several times faster; the same
+    values, though a long line may break elsewhere), for a text only the
+    loader reads, such as the copy a tweak session validates."""
+    dumper = yaml.CSafeDumper if fast and getattr(yaml, "__with_libyaml__", False) else yaml.SafeDumper
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100)

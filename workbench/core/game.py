@@ -212,7 +212,7 @@ class Game(abc.ABC):
     #: a :class:`workbench.graphs.generic.CardFields` (kinds, cost and reward fields)
     card_fields: ClassVar[Any] = None
     #: the live-tweak session class behind the Cards page ("module:Class");
-    #: None: :class:`workbench.graphs.pool_tweak.PoolTweakSession` over the card graph
+    #: None: :class:`workbench.tweak.pool_session.PoolTweakSession` over the card graph
     tweak_session: ClassVar[str | None] = None
     #: the Play page's table drawer, "module:function" taking (game, state) and
     #: returning a Panel object; None: the generic drawing of ``observe(state)``
@@ -239,6 +239,14 @@ class Game(abc.ABC):
     #: the cards a new player learns first: which card kind the Cards page opens on
     #: (None: the catalogue's first)
     first_card_kind: ClassVar[str | None] = None
+
+    # -- cards a designer adds, duplicates and deletes (issue 26; the Cards page,
+    # workbench.tweak.card_ops) ---------------------------------------------------
+    #: card kind (a kind of the card catalogue) -> the card a new one starts as
+    #: (every field the loader needs, ``provenance: draft``; its name is made
+    #: unique). Only these kinds can be added, duplicated and deleted; every
+    #: other card can be edited. Default: none (the Cards page offers no add).
+    card_blanks: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     def provides(self, capability: str) -> bool:
         """Whether this game offers ``capability`` (one of :data:`CAPABILITIES`)."""
@@ -273,6 +281,14 @@ class Game(abc.ABC):
     group_track_collapse: float | None = None
     group_track_danger: float | None = None
 
+    # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
+    #: action kind -> the ``game_stats`` column counting how often it was
+    #: chosen in a game (Pax Transhumanity: ``{"Research": "n_researches", ...}``),
+    #: for the share of choices by action kind; empty: the game names its kinds
+    #: another way (``action_kinds`` that are card names, Mandate's Core
+    #: Actions) or not at all
+    action_kind_counts: Mapping[str, str] = {}
+
     def group_track(self, state: State) -> float | None:
         """The shared track the whole table survives or falls by (Meaning Made:
         Meaning), read once per round by batch simulation for the margin
@@ -301,8 +317,7 @@ class Game(abc.ABC):
         validated; cached until a file changes. None for a game without data."""
         if self.pool_spec is None:
             return None
-        from .cards import load_pool
-        return load_pool(self.pool_spec, folder)
+        return self.pool_spec.read(folder)
 
     @property
     def ref(self) -> str:

@@ -1,8 +1,11 @@
 """Safe file writing: atomic replace, a kept previous version, and a refusal to
-overwrite a file that changed on disk since it was read."""
+overwrite a file that changed on disk since it was read; the one sentence an
+OSError becomes for the designer (:func:`os_error_message`, used by
+:mod:`.cardfile` too, which builds on this module)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
@@ -50,8 +53,24 @@ def atomic_write_text(path: Path, text: str, *, expected: str | None = None,
     except OSError as exc:
         # one sentence for the designer, not a traceback (card files go through
         # workbench.core.cardfile, which says more)
-        from .cardfile import _os_message
-        raise WorkbenchError(_os_message(exc, path, "writing")) from None
+        raise WorkbenchError(os_error_message(exc, path, "writing")) from None
+
+
+def os_error_message(exc: OSError, path: Path, doing: str) -> str:
+    """One sentence for an OSError: what failed and what the designer can do."""
+    where = f"{doing} {path}"
+    code = exc.errno
+    if code == errno.ENOSPC or code == errno.EDQUOT:
+        return (f"{where} failed: the disk is full; free some space and save again "
+                "(your edits are still open; nothing on disk was changed, backups included)")
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"{where} failed: permission denied; make the file and its folder writable "
+                "for you, or copy the card folder somewhere you can write (WORKBENCH_CARDS)")
+    if code == errno.EROFS:
+        return f"{where} failed: the disk is read-only; copy the card folder to a writable place (WORKBENCH_CARDS)"
+    if code == errno.ENOENT:
+        return f"{where} failed: the file or its folder no longer exists; Reload from disk"
+    return f"{where} failed: {exc.strerror or exc}; nothing was changed"
 
 
 def _write(path: Path, text: str, keep_previous: bool) -> None:

@@ -114,10 +114,10 @@ class Workbench(param.Parameterized):
         Balance, opened as ``workbench balance`` opens it."""
         game_id = game_id or self.card_game
         if game_id not in self._sessions:
-            from workbench.graphs.tweak import TweakSession
+            from workbench.tweak import open_session
 
             from .pool import LivePool
-            session = TweakSession(game_id=game_id)
+            session = open_session(game_id=game_id)
             self._sessions[game_id] = LivePool(session)
         return self._sessions[game_id]
 

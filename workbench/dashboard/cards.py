@@ -1,7 +1,7 @@
 """The Cards page: a game's card pool (any bundled game, chosen above the
 table) in an editable table.
 
-Each edit goes through the live-tweak session (:class:`workbench.graphs.tweak.TweakSession`):
+Each edit goes through the live-tweak session (:class:`workbench.tweak.session.TweakSession`):
 a bad value is refused with its message and the table keeps the old value; a
 good one updates the dependency graph and its analyses at once and says what
 changed. A quick paired playtest (old pool against edited pool on the same
@@ -20,307 +20,34 @@ the redraw waits until it is shown. For speed a redraw sends only the cells
 that changed (an edited one is already in the browser) and the graph's
 changed data, never a new table or figure.
 
-:class:`CardsModel` is the plain model; :class:`CardsPage` draws it. Polars
-tables become pandas only where Tabulator takes them."""
+:class:`~.cards_model.CardsModel` (in :mod:`.cards_model`) is the plain model;
+:class:`CardsPage` here draws it and only draws it. Polars tables become pandas
+only where Tabulator takes them (:mod:`.tables`)."""
 
 from __future__ import annotations
 
 import io
-import threading
-from pathlib import Path
 
 import panel as pn
 import param
 
 from workbench.core.errors import WorkbenchError
-from workbench.sim.verdicts import UNDECIDED
 
-from .background import BackgroundWork, ProgressPoll
+from .background import ProgressPoll
+from .cards_model import CardsModel, card_games
 from .escape import md
-from .pool import LivePool, live, update_figure
+from .graph import DependencyView
+from .pool import update_figure
+from .tables import patch_table, table_frame
 
-#: columns shown first; then the session's editable columns in its order, then the rest
-LEADING = ["name", "kind"]
-
-
-class CardsModel(BackgroundWork, param.Parameterized):
-    """One game's card pool being tweaked, the last edit's report and the last
-    paired playtest."""
-
-    message = param.String(default="", doc="the last refusal or notice, one line")
-    report = param.List(default=[], doc="what the last edit changed, one line each")
-    selected = param.String(default="", doc="the card last edited or chosen")
-    pool = param.ClassSelector(class_=LivePool, allow_refs=True,
-                               doc="the live pool tweaked (with a dashboard: the one of its card_game)")
-    playtest_games = param.Integer(default=200, bounds=(2, 20_000))
-    playtest_players = param.Integer(default=4, bounds=(1, 6))
-    playtest_bots = param.String(default="greedy")
-    running = param.Boolean(default=False)
-    done_games = param.Integer(default=0)
-    total_games = param.Integer(default=0)
-    playtest_state = param.String(default="", doc="what the playtest shown is: a preview, a look, the end")
-
-    def __init__(self, session=None, bench=None, game_id: str | None = None, **params):
-        self.bench = bench
-        self.playtest = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()  # set by an edit or a new game: the running playtest is stale
-        game_id = game_id or (bench.card_game if bench is not None else card_games()[0])
-        if session is not None:
-            pool = live(session)
-        elif bench is not None:
-            bench.card_game = game_id
-            bench.card_pool()
-            pool = bench.param.pool  # follows the dashboard's card game
-        else:
-            pool = live(_session_for(None, game_id))
-        super().__init__(pool=pool, **params)
-        self._use_pool()
-
-    @property
-    def session(self) -> LivePool:
-        """The pool being tweaked: the session's API, its changes published."""
-        return self.pool
-
-    @param.depends("pool", watch=True)
-    def _use_pool(self) -> None:
-        # a new game: its player counts, nothing selected or played yet
-        game = self.pool.game
-        self._stop.set()
-        self.param.playtest_players.bounds = (game.min_players, game.max_players)
-        self.playtest_players = game.default_players
-        self.playtest, self.selected, self.report, self.message = None, "", [], ""
-
-    def use_session(self, session) -> None:
-        """Tweak ``session``'s pool from now on."""
-        self.pool = live(session)
-
-    def choose_game(self, game_id: str) -> None:
-        """Switch to ``game_id``'s pool (its session is kept per game; with a
-        dashboard, the Graph page follows)."""
-        if game_id == self.pool.game_id:
-            return
-        if self.bench is not None:
-            self.bench.tweak_session(game_id)  # an unknown game is refused before anything changes
-            self.bench.card_game = game_id
-        else:
-            self.use_session(_session_for(None, game_id))
-
-    # -- reading ----------------------------------------------------------------
-    def table(self):
-        """The pool as a polars table, leading columns first."""
-        t = self.session.table()
-        order = [c for c in LEADING if c in t.columns]
-        order += [c for c in self.session.columns if c in t.columns and c not in order]
-        return t.select(order + [c for c in t.columns if c not in order])
-
-    @property
-    def editable_columns(self) -> list[str]:
-        return list(self.session.columns)
-
-    def cell(self, card: str, column: str):
-        t = self.session.table()
-        row = t.filter(t["name"].str.to_lowercase() == card.lower())
-        return row[column][0] if row.height else None
-
-    def card_info(self, card: str | None = None) -> str:
-        """One line about a card as the graph sees it: requirement, what it
-        needs and what it unlocks."""
-        return self.session.card_info(card or self.selected)
-
-    # -- editing --------------------------------------------------------------
-    def edit(self, card: str, column: str, value) -> bool:
-        """Apply one edit; a refused edit sets :attr:`message` and leaves the pool
-        as it was. Returns whether the edit was taken."""
-        if self.read_only:
-            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
-            return False
-        try:
-            report = self.session.edit(card, column, value)
-        except WorkbenchError as exc:
-            self.message = f"refused: {exc}"
-            return False
-        self._stop.set()
-        self.param.update(message="", report=report.lines(),
-                          selected=str(value).strip() if column == "name" else report.card or card)
-        return True
-
-    def undo(self) -> None:
-        self._history(self.session.undo, "undone")
-
-    def redo(self) -> None:
-        self._history(self.session.redo, "redone")
-
-    def _history(self, step, word: str) -> None:
-        try:
-            report = step()
-            self._stop.set()
-        except WorkbenchError as exc:
-            self.message = str(exc)
-            return
-        self.param.update(message=f"{word}: {report.card}.{report.field}", report=report.lines())
-
-    @property
-    def read_only(self) -> bool:
-        return bool(getattr(self.bench, "read_only", False))
-
-    def reload(self) -> None:
-        """Reload from disk: drop unsaved edits and read the card files again."""
-        try:
-            report = self.session.reload()
-        except WorkbenchError as exc:
-            self.message = f"not reloaded: {exc}"
-            return
-        self.param.update(message="reloaded from disk", report=report.lines())
-
-    def save(self, note: str | None = None) -> list[Path]:
-        """Save the pool; the save is a version of its history, with ``note``."""
-        if self.read_only:
-            self.message = "not saved: this dashboard is read-only (workbench serve --read-only)"
-            return []
-        try:
-            written = self.session.save(note=note)
-        except WorkbenchError as exc:
-            self.message = f"not saved: {exc}"
-            return []
-        self.message = ("saved " + ", ".join(p.name for p in written)) if written else "nothing to save"
-        return written
-
-    def export(self, path: str | Path) -> Path:
-        return self.session.export(path)
-
-    def export_bytes(self, suffix: str = ".csv") -> bytes:
-        """The table as CSV or Parquet bytes, for a browser download."""
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            target = Path(tmp) / f"cards{suffix}"
-            self.session.export(target)
-            return target.read_bytes()
-
-    def sheet_bytes(self, fmt: str = "xlsx") -> bytes:
-        """The pool as a spreadsheet, one sheet per card kind (workbench.interop.card_sheets)."""
-        from workbench.interop.card_sheets import export_bytes
-        return export_bytes(self.session, fmt)
-
-    def import_sheet(self, data: bytes, filename: str) -> bool:
-        """Take an edited spreadsheet into the pool as one edit (all or none, one
-        Undo); a refusal names the sheet, row and column. Nothing is saved."""
-        from workbench.interop.card_sheets import import_bytes
-        if self.read_only:
-            self.message = "refused: this dashboard is read-only (workbench serve --read-only)"
-            return False
-        try:
-            result = import_bytes(self.session, data, filename)
-        except WorkbenchError as exc:
-            self.message = f"refused: {exc}"
-            return False
-        self._stop.set()
-        self.param.update(message=f"imported {filename}: {len(result.changes)} value(s) changed, not saved yet "
-                                  "(Undo takes them all back)", report=result.lines())
-        return True
-
-    # -- paired playtest ------------------------------------------------------------
-    def run_playtest(self) -> None:
-        """Old pool against edited pool on the same seeds, streamed
-        (:meth:`TweakSession.stream_playtest`): :attr:`playtest` is replaced at
-        every update, a preview after about a second and then the looks that may
-        decide, until every watched metric is decided or the budget is spent.
-        An edit or another game meanwhile stops it (its pools are no longer the
-        ones on screen)."""
-        from contextlib import closing
-        self.running, self.done_games = True, 0
-        self.total_games = 2 * self.playtest_games
-        self._stop.clear()
-        self.playtest, self.playtest_state = None, ""
-        try:
-            stream = self.session.stream_playtest(n=self.playtest_games, players=self.playtest_players,
-                                                  bots=self.playtest_bots, card=self.selected or None,
-                                                  workers=None)
-            with closing(stream):
-                for update in stream:
-                    result = self.session.paired_result(update)
-                    self.done_games = min(self.total_games, 2 * update.games)
-                    self.playtest_state = playtest_state(update)
-                    self.playtest = result
-                    if self._stop.is_set():
-                        self.message = (f"playtest stopped at {update.games} games per pool: "
-                                        "the pool changed while it ran")
-                        return
-            self.message = (f"paired playtest: {self.playtest.games} games per pool in "
-                            f"{self.playtest.elapsed:.1f} s ({self.playtest_state}); "
-                            f"{len(self.playtest.flipped)} outcomes flipped")
-        except WorkbenchError as exc:
-            self.message = f"playtest failed: {exc}"
-        finally:
-            self.running = False
-
-    def open_flipped(self, row: int, arm: str = "new") -> dict:
-        """Flipped game ``row`` of the last playtest, on the pool it was played
-        with (a session game), handed to the Play page when there is one."""
-        if self.playtest is None:
-            raise WorkbenchError("run a paired playtest first")
-        data, game = self.flipped_match(row, arm)
-        if self.bench is not None:
-            self.bench.open_in_play(data, game=game, label=f"{arm} pool of the Cards page")
-        return data
-
-    def start_playtest(self) -> threading.Thread | None:
-        return self._start(self.run_playtest, "quick-playtest", "a playtest is already running")
-
-    def flipped(self) -> list[dict]:
-        return list(self.playtest.flipped) if self.playtest is not None else []
-
-    def flipped_rows(self) -> list[dict]:
-        """One row per flipped game for the table: seeds as text (64-bit)."""
-        from .formats import seed_text
-        return [{"game": f["index"], "seed": seed_text(f["seed"]),
-                 "old ending": f["a"]["ending"], "old winners": ", ".join(f["a"]["winners"]) or "nobody",
-                 "new ending": f["b"]["ending"], "new winners": ", ".join(f["b"]["winners"]) or "nobody"}
-                for f in self.flipped()]
-
-    def flipped_match(self, row: int, pool: str = "new") -> tuple[dict, object]:
-        """The flipped game ``row`` as played on the ``old`` or ``new`` pool:
-        its record (``Match.to_dict`` shape with seats) and the game bound to
-        that pool, for :meth:`PlayModel.open_match`."""
-        from workbench.core.registry import get_game
-
-        from .play import seats_from_bots
-        if self.playtest is None:
-            raise WorkbenchError("no paired playtest to open a game from")
-        data = self.session.flipped_match(self.playtest, row, pool)
-        flip = self.playtest.flipped[row]
-        key = "a" if pool == "old" else "b"
-        data["seats"] = seats_from_bots(flip[f"bots_{key}"], len(data["config"]["players"]))
-        return data, get_game(data["game"])
-
-
-def playtest_state(update) -> str:
-    """One line saying what a streamed playtest update is."""
-    if update.preview:
-        return f"preview at {update.games} games per pool: an estimate, nothing decided yet"
-    decided = sum(1 for r in update.rows if r["verdict"] != UNDECIDED)
-    if update.done:
-        why = "every metric decided" if update.decided else "game budget spent"
-        return f"final at {update.games} games per pool: {why}"
-    return (f"look {update.look} of {update.looks} at {update.games} games per pool: "
-            f"{decided} of {len(update.rows)} metrics decided")
-
-
-def card_games() -> list[str]:
-    """The games whose cards the page can tweak (a card graph declared or generic)."""
-    from workbench.core.registry import providing
-    return providing("card_graph")
-
-
-def _session_for(bench, game_id: str):
-    if bench is not None:
-        return bench.tweak_session(game_id)
-    from workbench.graphs.tweak import TweakSession
-    return TweakSession(game_id=game_id)
-
+__all__ = ["CardsModel", "CardsPage", "TABLE_MIN_WIDTH", "card_games"]
 
 def _pane(fig):
     return pn.pane.Bokeh(fig, sizing_mode="stretch_width")
+
+
+#: the narrowest the card table gets beside the graph (pixels); narrower, the graph goes below
+TABLE_MIN_WIDTH = 640
 
 
 class CardsPage(pn.viewable.Viewer):
@@ -332,7 +59,6 @@ class CardsPage(pn.viewable.Viewer):
     model = param.ClassSelector(class_=CardsModel)
 
     def __init__(self, bench=None, model: CardsModel | None = None, **params):
-        from .graph import DependencyView
         self.bench = bench
         self._drawn: tuple | None = None   # (pool snapshot, (game, selection)) the graph shows
         self._shown_game: str | None = None
@@ -360,6 +86,17 @@ class CardsPage(pn.viewable.Viewer):
         self._versions = PoolHistoryView(lambda: self.model.pool.game, lambda: self.model.pool.folder)
         self._pool_game = ""
         self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
+        # a new card from the game's blank of a kind, a copy of the selected card, its delete
+        self._add_kind = pn.widgets.Select(options=m.blank_kinds, width=130, css_classes=["cards-add-kind"],
+                                           disabled=m.read_only or not m.blank_kinds)
+        self._add = pn.widgets.Button(label="Add card", width=100, css_classes=["cards-add"],
+                                      disabled=m.read_only or not m.blank_kinds)
+        self._duplicate = pn.widgets.Button(label="Duplicate", width=100, css_classes=["cards-duplicate"])
+        self._delete = pn.widgets.Button(label="Delete", width=90, color="danger", variant="outline",
+                                         css_classes=["cards-delete"])
+        self._add.on_click(lambda e: self._held(lambda: self.model.add_card(self._add_kind.value)))
+        self._duplicate.on_click(lambda e: self._held(self.model.duplicate_card))
+        self._delete.on_click(lambda e: self._held(self.model.delete_card))
         self._undo = pn.widgets.Button(label="Undo", width=80)
         self._redo = pn.widgets.Button(label="Redo", width=80)
         self._save = pn.widgets.Button(label="Save to card files", color="primary", width=160,
@@ -416,7 +153,8 @@ class CardsPage(pn.viewable.Viewer):
     def _on_selected(self) -> None:
         self._when_shown(self._draw_graph)
 
-    @param.depends("model.message", "model.report", "model.pool.can_undo", "model.pool.can_redo", watch=True)
+    @param.depends("model.message", "model.report", "model.selected", "model.pool.can_undo", "model.pool.can_redo",
+                   watch=True)
     def _on_texts(self) -> None:
         self._when_shown(self._show_message)
 
@@ -446,6 +184,10 @@ class CardsPage(pn.viewable.Viewer):
         self._shown_game = m.pool.game_id
         self._table.editors = {c: None for c in frame.columns if m.read_only or c not in m.editable_columns}
         self._table.value = frame
+        kinds = m.blank_kinds
+        self._add_kind.options = kinds
+        self._add_kind.value = kinds[0] if kinds else None
+        self._add_kind.disabled = self._add.disabled = m.read_only or not kinds
         if self._game.value != m.pool.game_id:
             self._game.value = m.pool.game_id
         self._games.value, self._bots.value = m.playtest_games, m.playtest_bots
@@ -485,7 +227,10 @@ class CardsPage(pn.viewable.Viewer):
 
     def _on_select(self, event):
         if event.new:
-            self.model.selected = str(self._table.value.iloc[event.new[0]]["name"])
+            name = str(self._table.value.iloc[event.new[0]]["name"])
+            # Panel hands a table's selection over outside the document lock, and the
+            # graph redraw patches bokeh data: run it where the lock is held
+            pn.state.execute(lambda: setattr(self.model, "selected", name), schedule=True)
 
     def _on_graph_select(self, name: str):
         self.model.selected = name
@@ -503,6 +248,16 @@ class CardsPage(pn.viewable.Viewer):
         self._info.object = md(m.card_info())
         self._undo.disabled = m.read_only or not m.session.can_undo
         self._redo.disabled = m.read_only or not m.session.can_redo
+        # duplicate and delete act on the selected card, of a kind the game lets grow
+        growable = not m.read_only and self._selected_kind() in m.blank_kinds
+        self._duplicate.disabled = self._delete.disabled = not growable
+
+    def _selected_kind(self) -> str | None:
+        frame, name = self._table.value, self.model.selected
+        if frame is None or not name or "kind" not in frame:
+            return None
+        hit = frame[frame["name"] == name]
+        return str(hit["kind"].iloc[0]) if len(hit) else None
 
     def _draw_graph(self):
         m = self.model
@@ -578,6 +333,7 @@ class CardsPage(pn.viewable.Viewer):
     def __panel__(self):
         # two rows: one would run under the graph's column
         buttons = pn.Row(self._undo, self._redo, self._save, self._reload_button)
+        cards = pn.Row(self._add_kind, self._add, self._duplicate, self._delete, css_classes=["cards-grow"])
         exports = pn.Row(self._export, self._export_pq, align="end")
         # the spreadsheet pair on a row of its own: beside the others it ran under the graph
         sheets = pn.Row(self._export_sheet, pn.pane.Markdown("Import spreadsheet:", margin=(12, 5, 0, 20)),
@@ -587,50 +343,10 @@ class CardsPage(pn.viewable.Viewer):
         # wraps below the table instead of squeezing it to a few columns and running
         # its text over the buttons.
         left = pn.Column(pn.FlexBox(self._game, exports, flex_wrap="wrap", align_items="flex-end"), buttons,
-                         sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
+                         cards, sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")
         right = pn.Column(self._info, self._graph, self._report, playtest, self._versions, width=780,
                           styles={"flex": "0 0 780px"})
         return pn.FlexBox(left, right, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
-
-
-#: the narrowest the card table gets beside the graph (pixels); narrower, the graph goes below
-TABLE_MIN_WIDTH = 640
-
-
-def table_frame(table):
-    """The polars card table as the pandas frame Tabulator shows. An integer
-    column with gaps (a field only some kinds of card have) stays whole numbers
-    and blanks: pandas would make it floats, and the page would print 2.0 and NaN."""
-    import pandas as pd
-    frame = table.to_pandas()
-    for name, dtype in zip(table.columns, table.dtypes):
-        if dtype.is_integer() and table[name].null_count():
-            frame[name] = pd.Series(table[name].to_list(), dtype=object)
-    return frame
-
-
-def patch_table(table, frame) -> None:
-    """Make ``table`` show ``frame`` by patching the cells that differ; a
-    change of rows or columns replaces the whole value."""
-    old = table.value
-    if old is None or list(old.columns) != list(frame.columns) or len(old) != len(frame):
-        table.value = frame
-        return
-    patch: dict[str, list] = {}
-    for col in frame.columns:
-        a, b = old[col].tolist(), frame[col].tolist()
-        changed = [(i, v) for i, (u, v) in enumerate(zip(a, b)) if not _same(u, v)]
-        if changed:
-            patch[col] = changed
-    if patch:
-        table.patch(patch, as_index=False)
-
-
-def _same(a, b) -> bool:
-    try:
-        return bool(a == b) or (a != a and b != b)  # NaN equals NaN here
-    except (TypeError, ValueError):
-        return str(a) == str(b)

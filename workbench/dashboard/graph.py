@@ -18,6 +18,7 @@ from workbench.core.errors import WorkbenchError
 
 from .escape import md
 from .pool import LivePool, live, patch_source
+from .tables import patch_table
 
 
 class GraphModel(param.Parameterized):
@@ -36,8 +37,8 @@ class GraphModel(param.Parameterized):
             bench.card_pool()
             pool = bench.param.pool  # follows the game chosen on the Cards page
         else:
-            from workbench.graphs.tweak import TweakSession
-            pool = live(TweakSession())
+            from workbench.tweak import open_session
+            pool = live(open_session())
         super().__init__(pool=pool, **params)
 
     @property
@@ -190,7 +191,6 @@ class GraphPage(pn.viewable.Viewer):
             self._links.object = self._links_text()
             summary = m.status_rows()
             if summary is not None and summary.height:
-                from .cards import patch_table
                 patch_table(self._summary, summary.to_pandas())
 
     def __panel__(self):

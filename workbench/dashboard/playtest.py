@@ -99,7 +99,7 @@ class PlaytestModel(param.Parameterized):
         return None
 
     def open_room(self):
-        from workbench.commands.common import parse_options
+        from workbench.core.options import options as parse_options
         from workbench.rooms.web import driver
         try:
             specs = seat_specs(self.seats, self.players)

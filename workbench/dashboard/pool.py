@@ -1,7 +1,7 @@
 """The card pool the dashboard's pages share, as reactive state.
 
 :class:`LivePool` wraps one game's tweak session
-(:class:`workbench.graphs.tweak.TweakSession` or its pool variant). Every
+(:class:`workbench.tweak.session.TweakSession` or its pool variant). Every
 change of the pool goes through it: a cell edited on the Cards page, undo,
 redo, Reload from disk, a save, a balance proposal applied or taken back on
 the Balance page (:func:`workbench.balance.report.apply_edits` calls
@@ -48,6 +48,15 @@ class LivePool(param.Parameterized):
 
     def edit_many(self, edits, **kwargs):
         return self._publish(self.session.edit_many(edits, **kwargs))
+
+    def add_card(self, kind: str, name: str | None = None):
+        return self._publish(self.session.add_card(kind, name))
+
+    def duplicate_card(self, card: str, name: str | None = None):
+        return self._publish(self.session.duplicate_card(card, name))
+
+    def delete_card(self, card: str):
+        return self._publish(self.session.delete_card(card))
 
     def undo(self):
         return self._publish(self.session.undo())

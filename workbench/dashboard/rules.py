@@ -245,6 +245,11 @@ class RulesModel(param.Parameterized):
         returns counts by status."""
         from workbench.rules.report import game_report
         report = game_report(self.game_id)
+        if report.not_run:  # invalid card data: no check ran, so none passed either
+            from workbench.core.errors import DataError
+            self.check_status = {}
+            more = f" (and {len(report.data_problems) - 1} more)" if len(report.data_problems) > 1 else ""
+            raise DataError(f"{report.data_problems[0]}{more}; {report.not_run}")
         failing: dict[str, list[str]] = {}
         for chk in report.checks:
             if chk.status == "fail":

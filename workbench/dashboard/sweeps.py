@@ -366,7 +366,7 @@ class SweepsPage(pn.viewable.Viewer):
         self._players = pn.widgets.IntInput(label="Players", value=m.players, **fit)
         self._games = pn.widgets.IntInput(label="Games", value=m.games, start=1, end=100_000, **fit)
         self._seed = pn.widgets.IntInput(label="Master seed", value=m.seed, start=0, **fit)
-        from workbench.commands.validate import cores
+        from workbench.sim.backends import default_workers as cores
         # no more processes than cores from the page (the command line has --many-workers)
         self._workers = pn.widgets.IntInput(label="Worker processes (0 = here)", value=min(m.workers, cores()),
                                             start=0, end=min(64, cores()), **fit)

@@ -117,14 +117,26 @@ def _counts(layers: Iterable[int]) -> dict[int, int]:
 # ---------------------------------------------------------------------------
 # Cheapest way to load each Pattern: a shortest path over palettes.
 
-def _load_cost(pattern, palette: tuple[int, ...]) -> tuple[int, int]:
+def _load_profile(pattern) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """What :func:`_load_cost` reads of ``pattern``: its Layer icons as
+    (palette index, count), its printed tokens and its Support (worked out once
+    per Pattern: the search below prices tens of thousands of loads)."""
+    tokens = pattern.requirement.tokens
+    need = tuple((layer - 1, n) for layer, n in _counts(pattern.requirement.layers).items())
+    return need, tokens.E + tokens.I + tokens.S, tokens.S
+
+
+def _load_cost(pattern, palette: tuple[int, ...], profile=None) -> tuple[int, int]:
     """(tokens committed, Support among them) to load ``pattern`` onto ``palette``
     (a count of Patterns per Layer 1-6): the printed tokens plus one token for
-    every Layer icon the palette does not cover."""
-    need = _counts(pattern.requirement.layers)
-    unmet = sum(max(0, n - palette[layer - 1]) for layer, n in need.items())
-    tokens = pattern.requirement.tokens
-    return tokens.E + tokens.I + tokens.S + unmet, tokens.S
+    every Layer icon the palette does not cover. ``profile``: the Pattern's
+    :func:`_load_profile`, when the caller has it."""
+    need, printed, support = profile or _load_profile(pattern)
+    unmet = 0
+    for i, n in need:
+        if n > palette[i]:
+            unmet += n - palette[i]
+    return printed + unmet, support
 
 
 def _plan_key(plan: tuple, objective: str = "actions") -> tuple:
@@ -175,6 +187,8 @@ def cheapest_loads(cards, objective: str = "actions") -> pl.DataFrame:
     # that returns more than it costs), but every load adds a card to the palette, so
     # positions only grow: settle them in order of total cards, which is a DAG order.
     best: dict[tuple, tuple] = {start: (0, 0, 0, 0, 0, ())}
+    profiles = {p.name: _load_profile(p) for p in patterns}
+    bonuses = {p.name: _bonus_tokens(p) for p in patterns}
     frontier = [start]
     for _ in range(6 * cap):
         nxt_frontier = set()
@@ -186,11 +200,11 @@ def cheapest_loads(cards, objective: str = "actions") -> pl.DataFrame:
                 layer_i = p.layer - 1
                 if pal[layer_i] >= cap:
                     continue
-                cost, sup = _load_cost(p, pal)
+                cost, sup = _load_cost(p, pal, profiles[p.name])
                 new = list(pal)
                 new[layer_i] += 1
                 new = tuple(new)
-                cand = (net + cost - _bonus_tokens(p), gross + cost, support + sup,
+                cand = (net + cost - bonuses[p.name], gross + cost, support + sup,
                         vitals + p.requirement.vitals, loads + 1, plan + (p.name,))
                 if new not in best or _plan_key(cand, objective) < _plan_key(best[new], objective):
                     best[new] = cand
@@ -205,7 +219,7 @@ def cheapest_loads(cards, objective: str = "actions") -> pl.DataFrame:
         for pal, (net, gross, support, vitals, loads, plan) in best.items():
             if p.name in plan:
                 continue
-            cost, sup = _load_cost(p, pal)
+            cost, sup = _load_cost(p, pal, profiles[p.name])
             cand = (net + cost, gross + cost, support + sup, vitals + p.requirement.vitals, loads + 1, plan)
             if choice is None or _plan_key(cand, objective) < _plan_key(choice, objective):
                 choice = cand

@@ -7,7 +7,7 @@ Cards table shows for it (each a dotted path inside the card). This module
 finds a card by name, reads its columns, and writes one value into a copy of the
 raw files, turning the text a table cell gives into the type the field had
 (``"3"`` -> 3, ``"white black"`` -> ``["white", "black"]``). It changes nothing
-itself: :mod:`workbench.graphs.pool_tweak` validates the copy with the game's
+itself: :mod:`workbench.tweak.pool_session` validates the copy with the game's
 own loader before taking it.
 """
 
@@ -116,6 +116,58 @@ def find(raw: dict, catalogue: Catalogue, card: str) -> CardRef:
         options = " or ".join(f"{c.kind.kind}:{c.name}" for c in hits)
         raise DataError(f"{card!r} names {len(hits)} cards; say {options}", card=card)
     raise DataError(f"no card named {card!r}{suggest(text, [c.name for c in every])}", card=card)
+
+
+def _new_key(kind: CardKind, name: str, box: dict) -> str:
+    """The mapping key a new card named ``name`` is filed under: the name itself
+    where the key is the name (``name_format``), else a slug of it
+    (``Mega-Cluster`` -> ``mega_cluster``), made unique in ``box``."""
+    if kind.name_key is None:
+        head, _, tail = kind.name_format.partition("{}")
+        if not (name.startswith(head) and name.endswith(tail)) or len(name) <= len(head) + len(tail):
+            raise ValueError(f"a {kind.kind}'s name is written {kind.name_format.format('...')!r}")
+        return name[len(head):len(name) - len(tail)]
+    base = re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_") or kind.kind
+    key, n = base, 2
+    while key in box:
+        key, n = f"{base}_{n}", n + 1
+    return key
+
+
+def insert_card(raw: dict, kind: CardKind, card: dict, name: str, after: CardRef | None = None) -> CardRef:
+    """File ``card`` (a fresh mapping, named ``name``) among the ``kind`` cards
+    of ``raw``: right after ``after`` (a card of that kind), else at the end.
+    Raises ``ValueError`` for a kind that is one card or a name it cannot take."""
+    if kind.single is not None:
+        raise ValueError(f"there is one {kind.kind}; it can be edited, not added")
+    box = _container(raw, kind)
+    if isinstance(box, list):
+        card = {kind.name_key or "name": name, **{k: v for k, v in card.items() if k != (kind.name_key or "name")}}
+        at = next((i + 1 for i, e in enumerate(box) if e is (after.card if after else None)), len(box))
+        box.insert(at, card)
+        return CardRef(kind, name, card, name)
+    key = _new_key(kind, name, box)
+    if key in box:
+        raise ValueError(f"a {kind.kind} named {name!r} exists already")
+    if kind.name_key is not None:
+        card = {kind.name_key: name, **{k: v for k, v in card.items() if k != kind.name_key}}
+    items = list(box.items())
+    at = next((i + 1 for i, (k, _) in enumerate(items) if after is not None and k == after.key), len(items))
+    items.insert(at, (key, card))
+    box.clear()
+    box.update(items)
+    return CardRef(kind, name, card, key)
+
+
+def remove_card(raw: dict, ref: CardRef) -> None:
+    """Take the card ``ref`` (found in ``raw``) out of its container."""
+    if ref.kind.single is not None:
+        raise ValueError(f"there is one {ref.kind.kind}; it can be edited, not deleted")
+    box = _container(raw, ref.kind)
+    if isinstance(box, list):
+        box[:] = [e for e in box if e is not ref.card]
+    else:
+        box.pop(ref.key)
 
 
 def get_path(card: dict, dotted: str) -> Any:
@@ -230,4 +282,5 @@ def text_of(value: Any) -> Any:
     return value
 
 
-__all__ = ["CardKind", "Catalogue", "CardRef", "cards", "find", "get_path", "set_path", "coerce", "text_of"]
+__all__ = ["CardKind", "Catalogue", "CardRef", "cards", "find", "get_path", "set_path", "coerce", "text_of",
+           "insert_card", "remove_card"]

@@ -179,7 +179,7 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
 def import_file(session, path: str | Path, fmt: str | None = None) -> ImportResult:
     """Take the differing cells of the workbook at ``path`` into the session
     as one edit (validated, all or none, undoable); nothing is saved here."""
-    from workbench.graphs.tweak import EditRefused
+    from workbench.tweak.session import EditRefused
     path = Path(path)
     result = changes(session, spreadsheet.read(path, fmt))
     edits = [((f"{c.kind}:{c.card}" if _needs_kind(session, c) else c.card), c.column, c.new)

@@ -19,7 +19,9 @@ from urllib.parse import unquote, urlsplit
 
 from .tts import NATIVE_WIDTH
 
-MARK = {"PlayerPawn": 0.5, "BlockRectangle": (0.9, 0.45), "BlockSquare": 0.35, "Bag": 1.6, "Counter": (2.2, 1.4)}
+MARK = {"PlayerPawn": 0.5, "BlockRectangle": (0.9, 0.45), "BlockSquare": 0.35, "BlockTriangle": 0.35,
+        "Chip_10": 0.6, "Bag": 1.6, "Infinite_Bag": 1.6, "Counter": (2.2, 1.4)}
+ROUND = ("PlayerPawn", "Bag", "Infinite_Bag", "Chip_10")
 
 
 def _image(url: str, folder: Path):
@@ -49,7 +51,7 @@ def draw(save_path: Path, out: Path, ppu: int = 40) -> Path:
         cx, cy = at(x, z)
         canvas.alpha_composite(img.resize((w, h)), (cx - w // 2, cy - h // 2))
 
-    order = {"Custom_Tile": 0, "HandTrigger": 1, "DeckCustom": 2}
+    order = {"Custom_Tile": 0, "HandTrigger": 1, "DeckCustom": 2, "Card": 2}
     for o in sorted(objs, key=lambda o: (order.get(o["Name"], 3), o["Transform"]["posY"])):
         t, name = o["Transform"], o["Name"]
         x, z = t["posX"], t["posZ"]
@@ -62,6 +64,13 @@ def draw(save_path: Path, out: Path, ppu: int = 40) -> Path:
             img = _image(sheet["FaceURL"], folder)
             cw, ch = img.width // sheet["NumWidth"], img.height // sheet["NumHeight"]
             paste(img.crop((0, 0, cw, ch)), x, z, t["scaleX"] * NATIVE_WIDTH["Card"])
+        elif name == "Card":
+            sheet = o["CustomDeck"][str(o["CardID"] // 100)]
+            img = _image(sheet["FaceURL"], folder)
+            cw, ch = img.width // sheet["NumWidth"], img.height // sheet["NumHeight"]
+            col, row = (o["CardID"] % 100) % sheet["NumWidth"], (o["CardID"] % 100) // sheet["NumWidth"]
+            paste(img.crop((col * cw, row * ch, (col + 1) * cw, (row + 1) * ch)), x, z,
+                  t["scaleX"] * NATIVE_WIDTH["Card"])
         elif name == "HandTrigger":
             (cx, cy), hw, hd = at(x, z), t["scaleX"] * ppu / 2, t["scaleZ"] * ppu / 2
             pen.rectangle((cx - hw, cy - hd, cx + hw, cy + hd), outline=rgb + (255,), width=3)
@@ -69,17 +78,20 @@ def draw(save_path: Path, out: Path, ppu: int = 40) -> Path:
         elif name in MARK:
             size = MARK[name]
             w, d = (size if isinstance(size, tuple) else (size, size))
+            if name in ("Bag", "Infinite_Bag"):         # a bag's mark grows with its scale
+                w, d = w * t["scaleX"], d * t["scaleZ"]
             cx, cy = at(x, z)
             box = (cx - w * ppu / 2, cy - d * ppu / 2, cx + w * ppu / 2, cy + d * ppu / 2)
-            if name in ("PlayerPawn", "Bag"):
+            if name in ROUND:
                 pen.ellipse(box, fill=rgb + (255,), outline=(20, 20, 20, 255))
             else:
                 pen.rectangle(box, fill=rgb + (255,) if name != "Counter" else (235, 235, 235, 255),
                               outline=(20, 20, 20, 255))
             if name == "Counter":
                 pen.text((box[0] + 4, box[1] + 3), str(o["Counter"]["value"]), fill=(0, 0, 0, 255))
-            if name == "Bag":
-                pen.text((box[0], box[3] + 2), f"{o['Nickname']} ({len(o['ContainedObjects'])})",
+            if name in ("Bag", "Infinite_Bag"):
+                held = "∞" if name == "Infinite_Bag" else len(o["ContainedObjects"])
+                pen.text((box[0], box[3] + 2), f"{o['Nickname']} ({held})",
                          fill=(255, 255, 255, 255))
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,10 @@
 
 For one game it gathers:
 
-- the card data problems (``Game.validate_data()``);
+- the card data problems (``Game.validate_data()``); where there are any the
+  report stops there: every scenario and check would only fail on the same data
+  error (and each would be re-run on the bundled pool to tell it from a rule
+  change), so they are not run until the data is valid;
 - the scenario files, run strictly, each proving the clauses of its ``checks:``;
 - the Python checks registered with :func:`workbench.rules.checks.check`;
 - the clause table: each clause of the original with its languages (original,
@@ -30,6 +33,8 @@ from pathlib import Path
 from workbench.core.counting import counted
 
 WORKED_PREFIX = "worked-example"
+#: what the report says in place of the checks when the card data is invalid
+NOT_RUN = "scenarios, Python checks and the clause table not run: fix the card data first"
 
 
 @dataclass
@@ -77,6 +82,8 @@ class GameReport:
     #: checks whose card values differ from the pool checked: information, never a failure
     #: (:mod:`workbench.rules.assumptions`)
     assumptions: list = field(default_factory=list)
+    #: why the checks after the card data were not run (invalid card data), else None
+    not_run: str | None = None
 
     @property
     def failures(self) -> int:
@@ -100,7 +107,7 @@ class GameReport:
             "clause_counts": self.counts(), "clauses": [r.to_dict() for r in self.clauses],
             "unknown_clause_refs": self.unknown_refs, "unknown_ruling_refs": self.unknown_rulings,
             "errata": self.errata, "placeholder_problems": self.placeholder_problems,
-            "assumptions": [a.to_dict() for a in self.assumptions],
+            "assumptions": [a.to_dict() for a in self.assumptions], "not_run": self.not_run,
         }
 
 
@@ -131,6 +138,9 @@ def game_report(game_id: str) -> GameReport:
             rep.data_problems = [str(exc)]
         except Exception as exc:
             rep.data_problems = [f"validate_data crashed: {type(exc).__name__}: {exc}"]
+        if rep.data_problems:
+            rep.not_run = NOT_RUN
+            return rep
         from workbench.core.data import cards_dir
 
         from . import assumptions as assume
@@ -254,6 +264,9 @@ def format_report(reports: list[GameReport]) -> str:
             out += [f"    - {p}" for p in rep.data_problems]
         else:
             out.append("  card data: valid")
+        if rep.not_run:
+            out += [f"  {rep.not_run}", ""]
+            continue
         scen = [c for c in rep.checks if c.kind == "scenario"]
         py = [c for c in rep.checks if c.kind == "python"]
         for label, group in (("scenarios", scen), ("python checks", py)):

@@ -54,6 +54,9 @@ class MetricData:
     #: bootstrap's resamples compare them fast
     roles: np.ndarray | None = None
     role_names: tuple[str, ...] = ()
+    #: action kind -> per-game times chosen, shape (G,), from the game's
+    #: ``Game.action_kind_counts`` columns (empty: the kinds are counted as cards)
+    action_counts: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def from_result(cls, result, ideal_rounds=None) -> "MetricData":
@@ -86,19 +89,33 @@ class MetricData:
                 if arr is None:
                     arr = card_counts[card] = np.zeros(games.height)
                 arr[position[idx]] += times
+        # per-game columns derived from the players table (no new column in the
+        # simulate tables): a paired comparison resamples them in one step
+        if scores is not None and scores.shape[1]:
+            cols["mean_score"] = scores.mean(axis=1)
+        if "players_at_cap" in cols and "players" in cols:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                cols["cap_share"] = cols["players_at_cap"] / cols["players"]
         roles, role_names = None, ()
         if n_seats and "role" in players.columns and players["role"].null_count() < players.height:
             played = players["role"].to_list()
             role_names = tuple(sorted({r for r in played if r is not None}))
             code = {name: k for k, name in enumerate(role_names)}
             roles = np.array([code.get(r, -1) for r in played]).reshape(games.height, n_seats)
-        kinds = ()
+        kinds, counted = (), {}
         try:
             from .runner import resolve_game
-            kinds = tuple(getattr(resolve_game(result.spec.game), "action_kinds", ()) or ())
+            game = resolve_game(result.spec.game)
+            kinds = tuple(getattr(game, "action_kinds", ()) or ())
+            counted = dict(getattr(game, "action_kind_counts", None) or {})
         except Exception:  # a hand-made table for an unknown game: no action kinds
-            kinds = ()
-        return cls(cols, won, ideal_rounds, scores, card_counts, kinds, roles, role_names)
+            kinds, counted = (), {}
+        # a count the game writes only when it is not 0 is missing (NaN) elsewhere: 0 times
+        action_counts = {kind: np.nan_to_num(cols[col]) if col in cols else np.zeros(games.height)
+                         for kind, col in counted.items()}
+        if action_counts:
+            kinds = tuple(action_counts)
+        return cls(cols, won, ideal_rounds, scores, card_counts, kinds, roles, role_names, action_counts)
 
     @property
     def n(self) -> int:
@@ -109,7 +126,8 @@ class MetricData:
         return MetricData({k: v[idx] for k, v in self.cols.items()}, self.won[idx], self.ideal_rounds,
                           None if self.scores is None else self.scores[idx],
                           {k: v[idx] for k, v in self.card_counts.items()}, self.action_kinds,
-                          None if self.roles is None else self.roles[idx], self.role_names)
+                          None if self.roles is None else self.roles[idx], self.role_names,
+                          {k: v[idx] for k, v in self.action_counts.items()})
 
 
 def _mean(values: np.ndarray) -> float | None:
@@ -538,9 +556,14 @@ class CapSaturation(Metric):
 
     ``sum_g at_cap_g / sum_g players_g`` where ``at_cap_g`` is the game's
     ``players_at_cap`` column (Meaning Made: Legacy at its maximum), range
-    [0, 1]. Not computed for games that report no cap."""
+    [0, 1]. Not computed for games that report no cap. A paired comparison
+    (one player count, so every ``players_g`` is the same) resamples the
+    per-game share ``at_cap_g / players_g`` (column ``cap_share``), whose mean
+    is then the same number. Where a score is capped, a larger reward shows
+    here rather than in the score spread, which the cap squeezes."""
 
-    key, label = "cap_saturation", "Players ending at the score cap"
+    key, label, column = "cap_saturation", "Players ending at the score cap", "cap_share"
+    margin = 0.03
 
     def compute(self, d: MetricData):
         at_cap = d.cols.get("players_at_cap")
@@ -550,20 +573,67 @@ class CapSaturation(Metric):
         return float(np.nansum(at_cap) / total) if total else None
 
 
+class ScoreMean(Metric):
+    """Mean score: the mean final score of a player.
+
+    Per game ``(1/S) sum_s score_g[s]`` (column ``mean_score``, from the
+    players table); the metric is the mean over games, range [0, inf). What a
+    larger reward changes for certain where the score is a sum of rewards:
+    more is handed out, so players end higher, even where a cap keeps the
+    spread from widening."""
+
+    key, label, range, column = "score_mean", "Mean final score", (0, None), "mean_score"
+    margin = 1.0
+
+    def compute(self, d: MetricData):
+        if d.scores is None or not d.n or d.scores.shape[1] == 0:
+            return None
+        return float(d.scores.mean())
+
+
+class SeatMargin(Metric):
+    """Seat margin: by how much each seat wins or trails.
+
+    Per game and seat ``m_g[s] = score_g[s] - max_{s' != s} score_g[s']``:
+    positive by the margin the seat won by, negative by how far it trailed
+    the best other seat (0 on a tie at the top). The metric is
+    ``{seat: mean_g m_g[s]}``, range (-inf, inf) (seat 1 moves first); a
+    seat that wins by little, or loses by much, shows here where its win rate
+    alone cannot. Needs at least two seats; at a cooperative table read it
+    as the distance between the seats' end scores."""
+
+    key, label, range, per = "seat_margin", "Seat margin (score minus best other)", (None, None), "seat"
+
+    def compute(self, d: MetricData):
+        if d.scores is None or not d.n or d.scores.shape[1] < 2:
+            return None
+        s = d.scores
+        out = {}
+        for seat in range(s.shape[1]):
+            others = np.delete(s, seat, axis=1).max(axis=1)
+            out[seat + 1] = float((s[:, seat] - others).mean())
+        return out
+
+
 class ActionUsage(Metric):
     """Action usage: each action kind's share of all choices among the kinds.
 
-    For the game's ``action_kinds`` (Mandate 2038: its Core Actions, recorded
-    once per selection), ``u_k = sum_g times_g[k] / sum_g sum_k' times_g[k']``,
-    range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). Not
-    computed for games that name no action kinds."""
+    For the game's action kinds, ``u_k = sum_g times_g[k] / sum_g sum_k' times_g[k']``,
+    range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). The
+    times come from the game's per-game counts where it declares them
+    (``Game.action_kind_counts``; Pax Transhumanity: its main actions, Fundraise
+    to Import, an early end of the turn not counted), else from the cards
+    table for ``action_kinds`` that are card names (Mandate 2038: its Core
+    Actions, recorded once per selection). Not computed for games that name
+    no action kinds."""
 
     key, label, per = "action_usage", "Action usage", "kind"
 
     def compute(self, d: MetricData):
         if not d.action_kinds or not d.n:
             return None
-        totals = {k: float(d.card_counts[k].sum()) if k in d.card_counts else 0.0 for k in d.action_kinds}
+        counts = d.action_counts or d.card_counts
+        totals = {k: float(counts[k].sum()) if k in counts else 0.0 for k in d.action_kinds}
         grand = sum(totals.values())
         return {k: (v / grand if grand else 0.0) for k, v in totals.items()}
 
@@ -599,7 +669,7 @@ METRICS: list[Metric] = [
     Completion(), NoWinner(), Timeout(), TrackLow(), NearCollapse(), DangerRounds(), RoundsToSpare(),
     Balance(), SeatAdvantage(), SeatWinRate(), SeatGap(),
     RoleWinRate(), RoleGap(), Drawishness(),
-    TieBreakShare(), DecidedByScore(), CapSaturation(), ActionUsage(), ActionUsageMin(),
+    TieBreakShare(), DecidedByScore(), CapSaturation(), ScoreMean(), SeatMargin(), ActionUsage(), ActionUsageMin(),
     DurationRounds(), DurationRoundsSpread(), DurationActions(), DurationActionsSpread(),
     IdealDuration(), ScoreSpread(), Decisiveness(), LeadChange(), Drama(), DecisionMoves(), BranchingFactor(),
 ]

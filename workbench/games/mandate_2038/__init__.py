@@ -7,8 +7,6 @@ own module (:mod:`.fund`, :mod:`.research`, :mod:`.build`, :mod:`.organize`,
 AGI, the Audit, Mandate scoring, milestones, final scoring and the World Ending.
 """
 
-from .game import Mandate2038
-
-GAME = Mandate2038()
+from .game import GAME, Mandate2038
 
 __all__ = ["GAME", "Mandate2038"]

@@ -13,7 +13,7 @@ from collections import Counter
 from workbench.rules.checks import check
 
 from . import audit, board
-from .data import DOMAINS, load_content
+from .data import DOMAINS, factions_start_consistent, load_content
 
 
 @check("mandate-2038/audit/draws")
@@ -94,21 +94,6 @@ def outer_ring_touches():
     return problems
 
 
-def factions_start_consistent() -> list[str]:
-    """Each faction's printed Mandate includes the Trust and Capability milestones its
-    printed starts have already passed (they are never scored again)."""
-    c = load_content()
-    r = c.rules
-    problems = []
-    for f in c.factions:
-        owed = r["milestoneMandate"] * (sum(1 for t in r["trustMilestones"] if t <= f.start.trust)
-                                        + sum(1 for t in r["capabilityMilestones"] if t <= f.start.capability))
-        if f.start.mandate < owed:
-            problems.append(f"factions.yaml, faction {f.name!r}, field 'start.mandate': {f.start.mandate} "
-                            f"is less than the {owed} its starting milestones already awarded")
-    return problems
-
-
 @check("mandate-2038/setup/factions")
 def faction_starts():
     """Starting Mandate includes the milestones the printed starts have passed."""
@@ -118,7 +103,7 @@ def faction_starts():
 # -- setup and flow, proved on fresh and played games ------------------------------------
 
 def _fresh(players: int = 4, seed: int = 1):
-    from . import GAME
+    from .game import GAME
     return GAME, GAME.new_initial_state(GAME.config(players, seed=seed))
 
 
@@ -179,7 +164,7 @@ def four_eras_of_three_cycles():
     and every player resolves exactly three Core Actions per Era."""
     from workbench.core.bots import make_bots
     from workbench.core.play import play_game
-    from . import GAME
+    from .game import GAME
     state, log = play_game(GAME, GAME.config(3, seed=4), make_bots("random", 3))
     problems = []
     if len(state.timeline) != 12:
@@ -318,7 +303,7 @@ def pieces_and_tracks_over_whole_games():
     are recorded as banked."""
     from workbench.core.bots import make_bots
     from workbench.core.rng import Rng, derive_seed
-    from . import GAME
+    from .game import GAME
     problems = []
     for seed in (2, 7):
         state = GAME.new_initial_state(GAME.config(3, seed=seed))

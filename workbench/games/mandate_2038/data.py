@@ -286,3 +286,18 @@ def load_content(folder: Path | None = None) -> Content:
     """The validated content of ``folder`` (default: the card folder), cached by
     the core loader and read again when a file changes."""
     return load_pool(POOL, folder)
+
+
+def factions_start_consistent() -> list[str]:
+    """Each faction's printed Mandate includes the Trust and Capability milestones its
+    printed starts have already passed (they are never scored again)."""
+    c = load_content()
+    r = c.rules
+    problems = []
+    for f in c.factions:
+        owed = r["milestoneMandate"] * (sum(1 for t in r["trustMilestones"] if t <= f.start.trust)
+                                        + sum(1 for t in r["capabilityMilestones"] if t <= f.start.capability))
+        if f.start.mandate < owed:
+            problems.append(f"factions.yaml, faction {f.name!r}, field 'start.mandate': {f.start.mandate} "
+                            f"is less than the {owed} its starting milestones already awarded")
+    return problems

@@ -25,9 +25,13 @@ from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
 from . import agi, board, evaluation, final_scoring, flow, milestones, notation, world_ending
-from .data import CORE_ACTIONS, POOL, Content, load_content
+from .data import CORE_ACTIONS, POOL, Content, factions_start_consistent, load_content
 from .evaluation import DEFAULT_WEIGHTS
 from .state import MandateState, new_player
+
+# The state hands legal_actions and apply_action to the flow; the game layer,
+# which sits above both, wires them (the state never imports the rules).
+MandateState.engine = flow
 
 OPTION_SPECS = {
     "factions": Option(None, list, "faction names, one per seat (default: dealt at random from the seed)"),
@@ -92,6 +96,15 @@ class Mandate2038(Game):
         "vary": ("tiles.*.runway=0..3", "tiles.*.compute=0..3"),
         "trials": 8, "games_per_trial": 8, "fresh_games": 16}
     bench_edit = "tiles.*.runway"            # a tile's Runway production
+    # the draft decks a designer grows: a new Headline or Era Mandate (its file is
+    # provenance: draft as a whole). `workbench check` then reports the counts per
+    # Era the contract wants; tiles, Generators, factions, projects and Training
+    # follow the source's counts and are edited, not added.
+    card_blanks = {
+        "headline": {"name": "New Headline", "era": 1, "text": "Every institution gains 1 Runway.",
+                     "effects": [{"who": "all", "gain": {"runway": 1}}]},
+        "mandate": {"name": "New Mandate", "era": 1, "criterion": "customers", "minimum": 1,
+                    "text": "Most Customers (at least 1)."}}
 
     # -- setup ---------------------------------------------------------------
     def new_initial_state(self, config: GameConfig) -> MandateState:
@@ -323,12 +336,14 @@ class Mandate2038(Game):
         return board_figure(state)
 
     def validate_data(self) -> list[str]:
-        from . import checks
         problems = []
         try:
             load_content()
         except WorkbenchError as exc:
             return [str(exc)]
-        for fn in (checks.factions_start_consistent,):
+        for fn in (factions_start_consistent,):
             problems.extend(fn() or [])
         return problems
+
+
+GAME = Mandate2038()

@@ -1,9 +1,12 @@
 """Planted edits of Mandate 2038 whose effect the rules make certain in
-direction (see :mod:`workbench.sim.planted`), each kind with many variations
+direction (see :mod:`workbench.tweak.planted`), each kind with many variations
 (which card, by how much, at which player count).
 
 * ``dearer-card``: the Facility or a Generator costs 1-3 more Runway, or the
   AGI payment 1-3 more Compute: fewer of them are built (declared) per game.
+  Planted only on what baseline games at that player count build or declare
+  at least once in five games (``pick_rates``, as the other games plant only
+  on cards games take): what is never built cannot be built less.
 * ``larger-rewards``: the AGI's Mandate award grows by 3-8: the score spread
   widens (the declarer pulls away).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
@@ -15,7 +18,7 @@ lasts four Eras, so no End card makes it longer.
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit, provenance_flip
+from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "larger-rewards", NO_OP)
 PLAYERS = (2, 3, 4, 5)
@@ -30,7 +33,9 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
     for _ in range(count):
         n = rng.choice(players or PLAYERS)
         if kind == "dearer-card":
-            what, column, stat = rng.choice(COSTS)
+            rates = pick_rates(n) if pick_rates else {}
+            costs = [c for c in COSTS if rates.get(c[2], 1.0) >= 0.2] or list(COSTS)
+            what, column, stat = rng.choice(costs)
             card = rng.choice(sorted(table.filter(table["kind"] == what)["name"].to_list()))
             old = session.value_of(card, column)
             new = old + rng.randint(1, 3)

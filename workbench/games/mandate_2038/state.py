@@ -8,7 +8,7 @@ part live in the module named for it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from workbench.core.game import TERMINAL, State
 from workbench.core.errors import IllegalAction
@@ -98,6 +98,10 @@ def new_player(faction, supply_agents: int, facilities: int, starting_agents: in
 class MandateState(State):
     """A Mandate 2038 position. See ``cards/mandate_2038/scenarios/README.md`` for
     what :meth:`Game.observe` reports of it."""
+
+    #: the rules module (``legal_actions``, ``canonical``, ``why_illegal``,
+    #: ``apply``), bound by :mod:`.game`: the state never imports the rules
+    engine: ClassVar[Any] = None
 
     # flow phases
     SELECT, ACT, ANSWER, RUN, TALENT, AGI, OVER = "select", "act", "answer", "run", "talent", "agi", "over"
@@ -207,12 +211,12 @@ class MandateState(State):
 
     def _legal_list(self) -> list:
         if self._legal is None:
-            self._legal = _flow().legal_actions(self)
+            self._legal = self.engine.legal_actions(self)
             self._legal_set = None
         return self._legal
 
     def apply_action(self, action) -> None:
-        from . import flow
+        flow = self.engine
         if self.phase == self.OVER:
             raise IllegalAction("the game is over")
         if action is not self._sampled or action is None:
@@ -238,18 +242,6 @@ class MandateState(State):
     def note(self, text: str) -> None:
         """Record what happened (for the dashboard's log and scenario reports)."""
         self.events = self.events + (text,)  # a tuple: clones share it for free
-
-
-def _flow():
-    """The flow module (imported late: it imports this one)."""
-    global _FLOW
-    if _FLOW is None:
-        from . import flow
-        _FLOW = flow
-    return _FLOW
-
-
-_FLOW = None
 
 
 def _copy_run(run):

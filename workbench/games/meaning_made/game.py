@@ -48,7 +48,7 @@ class MeaningMade(Game):
     # -- what the game offers the pages and commands (core/game.py, issue 26) --
     listing_order = 0   # the worked example: the game pages open on
     card_graph = "workbench.graphs.dependency"
-    tweak_session = "workbench.graphs.tweak:TweakSession"
+    tweak_session = "workbench.tweak.session:TweakSession"
     table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
     print_cards = "workbench.games.meaning_made.print_cards"
     rulebook_languages = ("en", "hu")
@@ -58,6 +58,14 @@ class MeaningMade(Game):
         "vary": ("initiatives.*.cost", "initiatives.*.order_spaces"),
         "trials": 16, "games_per_trial": 10, "fresh_games": 30}
     bench_edit = "patterns.*.E"              # a Pattern's Energy cost
+    # a new Initiative starts as the easiest card of Layer 7 (our draft); Patterns
+    # are not listed: the rules want exactly ten per Layer, so a Pattern is edited,
+    # never added or deleted (the loader would refuse the eleventh)
+    card_blanks = {"initiative": {
+        "name": "New Initiative", "layer": 7,
+        "requirement": {"contributors": 1, "tokens": {"E": 1}, "layers": []},
+        "order_spaces": 1, "meaning": 1, "bonus": None, "penalty": None,
+        "provenance": "draft", "flavour": ""}}
     #: greedy games/s on one core that 10,000 games in 120 s on 2 workers need
     #: when 2 workers give the 1.85x scaling target
     bench_greedy_target = round(10000 / (120 * 1.85), 1)
@@ -65,14 +73,20 @@ class MeaningMade(Game):
     # -- verdicts (issue 25): what a paired comparison leads with ---------------
     # survival sits near its ceiling with good players, so the margin by which
     # the world survives leads: the lowest Meaning reached and the share of
-    # games that came within one step of collapse; then length and spread
+    # games that came within one step of collapse; then length and spread.
+    # Legacy stops at the top of its track (0-30), so a larger Contribution
+    # Order reward pushes players against that cap and the spread narrows
+    # rather than widens: what the rewards change for certain is how much
+    # players end with (the End Score is Vitals + Legacy) and how many end at
+    # the cap, and those lead too
     leading_metrics = ("track_low", "near_collapse", "track_danger_rounds", "duration_rounds",
-                       "score_spread", "completion")
+                       "score_spread", "score_mean", "cap_saturation", "completion")
     # our drafts: half a point of Meaning, three games in a hundred, a third of
-    # a round, a point of Legacy spread
+    # a round, a point of Legacy spread or mean score, three players in a
+    # hundred at the cap
     equivalence_margins = {"track_low": 0.5, "near_collapse": 0.03, "track_danger_rounds": 0.5,
-                           "duration_rounds": 0.33, "score_spread": 1.0, "completion": 0.03,
-                           "rounds_to_spare": 0.5}
+                           "duration_rounds": 0.33, "score_spread": 1.0, "score_mean": 1.0,
+                           "cap_saturation": 0.03, "completion": 0.03, "rounds_to_spare": 0.5}
     # the group's margin: higher Meaning and survival are better, danger worse
     metric_goals = {"track_low": 1, "near_collapse": -1, "track_danger_rounds": -1, "completion": 1,
                     "rounds_to_spare": 1}

@@ -1,5 +1,5 @@
 """Planted edits of Meaning Made whose effect the rules make certain in
-direction (see :mod:`workbench.sim.planted`): each kind draws many
+direction (see :mod:`workbench.tweak.planted`): each kind draws many
 variations (which card, which token, by how much, at which player count).
 
 * ``dearer-card``: one Pattern that games take (in at least a fifth of
@@ -8,7 +8,12 @@ variations (which card, which token, by how much, at which player count).
 * ``lower-track``: the world starts 1-3 Meaning lower: the lowest Meaning
   reached falls, or games come nearer collapse.
 * ``larger-rewards``: a Contribution Order reward (first or second place,
-  or every later contributor's, where a game has more seats than places) grows by 3-8 Legacy: the score spread widens.
+  or every later contributor's, where a game has more seats than places)
+  grows by 3-8 Legacy: players end with more (End Score = Vitals + Legacy),
+  and more of them at the top of the Legacy track. Not "the score spread
+  widens": Legacy stops at 30 (seed value), so larger rewards push the table
+  against the cap and the spread narrows as often as it widens (measured:
+  5 of 9 such edits named the spread lower, docs/verdicts.md).
 * ``dearer-end``: the End Initiative needs 2-5 more of one token: games last
   longer, with fewer rounds to spare.
 * ``no-op``: a card's flavour text, or its provenance mark: nothing the rules read.
@@ -16,7 +21,7 @@ variations (which card, which token, by how much, at which player count).
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit
+from workbench.tweak.planted import NO_OP, PlantedEdit
 
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4, 5)
@@ -57,7 +62,8 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
                                + (["other_reward"] if n > places else []))
             old = session.value_of("settings", which)
             new = old + rng.randint(3, 8)
-            out.append(PlantedEdit(kind, [("settings", which, new)], n, [("score_spread", "higher")],
+            out.append(PlantedEdit(kind, [("settings", which, new)], n,
+                                   [("score_mean", "higher"), ("cap_saturation", "higher")],
                                    f"{which} {old} -> {new}"))
         elif kind == "dearer-end":
             token = rng.choice(("E", "I", "S"))

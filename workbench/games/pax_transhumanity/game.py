@@ -47,6 +47,9 @@ class PaxGame(Game):
 
     # -- what the game offers the pages and commands (core/game.py, issue 26) --
     listing_order = 2
+    # a new idea of the draft deck (Regime boards and settings are edited, not added)
+    card_blanks = {"idea": {"name": "New Idea", "disciplines": ["yellow", "green"], "arrows": [],
+                            "heat": [], "effects": [], "provenance": "draft"}}
     card_graph = "workbench.games.pax_transhumanity.card_graph"
     table_drawer = "workbench.games.pax_transhumanity.tabletop:draw_pax"
     print_cards = "workbench.games.pax_transhumanity.print_cards"
@@ -70,6 +73,13 @@ class PaxGame(Game):
     equivalence_margins = {"duration_rounds": 0.33, "score_spread": 1.0, "seat_gap": 0.03, "timeout": 0.03,
                            "stat:problems_solved": 0.2}
     metric_goals = {"seat_gap": -1, "timeout": -1}
+    # the share of choices by main action (metrics.ActionUsage): each main
+    # action counts itself once per use (state.bump); an early end of the turn
+    # is not counted, and a Syndicate counts every Idea syndicated, the Surges
+    # along its arrows included (the count the rules module keeps)
+    action_kind_counts = {"Fundraise": "n_fundraises", "Syndicate (with Surges)": "n_syndications",
+                          "Commercialize": "n_commercializations", "Hire": "n_hires",
+                          "Research": "n_researches", "Placate": "n_placations", "Import": "n_imports"}
 
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())

@@ -1,12 +1,19 @@
 """Planted edits of Pax Transhumanity whose effect the rules make certain in
-direction (see :mod:`workbench.sim.planted`), each kind with many variations
+direction (see :mod:`workbench.tweak.planted`), each kind with many variations
 (which idea, which Heat square, by how much, at which player count).
 
 * ``dearer-card``: an idea that games take (in at least a fifth of baseline
   games) gets one or two more Heat squares: it is taken fewer times per game,
   in fewer games, or later.
-* ``dearer-end``: the Tycoon needs 1-2 more Companies, or a Singular run 1-2
-  more bands: games last longer.
+* ``dearer-end``: the Ideas whose effect ends the game (the four Tipping
+  Points and Plurality, which end it as a Tipping Point or by plurality)
+  each get the same one or two more Heat squares, or the Tycoon needs 1-2
+  more Companies, or a Singular run 1-2 more bands: games last longer.
+  Planted only on an End that ends at least one baseline game in five at
+  that player count (``pick_rates``' ``ending:NAME``), as dearer cards are
+  planted only on cards games take: an End no game reaches changes no game
+  when it is dearer (greedy games at 3 players: Tipping Point 75 %, Singular
+  15 %, Plurality 10 %, Tycoon never, 20 games).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
 
 Not planted: a shared track (the table does not fall together) and larger
@@ -15,11 +22,15 @@ rewards (the scores are counts the rules fix, not values of the cards).
 
 from __future__ import annotations
 
-from workbench.sim.planted import NO_OP, PlantedEdit, provenance_flip
+from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4)
-END_SETTINGS = ("tycoon_company", "singular_run")
+#: the setting of each End, and the ending it brings
+END_SETTINGS = (("tycoon_company", "tycoon"), ("singular_run", "singular"))
+#: the endings an Idea with the ``game end`` effect brings
+GAME_END_IDEA_ENDINGS = ("tipping-point", "plurality")
+GAME_END = "game end"
 
 
 def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=None) -> list[PlantedEdit]:
@@ -40,7 +51,21 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
                                     (f"card_first_round:{card}", "higher")],
                                    f"{card} heat '{old}' -> '{new}'"))
         elif kind == "dearer-end":
-            name = rng.choice(END_SETTINGS)
+            rates = pick_rates(n) if pick_rates else {}
+
+            def share(*endings):
+                return sum(rates.get(f"ending:{e}", 0.0) for e in endings) if rates else 1.0
+            ends = ([GAME_END] if share(*GAME_END_IDEA_ENDINGS) >= 0.2 else [])
+            ends += [name for name, ending in END_SETTINGS if share(ending) >= 0.2]
+            name = rng.choice(ends or [GAME_END, *(e for e, _ in END_SETTINGS)])
+            if name == GAME_END:
+                enders = ideas.filter(ideas["effects"].fill_null("").str.contains(GAME_END, literal=True))
+                added = [rng.choice(("white", "black")) for _ in range(rng.randint(1, 2))]
+                edits = [(card, "heat", " ".join((heat or "").split() + added))
+                         for card, heat in enders.select("name", "heat").iter_rows()]
+                out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher")],
+                                       f"every game-end Idea heat + '{' '.join(added)}'"))
+                continue
             old = session.value_of(name, "value")
             new = old + rng.randint(1, 2)
             out.append(PlantedEdit(kind, [(name, "value", new)], n, [("duration_rounds", "higher")],

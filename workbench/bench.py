@@ -312,14 +312,14 @@ def _paired_with_tweak(game_id, players, budget, quick):
     designer's next step: warm process, the game's pace known). Returns
     (first verdict s, note, extra) or None for a game without a card session."""
     from workbench.core.errors import WorkbenchError
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
     from workbench.sim.runner import resolve_game
     pattern = resolve_game(game_id).bench_edit
     if pattern is None:
         return None
     t0 = time.perf_counter()
     try:
-        session = TweakSession(game_id)
+        session = open_session(game_id)
     except WorkbenchError:
         return None  # the card page does not edit this game
     opened = time.perf_counter() - t0

@@ -28,7 +28,7 @@ import importlib
 import time
 from dataclasses import dataclass, field
 
-from .verdicts import HIGHER, LOWER
+from workbench.sim.verdicts import HIGHER, LOWER
 
 NO_OP = "no-op"
 
@@ -75,14 +75,29 @@ def kinds_of(game) -> tuple[str, ...]:
 
 def pick_rates(game_id: str, players: int, *, games: int = 40, seed: int = 99, bots: str = "greedy",
                workers: int | None = None) -> dict[str, float]:
-    """Share of baseline games in which each card is taken (a generator plants
-    dearer-card edits only on cards games take: a card never taken cannot be
-    taken less). Played on its own seed, apart from the comparisons."""
-    from . import SimSpec, simulate
-    from .metrics import card_summary
+    """Share of baseline games in which each card is taken, and the baseline
+    mean of each of the game's own per-game numbers as ``stat:COLUMN`` (a
+    generator plants dearer-card edits only on what games take or build: a
+    card never taken cannot be taken less, an AGI never declared cannot be
+    declared less), and the share of games ending each way as ``ending:NAME``
+    (an End no game reaches cannot make games longer). Played on its own
+    seed, apart from the comparisons."""
+    import numpy as np
+
+    from workbench.sim import SimSpec, simulate
+    from workbench.sim.metrics import STAT, card_summary, series
     res = simulate(SimSpec(game_id, games=games, players=players, bots=bots, seed=seed, trace=False),
                    workers=workers)
-    return {r["card"]: r["pick_rate"] for r in card_summary(res).iter_rows(named=True)}
+    out = {r["card"]: r["pick_rate"] for r in card_summary(res).iter_rows(named=True)}
+    # how the games end (``ending:NAME``, share of games): a dearer End reaches
+    # nothing where no game ends that way
+    for ending, count in res.games["ending"].value_counts().iter_rows():
+        out[f"ending:{ending}"] = count / res.games.height
+    for column in res.games.columns:
+        values = series(res, STAT + column)
+        if (~np.isnan(values)).any():
+            out[STAT + column] = float(np.nanmean(values))
+    return out
 
 
 def classify(planted: PlantedEdit, rows: list[dict]) -> str:
@@ -111,10 +126,10 @@ def run_planted(game_id: str, planted: PlantedEdit, *, budget: int = 200, seed: 
     alpha, see :mod:`workbench.sim.progressive`), so a later look could not
     take the call back without an error the design already counts. A no-op
     edit always runs until compare itself would stop."""
-    from workbench.graphs.tweak import TweakSession
+    from workbench.tweak import open_session
 
-    from .verdicts import leading_watch, verdict_rows
-    session = TweakSession(game_id)
+    from workbench.sim.verdicts import leading_watch, verdict_rows
+    session = open_session(game_id)
     for card, column, value in planted.edits:
         session.edit(card, column, value)
     cards = [c for c, _, _ in planted.edits if session._played(c) and not session._is_cell(c)]
@@ -131,4 +146,8 @@ def run_planted(game_id: str, planted: PlantedEdit, *, budget: int = 200, seed: 
     return {**planted.to_dict(), "outcome": classify(planted, rows), "games": last.games,
             "seconds": round(time.perf_counter() - start, 2),
             "decided": [{"key": r["key"], "verdict": r["verdict"], "diff": r["diff"]}
-                        for r in rows if r["verdict"] != "cannot tell yet"]}
+                        for r in rows if r["verdict"] != "cannot tell yet"],
+            # every expected metric as the last look saw it, decided or not: a
+            # miss then says how many games would decide it at that spread
+            "expected_rows": [{k: r.get(k) for k in ("key", "verdict", "diff", "low", "high", "games_needed")}
+                              for r in rows if r["key"] in expected]}

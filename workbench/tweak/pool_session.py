@@ -1,10 +1,10 @@
 """Live tweaking of a card pool described by a card catalogue: the
-:class:`~workbench.graphs.tweak.TweakSession` of every game that declares a
+:class:`~workbench.tweak.session.TweakSession` of every game that declares a
 card graph (``Game.card_graph``, or the generic one from ``Game.card_fields``)
 and no session class of its own.
 
-``TweakSession(game_id=...)`` returns a :class:`PoolTweakSession` for such a
-game. It holds the game's card files as plain data and
+:func:`workbench.tweak.open_session` returns a :class:`PoolTweakSession` for
+such a game. It holds the game's card files as plain data and
 edits one field of one card at a time, addressed by card name and a flat column
 of the game's catalogue (the card graph module's ``CATALOGUE``)
 or a dotted path inside the card. Each edit is validated by the game's own
@@ -30,8 +30,8 @@ from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
 from workbench.core import cardfile
 
-from . import pool_edit
-from .tweak import EditReport, TweakSession
+from workbench.graphs import pool_edit
+from .session import EditReport, TweakSession
 
 
 def graph_module(game_id: str):
@@ -44,7 +44,7 @@ def graph_module(game_id: str):
     if game.card_graph is not None:
         return resolve(game.card_graph)
     if game.card_fields is not None and game.pool_spec is not None:
-        from .generic import GenericGraph
+        from workbench.graphs.generic import GenericGraph
         return GenericGraph(game)
     raise WorkbenchError(f"{game_id} declares no card graph (Game.card_graph or Game.card_fields)")
 
@@ -55,13 +55,10 @@ class PoolTweakSession(TweakSession):
 
     layered = False
 
-    def __new__(cls, *args, **kwargs):
-        return object.__new__(cls)
-
     def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
 
-        from .tweak import _first_card_game
+        from .session import _first_card_game
         game_id = game_id or _first_card_game()
         self.game_id = game_id
         self.game = get_game(game_id)
@@ -84,6 +81,9 @@ class PoolTweakSession(TweakSession):
         self.dirty = False
 
     # -- reading --------------------------------------------------------------
+    def _card_catalogue(self) -> pool_edit.Catalogue:
+        return self.catalogue
+
     @property
     def columns(self) -> dict[str, tuple[str, str]]:
         """Editable flat columns: name -> (card kinds it applies to, meaning)."""
@@ -125,8 +125,8 @@ class PoolTweakSession(TweakSession):
     # -- balance ---------------------------------------------------------------
     def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
         """The whole-number draft values ``KIND.NAME.COLUMN`` patterns name, and
-        the seed values they leave out (see workbench.balance.variables)."""
-        from workbench.balance.variables import expand_pool_vary
+        the seed values they leave out (see workbench.tweak.variables)."""
+        from workbench.tweak.variables import expand_pool_vary
         return expand_pool_vary(patterns, self.raw, self.catalogue, allow_seed=allow_seed)
 
     def with_values(self, values: dict[str, int], variables: list) -> dict:
@@ -268,7 +268,8 @@ def diff_status(before: dict, after: dict, *, card=None, field=None, old=None, n
         if was["gives"] != now["gives"]:
             rep.cost_changes.append({"card": name, "before": was["gives"] or "nothing",
                                      "after": now["gives"] or "nothing", "what": "gives"})
-    key = "track" if "track" in after["bottlenecks"].columns else "sphere"
+    # the table's first column names what it weighs (a track, a sphere, a resource)
+    key = after["bottlenecks"].columns[0]
 
     def top(table):
         hit = table.filter(pl.col("bottleneck"))

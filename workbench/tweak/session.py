@@ -1,11 +1,12 @@
 """Live tweaking of a card pool: the engine behind the Cards page.
 
-``TweakSession(game_id)`` works for every game with a card graph: a game names
-its session class in ``Game.tweak_session`` (Meaning Made names this module's
-class, which also holds what all sessions share: the report, undo/redo, the
-paired playtest, the session game); every other game gets a
-:class:`~workbench.graphs.pool_tweak.PoolTweakSession`, which edits its files
-through the game's card catalogue and card graph.
+:func:`workbench.tweak.open_session` opens the session of every game with a
+card graph: a game names its session class in ``Game.tweak_session`` (Meaning
+Made names this module's class, which also holds what all sessions share: the
+report, undo/redo, the paired playtest, the session game); every other game gets
+a :class:`~workbench.tweak.pool_session.PoolTweakSession`, which edits its files
+through the game's card catalogue and card graph. This module knows no
+subclass of its class (the choice is :func:`~workbench.tweak.open_session`'s).
 
 A :class:`TweakSession` holds the designer's card files as plain data. Each edit
 is validated exactly as a file on disk would be (a bad value is refused with the
@@ -42,12 +43,17 @@ from workbench.core.errors import DataError, WorkbenchError, suggest
 
 from workbench.core.counting import counted
 
-from . import dependency
+from workbench.graphs import dependency, pool_edit
+
+from .card_ops import CardOperations
 
 #: the files a session edits: the card lists, and (for balance variables and edits by
-#: name, workbench.balance.mm_cells) the settings, Resolution Tables and Event deck
+#: name, workbench.tweak.mm_cells) the settings, Resolution Tables and Event deck
 EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
 TOKEN_COLUMNS = ("E", "I", "S")
+#: the card lists of those files, as the Cards page's add, duplicate and delete find them
+LIST_KINDS = (pool_edit.CardKind("pattern", "patterns.yaml", ("patterns",), {}),
+              pool_edit.CardKind("initiative", "initiatives.yaml", ("initiatives",), {}))
 
 #: flat column -> (applies to, meaning) for the editable table
 COLUMNS = {
@@ -220,34 +226,20 @@ def _code_text(code: dict | None) -> str:
     return f"{code['table']} {code['code']}" if code else ""
 
 
-class TweakSession:
+class TweakSession(CardOperations):
     """An editable card pool with validation, analyses, undo and save.
 
-    ``TweakSession(game_id)`` (no id: the first game listed with a card graph,
-    the one the pages open on) makes the session class the game declares in
-    ``Game.tweak_session`` (this one for the game whose files it reads), else
-    a :class:`~workbench.graphs.pool_tweak.PoolTweakSession` with the same API."""
+    :func:`workbench.tweak.open_session` (``open_session(game_id)``; no id: the
+    first game listed with a card graph, the one the pages open on) makes the
+    session class the game declares in ``Game.tweak_session`` (this one for the
+    game whose files it reads), else a
+    :class:`~workbench.tweak.pool_session.PoolTweakSession` with the same API."""
 
     #: cards sit on numbered Layers and the dependency drawing draws them (the
     #: pool sessions say False: their cards have kinds and a generic drawing)
     layered = True
     #: the history version the last save made (:mod:`workbench.core.versions`)
     last_version = None
-
-    def __new__(cls, game_id: str | None = None, folder: str | Path | None = None):
-        if cls is TweakSession:
-            from workbench.core.game import resolve
-            from workbench.core.registry import get_game
-            game = get_game(game_id or _first_card_game())  # an unknown id is refused with the known ones
-            if game.tweak_session is not None:
-                target = resolve(game.tweak_session)
-            else:
-                from .pool_tweak import PoolTweakSession, graph_module
-                graph_module(game_id)  # a game without a card graph is refused here
-                target = PoolTweakSession
-            if target is not cls:
-                return target.__new__(target)
-        return super().__new__(cls)
 
     def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
@@ -286,7 +278,7 @@ class TweakSession:
 
     def card_links(self, card: str) -> dict[str, list[str]]:
         """What ``card`` needs and what it unlocks in the card graph, by name."""
-        from .drawing import card_links
+        from workbench.graphs.drawing import card_links
         return card_links(self._graph, card)
 
     def card_info(self, card: str | None) -> str:
@@ -308,17 +300,20 @@ class TweakSession:
     def figure(self, selected: str | None = None, *, width: int = 760, height: int = 520):
         """A bokeh drawing of the card graph with the analyses marked."""
         if self.layered:
-            from .drawing import dependency_figure
+            from workbench.graphs.drawing import dependency_figure
             return dependency_figure(self._graph, self._analyses, selected=selected, width=width, height=height)
-        from .drawing import pool_figure
+        from workbench.graphs.drawing import pool_figure
         return pool_figure(self._graph, self._analyses["card_status"], selected=selected, width=width,
                            height=height, title=f"{self.game.name}: card graph")
 
     def _entries(self):
-        for file, key, kind in (("patterns.yaml", "patterns", "pattern"),
-                                ("initiatives.yaml", "initiatives", "initiative")):
-            for entry in self.raw[file][key]:
-                yield file, kind, entry
+        for kind in LIST_KINDS:
+            for entry in self.raw[kind.file][kind.path[0]]:
+                yield kind.file, kind.kind, entry
+
+    def _card_catalogue(self) -> pool_edit.Catalogue:
+        """The card kinds as :mod:`workbench.tweak.card_ops` finds them."""
+        return pool_edit.Catalogue(self.game_id, LIST_KINDS)
 
     @property
     def kind_columns(self) -> dict[str, list[str]]:
@@ -358,11 +353,10 @@ class TweakSession:
         return pl.DataFrame(rows)
 
     def _find(self, card: str, raw: dict):
-        for file, key, kind in (("patterns.yaml", "patterns", "pattern"),
-                                ("initiatives.yaml", "initiatives", "initiative")):
-            for entry in raw[file][key]:
+        for kind in LIST_KINDS:
+            for entry in raw[kind.file][kind.path[0]]:
                 if str(entry.get("name", "")).lower() == card.strip().lower():
-                    return file, kind, entry
+                    return kind.file, kind.kind, entry
         names = [e["name"] for _, _, e in self._entries()]
         raise DataError(f"no card named {card!r}{suggest(card, names)}", card=card)
 
@@ -372,15 +366,15 @@ class TweakSession:
     # set (validated), and a value as the files hold it now.
     def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
         """The numeric draft values the vary ``patterns`` name (``Variable``
-        list) and the seed values they leave out (see workbench.balance.variables)."""
-        from workbench.balance.variables import expand_vary
+        list) and the seed values they leave out (see workbench.tweak.variables)."""
+        from workbench.tweak.variables import expand_vary
         return expand_vary(patterns, self.raw, allow_seed=allow_seed)
 
     def with_values(self, values: dict[str, int], variables: list) -> dict:
         """A copy of the card files with each variable set to ``values[name]``
         (written as an edit writes it), validated by the game's loader; a bad
         pool raises DataError and the session is unchanged."""
-        from workbench.balance import mm_cells
+        from workbench.tweak import mm_cells
         raw = copy.deepcopy(self.raw)
         for var in variables:
             value = values.get(var.name, var.current)
@@ -393,20 +387,23 @@ class TweakSession:
         self._validate(raw)
         return raw
 
-    def value_of(self, card: str, field: str) -> int:
+    def value_of(self, card: str, field: str) -> int | str:
         """A variable's value in the session's files now."""
-        from workbench.balance import mm_cells
-        from workbench.balance.variables import field_value
+        from workbench.tweak import mm_cells
+        from workbench.tweak.variables import field_value
         if self._is_cell(card):
             return mm_cells.get(self.raw, card, field)
         _, _, entry = self._find(card, self.raw)
-        return field_value(entry, field)
+        try:
+            return field_value(entry, field)
+        except (TypeError, ValueError):
+            return entry.get(field)   # a text field (flavour, art): its text as stored
 
     def _is_cell(self, card: str) -> bool:
         """Whether ``card`` names a setting, table row or Event card rather than
         a Pattern or Initiative (a card of the pool wins: a Pattern may be
         called "Event Horizon")."""
-        from workbench.balance import mm_cells
+        from workbench.tweak import mm_cells
         if not mm_cells.is_cell(card):
             return False
         wanted = card.strip().lower()
@@ -419,7 +416,7 @@ class TweakSession:
         A setting, Resolution Table cell or Event code is named as a balance
         variable names it (card ``settings``, field ``order_rewards[0]``; ``event
         table A``, ``meaning@7``; ``event G``, ``code``)."""
-        from workbench.balance import mm_cells
+        from workbench.tweak import mm_cells
         raw = copy.deepcopy(self.raw)
         if self._is_cell(card):
             try:
@@ -507,7 +504,7 @@ class TweakSession:
                 if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
                     shutil.copyfile(item, tmp_path / item.name)  # bytes: the loader judges them
             for name in EDITABLE_FILES:
-                (tmp_path / name).write_text(dump_yaml(raw[name]), encoding="utf-8")
+                (tmp_path / name).write_text(dump_yaml(raw[name], fast=True), encoding="utf-8")
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
                 check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")))

@@ -8,7 +8,7 @@ Syntax (one ``--vary`` each)::
     patterns.Shell.E+-2          one value, within 2 of where it is
 
 ``KIND.NAME.FIELD[RANGE]``: KIND is ``patterns`` or ``initiatives`` (settings,
-Resolution Table cells and Event codes: :mod:`workbench.balance.mm_cells`); NAME a
+Resolution Table cells and Event codes: :mod:`workbench.tweak.mm_cells`); NAME a
 card name or a shell pattern over names (case-insensitive); FIELD a numeric
 column of the tweak session (``E``, ``I``, ``S``, ``V``, ``vitals``,
 ``contributors``, ``patterns_in_play``, ``order_spaces``, ``meaning``) or
@@ -86,14 +86,14 @@ def is_draft(entry: dict, field: str) -> bool:
 
 def expand_vary(patterns: list[str], raw: dict, *, allow_seed: bool = False) -> tuple[list[Variable], list[str]]:
     """The variables the patterns name in the card files ``raw`` (as
-    :class:`~workbench.graphs.tweak.TweakSession` holds them), and the names of
+    :class:`~workbench.tweak.session.TweakSession` holds them), and the names of
     the seed values left out. A pattern that matches nothing is an error."""
     from . import mm_cells
     out: dict[str, Variable] = {}
     protected: list[str] = []
     for text in patterns:
         if mm_cells.is_kind(text):
-            # settings, Resolution Table cells, Event codes (workbench.balance.mm_cells)
+            # settings, Resolution Table cells, Event codes (workbench.tweak.mm_cells)
             for card, f, current, low, high, prov in mm_cells.expand(text, raw):
                 name = f"{card}.{f}"
                 if prov != "draft" and not allow_seed:
