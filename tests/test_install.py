@@ -122,7 +122,7 @@ def test_installed_workbench_serves_the_dashboard(installed, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "WORKBENCH_CARDS"}
+    env = {k: v for k, v in os.environ.items() if k not in ("WORKBENCH_CARDS", "WORKBENCH_JOURNAL")}  # the defaults, as a new user has
     env["PYTHONPATH"] = str(site)
     server = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", str(port), "--no-browser"],
                               cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
