@@ -36,6 +36,14 @@ def init_folder(tmp_path, monkeypatch, capsys):
     forget()
 
 
+@pytest.fixture
+def no_history(monkeypatch):
+    """Runs, rooms and compares enter their pool version in the card folder's
+    history; a test that plays the bundled cards keeps the checkout's history
+    unwritten (``pytestmark = pytest.mark.usefixtures("no_history")``)."""
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+
+
 @pytest.fixture(autouse=True)
 def _rooms_apart(monkeypatch, tmp_path_factory):
     """No test's rooms reach another's: the playtest journal is a file of this

@@ -10,6 +10,8 @@ from workbench.core.errors import WorkbenchError
 from workbench.dashboard.playtest import PlaytestModel, PlaytestPage, seat_specs
 from workbench.rooms import web
 
+pytestmark = pytest.mark.usefixtures("no_history")  # not the checkout's card history
+
 
 @pytest.fixture
 def served(tmp_path):
@@ -20,10 +22,6 @@ def served(tmp_path):
 
 
 
-@pytest.fixture(autouse=True)
-def _no_history(monkeypatch):
-    """Rooms enter their pool version in the card folder's history; not the checkout's."""
-    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
 
 def test_seat_specs():
     assert seat_specs("person, Ana=greedy, mcts:50", 4) == [

@@ -15,6 +15,8 @@ from workbench.core.registry import get_game
 from workbench.rooms.journal import MIGRATIONS, Journal
 from workbench.rooms.room import RoomHall
 
+pytestmark = pytest.mark.usefixtures("no_history")  # not the checkout's card history
+
 PAX = get_game("pax-transhumanity")
 
 
@@ -25,9 +27,6 @@ def journal_file(tmp_path_factory):
         yield _make_journal(tmp_path_factory.mktemp("journal") / "j.sqlite")
 
 
-@pytest.fixture(autouse=True)
-def _no_history(monkeypatch):
-    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
 
 
 def _make_journal(path):

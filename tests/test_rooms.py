@@ -12,14 +12,12 @@ from workbench.core.registry import game_ids, get_game
 from workbench.rooms.journal import Journal
 from workbench.rooms.room import MAX_CHAT, RoomError, RoomHall
 
+pytestmark = pytest.mark.usefixtures("no_history")  # not the checkout's card history
+
 PAX = get_game("pax-transhumanity")
 
 
 
-@pytest.fixture(autouse=True)
-def _no_history(monkeypatch):
-    """Rooms enter their pool version in the card folder's history; not the checkout's."""
-    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
 
 def _hall(tmp_path, **kw) -> RoomHall:
     return RoomHall(Journal.in_folder(tmp_path), **kw)

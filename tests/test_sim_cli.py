@@ -8,13 +8,11 @@ import pytest
 
 from workbench.cli import main
 
+pytestmark = pytest.mark.usefixtures("no_history")  # not the checkout's card history
+
 TOY = "workbench.games.pebble_race:GAME"
 
 
-@pytest.fixture(autouse=True)
-def _no_history(monkeypatch):
-    # simulate records its runs in the card folder's history: not the checkout's
-    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
 
 
 def test_simulate_json(capsys):

@@ -18,6 +18,8 @@ from workbench.tweak.planted import PlantedEdit, classify, kinds_of, planted_mod
 from workbench.sim.verdicts import (BETTER, HIGHER, LOWER, SAME, UNDECIDED, WORSE, games_to_decide, goal_of,
                                     leading_watch, margin_of, name)
 
+pytestmark = pytest.mark.usefixtures("no_history")  # not the checkout's card history
+
 
 def test_verdict_names_the_goal_or_the_direction():
     assert name(HIGHER, 1) == BETTER and name(LOWER, 1) == WORSE
@@ -124,10 +126,6 @@ def test_every_game_plants_valid_edits_of_each_kind(game_id):
         assert len({json.dumps([p.edits, p.players]) for p in edits}) > 1 or kind == "no-op"
 
 
-@pytest.fixture(autouse=True)
-def _no_history_in_the_checkout(monkeypatch):
-    # compare records its runs in the card folder's history; these tests play the bundled cards
-    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
 
 
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
