@@ -6,7 +6,10 @@ Each code block of the README is one case: its ``workbench`` lines run in order
 would), through ``bash`` in a scratch copy of the tracked files, with ``HOME``
 pointed at a scratch folder (``~/my-games``) and the scratch copy first on
 ``PYTHONPATH``, so the copy's own cards are the bundled ones and nothing of the
-checkout is read or written. Lines are run exactly as printed (comments
+checkout is read or written. The copy takes the checkout's compiled rules
+(``workbench/_native/``, made by the README's install and never tracked) along
+with it, as a fresh clone has them after that install; its guard still checks
+them against the copy's sources. Lines are run exactly as printed (comments
 included, they are shell comments); only ``workbench serve`` is not run,
 because it serves until stopped (the browser tests start one).
 
@@ -66,6 +69,9 @@ def fresh_copy(tmp_path_factory) -> Path:
     else:  # not a git checkout (an sdist): everything but the build and cache folders
         shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(
             ".git", ".venv", "__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis", "build", "dist"))
+    native = ROOT / "workbench" / "_native"
+    if native.is_dir() and not (dest / "workbench" / "_native").exists():
+        shutil.copytree(native, dest / "workbench" / "_native")
     return dest
 
 
