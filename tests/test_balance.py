@@ -475,8 +475,9 @@ def test_every_balance_command_in_the_docs_reads_against_the_bundled_cards():
         args, _ = parser.parse_known_args(argv)
         for t in args.target:
             parse_target(t)
-        variables, _ = tweak.open_session(args.game).variables(args.vary, allow_seed=args.allow_seed)
-        assert variables, argv
+        from workbench.balance.shifts import expand
+        variables, shifts, _ = expand(tweak.open_session(args.game), args.vary, allow_seed=args.allow_seed)
+        assert variables or all(sh.members for sh in shifts), argv
 
 
 def test_a_card_named_like_a_cell_is_still_a_card(cards_copy):
@@ -518,3 +519,88 @@ def test_a_faction_win_rate_target_names_one_faction():
     with pytest.raises(WorkbenchError) as exc:
         parse_target("faction_win_rate<=0.3")
     assert "one value per role" in str(exc.value)
+
+
+def test_a_shift_is_one_variable_moving_every_value_it_names(cards_copy, tmp_path):
+    """``PATTERN+=LO..HI`` is one search parameter; the proposal is still
+    written value by value (floors kept), and trial 0 is the cards as they are."""
+    from workbench.balance.shifts import expand
+    session = open_session("meaning-made", cards_copy / "meaning_made")
+    plain, shifts, _ = expand(session, ["initiatives.*.cost+=-1..2", "initiatives.Quiet Hour.order_spaces"])
+    assert [v.name for v in plain] == ["Quiet Hour.order_spaces"]
+    (sh,) = shifts
+    assert len(sh.members) > 5 and sh.values(0) == {m.name: m.current for m in sh.members}
+    assert all(v == max(m.current - 1, 0) for m, v in zip(sh.members, sh.values(-1).values()))
+    assert all(v == m.current + 2 for m, v in zip(sh.members, sh.values(2).values()))
+    for bad, words in (("initiatives.*.cost+=1..2", "must hold 0"), ("initiatives.*.cost=0..3+=0..1", "no range"),
+                       ("initiatives.*.cost+=0..0", "must hold 0")):
+        with pytest.raises(WorkbenchError, match=words):
+            expand(session, [bad])
+    with pytest.raises(WorkbenchError, match="twice"):
+        expand(session, ["initiatives.*.cost+=0..1", "initiatives.*.cost"])
+    spec = BalanceSpec("meaning-made", [parse_target("duration_rounds>=1 @players=2")],
+                       ["initiatives.*.cost+=0..1"], trials=2, games_per_trial=2, workers=0,
+                       study_path=tmp_path / "s.sqlite")
+    result = run_study(spec, session=session)
+    base, other = result.trials
+    assert base["values"] == {m.name: m.current for m in sh.members}
+    assert set(other["values"]) == set(base["values"])        # every member spelled out in each trial
+    assert all(e["new"] == e["old"] + 1 for e in result.edits)  # a step of 1 or none
+
+
+def test_a_mixed_table_reports_each_skill_level_in_the_fresh_check(cards_copy, capsys):
+    """Balance plays the bots it is given, a mix of skill levels included, and
+    its fresh check reads the table per level (issue 25)."""
+    args = ["balance", "meaning-made", "--target", "duration_rounds>=1 @players=2",
+            "--vary", "initiatives.Quiet Hour.order_spaces", "--bots", "skill:casual,greedy",
+            "--trials", "1", "--games-per-trial", "2", "--fresh-games", "4", "--workers", "0"]
+    assert main(args + ["--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["fresh_check"]
+    assert sorted(b["bot"] for b in row["by_bot"]) == ["greedy", "skill:casual:greedy"]
+    assert all(b["seats"] == 4 and 0 <= b["win_rate_before"] <= 1 for b in row["by_bot"])
+    assert main(args) == 0
+    assert "per bot (skill level) at 2 players" in capsys.readouterr().out
+
+
+def _row(target, value, low, high, players=4):
+    return {"target": target.text, "players": players, "after": value, "after_low": low, "after_high": high}
+
+
+def test_judge_offers_only_an_interval_inside_the_band_on_enough_games():
+    """Offered only when the interval lies inside the band on at least 40 fresh
+    games; otherwise what would settle it: more games when the value is inside,
+    more trials when it misses (issue 25)."""
+    from workbench.balance.verdict import MIN_FRESH_GAMES, judge, summary_line
+    band = parse_target("duration_rounds=18..24 @players=4")
+    inside = judge([_row(band, 20.0, 19.0, 21.0)], [band], games=100, trials=6)
+    assert inside["offered"] and not inside["reasons"] and summary_line(inside, 3).startswith("offered")
+    few = judge([_row(band, 20.0, 19.0, 21.0)], [band], games=MIN_FRESH_GAMES - 1, trials=6)
+    assert not few["offered"] and few["fresh_games_needed"] == MIN_FRESH_GAMES
+    # inside, but the interval reaches below 18: games asked for, never trials
+    crossing = judge([_row(band, 18.6, 17.9, 19.3)], [band], games=100, trials=6)
+    assert not crossing["offered"] and crossing["trials_needed"] is None
+    assert crossing["fresh_games_needed"] > 100
+    assert crossing["games_per_trial_needed"] == -(-crossing["fresh_games_needed"] // 2)
+    assert "--fresh-games" in summary_line(crossing, 3) and "--trials" not in summary_line(crossing, 3)
+    # a missed value: more games will not help
+    missed = judge([_row(band, 17.0, 16.5, 17.5)], [band], games=100, trials=6)
+    assert not missed["offered"] and missed["trials_needed"] == 12 and missed["fresh_games_needed"] is None
+    # on the edge: no number of games puts the interval inside
+    edge = judge([_row(band, 18.0, 17.5, 18.5)], [band], games=100, trials=6)
+    assert not edge["offered"] and edge["trials_needed"] == 12
+
+
+def test_judge_measures_the_side_of_a_lopsided_interval_that_crosses():
+    """A bootstrap interval need not be symmetric: the games asked for come from
+    the side that crosses the band, and are always more than were played."""
+    from workbench.balance.verdict import judge
+    cap = parse_target("timeout<=0.1 @players=4")
+    # value 0.05, interval [0.00, 0.12]: the upper side reaches 0.07 past the
+    # value where the band leaves 0.05; the half width (0.06) alone would ask
+    # for fewer games than were played
+    v = judge([_row(cap, 0.05, 0.0, 0.12)], [cap], games=100, trials=6)
+    assert not v["offered"] and v["fresh_games_needed"] >= 100 * (0.07 / 0.05) ** 2
+    # [0.04, 0.12]: its half width (0.04) is under the room left (0.05), which
+    # would ask for fewer games than the 100 that did not decide it
+    lopsided = judge([_row(cap, 0.05, 0.04, 0.12)], [cap], games=100, trials=6)
+    assert lopsided["fresh_games_needed"] > 100

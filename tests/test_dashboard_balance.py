@@ -139,3 +139,35 @@ def test_apply_refuses_while_the_shared_pool_has_unsaved_edits(cards_copy):
     pool.save()
     m.apply()
     assert m.applied and pool.value_of("Quiet Hour", "order_spaces") == old + 1
+
+
+def test_a_mixed_table_shows_each_skill_level_of_the_fresh_check(cards_copy):
+    """With a mix of bot skills seated, the page shows the fresh check per
+    level (issue 25), as ``workbench balance`` prints it; with one bot for every
+    seat it shows no such rows."""
+    session = open_session(folder=cards_copy / "meaning_made")
+    m = BalanceModel(session=session, targets="duration_rounds>=1 @players=2",
+                     vary="initiatives.Quiet Hour.order_spaces", bots="skill:casual,greedy",
+                     trials=1, games_per_trial=2, fresh_games=4, workers=0)
+    page = BalancePage(model=m)
+    m.run()
+    assert m.result is not None, m.message
+    table = m.skill_table()
+    assert sorted(table["bot"]) == ["greedy", "skill:casual:greedy"] and set(table["players"]) == {2}
+    assert (table["seats"] == 4).all() and table["win rate before"].between(0, 1).all()
+    page._show()
+    titles = [getattr(o, "object", None) for o in page._results.objects]  # a heading is a Markdown pane
+    assert "#### Per skill level, fresh seeds (before → after)" in titles
+    shown = next(o for o in page._results.objects if "balance-skills" in (getattr(o, "css_classes", None) or []))
+    assert sorted(shown.value["bot"]) == ["greedy", "skill:casual:greedy"]
+    m.bots = "greedy"
+    m.run()
+    page._show()
+    assert m.skill_table().empty
+    assert not any("balance-skills" in (getattr(o, "css_classes", None) or []) for o in page._results.objects)
+
+
+def test_a_misspelt_bot_is_refused_before_any_game():
+    m = BalanceModel(bots="skill:casual,gredy", trials=1, workers=0)
+    m.run()
+    assert m.message.startswith("cannot run:") and "gredy" in m.message and m.result is None

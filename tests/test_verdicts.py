@@ -177,6 +177,41 @@ def test_action_kind_share_from_the_games_own_counts():
     assert usage == pytest.approx({k: v / sum(sums.values()) for k, v in sums.items()})
 
 
+@pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])
+def test_every_game_reports_its_share_of_choices_per_action_kind(game_id):
+    """Issue 25's "per action kind: share of choices": every bundled game names
+    its action kinds, and a batch gives each kind's share, adding up to 1."""
+    res = simulate(SimSpec(game_id, games=2, players=get_game(game_id).min_players, bots="random", seed=4,
+                           trace=False), workers=0)
+    usage = compute(MetricData.from_result(res), "action_usage")
+    assert usage and sum(usage.values()) == pytest.approx(1.0) and all(0 <= v <= 1 for v in usage.values())
+
+
+def test_meaning_made_counts_every_turn_action_it_plays():
+    """Meaning Made's kinds are tallied by the runner (``Game.action_kind``):
+    each column holds the times its turn action was played, answers to a
+    Touchpoint and Stability Window donations left out."""
+    from collections import Counter
+
+    from workbench.core.rng import Rng
+    from workbench.sim.runner import game_record
+    game = get_game("meaning-made")
+    config = game.config(3, seed=11)
+    rng, played = Rng(5), Counter()
+
+    def decide(state, seat):
+        action, k = state.sample_legal_action(rng)
+        played[type(action).__name__] += 1
+        return action, k
+
+    row = game_record(game, config, 0, decide, ["random"] * 3, False, 5000)["game"]
+    columns = {"Gather": "n_gathers", "Load": "n_loads", "Contribute": "n_contributions",
+               "Touchpoint": "n_touchpoints", "Recycle": "n_recycles", "Convert": "n_conversions"}
+    assert {c: row[c] for c in columns.values()} == {c: played[t] for t, c in columns.items()}
+    assert played["Gather"] and played["Answer"] + played["Donate"]  # replies were played, and not counted
+    assert sum(row[c] for c in columns.values()) == row["actions"] - played["Answer"] - played["Donate"]
+
+
 def _compare(capsys, *argv):
     from workbench.cli import main
     code = main(["compare", *argv])

@@ -3,7 +3,8 @@
 * :func:`card_diff`: the proposed edits as a unified diff of the card files;
 * :func:`fresh_check`: the targets' metrics before and after the proposal on a
   fresh set of seeds (not the ones the search tuned on), each with a 95%
-  bootstrap interval over games, and whether each target is met;
+  bootstrap interval over games, and whether each target is met; with a mixed
+  table of bots (skill levels), each level's win rate and mean score too;
 * :func:`plot_search`: the search as a bokeh page (every trial's loss and the
   best so far; resources inline, so the file opens offline);
 * :func:`apply_edits` / :func:`undo_edits`: the proposal written through the
@@ -70,11 +71,12 @@ def fresh_check(spec: BalanceSpec, session, raw_after: dict, *, games: int, seed
     fresh = seed if seed is not None else derive_seed(spec.seed, "fresh")
     n_default = default_players(spec.game, spec.players)
     counts = player_counts(spec.targets, n_default)
-    arms = {}
+    arms, bots = {}, {}
     with tempfile.TemporaryDirectory(prefix="workbench-balance-") as tmp:
         for arm, raw in (("before", session.raw), ("after", raw_after)):
             folder = write_pool(raw, session.folder, Path(tmp) / arm)
-            arms[arm] = measure(spec, folder, counts, seed=fresh, games=games)
+            bots[arm] = {}
+            arms[arm] = measure(spec, folder, counts, seed=fresh, games=games, by_bot=bots[arm])
     rows = []
     for t in spec.targets:
         for n in t.players or (n_default,):
@@ -84,8 +86,22 @@ def fresh_check(spec: BalanceSpec, session, raw_after: dict, *, games: int, seed
                 value = compute(data, t.metric)
                 lo, hi = _interval(data, t.metric, resamples, fresh)
                 row.update({arm: value, f"{arm}_low": lo, f"{arm}_high": hi, f"met_{arm}": t.met(value)})
+            row["by_bot"] = by_skill(bots["before"].get(n, []), bots["after"].get(n, []))
             rows.append(row)
     return rows
+
+
+def by_skill(before: list[dict], after: list[dict]) -> list[dict]:
+    """Per bot seated (a skill level of a mixed table such as ``--bots
+    skill:casual,skill:casual,greedy,greedy``), its win rate and mean score
+    before and after the proposal; empty when every seat plays the same bot
+    (the targets already say it all)."""
+    if len(before) < 2:
+        return []
+    new = {r["bot"]: r for r in after}
+    return [{"bot": b["bot"], "seats": b["seats"], "win_rate_before": b["win_rate"],
+             "win_rate_after": new.get(b["bot"], {}).get("win_rate"), "mean_score_before": b["mean_score"],
+             "mean_score_after": new.get(b["bot"], {}).get("mean_score")} for b in before]
 
 
 def plot_search(trials: list[dict], path: Path, title: str) -> Path:

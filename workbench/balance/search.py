@@ -104,16 +104,21 @@ def apply_values(session, raw: dict, values: dict[str, int], variables: list[Var
 
 
 def measure(spec: BalanceSpec, folder: Path, counts: list[int], *, seed: int, games: int,
-            progress: Callable[[int], None] | None = None) -> dict[int, object]:
+            progress: Callable[[int], None] | None = None, by_bot: dict | None = None) -> dict[int, object]:
     """Play ``games`` games per player count on the cards in ``folder``; returns
-    ``{players: MetricData}``."""
+    ``{players: MetricData}``. ``by_bot``, when given, is filled with
+    ``{players: bot_summary rows}`` (win rate and mean score per bot seated: a
+    mixed table read per skill level, :func:`workbench.sim.metrics.bot_summary`)."""
     from workbench.sim import SimSpec, simulate
+    from workbench.sim.metrics import bot_summary
     out = {}
     ref = game_ref(folder, spec.game)
     for n in counts:
         sim = SimSpec(ref, games=games, players=n, bots=spec.bots, seed=seed, trace=False)
         result = simulate(sim, workers=spec.workers, scheduler=spec.scheduler, progress=progress)
         out[n] = result.metric_data()
+        if by_bot is not None:
+            by_bot[n] = bot_summary(result)
     return out
 
 
@@ -153,7 +158,10 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
     if spec.trials < 1 or spec.games_per_trial < 1:
         raise WorkbenchError("--trials and --games-per-trial must be at least 1")
     session = session or open_session(spec.game)
-    variables, protected = session.variables(spec.vary, allow_seed=spec.allow_seed)
+    from .shifts import expand
+    plain, shifts, protected = expand(session, spec.vary, allow_seed=spec.allow_seed)
+    # every value a trial may set: the plain variables, then each shift's members
+    variables = [*plain, *(m for sh in shifts for m in sh.members)]
     n_default = default_players(spec.game, spec.players)
     counts = player_counts(spec.targets, n_default)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -176,7 +184,7 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
         study.set_user_attr("cards", cards)
         study.set_user_attr("variables", [asdict(v) for v in variables])
         # the first trial is the pool as it stands: the proposal never does worse than it
-        study.enqueue_trial({v.name: v.current for v in variables})
+        study.enqueue_trial({**{v.name: v.current for v in plain}, **{sh.name: 0 for sh in shifts}})
     elif stored != spec.fingerprint():
         raise WorkbenchError(f"the study in {spec.study_path} was made for other settings "
                              f"({json.loads(stored)}); use another --study file")
@@ -188,7 +196,10 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
     source = session.folder
 
     def objective(trial) -> float:
-        values = {v.name: trial.suggest_int(v.name, v.low, v.high) for v in variables}
+        values = {v.name: trial.suggest_int(v.name, v.low, v.high) for v in plain}
+        for sh in shifts:
+            values.update(sh.values(trial.suggest_int(sh.name, sh.low, sh.high)))
+        trial.set_user_attr("values", values)  # every value set (a shift's step is a parameter)
         try:
             raw = session.with_values(values, variables)
         except DataError as exc:
@@ -210,7 +221,7 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
         done += 1
         if progress:
             progress(done, spec.trials, _best_value(study))
-    trials = [{"number": t.number, "state": t.state.name, "loss": t.value, "values": dict(t.params),
+    trials = [{"number": t.number, "state": t.state.name, "loss": t.value, "values": _values(t),
                "metrics": t.user_attrs.get("metrics", {}), "miss": t.user_attrs.get("miss"),
                "refused": t.user_attrs.get("refused")} for t in study.trials]
     complete = [t for t in trials if t["state"] == "COMPLETE"]
@@ -223,6 +234,12 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
                 edits.append({"card": v.card, "field": v.field, "old": v.current, "new": int(new),
                               "provenance": v.provenance})
     return StudyResult(spec, variables, protected, trials, best, to_run, edits)
+
+
+def _values(trial) -> dict:
+    """Every card value a trial set (its parameters, with each shift's step
+    spelled out; a trial stored before shifts existed has only parameters)."""
+    return dict(trial.user_attrs.get("values") or trial.params)
 
 
 def _best_value(study) -> float | None:
@@ -290,9 +307,10 @@ def proposal_of(spec: BalanceSpec) -> list[dict]:
     except Exception as exc:
         raise WorkbenchError(f"cannot read a finished study from {spec.study_path}: {_first_line(exc)}") from None
     edits = []
+    values = _values(best)
     for v in study.user_attrs.get("variables", []):
         name = f"{v['card']}.{v['field']}"
-        new = best.params.get(name, v["current"])
+        new = values.get(name, v["current"])
         if new != v["current"]:
             edits.append({"card": v["card"], "field": v["field"], "old": v["current"], "new": int(new),
                           "provenance": v["provenance"]})

@@ -10,7 +10,8 @@ interval is too coarse to trust: eight games that all survive give the interval
 
 - the value is inside the band but the interval crosses its edge: the games per
   player count that would bring the interval inside, from the observed spread
-  (an interval narrows as one over the square root of the games), as
+  (an interval narrows as one over the square root of the games; the side that
+  crosses is the one measured), as
   ``--fresh-games`` and the matching ``--games-per-trial`` (half of it, the
   default ratio);
 - the value is outside the band, or on its edge: more games will not help; the
@@ -77,13 +78,18 @@ def judge(rows: list[dict], targets, *, games: int, trials: int) -> dict:
             need_games = max(need_games, MIN_FRESH_GAMES)
             reasons.append(f"{where}: no interval from {games} game(s)")
             continue
-        half = (high - low) / 2
         if distance <= 1e-12:
             need_trials = 2 * trials
             reasons.append(f"{where}: the proposal sits on the edge of the band ({_num(value)}); no number of "
                            f"games will put the interval inside: try --trials {2 * trials} or --margin")
             continue
-        n = math.ceil(games * (half / distance) ** 2 * SAFETY)
+        # how much the interval must shrink: on each side it crosses, its reach
+        # beyond the value over the room the band leaves (a bootstrap interval
+        # need not be symmetric, so the crossing side is measured, not the half
+        # width; always > 1, so more games than were played are asked for)
+        shrink = max(((value - low) / (value - t.low) if t.low is not None and low < t.low else 0.0),
+                     ((high - value) / (t.high - value) if t.high is not None and high > t.high else 0.0))
+        n = max(games + 1, math.ceil(games * shrink ** 2 * SAFETY))
         need_games = max(need_games, n)
         reasons.append(f"{where}: {_num(value)} is inside but the interval [{_num(low)}, {_num(high)}] crosses "
                        f"the band's edge; about {n} games per player count would decide it")

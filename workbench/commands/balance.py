@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     p.add_argument("--vary", action="append", default=[], metavar="PATTERN",
                    help="card values to search, e.g. 'patterns.*.cost' or 'initiatives.*.order_spaces=1..4' "
                         "(Meaning Made), 'tiles.*.runway=0..3' (Mandate), 'boards.*.problem_tokens' (Pax); "
-                        "see docs/balancing.md (repeatable)")
+                        "PATTERN+=LO..HI moves every value it names by one searched step, e.g. "
+                        "'initiatives.*.cost+=0..2'; see docs/balancing.md (repeatable)")
     p.add_argument("--trials", type=int, default=20, help="trials in the study (default 20)")
     p.add_argument("--games-per-trial", type=int, default=16,
                    help="games per player count in each trial (default 16)")
@@ -172,6 +173,15 @@ def run(args) -> int:
         met = ("yes" if r["met_after"] else "no") + (" (was yes)" if r["met_before"] and not r["met_after"] else "")
         print(f"  {r['target']:<{width}}  {r['players']:>7}  {_fmt(r['before'], (r['before_low'], r['before_high'])):<22}  "
               f"{_fmt(r['after'], (r['after_low'], r['after_high'])):<22}  {met}")
+    shown = set()
+    for r in rows:  # a mixed table: each skill level's results, once per player count
+        if r.get("by_bot") and r["players"] not in shown:
+            shown.add(r["players"])
+            print(f"  per bot (skill level) at {r['players']} players, before -> after:")
+            for b in r["by_bot"]:
+                print(f"    {b['bot']}: win rate {_fmt(b['win_rate_before'])} -> {_fmt(b['win_rate_after'])}, "
+                      f"mean score {_fmt(b['mean_score_before'])} -> {_fmt(b['mean_score_after'])} "
+                      f"({b['seats']} seats)")
     if plot_path:
         print(f"\nsearch plot: {plot_path}")
     print("\n" + summary_line(verdict, len(result.edits)))

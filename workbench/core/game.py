@@ -282,10 +282,12 @@ class Game(abc.ABC):
     group_track_danger: float | None = None
 
     # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
-    #: action kind -> the ``game_stats`` column counting how often it was
-    #: chosen in a game (Pax Transhumanity: ``{"Research": "n_researches", ...}``),
-    #: for the share of choices by action kind; empty: the game names its kinds
-    #: another way (``action_kinds`` that are card names, Mandate's Core
+    #: action kind -> the games-table column counting how often it was chosen
+    #: in a game (Pax Transhumanity: ``{"Research": "n_researches", ...}``), for
+    #: the share of choices by action kind. The column is the game's own
+    #: ``game_stats`` count, or, for a game that defines :meth:`action_kind`,
+    #: the runner's tally of the actions it names. Empty: the game names its
+    #: kinds another way (``action_kinds`` that are card names, Mandate's Core
     #: Actions) or not at all
     action_kind_counts: Mapping[str, str] = {}
 
@@ -422,6 +424,15 @@ class Game(abc.ABC):
         for actions that involve no card). Restricted-play bots ban or force a
         card through this, and card-use statistics count it."""
         return ()
+
+    def action_kind(self, state: State, action) -> str | None:
+        """The kind of ``action`` (a key of :attr:`action_kind_counts`), for a
+        game whose state does not count its kinds itself: batch simulation
+        tallies every action played per kind into that kind's column of the
+        games table (0 when never chosen). None: not counted. A game that does
+        not define it (the default) is not asked, and its ``game_stats`` columns
+        are read as they are."""
+        return None
 
     def player_role(self, state: State, seat: int) -> str | None:
         """The asymmetric role ``seat`` plays in ``state`` (Mandate 2038: its

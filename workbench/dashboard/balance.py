@@ -10,6 +10,12 @@ the same live pool the Cards and Graph pages show (:class:`~.pool.LivePool`),
 so an applied proposal shows there too, and can be undone here or edit by
 edit on the Cards page.
 
+The bots are any bot list, a mixed table of skill levels included
+(``skill:casual,skill:casual,greedy,greedy``); every trial and the fresh check
+play it, and the fresh check's per-skill rows (each level's win rate and mean
+score before and after the proposal, :func:`workbench.balance.report.by_skill`)
+are shown under its table, as ``workbench balance`` prints them.
+
 :class:`BalanceModel` holds everything the page shows and runs the search
 (:mod:`workbench.balance`) on a background thread; the page only draws it, so
 the model is what the tests drive. The settings widgets are bound to the
@@ -58,6 +64,9 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     games_per_trial = param.Integer(default=10, bounds=(1, 100_000))
     fresh_games = param.Integer(default=30, bounds=(1, 100_000))
     seed = param.Integer(default=1, bounds=(0, None))
+    bots = param.String(default="greedy", doc="the bots of every trial and of the fresh check, one per seat "
+                                              "or one for all (a mix of skill levels: "
+                                              "'skill:casual,skill:casual,greedy,greedy')")
     workers = param.Integer(default=0, bounds=(0, 64), doc="pool processes (0 plays in this process)")
     study = param.String(default="", doc="SQLite file to keep (and resume) the study in; empty: in memory")
     allow_seed = param.Boolean(default=False)
@@ -119,7 +128,7 @@ class BalanceModel(BackgroundWork, param.Parameterized):
         from workbench.balance.targets import parse_target
         return BalanceSpec(self.game_id, [parse_target(t) for t in _lines(self.targets)], _lines(self.vary),
                            trials=self.trials, games_per_trial=self.games_per_trial, seed=self.seed,
-                           allow_seed=self.allow_seed, margin=self.margin, workers=self.workers,
+                           bots=(self.bots or "").strip() or "greedy", allow_seed=self.allow_seed, margin=self.margin, workers=self.workers,
                            study_path=Path(self.study) if self.study.strip() else None)
 
     def run(self) -> None:
@@ -132,6 +141,8 @@ class BalanceModel(BackgroundWork, param.Parameterized):
             if not spec.targets or not spec.vary:
                 raise WorkbenchError("give at least one target and one vary pattern")
             session = self.session()
+            from workbench.core.bots import check_specs
+            check_specs(session.game, spec.bots)  # a misspelt bot is refused before any game is played
 
             def progress(done, total, best):
                 self.done_games = done
@@ -210,6 +221,22 @@ class BalanceModel(BackgroundWork, param.Parameterized):
                               "after": r["after"], "after CI": _ci(r, "after"),
                               "met": "yes" if r["met_after"] else "no"} for r in self.rows])
 
+    def skill_table(self):
+        """The fresh check read per bot seated (a mixed table's skill levels),
+        once per player count: win rate and mean score before and after the
+        proposal. Empty when every seat plays the same bot."""
+        import pandas as pd
+        out, shown = [], set()
+        for r in self.rows:
+            if not r.get("by_bot") or r["players"] in shown:
+                continue
+            shown.add(r["players"])
+            out.extend({"players": r["players"], "bot": b["bot"], "seats": b["seats"],
+                        "win rate before": b["win_rate_before"], "win rate after": b["win_rate_after"],
+                        "mean score before": b["mean_score_before"], "mean score after": b["mean_score_after"]}
+                       for b in r["by_bot"])
+        return pd.DataFrame(out)
+
 
 def _ci(row: dict, arm: str) -> str:
     lo, hi = row.get(f"{arm}_low"), row.get(f"{arm}_high")
@@ -252,6 +279,7 @@ class BalancePage(pn.viewable.Viewer):
         self._games = W.IntInput.from_param(m.param.games_per_trial, label="Games per trial and player count")
         self._fresh = W.IntInput.from_param(m.param.fresh_games, label="Games for the fresh check")
         self._seed = W.IntInput.from_param(m.param.seed, label="Seed")
+        self._bots = W.TextInput.from_param(m.param.bots, label="Bots (one, or one per seat: a skill mix)")
         self._workers = W.IntInput.from_param(m.param.workers, label="Worker processes (0 = here)")
         self._study = W.TextInput.from_param(m.param.study, label="Study file (SQLite; resumes)")
         self._allow = W.Checkbox.from_param(m.param.allow_seed, label="Also vary seed values")
@@ -326,14 +354,24 @@ class BalancePage(pn.viewable.Viewer):
             pn.pane.Str(m.diff or "", styles={"font-family": "monospace"}, css_classes=["balance-diff"]),
             "#### Before and after, fresh seeds (95% intervals)",
             pn.widgets.Tabulator(m.check_table(), disabled=True, show_index=False, sizing_mode="stretch_width"),
+            *self._skill_rows(),
             "#### Trials",
             pn.widgets.Tabulator(m.trials_table(), disabled=True, show_index=False, height=240,
                                  sizing_mode="stretch_width"),
         ]
 
+    def _skill_rows(self) -> list:
+        """The per-skill rows of the fresh check, when a mix of bots is seated."""
+        table = self.model.skill_table()
+        if table.empty:
+            return []
+        return ["#### Per skill level, fresh seeds (before → after)",
+                pn.widgets.Tabulator(table, disabled=True, show_index=False, sizing_mode="stretch_width",
+                                     css_classes=["balance-skills"])]
+
     def __panel__(self):
         settings = pn.Column("### Balance", self._game, self._targets, self._vary, self._trials, self._games,
-                             self._fresh, self._seed, self._workers, self._study, self._margin, self._allow, self._run,
+                             self._fresh, self._seed, self._bots, self._workers, self._study, self._margin, self._allow, self._run,
                              pn.Row(self._apply, self._undo), width=300)
         return pn.Row(settings, pn.Column(self._status, self._bar, self._results, sizing_mode="stretch_width"),
                       sizing_mode="stretch_width")

@@ -621,11 +621,14 @@ class ActionUsage(Metric):
     For the game's action kinds, ``u_k = sum_g times_g[k] / sum_g sum_k' times_g[k']``,
     range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). The
     times come from the game's per-game counts where it declares them
-    (``Game.action_kind_counts``; Pax Transhumanity: its main actions, Fundraise
-    to Import, an early end of the turn not counted), else from the cards
-    table for ``action_kinds`` that are card names (Mandate 2038: its Core
-    Actions, recorded once per selection). Not computed for games that name
-    no action kinds."""
+    (``Game.action_kind_counts``: the game's own ``game_stats`` counts, Pax
+    Transhumanity's main actions, Fundraise to Import, an early end of the
+    turn not counted; or the runner's tally through ``Game.action_kind``,
+    Meaning Made's six turn actions, a Touchpoint's answer and the Stability
+    Window's donations not counted), else from the cards table for
+    ``action_kinds`` that are card names (Mandate 2038: its Core Actions,
+    recorded once per selection). Not computed for games that name no action
+    kinds."""
 
     key, label, per = "action_usage", "Action usage", "kind"
 

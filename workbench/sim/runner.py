@@ -158,6 +158,10 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     # read before every action: its lowest value and the rounds spent in danger
     track = game.group_track if type(game).group_track is not Game.group_track else None
     track_low, danger_rounds = None, set()
+    # the action kinds a game counts through Game.action_kind (Meaning Made's
+    # turn actions), tallied per game into its action_kind_counts columns
+    kind_of = game.action_kind if type(game).action_kind is not Game.action_kind else None
+    kinds: dict[str, int] = {}
     while not state.is_terminal():
         if actions >= max_actions:
             break
@@ -187,6 +191,10 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                 else:
                     entry["times"] += 1
                     entry["seats"].add(seat)
+        if kind_of is not None:
+            kind = kind_of(state, action)
+            if kind is not None:
+                kinds[kind] = kinds.get(kind, 0) + 1
         state.apply_action(action)
         actions += 1
     # cut off here at the action limit, or by the game's own limit (ending "timeout")
@@ -218,6 +226,9 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                     else bool(track_low <= collapse + 1)})
     for key, value in game.game_stats(state).items():
         row[key if key not in row else f"stat_{key}"] = value
+    if kind_of is not None:
+        for kind, column in game.action_kind_counts.items():
+            row.setdefault(column, kinds.get(kind, 0))
     credit = 1.0 / len(winners) if winners else 0.0
     players = [{"index": index, "seed": config.seed, "seat": s, "name": names[s], "bot": bot_names[s],
                 "role": game.player_role(state, s),

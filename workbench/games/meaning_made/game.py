@@ -92,6 +92,12 @@ class MeaningMade(Game):
                     "rounds_to_spare": 1}
     group_track_collapse = 0
     group_track_danger = 2
+    # the share of choices by action kind (metrics.ActionUsage): each action of
+    # a player's turn, counted by the runner through action_kind. A Touchpoint
+    # counts when it is proposed; its answer and the Stability Window's donate
+    # or pass are replies, not a turn's choice, and are not counted
+    action_kind_counts = {"Gather": "n_gathers", "Load a Pattern": "n_loads", "Contribute": "n_contributions",
+                          "Touchpoint": "n_touchpoints", "Recycle": "n_recycles", "Convert": "n_conversions"}
 
     def group_track(self, state: MMState) -> int:
         return state.meaning
@@ -212,6 +218,11 @@ class MeaningMade(Game):
             return (action.initiative,)
         return ()
 
+    def action_kind(self, state: MMState, action) -> str | None:
+        if isinstance(action, str):
+            action = self.parse_action(state, action)
+        return _ACTION_KINDS.get(type(action))
+
     def game_stats(self, state: MMState) -> dict:
         per_layer = {7: 0, 8: 0, 9: 0, 10: 0}
         for name in state.completed:
@@ -294,5 +305,9 @@ class MeaningMade(Game):
         folder = cards_dir(GAME_ID)
         return [str(p) for p in card_problems(folder)] + rulings_problems(folder / "rulings.yaml")
 
+
+#: a turn action's kind, by its notation class (MeaningMade.action_kind_counts' keys)
+_ACTION_KINDS = {notation.Gather: "Gather", notation.Load: "Load a Pattern", notation.Contribute: "Contribute",
+                 notation.Touchpoint: "Touchpoint", notation.Recycle: "Recycle", notation.Convert: "Convert"}
 
 GAME = MeaningMade()
