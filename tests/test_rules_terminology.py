@@ -65,3 +65,36 @@ def test_an_accepted_finding_does_not_count(cards_copy):
     (cards_copy / "mandate_2038" / "rules" / "accepted-findings.yaml").write_text("[]\n", encoding="utf-8")
     rows = {r.term: r for r in terminology("mandate-2038", "hu").rows}
     assert "mandate-2038/section" in rows["Mandate"].otherwise
+
+
+def title_case_words(name: str, terms: set[str]) -> list[str]:
+    """Words after the first that a Hungarian name should not capitalise: Hungarian
+    capitalises only the first word of a name (*A zárt hurok*, not *A Zárt Hurok*). A word
+    that is itself a game term keeps its capital, and a colon starts a new name."""
+    from workbench.rules.text import strip_icons
+    out = []
+    for part in strip_icons(name).split(":"):
+        out += [w for w in part.split()[1:] if w[:1].isupper() and w.strip(",.") not in terms]
+    return out
+
+
+def test_hungarian_names_capitalise_the_first_word_only():
+    import yaml
+
+    from workbench.core.data import cards_dir
+    from workbench.rules.placeholders import flatten_terms, load_terms
+    from workbench.rules.text import strip_icons
+    assert title_case_words("A Zárt Hurok", set()) == ["Zárt", "Hurok"]
+    assert title_case_words("Átbillenési pont: A gépek ébredése", set()) == []
+    bad = []
+    for game_id in ("meaning-made", "mandate-2038", "pax-transhumanity"):
+        terms = flatten_terms(load_terms(game_id, "hu"))
+        words = {strip_icons(v).strip() for v in terms.values()}
+        names = list(terms.items())
+        printed = yaml.safe_load((cards_dir(game_id) / "print" / "strings.hu.yaml").read_text(encoding="utf-8"))
+        for card, fields in (printed.get("cards") or {}).items():
+            for key in ("name", "ability_name"):
+                if isinstance(fields, dict) and key in fields:
+                    names.append((f"print {card}", fields[key]))
+        bad += [f"{game_id} {where}: {name!r}" for where, name in names if title_case_words(str(name), words)]
+    assert bad == []
