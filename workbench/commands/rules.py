@@ -71,7 +71,8 @@ def add_parser(sub) -> None:
 
     t = rs.add_parser("terms", help="a game's terminology: one rendering per term?",
                       description="Each game term with its rendering in LANG and the clauses that use it; "
-                                  "flags a term with two renderings and a word that renders two terms. "
+                                  "flags a term with two renderings, a clause that renders a term otherwise "
+                                  "or uses a rendering for no source term, and a word that renders two terms. "
                                   "Exits 1 when the terminology is not one-to-one.")
     t.add_argument("game")
     t.add_argument("--lang", required=True)
@@ -274,11 +275,18 @@ def run_terms(args) -> int:
         return 0 if rep.ok else 1
     print(f"{game_id}: terms of the {rep.source_lang} original in {rep.lang}")
     for r in rep.rows:
-        mark = "" if len(r.renderings) == 1 else "   <- more than one rendering"
+        marks = []
+        if len(r.renderings) != 1:
+            marks.append("more than one rendering")
+        if r.otherwise:
+            marks.append(f"rendered otherwise in {', '.join(r.otherwise)}")
+        if r.unsourced:
+            marks.append(f"used with no source term in {', '.join(r.unsourced)}")
+        mark = f"   <- {'; '.join(marks)}" if marks else ""
         print(f"  {r.term:<32} {' | '.join(r.renderings):<34} {r.clauses:>3} clause(s){mark}")
     for word, terms in rep.shared.items():
         print(f"  {word!r} renders {len(terms)} terms: {', '.join(terms)}")
-    print("one rendering per term" if rep.ok else "terminology is not one-to-one")
+    print("one rendering per term, used for it in every clause" if rep.ok else "terminology is not one-to-one")
     return 0 if rep.ok else 1
 
 def run_init_lang(args) -> int:

@@ -20,20 +20,27 @@ from workbench.core.errors import DataError
 
 PLACEHOLDER_RE = re.compile(r"\$\{\s*(?P<key>[A-Za-z_][\w.-]*)\s*(?P<filters>(?:\|\s*[\w-]+\s*)*)\}")
 HU_VOWELS = set("aáeéiíoóöőuúüűAÁEÉIÍOÓÖŐUÚÜŰ")
+# letters whose Hungarian name starts with a vowel: ef, el, em, en, er, es, iksz, ipszilon
+HU_VOWEL_LETTER_NAMES = set("AÁEÉFIÍLMNOÓÖŐRSUÚÜŰXY")
 
 
 def hungarian_article(text: str) -> str:
     """``a`` or ``az`` before ``text``, by its first sound as read aloud. Icons and
     punctuation in front are skipped; a number counts by how it is read: ``az`` before
-    1 (egy), 5 (öt), 50 (ötven), 500 (ötszáz), 1000 (ezer), 1 000 000 (egymillió)..."""
+    1 (egy), 5 (öt), 50 (ötven), 500 (ötszáz), 1000 (ezer), 1 000 000 (egymillió)...;
+    a Roman numeral is read as an ordinal (``az I.`` első, ``a IV.`` negyedik, ``az V.``
+    ötödik); an acronym is read letter by letter, so its first letter's name counts
+    (``az MÁI`` em-á-i, ``az SZ`` esz, ``a KKV`` ká-ká-vé). The translation review's
+    article check judges written articles by the same reading."""
     i = 0
     while i < len(text) and not text[i].isalnum():
         i += 1
     if i == len(text):
         return "a"
-    if text[i].isdigit():
+    rest = text[i:]
+    if rest[0].isdigit():
         digits = ""
-        for ch in text[i:]:
+        for ch in rest:
             if ch.isdigit():
                 digits += ch
             elif ch in " \u00a0.\u202f" and digits:   # thousands separators
@@ -42,7 +49,22 @@ def hungarian_article(text: str) -> str:
                 break
         first, places = digits[0], len(digits)
         return "az" if first == "5" or (first == "1" and places % 3 == 1) else "a"
-    return "az" if text[i] in HU_VOWELS else "a"
+    roman = re.match(r"[IVXLC]+(?!\w)", rest)
+    if roman:
+        n = _roman_value(roman.group(0))
+        return "az" if n in (1, 5) or 50 <= n < 60 else "a"
+    if len(rest) > 1 and rest[:2].isalpha() and rest[:2].isupper():
+        return "az" if rest[0] in HU_VOWEL_LETTER_NAMES else "a"
+    return "az" if rest[0] in HU_VOWELS else "a"
+
+
+def _roman_value(numeral: str) -> int:
+    vals = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+    total = 0
+    for k, ch in enumerate(numeral):
+        v = vals[ch]
+        total += -v if k + 1 < len(numeral) and vals[numeral[k + 1]] > v else v
+    return total
 
 
 BUILTIN_FILTERS = {
