@@ -38,11 +38,15 @@ def legal_product(state: PaxState, seat: int) -> tuple:
     slot of ``slots`` (all pairs; listed idea by idea)."""
     # empty_slots() and movable(), inlined in one walk of the Market: this runs
     # for every Market slot in every position
-    synd, heat = state.synd, state.heat
+    # (the containers' types written out: the compiled build walks them directly)
+    synd: dict = state.synd
+    heat: dict = state.heat
     slots: list = []
     held: list = []
     for sphere in SPHERES:
-        for i, idea in enumerate(state.market[sphere]):
+        col: list = state.market[sphere]
+        for i in range(len(col)):
+            idea = col[i]
             if idea is None:
                 slots.append((sphere, i))
             else:
@@ -51,11 +55,13 @@ def legal_product(state: PaxState, seat: int) -> tuple:
         return (), ()
     ideas = []
     for idea in held:
-        for s in synd.get(idea, ()):
+        owners: tuple = synd.get(idea, ())
+        for s in owners:
             if s != seat:
                 break
         else:
-            for s in heat.get(idea, ()):
+            squares: tuple = heat.get(idea, ())
+            for s in squares:
                 if s is not None and s != seat:
                     break
             else:

@@ -20,12 +20,14 @@ def legal(state: PaxState, seat: int) -> list:
     # the Market walked here in its order (state.market_ideas), without a helper
     # call per idea: this runs in every position, and most ideas carry none of
     # the player's Heat
-    heat, ideas = state.heat, state.content.ideas
+    heat: dict = state.heat
+    ideas: dict = state.content.ideas
     for sphere in SPHERES:
-        for idea in state.market[sphere]:
+        col: list = state.market[sphere]
+        for idea in col:
             if idea is None:
                 continue
-            owners = heat[idea]
+            owners: tuple = heat[idea]
             if seat not in owners:
                 continue
             squares = ideas[idea].heat
