@@ -63,3 +63,31 @@ def test_injected_pool_plays_without_files(cards_copy, game_id):
     state = bound.new_initial_state(bound.config(bound.default_players, seed=1))
     assert not state.is_terminal() and state.legal_actions()
     loader.forget(game_id)
+
+
+def test_pool_is_validated_once_per_content(cards_copy, monkeypatch):
+    """A new game only stats the files: the pool is validated once per content.
+    A rewrite of the same bytes, or an edit undone, gets the pool validated
+    then; an edit the checks refuse is refused each time it is asked for."""
+    game = get_game("mandate-2038")
+    path = cards_copy / "mandate_2038" / "factions.yaml"
+    text = path.read_text(encoding="utf-8")
+    first = game.cards()
+    loads = []      # every validation starts with the name check
+    real_check = loader.check_pool_names
+    monkeypatch.setattr(loader, "check_pool_names", lambda *a: (loads.append(a), real_check(*a))[1])
+    for _ in range(3):
+        assert game.cards() is first and not loads          # unchanged: no validation
+    path.write_text(text, encoding="utf-8")                 # the same bytes, a new stamp
+    assert game.cards() is first and not loads
+    data = yaml.safe_load(text)
+    data["factions"][0]["start"]["compute"] = 99
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    for _ in range(2):                                      # refused, and refused again
+        with pytest.raises(DataError, match="start.compute"):
+            game.cards()
+    assert len(loads) == 2
+    path.write_text(text, encoding="utf-8")                 # the edit undone
+    assert game.cards() is first and len(loads) == 2
+    path.write_text(text + "\n# touched\n", encoding="utf-8")   # a new content: validated
+    assert game.cards() is not first and len(loads) == 3

@@ -11,6 +11,14 @@ content hash as well, the way git treats "racily clean" files. So a designer who
 edits ``cards/<game>/*.yaml`` while a notebook or ``workbench serve`` is open
 plays the edited rules in the next game, without a restart.
 
+That comparison runs for every new game, so it is kept to one ``os.stat`` per
+file on paths worked out once per folder; a pool is validated once per content:
+files whose stamp changed but whose bytes are one the folder already held (a
+save of unchanged cards, an undo back to the last version, a checkout) get the
+pool validated then, not a second validation. Only a content never validated
+is loaded and checked, so an edit the checks refuse is refused every time it
+is asked for.
+
 :func:`validate_rows` is the shared helper that turns a list of YAML mappings
 into pydantic models, naming file, card and field on the first failure.
 """
@@ -59,12 +67,27 @@ class _Entry:
     pool: Any
 
 
+@dataclass(frozen=True)
+class _Where:
+    """A pool's folder, its files as paths and as the strings ``os.stat`` takes
+    (worked out once: a new game asks for its pool, and building five paths
+    cost as much as statting them), and the cache key."""
+    path: Path
+    files: tuple[Path, ...]
+    names: tuple[str, ...]
+    key: tuple[str, str]
+
+
 _CACHE: dict[tuple[str, str], _Entry] = {}
-_RESOLVED: dict[tuple, Path] = {}
+_RESOLVED: dict[tuple, _Where] = {}
+#: per folder, the pools already validated, by the SHA-256 of their files (the
+#: last few contents only: an undo, a redo, a save of unchanged cards)
+_VALIDATED: dict[tuple[str, str], dict[tuple[str, ...], Any]] = {}
+_VALIDATED_KEPT = 4
 _LOCK = threading.Lock()
 
 
-def _stat(path: Path) -> tuple[int, int]:
+def _stat(path: str | Path) -> tuple[int, int]:
     try:
         st = os.stat(path)
     except OSError:
@@ -78,48 +101,58 @@ def _digest(path: Path) -> str:
     return file_digest(path) or ""
 
 
-def _folder(spec: PoolSpec, folder: str | Path | None) -> Path:
+def _folder(spec: PoolSpec, folder: str | Path | None) -> _Where:
     # resolved once per (folder, $WORKBENCH_CARDS): new games ask for the pool often
     key = (spec.game_id, str(folder) if folder else None, os.environ.get("WORKBENCH_CARDS"))
     found = _RESOLVED.get(key)
     if found is None:
-        found = _RESOLVED[key] = Path(folder) if folder else cards_dir(spec.game_id)
+        path = Path(folder) if folder else cards_dir(spec.game_id)
+        files = tuple(path / name for name in spec.files)
+        found = _RESOLVED[key] = _Where(path, files, tuple(str(f) for f in files), (spec.game_id, str(path)))
     return found
 
 
 def load_pool(spec: PoolSpec, folder: str | Path | None = None) -> Any:
     """The validated pool of ``folder`` (default: the game's card folder), read
     again when one of ``spec.files`` changed since the last load."""
-    path = _folder(spec, folder)
-    files = [path / name for name in spec.files]
-    stamp = tuple(_stat(f) for f in files)
-    key = (spec.game_id, str(path))
-    hit = _CACHE.get(key)
+    where = _folder(spec, folder)
+    stamp = tuple([_stat(name) for name in where.names])
+    hit = _CACHE.get(where.key)
     if hit is not None and hit.stamp == stamp:
         if not hit.racy:
             return hit.pool
-        if all(_digest(path / n) == hit.hashes[n] for n in hit.racy):
+        if all(_digest(where.path / n) == hit.hashes[n] for n in hit.racy):
             newest = max(mtime for mtime, _ in stamp)
             if time.time_ns() - newest > RACY_SECONDS * 1e9:
                 hit.racy = ()  # unchanged long after its last write: the stamp is enough from now on
             return hit.pool
     with _LOCK:
         now = time.time_ns()
+        path, files = where.path, where.files
         hashes = {f.name: _digest(f) for f in files}
-        # two names that read the same on screen are refused, whatever the game
-        # (first: the game's own checks would complain about a symptom of it)
-        check_pool_names(path, spec.files)
-        pool = spec.load(path)
+        content = tuple(hashes[f.name] for f in files)
+        seen = _VALIDATED.setdefault(where.key, {})
+        pool = seen.get(content) if all(content) else None
+        if pool is None:
+            # two names that read the same on screen are refused, whatever the game
+            # (first: the game's own checks would complain about a symptom of it)
+            check_pool_names(path, spec.files)
+            pool = spec.load(path)      # raises on a refused edit: nothing is kept
+            if all(content):            # every file was read: its content names the pool
+                seen[content] = pool
+                while len(seen) > _VALIDATED_KEPT:
+                    del seen[next(iter(seen))]
         racy = tuple(f.name for f, (mtime, _) in zip(files, stamp)
                      if now - mtime < RACY_SECONDS * 1e9)
-        _CACHE[key] = _Entry(stamp, hashes, racy, pool)
+        _CACHE[where.key] = _Entry(stamp, hashes, racy, pool)
     return pool
 
 
 def forget(game_id: str | None = None) -> None:
     """Drop cached pools (all, or one game's), e.g. after a test swapped folders."""
-    for key in [k for k in _CACHE if game_id is None or k[0] == game_id]:
-        del _CACHE[key]
+    for cache in (_CACHE, _VALIDATED):
+        for key in [k for k in cache if game_id is None or k[0] == game_id]:
+            del cache[key]
     _RESOLVED.clear()
 
 

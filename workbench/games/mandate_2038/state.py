@@ -237,7 +237,10 @@ class MandateState(State):
 
     def initiative_order(self) -> list[int]:
         """Seats clockwise from the Initiative holder."""
-        return [(self.initiative + i) % self.n for i in range(self.n)]
+        # the count read once, not through the ``n`` property per seat: the rules
+        # (compiled) ask for this order every turn
+        n, first = len(self.players), self.initiative
+        return [(first + i) % n for i in range(n)]
 
     def note(self, text: str) -> None:
         """Record what happened (for the dashboard's log and scenario reports)."""

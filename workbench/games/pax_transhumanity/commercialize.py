@@ -23,7 +23,7 @@ from workbench.core.errors import IllegalAction
 from .data import SPHERES
 from .effects import queue_card_effects, run_tasks
 from .finance import can_pay, divest, pay
-from .labour import action_cost, check_labour, do_labour, labour_places
+from .labour import action_cost, check_labour, do_labour, labour_keys
 from .notation import A
 from .regime import commercialize_subsidized, update_regime
 
@@ -78,8 +78,11 @@ def reserved(state: PaxState, idea: str, via: str):
     return out
 
 
-def cost(state: PaxState, idea: str, labour_key: str) -> int:
-    sphere, _ = state.where_in_market(idea)
+def cost(state: PaxState, idea: str, labour_key: str, sphere: str | None = None) -> int:
+    """The price of commercializing ``idea`` (in the Market; ``sphere``: its
+    column, when the caller knows it) with labour at ``labour_key``."""
+    if sphere is None:
+        sphere = state.where_in_market(idea)[0]
     return action_cost(state, sphere, labour_key, commercialize_subsidized(state, sphere))
 
 
@@ -101,21 +104,27 @@ def check(state: PaxState, seat: int, action) -> None:
 
 
 def legal(state: PaxState, seat: int) -> list:
-    out = []
-    synd = state.synd
+    out: list = []
+    # labour first, worked out once (labour_keys): most players in most positions
+    # have no Maker labour in a sphere where they hold a Syndication
+    mine = labour_keys(state, seat)
+    if not mine:
+        return out
+    synd, side_places = state.synd, state.content.side_places
     for sphere in SPHERES:
+        places = [k for k in side_places[(sphere, "M")] if k in mine]     # labour_places(..., "M")
+        if not places:
+            continue
         held = [idea for idea in state.market[sphere] if idea is not None and seat in synd.get(idea, ())]
         if not held:
             continue
-        places = labour_places(state, seat, sphere, "M")
-        if not places:
-            continue
+        # the price depends on the idea only through its sphere: once per place
+        prices = [cost(state, held[0], key, sphere) for key in places]
         for idea in held:
             ways = [w for w in WAYS if feasible(state, seat, idea, w)]
             if not ways:
                 continue
-            for key in places:
-                price = cost(state, idea, key)
+            for key, price in zip(places, prices):
                 for via in ways:
                     if not can_pay(state, seat, price, reserved(state, idea, via)):
                         continue

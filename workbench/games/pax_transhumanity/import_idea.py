@@ -36,25 +36,36 @@ def legal(state: PaxState, seat: int) -> list:
 def legal_product(state: PaxState, seat: int) -> tuple:
     """``(ideas, slots)``: every legal Import is one idea of ``ideas`` to one
     slot of ``slots`` (all pairs; listed idea by idea)."""
-    slots = empty_slots(state)
+    # empty_slots() and movable(), inlined in one walk of the Market: this runs
+    # for every Market slot in every position
+    # (the containers' types written out: the compiled build walks them directly)
+    synd: dict = state.synd
+    heat: dict = state.heat
+    slots: list = []
+    held: list = []
+    for sphere in SPHERES:
+        col: list = state.market[sphere]
+        for i in range(len(col)):
+            idea = col[i]
+            if idea is None:
+                slots.append((sphere, i))
+            else:
+                held.append(idea)
     if not slots:
         return (), ()
-    # movable(), inlined: this runs for every Market idea in every position
-    synd, heat = state.synd, state.heat
     ideas = []
-    for sphere in SPHERES:
-        for idea in state.market[sphere]:
-            if idea is None:
-                continue
-            for s in synd.get(idea, ()):
-                if s != seat:
+    for idea in held:
+        owners: tuple = synd.get(idea, ())
+        for s in owners:
+            if s != seat:
+                break
+        else:
+            squares: tuple = heat.get(idea, ())
+            for s in squares:
+                if s is not None and s != seat:
                     break
             else:
-                for s in heat.get(idea, ()):
-                    if s is not None and s != seat:
-                        break
-                else:
-                    ideas.append(idea)
+                ideas.append(idea)
     return ideas, slots
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.errors import IllegalAction
 
+from .data import SPHERES
 from .finance import divest
 from .notation import A
 
@@ -16,13 +17,23 @@ if TYPE_CHECKING:
 
 def legal(state: PaxState, seat: int) -> list:
     out = []
-    for idea in state.market_ideas():
-        if seat not in state.heat[idea]:
-            continue
-        squares = state.idea(idea).heat
-        for colour in ("white", "black"):
-            if any(c == colour and state.heat[idea][i] == seat for i, c in enumerate(squares)):
-                out.append(A("placate", idea, colour))
+    # the Market walked here in its order (state.market_ideas), without a helper
+    # call per idea: this runs in every position, and most ideas carry none of
+    # the player's Heat
+    heat: dict = state.heat
+    ideas: dict = state.content.ideas
+    for sphere in SPHERES:
+        col: list = state.market[sphere]
+        for idea in col:
+            if idea is None:
+                continue
+            owners: tuple = heat[idea]
+            if seat not in owners:
+                continue
+            squares = ideas[idea].heat
+            for colour in ("white", "black"):
+                if any(c == colour and owners[i] == seat for i, c in enumerate(squares)):
+                    out.append(A("placate", idea, colour))
     return out
 
 

@@ -92,27 +92,37 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
     capital, wealth, debt = state.fin[seat]
     money, on_track = 2 * capital + wealth, capital + wealth + debt
     agents_at: dict = {}    # cost -> agents left after paying it (few distinct costs)
-    synd, heat, squares = state.synd, state.heat, state.content.heat_squares
+    # the containers' types written out (tuples of seats, of square indices): the
+    # compiled build then walks them directly; this runs for every Market idea in
+    # every position
+    synd: dict = state.synd
+    heat: dict = state.heat
+    squares: dict = state.content.heat_squares
     for sphere in SPHERES:
-        for slot, idea in enumerate(state.market[sphere]):
+        col: list = state.market[sphere]
+        for slot in range(len(col)):
+            idea = col[slot]
             if idea is None:
                 continue
-            owners = synd.get(idea, ())
+            owners: tuple = synd.get(idea, ())
             if seat in owners:
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
+            agents: int
             if cost <= money:       # the track pays it: no Patent sold (finance.plan_payment)
                 agents = on_track
             else:
-                agents = agents_at.get(cost)
-                if agents is None:
-                    agents = agents_at[cost] = agents_after_payment(state, seat, cost)
+                known = agents_at.get(cost)
+                if known is None:
+                    known = agents_at[cost] = agents_after_payment(state, seat, cost)
+                agents = known
             if agents < 1:
                 continue
-            # the uncovered Heat counted here, not through uncovered(): this runs
-            # for every Market idea in every position
-            held = heat[idea]
-            whites_at, blacks_at = squares[idea]
+            # the uncovered Heat counted here, not through uncovered()
+            held: tuple = heat[idea]
+            at: tuple = squares[idea]
+            whites_at: tuple = at[0]
+            blacks_at: tuple = at[1]
             whites = 0
             for i in whites_at:
                 if held[i] is None:
