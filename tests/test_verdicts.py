@@ -9,6 +9,7 @@ import json
 import random
 
 import numpy as np
+import polars as pl
 import pytest
 
 from workbench.core.registry import game_ids, get_game
@@ -160,6 +161,30 @@ def test_generators_plant_only_on_what_baseline_games_reach():
     edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
                                               4, pick_rates=lambda n: by_ideas)
     assert all(len(e.edits) == 5 and all(f == "heat" for _, f, _ in e.edits) for e in edits)
+
+
+def test_planted_dearer_ideas_get_white_heat_and_rewards_need_room_under_the_cap():
+    """A dearer Pax Idea gets only white Heat squares (a Syndication must cover
+    those; a black one it may leave), for a dearer card and a dearer End alike;
+    a larger Meaning Made reward is planted only at player counts whose
+    baseline games leave players below the Legacy cap."""
+    from workbench.tweak import open_session as TweakSession
+    pax, mm = get_game("pax-transhumanity"), get_game("meaning-made")
+    session = TweakSession("pax-transhumanity")
+    ideas = session.table().filter(pl.col("kind") == "idea")
+    heat = {name: (h or "").split() for name, h in ideas.select("name", "heat").iter_rows()}
+    for kind, rates in (("dearer-card", None), ("dearer-end", {"ending:tipping-point": 0.8})):
+        for planted in planted_module(pax).planted_edits(session, random.Random(3), kind, 8,
+                                                         pick_rates=rates and (lambda n: rates)):
+            for card, field, value in planted.edits:
+                if field == "heat":
+                    old, new = heat[card], value.split()
+                    assert new[:len(old)] == old and len(new) > len(old), planted.note
+                    assert set(new[len(old):]) == {"white"}, planted.note
+    at_cap = lambda n: {"stat:players_at_cap": 0.96 * n if n == 2 else 0.3 * n}   # noqa: E731
+    edits = planted_module(mm).planted_edits(TweakSession("meaning-made"), random.Random(1), "larger-rewards",
+                                             12, pick_rates=at_cap)
+    assert {e.players for e in edits} and 2 not in {e.players for e in edits}
 
 
 def test_action_kind_share_from_the_games_own_counts():

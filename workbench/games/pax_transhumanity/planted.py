@@ -3,11 +3,11 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
 (which idea, which Heat square, by how much, at which player count).
 
 * ``dearer-card``: an idea that games take (in at least a fifth of baseline
-  games) gets one or two more Heat squares: it is taken fewer times per game,
-  in fewer games, or later.
+  games) gets one or two more *white* Heat squares: it is taken fewer times
+  per game, in fewer games, or later.
 * ``dearer-end``: the Ideas whose effect ends the game (the four Tipping
   Points and Plurality, which end it as a Tipping Point or by plurality)
-  each get the same one or two more Heat squares, or the Tycoon needs 1-2
+  each get the same one or two more white Heat squares, or the Tycoon needs 1-2
   more Companies, or a Singular run 1-2 more bands: games last longer.
   Planted only on an End that ends at least one baseline game in five at
   that player count (``pick_rates``' ``ending:NAME``), as dearer cards are
@@ -15,6 +15,14 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   when it is dearer (greedy games at 3 players: Tipping Point 75 %, Singular
   15 %, Plurality 10 %, Tycoon never, 20 games).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
+
+Only white squares make an Idea dearer: a Syndication must cover every
+uncovered white square with an agent, while a black one *may* be covered
+(:mod:`.syndicate`; the deck's own note: "white must be covered when
+syndicating, black may"). A black square costs nothing to take the Idea and is an option
+(a Damping target, a Future Shock agent that shields its owner in a Nuclear
+Exchange), so "one more black square" is no dearer card: the generator
+planted such edits until 2026-12-02, and they were most of its Pax misses.
 
 Not planted: a shared track (the table does not fall together) and larger
 rewards (the scores are counts the rules fix, not values of the cards).
@@ -26,6 +34,8 @@ from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4)
+#: the Heat square a Syndication must cover (the only one that makes an Idea dearer)
+DEARER_HEAT = "white"
 #: the setting of each End, and the ending it brings
 END_SETTINGS = (("tycoon_company", "tycoon"), ("singular_run", "singular"))
 #: the endings an Idea with the ``game end`` effect brings
@@ -44,7 +54,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             names = sorted(c for c in ideas["name"].to_list() if rates.get(c, 0) >= 0.2) or sorted(ideas["name"])
             card = rng.choice(names)
             old = ideas.filter(ideas["name"] == card)["heat"][0] or ""
-            added = [rng.choice(("white", "black")) for _ in range(rng.randint(1, 2))]
+            added = [DEARER_HEAT] * rng.randint(1, 2)
             new = " ".join(old.split() + added)
             out.append(PlantedEdit(kind, [(card, "heat", new)], n,
                                    [(f"card_times:{card}", "lower"), (f"card_use:{card}", "lower"),
@@ -60,7 +70,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             name = rng.choice(ends or [GAME_END, *(e for e, _ in END_SETTINGS)])
             if name == GAME_END:
                 enders = ideas.filter(ideas["effects"].fill_null("").str.contains(GAME_END, literal=True))
-                added = [rng.choice(("white", "black")) for _ in range(rng.randint(1, 2))]
+                added = [DEARER_HEAT] * rng.randint(1, 2)
                 edits = [(card, "heat", " ".join((heat or "").split() + added))
                          for card, heat in enders.select("name", "heat").iter_rows()]
                 out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher")],
