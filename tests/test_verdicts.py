@@ -9,6 +9,7 @@ import json
 import random
 
 import numpy as np
+import polars as pl
 import pytest
 
 from workbench.core.registry import game_ids, get_game
@@ -142,24 +143,49 @@ def test_planted_edits_expect_a_leading_metric(game_id):
 
 
 def test_generators_plant_only_on_what_baseline_games_reach():
-    """A dearer AGI payment is planted only where baseline games declare AGI,
-    a dearer Tycoon only where games end by Tycoon (pick_rates' ``stat:`` and
-    ``ending:`` entries), as dearer cards only on cards games take."""
+    """A dearer AGI payment is planted only where baseline games declare AGI
+    (pick_rates' ``stat:`` entries), as dearer cards only on cards games
+    take; a dearer Pax End makes every End dearer at once (whichever way
+    baseline games end: one End dearer alone, games end by another)."""
     from workbench.tweak import open_session as TweakSession
     mandate, pax = get_game("mandate-2038"), get_game("pax-transhumanity")
     never = {"stat:agi_declarations": 0.0, "stat:facilities_built": 3.0, "stat:generators_built": 1.0}
     edits = planted_module(mandate).planted_edits(TweakSession("mandate-2038"), random.Random(1), "dearer-card",
                                                   12, pick_rates=lambda n: never)
     assert {e.expect[0][0] for e in edits} <= {"stat:facilities_built", "stat:generators_built"}
-    only_singular = {"ending:singular": 0.9, "ending:tipping-point": 0.1}
-    edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
-                                              8, pick_rates=lambda n: only_singular)
-    assert {e.edits[0][0] for e in edits} == {"singular_run"}
-    # games ending by a game-end Idea (Tipping Point or Plurality): those Ideas get dearer, all alike
-    by_ideas = {"ending:tipping-point": 0.15, "ending:plurality": 0.1, "ending:singular": 0.1}
-    edits = planted_module(pax).planted_edits(TweakSession("pax-transhumanity"), random.Random(1), "dearer-end",
-                                              4, pick_rates=lambda n: by_ideas)
-    assert all(len(e.edits) == 5 and all(f == "heat" for _, f, _ in e.edits) for e in edits)
+    session = TweakSession("pax-transhumanity")
+    for rates in ({"ending:singular": 0.9, "ending:tipping-point": 0.1}, None):
+        edits = planted_module(pax).planted_edits(session, random.Random(1), "dearer-end", 4,
+                                                  pick_rates=rates and (lambda n: rates))
+        for e in edits:
+            fields = [(card, f) for card, f, _ in e.edits]
+            assert sum(f == "heat" for _, f in fields) == 5            # the four Tipping Points and Plurality
+            assert {c for c, f in fields if f == "value"} == {"singular_run", "tycoon_company"}
+            assert all(new > session.value_of(c, "value") for c, f, new in e.edits if f == "value")
+
+
+def test_planted_dearer_ideas_get_white_heat_and_rewards_need_room_under_the_cap():
+    """A dearer Pax Idea gets only white Heat squares (a Syndication must cover
+    those; a black one it may leave), for a dearer card and a dearer End alike;
+    a larger Meaning Made reward is planted only at player counts whose
+    baseline games leave players below the Legacy cap."""
+    from workbench.tweak import open_session as TweakSession
+    pax, mm = get_game("pax-transhumanity"), get_game("meaning-made")
+    session = TweakSession("pax-transhumanity")
+    ideas = session.table().filter(pl.col("kind") == "idea")
+    heat = {name: (h or "").split() for name, h in ideas.select("name", "heat").iter_rows()}
+    for kind, rates in (("dearer-card", None), ("dearer-end", {"ending:tipping-point": 0.8})):
+        for planted in planted_module(pax).planted_edits(session, random.Random(3), kind, 8,
+                                                         pick_rates=rates and (lambda n: rates)):
+            for card, field, value in planted.edits:
+                if field == "heat":
+                    old, new = heat[card], value.split()
+                    assert new[:len(old)] == old and len(new) > len(old), planted.note
+                    assert set(new[len(old):]) == {"white"}, planted.note
+    at_cap = lambda n: {"stat:players_at_cap": 0.96 * n if n == 2 else 0.3 * n}   # noqa: E731
+    edits = planted_module(mm).planted_edits(TweakSession("meaning-made"), random.Random(1), "larger-rewards",
+                                             12, pick_rates=at_cap)
+    assert {e.players for e in edits} and 2 not in {e.players for e in edits}
 
 
 def test_action_kind_share_from_the_games_own_counts():

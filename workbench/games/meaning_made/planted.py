@@ -13,7 +13,13 @@ variations (which card, which token, by how much, at which player count).
   and more of them at the top of the Legacy track. Not "the score spread
   widens": Legacy stops at 30 (seed value), so larger rewards push the table
   against the cap and the spread narrows as often as it widens (measured:
-  5 of 9 such edits named the spread lower, docs/verdicts.md).
+  5 of 9 such edits named the spread lower, docs/verdicts.md). Planted only
+  at a player count where baseline games leave room under the cap (at most
+  :data:`CAP_ROOM` of the players end there, ``pick_rates``' ``stat:players_at_cap``):
+  where nearly every player already ends at the cap (greedy 2-player games:
+  96 %, 40 games) a larger reward cannot raise what they end with, so
+  neither effect is certain there, as a card no game takes cannot be taken
+  less.
 * ``dearer-end``: the End Initiative needs 2-5 more of one token: games last
   longer, with fewer rounds to spare.
 * ``no-op``: a card's flavour text, or its provenance mark: nothing the rules read.
@@ -25,6 +31,11 @@ from workbench.tweak.planted import NO_OP, PlantedEdit
 
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4, 5)
+#: the largest share of players ending at the Legacy cap (baseline games at that
+#: player count) at which a larger reward is planted (our draft: a quarter of the
+#: players with room below the cap; greedy games: 2 players 0.96, 3 players 0.33,
+#: 4 players 0.35, 5 players 0.13)
+CAP_ROOM = 0.75
 WORDS = ("quiet", "river", "lantern", "glass", "ember", "orbit", "thread", "harbour", "moss", "signal")
 
 
@@ -36,8 +47,16 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
     settings = cards.settings
     end = settings.end_initiative
     out = []
+
+    def room_under_cap(n: int) -> bool:
+        rates = pick_rates(n) if pick_rates else {}
+        return rates.get("stat:players_at_cap", 0.0) / n <= CAP_ROOM
+
     for _ in range(count):
-        n = rng.choice(players or PLAYERS)
+        if kind == "larger-rewards":
+            n = rng.choice([p for p in players or PLAYERS if room_under_cap(p)] or list(players or PLAYERS))
+        else:
+            n = rng.choice(players or PLAYERS)
         if kind == "dearer-card":
             rates = pick_rates(n) if pick_rates else {}
             names = sorted(p for p in cards.patterns if rates.get(p, 0) >= 0.2) or sorted(cards.patterns)

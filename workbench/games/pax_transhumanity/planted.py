@@ -3,18 +3,28 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
 (which idea, which Heat square, by how much, at which player count).
 
 * ``dearer-card``: an idea that games take (in at least a fifth of baseline
-  games) gets one or two more Heat squares: it is taken fewer times per game,
-  in fewer games, or later.
-* ``dearer-end``: the Ideas whose effect ends the game (the four Tipping
-  Points and Plurality, which end it as a Tipping Point or by plurality)
-  each get the same one or two more Heat squares, or the Tycoon needs 1-2
-  more Companies, or a Singular run 1-2 more bands: games last longer.
-  Planted only on an End that ends at least one baseline game in five at
-  that player count (``pick_rates``' ``ending:NAME``), as dearer cards are
-  planted only on cards games take: an End no game reaches changes no game
-  when it is dearer (greedy games at 3 players: Tipping Point 75 %, Singular
-  15 %, Plurality 10 %, Tycoon never, 20 games).
+  games) gets one or two more *white* Heat squares: it is taken fewer times
+  per game, in fewer games, or later.
+* ``dearer-end``: every way the game ends gets dearer together: the Ideas
+  whose effect ends the game (the four Tipping Points and Plurality) each
+  get the same one or two more white Heat squares, the Singular run needs
+  1-2 more bands and the Tycoon 1-2 more Companies: games last longer.
+  Not one End alone: Pax ends by the first of four Ends, so when one gets
+  dearer the games end by another in as many rounds (measured, greedy, 3
+  players, 120 paired games, every game-end Idea one white square more:
+  Tipping Point endings 81 -> 69, Singular 9 -> 18, mean rounds of the
+  games that ended by the rules 19.15 -> 18.97). Until 2026-12-02 the generator made
+  one End dearer, where baseline games end by it. Plurality researched
+  away still ends the game at the old price (no card value prices it).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
+
+Only white squares make an Idea dearer: a Syndication must cover every
+uncovered white square with an agent, while a black one *may* be covered
+(:mod:`.syndicate`; the deck's own note: "white must be covered when
+syndicating, black may"). A black square costs nothing to take the Idea and is an option
+(a Damping target, a Future Shock agent that shields its owner in a Nuclear
+Exchange), so "one more black square" is no dearer card: the generator
+planted such edits until 2026-12-02, and they were most of its Pax misses.
 
 Not planted: a shared track (the table does not fall together) and larger
 rewards (the scores are counts the rules fix, not values of the cards).
@@ -26,10 +36,11 @@ from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
 
 KINDS = ("dearer-card", "dearer-end", NO_OP)
 PLAYERS = (2, 3, 4)
-#: the setting of each End, and the ending it brings
+#: the Heat square a Syndication must cover (the only one that makes an Idea dearer)
+DEARER_HEAT = "white"
+#: the setting of each End that is not an Idea, and the ending it brings
 END_SETTINGS = (("tycoon_company", "tycoon"), ("singular_run", "singular"))
-#: the endings an Idea with the ``game end`` effect brings
-GAME_END_IDEA_ENDINGS = ("tipping-point", "plurality")
+#: the effect of the Ideas that end the game
 GAME_END = "game end"
 
 
@@ -44,32 +55,26 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             names = sorted(c for c in ideas["name"].to_list() if rates.get(c, 0) >= 0.2) or sorted(ideas["name"])
             card = rng.choice(names)
             old = ideas.filter(ideas["name"] == card)["heat"][0] or ""
-            added = [rng.choice(("white", "black")) for _ in range(rng.randint(1, 2))]
+            added = [DEARER_HEAT] * rng.randint(1, 2)
             new = " ".join(old.split() + added)
             out.append(PlantedEdit(kind, [(card, "heat", new)], n,
                                    [(f"card_times:{card}", "lower"), (f"card_use:{card}", "lower"),
                                     (f"card_first_round:{card}", "higher")],
                                    f"{card} heat '{old}' -> '{new}'"))
         elif kind == "dearer-end":
-            rates = pick_rates(n) if pick_rates else {}
-
-            def share(*endings):
-                return sum(rates.get(f"ending:{e}", 0.0) for e in endings) if rates else 1.0
-            ends = ([GAME_END] if share(*GAME_END_IDEA_ENDINGS) >= 0.2 else [])
-            ends += [name for name, ending in END_SETTINGS if share(ending) >= 0.2]
-            name = rng.choice(ends or [GAME_END, *(e for e, _ in END_SETTINGS)])
-            if name == GAME_END:
-                enders = ideas.filter(ideas["effects"].fill_null("").str.contains(GAME_END, literal=True))
-                added = [rng.choice(("white", "black")) for _ in range(rng.randint(1, 2))]
-                edits = [(card, "heat", " ".join((heat or "").split() + added))
-                         for card, heat in enders.select("name", "heat").iter_rows()]
-                out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher")],
-                                       f"every game-end Idea heat + '{' '.join(added)}'"))
-                continue
-            old = session.value_of(name, "value")
-            new = old + rng.randint(1, 2)
-            out.append(PlantedEdit(kind, [(name, "value", new)], n, [("duration_rounds", "higher")],
-                                   f"{name} {old} -> {new}"))
+            # every End at once: make one dearer and games end by another in
+            # as many rounds (see the module docstring)
+            enders = ideas.filter(ideas["effects"].fill_null("").str.contains(GAME_END, literal=True))
+            added = [DEARER_HEAT] * rng.randint(1, 2)
+            edits = [(card, "heat", " ".join((heat or "").split() + added))
+                     for card, heat in enders.select("name", "heat").iter_rows()]
+            notes = [f"every game-end Idea heat + '{' '.join(added)}'"]
+            for name, _ in END_SETTINGS:
+                old = session.value_of(name, "value")
+                new = old + rng.randint(1, 2)
+                edits.append((name, "value", new))
+                notes.append(f"{name} {old} -> {new}")
+            out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher")], ", ".join(notes)))
         elif kind == NO_OP:
             out.append(provenance_flip(kind, table, rng, n))
         else:
