@@ -48,6 +48,9 @@ class Lexicon:
     dimensions: dict[str, list[str]]
     suffixes: tuple[str, ...]
     phrase_index: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    single_strict: frozenset = frozenset()   # words that say "one" (see `single` in the lexicon)
+    single_loose: frozenset = frozenset()    # words a translation may render as "one"
+    only: frozenset = frozenset()            # the words that say "only"
 
     def dimension_of(self, concept: str) -> str:
         for dim, names in self.dimensions.items():
@@ -88,8 +91,12 @@ def lexicon(lang: str) -> Lexicon | None:
         concepts[name] = Concept(name, tuple(words), frozenset(forms), ph, tuple(spec.get("endings", ())),
                                  frozenset(str(x).lower() for x in spec.get("not", ())))
     phrases.sort(key=lambda p: -len(p[0]))
+    single = data.get("single") or {}
     lex = Lexicon(base_lang(lang), concepts, {k: list(v) for k, v in (data.get("dimensions") or {}).items()},
-                  tuple(data.get("suffixes") or ("",)), phrases)
+                  tuple(data.get("suffixes") or ("",)), phrases,
+                  frozenset(str(w).lower() for w in single.get("strict", ())),
+                  frozenset(str(w).lower() for w in single.get("loose", ())),
+                  frozenset(str(w).lower() for w in data.get("only", ())))
     return lex
 
 
