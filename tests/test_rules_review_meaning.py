@@ -65,3 +65,11 @@ def test_a_sentence_split_at_then_is_not_an_added_sentence():
     assert not any(c == "sentences" for c, _ in _findings(src, "Húzz egy lapot. Ezután passzolj.", "en", "hu"))
     # a sentence that says something new still counts
     assert ("sentences", "1 -> 2") in _findings(src, "Húzz egy lapot, majd passzolj. A Csoport veszít.", "en", "hu")
+
+
+def test_icon_terms_that_trade_the_compared_with_role_are_caught():
+    src = "If your 🛡️Vitals are higher than your 🌳Legacy, gain 1."
+    good = "Ha a 🛡️Életerőd magasabb a 🌳Örökségednél, kapsz 1-et."
+    swapped = "Ha a 🌳Örökséged magasabb a 🛡️Életerődnél, kapsz 1-et."
+    assert not any(c == "term-roles" for c, _ in _findings(src, good, "en", "hu"))
+    assert any(c == "term-roles" and d.startswith("compared") for c, d in _findings(src, swapped, "en", "hu"))

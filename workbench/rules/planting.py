@@ -479,8 +479,9 @@ def reword_reorder(text: str, lang: str, rng: random.Random, **_) -> list:
     for m in re.finditer(r"(?:(?<=^)|(?<=[.!?] ))" + lead + r"([^,.;:]*), ([^.;:!?]+)([.!?])", text):
         head = (m.group(1) + m.group(2)).strip()
         rest = m.group(3).strip()
-        if "$" in rest[:2]:
-            continue
+        if "$" in rest[:2] or any(part.count("${") != part.count("}") for part in (head, rest)) \
+                or m.group(4) == "." and re.search(r"(?:\d|\b[IVX]+)$", rest):
+            continue   # the match cut a placeholder or stopped at an ordinal's full stop: no clause
         new = rest[0].upper() + rest[1:] + (" " if lang == "en" else ", ") + head[0].lower() + head[1:] + m.group(4)
         out.append((text[:m.start()] + new + text[m.end():], f"moved {head!r} to the end"))
     return out
@@ -497,7 +498,9 @@ def reword_word_order(text: str, lang: str, rng: random.Random, **_) -> list:
             out.append((text[:m.start()] + m.group(2) + " " + m.group(1) + text[m.end():],
                         f"{m.group(0)!r} -> {m.group(2)} {m.group(1)}"))
         # "X-ot kapsz" <-> "kapsz X-ot": object and verb trade places
-        for m in re.finditer(r"\b(\w+(?:ot|et|öt|at|t)) (kapsz|kap|veszel|vesz|húzol|húz|fizetsz|fizet)\b", text):
+        # (a whole word: not the suffix of a digit, "5-öt", nor a term glued to its icon, "🌟Értelmet")
+        for m in re.finditer(r"(?:(?<=\s)|^)([^\W\d_]+(?:ot|et|öt|at|t)) (kapsz|kap|veszel|vesz|húzol|húz|fizetsz|"
+                             r"fizet)\b", text):
             out.append((text[:m.start()] + m.group(2) + " " + m.group(1) + text[m.end():],
                         f"{m.group(0)!r} reordered"))
     else:

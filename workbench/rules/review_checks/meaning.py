@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..meaning import base_lang, clause_concepts, lexicon, placeholder_roles, tokens
+from ..meaning import base_lang, clause_concepts, lexicon, term_roles, tokens
 from .base import ClauseCheck, Pair
 
 # concepts whose loss or addition alone changes a rule, and which the bundled
@@ -150,13 +150,13 @@ def _both(text: str, lang: str, found: Counter, strict: bool) -> int:
 
 
 class TermRolesCheck(ClauseCheck):
-    """Each term placeholder keeps its role (compared-with, from, to, object) and the source's order of terms."""
+    """Each term (placeholder or icon-marked word) keeps its role (compared-with, from, to) and the source's order of terms."""
 
     name = "term-roles"
     headings = False
 
     def run(self, p: Pair):
-        ra, rb = placeholder_roles(p.src, p.src_lang), placeholder_roles(p.tr, p.tr_lang)
+        ra, rb = term_roles(p.src, p.src_lang), term_roles(p.tr, p.tr_lang)
         out = []
         roles_a: dict[str, set] = {}
         roles_b: dict[str, set] = {}
@@ -168,7 +168,7 @@ class TermRolesCheck(ClauseCheck):
         for k in roles_a:
             if k not in roles_b:
                 continue
-            for r in (roles_a[k] & strong) - roles_b[k]:
+            for r in (roles_a[k] & (strong if not k.startswith("icon:") else {"compared"})) - roles_b[k]:
                 # the role went to another term
                 for k2, rs in roles_b.items():
                     if k2 != k and r in rs and r not in roles_a.get(k2, set()):
@@ -178,6 +178,8 @@ class TermRolesCheck(ClauseCheck):
         # where both texts name each once (a list or a tie-break keeps its order across languages)
         # a possessor ("the headlines of the timeline") comes first in Hungarian: not a swap
         of_a = {k for k, r in ra if r == "of"} | {k for k, r in rb if r == "of"}
+        # (icon-marked terms: Hungarian reorders written-out terms freely, so their order
+        # says nothing; only their compared-with role counts, see above)
         seq_a = [k for k, _ in ra if k.startswith("terms.")]
         seq_b = [k for k, _ in rb if k.startswith("terms.")]
         once_a = [k for k in seq_a if seq_a.count(k) == 1]
