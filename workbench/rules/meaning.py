@@ -48,6 +48,9 @@ class Lexicon:
     dimensions: dict[str, list[str]]
     suffixes: tuple[str, ...]
     phrase_index: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    single_strict: frozenset = frozenset()   # words that say "one" (see `single` in the lexicon)
+    single_loose: frozenset = frozenset()    # words a translation may render as "one"
+    only: frozenset = frozenset()            # the words that say "only"
 
     def dimension_of(self, concept: str) -> str:
         for dim, names in self.dimensions.items():
@@ -88,8 +91,12 @@ def lexicon(lang: str) -> Lexicon | None:
         concepts[name] = Concept(name, tuple(words), frozenset(forms), ph, tuple(spec.get("endings", ())),
                                  frozenset(str(x).lower() for x in spec.get("not", ())))
     phrases.sort(key=lambda p: -len(p[0]))
+    single = data.get("single") or {}
     lex = Lexicon(base_lang(lang), concepts, {k: list(v) for k, v in (data.get("dimensions") or {}).items()},
-                  tuple(data.get("suffixes") or ("",)), phrases)
+                  tuple(data.get("suffixes") or ("",)), phrases,
+                  frozenset(str(w).lower() for w in single.get("strict", ())),
+                  frozenset(str(w).lower() for w in single.get("loose", ())),
+                  frozenset(str(w).lower() for w in data.get("only", ())))
     return lex
 
 
@@ -215,6 +222,47 @@ _HU_ROLE_AFTER = [("compared", ("nál", "nél")), ("origin", ("ból", "ből", "t
                   ("object", ("ot", "et", "öt", "at", "t"))]
 
 
+_ICON_TERM = re.compile(r"((?:[^\w\s$\{\}()\[\],.;:!?\"'„”*|–-]\ufe0f?)+)([^\W\d_]+)")
+
+
+def term_roles(text: str, lang: str) -> list[tuple[str, str]]:
+    """:func:`placeholder_roles` and the terms marked by their icon (🛡️Vitals,
+    🛡️Életerejét): the icon names the term in every language, so a key ``icon:🛡``
+    lines them up across languages. In text order."""
+    from .text import icon_key, icons
+    found = [(m.start(), k, r) for m, (k, r) in zip(_PLACEHOLDER.finditer(text), placeholder_roles(text, lang))]
+    lang = base_lang(lang)
+    for m in _ICON_TERM.finditer(_PLACEHOLDER.sub(lambda x: " " * len(x.group(0)), text)):
+        marks = icons(m.group(1))
+        if not marks:
+            continue
+        key = "icon:" + icon_key(marks[-1])
+        role = ""
+        if lang == "en":
+            role = _en_role_before(text, m.start())
+        elif lang == "hu":
+            word = m.group(2).lower()
+            for r, endings in _HU_ROLE_AFTER:
+                if r in ("compared", "origin", "goal", "instead") and any(word.endswith(e) for e in endings) \
+                        and len(word) > 5:
+                    role = r
+                    break
+        found.append((m.start(), key, role))
+    return [(k, r) for _, k, r in sorted(found, key=lambda x: x[0])]
+
+
+_EN_SKIP = ("the", "a", "an", "your", "their", "its", "his", "her", "each", "every", "any", "one", "more", "most",
+            "less", "fewer", "least")
+
+
+def _en_role_before(text: str, start: int) -> str:
+    """An English term's role from the preposition before it (articles skipped)."""
+    before = re.findall(r"[A-Za-z]+", text[max(0, start - 30):start])
+    while before and before[-1].lower() in _EN_SKIP:
+        before.pop()
+    return _EN_ROLE_BEFORE.get(before[-1].lower(), "") if before else ""
+
+
 def placeholder_roles(text: str, lang: str) -> list[tuple[str, str]]:
     """``(key, role)`` for each placeholder of ``text`` in order; role ``""`` where the
     grammar does not say."""
@@ -226,13 +274,7 @@ def placeholder_roles(text: str, lang: str) -> list[tuple[str, str]]:
         key = key.strip()
         role = ""
         if lang == "en":
-            before = re.findall(r"[A-Za-z]+", text[max(0, m.start() - 30):m.start()])
-            while before and before[-1].lower() in ("the", "a", "an", "your", "their", "its", "his", "her",
-                                                    "each", "every", "any", "one", "more", "most", "less",
-                                                    "fewer", "least"):
-                before.pop()
-            if before:
-                role = _EN_ROLE_BEFORE.get(before[-1].lower(), "")
+            role = _en_role_before(text, m.start())
         elif lang == "hu":
             after = re.match(r"-?([a-záéíóöőúüű]+)", text[m.end():m.end() + 12])
             tail = after.group(1) if after else ""

@@ -13,7 +13,10 @@ and the English as translation), and the translation is changed:
   a turn-word its ending, a negated verb its preverb), so one clause gives many
   variations;
 * a **correct rewording** (:data:`REWORDING_KINDS`): a synonym, a clause moved to
-  the other end of its sentence, Hungarian word order changed.
+  the other end of its sentence, Hungarian word order changed, an article or a
+  suffix changed without changing what is meant ("a card" / "one card", *egy lapot*
+  / *lapot*, *körödben* / *saját körödben*), a sentence split in two at a
+  coordinating word (", then" / ", majd", "; ").
 
 The mutations are written from the languages' grammar, not from the review's
 lexicons, so the measure does not test the review against itself. A plant is
@@ -32,7 +35,7 @@ from typing import Callable, Iterable
 
 MISTAKE_KINDS = ("number", "negation", "time", "condition", "sibling-term", "exception", "quantifier",
                  "unit", "placeholder-roles", "actor")
-REWORDING_KINDS = ("synonym", "reorder", "word-order")
+REWORDING_KINDS = ("synonym", "reorder", "word-order", "article", "split")
 
 
 @dataclass(frozen=True)
@@ -476,8 +479,9 @@ def reword_reorder(text: str, lang: str, rng: random.Random, **_) -> list:
     for m in re.finditer(r"(?:(?<=^)|(?<=[.!?] ))" + lead + r"([^,.;:]*), ([^.;:!?]+)([.!?])", text):
         head = (m.group(1) + m.group(2)).strip()
         rest = m.group(3).strip()
-        if "$" in rest[:2]:
-            continue
+        if "$" in rest[:2] or any(part.count("${") != part.count("}") for part in (head, rest)) \
+                or m.group(4) == "." and re.search(r"(?:\d|\b[IVX]+)$", rest):
+            continue   # the match cut a placeholder or stopped at an ordinal's full stop: no clause
         new = rest[0].upper() + rest[1:] + (" " if lang == "en" else ", ") + head[0].lower() + head[1:] + m.group(4)
         out.append((text[:m.start()] + new + text[m.end():], f"moved {head!r} to the end"))
     return out
@@ -494,7 +498,9 @@ def reword_word_order(text: str, lang: str, rng: random.Random, **_) -> list:
             out.append((text[:m.start()] + m.group(2) + " " + m.group(1) + text[m.end():],
                         f"{m.group(0)!r} -> {m.group(2)} {m.group(1)}"))
         # "X-ot kapsz" <-> "kapsz X-ot": object and verb trade places
-        for m in re.finditer(r"\b(\w+(?:ot|et|öt|at|t)) (kapsz|kap|veszel|vesz|húzol|húz|fizetsz|fizet)\b", text):
+        # (a whole word: not the suffix of a digit, "5-öt", nor a term glued to its icon, "🌟Értelmet")
+        for m in re.finditer(r"(?:(?<=\s)|^)([^\W\d_]+(?:ot|et|öt|at|t)) (kapsz|kap|veszel|vesz|húzol|húz|fizetsz|"
+                             r"fizet)\b", text):
             out.append((text[:m.start()] + m.group(2) + " " + m.group(1) + text[m.end():],
                         f"{m.group(0)!r} reordered"))
     else:
@@ -504,13 +510,46 @@ def reword_word_order(text: str, lang: str, rng: random.Random, **_) -> list:
     return _outside_placeholders(text, out)
 
 
+def reword_article(text: str, lang: str, rng: random.Random, **_) -> list:
+    """An article or possessive changed in a way that keeps the rule: English "a card"
+    as "one card", "the other players" as "other players"; Hungarian *egy lapot* as
+    *lapot* (the indefinite article is optional before an object), a possessed noun
+    with *saját* ("own") before it (*körödben* / *a saját körödben*)."""
+    out = []
+    if lang == "en":
+        out += _sub_each(r"\b([Aa]) (?=(?:card|token|cube|die|space|tile|disc|worker|marker|coin|new|single)\b)",
+                         text, lambda m: _case_like("one ", m.group(1)))
+        out += _sub_each(r"\b(the) (?=other players\b|others\b)", text, lambda m: "")
+        out += _sub_each(r"\b(your) (?=turn\b|round\b|hand\b|board\b)", text, lambda m: "your own ")
+    else:
+        out += _sub_each(r"(?<![\w$])egy (?=[a-záéíóöőúüű]{3,}(?:ot|et|öt|at)\b)", text, lambda m: "")
+        out += _sub_each(r"(?<![\w$])(a|A) (?=[a-záéíóöőúüű]{2,}(?:od|ed|öd|d)(?:ban|ben|ra|re|ba|be|at|et|öt|ot)?\b)",
+                         text, lambda m: m.group(1) + " saját ")
+    return _outside_placeholders(text, out)
+
+
+def reword_split(text: str, lang: str, rng: random.Random, **_) -> list:
+    """One sentence split in two where it joins two statements (", then", "; ",
+    ", majd", ", és ezután"): the same rules, one more full stop."""
+    low = "a-z" if lang == "en" else "a-záéíóöőúüű"
+    joins = {"en": [(r", then ([a-z])", ". Then "), (r"; ([a-z])", ". "), (r", and then ([a-z])", ". Then ")],
+             "hu": [(r", majd ([%s])" % low, ". Ezután "), (r"; ([%s])" % low, ". "),
+                    (r", aztán ([%s])" % low, ". Aztán ")]}
+    out = []
+    for pat, repl in joins["en" if lang == "en" else "hu"]:
+        # the word after the new full stop starts its sentence with a capital (unless a joining word leads)
+        out += _sub_each(pat, text, lambda m, r=repl: r + (m.group(1).upper() if r == ". " else m.group(1)))
+    return _outside_placeholders(text, out)
+
+
 MUTATORS: dict[str, Callable] = {
     "number": mutate_number, "negation": mutate_negation, "time": mutate_time, "condition": mutate_condition,
     "sibling-term": mutate_sibling_term, "exception": mutate_exception, "quantifier": mutate_quantifier,
     "unit": mutate_unit, "placeholder-roles": mutate_placeholder_roles, "actor": mutate_actor,
 }
 REWORDERS: dict[str, Callable] = {"synonym": reword_synonym, "reorder": reword_reorder,
-                                  "word-order": reword_word_order}
+                                  "word-order": reword_word_order, "article": reword_article,
+                                  "split": reword_split}
 
 
 # --------------------------------------------------------------------------- running the measure

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..meaning import base_lang, clause_concepts, lexicon, placeholder_roles
+from ..meaning import base_lang, clause_concepts, lexicon, term_roles, tokens
 from .base import ClauseCheck, Pair
 
 # concepts whose loss or addition alone changes a rule, and which the bundled
 # translations (243 clauses, both directions) render explicitly on both sides:
 # measured with analyses/review_planted.py and the bundled catalogues' 0 findings
-LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "quant.least"}
+LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "quant.least", "cond.unless"}
 # concepts that stand for one another in a changed rule: a translation that says one
 # of a pair where its source says the other (and no longer says that) is a finding
 OPPOSITES = {frozenset(p) for p in (
@@ -101,15 +101,62 @@ class QuantifierCheck(_DimensionCheck):
     name = "quantifier"
     dimensions = ("quantifier",)
 
+    def run(self, p: Pair):
+        out = super().run(p)
+        ls, lt = lexicon(p.src_lang), lexicon(p.tr_lang)
+        if ls is None or lt is None or base_lang(p.src_lang) == base_lang(p.tr_lang):
+            return out
+        details = {d for d, _ in out}
+        a, b = clause_concepts(p.src, p.src_lang), clause_concepts(p.tr, p.tr_lang)
+        ts, tt = tokens(p.src), tokens(p.tr)
+        # "every" become "one": fewer "every" words, and more words that say "one" (or may,
+        # as English "a" renders Hungarian *egy*) than the source has
+        ones_src = sum(t in ls.single_strict or t in ls.single_loose for t in ts)
+        ones_tr = sum(t in lt.single_strict or t in lt.single_loose for t in tt)
+        every_src = a["quant.every"] + a["actor.each"]     # "each player" is an actor and an "every"
+        every_tr = b["quant.every"] + b["actor.each"]
+        if every_src > every_tr and ones_tr > ones_src and "every -> one" not in details:
+            out.append(("every -> one", "the source says 'every' (each, all) where the translation says 'one': "
+                                        "check that the rule still applies to each of them (quantifier)"))
+        # "only" dropped: English writes it out, and Hungarian renders it in a few words
+        # (the other way round Hungarian *csak* is also "just", "but": no inference)
+        if base_lang(p.src_lang) == "en" and ls.only and lt.only:
+            only_src = sum(t in ls.only for t in ts)
+            only_tr = sum(t in lt.only for t in tt)
+            if only_src > only_tr:
+                out.append((f"only lost ({only_src} -> {only_tr})",
+                            f"the source says 'only' {only_src} time(s), the translation {only_tr}: a restriction "
+                            "may be lost (quantifier)"))
+        # "both" become "one of": English "both X and Y" is a conjunction (Hungarian "X és Y
+        # is"), so only a "both" that no "and" follows closely counts on the English side
+        both_src, both_tr = _both(p.src, p.src_lang, a, strict=True), _both(p.tr, p.tr_lang, b, strict=False)
+        if both_src > both_tr:
+            out.append(("both lost", "the source says 'both' and the translation does not: check that the rule "
+                                     "still applies to both (quantifier)"))
+        return out
+
+
+def _both(text: str, lang: str, found: Counter, strict: bool) -> int:
+    """How many "both" (quantifier) the text says; with ``strict``, English "both ...
+    and" (a conjunction) is left out."""
+    if base_lang(lang) != "en":
+        return found["quant.both"]
+    toks = tokens(text)
+    n = 0
+    for i, t in enumerate(toks):
+        if t == "both" and not (strict and "and" in toks[i + 1:i + 6]):
+            n += 1
+    return n
+
 
 class TermRolesCheck(ClauseCheck):
-    """Each term placeholder keeps its role (compared-with, from, to, object) and the source's order of terms."""
+    """Each term (placeholder or icon-marked word) keeps its role (compared-with, from, to) and the source's order of terms."""
 
     name = "term-roles"
     headings = False
 
     def run(self, p: Pair):
-        ra, rb = placeholder_roles(p.src, p.src_lang), placeholder_roles(p.tr, p.tr_lang)
+        ra, rb = term_roles(p.src, p.src_lang), term_roles(p.tr, p.tr_lang)
         out = []
         roles_a: dict[str, set] = {}
         roles_b: dict[str, set] = {}
@@ -121,7 +168,7 @@ class TermRolesCheck(ClauseCheck):
         for k in roles_a:
             if k not in roles_b:
                 continue
-            for r in (roles_a[k] & strong) - roles_b[k]:
+            for r in (roles_a[k] & (strong if not k.startswith("icon:") else {"compared"})) - roles_b[k]:
                 # the role went to another term
                 for k2, rs in roles_b.items():
                     if k2 != k and r in rs and r not in roles_a.get(k2, set()):
@@ -131,6 +178,8 @@ class TermRolesCheck(ClauseCheck):
         # where both texts name each once (a list or a tie-break keeps its order across languages)
         # a possessor ("the headlines of the timeline") comes first in Hungarian: not a swap
         of_a = {k for k, r in ra if r == "of"} | {k for k, r in rb if r == "of"}
+        # (icon-marked terms: Hungarian reorders written-out terms freely, so their order
+        # says nothing; only their compared-with role counts, see above)
         seq_a = [k for k, _ in ra if k.startswith("terms.")]
         seq_b = [k for k, _ in rb if k.startswith("terms.")]
         once_a = [k for k in seq_a if seq_a.count(k) == 1]
