@@ -37,7 +37,8 @@ _VOWELS = set("aáeéiíoóöőuúüűy")
 _DIGRAPHS = ("cs", "dz", "gy", "ly", "ny", "sz", "ty", "zs")
 
 
-def stem_variants(word: str) -> set[str]:
+@functools.lru_cache(maxsize=65536)  # the review asks for the same few hundred words millions of times
+def stem_variants(word: str) -> frozenset[str]:
     """The shapes a word's stem takes before a suffix: as written; a final vowel
     lengthened (kártya -> kártyá-t); a last-syllable vowel dropped (Értelem ->
     Értelm-et) or shortened (pohár -> pohar-at); a final digraph doubled (törékeny ->
@@ -46,7 +47,7 @@ def stem_variants(word: str) -> set[str]:
     w = word.lower()
     out = {w}
     if not w:
-        return out
+        return frozenset(out)
     if w[-1] in _LENGTHEN:
         out.add(w[:-1] + _LENGTHEN[w[-1]])
     if len(w) >= 5 and w[-2] in _VOWELS and w[-1] not in _VOWELS:

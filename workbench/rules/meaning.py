@@ -51,6 +51,9 @@ class Lexicon:
     single_strict: frozenset = frozenset()   # words that say "one" (see `single` in the lexicon)
     single_loose: frozenset = frozenset()    # words a translation may render as "one"
     only: frozenset = frozenset()            # the words that say "only"
+    #: answers of word matching already given: a review asks the same (token, word)
+    #: questions hundreds of thousands of times, and the answer depends on nothing else
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def dimension_of(self, concept: str) -> str:
         for dim, names in self.dimensions.items():
@@ -117,6 +120,14 @@ def _lemma(word: str, lang: str) -> str | None:
 
 def word_is(token: str, lemma: str, lex: Lexicon) -> bool:
     """Is ``token`` an inflected form of ``lemma`` in the lexicon's language?"""
+    key = ("w", token, lemma)
+    found = lex.memo.get(key)
+    if found is None:
+        found = lex.memo[key] = _word_is(token, lemma, lex)
+    return found
+
+
+def _word_is(token: str, lemma: str, lex: Lexicon) -> bool:
     if token == lemma:
         return True
     if len(lemma) <= 3 and lex.lang == "en" or len(token) < len(lemma) - 1:
@@ -132,6 +143,14 @@ def word_is(token: str, lemma: str, lex: Lexicon) -> bool:
 
 
 def _concept_word(token: str, c: Concept, lex: Lexicon) -> bool:
+    key = ("c", token, c.name)
+    found = lex.memo.get(key)
+    if found is None:
+        found = lex.memo[key] = _concept_word_uncached(token, c, lex)
+    return found
+
+
+def _concept_word_uncached(token: str, c: Concept, lex: Lexicon) -> bool:
     if token in c.not_:
         return False
     if token in c.forms:
@@ -163,6 +182,15 @@ def tokens(text: str) -> list[str]:
 
 def concepts(text: str, lang: str) -> Counter:
     """How often each concept of the lexicon occurs in ``text``."""
+    return Counter(dict(_concepts(text, lang)))
+
+
+@functools.lru_cache(maxsize=8192)  # each check of a review asks again about the same sentences
+def _concepts(text: str, lang: str) -> tuple[tuple[str, int], ...]:
+    return tuple(_count_concepts(text, lang).items())
+
+
+def _count_concepts(text: str, lang: str) -> Counter:
     lex = lexicon(lang)
     out: Counter = Counter()
     if lex is None:
