@@ -156,8 +156,10 @@ class UI:
     def tab(self, name: str):
         self.tab_button(name).click()
         # the page's holder shown is the condition (not a fixed pause): a loaded
-        # machine takes longer, an idle one goes on at once
-        self.page.locator(f".page-{name.lower()}").first.wait_for(state="visible")
+        # machine takes longer, an idle one goes on at once. A page built on its
+        # first showing (the Rules page runs the translation review) took over 60 s
+        # at load 16, so the limit only catches a hang.
+        self.page.locator(f".page-{name.lower()}").first.wait_for(state="visible", timeout=300_000)
 
     def screenshot(self, name: str):
         self.page.wait_for_timeout(800)
