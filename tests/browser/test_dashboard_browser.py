@@ -146,13 +146,24 @@ def _cell(page, card: str, field: str):
     return row.locator(f".tabulator-cell[tabulator-field='{field}']")
 
 
-def _edit(page, card: str, field: str, value: str):
-    cell = _cell(page, card, field)
-    cell.click()
-    editor = cell.locator("input")
-    editor.wait_for()
-    editor.fill(value)
-    editor.press("Enter")
+def _edit(page, card: str, field: str, value: str, attempts: int = 5):
+    """Type ``value`` into the cell's editor and press Enter. On a loaded machine
+    the table can redraw between the click and the typing, so the editor is gone
+    before it takes the text ("element was detached"); nothing was submitted then,
+    and the cell is clicked again."""
+    from playwright.sync_api import Error as PlaywrightError
+    for attempt in range(attempts):
+        cell = _cell(page, card, field)
+        try:
+            cell.click(timeout=30_000)
+            editor = cell.locator("input")
+            editor.wait_for(timeout=30_000)
+            editor.fill(value, timeout=30_000)
+            editor.press("Enter", timeout=30_000)
+            return
+        except PlaywrightError:
+            if attempt == attempts - 1:
+                raise
 
 
 def test_card_edit_changes_graph_and_paired_playtest(ui, console_errors):
