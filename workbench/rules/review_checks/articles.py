@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..placeholders import PLACEHOLDER_RE, Unresolved, find_placeholders, resolve_one
+from ..placeholders import PLACEHOLDER_RE, Unresolved, _roman_value, find_placeholders, resolve_one
 from ..text import strip_icons
 from .base import ClauseCheck, Pair
 from .tokens import base_lang
@@ -34,13 +34,7 @@ def needs_az(word: str) -> bool | None:
     return w[0].lower() in _VOWELS
 
 
-def _roman(r: str) -> int:
-    vals = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-    total = 0
-    for i, ch in enumerate(r):
-        v = vals[ch]
-        total += -v if i + 1 < len(r) and vals[r[i + 1]] > v else v
-    return total
+_roman = _roman_value   # one reading of a Roman numeral, shared with the article filter
 
 
 def _verdict(article: str, az: bool) -> str:
