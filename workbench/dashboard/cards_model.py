@@ -251,7 +251,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def run_playtest(self) -> None:
         """Old pool against edited pool on the same seeds, streamed
         (:meth:`TweakSession.stream_playtest`): :attr:`playtest` is replaced at
-        every update, a preview after about a second and then the looks that may
+        every update, a preview after half a second and then the looks that may
         decide, until every watched metric is decided or the budget is spent.
         An edit or another game meanwhile stops it (its pools are no longer the
         ones on screen)."""

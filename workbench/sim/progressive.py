@@ -15,7 +15,7 @@ Two kinds of update:
   doubling in steps of at most ``max_step`` (40), the budget last; 200 games
   look at 20, 40, 80, 120, 160, 200. ``look_every=`` gives a fixed grid
   instead. Only looks decide, and only looks stop the run.
-* *Previews*, by the clock: ``first_preview`` seconds after the start (1 s)
+* *Previews*, by the clock: ``first_preview`` seconds after the start (0.5 s)
   and then every ``preview_every`` seconds (1 s) between the looks, on the
   games in by then (at least 2 per arm). A preview shows the estimate and a
   plain ``1 - alpha`` interval for orientation, always says 'undecided', and
@@ -99,8 +99,11 @@ DEFAULT_WATCH = ("completion", "duration_rounds", "score_spread")
 
 #: the first scheduled look and the largest step between two (games per arm)
 FIRST_LOOK, MAX_STEP = 20, 40
-#: seconds after the start when the first preview is shown, and between two updates
-FIRST_PREVIEW, PREVIEW_EVERY = 1.0, 1.0
+#: seconds after the start when the first preview is shown, and between two
+#: updates: half a second to the first, so a designer sees the first numbers
+#: within the second issue 30 asks for, whatever the game's pace (a preview
+#: decides nothing, so its timing cannot bias a verdict)
+FIRST_PREVIEW, PREVIEW_EVERY = 0.5, 1.0
 #: games per chunk: one at a time at first (a preview or a look never waits
 #: for games beyond its own), growing to 10 (sending a chunk costs nothing then)
 CHUNK_GROWTH, MAX_CHUNK_GAMES = 10, 10

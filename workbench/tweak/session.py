@@ -696,7 +696,7 @@ class TweakSession(CardOperations):
         :class:`workbench.sim.progressive.PairedUpdate` (old pool = A, edited
         pool = B, same seeds) with the difference and interval of every watched
         metric and of the edited card's use: a preview of the games in so far
-        after about a second and then every second (``preview=True``, always
+        after half a second and then every second (``preview=True``, always
         undecided), and a look at 20, 40, 80, 120, 160 games ... (or every
         ``look_every``), which may decide; it stops once all are decided or
         ``n`` games per pool are played (rule, schedule and error control in
