@@ -6,35 +6,24 @@ from __future__ import annotations
 
 import re
 
-from ..placeholders import PLACEHOLDER_RE, Unresolved, _roman_value, find_placeholders, resolve_one
+from ..placeholders import PLACEHOLDER_RE, Unresolved, find_placeholders, hungarian_article, resolve_one
 from ..text import strip_icons
 from .base import ClauseCheck, Pair
 from .tokens import base_lang
 
 ARTICLE_FILTERS = {"az"}
-_VOWELS = set("aáeéiíoóöőuúüű")
-_VOWEL_LETTER_NAMES = set("AÁEÉFIÍLMNOÓÖŐRSUÚÜŰXY")   # ef, el, em, en, er, es, iksz, ipszilon
 _ARTICLE_PH = re.compile(r"(?<![\w-])([Aa]z?)\s+(" + PLACEHOLDER_RE.pattern + ")")
 _ARTICLE_WORD = re.compile(r"(?<![\w-])(a|az)\s+((?:[^\w\s$]\ufe0f?)*)([A-ZÁÉÍÓÖŐÚÜŰ][\w-]*)")
 
 
 def needs_az(word: str) -> bool | None:
-    """Does ``word`` take "az"? None when it cannot be told (no letter or digit)."""
-    w = strip_icons(word).lstrip(" \ufe0f*_„\"(")
-    if not w:
+    """Does ``word`` take "az"? None when it cannot be told (no letter or digit). The reading
+    itself (numbers as spoken, Roman ordinals, acronyms by letter names) is
+    :func:`placeholders.hungarian_article`'s, so the article filter and this check never disagree."""
+    w = strip_icons(word)
+    if not any(ch.isalnum() for ch in w):
         return None
-    if w[0].isdigit():
-        digits = re.match(r"\d+", w).group(0)
-        return digits == "1" or digits[0] == "5" and len(digits) in (1, 2, 3) or len(digits) == 4 and digits[0] == "1"
-    roman = re.match(r"[IVXLC]+(?![\w])", w)
-    if roman:   # read as an ordinal: I. első, V. ötödik, L. ötvenedik take "az"
-        return _roman(roman.group(0)) in (1, 5) or 50 <= _roman(roman.group(0)) < 60
-    if len(w) > 1 and w[:2].isupper() and w[:2].isalpha():
-        return w[0] in _VOWEL_LETTER_NAMES   # an acronym reads letter by letter: "az MI"
-    return w[0].lower() in _VOWELS
-
-
-_roman = _roman_value   # one reading of a Roman numeral, shared with the article filter
+    return hungarian_article(w) == "az"
 
 
 def _verdict(article: str, az: bool) -> str:
