@@ -8,15 +8,11 @@ import random
 import pytest
 
 from workbench.rules.planting import REWORDERS
-from workbench.rules.review import entry_findings
+from workbench.rules.review import meaning_findings
 
 
 def _findings(src, tr, src_lang, tr_lang):
-    out = set()
-    for check, items in entry_findings("demo/x/y", src, tr, src_lang, tr_lang, {}, {}, []):
-        if check != "length":
-            out.update((check, d) for d, _ in items)
-    return out
+    return meaning_findings("demo/x/y", src, tr, src_lang, tr_lang, {}, {}, [])
 
 
 EN = "Each player draws a card, then only the active player may pass; both players keep their cards."

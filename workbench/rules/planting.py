@@ -602,20 +602,14 @@ class KindResult:
 def findings_of(pair: ClausePair, tr: str, cache: dict) -> set[tuple[str, str]]:
     from .glossary import game_glossary
     from .placeholders import context_for
-    from .review import entry_findings
+    from .review import meaning_findings
     key = (pair.game, pair.src_lang, pair.tr_lang)
     if key not in cache:
         cache[key] = (context_for(pair.game, pair.src_lang), context_for(pair.game, pair.tr_lang),
                       game_glossary(pair.game, pair.src_lang, pair.tr_lang))
     sctx, tctx, gl = cache[key]
-    out = set()
-    for check, items in entry_findings(pair.clause, pair.src, tr, pair.src_lang, pair.tr_lang, sctx, tctx, gl,
-                                       heading=pair.heading):
-        if check == "length":
-            continue   # a length band says nothing about meaning; a dropped clause is judged by the others
-        for detail, _msg in items:
-            out.add((check, detail))
-    return out
+    return meaning_findings(pair.clause, pair.src, tr, pair.src_lang, pair.tr_lang, sctx, tctx, gl,
+                            heading=pair.heading)
 
 
 def measure(games: list[str], *, seed: int = 2038, per_kind: int | None = 200) -> dict[str, KindResult]:

@@ -492,6 +492,19 @@ def _ending_name(e: str) -> str:
     return {"none": "no punctuation", "table": "a table row"}.get(e, f"'{e}'")
 
 
+def meaning_findings(ctxt: str, msgid: str, tr: str, src_lang: str, tr_lang: str, src_ctx: Mapping,
+                     tr_ctx: Mapping, pairs, *, heading: bool = False) -> set[tuple[str, str]]:
+    """The ``(check, detail)`` pairs :func:`entry_findings` gives one entry,
+    without the length band: a length band says nothing about meaning, and a
+    dropped clause is judged by the other checks. What the planted-mistake
+    measure and its tests count as a finding."""
+    return {(check, detail)
+            for check, items in entry_findings(ctxt, msgid, tr, src_lang, tr_lang, src_ctx, tr_ctx, pairs,
+                                               heading=heading)
+            if check != "length"
+            for detail, _msg in items}
+
+
 def entry_findings(ctxt: str, msgid: str, tr: str, src_lang: str, tr_lang: str, src_ctx: Mapping,
                    tr_ctx: Mapping, pairs, *, heading: bool = False, checks=None) -> list[tuple[str, list]]:
     """Every clause-level check on one entry: ``(check, [(detail, message), ...])``
