@@ -91,7 +91,9 @@ def test_choosing_a_game_fills_in_its_targets_and_variables():
     assert "faction_gap<=0.1 @players=4" in m.targets   # the faction target, by its alias
     from workbench.balance.targets import parse_target
     assert [parse_target(line).metric for line in m.targets.splitlines()] == ["action_usage_min", "role_gap"]
-    assert (m.trials, m.games_per_trial, m.fresh_games) == (8, 8, 16)
+    # the game's 16 fresh games are raised to the verdict's minimum (MIN_FRESH_GAMES)
+    from workbench.balance.verdict import MIN_FRESH_GAMES
+    assert (m.trials, m.games_per_trial, m.fresh_games) == (8, 8, MIN_FRESH_GAMES)
     m.game_id = "pax-transhumanity"
     assert "tie_break<=0.2 @players=3" in m.targets and "boards.*.problem_tokens=1..5" in m.vary
 
@@ -171,3 +173,11 @@ def test_a_misspelt_bot_is_refused_before_any_game():
     m = BalanceModel(bots="skill:casual,gredy", trials=1, workers=0)
     m.run()
     assert m.message.startswith("cannot run:") and "gredy" in m.message and m.result is None
+
+
+def test_fresh_games_default_meets_the_verdict_minimum():
+    # defaults under the minimum would leave Apply disabled on every run
+    from workbench.balance.verdict import MIN_FRESH_GAMES
+    from workbench.dashboard.balance import BalanceModel, game_defaults
+    assert BalanceModel.param.fresh_games.default == MIN_FRESH_GAMES
+    assert game_defaults("mandate-2038")["fresh_games"] >= MIN_FRESH_GAMES

@@ -29,6 +29,7 @@ import panel as pn
 import param
 
 from workbench.core.errors import WorkbenchError
+from workbench.balance.verdict import MIN_FRESH_GAMES
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
@@ -45,8 +46,13 @@ def game_defaults(game_id: str) -> dict:
     variables and sizes of docs/balancing.md's commands), as the page's params."""
     from workbench.core.registry import get_game
     b = get_game(game_id).balance or {}
-    return dict(targets="\n".join(b.get("targets", ())), vary="\n".join(b.get("vary", ())),
-                **{k: int(b[k]) for k in ("trials", "games_per_trial", "fresh_games") if k in b})
+    sizes = {k: int(b[k]) for k in ("trials", "games_per_trial", "fresh_games") if k in b}
+    # a game's quick command-line size may sit under the verdict's minimum; the
+    # page starts where Apply can be enabled (a designer may still lower it,
+    # and the verdict then says why it cannot tell)
+    if "fresh_games" in sizes:
+        sizes["fresh_games"] = max(sizes["fresh_games"], MIN_FRESH_GAMES)
+    return dict(targets="\n".join(b.get("targets", ())), vary="\n".join(b.get("vary", ())), **sizes)
 
 
 def _lines(text: str) -> list[str]:
@@ -62,7 +68,8 @@ class BalanceModel(BackgroundWork, param.Parameterized):
     vary = param.String(default="", doc="one vary pattern per line")
     trials = param.Integer(default=16, bounds=(1, 10_000))
     games_per_trial = param.Integer(default=10, bounds=(1, 100_000))
-    fresh_games = param.Integer(default=30, bounds=(1, 100_000))
+    # the verdict's minimum (workbench.balance.verdict), so Apply can be enabled with defaults
+    fresh_games = param.Integer(default=MIN_FRESH_GAMES, bounds=(1, 100_000))
     seed = param.Integer(default=1, bounds=(0, None))
     bots = param.String(default="greedy", doc="the bots of every trial and of the fresh check, one per seat "
                                               "or one for all (a mix of skill levels: "
