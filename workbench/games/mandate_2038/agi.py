@@ -52,5 +52,17 @@ def declare(state: MandateState, seat: int) -> None:
     state.note(f"{state.player_name(seat)} declares recognized AGI (+{t['mandate']} Mandate)")
 
 
+def short_of_compute(state: MandateState) -> int:
+    """How many institutions end the game unrecognized while meeting every AGI
+    threshold but the Compute cost: the seats a Compute cost keeps from
+    declaring (a design metric read from the final position, so an Audit after
+    the AGI step that lowers Trust or Capability takes a seat out again)."""
+    t = state.content.agi
+    return sum(1 for s, p in enumerate(state.players)
+               if not p.agi and p.compute < t["computeCost"] and p.capability >= t["capability"]
+               and p.trust >= t["trust"]
+               and len(board.connected_facilities(state, s)) >= t["poweredFacilities"])
+
+
 def any_recognized(state: MandateState) -> bool:
     return any(p.agi for p in state.players)

@@ -72,13 +72,17 @@ class Mandate2038(Game):
 
     # -- verdicts (issue 25): what a paired comparison leads with ---------------
     # four Eras always, so the length in rounds never moves: the spread of the
-    # Mandate scores, the fairness by faction, and what gets built and declared
+    # Mandate scores, the fairness by faction, what gets built and declared, and
+    # who met every AGI threshold but the Compute (a Compute cost's own signal:
+    # a dearer AGI moves declarations by well under a tenth a game)
     leading_metrics = ("score_spread", "role_gap", "stat:facilities_built", "stat:generators_built",
-                       "stat:agi_declarations", "decided_by_score", "duration_actions")
+                       "stat:agi_declarations", "stat:agi_short_of_compute", "decided_by_score",
+                       "duration_actions")
     # our drafts: a point of Mandate spread, three points of a faction's win
     # rate, a tenth of a building or declaration per game, five actions
     equivalence_margins = {"score_spread": 1.0, "role_gap": 0.03, "stat:facilities_built": 0.1,
                            "stat:generators_built": 0.1, "stat:agi_declarations": 0.1,
+                           "stat:agi_short_of_compute": 0.1,
                            "decided_by_score": 0.03, "duration_actions": 5.0}
     metric_goals = {"role_gap": -1, "decided_by_score": 1}
     card_pool_type = Content
@@ -249,6 +253,7 @@ class Mandate2038(Game):
         ps = state.players
         return {
             "agi_declarations": sum(p.agi for p in ps),
+            "agi_short_of_compute": agi.short_of_compute(state),
             "customers_total": sum(p.customers for p in ps),
             "facilities_built": sum(sum(f is not None for f in p.facilities) for p in ps),
             "generators_built": sum(p.generator is not None for p in ps),

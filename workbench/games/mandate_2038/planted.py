@@ -6,7 +6,9 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   AGI payment 1-3 more Compute: fewer of them are built (declared) per game.
   Planted only on what baseline games at that player count build or declare
   at least once in five games (``pick_rates``, as the other games plant only
-  on cards games take): what is never built cannot be built less.
+  on cards games take): what is never built cannot be built less. A dearer
+  AGI also expects more seats short of Compute (``agi_short_of_compute``:
+  every other AGI threshold met, too little Compute to pay).
 * ``larger-rewards``: the AGI's Mandate award grows by 3-8: the score spread
   widens (the declarer pulls away).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
@@ -39,7 +41,13 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             card = rng.choice(sorted(table.filter(table["kind"] == what)["name"].to_list()))
             old = session.value_of(card, column)
             new = old + rng.randint(1, 3)
-            out.append(PlantedEdit(kind, [(card, column, new)], n, [(stat, "lower")], f"{card} {column} {old} -> {new}"))
+            expect = [(stat, "lower")]
+            if what == "agi":
+                # a dearer AGI moves declarations by well under a tenth a game
+                # (z 2.2-2.7 at 200 games for 3 -> 4); the seats it keeps out
+                # meet every other threshold and end short of the Compute
+                expect.append(("stat:agi_short_of_compute", "higher"))
+            out.append(PlantedEdit(kind, [(card, column, new)], n, expect, f"{card} {column} {old} -> {new}"))
         elif kind == "larger-rewards":
             card = table.filter(table["kind"] == "agi")["name"][0]
             old = session.value_of(card, "mandate")
