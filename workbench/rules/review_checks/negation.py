@@ -100,6 +100,8 @@ class NegationCheck(ClauseCheck):
                         f"{where}: the source {'has' if lost else 'has no'} negation (no, not, never, "
                         f"nem, soha, …) and the translation {'none' if lost else 'one'}; check the rule was not "
                         "inverted"))
+        if len(a) == len(b) and not flips:
+            out += _count_changes(p)
         ba, bb = bounds(p.src_full, p.src_lang)[0], bounds(p.tr_full, p.tr_lang)[0]
         for x, y, xs, ys in (("max", "min", "at most", "at least"), ("min", "max", "at least", "at most")):
             if ba[x] and not ba[y] and bb[y] and not bb[x]:
@@ -110,3 +112,18 @@ class NegationCheck(ClauseCheck):
                 out.append((f"{xs} lost", f"the source sets an {xs} bound and the translation none; "
                                           "\"at most\" is \"legfeljebb\", \"at least\" is \"legalább\""))
         return out
+
+
+def _count_changes(p: Pair) -> list[tuple[str, str]]:
+    """Sentences that both negate, but a different number of times: a flip next to
+    another negation ("cannot ... and never" become "can ... and never") keeps the
+    sentence negative and changes only the count. A translation that spreads one
+    negation over a list (Hungarian "sem ..., sem ...") is accepted with a reason,
+    and the acceptance records the text, so a later change reopens it."""
+    na, nb = sentence_negations(p.src_full, p.src_lang), sentence_negations(p.tr_full, p.tr_lang)
+    if len(na) != len(nb):
+        return []
+    return [(f"count in sentence {i}: {x} -> {y}",
+             f"sentence {i}: the source negates {x} time(s), the translation {y}; check that no negation "
+             "was dropped or added next to another one")
+            for i, (x, y) in enumerate(zip(na, nb), start=1) if x != y and x and y]
