@@ -298,10 +298,10 @@ def test_clone_for_copies_what_the_action_changes():
     """Applying an action to ``clone_for(kind)`` leaves the original untouched
     and gives the same position as applying it to a full clone."""
     import pickle
-    from workbench.games.pax_transhumanity.state import WRITES
+    from workbench.games.pax_transhumanity.state import WRITES, fields
 
     def snap(st):
-        d = {k: v for k, v in st.__dict__.items() if k not in ("content", "config", "rng")}
+        d = {k: v for k, v in fields(st).items() if k not in ("content", "config", "rng")}
         return pickle.dumps((d, st.rng.state))
 
     tried = set()

@@ -16,6 +16,13 @@ Where every agent is (each player's agents are counted in exactly one place):
 Cards: ``market[sphere]`` (6 slots, index = price, None = empty), ``deck`` (the Draw
 Deck, top at the end), ``think_tank[seat]`` (top at the end). Tuples inside dicts are
 replaced, never mutated, so :meth:`PaxState.clone` copies only the outer containers.
+
+The fields are typed so that the compiled build (:mod:`workbench.native`) makes
+:class:`PaxState` a native class with fixed fields: every rule reads them
+directly instead of through an attribute dict. That is why it is registered with
+:class:`~workbench.core.game.State` instead of subclassing it (a compiled class
+cannot derive from an interpreted one) and carries the protocol's few concrete
+methods itself.
 """
 
 from __future__ import annotations
@@ -30,18 +37,18 @@ from workbench.core.rng import Rng
 from .data import SPHERES
 
 
-class PaxState(State):
+class PaxState:
     #: the turn module (``legal_actions(state)``, ``apply_action(state, action)``),
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
-    def __init__(self, config, content, rng: Rng) -> None:
+    def __init__(self, config: Any, content: Any, rng: Rng) -> None:
         self.config = config
         self.content = content
         self.rng = rng
         self.options: dict = {}
-        self.sell_choice: tuple = ()     # Patents the paying action being resolved sells (finance.py)
-        self.colours: tuple = ()
+        self.sell_choice: Any = ()       # Patents the paying action being resolved sells (finance.py)
+        self.colours: Any = ()
         self.fin: list = []
         self.pool: list = []
         self.marker: list = []
@@ -61,16 +68,16 @@ class PaxState(State):
         self.set_aside: list = []
         self.out_of_game: list = []
         self.problems: dict = {}         # sphere -> tokens left
-        self.regime = "Globalization"
-        self.turn = 0
-        self.actions_left = 2
-        self.round = 1
+        self.regime: str = "Globalization"
+        self.turn: int = 0
+        self.actions_left: int = 2
+        self.round: int = 1
         self.decision: Any = None        # dict: kind, seat, ... (a choice inside an action)
         self.tasks: list = []            # pending steps of the action being resolved
         self.act: Any = None             # dict or None: the action being resolved (commercialize, syndicate...)
-        self.ending: str | None = None   # tipping-point | singular | plurality | tycoon | timeout
-        self.tycoon: int | None = None
-        self.game_end_flag = False
+        self.ending: Any = None          # None, tipping-point | singular | plurality | tycoon | timeout
+        self.tycoon: Any = None          # None or a seat
+        self.game_end_flag: bool = False
         self.stats: dict = {}
 
     # -- protocol --------------------------------------------------------------
@@ -103,6 +110,13 @@ class PaxState(State):
     def apply_action(self, action) -> None:
         self.engine.apply_action(self, action)
 
+    def player_name(self, seat: int) -> str:
+        return self.config.players[seat]
+
+    @property
+    def num_players(self) -> int:
+        return len(self.config.players)
+
     def clone(self) -> "PaxState":
         """A copy that shares no container with this state."""
         return self._copy(_COPY)
@@ -120,17 +134,29 @@ class PaxState(State):
         """A copy with the named containers copied (:data:`_COPY` says how) and
         every other one shared; the decision, the action being resolved and the
         rng are always copied."""
-        new = PaxState.__new__(PaxState)
-        d = self.__dict__.copy()
-        for key in containers:
-            d[key] = _COPY[key](d[key])
+        if _COMPILED:
+            # a native class has fixed fields and no attribute dict
+            new = PaxState(self.config, self.content, self.rng.copy())
+            _share_fields(self, new)
+            for key in containers:
+                setattr(new, key, _COPY[key](getattr(self, key)))
+        else:
+            # interpreted: copy the attribute dict in one go (C speed)
+            new = PaxState.__new__(PaxState)
+            d = self.__dict__.copy()
+            for key in containers:
+                d[key] = _COPY[key](d[key])
+            d["rng"] = self.rng.copy()
+            new.__dict__ = d
         if self.decision is not None:
-            d["decision"] = dict(self.decision)
+            new.decision = dict(self.decision)
         if self.act is not None:
-            d["act"] = dict(self.act)
-        d["rng"] = self.rng.copy()
-        new.__dict__ = d
+            new.act = dict(self.act)
         return new
+
+    def __reduce__(self) -> tuple:
+        # pickle and deepcopy by field: a compiled state has no attribute dict
+        return _rebuild, (fields(self),)
 
     # -- small queries used everywhere ----------------------------------------
     def name(self, seat: int) -> str:
@@ -154,6 +180,53 @@ class PaxState(State):
         self.stats[key] = self.stats.get(key, 0) + n
 
 
+State.register(PaxState)
+
+#: every field of a :class:`PaxState`, in the order ``__init__`` sets them (a
+#: compiled state has no ``vars()``; tests compare positions through these)
+STATE_FIELDS = ("config", "content", "rng", "options", "sell_choice", "colours", "fin", "pool", "marker",
+                "patents", "solved", "think_tank", "secret", "secret_offer", "companies", "staff", "unemployed",
+                "market", "synd", "heat", "splay", "deck", "set_aside", "out_of_game", "problems", "regime",
+                "turn", "actions_left", "round", "decision", "tasks", "act", "ending", "tycoon",
+                "game_end_flag", "stats")
+
+
+def fields(state: PaxState) -> dict:
+    """The state's fields by name, compiled or not."""
+    return {name: getattr(state, name) for name in STATE_FIELDS}
+
+
+def _rebuild(data: dict) -> PaxState:
+    """The state :meth:`PaxState.__reduce__` pickled."""
+    state = PaxState(data["config"], data["content"], data["rng"])
+    for name, value in data.items():
+        setattr(state, name, value)
+    return state
+
+
+def _share_fields(old: PaxState, new: PaxState) -> None:
+    """Every field but the config, content and rng, shared (the compiled copy's
+    first step; :meth:`PaxState._copy` then copies what it must)."""
+    new.options, new.sell_choice, new.colours, new.fin = old.options, old.sell_choice, old.colours, old.fin
+    new.pool, new.marker, new.patents, new.solved = old.pool, old.marker, old.patents, old.solved
+    new.think_tank, new.secret, new.secret_offer = old.think_tank, old.secret, old.secret_offer
+    new.companies, new.staff, new.unemployed, new.market = old.companies, old.staff, old.unemployed, old.market
+    new.synd, new.heat, new.splay, new.deck = old.synd, old.heat, old.splay, old.deck
+    new.set_aside, new.out_of_game, new.problems, new.regime = old.set_aside, old.out_of_game, old.problems, old.regime
+    new.turn, new.actions_left, new.round, new.decision = old.turn, old.actions_left, old.round, old.decision
+    new.tasks, new.act, new.ending, new.tycoon = old.tasks, old.act, old.ending, old.tycoon
+    new.game_end_flag, new.stats = old.game_end_flag, old.stats
+
+
+def _probe() -> None:
+    """Only its type matters: see ``_COMPILED``."""
+
+
+#: True when this module runs as the compiled build (:mod:`workbench.native`),
+#: whose functions are built-in functions rather than Python ones
+_COMPILED = type(_probe).__name__ != "function"
+
+
 def _copy_rows(rows: list) -> list:
     return [x.copy() for x in rows]
 
@@ -166,7 +239,7 @@ _shallow = operator.methodcaller("copy")
 
 #: every container of the state and how a copy copies it (:meth:`PaxState.clone`
 #: copies them all, :meth:`PaxState.clone_for` only an action kind's ``WRITES``)
-_COPY = {"fin": _copy_rows, "patents": _copy_rows, "solved": _copy_rows, "think_tank": _copy_rows,
+_COPY: dict[str, Any] = {"fin": _copy_rows, "patents": _copy_rows, "solved": _copy_rows, "think_tank": _copy_rows,
          "market": _copy_market,
          **{key: _shallow for key in ("pool", "marker", "secret", "splay", "deck", "set_aside", "out_of_game",
                                       "tasks", "companies", "staff", "unemployed", "synd", "heat", "problems",
