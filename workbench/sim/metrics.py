@@ -916,7 +916,10 @@ def series(result, key: str) -> np.ndarray:
 def series_label(key: str) -> str:
     if is_card_key(key):
         return card_label(key)
-    return key[len(STAT):].replace("_", " ") + " (mean per game)"
+    column = key[len(STAT):]
+    # a game's counters are often named n_THING (Pax's n_commercializations): the label says THING
+    column = column[2:] if column.startswith("n_") and len(column) > 2 else column
+    return column.replace("_", " ") + " (mean per game)"
 
 
 def bot_summary(result) -> list[dict]:

@@ -3,12 +3,15 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
 (which idea, which Heat square, by how much, at which player count).
 
 * ``dearer-card``: an idea that games take (in at least a fifth of baseline
-  games) gets one or two more *white* Heat squares: it is taken fewer times
-  per game, in fewer games, or later.
+  games) gets one or two more *white* Heat squares: it is taken in fewer
+  games, or later. Not "fewer times": Placating an Idea counts as
+  taking it, and a white square more is one more Heat agent to Placate.
 * ``dearer-end``: every way the game ends gets dearer together: the Ideas
   whose effect ends the game (the four Tipping Points and Plurality) each
   get the same one or two more white Heat squares, the Singular run needs
-  1-2 more bands and the Tycoon 1-2 more Companies: games last longer.
+  1-2 more bands and the Tycoon 1-2 more Companies: games last longer, in
+  rounds and above all in Ideas commercialized (three Ends fire on a
+  Commercialization, so that count is the game's own clock).
   Not one End alone: Pax ends by the first of four Ends, so when one gets
   dearer the games end by another in as many rounds (measured, greedy, 3
   players, 120 paired games, every game-end Idea one white square more:
@@ -58,8 +61,10 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             added = [DEARER_HEAT] * rng.randint(1, 2)
             new = " ".join(old.split() + added)
             out.append(PlantedEdit(kind, [(card, "heat", new)], n,
-                                   [(f"card_times:{card}", "lower"), (f"card_use:{card}", "lower"),
-                                    (f"card_first_round:{card}", "higher")],
+                                   # not card_times: Placating counts as taking the Idea
+                                   # (actions.TAKES_NAMED_IDEA), and each white square more
+                                   # is one more Heat agent to Placate
+                                   [(f"card_use:{card}", "lower"), (f"card_first_round:{card}", "higher")],
                                    f"{card} heat '{old}' -> '{new}'"))
         elif kind == "dearer-end":
             # every End at once: make one dearer and games end by another in
@@ -74,7 +79,9 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
                 new = old + rng.randint(1, 2)
                 edits.append((name, "value", new))
                 notes.append(f"{name} {old} -> {new}")
-            out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher")], ", ".join(notes)))
+            # longer by the game's own clock, the Ideas commercialized (Game.leading_metrics)
+            out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher"),
+                                                    ("stat:n_commercializations", "higher")], ", ".join(notes)))
         elif kind == NO_OP:
             out.append(provenance_flip(kind, table, rng, n))
         else:
