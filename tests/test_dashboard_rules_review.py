@@ -54,6 +54,7 @@ def test_accepting_needs_a_reason_and_then_keeps_the_review_quiet(planted):
     path = C.rules_dir("meaning-made") / "accepted-findings.yaml"
     before = path.read_text(encoding="utf-8")
     keys = [planted.finding_key(f) for f in planted.all_findings()]
+    accepted_before = planted.summary()["hu accepted"]          # the bundled acceptances, whatever their number
     with pytest.raises(WorkbenchError, match="reason"):
         planted.accept(keys[0], "   ")
     assert path.read_text(encoding="utf-8") == before          # a refused acceptance changes nothing
@@ -61,7 +62,7 @@ def test_accepting_needs_a_reason_and_then_keeps_the_review_quiet(planted):
         planted.accept(key, "a test of the acceptance")
     text = path.read_text(encoding="utf-8")
     assert text.startswith(before.rstrip("\n")) and "clause: meaning-made/actions/gather" in text
-    assert planted.all_findings() == [] and planted.summary()["hu accepted"] == 1 + len(keys)
+    assert planted.all_findings() == [] and planted.summary()["hu accepted"] == accepted_before + len(keys)
     rev = review("meaning-made", "hu", spelling=False)
     assert rev.findings == [] and any(a.clause == CLAUSE for a in rev.accepted) and rev.stale == []
     with pytest.raises(WorkbenchError):
