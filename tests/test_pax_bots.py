@@ -316,3 +316,32 @@ def test_clone_for_copies_what_the_action_changes():
                 tried.add(action.kind)
         assert snap(state) == before
     assert tried == set(WRITES)
+
+
+def test_state_fields_are_listed_once_for_copy_and_pickle():
+    """``STATE_FIELDS`` (pickling, ``fields``) and ``_share_fields`` (the compiled
+    clone) name every field ``PaxState.__init__`` sets: a field added to one and
+    not the others would be silently dropped by a copy or a save."""
+    import ast
+    from pathlib import Path
+
+    import workbench.games.pax_transhumanity as package
+    from workbench.games.pax_transhumanity import state as module
+
+    # the source file itself: the compiled build's module carries no source
+    tree = ast.parse((Path(package.__file__).parent / "state.py").read_text(encoding="utf-8"))
+
+    def assigned(func_name: str, target: str) -> list[str]:
+        func = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == func_name)
+        names = []
+        for node in ast.walk(func):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            for t in targets:
+                for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                    if isinstance(el, ast.Attribute) and isinstance(el.value, ast.Name) and el.value.id == target:
+                        names.append(el.attr)
+        return names
+
+    init = assigned("__init__", "self")
+    assert tuple(init) == module.STATE_FIELDS
+    assert sorted(assigned("_share_fields", "new")) == sorted(set(init) - {"config", "content", "rng"})
