@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..meaning import base_lang, clause_concepts, lexicon, term_roles, tokens
+from ..meaning import (aligned_sentences, base_lang, clause_concepts, concepts, every_count, lexicon, strict_ones,
+                       term_roles, tokens)
 from .base import ClauseCheck, Pair
 
 # concepts whose loss or addition alone changes a rule, and which the bundled
@@ -113,11 +114,29 @@ class QuantifierCheck(_DimensionCheck):
         # as English "a" renders Hungarian *egy*) than the source has
         ones_src = sum(t in ls.single_strict or t in ls.single_loose for t in ts)
         ones_tr = sum(t in lt.single_strict or t in lt.single_loose for t in tt)
-        every_src = a["quant.every"] + a["actor.each"]     # "each player" is an actor and an "every"
-        every_tr = b["quant.every"] + b["actor.each"]
-        if every_src > every_tr and ones_tr > ones_src and "every -> one" not in details:
+        every_src = every_count(p.src, p.src_lang)     # "each player" is an actor and an "every"
+        every_tr = every_count(p.tr, p.tr_lang)
+        every_one = every_src > every_tr and ones_tr > ones_src
+        # per sentence, with the words that say "one" and nothing else (English "a" left
+        # out: a sentence that lost an "each" and gained a "one" changed who the rule is for)
+        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)
+        for s_src, s_tr in units:
+            if every_src > every_tr and every_count(s_src, p.src_lang) > every_count(s_tr, p.tr_lang) \
+                    and strict_ones(s_tr, p.tr_lang) > strict_ones(s_src, p.src_lang):
+                every_one = True
+        if every_one and "every -> one" not in details:
             out.append(("every -> one", "the source says 'every' (each, all) where the translation says 'one': "
                                         "check that the rule still applies to each of them (quantifier)"))
+        # the same swaps judged per sentence: "any" become "every" in one sentence is hidden
+        # at the clause level by an "every" the source says in another
+        if len(units) > 1:
+            names = [n for n in ls.dimensions.get("quantifier", []) if n in lt.dimensions.get("quantifier", [])]
+            for i, (s_src, s_tr) in enumerate(units, 1):
+                for detail, message in compare_dimension(concepts(s_src, p.src_lang), concepts(s_tr, p.tr_lang),
+                                                         names):
+                    if detail not in details and " -> " in detail:
+                        details.add(detail)
+                        out.append((detail, f"{message} in sentence {i} (quantifier)"))
         # "only" dropped: English writes it out, and Hungarian renders it in a few words
         # (the other way round Hungarian *csak* is also "just", "but": no inference)
         if base_lang(p.src_lang) == "en" and ls.only and lt.only:
