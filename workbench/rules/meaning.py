@@ -51,6 +51,8 @@ class Lexicon:
     single_strict: frozenset = frozenset()   # words that say "one" (see `single` in the lexicon)
     single_loose: frozenset = frozenset()    # words a translation may render as "one"
     only: frozenset = frozenset()            # the words that say "only"
+    single_not_after: frozenset = frozenset()  # "each one": a "one" after these words is not one
+    only_not: tuple = ()                     # phrases whose "only" restricts nothing ("not only")
     only_loose: frozenset = frozenset()      # words a translation may say "only" with ("just", "alone")
     distributive_endings: tuple = ()         # word endings that say "each" (Hungarian -nként)
     distributive_forms: frozenset = frozenset()  # written forms that say "each" ("egy-egy": one each)
@@ -105,6 +107,8 @@ def lexicon(lang: str) -> Lexicon | None:
                   frozenset(str(w).lower() for w in single.get("strict", ())),
                   frozenset(str(w).lower() for w in single.get("loose", ())),
                   frozenset(str(w).lower() for w in data.get("only", ())))
+    lex.single_not_after = frozenset(str(w).lower() for w in single.get("not_after", ()))
+    lex.only_not = tuple(str(w).lower() for w in data.get("only_not", ()))
     lex.only_loose = frozenset(str(w).lower() for w in data.get("only_loose", ()))
     dist = data.get("distributive") or {}
     lex.distributive_endings = tuple(str(e).lower() for e in dist.get("endings", ()))
@@ -291,7 +295,8 @@ def strict_ones(text: str, lang: str) -> int:
     low = text.lower()
     for f in lex.distributive_forms:
         low = re.sub(r"(?<![\w-])" + re.escape(f) + r"(?![\w-])", " ", low)
-    return sum(t in lex.single_strict for t in tokens(low))
+    toks = tokens(low)
+    return sum(t in lex.single_strict and not (i and toks[i - 1] in lex.single_not_after) for i, t in enumerate(toks))
 
 
 def structure(text: str, lang: str) -> list[Sentence]:

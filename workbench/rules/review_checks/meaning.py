@@ -10,6 +10,7 @@ concepts both languages say explicitly (:data:`LONE`); the others (Hungarian dro
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ..meaning import (aligned_sentences, base_lang, clause_concepts, concepts, every_count, lexicon, strict_ones,
@@ -129,11 +130,14 @@ class QuantifierCheck(_DimensionCheck):
                                         "check that the rule still applies to each of them (quantifier)"))
         # the same swaps judged per sentence: "any" become "every" in one sentence is hidden
         # at the clause level by an "every" the source says in another
-        if len(units) > 1:
-            names = [n for n in ls.dimensions.get("quantifier", []) if n in lt.dimensions.get("quantifier", [])]
-            for i, (s_src, s_tr) in enumerate(units, 1):
-                for detail, message in compare_dimension(concepts(s_src, p.src_lang), concepts(s_tr, p.tr_lang),
-                                                         names):
+        # ("each" counted in all its forms: "minden 👥Játékos" is the actor "each player" and
+        # an "every" that "some 👥Players" replaced)
+        names = [n for n in ls.dimensions.get("quantifier", []) if n in lt.dimensions.get("quantifier", [])]
+        for i, (s_src, s_tr) in enumerate(units, 1):
+            ca, cb = concepts(s_src, p.src_lang), concepts(s_tr, p.tr_lang)
+            ca["quant.every"], cb["quant.every"] = every_count(s_src, p.src_lang), every_count(s_tr, p.tr_lang)
+            if True:
+                for detail, message in compare_dimension(ca, cb, names):
                     if detail not in details and " -> " in detail:
                         details.add(detail)
                         out.append((detail, f"{message} in sentence {i} (quantifier)"))
@@ -142,10 +146,19 @@ class QuantifierCheck(_DimensionCheck):
         if base_lang(p.src_lang) == "en" and ls.only and lt.only:
             only_src = sum(t in ls.only for t in ts)
             only_tr = sum(t in lt.only for t in tt)
-            if only_src > only_tr:
+            if only_src > only_tr or any(_only(x, ls, False) > _only(y, lt, True) for x, y in units):
                 out.append((f"only lost ({only_src} -> {only_tr})",
                             f"the source says 'only' {only_src} time(s), the translation {only_tr}: a restriction "
                             "may be lost (quantifier)"))
+        # "only" dropped where the source is not English: a sentence whose source says
+        # "only" (Hungarian *csak*) and whose translation has no word that may say it
+        # ("only", "just", "alone", "solely" ...: the lexicon's only_loose)
+        elif ls.only and lt.only:
+            for i, (x, y) in enumerate(units, 1):
+                if _only(x, ls, False) and not _only(y, lt, True):
+                    out.append((f"only lost in sentence {i}",
+                                f"the source says 'only' in sentence {i} and the translation does not: a "
+                                "restriction may be lost (quantifier)"))
         # "both" become "one of": English "both X and Y" is a conjunction (Hungarian "X és Y
         # is"), so only a "both" that no "and" follows closely counts on the English side
         both_src, both_tr = _both(p.src, p.src_lang, a, strict=True), _both(p.tr, p.tr_lang, b, strict=False)
@@ -153,6 +166,14 @@ class QuantifierCheck(_DimensionCheck):
             out.append(("both lost", "the source says 'both' and the translation does not: check that the rule "
                                      "still applies to both (quantifier)"))
         return out
+
+
+def _only(text: str, lex, loose: bool) -> int:
+    words = lex.only | lex.only_loose if loose else lex.only
+    low = " ".join(tokens(text))
+    for phrase in lex.only_not:       # "not only ... but", *csak utána* ("not until"): no restriction
+        low = re.sub(r"(?<!\S)" + re.escape(phrase) + r"(?!\S)", " ", low)
+    return sum(t in words for t in low.split())
 
 
 def _both(text: str, lang: str, found: Counter, strict: bool) -> int:
