@@ -248,8 +248,16 @@ def aligned_sentences(src: str, src_lang: str, tr: str, tr_lang: str) -> list[tu
     (a translation keeps its source's sentences in nearly every bundled clause: 412 of
     486 pairs), else the whole texts as one pair: a count compared per sentence is not
     hidden by the same word elsewhere in the clause."""
+    from .review_checks.sentences import sentences, statements
     a, b = split_sentences(src), split_sentences(tr)
-    if len(a) == len(b) and len(a) > 1:
+    # (and as many sentences read with ordinals: "a IV. Korszak" is one sentence there)
+    if sentences(src, src_lang) != sentences(tr, tr_lang):
+        return [(src, tr)]
+    # the same count of statements too (a ";" or ":" ends one, a "Then ..." sentence
+    # continues one): a translation that split one sentence ("; " -> ". ") and joined two
+    # others has as many sentences, paired wrongly
+    if len(a) == len(b) and len(a) > 1 and statements(src, src_lang, True, True) == statements(tr, tr_lang, True,
+                                                                                             True):
         return list(zip(a, b))
     return [(src, tr)]
 

