@@ -25,7 +25,8 @@ LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "q
 # of a pair where its source says the other (and no longer says that) is a finding
 OPPOSITES = {frozenset(p) for p in (
     ("actor.active", "actor.others"), ("actor.active", "actor.each"), ("actor.you", "actor.rival"),
-    ("actor.each", "actor.others"), ("actor.group", "actor.you"),
+    ("actor.each", "actor.others"), ("actor.group", "actor.you"), ("actor.each", "actor.group"),
+    ("actor.group", "actor.alone"),
     ("time.turn", "time.round"), ("time.era", "time.game"), ("time.round", "time.era"),
     ("time.turn", "time.cycle"), ("when.start", "when.end"), ("when.next", "when.previous"),
     ("cond.if", "cond.unless"), ("cond.only", "cond.if"),
@@ -159,6 +160,14 @@ class QuantifierCheck(_DimensionCheck):
                     out.append((f"only lost in sentence {i}",
                                 f"the source says 'only' in sentence {i} and the translation does not: a "
                                 "restriction may be lost (quantifier)"))
+        # "only" added: a sentence whose translation restricts with "only" (*csak*) where its
+        # source has no word that may say it
+        if ls.only and lt.only:
+            for i, (x, y) in enumerate(units, 1):
+                if _only(y, lt, False) > _only(x, ls, True):
+                    out.append((f"only added in sentence {i}",
+                                f"the translation says 'only' in sentence {i} and the source does not: a "
+                                "restriction may be added (quantifier)"))
         # "both" become "one of": English "both X and Y" is a conjunction (Hungarian "X és Y
         # is"), so only a "both" that no "and" follows closely counts on the English side
         both_src, both_tr = _both(p.src, p.src_lang, a, strict=True), _both(p.tr, p.tr_lang, b, strict=False)
