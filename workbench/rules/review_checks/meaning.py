@@ -61,6 +61,7 @@ def compare_dimension(a: Counter, b: Counter, names: list[str]) -> list[tuple[st
 
 class _DimensionCheck(ClauseCheck):
     dimensions: tuple[str, ...] = ()
+    per_sentence: tuple[str, ...] = ()    # dimensions compared per aligned sentence as well
     headings = False
 
     def run(self, p: Pair):
@@ -69,11 +70,28 @@ class _DimensionCheck(ClauseCheck):
             return []
         a, b = clause_concepts(p.src, p.src_lang), clause_concepts(p.tr, p.tr_lang)
         out = []
+        seen = set()
         for dim in self.dimensions:
             names = [n for n in ls.dimensions.get(dim, []) if n in lt.dimensions.get(dim, [])]
             for detail, message in compare_dimension(a, b, names):
+                seen.add(detail)
                 out.append((detail, f"{message} ({dim}); check who, when and under what condition the rule "
                                     "applies"))
+        if not self.per_sentence:
+            return out
+        # the same comparison sentence by sentence: a "game" become "Era" in one sentence is
+        # hidden at the clause level when another sentence of the translation says "game"
+        # once more than its source (Hungarian "alapjáték" is no "játék")
+        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)
+        if len(units) > 1:
+            for i, (x, y) in enumerate(units, 1):
+                ca, cb = concepts(x, p.src_lang), concepts(y, p.tr_lang)
+                for dim in self.per_sentence:
+                    names = [n for n in ls.dimensions.get(dim, []) if n in lt.dimensions.get(dim, [])]
+                    for detail, message in compare_dimension(ca, cb, names):
+                        if detail not in seen:
+                            seen.add(detail)
+                            out.append((detail, f"{message} in sentence {i} ({dim})"))
         return out
 
 
@@ -82,6 +100,7 @@ class ActorCheck(_DimensionCheck):
 
     name = "actor"
     dimensions = ("actor",)
+    per_sentence = ("actor",)
 
 
 class TimeCheck(_DimensionCheck):
@@ -89,6 +108,7 @@ class TimeCheck(_DimensionCheck):
 
     name = "time"
     dimensions = ("time", "when")
+    per_sentence = ("time", "when")
 
 
 class ConditionCheck(_DimensionCheck):
@@ -96,6 +116,7 @@ class ConditionCheck(_DimensionCheck):
 
     name = "condition"
     dimensions = ("condition", "exception")
+    per_sentence = ("condition", "exception")
 
 
 class QuantifierCheck(_DimensionCheck):

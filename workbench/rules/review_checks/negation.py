@@ -65,17 +65,27 @@ def negations(text: str, lang: str) -> int:
     return count
 
 
-def sentence_polarity(text: str, lang: str) -> list[bool]:
-    """For each sentence of ``text``: does it hold a negation?"""
+def _units(text: str, lang: str) -> list[str]:
+    """The sentences of the prose, then each table row (a row says a rule as much as a
+    sentence does: "no bonus" in one cell; rows come after the prose, so the numbers of
+    the prose sentences stay as they were)."""
     from .sentences import split_sentences
-    return [negations(s, lang) > 0 for s in split_sentences(text, lang)]
+    # (a row of short cells, as in a rules table; a row of prose, several sentences to a
+    # cell, is read freely by a translator, as the flavour-text tables are)
+    rows = [line for line in text.splitlines() if line.lstrip().startswith("|")
+            and not re.fullmatch(r"[\s|:-]*", line) and not re.search(r"[.!?;]\s+\S", line)]
+    return split_sentences(text, lang) + rows
+
+
+def sentence_polarity(text: str, lang: str) -> list[bool]:
+    """For each sentence (and table row) of ``text``: does it hold a negation?"""
+    return [negations(s, lang) > 0 for s in _units(text, lang)]
 
 
 def sentence_negations(text: str, lang: str) -> list[int]:
-    """For each sentence of ``text``: how many negations it holds (a flip hidden by a
-    second negation in the same sentence changes the count, not the presence)."""
-    from .sentences import split_sentences
-    return [negations(s, lang) for s in split_sentences(text, lang)]
+    """For each sentence (and table row) of ``text``: how many negations it holds (a flip
+    hidden by a second negation in the same sentence changes the count, not the presence)."""
+    return [negations(s, lang) for s in _units(text, lang)]
 
 
 class NegationCheck(ClauseCheck):
