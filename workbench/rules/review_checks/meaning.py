@@ -276,3 +276,56 @@ class TermRolesCheck(ClauseCheck):
                 out.append((f"order {x} / {y}", f"the source names ${{{x}}} before ${{{y}}}, the translation "
                                                "after: check that they did not trade places"))
         return out
+
+
+class IconTermCheck(ClauseCheck):
+    """A term's icon marks that term: "👤Energy" (the player's icon on the word of
+    another term) is a term swapped in behind the icon. The glossary's forms with an
+    icon say which words each icon marks; a word is judged only when it is another
+    icon's term (a compound, *👤Játékos-hozzájárulásjelölők*, starts with its own)."""
+
+    name = "icon-term"
+    headings = False
+
+    def run(self, p: Pair):
+        table = _icon_words(tuple(p.glossary))
+        if not table:
+            return []
+        from ..meaning import _ICON_TERM
+        from ..text import icon_key, icons
+        out = []
+        for m in _ICON_TERM.finditer(p.tr):
+            marks = icons(m.group(1))
+            if not marks:
+                continue
+            key, word = icon_key(marks[-1]), m.group(2)
+            own = table.get(key)
+            if not own or any(_same_term(word, f) for f in own):
+                continue
+            others = sorted(k for k, forms in table.items() if k != key and any(_same_term(word, f) for f in forms))
+            if others:
+                out.append((f"{marks[-1]}{word}", f"{marks[-1]} marks {own[0]!r}, but the word after it is the term "
+                                                   f"of {others[0]}: check that the right term stands here"))
+        return out
+
+
+def _icon_words(glossary: tuple) -> dict[str, list[str]]:
+    """icon -> the words (first word of each form) the glossary's target forms put after it."""
+    from ..text import icon_key, icons
+    out: dict[str, list[str]] = {}
+    for pair in glossary:
+        for form in getattr(pair, "target", ()):
+            m = re.match(r"((?:[^\w\s]\ufe0f?)+)([^\W\d_]+)", form)
+            if not m:
+                continue
+            marks = icons(m.group(1))
+            if marks:
+                out.setdefault(icon_key(marks[-1]), []).append(m.group(2))
+    return out
+
+
+def _same_term(word: str, form: str) -> bool:
+    """Is ``word`` (inflected, maybe compounded) the term ``form``? Its stem: the form
+    less two letters (Hungarian *Minta* / *Mintát*, *Mintá-*), at least three."""
+    w, f = word.lower(), form.lower()
+    return w.startswith(f[:max(3, len(f) - 2)])
