@@ -52,6 +52,9 @@ class Lexicon:
     single_loose: frozenset = frozenset()    # words a translation may render as "one"
     only: frozenset = frozenset()            # the words that say "only"
     single_not_after: frozenset = frozenset()  # "each one": a "one" after these words is not one
+    unit_skip: frozenset = frozenset()       # words between a number and what it counts ("1 more point")
+    unit_numbers: dict = field(default_factory=dict)   # number words and their values
+    unit_nouns: dict = field(default_factory=dict)     # unit -> the nouns (lemmas) that say it
     only_not: tuple = ()                     # phrases whose "only" restricts nothing ("not only")
     only_loose: frozenset = frozenset()      # words a translation may say "only" with ("just", "alone")
     distributive_endings: tuple = ()         # word endings that say "each" (Hungarian -nként)
@@ -108,6 +111,11 @@ def lexicon(lang: str) -> Lexicon | None:
                   frozenset(str(w).lower() for w in single.get("loose", ())),
                   frozenset(str(w).lower() for w in data.get("only", ())))
     lex.single_not_after = frozenset(str(w).lower() for w in single.get("not_after", ()))
+    units = data.get("units") or {}
+    lex.unit_skip = frozenset(str(w).lower() for w in units.get("skip", ()))
+    lex.unit_numbers = {str(k).lower(): int(v) for k, v in (units.get("numbers") or {}).items()}
+    lex.unit_nouns = {str(k): tuple(str(w).lower().split()[0] for w in v)
+                      for k, v in (units.get("nouns") or {}).items()}
     lex.only_not = tuple(str(w).lower() for w in data.get("only_not", ()))
     lex.only_loose = frozenset(str(w).lower() for w in data.get("only_loose", ()))
     dist = data.get("distributive") or {}
@@ -285,6 +293,30 @@ def every_count(text: str, lang: str) -> int:
             if t.endswith(lex.distributive_endings) and _first_concept(t, lex) != "quant.every":
                 n += 1
     return n
+
+
+def number_nouns(text: str, lang: str) -> Counter:
+    """``(value, unit)`` for each number of ``text`` followed by a plain noun of the
+    lexicon's ``units`` ("2 points", *2 pontot*): what the number counts."""
+    lex = lexicon(lang)
+    out: Counter = Counter()
+    if lex is None or not lex.unit_nouns:
+        return out
+    toks = tokens(text)
+    for i, t in enumerate(toks):
+        value = int(t) if t.isdigit() else lex.unit_numbers.get(t)
+        if value is None:
+            continue
+        j = i + 1
+        while j < len(toks) and j <= i + 2 and toks[j] in lex.unit_skip:
+            j += 1
+        if j >= len(toks):
+            continue
+        for unit, nouns in lex.unit_nouns.items():
+            if any(word_is(toks[j], n, lex) for n in nouns):
+                out[(value, unit)] += 1
+                break
+    return out
 
 
 def _first_concept(token: str, lex: Lexicon) -> str:

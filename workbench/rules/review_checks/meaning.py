@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ..meaning import (aligned_sentences, base_lang, clause_concepts, concepts, every_count, lexicon, strict_ones,
-                       term_roles, tokens)
+from ..meaning import (aligned_sentences, base_lang, clause_concepts, concepts, every_count, lexicon, number_nouns,
+                       strict_ones, term_roles, tokens)
 from .base import ClauseCheck, Pair
 
 # concepts whose loss or addition alone changes a rule, and which the bundled
@@ -329,3 +329,27 @@ def _same_term(word: str, form: str) -> bool:
     less two letters (Hungarian *Minta* / *Mintát*, *Mintá-*), at least three."""
     w, f = word.lower(), form.lower()
     return w.startswith(f[:max(3, len(f) - 2)])
+
+
+class NumberNounsCheck(ClauseCheck):
+    """A number counts the same thing: "2 points" is not "2 cards", *24 lap* is not *24
+    pont* (plain nouns, from the lexicons' ``units``; icons and term placeholders are the
+    number-units check's)."""
+
+    name = "number-nouns"
+    headings = False
+
+    def run(self, p: Pair):
+        if base_lang(p.src_lang) == base_lang(p.tr_lang):
+            return []
+        a, b = number_nouns(p.src, p.src_lang), number_nouns(p.tr, p.tr_lang)
+        lost, gained = a - b, b - a
+        out = []
+        for (v, u) in sorted(gained):
+            # the translation counts v of u where the source counts v of another unit (and not of u)
+            others = sorted(u2 for (v2, u2) in lost if v2 == v and u2 != u)
+            if others and not a[(v, u)]:
+                out.append((f"{v} {others[0]} -> {v} {u}",
+                            f"the source counts {v} {others[0]} where the translation counts {v} {u}: check what "
+                            "the number counts"))
+        return out
