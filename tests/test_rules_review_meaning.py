@@ -128,3 +128,14 @@ def test_paraphrases_stay_quiet(sl, tl):
     assert variants
     for new, note in variants:
         assert _findings(other[tl], new, sl, tl) <= _findings(other[tl], text[tl], sl, tl), note
+
+
+def test_a_dropped_nem_of_negative_concord_is_caught():
+    # "soha nem fizet" -> "soha fizet": the sentence keeps "soha" and has lost its negation;
+    # an elliptical "soha," (no verb) still negates
+    src = "It never pays again."
+    assert not any(c == "negation" for c, _ in _findings(src, "Később soha többé nem fizet.", "en", "hu"))
+    assert any(c == "negation" for c, _ in _findings(src, "Később soha többé fizet.", "en", "hu"))
+    assert not any(c == "negation" for c, _ in _findings("Only A counts; B never, unless named.",
+                                                         "Csak A számít; B soha, hacsak meg nem nevezik.",
+                                                         "en", "hu"))

@@ -23,6 +23,11 @@ NEGATION = {
 }
 # "egyik ... sem" is the negation; "egyik" alone is "one of": counted only right before a marker
 CONCORD_ONLY = {"hu": {"egyik", "hacsak"}, "en": set()}
+# Hungarian negative pronouns and adverbs take a "nem"/"sem" (negative concord: "soha
+# nem", "senki sem"); one without it counts only where it stands alone ("... soha, hacsak",
+# "Senki."): "soha többé fizet" has lost its negation, though "soha" is still there
+NEEDS_MARKER = {"hu": {"soha", "semmi", "semmit", "semmibe", "semmin", "semmilyen", "semennyi", "senki",
+                       "senkinek", "senkit", "senkitől", "sehol", "sehova", "sehonnan"}, "en": set()}
 
 # privative words that negate a rules state: "uncovered" is "fedetlen". Listed rather
 # than matched by affix, because "közvetlenül" (directly), "függetlenül" (regardless)

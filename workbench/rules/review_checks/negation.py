@@ -6,7 +6,8 @@ import re
 from collections import Counter
 
 from .base import ClauseCheck, Pair
-from .lexicon import BOUNDS, CORE_BOUNDS, CONCORD_ONLY, EXPLETIVE, NEGATION, NOT_PRIVATIVE, PHRASES, PRIVATIVE
+from .lexicon import (BOUNDS, CONCORD_ONLY, CORE_BOUNDS, EXPLETIVE, NEEDS_MARKER, NEGATION, NOT_PRIVATIVE, PHRASES,
+                      PRIVATIVE)
 from .tokens import base_lang
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[.;!?]|,")
@@ -37,6 +38,7 @@ def negations(text: str, lang: str) -> int:
     toks = _TOKEN.findall(low)
     markers = NEGATION.get(lang, set())
     concord = CONCORD_ONLY.get(lang, set())
+    needs = NEEDS_MARKER.get(lang, set())
     priv, not_priv = PRIVATIVE.get(lang), NOT_PRIVATIVE.get(lang, set())
     count, last, expletive = 0, None, False
     for i, w in enumerate(toks):
@@ -54,6 +56,10 @@ def negations(text: str, lang: str) -> int:
         hit = w in markers and w not in concord
         if w in concord:
             hit = any(x in markers and x not in concord for x in toks[i + 1:i + 1 + _CONCORD_GAP])
+        elif w in needs:
+            near = toks[max(0, i - _CONCORD_GAP):i] + toks[i + 1:i + 1 + _CONCORD_GAP]
+            alone = i + 1 >= len(toks) or toks[i + 1] in ".;!?,"
+            hit = alone or any(x in markers and x not in concord and x not in needs for x in near)
         if not hit and priv is not None and w not in not_priv and priv.match(w) \
                 and not any(w.startswith(x) for x in not_priv):
             hit = True
