@@ -139,3 +139,14 @@ def test_a_dropped_nem_of_negative_concord_is_caught():
     assert not any(c == "negation" for c, _ in _findings("Only A counts; B never, unless named.",
                                                          "Csak A számít; B soha, hacsak meg nem nevezik.",
                                                          "en", "hu"))
+
+
+def test_terms_that_trade_places_across_others_are_caught():
+    src = "Compare ${terms.a}, then ${terms.b}, then ${terms.c}, then ${terms.d}."
+    good = "Hasonlítsd össze ${terms.a} értékét, majd ${terms.b}, aztán ${terms.c}, végül ${terms.d} értékét."
+    bad = "Hasonlítsd össze ${terms.c} értékét, majd ${terms.b}, aztán ${terms.a}, végül ${terms.d} értékét."
+    assert not any(c == "term-roles" for c, _ in _findings(src, good, "en", "hu"))
+    assert ("term-roles", "swapped terms.a / terms.c") in _findings(src, bad, "en", "hu")
+    # neighbours reordered by grammar (a possessor first) are not a swap
+    assert not any(d.startswith("swapped") for c, d in _findings(src, good.replace(
+        "${terms.a} értékét, majd ${terms.b}", "${terms.b} értékét, majd ${terms.a}"), "en", "hu"))

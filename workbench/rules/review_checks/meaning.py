@@ -256,6 +256,22 @@ class TermRolesCheck(ClauseCheck):
                     out.append((f"sentence {i} names {', '.join(moved)}",
                                 f"sentence {i} of the translation names {', '.join(moved)}, which its source "
                                 "sentence does not: check that the terms did not trade places"))
+        # two terms that trade places across others: the translation names the source's
+        # terms (each once) in the source's order but for two of them, and those two stand
+        # apart (a neighbouring pair is reordered by grammar, "the ⚙️Initiative of the
+        # 🛠️Index" / "a 🛠️Tábla ⚙️Kezdeményezése": 24 of the bundled sentences; apart, none)
+        for i, (x, y) in enumerate(units, 1):
+            ka, kb = [k for k, _ in term_roles(x, p.src_lang)], [k for k, _ in term_roles(y, p.tr_lang)]
+            for kind in ("terms.", "icon:"):
+                ca = [k for k in ka if k.startswith(kind) and ka.count(k) == 1 and kb.count(k) == 1]
+                cb = [k for k in kb if k in ca]
+                diff = [j for j, (u, v) in enumerate(zip(ca, cb)) if u != v]
+                if len(diff) == 2 and diff[1] - diff[0] >= 2 and ca[diff[0]] == cb[diff[1]] \
+                        and ca[diff[1]] == cb[diff[0]]:
+                    u, v = ca[diff[0]], ca[diff[1]]
+                    out.append((f"swapped {u} / {v}", f"the translation names {u} where its source names {v}, "
+                                                       "and the other way round: check that they did not trade "
+                                                       "places"))
         # order: two terms that the source names in one order and the translation in the other,
         # where both texts name each once (a list or a tie-break keeps its order across languages)
         # a possessor ("the headlines of the timeline") comes first in Hungarian: not a swap
