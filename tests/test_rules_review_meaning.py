@@ -150,3 +150,11 @@ def test_terms_that_trade_places_across_others_are_caught():
     # neighbours reordered by grammar (a possessor first) are not a swap
     assert not any(d.startswith("swapped") for c, d in _findings(src, good.replace(
         "${terms.a} értékét, majd ${terms.b}", "${terms.b} értékét, majd ${terms.a}"), "en", "hu"))
+
+
+def test_a_term_turned_from_origin_to_goal_is_caught():
+    src = "Take 1 card from ${terms.a} and put it on ${terms.b}."
+    good = "Vegyél el 1 lapot ${terms.a}-ból, és tedd ${terms.b}-ra."
+    bad = "Vegyél el 1 lapot ${terms.a}-ba, és tedd ${terms.b}-ra."
+    assert not any(c == "term-roles" for c, _ in _findings(src, good, "en", "hu"))
+    assert ("term-roles", "origin -> goal: terms.a") in _findings(src, bad, "en", "hu")

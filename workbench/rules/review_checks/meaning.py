@@ -244,6 +244,15 @@ class TermRolesCheck(ClauseCheck):
                     if k2 != k and r in rs and r not in roles_a.get(k2, set()):
                         out.append((f"{r}: {k} -> {k2}", f"in the source ${{{k}}} is the {r} term; in the "
                                                          f"translation ${{{k2}}} is: the terms traded roles"))
+        # a term that keeps its place and changes direction: "from X" become "to X" (*X-ból*
+        # become *X-ba*), where the source gives the term one of the two and the translation
+        # only the other
+        for k in roles_a:
+            ra_k, rb_k = roles_a[k] & {"origin", "goal"}, roles_b.get(k, set()) & {"origin", "goal"}
+            if len(ra_k) == 1 and len(rb_k) == 1 and ra_k != rb_k:
+                r1, r2 = next(iter(ra_k)), next(iter(rb_k))
+                out.append((f"{r1} -> {r2}: {k}", f"in the source ${{{k}}} is the {r1} (from/to) and in the "
+                                                   f"translation the {r2}: check the direction"))
         # each sentence names the terms its source sentence names: a term that the
         # translation puts in a sentence whose source sentence lacks it traded places with
         # another or was swapped in (the bundled translations, 750 aligned sentences, never do)
