@@ -297,9 +297,12 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
             "any": ["every", "each", "one"], "both": ["one of the", "either of the"],
             "at least": ["at most", "exactly"], "at most": ["at least", "exactly"], "or more": ["or fewer"],
             "or fewer": ["or more"], "no more than": ["at least", "no fewer than"],
-            "no fewer than": ["at most"], "up to": ["at least", "exactly"], "exactly": ["at least", "at most"],
+            "no fewer than": ["at most"], "exactly": ["at least", "at most"],
             "whichever": ["every"], "either": ["both"]}, rng)
         out += _sub_each(r"\bonly ", text, lambda m: "")
+        # "up to 3" (a bound, not "face up to"): only before a count
+        out += _sub_each(r"\b[Uu]p to (?=\d|(?:" + "|".join(EN_NUMBERS[1:]) + r")\b)", text,
+                         lambda m: _case_like(rng.choice(["at least ", "exactly "]), m.group(0)))
         # "only" added before a count that had none ("gain 1 marker" -> "gain only 1 marker")
         nums = "|".join(EN_NUMBERS[1:])
         out += _sub_each(r"(?<!only )(?<!least )(?<!most )(?<!than )(?<![\w.$-])(?=(?:\d+|" + nums + r") [a-z])",
