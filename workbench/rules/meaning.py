@@ -384,7 +384,7 @@ def term_roles(text: str, lang: str) -> list[tuple[str, str]]:
         elif lang == "hu":
             word = m.group(2).lower()
             for r, endings in _HU_ROLE_AFTER:
-                if r in ("compared", "origin", "goal", "instead") and any(word.endswith(e) for e in endings) \
+                if r in ("compared", "origin", "goal", "instead", "with") and any(word.endswith(e) for e in endings) \
                         and len(word) > 5:
                     role = r
                     break

@@ -219,6 +219,13 @@ def _both(text: str, lang: str, found: Counter, strict: bool) -> int:
     return n
 
 
+# the roles an icon-marked term is judged on when it trades them with another term:
+# English prepositions and Hungarian case endings agree on these in the bundled texts
+# (compared-with "than X" / X-nál, with "with X" / X-val; from and to are not: "fuel for
+# 🧬Patterns" is 🧬Mintákhoz, a goal, and "🔍Insight (planning)" 🔍Belátás ... -ból)
+ICON_ROLES = {"compared", "with"}
+
+
 class TermRolesCheck(ClauseCheck):
     """Each term (placeholder or icon-marked word) keeps its role (compared-with, from, to) and the source's order of terms."""
 
@@ -234,11 +241,11 @@ class TermRolesCheck(ClauseCheck):
             roles_a.setdefault(k, set()).add(r)
         for k, r in rb:
             roles_b.setdefault(k, set()).add(r)
-        strong = {"compared", "origin", "goal", "instead"}
+        strong = {"compared", "origin", "goal", "instead", "with"}
         for k in roles_a:
             if k not in roles_b:
                 continue
-            for r in (roles_a[k] & (strong if not k.startswith("icon:") else {"compared"})) - roles_b[k]:
+            for r in (roles_a[k] & (strong if not k.startswith("icon:") else ICON_ROLES)) - roles_b[k]:
                 # the role went to another term
                 for k2, rs in roles_b.items():
                     if k2 != k and r in rs and r not in roles_a.get(k2, set()):
