@@ -608,7 +608,14 @@ def reword_split(text: str, lang: str, rng: random.Random, **_) -> list:
     for pat, repl in joins["en" if lang == "en" else "hu"]:
         # the word after the new full stop starts its sentence with a capital (unless a joining word leads)
         out += _sub_each(pat, text, lambda m, r=repl: r + (m.group(1).upper() if r == ". " else m.group(1)))
+    # not inside brackets: "(repair and relationships; used in ...)" is one aside
+    out = [(new, note) for new, note in out if _depth_at_change(text, new) == 0]
     return _outside_placeholders(text, out)
+
+
+def _depth_at_change(text: str, new: str) -> int:
+    i = next((k for k, (x, y) in enumerate(zip(text, new)) if x != y), min(len(text), len(new)))
+    return text[:i].count("(") - text[:i].count(")")
 
 
 def reword_paraphrase(text: str, lang: str, rng: random.Random, **_) -> list:
