@@ -6,7 +6,11 @@ A concept of one dimension that the translation says instead of another (a turn
 become a round, "if" become "unless", the active player become the others) is a
 finding in every case. A concept lost or added on its own is a finding only for the
 concepts both languages say explicitly (:data:`LONE`); the others (Hungarian drops
-"you" into the verb, says "each" with a suffix or not at all) count only in swaps."""
+"you" into the verb, says "each" with a suffix or not at all) count only in swaps.
+Where both texts have as many sentences, the comparisons are also made sentence by
+sentence (:func:`workbench.rules.meaning.aligned_sentences`). Two checks read terms and
+numbers: an icon must stand on its own term's word (:class:`IconTermCheck`), and a number
+must count the same plain noun (:class:`NumberNounsCheck`)."""
 
 from __future__ import annotations
 
@@ -158,11 +162,10 @@ class QuantifierCheck(_DimensionCheck):
         for i, (s_src, s_tr) in enumerate(units, 1):
             ca, cb = concepts(s_src, p.src_lang), concepts(s_tr, p.tr_lang)
             ca["quant.every"], cb["quant.every"] = every_count(s_src, p.src_lang), every_count(s_tr, p.tr_lang)
-            if True:
-                for detail, message in compare_dimension(ca, cb, names):
-                    if detail not in details and " -> " in detail:
-                        details.add(detail)
-                        out.append((detail, f"{message} in sentence {i} (quantifier)"))
+            for detail, message in compare_dimension(ca, cb, names):
+                if detail not in details and " -> " in detail:
+                    details.add(detail)
+                    out.append((detail, f"{message} in sentence {i} (quantifier)"))
         # "only" dropped: English writes it out, and Hungarian renders it in a few words
         # (the other way round Hungarian *csak* is also "just", "but": no inference)
         if base_lang(p.src_lang) == "en" and ls.only and lt.only:
