@@ -69,3 +69,90 @@ def test_icon_terms_that_trade_the_compared_with_role_are_caught():
     swapped = "Ha a 🌳Örökséged magasabb a 🛡️Életerődnél, kapsz 1-et."
     assert not any(c == "term-roles" for c, _ in _findings(src, good, "en", "hu"))
     assert any(c == "term-roles" and d.startswith("compared") for c, d in _findings(src, swapped, "en", "hu"))
+
+
+# ---------------------------------------------------------------- per sentence, roles, icons, units (issue 28)
+@pytest.mark.parametrize("src,bad,good,sl,tl,check,detail", [
+    # "every" become "one" beside an English "a" (the article is not "one")
+    ("Each player draws a card. The active player may pass.",
+     "Egy játékos húz egy lapot. A soron lévő játékos passzolhat.",
+     "Minden játékos húz egy lapot. A soron lévő játékos passzolhat.", "en", "hu", "quantifier", "every -> one"),
+    # "only" added, and "only" lost under a Hungarian source
+    ("Draw 2 cards.", "Csak 2 lapot húzz.", "Húzz 2 lapot.", "en", "hu", "quantifier", "only added in sentence 1"),
+    ("Csak 2 lapot húzhatsz.", "You may draw 2 cards.", "You may draw only 2 cards.", "hu", "en", "quantifier",
+     "only lost in sentence 1"),
+    # together become alone
+    ("All players lose together.", "Minden játékos egyedül veszít.", "Minden játékos együtt veszít.", "en", "hu",
+     "actor", "group -> alone"),
+    # a "game" become "Era" in one sentence, with "game" said once more elsewhere
+    ("A kártya a játék során látható. Az alapjátékban 2 lap van.",
+     "The card is visible throughout the Era. In the standard game there are 2 cards.",
+     "The card is visible throughout the game. In the standard game there are 2 cards.", "hu", "en", "time",
+     "game -> era"),
+    # a number that counts another plain noun
+    ("Each solved problem is worth 2 points.", "Minden megoldott probléma 2 lapot ér.",
+     "Minden megoldott probléma 2 pontot ér.", "en", "hu", "number-nouns", "2 point -> 2 card"),
+])
+def test_meaning_changes_are_caught_and_rewordings_quiet(src, bad, good, sl, tl, check, detail):
+    assert (check, detail) in _findings(src, bad, sl, tl)
+    assert not any(c == check for c, _ in _findings(src, good, sl, tl))
+
+
+@pytest.mark.parametrize("src,good,bad,detail", [
+    # a term moved to another sentence
+    ("Gain 1 ${terms.a}. Then lose 1 ${terms.b}.", "Kapsz 1 ${terms.a}-t. Ezután veszítesz 1 ${terms.b}-t.",
+     "Kapsz 1 ${terms.b}-t. Ezután veszítesz 1 ${terms.a}-t.", "sentence 1 names terms.b"),
+    # a term that keeps its place and turns from origin to goal
+    ("Take 1 card from ${terms.a} and put it on ${terms.b}.", "Vegyél el 1 lapot ${terms.a}-ból, és tedd ${terms.b}-ra.",
+     "Vegyél el 1 lapot ${terms.a}-ba, és tedd ${terms.b}-ra.", "origin -> goal: terms.a"),
+])
+def test_term_role_changes_are_caught(src, good, bad, detail):
+    assert not any(c == "term-roles" for c, _ in _findings(src, good, "en", "hu"))
+    assert ("term-roles", detail) in _findings(src, bad, "en", "hu")
+
+
+def test_an_icon_on_another_terms_word_is_caught():
+    from workbench.rules.glossary import GlossaryPair
+    pairs = [GlossaryPair(["👤Player"], ["👤Játékos"], "test"), GlossaryPair(["☀️Energy"], ["☀️Energia"], "test")]
+    src = "Each 👤Player gains 1 ☀️Energy."
+
+    def found(tr):
+        return meaning_findings("demo/x/y", src, tr, "en", "hu", {}, {}, pairs)
+    assert not any(c == "icon-term" for c, _ in found("Minden 👤Játékos kap 1 ☀️Energiát."))
+    assert ("icon-term", "👤Energia") in found("Minden 👤Energia kap 1 ☀️Energiát.")
+
+
+@pytest.mark.parametrize("sl,tl", [("en", "hu"), ("hu", "en")])
+def test_paraphrases_stay_quiet(sl, tl):
+    # "at least 2" / "2 or more", *minden körben* / *körönként*: no finding the pair had not
+    text = {"en": "At the end of the round, each player with at least 2 cards cannot pass.",
+            "hu": "A forduló végén minden játékos legalább 2 lapot kap, minden körben legfeljebb 3-at."}
+    other = {"en": "A forduló végén minden legalább 2 lappal rendelkező játékos nem passzolhat.",
+             "hu": "At the end of the round each player gains at least 2 cards, at most 3 in each turn."}
+    variants = REWORDERS["paraphrase"](text[tl], tl, random.Random(7))
+    assert variants
+    for new, note in variants:
+        assert _findings(other[tl], new, sl, tl) <= _findings(other[tl], text[tl], sl, tl), note
+
+
+def test_a_dropped_nem_of_negative_concord_is_caught():
+    # "soha nem fizet" -> "soha fizet": the sentence keeps "soha" and has lost its negation;
+    # an elliptical "soha," (no verb) still negates
+    src = "It never pays again."
+    assert not any(c == "negation" for c, _ in _findings(src, "Később soha többé nem fizet.", "en", "hu"))
+    assert any(c == "negation" for c, _ in _findings(src, "Később soha többé fizet.", "en", "hu"))
+    assert not any(c == "negation" for c, _ in _findings("Only A counts; B never, unless named.",
+                                                         "Csak A számít; B soha, hacsak meg nem nevezik.",
+                                                         "en", "hu"))
+
+
+def test_terms_that_trade_places_across_others_are_caught():
+    src = "Compare ${terms.a}, then ${terms.b}, then ${terms.c}, then ${terms.d}."
+    good = "Hasonlítsd össze ${terms.a} értékét, majd ${terms.b}, aztán ${terms.c}, végül ${terms.d} értékét."
+    bad = "Hasonlítsd össze ${terms.c} értékét, majd ${terms.b}, aztán ${terms.a}, végül ${terms.d} értékét."
+    assert not any(c == "term-roles" for c, _ in _findings(src, good, "en", "hu"))
+    assert ("term-roles", "swapped terms.a / terms.c") in _findings(src, bad, "en", "hu")
+    # neighbours reordered by grammar (a possessor first) are not a swap
+    assert not any(d.startswith("swapped") for c, d in _findings(src, good.replace(
+        "${terms.a} értékét, majd ${terms.b}", "${terms.b} értékét, majd ${terms.a}"), "en", "hu"))
+

@@ -51,6 +51,16 @@ class Lexicon:
     single_strict: frozenset = frozenset()   # words that say "one" (see `single` in the lexicon)
     single_loose: frozenset = frozenset()    # words a translation may render as "one"
     only: frozenset = frozenset()            # the words that say "only"
+    single_not_after: frozenset = frozenset()  # "each one": a "one" after these words is not one
+    unit_skip: frozenset = frozenset()       # words between a number and what it counts ("1 more point")
+    unit_numbers: dict = field(default_factory=dict)   # number words and their values
+    unit_nouns: dict = field(default_factory=dict)     # unit -> the nouns (lemmas) that say it
+    only_not: tuple = ()                     # phrases whose "only" restricts nothing ("not only")
+    only_loose: frozenset = frozenset()      # words a translation may say "only" with ("just", "alone")
+    distributive_endings: tuple = ()         # word endings that say "each" (Hungarian -nként)
+    distributive_forms: frozenset = frozenset()  # written forms that say "each" ("egy-egy": one each)
+    every_also: tuple = ()                   # phrases another concept claims that also say "each" ("every other")
+    conjunction: tuple = ()                  # ("both", "and", 3): "both X and Y" joins, it does not count
     #: answers of word matching already given: a review asks the same (token, word)
     #: questions hundreds of thousands of times, and the answer depends on nothing else
     memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -100,6 +110,21 @@ def lexicon(lang: str) -> Lexicon | None:
                   frozenset(str(w).lower() for w in single.get("strict", ())),
                   frozenset(str(w).lower() for w in single.get("loose", ())),
                   frozenset(str(w).lower() for w in data.get("only", ())))
+    lex.single_not_after = frozenset(str(w).lower() for w in single.get("not_after", ()))
+    units = data.get("units") or {}
+    lex.unit_skip = frozenset(str(w).lower() for w in units.get("skip", ()))
+    lex.unit_numbers = {str(k).lower(): int(v) for k, v in (units.get("numbers") or {}).items()}
+    lex.unit_nouns = {str(k): tuple(str(w).lower().split()[0] for w in v)
+                      for k, v in (units.get("nouns") or {}).items()}
+    lex.only_not = tuple(str(w).lower() for w in data.get("only_not", ()))
+    lex.only_loose = frozenset(str(w).lower() for w in data.get("only_loose", ()))
+    dist = data.get("distributive") or {}
+    lex.distributive_endings = tuple(str(e).lower() for e in dist.get("endings", ()))
+    lex.distributive_forms = frozenset(str(f).lower() for f in dist.get("forms", ()))
+    lex.every_also = tuple(str(f).lower() for f in dist.get("phrases", ()))
+    conj = data.get("both_conjunction") or {}
+    if conj:
+        lex.conjunction = (str(conj["word"]).lower(), str(conj["and"]).lower(), int(conj.get("within", 3)))
     return lex
 
 
@@ -226,6 +251,94 @@ def split_sentences(text: str) -> list[str]:
     return [p for p in parts if p and re.search(r"[^\W\d_]", p)]
 
 
+def aligned_sentences(src: str, src_lang: str, tr: str, tr_lang: str) -> list[tuple[str, str]]:
+    """The sentences of ``src`` and ``tr`` paired by position when both have as many
+    (a translation keeps its source's sentences in nearly every bundled clause: 412 of
+    486 pairs), else the whole texts as one pair: a count compared per sentence is not
+    hidden by the same word elsewhere in the clause."""
+    from .review_checks.sentences import sentences, statements
+    a, b = split_sentences(src), split_sentences(tr)
+    # (and as many sentences read with ordinals: "a IV. Korszak" is one sentence there)
+    if sentences(src, src_lang) != sentences(tr, tr_lang):
+        return [(src, tr)]
+    # the same count of statements too (a ";" or ":" ends one, a "Then ..." sentence
+    # continues one): a translation that split one sentence ("; " -> ". ") and joined two
+    # others has as many sentences, paired wrongly
+    if len(a) == len(b) and len(a) > 1 and statements(src, src_lang, True, True) == statements(tr, tr_lang, True,
+                                                                                             True):
+        return list(zip(a, b))
+    return [(src, tr)]
+
+
+def every_count(text: str, lang: str) -> int:
+    """How many times ``text`` says "each" in any form: every, each, all, both, "each
+    player", and the distributive (Hungarian *körönként* "each turn", *egy-egy* "one
+    each"), which the concept count gives to the noun it is glued to."""
+    lex = lexicon(lang)
+    if lex is None:
+        return 0
+    found = concepts(text, lang)
+    n = found["quant.every"] + found["actor.each"] + found["quant.both"]
+    if lex.conjunction:
+        word, and_, within = lex.conjunction
+        toks = tokens(text)
+        n -= sum(1 for i, t in enumerate(toks) if t == word and and_ in toks[i + 1:i + 1 + within])
+    low = text.lower()
+    for f in (*lex.distributive_forms, *lex.every_also):
+        n += len(re.findall(r"(?<![\w-])" + re.escape(f) + r"(?![\w-])", low))
+    if lex.distributive_endings:
+        for t in tokens(text):
+            # counted already when the concept count gave the word to "every" (and not to
+            # a concept listed before it, as "körönként" goes to the turn)
+            if t.endswith(lex.distributive_endings) and _first_concept(t, lex) != "quant.every":
+                n += 1
+    return n
+
+
+def number_nouns(text: str, lang: str) -> Counter:
+    """``(value, unit)`` for each number of ``text`` followed by a plain noun of the
+    lexicon's ``units`` ("2 points", *2 pontot*): what the number counts."""
+    lex = lexicon(lang)
+    out: Counter = Counter()
+    if lex is None or not lex.unit_nouns:
+        return out
+    toks = tokens(text)
+    for i, t in enumerate(toks):
+        value = int(t) if t.isdigit() else lex.unit_numbers.get(t)
+        if value is None:
+            continue
+        j = i + 1
+        while j < len(toks) and j <= i + 2 and toks[j] in lex.unit_skip:
+            j += 1
+        if j >= len(toks):
+            continue
+        for unit, nouns in lex.unit_nouns.items():
+            if any(word_is(toks[j], n, lex) for n in nouns):
+                out[(value, unit)] += 1
+                break
+    return out
+
+
+def _first_concept(token: str, lex: Lexicon) -> str:
+    for name, c in lex.concepts.items():
+        if name != "negation" and _concept_word(token, c, lex):
+            return name
+    return ""
+
+
+def strict_ones(text: str, lang: str) -> int:
+    """How many words of ``text`` say "one" (the lexicon's ``single.strict``), the
+    distributive forms (*egy-egy*) left out."""
+    lex = lexicon(lang)
+    if lex is None:
+        return 0
+    low = text.lower()
+    for f in lex.distributive_forms:
+        low = re.sub(r"(?<![\w-])" + re.escape(f) + r"(?![\w-])", " ", low)
+    toks = tokens(low)
+    return sum(t in lex.single_strict and not (i and toks[i - 1] in lex.single_not_after) for i, t in enumerate(toks))
+
+
 def structure(text: str, lang: str) -> list[Sentence]:
     """The sentences of ``text`` with what each says (see the module doc)."""
     from .review_checks.negation import negations
@@ -271,7 +384,7 @@ def term_roles(text: str, lang: str) -> list[tuple[str, str]]:
         elif lang == "hu":
             word = m.group(2).lower()
             for r, endings in _HU_ROLE_AFTER:
-                if r in ("compared", "origin", "goal", "instead") and any(word.endswith(e) for e in endings) \
+                if r in ("compared", "origin", "goal", "instead", "with") and any(word.endswith(e) for e in endings) \
                         and len(word) > 5:
                     role = r
                     break

@@ -7,12 +7,15 @@ and the English as translation), and the translation is changed:
 
 * a **mistake** of one kind (:data:`MISTAKE_KINDS`): a number word changed, a
   negation flipped, time shifted, a condition inverted, a sibling term swapped in,
-  an exception dropped, a quantifier changed, a unit changed, placeholders trading
-  roles, an actor swapped. Each kind lists every place of the clause where the
+  an exception dropped, a quantifier changed (every <-> one, any <-> every, at least
+  <-> at most, "only" dropped or added), a unit changed, placeholders trading roles
+  (or one term moved from "from X" to "to X", *X-ból* to *X-ba*), an actor swapped
+  (the active player <-> the others, you <-> a rival, each player <-> the group). Each kind lists every place of the clause where the
   grammar of the language allows that change (Hungarian numerals keep their case,
   a turn-word its ending, a negated verb its preverb), so one clause gives many
   variations;
-* a **correct rewording** (:data:`REWORDING_KINDS`): a synonym, a clause moved to
+* a **correct rewording** (:data:`REWORDING_KINDS`): a synonym, a rules phrase said
+  another way ("at least 2" / "2 or more", *minden körben* / *körönként*), a clause moved to
   the other end of its sentence, Hungarian word order changed, an article or a
   suffix changed without changing what is meant ("a card" / "one card", *egy lapot*
   / *lapot*, *körödben* / *saját körödben*), a sentence split in two at a
@@ -35,7 +38,7 @@ from typing import Callable, Iterable
 
 MISTAKE_KINDS = ("number", "negation", "time", "condition", "sibling-term", "exception", "quantifier",
                  "unit", "placeholder-roles", "actor")
-REWORDING_KINDS = ("synonym", "reorder", "word-order", "article", "split")
+REWORDING_KINDS = ("synonym", "reorder", "word-order", "article", "split", "paraphrase")
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,17 @@ def _swap_words(text: str, pairs: Iterable[tuple[str, str]], *, both: bool = Tru
         return out
     pat = r"(?<![\w$])(" + "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True)) + r")(?!\w)"
     return _sub_each(pat, text, lambda m: _case_like(table[m.group(1).lower()], m.group(1)), flags)
+
+
+def _swap_choice(text: str, table: dict[str, list[str]], rng: random.Random, flags=re.I) -> list:
+    """Like :func:`_swap_words`, with a word's partner chosen (seeded) from several: one
+    rule word can be changed into more than one other ("every" into "one", "a single",
+    "any"), so a seed's sample holds many variations."""
+    low = {k.lower(): v for k, v in table.items()}
+    if not low:
+        return []
+    pat = r"(?<![\w$])(" + "|".join(re.escape(k) for k in sorted(low, key=len, reverse=True)) + r")(?!\w)"
+    return _sub_each(pat, text, lambda m: _case_like(rng.choice(low[m.group(1).lower()]), m.group(1)), flags)
 
 
 _PH = re.compile(r"\$\{[^}]*\}")
@@ -275,17 +289,34 @@ def mutate_exception(text: str, lang: str, rng: random.Random, **_) -> list:
 
 # --------------------------------------------------------------------------- quantifier
 def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
+    """every <-> one, any <-> every, all -> some, at least <-> at most, both -> one of,
+    "only" dropped or added (before a number: "1 marker" / "only 1 marker")."""
     if lang == "en":
-        out = _swap_words(text, [("every", "one"), ("each", "one"), ("all", "some"), ("any", "every"),
-                                 ("both", "one of the"), ("at least", "at most"), ("at most", "at least"),
-                                 ("or more", "or fewer"), ("or fewer", "or more")], both=False)
+        out = _swap_choice(text, {
+            "every": ["one", "a single", "any"], "each": ["one", "a single", "any"], "all": ["some", "any"],
+            "any": ["every", "each", "one"], "both": ["one of the", "either of the"],
+            "at least": ["at most", "exactly"], "at most": ["at least", "exactly"], "or more": ["or fewer"],
+            "or fewer": ["or more"], "no more than": ["at least", "no fewer than"],
+            "no fewer than": ["at most"], "exactly": ["at least", "at most"],
+            "whichever": ["every"], "either": ["both"]}, rng)
         out += _sub_each(r"\bonly ", text, lambda m: "")
+        # "up to 3" (a bound, not "face up to"): only before a count
+        out += _sub_each(r"\b[Uu]p to (?=\d|(?:" + "|".join(EN_NUMBERS[1:]) + r")\b)", text,
+                         lambda m: _case_like(rng.choice(["at least ", "exactly "]), m.group(0)))
+        # "only" added before a count that had none ("gain 1 marker" -> "gain only 1 marker")
+        nums = "|".join(EN_NUMBERS[1:])
+        out += _sub_each(r"(?<!only )(?<!least )(?<!most )(?<!than )(?<![\w.$-])(?=(?:\d+|" + nums + r") [a-z])",
+                         text, lambda m: "only ")
     else:
-        out = _swap_words(text, [("minden", "egy"), ("mindegyik", "egyik"), ("összes", "néhány"),
-                                 ("bármelyik", "mindegyik"), ("bármely", "minden"), ("mindkét", "az egyik"),
-                                 ("legalább", "legfeljebb"), ("legfeljebb", "legalább"),
-                                 ("valamennyi", "néhány")], both=False)
+        out = _swap_choice(text, {
+            "minden": ["egy", "bármelyik", "egyetlen"], "mindegyik": ["egyik", "bármelyik"],
+            "összes": ["néhány", "egyik"], "bármelyik": ["mindegyik", "egyik"], "bármely": ["minden", "egy"],
+            "tetszőleges": ["minden"], "mindkét": ["az egyik", "valamelyik"], "legalább": ["legfeljebb", "pontosan"],
+            "legfeljebb": ["legalább", "pontosan"], "pontosan": ["legalább", "legfeljebb"],
+            "valamennyi": ["néhány", "egy"], "mindenki": ["valaki"]}, rng)
         out += _sub_each(r"\b[Cc]sak ", text, lambda m: "")
+        out += _sub_each(r"(?<!csak )(?<!legalább )(?<!legfeljebb )(?<![\w.$-])(?=\d+ [a-záéíóöőúüű])", text,
+                         lambda m: "csak ")
     return _outside_placeholders(text, out)
 
 
@@ -379,8 +410,9 @@ def mutate_unit(text: str, lang: str, rng: random.Random, ctx: dict | None = Non
 
 
 def mutate_placeholder_roles(text: str, lang: str, rng: random.Random, icon_terms: list | None = None, **_) -> list:
-    """Two terms trade places, each keeping the grammar (filters, suffixes) of the place it moves into."""
-    out = []
+    """Two terms trade places, each keeping the grammar (filters, suffixes) of the place it moves into;
+    or one term keeps its place and takes another role (:func:`mutate_term_case`)."""
+    out = mutate_term_case(text, lang, rng)
     found = _term_keys(text)
     for i in range(len(found)):
         for j in range(i + 1, len(found)):
@@ -408,6 +440,30 @@ def mutate_placeholder_roles(text: str, lang: str, rng: random.Random, icon_term
     return out
 
 
+_EN_ROLE_SWAP = {"from": ["to", "into"], "to": ["from"], "into": ["from"], "onto": ["from"], "than": ["and"]}
+_HU_CASE_SWAP = {"ból": "ba", "ből": "be", "ba": "ból", "be": "ből", "ról": "ra", "ről": "re", "ra": "ról",
+                 "re": "ről", "tól": "hoz", "től": "hez", "hoz": "tól", "hez": "től", "höz": "től"}
+_ICON_MARK = r"(?:[^\w\s$\{\}()\[\],.;:!?\"'„”*|-]\ufe0f?)+"
+
+
+def mutate_term_case(text: str, lang: str, rng: random.Random, **_) -> list:
+    """A term (placeholder or icon-marked word) keeps its place and changes its role:
+    "from X" <-> "to X", *X-ból* <-> *X-ba* (where it comes from and where it goes)."""
+    out = []
+    if lang == "en":
+        pat = r"\b(from|to|into|onto)( (?:the |your |a |an |their |its )?)(?=\$\{terms\.|" + _ICON_MARK + r"[^\W\d_])"
+        out += _sub_each(pat, text, lambda m: rng.choice(_EN_ROLE_SWAP[m.group(1)]) + m.group(2))
+    else:
+        ends = "|".join(sorted(_HU_CASE_SWAP, key=len, reverse=True))
+        # ${terms.x}-ból, ${terms.x}ból
+        out += _sub_each(r"(?<=\})(-?)(" + ends + r")\b", text,
+                         lambda m: m.group(1) + _HU_CASE_SWAP[m.group(2)])
+        # 🌈Mintaprizmából: an icon-marked word with a case ending
+        out += _sub_each(r"(" + _ICON_MARK + r"[^\W\d_]{3,}?)(" + ends + r")\b", text,
+                         lambda m: m.group(1) + _HU_CASE_SWAP[m.group(2)])
+    return [(new, note) for new, note in out if new != text]
+
+
 def _stem_of(word: str, terms: list[str]) -> str:
     best = ""
     for t in terms:
@@ -429,6 +485,13 @@ def mutate_actor(text: str, lang: str, rng: random.Random, **_) -> list:
                                   ("the active player", "each other player"), ("you", "a rival"),
                                   ("your", "a rival's"), ("each other player", "each player"),
                                   ("together", "alone")], both=False)
+        # a second partner for the same actors (the first is above): each player <-> the group,
+        # the active player <-> everyone, the others <-> the active player
+        out += _swap_choice(text, {"each player": ["the group", "you"], "the active player": ["every player",
+                                                                                            "a rival"],
+                                   "the others": ["the active player", "you"], "everyone": ["you", "the group"],
+                                   "the group": ["the active player", "each player"],
+                                   "a rival": ["each player", "the active player"]}, rng)
     else:
         out += _swap_words(text, [("a soron lévő játékos", "a többi játékos"), ("minden játékos", "a soron lévő játékos"),
                                   ("mindegyik játékos", "a soron lévő játékos"),
@@ -439,6 +502,12 @@ def mutate_actor(text: str, lang: str, rng: random.Random, **_) -> list:
                                   ("közösen", "egyedül"), ("együtt", "egyedül"),
                                   ("neked", "egy riválisodnak"), ("nálad", "egy riválisodnál"),
                                   ("mindenkinek", "a soron lévő játékosnak")], both=False)
+        out += _swap_choice(text, {"a soron lévő játékos": ["minden játékos", "egy rivális"],
+                                   "a többiek": ["a soron lévő játékos"], "mindenki": ["a soron lévő játékos",
+                                                                                       "te"],
+                                   "minden játékos": ["a többi játékos", "a csoport"],
+                                   "a csoport": ["a soron lévő játékos", "minden játékos"],
+                                   "közösen": ["külön-külön"], "egy rivális": ["minden játékos"]}, rng)
         # "you" is in the verb: a second-person verb becomes third person with a rival as its subject
         out += _sub_each(r"\b(\w{2,}?)(sz|ol|el|öl)\b", text, _hu_second_to_rival)
     return _outside_placeholders(text, out)
@@ -539,6 +608,49 @@ def reword_split(text: str, lang: str, rng: random.Random, **_) -> list:
     for pat, repl in joins["en" if lang == "en" else "hu"]:
         # the word after the new full stop starts its sentence with a capital (unless a joining word leads)
         out += _sub_each(pat, text, lambda m, r=repl: r + (m.group(1).upper() if r == ". " else m.group(1)))
+    # not inside brackets: "(repair and relationships; used in ...)" is one aside
+    out = [(new, note) for new, note in out if _depth_at_change(text, new) == 0]
+    return _outside_placeholders(text, out)
+
+
+def _depth_at_change(text: str, new: str) -> int:
+    i = next((k for k, (x, y) in enumerate(zip(text, new)) if x != y), min(len(text), len(new)))
+    return text[:i].count("(") - text[:i].count(")")
+
+
+def reword_paraphrase(text: str, lang: str, rng: random.Random, **_) -> list:
+    """Rules phrases said another way with the same meaning, as a translator might:
+    "at least 2" / "2 or more", "at the end of the round" / "when the round ends",
+    *minden fordulóban* / *fordulónként*, *legfeljebb 2* / *2 vagy kevesebb*."""
+    out = []
+    if lang == "en":
+        num = r"(\d+|" + "|".join(EN_NUMBERS[1:]) + r")"
+        out += _sub_each(r"\b[Aa]t least " + num + r" ([a-z${][^\s,.;:]*)", text,
+                         lambda m: _case_like(f"{m.group(1)} or more {m.group(2)}", m.group(0)))
+        out += _sub_each(r"\b[Aa]t most " + num + r" ([a-z${][^\s,.;:]*)", text,
+                         lambda m: _case_like(f"no more than {m.group(1)} {m.group(2)}", m.group(0)))
+        out += _sub_each(r"\b([Aa]t the end of (?:the|your) (round|turn|game|Era))\b", text,
+                         lambda m: _case_like(f"when {'your' if m.group(1).split()[4] == 'your' else 'the'} "
+                                              f"{m.group(2)} ends", m.group(1)))
+        out += _sub_each(r"\b([Aa]t the start of|[Aa]t the beginning of)\b", text,
+                         lambda m: _case_like("at the beginning of" if "start" in m.group(1) else "at the start of",
+                                              m.group(1)))
+        out += _swap_words(text, [("cannot", "may not"), ("each player", "every player"),
+                                  ("immediately", "without delay"), ("every round", "each round"),
+                                  ("each turn", "every turn")], both=False)
+    else:
+        num = r"(\d+(?:-[a-záéíóöőúüű]+)?|" + "|".join(c for cs in HU_NUMERALS.values() for c in cs) + r")"
+        out += _sub_each(r"\b[Ll]egalább " + num + r"\b", text,
+                         lambda m: _case_like(f"{m.group(1)} vagy több", m.group(0)))
+        out += _sub_each(r"\b[Ll]egfeljebb " + num + r"\b", text,
+                         lambda m: _case_like(f"{m.group(1)} vagy kevesebb", m.group(0)))
+        out += _sub_each(r"\b([Mm])inden (forduló|kör)ben\b", text,
+                         lambda m: _case_like(f"{m.group(2)}önként" if m.group(2) == "kör" else "fordulónként",
+                                              m.group(1)))
+        out += _sub_each(r"\b(a|A) (forduló|kör) végén(?= [a-záéíóöőúüű])", text,
+                         lambda m: _case_like(f"amikor a {m.group(2)} véget ér,", m.group(1)))
+        out += _swap_words(text, [("minden játékos", "mindegyik játékos"), ("azonnal", "haladéktalanul"),
+                                  ("elején", "kezdetén")], both=False)
     return _outside_placeholders(text, out)
 
 
@@ -549,7 +661,7 @@ MUTATORS: dict[str, Callable] = {
 }
 REWORDERS: dict[str, Callable] = {"synonym": reword_synonym, "reorder": reword_reorder,
                                   "word-order": reword_word_order, "article": reword_article,
-                                  "split": reword_split}
+                                  "split": reword_split, "paraphrase": reword_paraphrase}
 
 
 # --------------------------------------------------------------------------- running the measure

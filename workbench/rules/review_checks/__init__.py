@@ -10,7 +10,8 @@ from __future__ import annotations
 from .articles import ArticleCheck
 from .base import CatalogueCheck, ClauseCheck, Pair
 from .catalogue import DuplicateEntryCheck, OrphanEntryCheck, TermsSpellingCheck
-from .meaning import ActorCheck, ConditionCheck, QuantifierCheck, TermRolesCheck, TimeCheck
+from .meaning import (ActorCheck, ConditionCheck, IconTermCheck, NumberNounsCheck, QuantifierCheck, TermRolesCheck,
+                      TimeCheck)
 from .negation import NegationCheck
 from .numbers_checks import NumberOrderCheck, NumbersCheck, NumberUnitsCheck
 from .sentences import SentenceCountCheck
@@ -23,7 +24,8 @@ CLAUSE_CHECKS: tuple[type[ClauseCheck], ...] = (
     NumbersCheck, NumberUnitsCheck, NumberOrderCheck, TableCellsCheck, MarkdownCheck, NegationCheck,
     SentenceCountCheck, SameAsSourceCheck, LeftInSourceLanguageCheck, TermSwapCheck, AntonymCheck,
     DoubledWordCheck, BracketsCheck, WhitespaceCheck, StartCapitalCheck, ArticleCheck,
-    ActorCheck, TimeCheck, ConditionCheck, QuantifierCheck, TermRolesCheck,
+    ActorCheck, TimeCheck, ConditionCheck, QuantifierCheck, TermRolesCheck, IconTermCheck,
+    NumberNounsCheck,
 )
 CATALOGUE_CHECKS: tuple[type[CatalogueCheck], ...] = (DuplicateEntryCheck, OrphanEntryCheck, TermsSpellingCheck)
 

@@ -23,6 +23,11 @@ NEGATION = {
 }
 # "egyik ... sem" is the negation; "egyik" alone is "one of": counted only right before a marker
 CONCORD_ONLY = {"hu": {"egyik", "hacsak"}, "en": set()}
+# Hungarian negative pronouns and adverbs take a "nem"/"sem" (negative concord: "soha
+# nem", "senki sem"); one without it counts only where it stands alone ("... soha, hacsak",
+# "Senki."): "soha többé fizet" has lost its negation, though "soha" is still there
+NEEDS_MARKER = {"hu": {"soha", "semmi", "semmit", "semmibe", "semmin", "semmilyen", "semennyi", "senki",
+                       "senkinek", "senkit", "senkitől", "sehol", "sehova", "sehonnan"}, "en": set()}
 
 # privative words that negate a rules state: "uncovered" is "fedetlen". Listed rather
 # than matched by affix, because "közvetlenül" (directly), "függetlenül" (regardless)
@@ -36,17 +41,21 @@ PRIVATIVE = {
                      r"useless|impossible|unlimited)$"),
 }
 NOT_PRIVATIVE: dict[str, set[str]] = {"hu": {"egyetlen", "közvetlen", "közvetlenül", "független", "függetlenül",
-                                             "szüntelen", "szüntelenül", "védtelen"}, "en": {"unlocked", "unloaded", "untapped", "unified", "unpacked",
+                                             "szüntelen", "szüntelenül", "védtelen", "haladéktalan",
+                                             "haladéktalanul"}, "en": {"unlocked", "unloaded", "untapped", "unified", "unpacked",
                                                           "undone", "unfolded", "unleashed"}}
 # phrases that stand for one marker ("in place of" is "instead of", "helyett")
-PHRASES: dict[str, dict[str, str]] = {"en": {}, "hu": {"figyelmen kívül": "nem"}}   # "ignore"
+# ("without delay" is "immediately": no negation)
+PHRASES: dict[str, dict[str, str]] = {"en": {"without delay": "immediately"},
+                                      "hu": {"figyelmen kívül": "nem"}}   # "ignore"
 # Hungarian "amíg ... nem" ("until it runs out": amíg ki nem fogy) is no negation
 EXPLETIVE = {"hu": {"amíg", "míg"}, "en": set()}
 
 # upper and lower bounds: a "legfeljebb" that became "legalább" inverts a rule
 BOUNDS = {
-    "hu": [("max", r"\blegfeljebb\b|\bmaximum\b|\bmaximálisan\b|\bnem több, mint\b|\bnem többet\b"),
-           ("min", r"\blegalább\b|\bminimum\b|\bnem kevesebb\b")],
+    "hu": [("max", r"\blegfeljebb\b|\bmaximum\b|\bmaximálisan\b|\bnem több, mint\b|\bnem többet\b|"
+                   r"\bvagy kevesebb(?:et)?\b"),
+           ("min", r"\blegalább\b|\bminimum\b|\bnem kevesebb\b|\bvagy több(?:et)?\b")],
     "en": [("max", r"\bat most\b|\bor fewer\b|\bor less\b|\bno more than\b|\bmaximum\b"),
            ("min", r"\bat least\b|\bor more\b|\bno fewer than\b|\bno less than\b|\bminimum\b")],
 }

@@ -6,13 +6,19 @@ A concept of one dimension that the translation says instead of another (a turn
 become a round, "if" become "unless", the active player become the others) is a
 finding in every case. A concept lost or added on its own is a finding only for the
 concepts both languages say explicitly (:data:`LONE`); the others (Hungarian drops
-"you" into the verb, says "each" with a suffix or not at all) count only in swaps."""
+"you" into the verb, says "each" with a suffix or not at all) count only in swaps.
+Where both texts have as many sentences, the comparisons are also made sentence by
+sentence (:func:`workbench.rules.meaning.aligned_sentences`). Two checks read terms and
+numbers: an icon must stand on its own term's word (:class:`IconTermCheck`), and a number
+must count the same plain noun (:class:`NumberNounsCheck`)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-from ..meaning import base_lang, clause_concepts, lexicon, term_roles, tokens
+from ..meaning import (aligned_sentences, base_lang, clause_concepts, concepts, every_count, lexicon, number_nouns,
+                       strict_ones, term_roles, tokens)
 from .base import ClauseCheck, Pair
 
 # concepts whose loss or addition alone changes a rule, and which the bundled
@@ -23,7 +29,8 @@ LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "q
 # of a pair where its source says the other (and no longer says that) is a finding
 OPPOSITES = {frozenset(p) for p in (
     ("actor.active", "actor.others"), ("actor.active", "actor.each"), ("actor.you", "actor.rival"),
-    ("actor.each", "actor.others"), ("actor.group", "actor.you"),
+    ("actor.each", "actor.others"), ("actor.group", "actor.you"), ("actor.each", "actor.group"),
+    ("actor.group", "actor.alone"),
     ("time.turn", "time.round"), ("time.era", "time.game"), ("time.round", "time.era"),
     ("time.turn", "time.cycle"), ("when.start", "when.end"), ("when.next", "when.previous"),
     ("cond.if", "cond.unless"), ("cond.only", "cond.if"),
@@ -58,6 +65,7 @@ def compare_dimension(a: Counter, b: Counter, names: list[str]) -> list[tuple[st
 
 class _DimensionCheck(ClauseCheck):
     dimensions: tuple[str, ...] = ()
+    per_sentence: tuple[str, ...] = ()    # dimensions compared per aligned sentence as well
     headings = False
 
     def run(self, p: Pair):
@@ -66,11 +74,28 @@ class _DimensionCheck(ClauseCheck):
             return []
         a, b = clause_concepts(p.src, p.src_lang), clause_concepts(p.tr, p.tr_lang)
         out = []
+        seen = set()
         for dim in self.dimensions:
             names = [n for n in ls.dimensions.get(dim, []) if n in lt.dimensions.get(dim, [])]
             for detail, message in compare_dimension(a, b, names):
+                seen.add(detail)
                 out.append((detail, f"{message} ({dim}); check who, when and under what condition the rule "
                                     "applies"))
+        if not self.per_sentence:
+            return out
+        # the same comparison sentence by sentence: a "game" become "Era" in one sentence is
+        # hidden at the clause level when another sentence of the translation says "game"
+        # once more than its source (Hungarian "alapjáték" is no "játék")
+        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)
+        if len(units) > 1:
+            for i, (x, y) in enumerate(units, 1):
+                ca, cb = concepts(x, p.src_lang), concepts(y, p.tr_lang)
+                for dim in self.per_sentence:
+                    names = [n for n in ls.dimensions.get(dim, []) if n in lt.dimensions.get(dim, [])]
+                    for detail, message in compare_dimension(ca, cb, names):
+                        if detail not in seen:
+                            seen.add(detail)
+                            out.append((detail, f"{message} in sentence {i} ({dim})"))
         return out
 
 
@@ -79,6 +104,7 @@ class ActorCheck(_DimensionCheck):
 
     name = "actor"
     dimensions = ("actor",)
+    per_sentence = ("actor",)
 
 
 class TimeCheck(_DimensionCheck):
@@ -86,6 +112,7 @@ class TimeCheck(_DimensionCheck):
 
     name = "time"
     dimensions = ("time", "when")
+    per_sentence = ("time", "when")
 
 
 class ConditionCheck(_DimensionCheck):
@@ -93,6 +120,7 @@ class ConditionCheck(_DimensionCheck):
 
     name = "condition"
     dimensions = ("condition", "exception")
+    per_sentence = ("condition", "exception")
 
 
 class QuantifierCheck(_DimensionCheck):
@@ -113,20 +141,57 @@ class QuantifierCheck(_DimensionCheck):
         # as English "a" renders Hungarian *egy*) than the source has
         ones_src = sum(t in ls.single_strict or t in ls.single_loose for t in ts)
         ones_tr = sum(t in lt.single_strict or t in lt.single_loose for t in tt)
-        every_src = a["quant.every"] + a["actor.each"]     # "each player" is an actor and an "every"
-        every_tr = b["quant.every"] + b["actor.each"]
-        if every_src > every_tr and ones_tr > ones_src and "every -> one" not in details:
+        every_src = every_count(p.src, p.src_lang)     # "each player" is an actor and an "every"
+        every_tr = every_count(p.tr, p.tr_lang)
+        every_one = every_src > every_tr and ones_tr > ones_src
+        # per sentence, with the words that say "one" and nothing else (English "a" left
+        # out: a sentence that lost an "each" and gained a "one" changed who the rule is for)
+        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)
+        for s_src, s_tr in units:
+            if every_src > every_tr and every_count(s_src, p.src_lang) > every_count(s_tr, p.tr_lang) \
+                    and strict_ones(s_tr, p.tr_lang) > strict_ones(s_src, p.src_lang):
+                every_one = True
+        if every_one and "every -> one" not in details:
             out.append(("every -> one", "the source says 'every' (each, all) where the translation says 'one': "
                                         "check that the rule still applies to each of them (quantifier)"))
+        # the same swaps judged per sentence: "any" become "every" in one sentence is hidden
+        # at the clause level by an "every" the source says in another
+        # ("each" counted in all its forms: "minden 👥Játékos" is the actor "each player" and
+        # an "every" that "some 👥Players" replaced)
+        names = [n for n in ls.dimensions.get("quantifier", []) if n in lt.dimensions.get("quantifier", [])]
+        for i, (s_src, s_tr) in enumerate(units, 1):
+            ca, cb = concepts(s_src, p.src_lang), concepts(s_tr, p.tr_lang)
+            ca["quant.every"], cb["quant.every"] = every_count(s_src, p.src_lang), every_count(s_tr, p.tr_lang)
+            for detail, message in compare_dimension(ca, cb, names):
+                if detail not in details and " -> " in detail:
+                    details.add(detail)
+                    out.append((detail, f"{message} in sentence {i} (quantifier)"))
         # "only" dropped: English writes it out, and Hungarian renders it in a few words
         # (the other way round Hungarian *csak* is also "just", "but": no inference)
         if base_lang(p.src_lang) == "en" and ls.only and lt.only:
             only_src = sum(t in ls.only for t in ts)
             only_tr = sum(t in lt.only for t in tt)
-            if only_src > only_tr:
+            if only_src > only_tr or any(_only(x, ls, False) > _only(y, lt, True) for x, y in units):
                 out.append((f"only lost ({only_src} -> {only_tr})",
                             f"the source says 'only' {only_src} time(s), the translation {only_tr}: a restriction "
                             "may be lost (quantifier)"))
+        # "only" dropped where the source is not English: a sentence whose source says
+        # "only" (Hungarian *csak*) and whose translation has no word that may say it
+        # ("only", "just", "alone", "solely" ...: the lexicon's only_loose)
+        elif ls.only and lt.only:
+            for i, (x, y) in enumerate(units, 1):
+                if _only(x, ls, False) and not _only(y, lt, True):
+                    out.append((f"only lost in sentence {i}",
+                                f"the source says 'only' in sentence {i} and the translation does not: a "
+                                "restriction may be lost (quantifier)"))
+        # "only" added: a sentence whose translation restricts with "only" (*csak*) where its
+        # source has no word that may say it
+        if ls.only and lt.only:
+            for i, (x, y) in enumerate(units, 1):
+                if _only(y, lt, False) > _only(x, ls, True):
+                    out.append((f"only added in sentence {i}",
+                                f"the translation says 'only' in sentence {i} and the source does not: a "
+                                "restriction may be added (quantifier)"))
         # "both" become "one of": English "both X and Y" is a conjunction (Hungarian "X és Y
         # is"), so only a "both" that no "and" follows closely counts on the English side
         both_src, both_tr = _both(p.src, p.src_lang, a, strict=True), _both(p.tr, p.tr_lang, b, strict=False)
@@ -134,6 +199,14 @@ class QuantifierCheck(_DimensionCheck):
             out.append(("both lost", "the source says 'both' and the translation does not: check that the rule "
                                      "still applies to both (quantifier)"))
         return out
+
+
+def _only(text: str, lex, loose: bool) -> int:
+    words = lex.only | lex.only_loose if loose else lex.only
+    low = " ".join(tokens(text))
+    for phrase in lex.only_not:       # "not only ... but", *csak utána* ("not until"): no restriction
+        low = re.sub(r"(?<!\S)" + re.escape(phrase) + r"(?!\S)", " ", low)
+    return sum(t in words for t in low.split())
 
 
 def _both(text: str, lang: str, found: Counter, strict: bool) -> int:
@@ -147,6 +220,13 @@ def _both(text: str, lang: str, found: Counter, strict: bool) -> int:
         if t == "both" and not (strict and "and" in toks[i + 1:i + 6]):
             n += 1
     return n
+
+
+# the roles an icon-marked term is judged on when it trades them with another term:
+# English prepositions and Hungarian case endings agree on these in the bundled texts
+# (compared-with "than X" / X-nál, with "with X" / X-val; from and to are not: "fuel for
+# 🧬Patterns" is 🧬Mintákhoz, a goal, and "🔍Insight (planning)" 🔍Belátás ... -ból)
+ICON_ROLES = {"compared", "with"}
 
 
 class TermRolesCheck(ClauseCheck):
@@ -164,16 +244,53 @@ class TermRolesCheck(ClauseCheck):
             roles_a.setdefault(k, set()).add(r)
         for k, r in rb:
             roles_b.setdefault(k, set()).add(r)
-        strong = {"compared", "origin", "goal", "instead"}
+        strong = {"compared", "origin", "goal", "instead", "with"}
         for k in roles_a:
             if k not in roles_b:
                 continue
-            for r in (roles_a[k] & (strong if not k.startswith("icon:") else {"compared"})) - roles_b[k]:
+            for r in (roles_a[k] & (strong if not k.startswith("icon:") else ICON_ROLES)) - roles_b[k]:
                 # the role went to another term
                 for k2, rs in roles_b.items():
                     if k2 != k and r in rs and r not in roles_a.get(k2, set()):
                         out.append((f"{r}: {k} -> {k2}", f"in the source ${{{k}}} is the {r} term; in the "
                                                          f"translation ${{{k2}}} is: the terms traded roles"))
+        # a term that keeps its place and changes direction: "from X" become "to X" (*X-ból*
+        # become *X-ba*), where the source gives the term one of the two and the translation
+        # only the other
+        for k in roles_a:
+            ra_k, rb_k = roles_a[k] & {"origin", "goal"}, roles_b.get(k, set()) & {"origin", "goal"}
+            if len(ra_k) == 1 and len(rb_k) == 1 and ra_k != rb_k:
+                r1, r2 = next(iter(ra_k)), next(iter(rb_k))
+                out.append((f"{r1} -> {r2}: {k}", f"in the source ${{{k}}} is the {r1} (from/to) and in the "
+                                                   f"translation the {r2}: check the direction"))
+        # each sentence names the terms its source sentence names: a term that the
+        # translation puts in a sentence whose source sentence lacks it traded places with
+        # another or was swapped in (the bundled translations, 750 aligned sentences, never do)
+        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)
+        if len(units) > 1:
+            for i, (x, y) in enumerate(units, 1):
+                ka = {k for k, _ in term_roles(x, p.src_lang)}
+                moved = sorted({k for k, _ in term_roles(y, p.tr_lang)} - ka)
+                if moved:
+                    out.append((f"sentence {i} names {', '.join(moved)}",
+                                f"sentence {i} of the translation names {', '.join(moved)}, which its source "
+                                "sentence does not: check that the terms did not trade places"))
+        # two terms that trade places across others: the translation names the source's
+        # terms (each once) in the source's order but for two of them, and those two stand
+        # apart (a neighbouring pair is reordered by grammar, "the ⚙️Initiative of the
+        # 🛠️Index" / "a 🛠️Tábla ⚙️Kezdeményezése": 24 of the bundled sentences; apart, none)
+        for i, (x, y) in enumerate(units, 1):
+            ka, kb = [k for k, _ in term_roles(x, p.src_lang)], [k for k, _ in term_roles(y, p.tr_lang)]
+            for kind in ("terms.", "icon:"):
+                ca = [k for k in ka if k.startswith(kind) and ka.count(k) == 1 and kb.count(k) == 1]
+                cb = [k for k in kb if k in ca]
+                diff = [j for j, (u, v) in enumerate(zip(ca, cb)) if u != v]
+                if len(diff) == 2 and diff[1] - diff[0] >= 2 and ca[diff[0]] == cb[diff[1]] \
+                        and ca[diff[1]] == cb[diff[0]]:
+                    u, v = ca[diff[0]], ca[diff[1]]
+                    out.append((f"swapped {u} / {v}", f"the translation names {u} where its source names {v}, "
+                                                       "and the other way round: check that they did not trade "
+                                                       "places"))
         # order: two terms that the source names in one order and the translation in the other,
         # where both texts name each once (a list or a tie-break keeps its order across languages)
         # a possessor ("the headlines of the timeline") comes first in Hungarian: not a swap
@@ -193,4 +310,81 @@ class TermRolesCheck(ClauseCheck):
                 x, y = inversions[0]
                 out.append((f"order {x} / {y}", f"the source names ${{{x}}} before ${{{y}}}, the translation "
                                                "after: check that they did not trade places"))
+        return out
+
+
+class IconTermCheck(ClauseCheck):
+    """A term's icon marks that term: "👤Energy" (the player's icon on the word of
+    another term) is a term swapped in behind the icon. The glossary's forms with an
+    icon say which words each icon marks; a word is judged only when it is another
+    icon's term (a compound, *👤Játékos-hozzájárulásjelölők*, starts with its own)."""
+
+    name = "icon-term"
+    headings = False
+
+    def run(self, p: Pair):
+        table = _icon_words(tuple(p.glossary))
+        if not table:
+            return []
+        from ..meaning import _ICON_TERM
+        from ..text import icon_key, icons
+        out = []
+        for m in _ICON_TERM.finditer(p.tr):
+            marks = icons(m.group(1))
+            if not marks:
+                continue
+            key, word = icon_key(marks[-1]), m.group(2)
+            own = table.get(key)
+            if not own or any(_same_term(word, f) for f in own):
+                continue
+            others = sorted(k for k, forms in table.items() if k != key and any(_same_term(word, f) for f in forms))
+            if others:
+                out.append((f"{marks[-1]}{word}", f"{marks[-1]} marks {own[0]!r}, but the word after it is the term "
+                                                   f"of {others[0]}: check that the right term stands here"))
+        return out
+
+
+def _icon_words(glossary: tuple) -> dict[str, list[str]]:
+    """icon -> the words (first word of each form) the glossary's target forms put after it."""
+    from ..text import icon_key, icons
+    out: dict[str, list[str]] = {}
+    for pair in glossary:
+        for form in getattr(pair, "target", ()):
+            m = re.match(r"((?:[^\w\s]\ufe0f?)+)([^\W\d_]+)", form)
+            if not m:
+                continue
+            marks = icons(m.group(1))
+            if marks:
+                out.setdefault(icon_key(marks[-1]), []).append(m.group(2))
+    return out
+
+
+def _same_term(word: str, form: str) -> bool:
+    """Is ``word`` (inflected, maybe compounded) the term ``form``? Its stem: the form
+    less two letters (Hungarian *Minta* / *Mintát*, *Mintá-*), at least three."""
+    w, f = word.lower(), form.lower()
+    return w.startswith(f[:max(3, len(f) - 2)])
+
+
+class NumberNounsCheck(ClauseCheck):
+    """A number counts the same thing: "2 points" is not "2 cards", *24 lap* is not *24
+    pont* (plain nouns, from the lexicons' ``units``; icons and term placeholders are the
+    number-units check's)."""
+
+    name = "number-nouns"
+    headings = False
+
+    def run(self, p: Pair):
+        if base_lang(p.src_lang) == base_lang(p.tr_lang):
+            return []
+        a, b = number_nouns(p.src, p.src_lang), number_nouns(p.tr, p.tr_lang)
+        lost, gained = a - b, b - a
+        out = []
+        for (v, u) in sorted(gained):
+            # the translation counts v of u where the source counts v of another unit (and not of u)
+            others = sorted(u2 for (v2, u2) in lost if v2 == v and u2 != u)
+            if others and not a[(v, u)]:
+                out.append((f"{v} {others[0]} -> {v} {u}",
+                            f"the source counts {v} {others[0]} where the translation counts {v} {u}: check what "
+                            "the number counts"))
         return out

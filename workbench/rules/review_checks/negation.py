@@ -6,7 +6,8 @@ import re
 from collections import Counter
 
 from .base import ClauseCheck, Pair
-from .lexicon import BOUNDS, CORE_BOUNDS, CONCORD_ONLY, EXPLETIVE, NEGATION, NOT_PRIVATIVE, PHRASES, PRIVATIVE
+from .lexicon import (BOUNDS, CONCORD_ONLY, CORE_BOUNDS, EXPLETIVE, NEEDS_MARKER, NEGATION, NOT_PRIVATIVE, PHRASES,
+                      PRIVATIVE)
 from .tokens import base_lang
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[.;!?]|,")
@@ -37,6 +38,7 @@ def negations(text: str, lang: str) -> int:
     toks = _TOKEN.findall(low)
     markers = NEGATION.get(lang, set())
     concord = CONCORD_ONLY.get(lang, set())
+    needs = NEEDS_MARKER.get(lang, set())
     priv, not_priv = PRIVATIVE.get(lang), NOT_PRIVATIVE.get(lang, set())
     count, last, expletive = 0, None, False
     for i, w in enumerate(toks):
@@ -54,6 +56,10 @@ def negations(text: str, lang: str) -> int:
         hit = w in markers and w not in concord
         if w in concord:
             hit = any(x in markers and x not in concord for x in toks[i + 1:i + 1 + _CONCORD_GAP])
+        elif w in needs:
+            near = toks[max(0, i - _CONCORD_GAP):i] + toks[i + 1:i + 1 + _CONCORD_GAP]
+            alone = i + 1 >= len(toks) or toks[i + 1] in ".;!?,"
+            hit = alone or any(x in markers and x not in concord and x not in needs for x in near)
         if not hit and priv is not None and w not in not_priv and priv.match(w) \
                 and not any(w.startswith(x) for x in not_priv):
             hit = True
@@ -65,17 +71,27 @@ def negations(text: str, lang: str) -> int:
     return count
 
 
-def sentence_polarity(text: str, lang: str) -> list[bool]:
-    """For each sentence of ``text``: does it hold a negation?"""
+def _units(text: str, lang: str) -> list[str]:
+    """The sentences of the prose, then each table row (a row says a rule as much as a
+    sentence does: "no bonus" in one cell; rows come after the prose, so the numbers of
+    the prose sentences stay as they were)."""
     from .sentences import split_sentences
-    return [negations(s, lang) > 0 for s in split_sentences(text, lang)]
+    # (a row of short cells, as in a rules table; a row of prose, several sentences to a
+    # cell, is read freely by a translator, as the flavour-text tables are)
+    rows = [line for line in text.splitlines() if line.lstrip().startswith("|")
+            and not re.fullmatch(r"[\s|:-]*", line) and not re.search(r"[.!?;]\s+\S", line)]
+    return split_sentences(text, lang) + rows
+
+
+def sentence_polarity(text: str, lang: str) -> list[bool]:
+    """For each sentence (and table row) of ``text``: does it hold a negation?"""
+    return [negations(s, lang) > 0 for s in _units(text, lang)]
 
 
 def sentence_negations(text: str, lang: str) -> list[int]:
-    """For each sentence of ``text``: how many negations it holds (a flip hidden by a
-    second negation in the same sentence changes the count, not the presence)."""
-    from .sentences import split_sentences
-    return [negations(s, lang) for s in split_sentences(text, lang)]
+    """For each sentence (and table row) of ``text``: how many negations it holds (a flip
+    hidden by a second negation in the same sentence changes the count, not the presence)."""
+    return [negations(s, lang) for s in _units(text, lang)]
 
 
 class NegationCheck(ClauseCheck):
