@@ -62,7 +62,11 @@ def declared_modules() -> tuple[str, ...]:
     return tuple(names)
 
 
-COMPILED_MODULES = declared_modules()
+#: engine modules the build compiles besides the games' own: the random stream
+#: every game draws from (SplitMix64 on 32-bit halves, see its docstring)
+ENGINE_MODULES = ("workbench.core.rng",)
+
+COMPILED_MODULES = ENGINE_MODULES + declared_modules()
 
 #: why the compiled build is or is not in use ("compiled (mypyc)" when it is)
 status = "pure Python: not checked yet"
