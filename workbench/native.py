@@ -3,8 +3,9 @@ lets it run stale.
 
 A game package that wants its rules compiled lists the modules in a file
 ``compiled.txt`` beside them (one module name per line, relative to the
-package; ``#`` starts a comment): the engine names no game. Those modules are
-ordinary typed Python. The ordinary install (``pip install .``, ``pip install
+package; ``#`` starts a comment): the engine names no game. Of its own, the
+engine compiles only the random stream every game draws from
+(:data:`ENGINE_MODULES`). Those modules are ordinary typed Python. The ordinary install (``pip install .``, ``pip install
 -e .``, a wheel build: see ``setup.py``) compiles those same sources with mypyc
 into ``workbench/_native/`` where a C compiler is present, with a manifest of
 the SHA-256 of every source the compiler may have read; ``python -m
