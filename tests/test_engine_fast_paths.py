@@ -67,10 +67,13 @@ def test_mandate_player_copy_copies_every_slot():
     Only the slots named in ``SHARED_SLOTS`` (replaced, never changed in place) are shared."""
     game = get_game("mandate-2038")
     state = game.new_initial_state(game.config(4, seed=2))
+    from workbench.games.mandate_2038.state import PLAYER_FIELDS, Player
     shared = set(type(state.players[0]).SHARED_SLOTS)
+    if hasattr(Player, "__slots__"):  # the interpreted class (a compiled one has fixed fields, no __slots__)
+        assert tuple(Player.__slots__) == PLAYER_FIELDS
     for p in state.players:
         c = p.copy()
-        for name in type(p).__slots__:
+        for name in PLAYER_FIELDS:
             assert getattr(c, name) == getattr(p, name), name
             if isinstance(getattr(p, name), (list, dict)) and name not in shared:
                 assert getattr(c, name) is not getattr(p, name), f"{name} is shared, not copied"
@@ -93,7 +96,8 @@ def test_mandate_clones_keep_their_players_shared_parts():
 
 def _mandate_snapshot(state) -> str:
     """Everything a look-ahead could disturb in a Mandate position, as text."""
-    players = [[getattr(p, n) for n in type(p).__slots__] for p in state.players]
+    from workbench.games.mandate_2038.state import PLAYER_FIELDS
+    players = [[getattr(p, n) for n in PLAYER_FIELDS] for p in state.players]
     return repr((players, state.deck, state.discard, state.rng.state, state.ventures, state.pending, state.run,
                  state.events, state.phase, state.decider, state.bag_black, state.black_supply, state.selections))
 

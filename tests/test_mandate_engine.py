@@ -103,6 +103,55 @@ def test_clone_is_independent():
     assert s.players[0].ready == [True] * 6
 
 
+def test_state_fields_are_listed_once_for_copy_and_pickle():
+    """``STATE_FIELDS`` (pickling, ``fields``) names every field a position is
+    made of: the fields ``MandateState`` declares (the compiled build's fixed
+    fields), in that order, less its own caches; ``shallow_copy`` (the compiled
+    copy, on which every clone is built) shares each of them, and the game's
+    setup (``_setup``) sets each. A field added to one and not the others
+    would be silently dropped by a copy or a save."""
+    import ast
+    import pickle
+    from pathlib import Path
+
+    import workbench.games.mandate_2038 as package
+    from workbench.games.mandate_2038 import state as module
+
+    folder = Path(package.__file__).parent  # the source: the compiled module carries none
+    tree = ast.parse((folder / "state.py").read_text(encoding="utf-8"))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "MandateState")
+    declared = [n.target.id for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+                and n.value is None]
+    caches = [name for name in declared if name.startswith("_")]
+    assert tuple(name for name in declared if name not in caches) == module.STATE_FIELDS
+
+    def assigned(tree, func_name: str, target: str) -> list[str]:
+        func = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == func_name)
+        names = []
+        for node in ast.walk(func):
+            for t in node.targets if isinstance(node, ast.Assign) else []:
+                for el in (t.elts if isinstance(t, ast.Tuple) else [t]):
+                    if isinstance(el, ast.Attribute) and isinstance(el.value, ast.Name) and el.value.id == target:
+                        names.append(el.attr)
+        return names
+
+    # (the interpreted branch replaces the attribute dict in one go)
+    assert sorted(set(assigned(tree, "shallow_copy", "c")) - {"__dict__"}) == sorted(module.STATE_FIELDS)
+    assert sorted(assigned(tree, "__init__", "self")) == sorted(caches)
+    game_tree = ast.parse((folder / "game.py").read_text(encoding="utf-8"))
+    assert set(assigned(game_tree, "_setup", "s")) == set(module.STATE_FIELDS)
+
+    # and on whichever build runs: a pickled, a shallow-copied and a cloned position keep every field
+    s = GAME.new_initial_state(GAME.config(3, seed=4))
+    for _ in range(40):
+        s.apply_action(s.legal_actions()[0])
+    assert list(module.fields(s)) == list(module.STATE_FIELDS)
+    for copy in (pickle.loads(pickle.dumps(s)), s.shallow_copy(), s.clone()):
+        assert list(module.fields(copy)) == list(module.STATE_FIELDS)
+        assert GAME.observe(copy) == GAME.observe(s) and copy.events == s.events
+        assert copy.legal_actions() == s.legal_actions()
+
+
 def test_board_layout_rings_and_adjacency():
     content = load_content()
     for seed in range(5):
@@ -267,7 +316,8 @@ def test_era_mandate_standing_counts_progress_and_the_lead_not_training_runs():
 
 
 def _player_slots(state):
-    return [repr([getattr(p, n) for n in type(p).__slots__]) for p in state.players]
+    from workbench.games.mandate_2038.state import PLAYER_FIELDS
+    return [repr([getattr(p, n) for n in PLAYER_FIELDS]) for p in state.players]
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])

@@ -3,8 +3,9 @@ lets it run stale.
 
 A game package that wants its rules compiled lists the modules in a file
 ``compiled.txt`` beside them (one module name per line, relative to the
-package; ``#`` starts a comment): the engine names no game. Those modules are
-ordinary typed Python. The ordinary install (``pip install .``, ``pip install
+package; ``#`` starts a comment): the engine names no game. Of its own, the
+engine compiles only the random stream every game draws from
+(:data:`ENGINE_MODULES`). Those modules are ordinary typed Python. The ordinary install (``pip install .``, ``pip install
 -e .``, a wheel build: see ``setup.py``) compiles those same sources with mypyc
 into ``workbench/_native/`` where a C compiler is present, with a manifest of
 the SHA-256 of every source the compiler may have read; ``python -m
@@ -62,7 +63,11 @@ def declared_modules() -> tuple[str, ...]:
     return tuple(names)
 
 
-COMPILED_MODULES = declared_modules()
+#: engine modules the build compiles besides the games' own: the random stream
+#: every game draws from (SplitMix64 on 32-bit halves, see its docstring)
+ENGINE_MODULES = ("workbench.core.rng",)
+
+COMPILED_MODULES = ENGINE_MODULES + declared_modules()
 
 #: why the compiled build is or is not in use ("compiled (mypyc)" when it is)
 status = "pure Python: not checked yet"

@@ -329,12 +329,10 @@ def _scratch(state: MandateState, seat: int) -> MandateState:
     ``test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would`` and
     ``test_mandate_action_values_equal_one_look_ahead_per_action``. A full
     :meth:`MandateState.clone` per candidate was most of a greedy game's time."""
-    c = MandateState.__new__(MandateState)
-    c.__dict__.update(state.__dict__)
+    c = state.shallow_copy()              # no listing: edited by hand, not through apply_action
     players = list(state.players)
     players[seat] = players[seat].copy()
     c.players = players
-    c.forget_listing()                    # edited by hand, not through apply_action
     return c
 
 

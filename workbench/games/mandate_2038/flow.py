@@ -56,10 +56,13 @@ def effect_table(rules, state: MandateState, seat: int) -> list[list[str]]:
     """The Action's effects on every district (board order): its own
     ``effects_by_tile`` when it has one, else its ``effects`` asked once per
     class of district (``KINDS_READ`` modules) or per district."""
-    by_tile = getattr(rules, "effects_by_tile", None)
+    # read from the module's dict: getattr with a default raises (and formats)
+    # an AttributeError inside for every module that has no such name
+    found: dict = rules.__dict__
+    by_tile = found.get("effects_by_tile")
     if by_tile is not None:
         return by_tile(state, seat)
-    kinds_read = getattr(rules, "KINDS_READ", None)
+    kinds_read = found.get("KINDS_READ")
     if kinds_read is not None:
         return tables.by_kind(state, seat, rules.effects, kinds_read)
     return [rules.effects(state, seat, pos) for pos in range(len(state.tiles))]
@@ -70,7 +73,7 @@ def is_blocked(state: MandateState, seat: int, action: str) -> bool:
     resolutions would be the bare 'blocked' assignments): the same effect rules
     as :func:`resolutions`, asked district by district until one answers."""
     rules = ACTION_RULES[action]
-    if getattr(rules, "effects_by_tile", None) is not None:
+    if rules.__dict__.get("effects_by_tile") is not None:   # see effect_table
         return not any(rules.effects_by_tile(state, seat))
     effects = rules.effects
     for pos in range(len(state.tiles)):

@@ -32,7 +32,6 @@ was planning against players who were not there (docs/playtesting.md).
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 from workbench.core.mcts import softmax_prior
@@ -55,10 +54,10 @@ def rival_picks(state: MandateState, seat: int) -> dict[int, tuple[list[str], li
     """For each rival whose pick ``seat`` cannot see: its ready Core Actions and
     the probability the rival model gives each (summing to 1). Read from the
     public position only (every hidden pick blanked), so the real picks never
-    shape the weights. Kept per position (:data:`_POLICY`): a search asks for
+    shape the weights. Kept on the position object (its ``_policy``): a search asks for
     it once per iteration of the same decision."""
     key = (state.era, state.cycle, state.phase, state.sel_index, seat)
-    kept = _POLICY.get(state)
+    kept = state._policy
     if kept is not None and kept[0] == key and kept[1] is state.events:
         return kept[2]
     from .evaluation import evaluate
@@ -79,14 +78,10 @@ def rival_picks(state: MandateState, seat: int) -> dict[int, tuple[list[str], li
                 ratings.append(evaluate(public, r))
             public.selections[r] = None
             out[r] = (modes, softmax_prior(ratings, RIVAL_TAU))
-    _POLICY[state] = (key, state.events, out)
+    state._policy = (key, state.events, out)
     return out
 
 
-#: position -> (where it stood, its event log, :func:`rival_picks`); weak, so a
-#: position's guesses go with it, and checked against where the position stands
-#: (a game's live state moves on in place)
-_POLICY: "weakref.WeakKeyDictionary[MandateState, tuple]" = weakref.WeakKeyDictionary()
 
 
 def _draw(weights: list[float], rng: Rng) -> int:

@@ -4,11 +4,17 @@
 the Audit bag and where the game stands in its Era / cycle / decision flow. The
 flow itself (who decides what next) lives in :mod:`.flow`; the rules of each
 part live in the module named for it.
+
+The classes are typed so that the compiled build (:mod:`workbench.native`)
+makes them native classes with fixed fields, read directly by the compiled
+rules. That is why :class:`MandateState` is registered with
+:class:`~workbench.core.game.State` instead of subclassing it (a compiled class
+cannot derive from an interpreted one) and copies itself field by field.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from workbench.core.game import TERMINAL, State
 from workbench.core.errors import IllegalAction
@@ -22,9 +28,9 @@ class Player:
 
     __slots__ = ("faction", "ability", "runway", "compute", "capability", "customers", "trust",
                  "mandate", "bag", "agents", "facilities", "generator", "projects", "ready",
-                 "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
+                 "trust_cube", "cap_milestones", "agi", "start_trust", "rec")  # = PLAYER_FIELDS
     #: slots that copies share: always replaced, never changed in place
-    SHARED_SLOTS = ("projects", "cap_milestones", "rec")
+    SHARED_SLOTS: ClassVar[tuple] = ("projects", "cap_milestones", "rec")
 
     # the slots' types: the rules modules are compiled with mypyc (compiled.txt),
     # which checks what it reads against these
@@ -95,7 +101,7 @@ def new_player(faction, supply_agents: int, facilities: int, starting_agents: in
     return p
 
 
-class MandateState(State):
+class MandateState:
     """A Mandate 2038 position. See ``cards/mandate_2038/scenarios/README.md`` for
     what :meth:`Game.observe` reports of it."""
 
@@ -104,7 +110,13 @@ class MandateState(State):
     engine: ClassVar[Any] = None
 
     # flow phases
-    SELECT, ACT, ANSWER, RUN, TALENT, AGI, OVER = "select", "act", "answer", "run", "talent", "agi", "over"
+    SELECT: Final = "select"
+    ACT: Final = "act"
+    ANSWER: Final = "answer"
+    RUN: Final = "run"
+    TALENT: Final = "talent"
+    AGI: Final = "agi"
+    OVER: Final = "over"
 
     # What a position holds (set up by the game's ``new_initial_state``). Declared
     # because the rules modules are compiled with mypyc (compiled.txt), which
@@ -147,16 +159,43 @@ class MandateState(State):
     _legal: Any
     _legal_set: Any
     _sampled: Any
+    _policy: Any                # hidden.rival_picks: (where the position stood, its event log, the answer), or None
 
     def __init__(self) -> None:
         self._legal = None
         self._legal_set = None
         self._sampled = None
+        self._policy = None
+
+    def shallow_copy(self) -> "MandateState":
+        """A copy sharing every field with this state (no listing, no kept
+        rival model): callers replace what they will change."""
+        if not _COMPILED:
+            # interpreted: copy the attribute dict in one go (C speed)
+            c = MandateState()
+            d = self.__dict__.copy()
+            d["_legal"] = d["_legal_set"] = d["_sampled"] = d["_policy"] = None
+            c.__dict__ = d
+            return c
+        c = MandateState()
+        c.config, c.options, c.content, c.rng, c.tiles = self.config, self.options, self.content, self.rng, self.tiles
+        c.tile_ids, c.players, c.deck, c.discard = self.tile_ids, self.players, self.deck, self.discard
+        c.headline_decks, c.mandate_decks, c.initiative = self.headline_decks, self.mandate_decks, self.initiative
+        c.timeline, c.headline, c.mandate_card = self.timeline, self.headline, self.mandate_card
+        c.bag_black, c.black_supply, c.era, c.cycle = self.bag_black, self.black_supply, self.era, self.cycle
+        c.phase, c.decider, c.selections, c.order = self.phase, self.decider, self.selections, self.order
+        c.sel_index, c.act_index, c.offered, c.pending = self.sel_index, self.act_index, self.offered, self.pending
+        c.acting, c.run, c.pre_draw, c.ventures = self.acting, self.run, self.pre_draw, self.ventures
+        c.queue, c.after_queue, c.mandate_results = self.queue, self.after_queue, self.mandate_results
+        c.events = self.events
+        return c
+
+    def __reduce__(self) -> tuple:
+        # pickle and deepcopy by field: a compiled state has no attribute dict
+        return _rebuild, (fields(self),)
 
     def clone(self) -> "MandateState":
-        c = MandateState.__new__(MandateState)
-        d = c.__dict__
-        d.update(self.__dict__)
+        c = self.shallow_copy()
         c.rng = self.rng.copy()
         c.players = [p.copy() for p in self.players]
         # shared, never changed in place (a change replaces the list): the
@@ -209,7 +248,9 @@ class MandateState(State):
         the position by hand instead of through :meth:`apply_action`."""
         self._legal = self._legal_set = self._sampled = None
 
-    def _legal_list(self) -> list:
+    def _legal_list(self) -> Any:
+        # Any, not list: an ``act`` decision's listing is a flow.Resolutions, which a
+        # compiled ``-> list`` would refuse
         if self._legal is None:
             self._legal = self.engine.legal_actions(self)
             self._legal_set = None
@@ -231,6 +272,13 @@ class MandateState(State):
         self._legal = self._legal_set = None
 
     # -- helpers every rules module uses --------------------------------------
+    def player_name(self, seat: int) -> str:
+        return self.config.players[seat]
+
+    @property
+    def num_players(self) -> int:
+        return len(self.config.players)
+
     @property
     def n(self) -> int:
         return len(self.players)
@@ -245,6 +293,45 @@ class MandateState(State):
     def note(self, text: str) -> None:
         """Record what happened (for the dashboard's log and scenario reports)."""
         self.events = self.events + (text,)  # a tuple: clones share it for free
+
+
+State.register(MandateState)
+
+#: every slot of a :class:`Player` (a compiled Player, a native class, has no
+#: ``__slots__`` to read; tests check the two agree on the interpreted build)
+PLAYER_FIELDS = ("faction", "ability", "runway", "compute", "capability", "customers", "trust",
+                 "mandate", "bag", "agents", "facilities", "generator", "projects", "ready",
+                 "trust_cube", "cap_milestones", "agi", "start_trust", "rec")
+
+#: every field of a :class:`MandateState` a position is made of (a compiled
+#: state has no ``vars()``); :meth:`MandateState.shallow_copy` copies each
+STATE_FIELDS = ("config", "options", "content", "rng", "tiles", "tile_ids", "players", "deck", "discard",
+                "headline_decks", "mandate_decks", "initiative", "timeline", "headline", "mandate_card",
+                "bag_black", "black_supply", "era", "cycle", "phase", "decider", "selections", "order",
+                "sel_index", "act_index", "offered", "pending", "acting", "run", "pre_draw", "ventures",
+                "queue", "after_queue", "mandate_results", "events")
+
+
+def fields(state: MandateState) -> dict:
+    """The state's fields by name (those set), compiled or not."""
+    return {name: getattr(state, name) for name in STATE_FIELDS if hasattr(state, name)}
+
+
+def _rebuild(data: dict) -> MandateState:
+    """The state :meth:`MandateState.__reduce__` pickled."""
+    state = MandateState()
+    for name, value in data.items():
+        setattr(state, name, value)
+    return state
+
+
+def _probe() -> None:
+    """Only its type matters: see ``_COMPILED``."""
+
+
+#: True when this module runs as the compiled build (:mod:`workbench.native`),
+#: whose functions are built-in functions rather than Python ones
+_COMPILED = type(_probe).__name__ != "function"
 
 
 def _copy_run(run):

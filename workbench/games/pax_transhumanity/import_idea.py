@@ -55,14 +55,15 @@ def legal_product(state: PaxState, seat: int) -> tuple:
         return (), ()
     ideas = []
     for idea in held:
-        owners: tuple = synd.get(idea, ())
+        # element types written out too: seats compared as machine integers
+        owners: tuple[int, ...] = synd.get(idea, ())
         for s in owners:
             if s != seat:
                 break
         else:
-            squares: tuple = heat.get(idea, ())
-            for s in squares:
-                if s is not None and s != seat:
+            squares: tuple[int | None, ...] = heat.get(idea, ())
+            for h in squares:
+                if h is not None and h != seat:
                     break
             else:
                 ideas.append(idea)

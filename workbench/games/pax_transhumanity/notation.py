@@ -62,7 +62,9 @@ class Action(NamedTuple):
 
 
 def A(kind: str, *args) -> Action:
-    return Action(kind, tuple(args))
+    # tuple.__new__ is what the named tuple's own __new__ does with these fields,
+    # minus its interpreted frame (the compiled rules build an Action per legal move)
+    return tuple.__new__(Action, (kind, args, ()))
 
 
 PAYING = ("syndicate", "commercialize", "hire", "research")

@@ -30,10 +30,19 @@ def legal(state: PaxState, seat: int) -> list:
             owners: tuple = heat[idea]
             if seat not in owners:
                 continue
-            squares = ideas[idea].heat
-            for colour in ("white", "black"):
-                if any(c == colour and owners[i] == seat for i, c in enumerate(squares)):
-                    out.append(A("placate", idea, colour))
+            squares: tuple = ideas[idea].heat
+            white = black = False           # the player's agent on a square of that colour
+            for i in range(len(squares)):
+                if owners[i] == seat:
+                    c = squares[i]
+                    if c == "white":
+                        white = True
+                    elif c == "black":
+                        black = True
+            if white:
+                out.append(A("placate", idea, "white"))
+            if black:
+                out.append(A("placate", idea, "black"))
     return out
 
 

@@ -104,7 +104,7 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
             idea = col[slot]
             if idea is None:
                 continue
-            owners: tuple = synd.get(idea, ())
+            owners: tuple[int, ...] = synd.get(idea, ())
             if seat in owners:
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
@@ -119,10 +119,10 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
             if agents < 1:
                 continue
             # the uncovered Heat counted here, not through uncovered()
-            held: tuple = heat[idea]
+            held: tuple[int | None, ...] = heat[idea]
             at: tuple = squares[idea]
-            whites_at: tuple = at[0]
-            blacks_at: tuple = at[1]
+            whites_at: tuple[int, ...] = at[0]
+            blacks_at: tuple[int, ...] = at[1]
             whites = 0
             for i in whites_at:
                 if held[i] is None:
