@@ -96,6 +96,9 @@ def test_icon_terms_that_trade_the_compared_with_role_are_caught():
     ("Ha a Többség fejezi be a játékot, előtte minden lapot ki kell játszani.",
      "If the Plurality begins the game, every card is played out first.",
      "If the Plurality ends the game, every card is played out first.", "hu", "en", "time", "end -> start"),
+    # a round named where the source names none ("turns" become "rounds")
+    ("Utólag semmi sem váltja át a lapokat pontokra.", "Nothing rounds cards into points later.",
+     "Nothing turns cards into points later.", "hu", "en", "time", "round added"),
     # "only" put before a count, where the source sentence says "one" elsewhere
     ("Draw one card, then discard 2 cards.", "Húzz egy lapot, majd csak 2 lapot dobj el.",
      "Húzz egy lapot, majd dobj el 2 lapot.", "en", "hu", "quantifier", "only added before 2"),
@@ -170,4 +173,3 @@ def test_terms_that_trade_places_across_others_are_caught():
     # neighbours reordered by grammar (a possessor first) are not a swap
     assert not any(d.startswith("swapped") for c, d in _findings(src, good.replace(
         "${terms.a} értékét, majd ${terms.b}", "${terms.b} értékét, majd ${terms.a}"), "en", "hu"))
-

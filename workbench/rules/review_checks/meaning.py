@@ -25,6 +25,12 @@ from .base import ClauseCheck, Pair
 # translations (243 clauses, both directions) render explicitly on both sides:
 # measured with analyses/review_planted.py and the bundled catalogues' 0 findings
 LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "quant.least", "cond.unless"}
+# concepts whose addition alone changes a rule: a round or an Era is a span the source
+# names when the rule lasts for it, so a translation that names one where its source
+# names none moved the rule in time (a turn or the game is also said in passing, "turn
+# aside", "the base game", and is judged only in swaps); the bundled translations from
+# English never add either
+ADDED_ALONE = {"time.round", "time.era"}
 # concepts that stand for one another in a changed rule: a translation that says one
 # of a pair where its source says the other (and no longer says that) is a finding
 OPPOSITES = {frozenset(p) for p in (
@@ -58,7 +64,7 @@ def compare_dimension(a: Counter, b: Counter, names: list[str]) -> list[tuple[st
         if c in LONE and not b[c]:
             out.append((f"{_name(c)} lost", f"the source says {_name(c)!r} and the translation does not"))
     for c in added:
-        if c in LONE and not a[c]:
+        if (c in LONE or c in ADDED_ALONE) and not a[c]:
             out.append((f"{_name(c)} added", f"the translation says {_name(c)!r} and the source does not"))
     return out
 
