@@ -107,6 +107,11 @@ def test_icon_terms_that_trade_the_compared_with_role_are_caught():
      "| 1 | Feszült. A világ nem tart ki. | Az emberek tovább építkeznek. |\n",
      "| 1 | Feszült. A világ kitart. | Az emberek tovább építkeznek. |\n", "en", "hu", "negation",
      "added in table row 1 cell 2"),
+    # "only" dropped from a prose table cell ("nem csak", "not only", restricts nothing)
+    ("| 1 | Lassú. Csak darabok maradtak. | Nem csak szerkezeti. |\n",
+     "| 1 | Slow. Pieces are left. | Not only structural. |\n",
+     "| 1 | Slow. Only pieces are left. | Not only structural. |\n", "hu", "en", "quantifier",
+     "only lost in table row 1 cell 2"),
     # a number that counts another plain noun
     ("Each solved problem is worth 2 points.", "Minden megoldott probléma 2 lapot ér.",
      "Minden megoldott probléma 2 pontot ér.", "en", "hu", "number-nouns", "2 point -> 2 card"),

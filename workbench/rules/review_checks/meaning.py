@@ -198,6 +198,22 @@ class QuantifierCheck(_DimensionCheck):
                     out.append((f"only added in sentence {i}",
                                 f"the translation says 'only' in sentence {i} and the source does not: a "
                                 "restriction may be added (quantifier)"))
+        # "only" lost or added in a prose table cell (flavour text, one unit for the
+        # sentence alignment): judged cell by cell, with the words that may say it
+        if ls.only and lt.only:
+            from .negation import _prose_rows
+            ra, rb = _prose_rows(p.src), _prose_rows(p.tr)
+            cells = [(r, c, x, y) for r, (xa, xb) in enumerate(zip(ra, rb), 1) if len(ra) == len(rb)
+                     and len(xa) == len(xb) for c, (x, y) in enumerate(zip(xa, xb), 1)]
+            for r, c, x, y in cells:
+                if _only(x, ls, False) and not _only(y, lt, True):
+                    out.append((f"only lost in table row {r} cell {c}",
+                                f"table row {r}, cell {c}: the source says 'only' and the translation does not: a "
+                                "restriction may be lost (quantifier)"))
+                elif _only(y, lt, False) and not _only(x, ls, True):
+                    out.append((f"only added in table row {r} cell {c}",
+                                f"table row {r}, cell {c}: the translation says 'only' and the source does not: a "
+                                "restriction may be added (quantifier)"))
         # "only" put before a count: the translation restricts a number ("csak 2", "only
         # 3") that the source says with no word that may restrict it (the sentence-level
         # comparison above misses it where the source sentence says "one" or "just" elsewhere)
