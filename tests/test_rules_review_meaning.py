@@ -89,6 +89,29 @@ def test_icon_terms_that_trade_the_compared_with_role_are_caught():
      "The card is visible throughout the Era. In the standard game there are 2 cards.",
      "The card is visible throughout the game. In the standard game there are 2 cards.", "hu", "en", "time",
      "game -> era"),
+    # "until the end" become "until the start" (*végéig* / *elejéig*), and a separable
+    # "fejezi be" ("ends") become "begins"
+    ("The boards stay face up until the end of the round.", "A táblák a forduló elejéig képpel felfelé maradnak.",
+     "A táblák a forduló végéig képpel felfelé maradnak.", "en", "hu", "time", "end -> start"),
+    ("Ha a Többség fejezi be a játékot, előtte minden lapot ki kell játszani.",
+     "If the Plurality begins the game, every card is played out first.",
+     "If the Plurality ends the game, every card is played out first.", "hu", "en", "time", "end -> start"),
+    # a round named where the source names none ("turns" become "rounds")
+    ("Utólag semmi sem váltja át a lapokat pontokra.", "Nothing rounds cards into points later.",
+     "Nothing turns cards into points later.", "hu", "en", "time", "round added"),
+    # "only" put before a count, where the source sentence says "one" elsewhere
+    ("Draw one card, then discard 2 cards.", "Húzz egy lapot, majd csak 2 lapot dobj el.",
+     "Húzz egy lapot, majd dobj el 2 lapot.", "en", "hu", "quantifier", "only added before 2"),
+    # a negation added in a prose table cell (flavour text, compared cell by cell)
+    ("| 1 | Strained. The world holds. | People keep building. |\n",
+     "| 1 | Feszült. A világ nem tart ki. | Az emberek tovább építkeznek. |\n",
+     "| 1 | Feszült. A világ kitart. | Az emberek tovább építkeznek. |\n", "en", "hu", "negation",
+     "added in table row 1 cell 2"),
+    # "only" dropped from a prose table cell ("nem csak", "not only", restricts nothing)
+    ("| 1 | Lassú. Csak darabok maradtak. | Nem csak szerkezeti. |\n",
+     "| 1 | Slow. Pieces are left. | Not only structural. |\n",
+     "| 1 | Slow. Only pieces are left. | Not only structural. |\n", "hu", "en", "quantifier",
+     "only lost in table row 1 cell 2"),
     # a number that counts another plain noun
     ("Each solved problem is worth 2 points.", "Minden megoldott probléma 2 lapot ér.",
      "Minden megoldott probléma 2 pontot ér.", "en", "hu", "number-nouns", "2 point -> 2 card"),
@@ -155,4 +178,3 @@ def test_terms_that_trade_places_across_others_are_caught():
     # neighbours reordered by grammar (a possessor first) are not a swap
     assert not any(d.startswith("swapped") for c, d in _findings(src, good.replace(
         "${terms.a} értékét, majd ${terms.b}", "${terms.b} értékét, majd ${terms.a}"), "en", "hu"))
-

@@ -25,6 +25,12 @@ from .base import ClauseCheck, Pair
 # translations (243 clauses, both directions) render explicitly on both sides:
 # measured with analyses/review_planted.py and the bundled catalogues' 0 findings
 LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "quant.least", "cond.unless"}
+# concepts whose addition alone changes a rule: a round or an Era is a span the source
+# names when the rule lasts for it, so a translation that names one where its source
+# names none moved the rule in time (a turn or the game is also said in passing, "turn
+# aside", "the base game", and is judged only in swaps); the bundled translations from
+# English never add either
+ADDED_ALONE = {"time.round", "time.era"}
 # concepts that stand for one another in a changed rule: a translation that says one
 # of a pair where its source says the other (and no longer says that) is a finding
 OPPOSITES = {frozenset(p) for p in (
@@ -58,7 +64,7 @@ def compare_dimension(a: Counter, b: Counter, names: list[str]) -> list[tuple[st
         if c in LONE and not b[c]:
             out.append((f"{_name(c)} lost", f"the source says {_name(c)!r} and the translation does not"))
     for c in added:
-        if c in LONE and not a[c]:
+        if (c in LONE or c in ADDED_ALONE) and not a[c]:
             out.append((f"{_name(c)} added", f"the translation says {_name(c)!r} and the source does not"))
     return out
 
@@ -192,6 +198,32 @@ class QuantifierCheck(_DimensionCheck):
                     out.append((f"only added in sentence {i}",
                                 f"the translation says 'only' in sentence {i} and the source does not: a "
                                 "restriction may be added (quantifier)"))
+        # "only" lost or added in a prose table cell (flavour text, one unit for the
+        # sentence alignment): judged cell by cell, with the words that may say it
+        if ls.only and lt.only:
+            from .negation import _prose_rows
+            ra, rb = _prose_rows(p.src), _prose_rows(p.tr)
+            cells = [(r, c, x, y) for r, (xa, xb) in enumerate(zip(ra, rb), 1) if len(ra) == len(rb)
+                     and len(xa) == len(xb) for c, (x, y) in enumerate(zip(xa, xb), 1)]
+            for r, c, x, y in cells:
+                if _only(x, ls, False) and not _only(y, lt, True):
+                    out.append((f"only lost in table row {r} cell {c}",
+                                f"table row {r}, cell {c}: the source says 'only' and the translation does not: a "
+                                "restriction may be lost (quantifier)"))
+                elif _only(y, lt, False) and not _only(x, ls, True):
+                    out.append((f"only added in table row {r} cell {c}",
+                                f"table row {r}, cell {c}: the translation says 'only' and the source does not: a "
+                                "restriction may be added (quantifier)"))
+        # "only" put before a count: the translation restricts a number ("csak 2", "only
+        # 3") that the source says with no word that may restrict it (the sentence-level
+        # comparison above misses it where the source sentence says "one" or "just" elsewhere)
+        if ls.only and lt.only:
+            restricted = _restricted_numbers(p.tr, lt, False) - _restricted_numbers(p.src, ls, True)
+            for n in sorted(restricted):
+                if n in _numbers_in(p.src) and not any(d.startswith("only added") for d, _ in out):
+                    out.append((f"only added before {n}",
+                                f"the translation says 'only' before {n} and the source does not: a restriction "
+                                "may be added (quantifier)"))
         # "both" become "one of": English "both X and Y" is a conjunction (Hungarian "X és Y
         # is"), so only a "both" that no "and" follows closely counts on the English side
         both_src, both_tr = _both(p.src, p.src_lang, a, strict=True), _both(p.tr, p.tr_lang, b, strict=False)
@@ -207,6 +239,32 @@ def _only(text: str, lex, loose: bool) -> int:
     for phrase in lex.only_not:       # "not only ... but", *csak utána* ("not until"): no restriction
         low = re.sub(r"(?<!\S)" + re.escape(phrase) + r"(?!\S)", " ", low)
     return sum(t in words for t in low.split())
+
+
+def _number_value(tok: str) -> str | None:
+    from ..numbers import EN_WORDS, HU_WORDS
+    if tok.isdigit():
+        return tok
+    v = EN_WORDS.get(tok, HU_WORDS.get(tok))
+    return str(v) if v is not None and v > 1 else None   # "one" / "egy" is also an article
+
+
+def _numbers_in(text: str) -> set[str]:
+    return {v for v in map(_number_value, re.findall(r"\w+", text.lower())) if v}
+
+
+def _restricted_numbers(text: str, lex, loose: bool) -> set[str]:
+    """The numbers that an "only" word (with ``loose``, any word that may say it) stands
+    right before, or with one word between ("csak a 2", "only the 3"), in the same
+    sentence or table cell."""
+    words = lex.only | lex.only_loose if loose else lex.only
+    toks = re.findall(r"\w+|[^\w\s]", text.lower())
+    out = set()
+    for i, t in enumerate(toks):
+        v = _number_value(t)
+        if v and i and (toks[i - 1] in words or (i > 1 and toks[i - 2] in words and toks[i - 1].isalpha())):
+            out.add(v)
+    return out
 
 
 def _both(text: str, lang: str, found: Counter, strict: bool) -> int:

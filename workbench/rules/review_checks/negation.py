@@ -118,6 +118,7 @@ class NegationCheck(ClauseCheck):
                         "inverted"))
         if len(a) == len(b) and not flips:
             out += _count_changes(p)
+        out += _prose_cells(p)
         ba, bb = bounds(p.src_full, p.src_lang)[0], bounds(p.tr_full, p.tr_lang)[0]
         for x, y, xs, ys in (("max", "min", "at most", "at least"), ("min", "max", "at least", "at most")):
             if ba[x] and not ba[y] and bb[y] and not bb[x]:
@@ -128,6 +129,39 @@ class NegationCheck(ClauseCheck):
                 out.append((f"{xs} lost", f"the source sets an {xs} bound and the translation none; "
                                           "\"at most\" is \"legfeljebb\", \"at least\" is \"legalább\""))
         return out
+
+
+def _prose_rows(text: str) -> list[list[str]]:
+    """The cells of each table row that holds prose (several sentences to a cell, as in
+    the flavour-text tables), which :func:`_units` leaves out."""
+    return [[c for c in line.strip().strip("|").split("|")] for line in text.splitlines()
+            if line.lstrip().startswith("|") and re.search(r"[.!?;]\s+\S", line)]
+
+
+def _prose_cells(p: Pair) -> list[tuple[str, str]]:
+    """Prose table cells compared cell by cell: a translator reads a flavour-text cell
+    freely, so its sentences are not aligned, but a cell that says "nothing holds" has a
+    negation in either language ("semmi sem"). A cell whose translation is negated where
+    the source is not (or the other way round, or a different number of times) is a
+    finding; the bundled cells that differ for a reason are accepted with it."""
+    ra, rb = _prose_rows(p.src_full), _prose_rows(p.tr_full)
+    if len(ra) != len(rb):
+        return []
+    out = []
+    for r, (ca, cb) in enumerate(zip(ra, rb), start=1):
+        if len(ca) != len(cb):
+            continue
+        for c, (x, y) in enumerate(zip(ca, cb), start=1):
+            nx, ny = negations(x, p.src_lang), negations(y, p.tr_lang)
+            if bool(nx) != bool(ny):
+                out.append((f"{'lost' if nx else 'added'} in table row {r} cell {c}",
+                            f"table row {r}, cell {c}: the source {'has' if nx else 'has no'} negation and the "
+                            f"translation {'none' if nx else 'one'}; check the text was not inverted"))
+            elif nx != ny:
+                out.append((f"count in table row {r} cell {c}: {nx} -> {ny}",
+                            f"table row {r}, cell {c}: the source negates {nx} time(s), the translation {ny}; "
+                            "check that no negation was dropped or added next to another one"))
+    return out
 
 
 def _count_changes(p: Pair) -> list[tuple[str, str]]:
