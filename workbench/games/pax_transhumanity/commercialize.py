@@ -110,12 +110,21 @@ def legal(state: PaxState, seat: int) -> list:
     mine = labour_keys(state, seat)
     if not mine:
         return out
-    synd, side_places = state.synd, state.content.side_places
+    synd: dict = state.synd
+    makers: dict = state.content.side_places["M"]
+    market: dict = state.market
     for sphere in SPHERES:
-        places = [k for k in side_places[(sphere, "M")] if k in mine]     # labour_places(..., "M")
+        keys: tuple = makers[sphere]
+        places = [k for k in keys if k in mine]     # labour_places(..., "M")
         if not places:
             continue
-        held = [idea for idea in state.market[sphere] if idea is not None and seat in synd.get(idea, ())]
+        col: list = market[sphere]
+        held = []
+        for idea in col:
+            if idea is not None:
+                owners: tuple = synd.get(idea, ())
+                if seat in owners:
+                    held.append(idea)
         if not held:
             continue
         # the price depends on the idea only through its sphere: once per place

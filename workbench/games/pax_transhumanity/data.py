@@ -136,9 +136,23 @@ class Content:
 
     @cached_property
     def side_places(self) -> dict:
-        """(sphere, side) -> the keys of that side's places, in board order."""
-        return {(sphere, side): tuple(k for k in keys if self.places[k].side == side)
-                for sphere, keys in self.sphere_places.items() for side in ("T", "M")}
+        """side -> sphere -> the keys of that side's places in the sphere, in board
+        order (nested rather than keyed by pairs: no pair is built per look-up)."""
+        return {side: {sphere: tuple(k for k in keys if self.places[k].side == side)
+                       for sphere, keys in self.sphere_places.items()}
+                for side in ("T", "M")}
+
+    @cached_property
+    def barriers(self) -> dict:
+        """Sphere -> the keys of its Barrier places."""
+        return {sphere: tuple(k for k in keys if self.places[k].kind == "barrier")
+                for sphere, keys in self.sphere_places.items()}
+
+    @cached_property
+    def place_rows(self) -> tuple:
+        """``(key, kind, sphere)`` of every place in board order: the hiring
+        listing walks them all in every position without reading Place objects."""
+        return tuple((k, p.kind, p.sphere) for k, p in self.places.items())
 
     def idea(self, name: str) -> Idea:
         return self.ideas[name]

@@ -131,13 +131,13 @@ class PositionFacts:
         side_places = state.content.side_places
         costs, thinkers = {}, set()
         for sphere in SPHERES:
-            places = [k for k in side_places[(sphere, "M")] if k in mine]      # labour_places(..., "M")
+            places = [k for k in side_places["M"][sphere] if k in mine]      # labour_places(..., "M")
             if places:
                 sub = commercialize_subsidized(state, sphere)
                 costs[sphere] = min(action_cost(state, sphere, k, sub) for k in places)
             else:
                 costs[sphere] = None
-            if any(k in mine for k in side_places[(sphere, "T")]):
+            if any(k in mine for k in side_places["T"][sphere]):
                 thinkers.add(sphere)
         self._costs, self._thinkers = costs, thinkers
         self._employees = sum(1 for seats in state.staff.values() if seat in seats)

@@ -27,8 +27,20 @@ CAPITAL, WEALTH, DEBT = 0, 1, 2
 
 def track_money(state: PaxState, seat: int) -> int:
     """What the finance track alone can still pay."""
-    c, w, _ = state.fin[seat]
+    # the boxes read as machine integers in the compiled build: every listing asks this
+    f: list = state.fin[seat]
+    c: int = f[CAPITAL]
+    w: int = f[WEALTH]
     return 2 * c + w
+
+
+def has_patents(state: PaxState, seat: int) -> bool:
+    """Does the player hold any Patent (something to sell)?"""
+    held: dict = state.patents[seat]
+    for n in held.values():
+        if n:
+            return True
+    return False
 
 
 def finance_agents(state: PaxState, seat: int) -> int:
@@ -96,7 +108,7 @@ def _units(state: PaxState, seat: int, reserve: dict) -> list:
 
 def chosen_sale(state: PaxState) -> tuple:
     """The Patents the action being resolved names for sale (empty: the default)."""
-    return getattr(state, "sell_choice", ()) or ()
+    return state.sell_choice or ()
 
 
 def plan_payment(state: PaxState, seat: int, cost: int, reserve=None, sell=None):
@@ -116,6 +128,8 @@ def plan_payment(state: PaxState, seat: int, cost: int, reserve=None, sell=None)
     money = track_money(state, seat)
     if money >= cost:
         return (), cost
+    if not has_patents(state, seat):
+        return None                 # short, with nothing to sell
     owned = _units(state, seat, reserve or {})
     sales, raised = [], 0
     for value, colour in owned:
@@ -180,6 +194,8 @@ def sale_variant(state: PaxState, seat: int, cost: int, reserve=None) -> tuple |
 
 
 def can_pay(state: PaxState, seat: int, cost: int, reserve=None) -> bool:
+    if not state.sell_choice and (cost <= 0 or cost <= track_money(state, seat)):
+        return True                 # plan_payment's first cases, without building a plan
     return plan_payment(state, seat, cost, reserve) is not None
 
 
@@ -203,10 +219,13 @@ def pay(state: PaxState, seat: int, cost: int, reserve=None, plan=None) -> None:
 def agents_after_payment(state: PaxState, seat: int, cost: int, sell=None) -> int:
     """Finance agents left to install after paying ``cost`` (sold Patents add theirs)."""
     if sell is None and not state.sell_choice:
-        c, w, d = state.fin[seat]
+        f: list = state.fin[seat]
+        c: int = f[CAPITAL]
+        w: int = f[WEALTH]
+        d: int = f[DEBT]
         if cost <= 2 * c + w:       # the track pays it (plan_payment's first case)
             return c + w + d
-        if not any(state.patents[seat].values()):
+        if not has_patents(state, seat):
             return -1               # nothing to sell either
     plan = plan_payment(state, seat, cost, sell=sell)
     if plan is None:

@@ -66,19 +66,22 @@ def legal(state: PaxState, seat: int, free_only: bool = False) -> list:
     out = []
     companies, staff, unemployed = state.companies, state.staff, state.unemployed
     make = tuple.__new__
-    for key, place in state.content.places.items():
+    rows: tuple = state.content.place_rows
+    for row in rows:
+        key: str = row[0]
+        kind: str = row[1]
         if free_only and companies.get(key) != seat:
             continue
         # labour.can_hire_at, inlined: this runs for every place in every position
         here = staff.get(key)
-        if place.kind == "utility":
+        if kind == "utility":
             if here and seat in here:
                 continue
-        elif here or (place.kind == "company" and key not in companies):
+        elif here or (kind == "company" and key not in companies):
             continue
         if from_track:
             out.append(make(Action, ("hire", (key, False), ())))
-        if unemployed[place.sphere][seat]:
+        if unemployed[row[2]][seat]:
             out.append(make(Action, ("hire", (key, True), ())))
     return out
 

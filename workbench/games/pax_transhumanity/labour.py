@@ -29,9 +29,13 @@ SIDE_NAME = {"T": "Thinker", "M": "Maker"}
 
 def uncovered_barriers(state: PaxState, sphere: str) -> int:
     """Barriers of a sphere that no Employee covers."""
-    places = state.content.places
-    return sum(1 for key in state.content.sphere_places[sphere]
-               if places[key].kind == "barrier" and not state.staff.get(key))
+    staff: dict = state.staff
+    keys: tuple = state.content.barriers[sphere]
+    n = 0
+    for key in keys:
+        if not staff.get(key):
+            n += 1
+    return n
 
 
 def can_stand(state: PaxState, key: str, seat: int) -> bool:
@@ -67,7 +71,7 @@ def labour_places(state: PaxState, seat: int, sphere: str, side: str) -> list:
     # for every sphere in every position
     staff, companies = state.staff, state.companies
     out = []
-    for key in state.content.side_places[(sphere, side)]:
+    for key in state.content.side_places[side][sphere]:
         here = staff.get(key)
         if here and (seat in here or companies.get(key) == seat):
             out.append(key)
@@ -77,8 +81,13 @@ def labour_places(state: PaxState, seat: int, sphere: str, side: str) -> list:
 def labour_keys(state: PaxState, seat: int) -> set:
     """Every place ``seat`` can do labour from (either side, any sphere): the
     test of :func:`labour_places`, worked out once for a whole listing."""
-    companies = state.companies
-    return {key for key, here in state.staff.items() if here and (seat in here or companies.get(key) == seat)}
+    companies: dict = state.companies
+    staff: dict = state.staff
+    out = set()
+    for key, here in staff.items():
+        if here and (seat in here or companies.get(key) == seat):
+            out.add(key)
+    return out
 
 
 def check_labour(state: PaxState, seat: int, key: str, sphere: str, side: str) -> int:
@@ -156,6 +165,7 @@ def action_cost(state: PaxState, sphere: str, labour_key: str, act_subsidized: b
     other reading: one Subsidized part is enough."""
     base = uncovered_barriers(state, sphere)
     labour_sub = is_subsidized_labour(state, labour_key)
-    if state.options.get("subsidy_rule", "both") == "either":
+    options: dict = state.options
+    if options.get("subsidy_rule", "both") == "either":
         return base if (labour_sub or act_subsidized) else 2 * base
     return base if (labour_sub and act_subsidized) else 2 * base

@@ -97,9 +97,10 @@ def legal(state: PaxState, seat: int) -> list:
     mine = labour_keys(state, seat)
     if not mine:
         return out
-    side_places = state.content.side_places
+    thinkers: dict = state.content.side_places["T"]
     for sphere in SPHERES:
-        keys = [k for k in side_places[(sphere, "T")] if k in mine]     # labour_places(..., "T")
+        at: tuple = thinkers[sphere]
+        keys = [k for k in at if k in mine]     # labour_places(..., "T")
         if not keys:
             continue
         low = lowest_card(state, sphere)

@@ -167,10 +167,15 @@ class PaxState:
 
     def where_in_market(self, idea: str):
         """``(sphere, slot)`` of an idea in the Market, or None."""
+        # walked slot by slot with the names compared as strings (the compiled
+        # build's fast equality): every Import and many tests ask this
+        market: dict = self.market
         for sphere in SPHERES:
-            col = self.market[sphere]
-            if idea in col:
-                return sphere, col.index(idea)
+            col: list = market[sphere]
+            for slot in range(len(col)):
+                held: str | None = col[slot]
+                if held is not None and held == idea:
+                    return sphere, slot
         return None
 
     def market_ideas(self) -> list:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from workbench.core.errors import IllegalAction
 
-from .finance import agents_after_payment, finance_agents, install, pay, plan_payment
+from .finance import agents_after_payment, finance_agents, has_patents, install, pay, plan_payment
 from .notation import A, Action
 from .data import SPHERES
 from .regime import surge_colours, syndication_is_free
@@ -89,8 +89,14 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
     out = []
     n = 0
     free = syndication_is_free(state)
-    capital, wealth, debt = state.fin[seat]
+    f: list = state.fin[seat]
+    capital: int = f[0]
+    wealth: int = f[1]
+    debt: int = f[2]
     money, on_track = 2 * capital + wealth, capital + wealth + debt
+    # beyond the track's money only a Patent sale pays: with none to sell, every
+    # dearer idea is out without asking finance
+    can_sell = has_patents(state, seat)
     agents_at: dict = {}    # cost -> agents left after paying it (few distinct costs)
     # the containers' types written out (tuples of seats, of square indices): the
     # compiled build then walks them directly; this runs for every Market idea in
@@ -111,6 +117,8 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
             agents: int
             if cost <= money:       # the track pays it: no Patent sold (finance.plan_payment)
                 agents = on_track
+            elif not can_sell and not state.sell_choice:
+                continue
             else:
                 known = agents_at.get(cost)
                 if known is None:
