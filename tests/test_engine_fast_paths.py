@@ -179,3 +179,20 @@ def test_pax_sampling_reaches_every_block_of_the_list():
                 assert (action, k) == (b.choice(legal), len(legal))
                 kinds.add(action.kind)
     assert {"fundraise", "syndicate", "import", "end"} <= kinds
+
+
+def test_pax_sampling_matches_the_listing_in_every_part_of_it():
+    """Many draws per position, so that every stretch of the listing the sample
+    only counts (Syndicates, Placates, Imports) is drawn from, not just built."""
+    game = get_game("pax-transhumanity")
+    kinds: set = set()
+    for players in (2, 3, 4):
+        for state in _walk(game, players, 5, 400):
+            legal = state.legal_actions()
+            for j in range(12):
+                a, b = Rng(j), Rng(j)
+                action, k = state.sample_legal_action(a)
+                assert (action, k) == (b.choice(legal), len(legal))
+                assert a.state == b.state
+                kinds.add(action.kind)
+    assert {"syndicate", "placate", "import", "hire", "fundraise", "end"} <= kinds

@@ -103,11 +103,14 @@ def check(state: PaxState, seat: int, action) -> None:
         raise IllegalAction(f"{state.name(seat)} cannot raise ${price} to commercialize {idea}")
 
 
-def legal(state: PaxState, seat: int) -> list:
+def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
+    """Every legal Commercialize; ``mine``: the player's :func:`.labour.labour_keys`,
+    when the caller has worked them out already."""
     out: list = []
     # labour first, worked out once (labour_keys): most players in most positions
     # have no Maker labour in a sphere where they hold a Syndication
-    mine = labour_keys(state, seat)
+    if mine is None:
+        mine = labour_keys(state, seat)
     if not mine:
         return out
     synd: dict = state.synd

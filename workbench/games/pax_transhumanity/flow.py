@@ -12,7 +12,8 @@ from workbench.core.errors import IllegalAction
 
 from . import commercialize, effects, fundraise, hire, import_idea, placate, research, syndicate
 from .ending import check_round_limit
-from .finance import sale_variant
+from .finance import has_patents, sale_variant
+from .labour import labour_keys
 from .notation import PAYING, A, Action, Parser
 from .setup import choose_secret
 
@@ -84,21 +85,23 @@ def sample(state: PaxState, rng) -> tuple:
     main action of a player without Patents (no sale variants) the Syndicates,
     which with the Imports are most of the list, are only counted; the action
     drawn is built alone when it is an Import, ``end`` or ``fundraise``, and
-    the Syndicates are listed only when one of them is drawn."""
+    the Syndicates and Placates are listed only when one of them is drawn."""
     seat = state.turn
     if state.ending is not None or state.decision is not None or state.actions_left <= 0 \
-            or any(state.patents[seat].values()):
+            or has_patents(state, seat):
         parts = legal_parts(state)
         k = legal_count(parts)
         if not k:
             raise IndexError("no legal action to sample")
         return legal_at(parts, rng.randbelow(k)), k
     n_synd = syndicate.legal(state, seat, count_only=True)
-    # the rest of legal_parts' head, in its order (with no Patent, no sale variants)
-    rest = commercialize.legal(state, seat) + hire.legal(state, seat) + research.legal(state, seat) \
-        + placate.legal(state, seat)
+    # the rest of legal_parts' head, in its order (with no Patent, no sale
+    # variants); the player's labour places worked out once for both labours
+    mine = labour_keys(state, seat)
+    rest = commercialize.legal(state, seat, mine) + hire.legal(state, seat) + research.legal(state, seat, mine)
+    n_placate = placate.legal(state, seat, count_only=True)
     ideas, slots = import_idea.legal_product(state, seat)
-    head = 1 + n_synd + len(rest)
+    head = 1 + n_synd + len(rest) + n_placate
     k = head + len(ideas) * len(slots) + 1
     i = rng.randbelow(k)
     if i >= head:
@@ -108,7 +111,10 @@ def sample(state: PaxState, rng) -> tuple:
         return _FUNDRAISE, k
     if i <= n_synd:
         return syndicate.legal(state, seat)[i - 1], k
-    return rest[i - 1 - n_synd], k
+    i -= 1 + n_synd
+    if i < len(rest):
+        return rest[i], k
+    return placate.legal(state, seat)[i - len(rest)], k
 
 
 _FUNDRAISE, _END = A("fundraise"), A("end")

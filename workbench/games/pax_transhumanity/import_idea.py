@@ -33,6 +33,10 @@ def legal(state: PaxState, seat: int) -> list:
     return expand(*legal_product(state, seat))
 
 
+#: the ``(sphere, slot)`` pair of every slot of a six-slot column, built once
+_SLOT_PAIRS = {sphere: tuple((sphere, i) for i in range(6)) for sphere in SPHERES}
+
+
 def legal_product(state: PaxState, seat: int) -> tuple:
     """``(ideas, slots)``: every legal Import is one idea of ``ideas`` to one
     slot of ``slots`` (all pairs; listed idea by idea)."""
@@ -45,10 +49,11 @@ def legal_product(state: PaxState, seat: int) -> tuple:
     held: list = []
     for sphere in SPHERES:
         col: list = state.market[sphere]
+        pairs: tuple = _SLOT_PAIRS[sphere]
         for i in range(len(col)):
             idea = col[i]
             if idea is None:
-                slots.append((sphere, i))
+                slots.append(pairs[i] if i < len(pairs) else (sphere, i))
             else:
                 held.append(idea)
     if not slots:

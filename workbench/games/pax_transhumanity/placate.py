@@ -15,35 +15,46 @@ if TYPE_CHECKING:
     from .state import PaxState
 
 
-def legal(state: PaxState, seat: int) -> list:
+def legal(state: PaxState, seat: int, count_only: bool = False):
+    """Every legal Placate (one per colour of Heat square the player's agents
+    cover on a Market idea); with ``count_only`` just how many (nothing built)."""
     out = []
+    n = 0
     # the Market walked here in its order (state.market_ideas), without a helper
     # call per idea: this runs in every position, and most ideas carry none of
-    # the player's Heat
+    # the player's Heat. The squares' colours come from the card data's index
+    # lists (Content.heat_squares), not by comparing colour names.
     heat: dict = state.heat
-    ideas: dict = state.content.ideas
+    squares: dict = state.content.heat_squares
+    market: dict = state.market
     for sphere in SPHERES:
-        col: list = state.market[sphere]
+        col: list = market[sphere]
         for idea in col:
             if idea is None:
                 continue
             owners: tuple = heat[idea]
             if seat not in owners:
                 continue
-            squares: tuple = ideas[idea].heat
+            at: tuple = squares[idea]
+            whites_at: tuple[int, ...] = at[0]
+            blacks_at: tuple[int, ...] = at[1]
             white = black = False           # the player's agent on a square of that colour
-            for i in range(len(squares)):
+            for i in whites_at:
                 if owners[i] == seat:
-                    c = squares[i]
-                    if c == "white":
-                        white = True
-                    elif c == "black":
-                        black = True
+                    white = True
+                    break
+            for i in blacks_at:
+                if owners[i] == seat:
+                    black = True
+                    break
+            if count_only:
+                n += int(white) + int(black)
+                continue
             if white:
                 out.append(A("placate", idea, "white"))
             if black:
                 out.append(A("placate", idea, "black"))
-    return out
+    return n if count_only else out
 
 
 def apply(state: PaxState, seat: int, action) -> None:

@@ -92,9 +92,12 @@ def check(state: PaxState, seat: int, action) -> None:
         raise IllegalAction(f"{low[1]} cannot go to {to}" + (f": {why}" if why else ""))
 
 
-def legal(state: PaxState, seat: int) -> list:
+def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
+    """Every legal Research; ``mine``: the player's :func:`.labour.labour_keys`,
+    when the caller has worked them out already."""
     out: list = []
-    mine = labour_keys(state, seat)
+    if mine is None:
+        mine = labour_keys(state, seat)
     if not mine:
         return out
     thinkers: dict = state.content.side_places["T"]
