@@ -85,7 +85,7 @@ def sample(state: PaxState, rng) -> tuple:
     main action of a player without Patents (no sale variants) the Syndicates,
     which with the Imports are most of the list, are only counted; the action
     drawn is built alone when it is an Import, ``end`` or ``fundraise``, and
-    the Syndicates and Placates are listed only when one of them is drawn."""
+    the Syndicates, Hires and Placates are listed only when one of them is drawn."""
     seat = state.turn
     if state.ending is not None or state.decision is not None or state.actions_left <= 0 \
             or has_patents(state, seat):
@@ -98,10 +98,12 @@ def sample(state: PaxState, rng) -> tuple:
     # the rest of legal_parts' head, in its order (with no Patent, no sale
     # variants); the player's labour places worked out once for both labours
     mine = labour_keys(state, seat)
-    rest = commercialize.legal(state, seat, mine) + hire.legal(state, seat) + research.legal(state, seat, mine)
+    commercializes = commercialize.legal(state, seat, mine)
+    n_hire = hire.legal(state, seat, count_only=True)
+    researches = research.legal(state, seat, mine)
     n_placate = placate.legal(state, seat, count_only=True)
     ideas, slots = import_idea.legal_product(state, seat)
-    head = 1 + n_synd + len(rest) + n_placate
+    head = 1 + n_synd + len(commercializes) + n_hire + len(researches) + n_placate
     k = head + len(ideas) * len(slots) + 1
     i = rng.randbelow(k)
     if i >= head:
@@ -112,9 +114,15 @@ def sample(state: PaxState, rng) -> tuple:
     if i <= n_synd:
         return syndicate.legal(state, seat)[i - 1], k
     i -= 1 + n_synd
-    if i < len(rest):
-        return rest[i], k
-    return placate.legal(state, seat)[i - len(rest)], k
+    if i < len(commercializes):
+        return commercializes[i], k
+    i -= len(commercializes)
+    if i < n_hire:
+        return hire.legal(state, seat)[i], k
+    i -= n_hire
+    if i < len(researches):
+        return researches[i], k
+    return placate.legal(state, seat)[i - len(researches)], k
 
 
 _FUNDRAISE, _END = A("fundraise"), A("end")

@@ -55,21 +55,23 @@ def check(state: PaxState, seat: int, key: str, from_unemployed: bool) -> tuple:
     return plan
 
 
-def legal(state: PaxState, seat: int, free_only: bool = False) -> list:
-    """Every legal Hire (the same tests as :func:`check`, without raising)."""
+def legal(state: PaxState, seat: int, free_only: bool = False, count_only: bool = False):
+    """Every legal Hire (the same tests as :func:`check`, without raising); with
+    ``count_only`` just how many there are (nothing built)."""
     if free_only and seat not in state.companies.values():
-        return []           # asked after every turn's last action: most players own no Company
+        return 0 if count_only else []  # asked after every turn's last action: most players own no Company
     cost = hire_cost(state)
     if not can_pay(state, seat, cost):
-        return []
+        return 0 if count_only else []
     from_track = agents_after_payment(state, seat, cost) >= 1
     out = []
-    companies, staff, unemployed = state.companies, state.staff, state.unemployed
+    n = 0
+    companies: dict = state.companies
+    staff: dict = state.staff
+    unemployed: dict = state.unemployed
     make = tuple.__new__
-    rows: tuple = state.content.place_rows
-    for row in rows:
-        key: str = row[0]
-        kind: str = row[1]
+    rows: tuple[tuple[str, str, str], ...] = state.content.place_rows
+    for key, kind, sphere in rows:
         if free_only and companies.get(key) != seat:
             continue
         # labour.can_hire_at, inlined: this runs for every place in every position
@@ -79,11 +81,15 @@ def legal(state: PaxState, seat: int, free_only: bool = False) -> list:
                 continue
         elif here or (kind == "company" and key not in companies):
             continue
+        idle: tuple = unemployed[sphere]
+        if count_only:
+            n += int(from_track) + (1 if idle[seat] else 0)
+            continue
         if from_track:
             out.append(make(Action, ("hire", (key, False), ())))
-        if unemployed[row[2]][seat]:
+        if idle[seat]:
             out.append(make(Action, ("hire", (key, True), ())))
-    return out
+    return n if count_only else out
 
 
 def apply(state: PaxState, seat: int, action) -> bool:

@@ -45,33 +45,31 @@ def legal_product(state: PaxState, seat: int) -> tuple:
     # (the containers' types written out: the compiled build walks them directly)
     synd: dict = state.synd
     heat: dict = state.heat
+    market: dict = state.market
     slots: list = []
-    held: list = []
+    ideas: list = []
     for sphere in SPHERES:
-        col: list = state.market[sphere]
+        col: list = market[sphere]
         pairs: tuple = _SLOT_PAIRS[sphere]
         for i in range(len(col)):
             idea = col[i]
             if idea is None:
                 slots.append(pairs[i] if i < len(pairs) else (sphere, i))
-            else:
-                held.append(idea)
-    if not slots:
-        return (), ()
-    ideas = []
-    for idea in held:
-        # element types written out too: seats compared as machine integers
-        owners: tuple[int, ...] = synd.get(idea, ())
-        for s in owners:
-            if s != seat:
-                break
-        else:
-            squares: tuple[int | None, ...] = heat.get(idea, ())
-            for h in squares:
-                if h is not None and h != seat:
+                continue
+            # element types written out: seats compared as machine integers
+            owners: tuple[int, ...] = synd.get(idea, ())
+            for s in owners:
+                if s != seat:
                     break
             else:
-                ideas.append(idea)
+                squares: tuple[int | None, ...] = heat.get(idea, ())
+                for h in squares:
+                    if h is not None and h != seat:
+                        break
+                else:
+                    ideas.append(idea)
+    if not slots:
+        return (), ()
     return ideas, slots
 
 
