@@ -125,9 +125,11 @@ def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
         held = []
         for idea in col:
             if idea is not None:
-                owners: tuple = synd.get(idea, ())
-                if seat in owners:
-                    held.append(idea)
+                owners: tuple[int, ...] = synd.get(idea, ())
+                for o in owners:    # seats compared as machine integers, not by ``in``
+                    if o == seat:
+                        held.append(idea)
+                        break
         if not held:
             continue
         # the price depends on the idea only through its sphere: once per place

@@ -85,8 +85,14 @@ def labour_keys(state: PaxState, seat: int) -> set:
     staff: dict = state.staff
     out = set()
     for key, here in staff.items():
-        if here and (seat in here or companies.get(key) == seat):
-            out.add(key)
+        seats: tuple[int, ...] = here
+        for s in seats:             # machine integers compared, not ``in``
+            if s == seat:
+                out.add(key)
+                break
+        else:
+            if seats and companies.get(key) == seat:
+                out.add(key)
     return out
 
 

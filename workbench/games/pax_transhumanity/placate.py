@@ -32,8 +32,12 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
         for idea in col:
             if idea is None:
                 continue
-            owners: tuple = heat[idea]
-            if seat not in owners:
+            # seats compared as machine integers (a typed walk, not ``in``)
+            owners: tuple[int | None, ...] = heat[idea]
+            for o in owners:
+                if o is not None and o == seat:
+                    break
+            else:
                 continue
             at: tuple = squares[idea]
             whites_at: tuple[int, ...] = at[0]

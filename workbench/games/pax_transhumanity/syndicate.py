@@ -86,7 +86,7 @@ def place_agents(state: PaxState, seat: int, idea: str, black: bool) -> None:
 def legal(state: PaxState, seat: int, count_only: bool = False):
     """Every legal Syndicate (the same tests as :func:`check`, without raising);
     with ``count_only`` just how many there are (nothing built)."""
-    out = []
+    out: list = []
     n = 0
     free = syndication_is_free(state)
     f: list = state.fin[seat]
@@ -96,28 +96,39 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
     money, on_track = 2 * capital + wealth, capital + wealth + debt
     # beyond the track's money only a Patent sale pays: with none to sell, every
     # dearer idea is out without asking finance
-    can_sell = has_patents(state, seat)
+    track_only = not has_patents(state, seat) and not state.sell_choice
     agents_at: dict = {}    # cost -> agents left after paying it (few distinct costs)
     # the containers' types written out (tuples of seats, of square indices): the
     # compiled build then walks them directly; this runs for every Market idea in
     # every position
+    if track_only and on_track < 1:
+        return 0 if count_only else out     # no agent to install, nothing to sell
     synd: dict = state.synd
     heat: dict = state.heat
     squares: dict = state.content.heat_squares
-    for sphere in SPHERES:
-        col: list = state.market[sphere]
+    market: dict = state.market
+    spheres: tuple[str, ...] = SPHERES
+    for sphere in spheres:
+        col: list = market[sphere]
         for slot in range(len(col)):
             idea = col[slot]
             if idea is None:
                 continue
+            if track_only and not free and slot > money:
+                break               # this slot and those above cost more than the track holds
             owners: tuple[int, ...] = synd.get(idea, ())
-            if seat in owners:
+            mine = False
+            for o in owners:        # seats compared as machine integers, not by ``in``
+                if o == seat:
+                    mine = True
+                    break
+            if mine:
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
             agents: int
             if cost <= money:       # the track pays it: no Patent sold (finance.plan_payment)
                 agents = on_track
-            elif not can_sell and not state.sell_choice:
+            elif track_only:
                 continue
             else:
                 known = agents_at.get(cost)
