@@ -16,7 +16,7 @@ owner's Wealth. Last, the Regime is updated and the endings are checked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.errors import IllegalAction
 
@@ -30,7 +30,7 @@ from .regime import commercialize_subsidized, update_regime
 if TYPE_CHECKING:
     from .state import PaxState
 
-WAYS = ("splay", "patents", "think tank")
+WAYS: Final = ("splay", "patents", "think tank")
 
 
 def _pair(a, b) -> tuple:
@@ -62,10 +62,15 @@ def think_tank_feasible(state: PaxState, seat: int, disciplines) -> bool:
 
 
 def feasible(state: PaxState, seat: int, idea: str, via: str) -> bool:
-    return _FEASIBLE[via](state, seat, state.idea(idea).disciplines)
-
-
-_FEASIBLE = {"splay": splay_feasible, "patents": patents_feasible, "think tank": think_tank_feasible}
+    disciplines = state.idea(idea).disciplines
+    # branches rather than a table of functions: the compiled build calls each directly
+    if via == "splay":
+        return splay_feasible(state, seat, disciplines)
+    if via == "patents":
+        return patents_feasible(state, seat, disciplines)
+    if via == "think tank":
+        return think_tank_feasible(state, seat, disciplines)
+    raise KeyError(via)
 
 
 def reserved(state: PaxState, idea: str, via: str):
@@ -116,7 +121,8 @@ def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
     synd: dict = state.synd
     makers: dict = state.content.side_places["M"]
     market: dict = state.market
-    for sphere in SPHERES:
+    spheres: tuple[str, ...] = SPHERES
+    for sphere in spheres:
         keys: tuple = makers[sphere]
         places = [k for k in keys if k in mine]     # labour_places(..., "M")
         if not places:

@@ -149,6 +149,16 @@ class Content:
                 for sphere, keys in self.sphere_places.items()}
 
     @cached_property
+    def utilities(self) -> frozenset:
+        """The keys of the Utility places."""
+        return frozenset(k for k, p in self.places.items() if p.kind == "utility")
+
+    @cached_property
+    def developing_spheres(self) -> frozenset:
+        """The spheres whose board is the Developing World."""
+        return frozenset(s for s, b in self.boards.items() if b.developing_world)
+
+    @cached_property
     def place_rows(self) -> tuple:
         """``(key, kind, sphere)`` of every place in board order: the hiring
         listing walks them all in every position without reading Place objects."""

@@ -13,7 +13,7 @@ surplus of a sale does not carry over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.errors import IllegalAction
 
@@ -22,7 +22,10 @@ from .regime import dominant_sphere
 if TYPE_CHECKING:
     from .state import PaxState
 
-CAPITAL, WEALTH, DEBT = 0, 1, 2
+# Final: the compiled build reads them as constants, not through the module's globals
+CAPITAL: Final = 0
+WEALTH: Final = 1
+DEBT: Final = 2
 
 
 def track_money(state: PaxState, seat: int) -> int:

@@ -6,9 +6,10 @@ action raises :class:`IllegalAction` and leaves the state as it was.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.errors import IllegalAction
+from workbench.core.rng import Rng
 
 from . import commercialize, effects, fundraise, hire, import_idea, placate, research, syndicate
 from .ending import check_round_limit
@@ -20,7 +21,7 @@ from .setup import choose_secret
 if TYPE_CHECKING:
     from .state import PaxState
 
-MAIN = ("fundraise", "syndicate", "commercialize", "hire", "research", "placate", "import", "end")
+MAIN: Final = ("fundraise", "syndicate", "commercialize", "hire", "research", "placate", "import", "end")
 
 
 def legal_actions(state: PaxState) -> list:
@@ -79,7 +80,7 @@ def legal_at(parts, index: int):
     return tail[index - n]
 
 
-def sample(state: PaxState, rng) -> tuple:
+def sample(state: PaxState, rng: Rng) -> tuple:
     """``(action, count)``: the draw of ``rng.choice(legal_actions())`` (one
     ``randbelow(count)``, the same action), building as little as it can. In a
     main action of a player without Patents (no sale variants) the Syndicates,
@@ -125,7 +126,8 @@ def sample(state: PaxState, rng) -> tuple:
     return placate.legal(state, seat)[i - len(researches)], k
 
 
-_FUNDRAISE, _END = A("fundraise"), A("end")
+_FUNDRAISE: Final = A("fundraise")
+_END: Final = A("end")
 
 
 def payment_of(state: PaxState, seat: int, action) -> tuple[int, dict | None]:

@@ -3,7 +3,7 @@ the Market (any sphere's column). No money, no labour."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.errors import IllegalAction
 
@@ -16,11 +16,13 @@ if TYPE_CHECKING:
 
 def movable(state: PaxState, seat: int, idea: str) -> bool:
     """No rival Syndication or rival Heat agent on the idea."""
-    for s in state.synd.get(idea, ()):
+    owners: tuple[int, ...] = state.synd.get(idea, ())
+    for s in owners:
         if s != seat:
             return False
-    for s in state.heat.get(idea, ()):
-        if s is not None and s != seat:
+    squares: tuple[int | None, ...] = state.heat.get(idea, ())
+    for h in squares:
+        if h is not None and h != seat:
             return False
     return True
 
@@ -34,7 +36,7 @@ def legal(state: PaxState, seat: int) -> list:
 
 
 #: the ``(sphere, slot)`` pair of every slot of a six-slot column, built once
-_SLOT_PAIRS = {sphere: tuple((sphere, i) for i in range(6)) for sphere in SPHERES}
+_SLOT_PAIRS: Final = {sphere: tuple((sphere, i) for i in range(6)) for sphere in SPHERES}
 
 
 def legal_product(state: PaxState, seat: int) -> tuple:
@@ -48,7 +50,8 @@ def legal_product(state: PaxState, seat: int) -> tuple:
     market: dict = state.market
     slots: list = []
     ideas: list = []
-    for sphere in SPHERES:
+    spheres: tuple[str, ...] = SPHERES
+    for sphere in spheres:
         col: list = market[sphere]
         pairs: tuple = _SLOT_PAIRS[sphere]
         for i in range(len(col)):
@@ -96,10 +99,13 @@ def apply(state: PaxState, seat: int, action) -> None:
         raise IllegalAction(f"{idea} is not in the Market")
     if not movable(state, seat, idea):
         raise IllegalAction(f"{idea} carries another player's agent and cannot be imported")
-    if not 0 <= slot < len(state.market[sphere]):
-        raise IllegalAction(f"the Market has slots 0 to {len(state.market[sphere]) - 1}")
-    if state.market[sphere][slot] is not None:
+    market: dict = state.market
+    col: list = market[sphere]
+    if not 0 <= slot < len(col):
+        raise IllegalAction(f"the Market has slots 0 to {len(col) - 1}")
+    if col[slot] is not None:
         raise IllegalAction(f"slot {slot} of the {sphere} column is not empty")
-    state.market[where[0]][where[1]] = None
-    state.market[sphere][slot] = idea
+    source: list = market[where[0]]
+    source[where[1]] = None
+    col[slot] = idea
     state.bump("imports")

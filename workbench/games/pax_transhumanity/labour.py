@@ -113,7 +113,7 @@ def check_labour(state: PaxState, seat: int, key: str, sphere: str, side: str) -
 
 def is_subsidized_labour(state: PaxState, key: str) -> bool:
     """Labour is Subsidized when the Employee worked at a Company or a Utility."""
-    return key in state.companies or state.content.places[key].kind == "utility"
+    return key in state.companies or key in state.content.utilities
 
 
 def labour_destination(state: PaxState, key: str, owner: int):

@@ -39,7 +39,7 @@ Decisions inside an action (the state asks the deciding seat)::
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, Final
 
 from workbench.core.errors import NotationError, suggest
 
@@ -67,7 +67,7 @@ def A(kind: str, *args) -> Action:
     return tuple.__new__(Action, (kind, args, ()))
 
 
-PAYING = ("syndicate", "commercialize", "hire", "research")
+PAYING: Final = ("syndicate", "commercialize", "hire", "research")
 
 
 def format_action(a: Action) -> str:

@@ -27,7 +27,8 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
     heat: dict = state.heat
     squares: dict = state.content.heat_squares
     market: dict = state.market
-    for sphere in SPHERES:
+    spheres: tuple[str, ...] = SPHERES
+    for sphere in spheres:
         col: list = market[sphere]
         for idea in col:
             if idea is None:

@@ -73,7 +73,7 @@ def syndication_is_free(state: PaxState) -> bool:
 
 
 def developing_world(state: PaxState, sphere: str) -> bool:
-    return state.content.boards[sphere].developing_world
+    return sphere in state.content.developing_spheres
 
 
 def commercialize_subsidized(state: PaxState, sphere: str) -> bool:

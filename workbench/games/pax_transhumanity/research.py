@@ -101,7 +101,8 @@ def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
     if not mine:
         return out
     thinkers: dict = state.content.side_places["T"]
-    for sphere in SPHERES:
+    spheres: tuple[str, ...] = SPHERES
+    for sphere in spheres:
         at: tuple = thinkers[sphere]
         keys = [k for k in at if k in mine]     # labour_places(..., "T")
         if not keys:

@@ -170,7 +170,8 @@ class PaxState:
         # walked slot by slot with the names compared as strings (the compiled
         # build's fast equality): every Import and many tests ask this
         market: dict = self.market
-        for sphere in SPHERES:
+        spheres: tuple[str, ...] = SPHERES
+        for sphere in spheres:
             col: list = market[sphere]
             for slot in range(len(col)):
                 held: str | None = col[slot]

@@ -12,7 +12,7 @@ from there the chain may go on (``surge <Idea>`` decisions, ``stop`` to end).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.errors import IllegalAction
 
@@ -44,7 +44,7 @@ def uncovered(state: PaxState, idea: str, colour: str) -> int:
     return n
 
 
-_SIDE = {"white": 0, "black": 1}
+_SIDE: Final = {"white": 0, "black": 1}
 
 
 def agents_needed(state: PaxState, idea: str, black: bool) -> int:
