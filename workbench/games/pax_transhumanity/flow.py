@@ -95,15 +95,17 @@ def sample(state: PaxState, rng: Rng) -> tuple:
         if not k:
             raise IndexError("no legal action to sample")
         return legal_at(parts, rng.randbelow(k)), k
-    n_synd = syndicate.legal(state, seat, count_only=True)
+    n_synd: int = syndicate.legal(state, seat, count_only=True)
     # the rest of legal_parts' head, in its order (with no Patent, no sale
     # variants); the player's labour places worked out once for both labours
     mine = labour_keys(state, seat)
-    commercializes = commercialize.legal(state, seat, mine)
-    n_hire = hire.legal(state, seat, count_only=True)
-    researches = research.legal(state, seat, mine)
-    n_placate = placate.legal(state, seat, count_only=True)
-    ideas, slots = import_idea.legal_product(state, seat)
+    commercializes: list = commercialize.legal(state, seat, mine)
+    n_hire: int = hire.legal(state, seat, count_only=True)
+    researches: list = research.legal(state, seat, mine)
+    n_placate: int = placate.legal(state, seat, count_only=True)
+    product: tuple = import_idea.legal_product(state, seat)
+    ideas: list | tuple = product[0]
+    slots: list | tuple = product[1]
     head = 1 + n_synd + len(commercializes) + n_hire + len(researches) + n_placate
     k = head + len(ideas) * len(slots) + 1
     i = rng.randbelow(k)

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
 
 def hire_cost(state: PaxState) -> int:
-    return 0 if hire_is_free(state) else state.content.settings["hire_cost"]
+    if hire_is_free(state):
+        return 0
+    settings: dict = state.content.settings
+    return settings["hire_cost"]
 
 
 def is_free_action(state: PaxState, seat: int, key: str) -> bool:

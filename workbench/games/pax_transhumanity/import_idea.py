@@ -86,7 +86,7 @@ def expand(ideas, slots) -> list:
     return out
 
 
-def nth(ideas, slots, index: int):
+def nth(ideas: list | tuple, slots: list | tuple, index: int):
     """The ``index``-th Import of :func:`expand` (without building the others)."""
     s, i = slots[index % len(slots)]
     return tuple.__new__(Action, ("import", (ideas[index // len(slots)], s, i), ()))
