@@ -35,8 +35,9 @@ def legal(state: PaxState, seat: int) -> list:
     return expand(*legal_product(state, seat))
 
 
-#: the ``(sphere, slot)`` pair of every slot of a six-slot column, built once
-_SLOT_PAIRS: Final = {sphere: tuple((sphere, i) for i in range(6)) for sphere in SPHERES}
+#: per sphere (in SPHERES order), the ``(sphere, slot)`` pair of every slot of a
+#: six-slot column, built once
+_SLOT_PAIRS: Final = tuple(tuple((sphere, i) for i in range(6)) for sphere in SPHERES)
 
 
 def legal_product(state: PaxState, seat: int) -> tuple:
@@ -51,9 +52,10 @@ def legal_product(state: PaxState, seat: int) -> tuple:
     slots: list = []
     ideas: list = []
     spheres: tuple[str, ...] = SPHERES
-    for sphere in spheres:
+    for j in range(len(spheres)):
+        sphere = spheres[j]
         col: list = market[sphere]
-        pairs: tuple = _SLOT_PAIRS[sphere]
+        pairs: tuple = _SLOT_PAIRS[j]
         for i in range(len(col)):
             idea = col[i]
             if idea is None:
