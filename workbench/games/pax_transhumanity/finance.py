@@ -197,8 +197,12 @@ def sale_variant(state: PaxState, seat: int, cost: int, reserve=None) -> tuple |
 
 
 def can_pay(state: PaxState, seat: int, cost: int, reserve=None) -> bool:
-    if not state.sell_choice and (cost <= 0 or cost <= track_money(state, seat)):
-        return True                 # plan_payment's first cases, without building a plan
+    if not state.sell_choice:
+        # plan_payment's first cases, without building a plan
+        if cost <= 0 or cost <= track_money(state, seat):
+            return True
+        if not has_patents(state, seat):
+            return False            # short, with nothing to sell
     return plan_payment(state, seat, cost, reserve) is not None
 
 

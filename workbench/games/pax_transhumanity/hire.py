@@ -15,7 +15,7 @@ from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, can_pay, finance_agents, install, pay, plan_payment
 from .labour import add_staff, can_hire_at, change_unemployed
-from .notation import Action
+from .notation import new_action
 from .regime import hire_is_free
 
 if TYPE_CHECKING:
@@ -72,7 +72,6 @@ def legal(state: PaxState, seat: int, free_only: bool = False, count_only: bool 
     companies: dict = state.companies
     staff: dict = state.staff
     unemployed: dict = state.unemployed
-    make = tuple.__new__
     rows: tuple[tuple[str, str, str], ...] = state.content.place_rows
     for key, kind, sphere in rows:
         if free_only and companies.get(key) != seat:
@@ -89,9 +88,9 @@ def legal(state: PaxState, seat: int, free_only: bool = False, count_only: bool 
             n += int(from_track) + (1 if idle[seat] else 0)
             continue
         if from_track:
-            out.append(make(Action, ("hire", (key, False), ())))
+            out.append(new_action("hire", (key, False)))
         if idle[seat]:
-            out.append(make(Action, ("hire", (key, True), ())))
+            out.append(new_action("hire", (key, True)))
     return n if count_only else out
 
 

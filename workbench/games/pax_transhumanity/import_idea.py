@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Final
 from workbench.core.errors import IllegalAction
 
 from .data import SPHERES
-from .notation import Action
+from .notation import new_action
 
 if TYPE_CHECKING:
     from .state import PaxState
@@ -80,18 +80,18 @@ def legal_product(state: PaxState, seat: int) -> tuple:
 
 def expand(ideas, slots) -> list:
     # Imports are most of the legal moves in a typical position (every movable idea
-    # times every empty slot), so this list is built without per-action helpers.
-    make = tuple.__new__
+    # times every empty slot): each is built directly (notation.new_action), not
+    # parsed or validated.
     out = []
     for idea in ideas:
-        out += [make(Action, ("import", (idea, s, i), ())) for s, i in slots]
+        out += [new_action("import", (idea, s, i)) for s, i in slots]
     return out
 
 
 def nth(ideas: list | tuple, slots: list | tuple, index: int):
     """The ``index``-th Import of :func:`expand` (without building the others)."""
-    s, i = slots[index % len(slots)]
-    return tuple.__new__(Action, ("import", (ideas[index // len(slots)], s, i), ()))
+    slot: tuple = slots[index % len(slots)]
+    return new_action("import", (ideas[index // len(slots)], slot[0], slot[1]))
 
 
 def apply(state: PaxState, seat: int, action) -> None:

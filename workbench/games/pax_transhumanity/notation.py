@@ -61,10 +61,20 @@ class Action(NamedTuple):
         return f"Action({format_action(self)!r})"
 
 
+#: tuple.__new__ is what the named tuple's own __new__ does with its fields, minus
+#: its interpreted frame; both kept as constants so that the compiled rules reach
+#: them without a look-up (they build an Action per legal move)
+_TUPLE_NEW: Final = tuple.__new__
+_ACTION: Final = Action
+
+
+def new_action(kind: str, args: tuple, sell: tuple = ()) -> Action:
+    """``Action(kind, args, sell)``, built the quick way."""
+    return _TUPLE_NEW(_ACTION, (kind, args, sell))
+
+
 def A(kind: str, *args) -> Action:
-    # tuple.__new__ is what the named tuple's own __new__ does with these fields,
-    # minus its interpreted frame (the compiled rules build an Action per legal move)
-    return tuple.__new__(Action, (kind, args, ()))
+    return _TUPLE_NEW(_ACTION, (kind, args, ()))
 
 
 PAYING: Final = ("syndicate", "commercialize", "hire", "research")

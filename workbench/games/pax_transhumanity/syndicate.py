@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, finance_agents, has_patents, install, pay, plan_payment
-from .notation import A, Action
+from .notation import A, new_action
 from .data import SPHERES
 from .regime import surge_colours, syndication_is_free
 
@@ -155,9 +155,9 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
                 if count_only:
                     n += 2 if black else 1
                     continue
-                out.append(tuple.__new__(Action, ("syndicate", (idea, False), ())))
+                out.append(new_action("syndicate", (idea, False)))
                 if black:
-                    out.append(tuple.__new__(Action, ("syndicate", (idea, True), ())))
+                    out.append(new_action("syndicate", (idea, True)))
     return n if count_only else out
 
 
