@@ -188,6 +188,8 @@ def test_pax_sampling_matches_the_listing_in_every_part_of_it():
     kinds: set = set()
     for players in (2, 3, 4):
         for state in _walk(game, players, 5, 400):
+            # Placate counts by walking the Heat table: it holds the Market's ideas
+            assert sorted(state.heat) == sorted(state.market_ideas())
             legal = state.legal_actions()
             for j in range(12):
                 a, b = Rng(j), Rng(j)

@@ -15,51 +15,65 @@ if TYPE_CHECKING:
     from .state import PaxState
 
 
+def covers_any(owners: tuple, seat: int) -> bool:
+    """Does ``seat`` have an agent on any Heat square of the idea (``owners`` per square)?"""
+    held: tuple[int | None, ...] = owners
+    for o in held:                  # seats compared as machine integers, not by ``in``
+        if o is not None and o == seat:
+            return True
+    return False
+
+
+def colours_held(owners: tuple, at: tuple, seat: int) -> tuple[bool, bool]:
+    """``(white, black)``: does ``seat`` cover a white, a black Heat square of the
+    idea (``at``: its Content.heat_squares entry; the squares' colours come from
+    the card data's index lists, not by comparing names)?"""
+    held: tuple[int | None, ...] = owners
+    whites_at: tuple[int, ...] = at[0]
+    blacks_at: tuple[int, ...] = at[1]
+    white = black = False
+    for i in whites_at:
+        if held[i] == seat:
+            white = True
+            break
+    for i in blacks_at:
+        if held[i] == seat:
+            black = True
+            break
+    return white, black
+
+
 def legal(state: PaxState, seat: int, count_only: bool = False):
     """Every legal Placate (one per colour of Heat square the player's agents
     cover on a Market idea); with ``count_only`` just how many (nothing built)."""
-    out = []
-    n = 0
-    # the Market walked here in its order (state.market_ideas), without a helper
-    # call per idea: this runs in every position, and most ideas carry none of
-    # the player's Heat. The squares' colours come from the card data's index
-    # lists (Content.heat_squares), not by comparing colour names.
     heat: dict = state.heat
     squares: dict = state.content.heat_squares
+    if count_only:
+        # the count needs no order: the Heat table walked directly (it holds
+        # exactly the Market's ideas, see state.py), no look-up per idea
+        n = 0
+        for idea, owners in heat.items():
+            if covers_any(owners, seat):
+                white, black = colours_held(owners, squares[idea], seat)
+                n += int(white) + int(black)
+        return n
+    out = []
     market: dict = state.market
     spheres: tuple[str, ...] = SPHERES
-    for sphere in spheres:
+    for sphere in spheres:          # the Market in its order (state.market_ideas)
         col: list = market[sphere]
         for idea in col:
             if idea is None:
                 continue
-            # seats compared as machine integers (a typed walk, not ``in``)
-            owners: tuple[int | None, ...] = heat[idea]
-            for o in owners:
-                if o is not None and o == seat:
-                    break
-            else:
+            on_idea: tuple = heat[idea]
+            if not covers_any(on_idea, seat):
                 continue
-            at: tuple = squares[idea]
-            whites_at: tuple[int, ...] = at[0]
-            blacks_at: tuple[int, ...] = at[1]
-            white = black = False           # the player's agent on a square of that colour
-            for i in whites_at:
-                if owners[i] == seat:
-                    white = True
-                    break
-            for i in blacks_at:
-                if owners[i] == seat:
-                    black = True
-                    break
-            if count_only:
-                n += int(white) + int(black)
-                continue
+            white, black = colours_held(on_idea, squares[idea], seat)
             if white:
                 out.append(A("placate", idea, "white"))
             if black:
                 out.append(A("placate", idea, "black"))
-    return n if count_only else out
+    return out
 
 
 def apply(state: PaxState, seat: int, action) -> None:

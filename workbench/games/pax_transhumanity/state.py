@@ -6,7 +6,8 @@ Where every agent is (each player's agents are counted in exactly one place):
 - ``pool[seat]``: own agents waiting in the pool (Growth brings them in);
 - ``marker[seat]``: the agent on the Human Progress card (out of play, see rulings);
 - ``synd[idea]``: seats with a Syndication on a Market idea, in the order they came;
-- ``heat[idea]``: per Heat square of the idea, the seat whose agent covers it or None;
+- ``heat[idea]``: per Heat square of the idea, the seat whose agent covers it or None
+  (an entry for every Market idea and for no other: Placate counts by walking it);
 - ``splay``: the Splay, oldest first; each entry ``(idea, visible colour, owners)``
   where ``owners`` gives, per Heat square, the seat of its Future Shock agent or None;
 - ``patents[seat]``: Patent agents per discipline;
