@@ -245,7 +245,8 @@ def fig_dask(game_id, players, quick, note):
     pool = min((_sweep(game_id, players, "random", n, backend="pool", workers=2) for _ in range(2)),
                key=lambda r: r.elapsed)
     t0 = time.perf_counter()
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           scheduler_kwargs={"dashboard_address": ":0"})  # 8787 may be taken
     client = Client(cluster)
     startup = time.perf_counter() - t0
     try:

@@ -260,8 +260,10 @@ def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout:
                 import multiprocessing
                 before = {p.pid for p in multiprocessing.active_children()}
                 with _children_ignore_sigint():
+                    # no dashboard; the scheduler's small HTTP server on a free port
+                    # (its default, 8787, may be taken by another run: a warning line)
                     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
+                                           dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
                 spawned = [p for p in multiprocessing.active_children() if p.pid not in before]
                 own_client = client = Client(cluster)
             else:
