@@ -10,7 +10,7 @@ numbered in position order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.rng import Rng
 from workbench.graphs import hexboard
@@ -27,7 +27,7 @@ ADJ: list[tuple[int, ...]] = hexboard.adjacency(COORDS)
 ADJ_SETS: list[frozenset] = [frozenset(a) for a in ADJ]
 INNER = [i for i, r in enumerate(RINGS) if r == 1]
 OUTER = [i for i, r in enumerate(RINGS) if r == 2]
-FRONTIER_POS = 0
+FRONTIER_POS: Final = 0  # Final: the compiled rules read it as a constant
 
 
 def lay_out(content, rng: Rng) -> list[str]:

@@ -8,40 +8,55 @@ carry either side over a cap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from . import costs
 from .notation import Move
 
 if TYPE_CHECKING:
-    from .state import MandateState
+    from .state import MandateState, Player
 
 OTHER = {"runway": "compute", "compute": "runway"}
 
 
-_OFFER_MOVES: dict = {}
+#: the two offers in the listed order: Runway for Compute, then Compute for Runway
+GIVES = ("runway", "compute")
+
+#: per seating (the players' names): per give (``GIVES`` order), per rival seat,
+#: the offer's Move (its text names the rival), built once
+_OFFER_MOVES: dict[tuple, list[list[Move]]] = {}
 
 
-def _offer_move(state: MandateState, give: str, rival: int) -> Move:
-    """The offer's Move, built once per seat names (its text names the rival)."""
-    key = (state.config.players, give, rival)
-    move = _OFFER_MOVES.get(key)
-    if move is None:
-        move = _OFFER_MOVES[key] = Move("offer", f"{give} for {OTHER[give]} to {state.player_name(rival)}")
-    return move
+def _offer_moves(state: MandateState) -> list[list[Move]]:
+    names = state.config.players
+    table = _OFFER_MOVES.get(names)
+    if table is None:
+        table = _OFFER_MOVES[names] = [[Move("offer", f"{give} for {OTHER[give]} to {state.player_name(rival)}")
+                                        for rival in range(len(names))] for give in GIVES]
+    return table
+
+
+def _holding(p: Player, track: str) -> int:
+    """A tradable track read by its name (a typed field read, not getattr)."""
+    return p.runway if track == "runway" else p.compute
 
 
 def offers(state: MandateState, seat: int) -> list[Move]:
-    p = state.players[seat]
-    caps = {"runway": costs.cap_of(state, "runway"), "compute": costs.cap_of(state, "compute")}
-    out = []
-    for give in ("runway", "compute"):
-        get = OTHER[give]
-        if getattr(p, give) < 1 or getattr(p, get) >= caps[get]:
+    players: list[Player] = state.players
+    p = players[seat]
+    # the caps are always numbers for the two tradable tracks
+    caps: list[int] = [cast(int, costs.cap_of(state, track)) for track in GIVES]
+    moves = _offer_moves(state)
+    out: list[Move] = []
+    for g in range(2):
+        give, get = GIVES[g], GIVES[1 - g]
+        if _holding(p, give) < 1 or _holding(p, get) >= caps[1 - g]:
             continue
-        for rival, r in enumerate(state.players):
-            if rival != seat and getattr(r, get) >= 1 and getattr(r, give) < caps[give]:
-                out.append(_offer_move(state, give, rival))
+        row = moves[g]
+        for rival in range(len(players)):
+            r = players[rival]
+            if rival != seat and _holding(r, get) >= 1 and _holding(r, give) < caps[g]:
+                out.append(row[rival])
     return out
 
 
