@@ -158,7 +158,11 @@ def frontier_runway(state: MandateState, seat: int, pos: int) -> None:
 # -- spaces and slots ------------------------------------------------------------
 
 def facilities_on(state: MandateState, pos: int) -> int:
-    return sum(p.facilities.count(pos) for p in state.players)
+    # a plain loop: the compiled build makes a generator object of sum(... for ...)
+    n = 0
+    for p in state.players:
+        n += p.facilities.count(pos)
+    return n
 
 
 def open_facility_space(state: MandateState, pos: int) -> bool:

@@ -12,7 +12,7 @@ scoring. Decisions wait in ``state.phase``; everything else runs here at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from workbench.core.errors import IllegalAction
 
@@ -39,15 +39,17 @@ def resolutions(state: MandateState, seat: int, action: str, head=()) -> "Resolu
     rules = ACTION_RULES[action]
     agents = distinct_agents(state.players[seat])
     table = effect_table(rules, state, seat)
-    rows: list = []
+    tile_ids: list[str] = state.tile_ids
+    rows: list[tuple[str, Sequence[str]]] = []
     count = 0
-    for tile, modes in zip(state.tile_ids, table):
+    for pos in range(len(table)):
+        modes = table[pos]
         if modes:
-            rows.append((tile, modes))
+            rows.append((tile_ids[pos], modes))
             count += len(modes)
     blocked = not rows
     if blocked:
-        rows = [(tile, ("blocked",)) for tile in state.tile_ids]
+        rows = [(tile, _BLOCKED) for tile in tile_ids]
         count = len(rows)
     return Resolutions(list(head), action, rows, agents, blocked, count)
 
@@ -82,6 +84,9 @@ def is_blocked(state: MandateState, seat: int, action: str) -> bool:
     return True
 
 
+_BLOCKED = ("blocked",)
+
+
 class Resolutions:
     """The legal moves of an ``act`` decision, in the listed order: ``head``, then
     per district (board order) per effect per Agent ``Move(verb, effect, agent,
@@ -90,7 +95,15 @@ class Resolutions:
 
     __slots__ = ("head", "verb", "rows", "agents", "blocked", "_modes", "_agent_set", "_n")
 
-    def __init__(self, head: list | tuple, verb: str, rows: list, agents: list, blocked: bool, modes: int | None = None):
+    # typed: the compiled build reads them (and unpacks the rows) natively
+    head: list | tuple
+    verb: str
+    rows: list[tuple[str, Sequence[str]]]     # (district, its effects) where it has any
+    agents: list[int]
+    blocked: bool
+
+    def __init__(self, head: list | tuple, verb: str, rows: list[tuple[str, Sequence[str]]], agents: list[int],
+                 blocked: bool, modes: int | None = None):
         # ``modes``: the number of (district, effect) pairs in ``rows``, when the caller counted them
         self.head, self.verb, self.rows, self.agents, self.blocked = head, verb, rows, agents, blocked
         self._modes: Any = None       # district -> its effects, built on the first membership test
