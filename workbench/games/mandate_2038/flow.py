@@ -175,6 +175,12 @@ def canonical(state: MandateState, move):
     return move if first == move.agent else move._replace(agent=first)
 
 
+#: the fixed answers, built once (a Move is an immutable tuple; a call of the
+#: named tuple's class runs interpreted code)
+_ACCEPT, _REJECT = Move("accept"), Move("reject")
+_DECLARE_AGI, _DECLINE_AGI = Move("agi", "declare"), Move("agi", "decline")
+
+
 def legal_actions(state: MandateState) -> "list[Move] | Resolutions":
     ph, seat = state.phase, state.decider
     if ph == "select":
@@ -182,14 +188,14 @@ def legal_actions(state: MandateState) -> "list[Move] | Resolutions":
     if ph == "act":
         return resolutions(state, seat, state.selections[seat], () if state.offered else exchange.offers(state, seat))
     if ph == "answer":
-        return [Move("accept"), Move("reject")]
+        return [_ACCEPT, _REJECT]
     if ph == "run":
         return research.decisions(state)
     if ph == "talent":
         return [Move("reassign", "", a + 1, tile) for a in distinct_agents(state.players[seat])
                 for tile in state.tile_ids]
     if ph == "agi":
-        return [Move("agi", "declare"), Move("agi", "decline")]
+        return [_DECLARE_AGI, _DECLINE_AGI]
     return []
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from . import audit, costs
 from .data import DOMAINS
+from .notation import Move
 
 if TYPE_CHECKING:
     from .state import MandateState
@@ -146,17 +147,23 @@ def _end(state: MandateState) -> None:
     state.run = None
 
 
+#: the run's fixed decisions, built once (a Move is an immutable tuple; a call of
+#: the named tuple's class runs interpreted code)
+_BANK, _DRAW = Move("bank"), Move("draw")
+_PAY, _DECLINE = Move("method", "pay"), Move("method", "decline")
+
+
 def decisions(state: MandateState) -> list:
-    from .notation import Move
     run = state.run
-    if run["await"] == "choice":
-        return [Move("bank"), Move("draw")]
-    if run["await"] == "bank":
-        return [Move("bank")]
-    if run["await"] == "corpus":
+    wait = run["await"]
+    if wait == "choice":
+        return [_BANK, _DRAW]
+    if wait == "bank":
+        return [_BANK]
+    if wait == "corpus":
         return [Move("corpus", d) for d in DOMAINS if d not in run["seen"]]
-    if run["await"] == "method":
-        return [Move("method", "pay"), Move("method", "decline")]
+    if wait == "method":
+        return [_PAY, _DECLINE]
     return []
 
 

@@ -21,20 +21,40 @@ def by_kind(state: MandateState, seat: int, effects: Effects, kinds_read: frozen
     vouches that the district matters only through its kind), or, with
     ``kinds_read``, once per kind named there and once for all other kinds.
     Districts asked once share the list: the table is only read."""
-    # typed locals: the compiled build walks them natively
-    tiles: list[str] = state.tiles
-    read: frozenset[str] | None = kinds_read
-    memo: dict[str, list[str]] = {}
-    out: list[list[str]] = []
-    for pos in range(len(tiles)):
-        kind = tiles[pos]
-        if read is not None and kind not in read:
+    firsts, classes = kind_classes(state.tiles, kinds_read)
+    asked = [effects(state, seat, pos) for pos in firsts]
+    return [asked[c] for c in classes]
+
+
+#: :func:`kind_classes` by (board, kinds read): a game's board never changes, and
+#: the listing asks for its classes on most turns
+_CLASSES: dict[tuple, tuple[list[int], list[int]]] = {}
+
+
+def kind_classes(tiles: list[str], kinds_read: frozenset[str] | None = None) -> tuple[list[int], list[int]]:
+    """The districts' classes for :func:`by_kind`: ``(firsts, classes)``, the first
+    district of each class in board order, and each district's class (an index
+    into ``firsts``). A class is a district kind, or, with ``kinds_read``, a kind
+    named there or "every other kind"."""
+    key = (tuple(tiles), kinds_read)
+    found = _CLASSES.get(key)
+    if found is not None:
+        return found
+    index: dict[str, int] = {}
+    firsts: list[int] = []
+    classes: list[int] = []
+    for pos, kind in enumerate(tiles):
+        if kinds_read is not None and kind not in kinds_read:
             kind = ""
-        modes = memo.get(kind)
-        if modes is None:
-            modes = memo[kind] = effects(state, seat, pos)
-        out.append(modes)
-    return out
+        c = index.get(kind)
+        if c is None:
+            c = index[kind] = len(firsts)
+            firsts.append(pos)
+        classes.append(c)
+    if len(_CLASSES) > 256:   # boards of games long over
+        _CLASSES.clear()
+    found = _CLASSES[key] = (firsts, classes)
+    return found
 
 
 def split_table(state: MandateState, seat: int, kind_part: Effects, facility_part: Effects,
