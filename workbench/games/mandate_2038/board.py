@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 RADIUS = 2
 COORDS: list[tuple[int, int]] = hexboard.positions(RADIUS)
 RINGS: list[int] = [hexboard.hex_distance(c, (0, 0)) for c in COORDS]
-ADJ: list[tuple[int, ...]] = hexboard.adjacency(COORDS)
-ADJ_SETS: list[frozenset] = [frozenset(a) for a in ADJ]
+ADJ: Final[list[tuple[int, ...]]] = hexboard.adjacency(COORDS)
+ADJ_SETS: Final[list[frozenset]] = [frozenset(a) for a in ADJ]
 INNER = [i for i, r in enumerate(RINGS) if r == 1]
 OUTER = [i for i, r in enumerate(RINGS) if r == 2]
 FRONTIER_POS: Final = 0  # Final: the compiled rules read it as a constant

@@ -15,7 +15,7 @@ construction is possible at the chosen district, at least one is made.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import board, costs
 
@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from .state import MandateState, Player
 
 PROJECT_WORDS = {"mega-cluster": "mega_cluster", "fusion": "fusion_demonstrator", "quantum": "quantum"}
-WORD_OF = {v: k for k, v in PROJECT_WORDS.items()}
-GENERATOR_ERA = 2
+WORD_OF: Final = {v: k for k, v in PROJECT_WORDS.items()}
+GENERATOR_ERA: Final = 2
 
 
 def facility_cost(state: MandateState, seat: int, pos: int) -> int:
@@ -110,7 +110,7 @@ def _host_connected(plan: _Plan, facility: int, pos: int) -> bool:
 
 #: per project word, its "<project> on facility <n>" texts by Facility index,
 #: each formatted once (the Build listing names them on every turn)
-_ON_FACILITY: dict[str, list[str]] = {}
+_ON_FACILITY: Final[dict[str, list[str]]] = {}
 
 
 def _on_facility(word: str, host: int) -> str:

@@ -8,7 +8,7 @@ carry either side over a cap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from . import costs
 from .notation import Move
@@ -16,15 +16,15 @@ from .notation import Move
 if TYPE_CHECKING:
     from .state import MandateState, Player
 
-OTHER = {"runway": "compute", "compute": "runway"}
+OTHER: Final = {"runway": "compute", "compute": "runway"}
 
 
 #: the two offers in the listed order: Runway for Compute, then Compute for Runway
-GIVES = ("runway", "compute")
+GIVES: Final = ("runway", "compute")
 
 #: per seating (the players' names): per give (``GIVES`` order), per rival seat,
 #: the offer's Move (its text names the rival), built once
-_OFFER_MOVES: dict[tuple, list[list[Move]]] = {}
+_OFFER_MOVES: Final[dict[tuple, list[list[Move]]]] = {}
 
 
 def _offer_moves(state: MandateState) -> list[list[Move]]:

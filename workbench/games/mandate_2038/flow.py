@@ -12,7 +12,7 @@ scoring. Decisions wait in ``state.phase``; everything else runs here at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Final, Sequence
 
 from workbench.core.errors import IllegalAction
 
@@ -84,7 +84,7 @@ def is_blocked(state: MandateState, seat: int, action: str) -> bool:
     return True
 
 
-_BLOCKED = ("blocked",)
+_BLOCKED: Final = ("blocked",)
 
 
 class Resolutions:
@@ -177,8 +177,10 @@ def canonical(state: MandateState, move):
 
 #: the fixed answers, built once (a Move is an immutable tuple; a call of the
 #: named tuple's class runs interpreted code)
-_ACCEPT, _REJECT = Move("accept"), Move("reject")
-_DECLARE_AGI, _DECLINE_AGI = Move("agi", "declare"), Move("agi", "decline")
+_ACCEPT: Final = Move("accept")
+_REJECT: Final = Move("reject")
+_DECLARE_AGI: Final = Move("agi", "declare")
+_DECLINE_AGI: Final = Move("agi", "decline")
 
 
 def legal_actions(state: MandateState) -> "list[Move] | Resolutions":

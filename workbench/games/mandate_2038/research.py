@@ -14,7 +14,7 @@ when the deck runs out, the discard is shuffled to form a new deck.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import audit, costs
 from .data import DOMAINS
@@ -149,8 +149,10 @@ def _end(state: MandateState) -> None:
 
 #: the run's fixed decisions, built once (a Move is an immutable tuple; a call of
 #: the named tuple's class runs interpreted code)
-_BANK, _DRAW = Move("bank"), Move("draw")
-_PAY, _DECLINE = Move("method", "pay"), Move("method", "decline")
+_BANK: Final = Move("bank")
+_DRAW: Final = Move("draw")
+_PAY: Final = Move("method", "pay")
+_DECLINE: Final = Move("method", "decline")
 
 
 def decisions(state: MandateState) -> list:

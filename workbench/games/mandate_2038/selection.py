@@ -9,7 +9,7 @@ the Action resolves, where a pick may turn out blocked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .data import CORE_ACTIONS
 from .notation import Move
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 #: one Move per Core Action, built once (moves are immutable tuples)
 SELECT_MOVES = {a: Move("select", a) for a in CORE_ACTIONS}
 #: the same, in ``CORE_ACTIONS`` order (a player's ``ready`` flags follow it)
-_SELECT_IN_ORDER: list[Move] = [SELECT_MOVES[a] for a in CORE_ACTIONS]
+_SELECT_IN_ORDER: Final[list[Move]] = [SELECT_MOVES[a] for a in CORE_ACTIONS]
 
 
 def choices(state: MandateState, seat: int) -> list[Move]:

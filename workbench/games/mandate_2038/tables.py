@@ -8,7 +8,7 @@ how often they are asked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Final
 
 if TYPE_CHECKING:
     from .state import MandateState
@@ -26,9 +26,10 @@ def by_kind(state: MandateState, seat: int, effects: Effects, kinds_read: frozen
     return [asked[c] for c in classes]
 
 
-#: :func:`kind_classes` by (board, kinds read): a game's board never changes, and
-#: the listing asks for its classes on most turns
-_CLASSES: dict[tuple, tuple[list[int], list[int]]] = {}
+#: the last :func:`kind_classes` worked out per set of kinds read: (the board it
+#: was for, firsts, classes). A game's board never changes and the listing asks
+#: for its classes on most turns; another board is worked out afresh
+_CLASSES: Final[dict[frozenset[str] | None, tuple[list[str], list[int], list[int]]]] = {}
 
 
 def kind_classes(tiles: list[str], kinds_read: frozenset[str] | None = None) -> tuple[list[int], list[int]]:
@@ -36,10 +37,9 @@ def kind_classes(tiles: list[str], kinds_read: frozenset[str] | None = None) -> 
     district of each class in board order, and each district's class (an index
     into ``firsts``). A class is a district kind, or, with ``kinds_read``, a kind
     named there or "every other kind"."""
-    key = (tuple(tiles), kinds_read)
-    found = _CLASSES.get(key)
-    if found is not None:
-        return found
+    last = _CLASSES.get(kinds_read)
+    if last is not None and last[0] == tiles:
+        return last[1], last[2]
     index: dict[str, int] = {}
     firsts: list[int] = []
     classes: list[int] = []
@@ -51,10 +51,8 @@ def kind_classes(tiles: list[str], kinds_read: frozenset[str] | None = None) -> 
             c = index[kind] = len(firsts)
             firsts.append(pos)
         classes.append(c)
-    if len(_CLASSES) > 256:   # boards of games long over
-        _CLASSES.clear()
-    found = _CLASSES[key] = (firsts, classes)
-    return found
+    _CLASSES[kinds_read] = (list(tiles), firsts, classes)
+    return firsts, classes
 
 
 def split_table(state: MandateState, seat: int, kind_part: Effects, facility_part: Effects,
