@@ -28,8 +28,9 @@ GENERATOR_ERA: Final = 2
 
 
 def facility_cost(state: MandateState, seat: int, pos: int) -> int:
-    discounts = (1 if state.tiles[pos] == "chip" else 0) + \
-        (1 if state.players[seat].ability == "utility_permits" else 0)
+    tiles: list[str] = state.tiles
+    p: Player = state.players[seat]
+    discounts = (1 if tiles[pos] == "chip" else 0) + (1 if p.ability == "utility_permits" else 0)
     return costs.modified_cost(state.content.rules["facilityCost"], discounts=discounts)
 
 
@@ -85,12 +86,16 @@ class _Plan:
         self.own = own
         spaces = [0] * len(state.tiles)
         gens = [0] * len(state.tiles)
-        for q in state.players:
-            for pos in q.facilities:
-                if pos is not None:
-                    spaces[pos] += 1
-            if q.generator is not None:
-                gens[q.generator] += 1
+        players: list[Player] = state.players
+        for q in players:
+            for fpos in q.facilities:
+                if fpos is not None:
+                    at: int = fpos
+                    spaces[at] += 1
+            g = q.generator
+            if g is not None:
+                gat: int = g
+                gens[gat] += 1
         self.spaces: list[int] = spaces
         self.gens: list[int] = gens       # board.generators_on, for every district
         self.fac_cost: dict[str, int] = {}  # district kind -> facility_cost (it reads only the kind)
@@ -114,7 +119,9 @@ _ON_FACILITY: Final[dict[str, list[str]]] = {}
 
 
 def _on_facility(word: str, host: int) -> str:
-    texts = _ON_FACILITY.setdefault(word, [])
+    texts = _ON_FACILITY.get(word)
+    if texts is None:
+        texts = _ON_FACILITY[word] = []
     while len(texts) <= host:
         texts.append(f"{word} on facility {len(texts) + 1}")
     return texts[host]
@@ -129,9 +136,13 @@ def _projects_at(state: MandateState, plan: _Plan, pos: int, runway: int, comput
         out.append("generator")
     if not plan.projects:
         return out
-    hosts: list[int] = plan.own.get(pos, [])
-    if new_fac is not None:
-        hosts = sorted(hosts + [new_fac])
+    own = plan.own.get(pos)
+    if new_fac is None:
+        if own is None:
+            return out
+        hosts = own
+    else:
+        hosts = [new_fac] if own is None else sorted(own + [new_fac])
     hosts = [h for h in hosts if _host_connected(plan, h, pos)]
     if not hosts:
         return out

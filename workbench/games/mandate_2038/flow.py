@@ -23,7 +23,7 @@ from .data import CORE_ACTIONS
 from .notation import Move
 
 if TYPE_CHECKING:
-    from .state import MandateState
+    from .state import MandateState, Player
 
 
 # -- what may be done now ----------------------------------------------------------
@@ -152,7 +152,7 @@ class Resolutions:
         return modes is not None and move[1] in modes and move[2] in self._agent_set
 
 
-def distinct_agents(p) -> list[int]:
+def distinct_agents(p: Player) -> list[int]:
     """Agents are identical pieces: of several on one district only the lowest-numbered
     is listed (any of them is accepted, see :func:`canonical`)."""
     seen, out = set(), []
