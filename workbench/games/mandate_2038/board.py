@@ -18,7 +18,7 @@ from workbench.graphs import hexboard
 from . import costs
 
 if TYPE_CHECKING:
-    from .state import MandateState
+    from .state import MandateState, Player
 
 RADIUS = 2
 COORDS: list[tuple[int, int]] = hexboard.positions(RADIUS)
@@ -158,10 +158,14 @@ def frontier_runway(state: MandateState, seat: int, pos: int) -> None:
 # -- spaces and slots ------------------------------------------------------------
 
 def facilities_on(state: MandateState, pos: int) -> int:
-    # a plain loop: the compiled build makes a generator object of sum(... for ...)
+    # plain loops over typed lists: the compiled build compares machine integers
+    # (sum(... for ...) made a generator object, list.count a method call per player)
     n = 0
-    for p in state.players:
-        n += p.facilities.count(pos)
+    players: list[Player] = state.players
+    for p in players:
+        for at in p.facilities:
+            if at is not None and at == pos:
+                n += 1
     return n
 
 
