@@ -23,7 +23,8 @@ def draws_for(base: int, players: int) -> int:
     """Audit draw count: round(base × players ÷ 4) with halves rounded up, minimum one."""
     # in whole numbers: floor(base × players ÷ 4 + ½) = (base × players + 2) // 4
     # (Fraction, interpreted, cost a whole Era's worth of rule calls)
-    return max(1, (base * players + 2) // 4)
+    whole = (base * players + 2) // 4
+    return max(1, whole)
 
 
 def audit_table(bases=(2, 3, 4, 5), counts=(2, 3, 4, 5)) -> dict[int, list[int]]:
