@@ -30,8 +30,14 @@ GENERATOR_ERA: Final = 2
 def facility_cost(state: MandateState, seat: int, pos: int) -> int:
     tiles: list[str] = state.tiles
     p: Player = state.players[seat]
-    discounts = (1 if tiles[pos] == "chip" else 0) + (1 if p.ability == "utility_permits" else 0)
-    return costs.modified_cost(state.content.rules["facilityCost"], discounts=discounts)
+    return facility_cost_of(state.content.rules["facilityCost"], tiles[pos], p.ability)
+
+
+def facility_cost_of(base: int, kind: str, ability) -> int:
+    """:func:`facility_cost` from the rule's base cost, the district kind and the
+    builder's ability (a Build's plan reads the first and the last once)."""
+    discounts = (1 if kind == "chip" else 0) + (1 if ability == "utility_permits" else 0)
+    return costs.modified_cost(base, discounts=discounts)
 
 
 def next_facility(p) -> int | None:
@@ -57,7 +63,7 @@ class _Plan:
     them directly instead of looking names up)."""
 
     __slots__ = ("seat", "p", "tiles", "next_fac", "generator_ok", "energy_tiles", "generator_slots",
-                 "facility_spaces", "projects", "reach", "own", "spaces", "gens", "fac_cost")
+                 "facility_spaces", "projects", "reach", "own", "spaces", "gens", "fac_base", "fac_cost")
 
     def __init__(self, state: MandateState, seat: int) -> None:
         p: Player = state.players[seat]
@@ -98,13 +104,14 @@ class _Plan:
                 gens[gat] += 1
         self.spaces: list[int] = spaces
         self.gens: list[int] = gens       # board.generators_on, for every district
+        self.fac_base: int = content.rules["facilityCost"]
         self.fac_cost: dict[str, int] = {}  # district kind -> facility_cost (it reads only the kind)
 
-    def facility_cost(self, state: MandateState, pos: int) -> int:
+    def facility_cost(self, pos: int) -> int:
         kind = self.tiles[pos]
         cost = self.fac_cost.get(kind)
         if cost is None:
-            cost = self.fac_cost[kind] = facility_cost(state, self.seat, pos)
+            cost = self.fac_cost[kind] = facility_cost_of(self.fac_base, kind, self.p.ability)
         return cost
 
 
@@ -165,7 +172,7 @@ def _effects_at(state: MandateState, plan: _Plan, pos: int) -> list[str]:
     next_fac = plan.next_fac
     if (next_fac is not None and pos != board.FRONTIER_POS
             and plan.spaces[pos] < plan.facility_spaces):
-        cost = plan.facility_cost(state, pos)
+        cost = plan.facility_cost(pos)
         if p.runway >= cost:
             out.append("facility")
             for proj in _projects_at(state, plan, pos, p.runway - cost, p.compute, next_fac):

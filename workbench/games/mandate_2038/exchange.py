@@ -36,26 +36,28 @@ def _offer_moves(state: MandateState) -> list[list[Move]]:
     return table
 
 
-def _holding(p: Player, track: str) -> int:
-    """A tradable track read by its name (a typed field read, not getattr)."""
-    return p.runway if track == "runway" else p.compute
+def _holdings(p: Player) -> list[int]:
+    """The two tradable tracks in ``GIVES`` order (typed field reads, not getattr)."""
+    return [p.runway, p.compute]
 
 
 def offers(state: MandateState, seat: int) -> list[Move]:
     players: list[Player] = state.players
-    p = players[seat]
     # the caps are always numbers for the two tradable tracks
     caps: list[int] = [cast(int, costs.cap_of(state, track)) for track in GIVES]
+    held = [_holdings(p) for p in players]
     moves = _offer_moves(state)
     out: list[Move] = []
-    for g in range(2):
-        give, get = GIVES[g], GIVES[1 - g]
-        if _holding(p, give) < 1 or _holding(p, get) >= caps[1 - g]:
+    # track indices into GIVES: ``give`` leaves the offerer, ``get`` reaches it
+    for give in range(2):
+        get = 1 - give
+        mine = held[seat]
+        if mine[give] < 1 or mine[get] >= caps[get]:
             continue
-        row = moves[g]
+        row = moves[give]
         for rival in range(len(players)):
-            r = players[rival]
-            if rival != seat and _holding(r, get) >= 1 and _holding(r, give) < caps[g]:
+            theirs = held[rival]
+            if rival != seat and theirs[get] >= 1 and theirs[give] < caps[give]:
                 out.append(row[rival])
     return out
 

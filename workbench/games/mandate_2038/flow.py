@@ -96,13 +96,13 @@ class Resolutions:
     __slots__ = ("head", "verb", "rows", "agents", "blocked", "_modes", "_agent_set", "_n")
 
     # typed: the compiled build reads them (and unpacks the rows) natively
-    head: list | tuple
+    head: list
     verb: str
     rows: list[tuple[str, Sequence[str]]]     # (district, its effects) where it has any
     agents: list[int]
     blocked: bool
 
-    def __init__(self, head: list | tuple, verb: str, rows: list[tuple[str, Sequence[str]]], agents: list[int],
+    def __init__(self, head: list, verb: str, rows: list[tuple[str, Sequence[str]]], agents: list[int],
                  blocked: bool, modes: int | None = None):
         # ``modes``: the number of (district, effect) pairs in ``rows``, when the caller counted them
         self.head, self.verb, self.rows, self.agents, self.blocked = head, verb, rows, agents, blocked
