@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 Effects = Callable[["MandateState", int, int], list]
 
 
-def by_kind(state: MandateState, seat: int, effects: Effects, kinds_read: frozenset[str] | None = None) -> list[list[str]]:
+def by_kind(state: MandateState, seat: int, effects: Effects,
+            kinds_read: frozenset[str] | None = None) -> list[list[str]]:
     """``effects`` for every district, asked once per district kind (the caller
     vouches that the district matters only through its kind), or, with
     ``kinds_read``, once per kind named there and once for all other kinds.
