@@ -399,6 +399,25 @@ def test_effect_tables_ask_the_rules_as_district_by_district_would():
     assert checked > 1000 and nonempty > 5000
 
 
+def test_kind_classes_answer_for_the_board_asked_about():
+    """tables.kind_classes keeps only the last board's classes per set of kinds
+    read: boards asked about in turn (games interleaved, a board edited in place)
+    each get their own classes, the first district of each class in board order."""
+    from workbench.games.mandate_2038 import fund, tables
+    boards = [GAME.new_initial_state(GAME.config(3, seed=seed)).tiles for seed in (1, 2, 3)]
+    edited = list(boards[0])
+    edited[1], edited[-1] = edited[-1], edited[1]
+    boards.append(edited)
+    assert len({tuple(b) for b in boards}) == len(boards)
+    for _ in range(2):
+        for tiles in boards + boards[::-1]:
+            for read in (None, fund.KINDS_READ, frozenset({"cloud", "research"})):
+                firsts, classes = tables.kind_classes(tiles, read)
+                key = [k if read is None or k in read else "" for k in tiles]
+                assert firsts == sorted({key.index(k) for k in key})
+                assert [key[firsts[c]] for c in classes] == key
+
+
 def test_a_drawn_move_skips_only_its_own_positions_check():
     """apply_action trusts a move only when it is the very object just drawn from
     this position's listing: a clone, a hand edit (forget_listing) or another

@@ -7,7 +7,9 @@ with an Agent on district ``pos``) and ``resolve(state, seat, pos, mode)``;
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import build, deploy, fund, influence, organize, research
 
-ACTION_RULES = {"fund": fund, "research": research, "build": build, "organize": organize,
+ACTION_RULES: Final = {"fund": fund, "research": research, "build": build, "organize": organize,
                 "deploy": deploy, "influence": influence}

@@ -8,14 +8,14 @@ Initiative order. Recognition stays recorded whatever the Audit does afterwards.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import audit, board
 
 if TYPE_CHECKING:
     from .state import MandateState
 
-AGI_ERA = 4
+AGI_ERA: Final = 4
 
 
 def qualifies(state: MandateState, seat: int) -> bool:

@@ -11,7 +11,6 @@ Customers the Era's penalty and goes back to supply.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from . import board, costs
@@ -22,10 +21,9 @@ if TYPE_CHECKING:
 
 def draws_for(base: int, players: int) -> int:
     """Audit draw count: round(base × players ÷ 4) with halves rounded up, minimum one."""
-    exact = Fraction(base * players, 4)
-    whole = int(exact)
-    if exact - whole >= Fraction(1, 2):
-        whole += 1
+    # in whole numbers: floor(base × players ÷ 4 + ½) = (base × players + 2) // 4
+    # (Fraction, interpreted, cost a whole Era's worth of rule calls)
+    whole = (base * players + 2) // 4
     return max(1, whole)
 
 

@@ -10,7 +10,7 @@ numbered in position order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.rng import Rng
 from workbench.graphs import hexboard
@@ -18,16 +18,16 @@ from workbench.graphs import hexboard
 from . import costs
 
 if TYPE_CHECKING:
-    from .state import MandateState
+    from .state import MandateState, Player
 
 RADIUS = 2
 COORDS: list[tuple[int, int]] = hexboard.positions(RADIUS)
 RINGS: list[int] = [hexboard.hex_distance(c, (0, 0)) for c in COORDS]
-ADJ: list[tuple[int, ...]] = hexboard.adjacency(COORDS)
-ADJ_SETS: list[frozenset] = [frozenset(a) for a in ADJ]
+ADJ: Final[list[tuple[int, ...]]] = hexboard.adjacency(COORDS)
+ADJ_SETS: Final[list[frozenset]] = [frozenset(a) for a in ADJ]
 INNER = [i for i, r in enumerate(RINGS) if r == 1]
 OUTER = [i for i, r in enumerate(RINGS) if r == 2]
-FRONTIER_POS = 0
+FRONTIER_POS: Final = 0  # Final: the compiled rules read it as a constant
 
 
 def lay_out(content, rng: Rng) -> list[str]:
@@ -158,7 +158,15 @@ def frontier_runway(state: MandateState, seat: int, pos: int) -> None:
 # -- spaces and slots ------------------------------------------------------------
 
 def facilities_on(state: MandateState, pos: int) -> int:
-    return sum(p.facilities.count(pos) for p in state.players)
+    # plain loops over typed lists: the compiled build compares machine integers
+    # (sum(... for ...) made a generator object, list.count a method call per player)
+    n = 0
+    players: list[Player] = state.players
+    for p in players:
+        for at in p.facilities:
+            if at is not None and at == pos:
+                n += 1
+    return n
 
 
 def open_facility_space(state: MandateState, pos: int) -> bool:

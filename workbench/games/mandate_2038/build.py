@@ -15,22 +15,29 @@ construction is possible at the chosen district, at least one is made.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import board, costs
 
 if TYPE_CHECKING:
-    from .state import MandateState
+    from .state import MandateState, Player
 
 PROJECT_WORDS = {"mega-cluster": "mega_cluster", "fusion": "fusion_demonstrator", "quantum": "quantum"}
-WORD_OF = {v: k for k, v in PROJECT_WORDS.items()}
-GENERATOR_ERA = 2
+WORD_OF: Final = {v: k for k, v in PROJECT_WORDS.items()}
+GENERATOR_ERA: Final = 2
 
 
 def facility_cost(state: MandateState, seat: int, pos: int) -> int:
-    discounts = (1 if state.tiles[pos] == "chip" else 0) + \
-        (1 if state.players[seat].ability == "utility_permits" else 0)
-    return costs.modified_cost(state.content.rules["facilityCost"], discounts=discounts)
+    tiles: list[str] = state.tiles
+    p: Player = state.players[seat]
+    return facility_cost_of(state.content.rules["facilityCost"], tiles[pos], p.ability)
+
+
+def facility_cost_of(base: int, kind: str, ability) -> int:
+    """:func:`facility_cost` from the rule's base cost, the district kind and the
+    builder's ability (a Build's plan reads the first and the last once)."""
+    discounts = (1 if kind == "chip" else 0) + (1 if ability == "utility_permits" else 0)
+    return costs.modified_cost(base, discounts=discounts)
 
 
 def next_facility(p) -> int | None:
@@ -50,41 +57,61 @@ def generator_cost(state: MandateState, pos: int) -> int:
 
 class _Plan:
     """What a Build by ``seat`` can do anywhere this turn, worked out once: the
-    Facility to place next, the projects still open to it (unlocked, unbuilt) and
-    the districts its own Power sources reach. Every district's options read it."""
+    Facility to place next, the projects still open to it (unlocked, unbuilt),
+    the districts its own Power sources reach and its own Facilities by district.
+    Every district's options read it (typed fields: the compiled build reads
+    them directly instead of looking names up)."""
 
-    __slots__ = ("seat", "p", "next_fac", "generator_ok", "projects", "reach", "spaces", "gens", "fac_cost")
+    __slots__ = ("seat", "p", "tiles", "next_fac", "generator_ok", "energy_tiles", "generator_slots",
+                 "facility_spaces", "projects", "reach", "own", "spaces", "gens", "fac_base", "fac_cost")
 
     def __init__(self, state: MandateState, seat: int) -> None:
-        p = self.p = state.players[seat]
+        p: Player = state.players[seat]
+        content = state.content
+        self.p = p
         self.seat = seat
-        self.next_fac = next_facility(p)
-        self.generator_ok = state.era >= GENERATOR_ERA and p.generator is None
-        self.projects = [(pid, WORD_OF[pid], proj.cost.get("runway", 0), proj.cost.get("compute", 0))
-                         for pid, proj in state.content.projects.items()
-                         if state.era >= proj.era and pid not in p.projects]
-        reach = set()
+        self.tiles: list[str] = state.tiles
+        self.next_fac: int | None = next_facility(p)
+        self.generator_ok: bool = state.era >= GENERATOR_ERA and p.generator is None
+        self.energy_tiles: tuple = content.energy_tiles
+        self.generator_slots: int = content.generator_slots
+        self.facility_spaces: int = content.facility_spaces
+        # (word, Runway, Compute) of each project still open to the seat
+        self.projects: list[tuple[str, int, int]] = [
+            (WORD_OF[pid], proj.cost.get("runway", 0), proj.cost.get("compute", 0))
+            for pid, proj in content.projects.items() if state.era >= proj.era and pid not in p.projects]
+        reach: set[int] = set()
         for src in board.power_sources(state, seat):
             reach.add(src)
             reach.update(board.ADJ[src])
         self.reach = reach
+        own: dict[int, list[int]] = {}    # district -> the seat's Facilities there, in number order
+        for f, fpos in enumerate(p.facilities):
+            if fpos is not None:
+                own.setdefault(fpos, []).append(f)
+        self.own = own
         spaces = [0] * len(state.tiles)
         gens = [0] * len(state.tiles)
-        for q in state.players:
-            for pos in q.facilities:
-                if pos is not None:
-                    spaces[pos] += 1
-            if q.generator is not None:
-                gens[q.generator] += 1
-        self.spaces = spaces
-        self.gens = gens                  # board.generators_on, for every district
+        players: list[Player] = state.players
+        for q in players:
+            for fpos in q.facilities:
+                if fpos is not None:
+                    at: int = fpos
+                    spaces[at] += 1
+            g = q.generator
+            if g is not None:
+                gat: int = g
+                gens[gat] += 1
+        self.spaces: list[int] = spaces
+        self.gens: list[int] = gens       # board.generators_on, for every district
+        self.fac_base: int = content.rules["facilityCost"]
         self.fac_cost: dict[str, int] = {}  # district kind -> facility_cost (it reads only the kind)
 
-    def facility_cost(self, state: MandateState, pos: int) -> int:
-        kind = state.tiles[pos]
+    def facility_cost(self, pos: int) -> int:
+        kind = self.tiles[pos]
         cost = self.fac_cost.get(kind)
         if cost is None:
-            cost = self.fac_cost[kind] = facility_cost(state, self.seat, pos)
+            cost = self.fac_cost[kind] = facility_cost_of(self.fac_base, kind, self.p.ability)
         return cost
 
 
@@ -93,21 +120,43 @@ def _host_connected(plan: _Plan, facility: int, pos: int) -> bool:
     return facility == 0 or pos in plan.reach
 
 
-def _projects_at(state: MandateState, plan: _Plan, pos: int, runway: int, compute: int, new_fac: int | None) -> list[str]:
-    out = []
-    if (plan.generator_ok and state.tiles[pos] in state.content.energy_tiles
-            and plan.gens[pos] < state.content.generator_slots
+#: per project word, its "<project> on facility <n>" texts by Facility index,
+#: each formatted once (the Build listing names them on every turn)
+_ON_FACILITY: Final[dict[str, list[str]]] = {}
+
+
+def _on_facility(word: str, host: int) -> str:
+    texts = _ON_FACILITY.get(word)
+    if texts is None:
+        texts = _ON_FACILITY[word] = []
+    while len(texts) <= host:
+        texts.append(f"{word} on facility {len(texts) + 1}")
+    return texts[host]
+
+
+def _projects_at(state: MandateState, plan: _Plan, pos: int, runway: int, compute: int,
+                 new_fac: int | None) -> list[str]:
+    out: list[str] = []
+    if (plan.generator_ok and plan.tiles[pos] in plan.energy_tiles
+            and plan.gens[pos] < plan.generator_slots
             and runway >= generator_cost(state, pos)):
         out.append("generator")
     if not plan.projects:
         return out
-    hosts = [f for f, fpos in enumerate(plan.p.facilities) if fpos == pos]
-    if new_fac is not None:
-        hosts.append(new_fac)
-    hosts = [h for h in sorted(hosts) if _host_connected(plan, h, pos)]
-    for _pid, word, need_runway, need_compute in plan.projects:
+    own = plan.own.get(pos)
+    if new_fac is None:
+        if own is None:
+            return out
+        hosts = own
+    else:
+        hosts = [new_fac] if own is None else sorted(own + [new_fac])
+    hosts = [h for h in hosts if _host_connected(plan, h, pos)]
+    if not hosts:
+        return out
+    for word, need_runway, need_compute in plan.projects:
         if runway >= need_runway and compute >= need_compute:
-            out.extend(f"{word} on facility {h + 1}" for h in hosts)
+            for h in hosts:
+                out.append(_on_facility(word, h))
     return out
 
 
@@ -119,17 +168,18 @@ def project_options(state: MandateState, seat: int, pos: int, runway: int, compu
 
 def _effects_at(state: MandateState, plan: _Plan, pos: int) -> list[str]:
     p = plan.p
-    out = []
-    if (plan.next_fac is not None and pos != board.FRONTIER_POS
-            and plan.spaces[pos] < state.content.facility_spaces):
-        cost = plan.facility_cost(state, pos)
+    out: list[str] = []
+    next_fac = plan.next_fac
+    if (next_fac is not None and pos != board.FRONTIER_POS
+            and plan.spaces[pos] < plan.facility_spaces):
+        cost = plan.facility_cost(pos)
         if p.runway >= cost:
             out.append("facility")
-            out.extend(f"facility + {proj}" for proj in
-                       _projects_at(state, plan, pos, p.runway - cost, p.compute, plan.next_fac))
+            for proj in _projects_at(state, plan, pos, p.runway - cost, p.compute, next_fac):
+                out.append("facility + " + proj)
     # a project alone needs a Generator site here or one of the seat's Facilities here
-    if ((plan.generator_ok and state.tiles[pos] in state.content.energy_tiles)
-            or (plan.projects and pos in p.facilities)):
+    if ((plan.generator_ok and plan.tiles[pos] in plan.energy_tiles)
+            or (plan.projects and pos in plan.own)):
         out.extend(_projects_at(state, plan, pos, p.runway, p.compute, None))
     return out
 
@@ -142,7 +192,7 @@ def effects_by_tile(state: MandateState, seat: int) -> list[list[str]]:
     """:func:`effects` for every district at once, sharing the work that does not
     depend on the district (the long legal-action lists of a Build turn)."""
     plan = _Plan(state, seat)
-    return [_effects_at(state, plan, pos) for pos in range(len(state.tiles))]
+    return [_effects_at(state, plan, pos) for pos in range(len(plan.tiles))]
 
 
 _PROJECT = re.compile(r"^(mega-cluster|fusion|quantum) on facility (\d)$")

@@ -8,40 +8,57 @@ carry either side over a cap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, cast
 
 from . import costs
 from .notation import Move
 
 if TYPE_CHECKING:
-    from .state import MandateState
+    from .state import MandateState, Player
 
-OTHER = {"runway": "compute", "compute": "runway"}
-
-
-_OFFER_MOVES: dict = {}
+OTHER: Final = {"runway": "compute", "compute": "runway"}
 
 
-def _offer_move(state: MandateState, give: str, rival: int) -> Move:
-    """The offer's Move, built once per seat names (its text names the rival)."""
-    key = (state.config.players, give, rival)
-    move = _OFFER_MOVES.get(key)
-    if move is None:
-        move = _OFFER_MOVES[key] = Move("offer", f"{give} for {OTHER[give]} to {state.player_name(rival)}")
-    return move
+#: the two offers in the listed order: Runway for Compute, then Compute for Runway
+GIVES: Final = ("runway", "compute")
+
+#: per seating (the players' names): per give (``GIVES`` order), per rival seat,
+#: the offer's Move (its text names the rival), built once
+_OFFER_MOVES: Final[dict[tuple, list[list[Move]]]] = {}
+
+
+def _offer_moves(state: MandateState) -> list[list[Move]]:
+    names = state.config.players
+    table = _OFFER_MOVES.get(names)
+    if table is None:
+        table = _OFFER_MOVES[names] = [[Move("offer", f"{give} for {OTHER[give]} to {state.player_name(rival)}")
+                                        for rival in range(len(names))] for give in GIVES]
+    return table
+
+
+def _holdings(p: Player) -> list[int]:
+    """The two tradable tracks in ``GIVES`` order (typed field reads, not getattr)."""
+    return [p.runway, p.compute]
 
 
 def offers(state: MandateState, seat: int) -> list[Move]:
-    p = state.players[seat]
-    caps = {"runway": costs.cap_of(state, "runway"), "compute": costs.cap_of(state, "compute")}
-    out = []
-    for give in ("runway", "compute"):
-        get = OTHER[give]
-        if getattr(p, give) < 1 or getattr(p, get) >= caps[get]:
+    players: list[Player] = state.players
+    # the caps are always numbers for the two tradable tracks
+    caps: list[int] = [cast(int, costs.cap_of(state, track)) for track in GIVES]
+    held = [_holdings(p) for p in players]
+    moves = _offer_moves(state)
+    out: list[Move] = []
+    # track indices into GIVES: ``give`` leaves the offerer, ``get`` reaches it
+    for give in range(2):
+        get = 1 - give
+        mine = held[seat]
+        if mine[give] < 1 or mine[get] >= caps[get]:
             continue
-        for rival, r in enumerate(state.players):
-            if rival != seat and getattr(r, get) >= 1 and getattr(r, give) < caps[give]:
-                out.append(_offer_move(state, give, rival))
+        row = moves[give]
+        for rival in range(len(players)):
+            theirs = held[rival]
+            if rival != seat and theirs[get] >= 1 and theirs[give] < caps[give]:
+                out.append(row[rival])
     return out
 
 

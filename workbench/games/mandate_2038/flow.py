@@ -12,7 +12,7 @@ scoring. Decisions wait in ``state.phase``; everything else runs here at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Sequence
 
 from workbench.core.errors import IllegalAction
 
@@ -23,7 +23,7 @@ from .data import CORE_ACTIONS
 from .notation import Move
 
 if TYPE_CHECKING:
-    from .state import MandateState
+    from .state import MandateState, Player
 
 
 # -- what may be done now ----------------------------------------------------------
@@ -39,15 +39,17 @@ def resolutions(state: MandateState, seat: int, action: str, head=()) -> "Resolu
     rules = ACTION_RULES[action]
     agents = distinct_agents(state.players[seat])
     table = effect_table(rules, state, seat)
-    rows: list = []
+    tile_ids: list[str] = state.tile_ids
+    rows: list[tuple[str, Sequence[str]]] = []
     count = 0
-    for tile, modes in zip(state.tile_ids, table):
+    for pos in range(len(table)):
+        modes = table[pos]
         if modes:
-            rows.append((tile, modes))
+            rows.append((tile_ids[pos], modes))
             count += len(modes)
     blocked = not rows
     if blocked:
-        rows = [(tile, ("blocked",)) for tile in state.tile_ids]
+        rows = [(tile, _BLOCKED) for tile in tile_ids]
         count = len(rows)
     return Resolutions(list(head), action, rows, agents, blocked, count)
 
@@ -82,6 +84,9 @@ def is_blocked(state: MandateState, seat: int, action: str) -> bool:
     return True
 
 
+_BLOCKED: Final = ("blocked",)
+
+
 class Resolutions:
     """The legal moves of an ``act`` decision, in the listed order: ``head``, then
     per district (board order) per effect per Agent ``Move(verb, effect, agent,
@@ -90,7 +95,15 @@ class Resolutions:
 
     __slots__ = ("head", "verb", "rows", "agents", "blocked", "_modes", "_agent_set", "_n")
 
-    def __init__(self, head: list | tuple, verb: str, rows: list, agents: list, blocked: bool, modes: int | None = None):
+    # typed: the compiled build reads them (and unpacks the rows) natively
+    head: list
+    verb: str
+    rows: list[tuple[str, Sequence[str]]]     # (district, its effects) where it has any
+    agents: list[int]
+    blocked: bool
+
+    def __init__(self, head: list, verb: str, rows: list[tuple[str, Sequence[str]]], agents: list[int],
+                 blocked: bool, modes: int | None = None):
         # ``modes``: the number of (district, effect) pairs in ``rows``, when the caller counted them
         self.head, self.verb, self.rows, self.agents, self.blocked = head, verb, rows, agents, blocked
         self._modes: Any = None       # district -> its effects, built on the first membership test
@@ -139,7 +152,7 @@ class Resolutions:
         return modes is not None and move[1] in modes and move[2] in self._agent_set
 
 
-def distinct_agents(p) -> list[int]:
+def distinct_agents(p: Player) -> list[int]:
     """Agents are identical pieces: of several on one district only the lowest-numbered
     is listed (any of them is accepted, see :func:`canonical`)."""
     seen, out = set(), []
@@ -162,6 +175,14 @@ def canonical(state: MandateState, move):
     return move if first == move.agent else move._replace(agent=first)
 
 
+#: the fixed answers, built once (a Move is an immutable tuple; a call of the
+#: named tuple's class runs interpreted code)
+_ACCEPT: Final = Move("accept")
+_REJECT: Final = Move("reject")
+_DECLARE_AGI: Final = Move("agi", "declare")
+_DECLINE_AGI: Final = Move("agi", "decline")
+
+
 def legal_actions(state: MandateState) -> "list[Move] | Resolutions":
     ph, seat = state.phase, state.decider
     if ph == "select":
@@ -169,14 +190,14 @@ def legal_actions(state: MandateState) -> "list[Move] | Resolutions":
     if ph == "act":
         return resolutions(state, seat, state.selections[seat], () if state.offered else exchange.offers(state, seat))
     if ph == "answer":
-        return [Move("accept"), Move("reject")]
+        return [_ACCEPT, _REJECT]
     if ph == "run":
         return research.decisions(state)
     if ph == "talent":
         return [Move("reassign", "", a + 1, tile) for a in distinct_agents(state.players[seat])
                 for tile in state.tile_ids]
     if ph == "agi":
-        return [Move("agi", "declare"), Move("agi", "decline")]
+        return [_DECLARE_AGI, _DECLINE_AGI]
     return []
 
 

@@ -13,7 +13,7 @@ district.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import audit, board, costs
 from .tables import split_table as _split_table
@@ -21,7 +21,7 @@ from .tables import split_table as _split_table
 if TYPE_CHECKING:
     from .state import MandateState
 
-JV_ERA = 3
+JV_ERA: Final = 3
 
 
 def lobby_effects(state: MandateState, seat: int, pos: int) -> list[str]:

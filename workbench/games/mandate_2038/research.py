@@ -14,10 +14,11 @@ when the deck runs out, the discard is shuffled to form a new deck.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import audit, costs
 from .data import DOMAINS
+from .notation import Move
 
 if TYPE_CHECKING:
     from .state import MandateState
@@ -146,17 +147,25 @@ def _end(state: MandateState) -> None:
     state.run = None
 
 
+#: the run's fixed decisions, built once (a Move is an immutable tuple; a call of
+#: the named tuple's class runs interpreted code)
+_BANK: Final = Move("bank")
+_DRAW: Final = Move("draw")
+_PAY: Final = Move("method", "pay")
+_DECLINE: Final = Move("method", "decline")
+
+
 def decisions(state: MandateState) -> list:
-    from .notation import Move
     run = state.run
-    if run["await"] == "choice":
-        return [Move("bank"), Move("draw")]
-    if run["await"] == "bank":
-        return [Move("bank")]
-    if run["await"] == "corpus":
+    wait = run["await"]
+    if wait == "choice":
+        return [_BANK, _DRAW]
+    if wait == "bank":
+        return [_BANK]
+    if wait == "corpus":
         return [Move("corpus", d) for d in DOMAINS if d not in run["seen"]]
-    if run["await"] == "method":
-        return [Move("method", "pay"), Move("method", "decline")]
+    if wait == "method":
+        return [_PAY, _DECLINE]
     return []
 
 

@@ -9,7 +9,7 @@ the Action resolves, where a pick may turn out blocked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .data import CORE_ACTIONS
 from .notation import Move
@@ -20,10 +20,13 @@ if TYPE_CHECKING:
 
 #: one Move per Core Action, built once (moves are immutable tuples)
 SELECT_MOVES = {a: Move("select", a) for a in CORE_ACTIONS}
+#: the same, in ``CORE_ACTIONS`` order (a player's ``ready`` flags follow it)
+_SELECT_IN_ORDER: Final[list[Move]] = [SELECT_MOVES[a] for a in CORE_ACTIONS]
 
 
 def choices(state: MandateState, seat: int) -> list[Move]:
-    return [SELECT_MOVES[a] for a, ready in zip(CORE_ACTIONS, state.players[seat].ready) if ready]
+    ready: list = state.players[seat].ready
+    return [_SELECT_IN_ORDER[i] for i in range(len(_SELECT_IN_ORDER)) if ready[i]]
 
 
 def start(state: MandateState) -> None:

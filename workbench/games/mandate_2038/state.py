@@ -44,7 +44,7 @@ class Player:
     mandate: int
     bag: int                    # own Scrutiny cubes in the Audit bag
     agents: list                # per Agent: its position (a tile, the frontier) or None in the supply
-    facilities: list            # per Facility: its tile or None
+    facilities: list[int | None]  # per Facility: its tile or None
     generator: Any              # the Generator's tile, or None
     projects: dict              # project id -> index of its host Facility
     ready: list                 # per Core Action: ready or exhausted
