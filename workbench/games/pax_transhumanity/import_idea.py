@@ -13,6 +13,9 @@ from .notation import new_action
 if TYPE_CHECKING:
     from .state import PaxState
 
+#: the spheres as a compiled constant (read without a look-up, walked natively)
+_SPHERES: Final[tuple[str, ...]] = SPHERES
+
 
 def movable(state: PaxState, seat: int, idea: str) -> bool:
     """No rival Syndication or rival Heat agent on the idea."""
@@ -51,7 +54,7 @@ def legal_product(state: PaxState, seat: int) -> tuple:
     market: dict = state.market
     slots: list = []
     ideas: list = []
-    spheres: tuple[str, ...] = SPHERES
+    spheres = _SPHERES
     for j in range(len(spheres)):
         sphere = spheres[j]
         col: list = market[sphere]
@@ -95,8 +98,13 @@ def nth(ideas: list | tuple, slots: list | tuple, index: int):
 
 
 def apply(state: PaxState, seat: int, action) -> None:
-    idea, sphere, slot = action.args
-    where = state.where_in_market(idea)
+    # the arguments typed (the parser and the listing build them so): read
+    # natively by the compiled build, as every other Import is
+    args: tuple = action.args
+    idea: str = args[0]
+    sphere: str = args[1]
+    slot: int = args[2]
+    where: tuple | None = state.where_in_market(idea)
     if where is None:
         raise IllegalAction(f"{idea} is not in the Market")
     if not movable(state, seat, idea):
@@ -108,6 +116,7 @@ def apply(state: PaxState, seat: int, action) -> None:
     if col[slot] is not None:
         raise IllegalAction(f"slot {slot} of the {sphere} column is not empty")
     source: list = market[where[0]]
-    source[where[1]] = None
+    at: int = where[1]
+    source[at] = None
     col[slot] = idea
     state.bump("imports")

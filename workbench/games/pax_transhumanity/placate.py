@@ -3,7 +3,7 @@ idea (no money, no labour)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.errors import IllegalAction
 
@@ -13,6 +13,9 @@ from .notation import A
 
 if TYPE_CHECKING:
     from .state import PaxState
+
+#: the spheres as a compiled constant (read without a look-up, walked natively)
+_SPHERES: Final[tuple[str, ...]] = SPHERES
 
 
 def covers_any(owners: tuple, seat: int) -> bool:
@@ -59,7 +62,7 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
         return n
     out = []
     market: dict = state.market
-    spheres: tuple[str, ...] = SPHERES
+    spheres = _SPHERES
     for sphere in spheres:          # the Market in its order (state.market_ideas)
         col: list = market[sphere]
         for idea in col:

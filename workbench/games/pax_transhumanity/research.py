@@ -14,7 +14,7 @@ Researching Plurality away ends the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from workbench.core.errors import IllegalAction
 
@@ -26,6 +26,9 @@ from .regime import research_is_free, research_subsidized
 
 if TYPE_CHECKING:
     from .state import PaxState
+
+#: the spheres as a compiled constant (read without a look-up, walked natively)
+_SPHERES: Final[tuple[str, ...]] = SPHERES
 
 
 def lowest_card(state: PaxState, sphere: str):
@@ -101,7 +104,7 @@ def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
     if not mine:
         return out
     thinkers: dict = state.content.side_places["T"]
-    spheres: tuple[str, ...] = SPHERES
+    spheres = _SPHERES
     for sphere in spheres:
         at: tuple = thinkers[sphere]
         keys = [k for k in at if k in mine]     # labour_places(..., "T")

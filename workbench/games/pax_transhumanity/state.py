@@ -30,12 +30,15 @@ from __future__ import annotations
 
 import operator
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from workbench.core.game import TERMINAL, State
 from workbench.core.rng import Rng
 
 from .data import SPHERES
+
+#: the spheres as a compiled constant (read without a look-up, walked natively)
+_SPHERES: Final[tuple[str, ...]] = SPHERES
 
 
 class PaxState:
@@ -171,7 +174,7 @@ class PaxState:
         # walked slot by slot with the names compared as strings (the compiled
         # build's fast equality): every Import and many tests ask this
         market: dict = self.market
-        spheres: tuple[str, ...] = SPHERES
+        spheres = _SPHERES
         for sphere in spheres:
             col: list = market[sphere]
             for slot in range(len(col)):

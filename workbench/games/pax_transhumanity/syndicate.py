@@ -24,6 +24,9 @@ from .regime import surge_colours, syndication_is_free
 if TYPE_CHECKING:
     from .state import PaxState
 
+#: the spheres as a compiled constant (read without a look-up, walked natively)
+_SPHERES: Final[tuple[str, ...]] = SPHERES
+
 
 def price(state: PaxState, seat: int, idea: str) -> int:
     if syndication_is_free(state):
@@ -107,7 +110,7 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
     heat: dict = state.heat
     squares: dict = state.content.heat_squares
     market: dict = state.market
-    spheres: tuple[str, ...] = SPHERES
+    spheres = _SPHERES
     for sphere in spheres:
         col: list = market[sphere]
         for slot in range(len(col)):
