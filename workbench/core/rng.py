@@ -89,7 +89,7 @@ class Rng:
         return (int(self.hi) << 32) | int(self.lo)
 
     def copy(self) -> "Rng":
-        c = Rng(0)
+        c = Rng(0, state=0)         # a state given: no seeding arithmetic on whole integers
         c.hi, c.lo = self.hi, self.lo
         return c
 

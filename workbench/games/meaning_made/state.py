@@ -39,13 +39,15 @@ class Player:
     __slots__ = ("E", "I", "S", "vitals", "legacy", "palette", "fragile", "markers", "layers")  # = PLAYER_FIELDS
 
     def __init__(self, E: int = 0, I: int = 0, S: int = 0, vitals: int = 5, legacy: int = 0,
-                 palette: list[str] | None = None, fragile: bool = False, markers: int = 4) -> None:
+                 palette: list[str] | None = None, fragile: bool = False, markers: int = 4,
+                 layers: list[int] | None = None) -> None:
         self.E, self.I, self.S = E, I, S
         self.vitals, self.legacy = vitals, legacy
         self.palette: list[str] = palette if palette is not None else []
         self.fragile = fragile
         self.markers = markers
-        self.layers = [0] * 7  # Patterns in the Palette per Layer (index 1-6), kept with ``palette``
+        # Patterns in the Palette per Layer (index 1-6), kept with ``palette``
+        self.layers: list[int] = layers if layers is not None else [0] * 7
 
     def set_palette(self, names: Any, cards: Any) -> None:
         self.palette = list(names)
@@ -56,12 +58,10 @@ class Player:
     def copy(self) -> "Player":
         # ``palette`` and ``layers`` are shared with the copy: rules never change
         # them in place but replace them (see ``load_pattern.add_to_palette``).
-        p = Player.__new__(Player)
-        p.E, p.I, p.S = self.E, self.I, self.S
-        p.vitals, p.legacy = self.vitals, self.legacy
-        p.palette, p.layers = self.palette, self.layers
-        p.fragile, p.markers = self.fragile, self.markers
-        return p
+        # every field passed in: a compiled class's __new__ runs __init__, which
+        # would otherwise build a palette and layers only to drop them
+        return Player(self.E, self.I, self.S, self.vitals, self.legacy, self.palette, self.fragile,
+                      self.markers, self.layers)
 
     def tokens(self, kind: str) -> int:
         return self.vitals if kind == "V" else getattr(self, kind)
@@ -101,11 +101,13 @@ class MMState:
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
-    def __init__(self, config: Any, rules: Rules, cards: Any, rng: Rng) -> None:
+    def __init__(self, config: Any, rules: Rules, cards: Any, rng: Rng, blank: bool = False) -> None:
         self.config = config
         self.rules = rules
         self.cards = cards
         self.rng = rng
+        if blank:
+            return                  # clone() sets every other field itself
         n = len(config.players)
         self.meaning = 0
         self.world_layer = 1
@@ -199,7 +201,7 @@ class MMState:
             return s
         # compiled: a native class has fixed fields and no attribute dict (and
         # its __new__ runs __init__)
-        s = MMState(self.config, self.rules, self.cards, self.rng.copy())
+        s = MMState(self.config, self.rules, self.cards, self.rng.copy(), blank=True)
         s.meaning, s.world_layer, s.round, s.phase = self.meaning, self.world_layer, self.round, self.phase
         s.first, s.seat, s.decider, s.actions_left = self.first, self.seat, self.decider, self.actions_left
         s.converted, s.pending, s.donations, s.stab_next = self.converted, self.pending, self.donations, self.stab_next
