@@ -235,18 +235,17 @@ def fig_scaling(game_id, players, quick, note):
 
 def fig_dask(game_id, players, quick, note):
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client
     except ImportError:
         return [{"name": "dask", "label": "dask: LocalCluster vs pool", "error": "dask is not installed"}]
     from workbench.sim import SimSpec
-    from workbench.sim.backends import run_dask
+    from workbench.sim.backends import local_cluster, run_dask
     n = 2000 if quick else 10000
     note(f"dask: {n:,} random games on a 2-process pool, then on a 2-worker LocalCluster ...")
     pool = min((_sweep(game_id, players, "random", n, backend="pool", workers=2) for _ in range(2)),
                key=lambda r: r.elapsed)
     t0 = time.perf_counter()
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                           scheduler_kwargs={"dashboard_address": ":0"})  # 8787 may be taken
+    cluster = local_cluster(2)
     client = Client(cluster)
     startup = time.perf_counter() - t0
     try:

@@ -5,8 +5,9 @@ A game package that wants its rules compiled lists the modules in a file
 ``compiled.txt`` beside them (one module name per line, relative to the
 package; ``#`` starts a comment): the engine names no game. Of its own, the
 engine compiles only the random stream every game draws from
-(:data:`ENGINE_MODULES`). Those modules are ordinary typed Python. The ordinary install (``pip install .``, ``pip install
--e .``, a wheel build: see ``setup.py``) compiles those same sources with mypyc
+(:data:`ENGINE_MODULES`). Those modules are ordinary typed Python. The
+ordinary install (``pip install .``, ``pip install -e .``, a wheel build: see
+``setup.py``) compiles those same sources with mypyc
 into ``workbench/_native/`` where a C compiler is present, with a manifest of
 the SHA-256 of every source the compiler may have read; ``python -m
 workbench.build_native`` builds again by hand. Where no compiler is present or

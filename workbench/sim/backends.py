@@ -238,10 +238,20 @@ def _children_ignore_sigint():
         signal.signal(signal.SIGINT, previous)
 
 
+def local_cluster(workers: int):
+    """A Dask LocalCluster of ``workers`` single-threaded processes, as a run on
+    this machine uses (and the benchmark measures): no dashboard, and the
+    scheduler's small HTTP server on a free port (its default, 8787, may be
+    taken by another run, which Dask reports as a warning line)."""
+    from dask.distributed import LocalCluster
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                        scheduler_kwargs={"dashboard_address": ":0"})
+
+
 def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout: str,
                ) -> Iterator[tuple[int, Chunk]]:
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, as_completed
         from distributed.client import FutureCancelledError
         from distributed.scheduler import KilledWorker
     except ImportError:
@@ -260,10 +270,7 @@ def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout:
                 import multiprocessing
                 before = {p.pid for p in multiprocessing.active_children()}
                 with _children_ignore_sigint():
-                    # no dashboard; the scheduler's small HTTP server on a free port
-                    # (its default, 8787, may be taken by another run: a warning line)
-                    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"})
+                    cluster = local_cluster(workers)
                 spawned = [p for p in multiprocessing.active_children() if p.pid not in before]
                 own_client = client = Client(cluster)
             else:

@@ -16,24 +16,18 @@ owner's Wealth. Last, the Regime is updated and the endings are checked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from workbench.core.errors import IllegalAction
 
-from .data import SPHERES
 from .effects import queue_card_effects, run_tasks
 from .finance import can_pay, divest, pay
 from .labour import action_cost, check_labour, do_labour, labour_keys
 from .notation import A
 from .regime import commercialize_subsidized, update_regime
-
-if TYPE_CHECKING:
-    from .state import PaxState
+from .state import PaxState, SPHERE_ORDER, seated
 
 WAYS: Final = ("splay", "patents", "think tank")
-
-#: the spheres as a compiled constant (read without a look-up, walked natively)
-_SPHERES: Final[tuple[str, ...]] = SPHERES
 
 
 def _pair(a, b) -> tuple:
@@ -124,7 +118,7 @@ def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
     synd: dict = state.synd
     makers: dict = state.content.side_places["M"]
     market: dict = state.market
-    spheres = _SPHERES
+    spheres = SPHERE_ORDER
     for sphere in spheres:
         keys: tuple = makers[sphere]
         places = [k for k in keys if k in mine]     # labour_places(..., "M")
@@ -134,11 +128,8 @@ def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
         held = []
         for idea in col:
             if idea is not None:
-                owners: tuple[int, ...] = synd.get(idea, ())
-                for o in owners:    # seats compared as machine integers, not by ``in``
-                    if o == seat:
-                        held.append(idea)
-                        break
+                if seated(synd.get(idea, ()), seat):
+                    held.append(idea)
         if not held:
             continue
         # the price depends on the idea only through its sphere: once per place

@@ -3,18 +3,13 @@ the Market (any sphere's column). No money, no labour."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from workbench.core.errors import IllegalAction
 
 from .data import SPHERES
 from .notation import new_action
-
-if TYPE_CHECKING:
-    from .state import PaxState
-
-#: the spheres as a compiled constant (read without a look-up, walked natively)
-_SPHERES: Final[tuple[str, ...]] = SPHERES
+from .state import PaxState, SPHERE_ORDER
 
 
 def movable(state: PaxState, seat: int, idea: str) -> bool:
@@ -54,7 +49,7 @@ def legal_product(state: PaxState, seat: int) -> tuple:
     market: dict = state.market
     slots: list = []
     ideas: list = []
-    spheres = _SPHERES
+    spheres = SPHERE_ORDER
     for j in range(len(spheres)):
         sphere = spheres[j]
         col: list = market[sphere]

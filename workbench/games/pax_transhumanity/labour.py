@@ -16,12 +16,9 @@ sends it straight to unemployment.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from workbench.core.errors import IllegalAction
 
-if TYPE_CHECKING:
-    from .state import PaxState
+from .state import PaxState, seated
 
 SIDE_FOR = {"research": "T", "commercialize": "M"}
 SIDE_NAME = {"T": "Thinker", "M": "Maker"}
@@ -85,14 +82,8 @@ def labour_keys(state: PaxState, seat: int) -> set:
     staff: dict = state.staff
     out = set()
     for key, here in staff.items():
-        seats: tuple[int, ...] = here
-        for s in seats:             # machine integers compared, not ``in``
-            if s == seat:
-                out.add(key)
-                break
-        else:
-            if seats and companies.get(key) == seat:
-                out.add(key)
+        if here and (seated(here, seat) or companies.get(key) == seat):
+            out.add(key)
     return out
 
 

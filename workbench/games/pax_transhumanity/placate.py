@@ -3,28 +3,11 @@ idea (no money, no labour)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
-
 from workbench.core.errors import IllegalAction
 
-from .data import SPHERES
 from .finance import divest
 from .notation import A
-
-if TYPE_CHECKING:
-    from .state import PaxState
-
-#: the spheres as a compiled constant (read without a look-up, walked natively)
-_SPHERES: Final[tuple[str, ...]] = SPHERES
-
-
-def covers_any(owners: tuple, seat: int) -> bool:
-    """Does ``seat`` have an agent on any Heat square of the idea (``owners`` per square)?"""
-    held: tuple[int | None, ...] = owners
-    for o in held:                  # seats compared as machine integers, not by ``in``
-        if o is not None and o == seat:
-            return True
-    return False
+from .state import PaxState, SPHERE_ORDER, seated
 
 
 def colours_held(owners: tuple, at: tuple, seat: int) -> tuple[bool, bool]:
@@ -56,20 +39,20 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
         # exactly the Market's ideas, see state.py), no look-up per idea
         n = 0
         for idea, owners in heat.items():
-            if covers_any(owners, seat):
+            if seated(owners, seat):
                 white, black = colours_held(owners, squares[idea], seat)
                 n += int(white) + int(black)
         return n
     out = []
     market: dict = state.market
-    spheres = _SPHERES
+    spheres = SPHERE_ORDER
     for sphere in spheres:          # the Market in its order (state.market_ideas)
         col: list = market[sphere]
         for idea in col:
             if idea is None:
                 continue
             on_idea: tuple = heat[idea]
-            if not covers_any(on_idea, seat):
+            if not seated(on_idea, seat):
                 continue
             white, black = colours_held(on_idea, squares[idea], seat)
             if white:

@@ -14,21 +14,13 @@ Researching Plurality away ends the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
-
 from workbench.core.errors import IllegalAction
 
-from .data import SPHERES
 from .finance import can_pay, divest, finance_agents, install, pay, plan_payment
 from .labour import action_cost, check_labour, do_labour, employee_at, labour_keys
 from .notation import A
 from .regime import research_is_free, research_subsidized
-
-if TYPE_CHECKING:
-    from .state import PaxState
-
-#: the spheres as a compiled constant (read without a look-up, walked natively)
-_SPHERES: Final[tuple[str, ...]] = SPHERES
+from .state import PaxState, SPHERE_ORDER
 
 
 def lowest_card(state: PaxState, sphere: str):
@@ -104,7 +96,7 @@ def legal(state: PaxState, seat: int, mine: set | None = None) -> list:
     if not mine:
         return out
     thinkers: dict = state.content.side_places["T"]
-    spheres = _SPHERES
+    spheres = SPHERE_ORDER
     for sphere in spheres:
         at: tuple = thinkers[sphere]
         keys = [k for k in at if k in mine]     # labour_places(..., "T")

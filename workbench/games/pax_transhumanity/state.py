@@ -37,8 +37,21 @@ from workbench.core.rng import Rng
 
 from .data import SPHERES
 
-#: the spheres as a compiled constant (read without a look-up, walked natively)
-_SPHERES: Final[tuple[str, ...]] = SPHERES
+#: the spheres in their order, as a compiled constant: the rules modules walk it
+#: natively and read it without a look-up (the card data module is interpreted)
+SPHERE_ORDER: Final[tuple[str, ...]] = SPHERES
+
+
+def seated(seats: tuple, seat: int) -> bool:
+    """Is ``seat`` among ``seats`` (the seats of a Syndication, an Employee place or
+    an idea's Heat squares, where None is an empty square)? A typed walk: the
+    compiled build compares machine integers where ``in`` would compare boxed
+    numbers through the generic protocol, in every listing of every position."""
+    held: tuple[int | None, ...] = seats
+    for s in held:
+        if s is not None and s == seat:
+            return True
+    return False
 
 
 class PaxState:
@@ -174,7 +187,7 @@ class PaxState:
         # walked slot by slot with the names compared as strings (the compiled
         # build's fast equality): every Import and many tests ask this
         market: dict = self.market
-        spheres = _SPHERES
+        spheres = SPHERE_ORDER
         for sphere in spheres:
             col: list = market[sphere]
             for slot in range(len(col)):

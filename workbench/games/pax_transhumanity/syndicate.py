@@ -12,20 +12,14 @@ from there the chain may go on (``surge <Idea>`` decisions, ``stop`` to end).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from workbench.core.errors import IllegalAction
 
 from .finance import agents_after_payment, finance_agents, has_patents, install, pay, plan_payment
 from .notation import A, new_action
-from .data import SPHERES
 from .regime import surge_colours, syndication_is_free
-
-if TYPE_CHECKING:
-    from .state import PaxState
-
-#: the spheres as a compiled constant (read without a look-up, walked natively)
-_SPHERES: Final[tuple[str, ...]] = SPHERES
+from .state import PaxState, SPHERE_ORDER, seated
 
 
 def price(state: PaxState, seat: int, idea: str) -> int:
@@ -100,17 +94,17 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
     # beyond the track's money only a Patent sale pays: with none to sell, every
     # dearer idea is out without asking finance
     track_only = not has_patents(state, seat) and not state.sell_choice
+    if track_only and on_track < 1:
+        return 0 if count_only else out     # no agent to install, nothing to sell
     agents_at: dict = {}    # cost -> agents left after paying it (few distinct costs)
     # the containers' types written out (tuples of seats, of square indices): the
     # compiled build then walks them directly; this runs for every Market idea in
     # every position
-    if track_only and on_track < 1:
-        return 0 if count_only else out     # no agent to install, nothing to sell
     synd: dict = state.synd
     heat: dict = state.heat
     squares: dict = state.content.heat_squares
     market: dict = state.market
-    spheres = _SPHERES
+    spheres = SPHERE_ORDER
     for sphere in spheres:
         col: list = market[sphere]
         for slot in range(len(col)):
@@ -120,12 +114,7 @@ def legal(state: PaxState, seat: int, count_only: bool = False):
             if track_only and not free and slot > money:
                 break               # this slot and those above cost more than the track holds
             owners: tuple[int, ...] = synd.get(idea, ())
-            mine = False
-            for o in owners:        # seats compared as machine integers, not by ``in``
-                if o == seat:
-                    mine = True
-                    break
-            if mine:
+            if seated(owners, seat):
                 continue
             cost = 0 if free else (slot * 2 if owners else slot)   # owners here are all rivals
             agents: int
