@@ -21,36 +21,20 @@ import subprocess
 import sys
 
 
-def _play(game_id: str, games: int) -> int:
-    """Random play of ``games`` fixed-seed games, as the bench plays them; the actions."""
-    from workbench.core.rng import Rng, derive_seed
-    from workbench.sim.runner import resolve_game
-    game = resolve_game(game_id)
-    rng = Rng(derive_seed(0, "bench"))
-    actions = 0
-    for i in range(games):
-        state = game.new_initial_state(game.config(game.default_players, seed=i))
-        while not state.is_terminal():
-            state.apply_action(state.sample_legal_action(rng)[0])
-            actions += 1
-    return actions
-
-
-def _tic_tac_toe(games: int) -> int:
-    import open_spiel.python.games  # noqa: F401  (registers python_tic_tac_toe)
-    import pyspiel
-
-    from workbench.core.rng import Rng, derive_seed
-    game = pyspiel.load_game("python_tic_tac_toe")
-    rng = Rng(derive_seed(0, "bench"))
-    actions = 0
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randbelow(len(legal))])
-            actions += 1
-    return actions
+def _play(what: str, games: int) -> int:
+    """The bench's own random-play loop (``bench.random_play_rate``) for exactly
+    ``games`` fixed-seed games of ``what`` (a game id, or ``tic-tac-toe`` for
+    OpenSpiel's); the actions played."""
+    from workbench.bench import openspiel_new_state, random_play_rate
+    if what == "tic-tac-toe":
+        new_state = openspiel_new_state()
+        if new_state is None:
+            raise SystemExit("OpenSpiel is not installed")
+    else:
+        from workbench.sim.runner import resolve_game
+        game = resolve_game(what)
+        new_state = lambda i: game.new_initial_state(game.config(game.default_players, seed=i))  # noqa: E731
+    return random_play_rate(new_state, games_to_play=games)[1]
 
 
 def _count(what: str, games: int) -> tuple[int, int]:
@@ -80,7 +64,7 @@ def main() -> None:
     a = ap.parse_args()
     if a.run:
         what, n = a.run[0], int(a.run[1])
-        print("actions", _tic_tac_toe(n) if what == "tic-tac-toe" else _play(what, n))
+        print("actions", _play(what, n))
         return
     from workbench import native
     print(f"build: {native.status}")

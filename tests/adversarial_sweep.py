@@ -273,7 +273,10 @@ def cases() -> list[Case]:
     add("serve-port-70000", ["serve", "--port", "70000", "--no-browser"], mention="--port", quick=True)
     add("serve-port-0", ["serve", "--port", "0", "--no-browser"], mention="--port")
     add("serve-port-word", ["serve", "--port", "abc", "--no-browser"], mention="--port")
-    add("serve-short-password", ["serve", "--host", "0.0.0.0", "--no-browser"], mention="WORKBENCH_PASSWORD",
+    # on a port free at run time: the default 5006 may hold the designer's own
+    # dashboard, and then the refusal would be about the port
+    add("serve-short-password", ["serve", "--host", "0.0.0.0", "--port", "{free_port}", "--no-browser"],
+        mention="WORKBENCH_PASSWORD",
         env={"WORKBENCH_PASSWORD": "abc"}, quick=True)
     add("serve-host-space", ["serve", "--host", "a b", "--no-browser"], mention="--host")
     # -- board and graph
@@ -405,6 +408,14 @@ def _cards_source() -> Path:
     return cards_root()
 
 
+def _free_port() -> int:
+    """A TCP port the system has free now (it hands one out for port 0)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def run_case(case: Case, tmp: Path, python: str) -> dict:
     """Run one case on a fresh cards copy; the classification and what was seen."""
     cards = tmp / f"cards-{case.id}"
@@ -415,6 +426,8 @@ def run_case(case: Case, tmp: Path, python: str) -> dict:
         rel, change = case.mutate
         change(cards / rel)
     argv = [a.replace("{tmp}", str(tmp)).replace("{cards}", str(cards)) for a in case.argv]
+    if "{free_port}" in argv:
+        argv = [str(_free_port()) if a == "{free_port}" else a for a in argv]
     env = {**os.environ, "WORKBENCH_CARDS": str(cards), "PYTHONPATH": str(ROOT), **case.env}
     env.pop("WORKBENCH_DEBUG", None)
     start = time.perf_counter()

@@ -83,14 +83,18 @@ def _figure(name, label, value, unit, target, higher, note="", **extra) -> dict:
             "target_text": target_text, "note": note, **extra}
 
 
-def random_play_rate(new_state, seconds: float, max_actions: int = 100000) -> tuple[float, int, int]:
+def random_play_rate(new_state, seconds: float = 0.0, max_actions: int = 100000,
+                     games_to_play: int | None = None) -> tuple[float, int, int]:
     """Actions per second of uniformly random legal play: setup, legal listing
-    and application all counted. ``new_state(i)`` makes the i-th fresh game."""
+    and application all counted. ``new_state(i)`` makes the i-th fresh game.
+    Plays for ``seconds``, or exactly ``games_to_play`` games when given (a count
+    that does not depend on the machine: ``analyses/callgrind_engine.py``)."""
     rng = Rng(derive_seed(0, "bench"))
     new_state(0)  # warm-up: card data loading and first imports are not timed
     actions = games = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while (games < games_to_play if games_to_play is not None
+           else time.perf_counter() - start < seconds):
         state = new_state(games)
         n = 0
         sample = getattr(state, "sample_legal_action", None)
@@ -106,7 +110,7 @@ def random_play_rate(new_state, seconds: float, max_actions: int = 100000) -> tu
     return actions / (time.perf_counter() - start), actions, games
 
 
-def _openspiel_new_state():
+def openspiel_new_state():
     """A maker of fresh ``python_tic_tac_toe`` states, or None without OpenSpiel."""
     try:
         import open_spiel.python.games  # noqa: F401  (registers python_tic_tac_toe)
@@ -118,7 +122,7 @@ def _openspiel_new_state():
 
 
 def openspiel_rate(seconds: float) -> float | None:
-    new_state = _openspiel_new_state()
+    new_state = openspiel_new_state()
     return None if new_state is None else random_play_rate(new_state, seconds)[0]
 
 
@@ -131,7 +135,7 @@ def fig_engine(game_id, players, quick, note):
     slices = 3 if quick else 5
     secs = 0.4 if quick else 0.8
     ours = lambda i: game.new_initial_state(game.config(players, seed=i))  # noqa: E731
-    ttt = _openspiel_new_state()
+    ttt = openspiel_new_state()
     note(f"engine: random legal play of {game_id}, {slices} slices of {secs:.1f} s"
          + (", each followed by one of OpenSpiel's python_tic_tac_toe ..." if ttt else " ..."))
     rates, refs = [], []
