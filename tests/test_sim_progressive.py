@@ -16,6 +16,7 @@ from workbench.core.rng import derive_seed
 from workbench.sim import SimSpec, simulate
 from workbench.sim import progressive
 from workbench.sim.compare import compare_results
+from workbench.sim.verdicts import IDENTICAL
 from workbench.sim.progressive import (HIGHER, LOWER, SAME, UNDECIDED, chunk_plan,
                                        difference_floor, grid_schedule, look_schedule, paired_mean_interval,
                                        paired_playtest, spending, verdict)
@@ -155,12 +156,32 @@ def test_a_look_agrees_with_the_batch_comparison_at_its_level():
     other = spec.with_(bots="ban:Gem:greedy,greedy")
     *_, last = paired_playtest(spec, other, watch=["seat_advantage_seat1", "duration_actions"],
                                stop_early=False, workers=0, look_every=40, seed=7, **LOOKS_ONLY)
-    batch = compare_results(last.a, last.b, resamples=2000, seed=derive_seed(7, "look", 40),
-                            level=last.bootstrap_level,
-                            keys=["seat_advantage_seat1", "duration_actions"])
     got = {r["key"]: (r["diff"], r["ci_low"], r["ci_high"]) for r in last.rows}
-    want = {r["key"]: (r["diff"], r["ci_low"], r["ci_high"]) for r in batch.rows}
-    assert got == want
+    assert got == _intervals_at_level(last, 7, ["seat_advantage_seat1", "duration_actions"])
+
+
+def _intervals_at_level(update, seed, keys):
+    """What a look's intervals must be at its level: Student's t over the
+    per-game paired differences for a metric of one column, the difference
+    plus or minus t times the paired bootstrap's standard error for a metric
+    of the whole batch."""
+    import numpy as np
+    from scipy.special import stdtrit
+
+    from workbench.sim.metrics import METRIC_BY_KEY
+    from workbench.sim.progressive import paired_t_interval
+    n = update.games
+    q = float(stdtrit(n - 1, 1 - (1 - update.level) / 2))
+    batch = compare_results(update.a, update.b, resamples=2000, seed=derive_seed(seed, "look", n), keys=keys)
+    out = {}
+    for r in batch.rows:
+        metric = METRIC_BY_KEY.get(r["key"])
+        if metric is not None and metric.column:
+            x, y = update.a.metric_data().cols[metric.column], update.b.metric_data().cols[metric.column]
+            out[r["key"]] = (float(np.mean(y - x)), *paired_t_interval(y - x, update.level))
+        else:
+            out[r["key"]] = (r["diff"], r["diff"] - q * batch.se[r["key"]], r["diff"] + q * batch.se[r["key"]])
+    return out
 
 
 def test_a_clear_difference_stops_the_run_early():
@@ -178,13 +199,29 @@ def test_a_clear_difference_stops_the_run_early():
     assert last.flipped                           # the games whose outcome changed, for opening
 
 
-def test_identical_arms_are_called_equal_once_enough_games_are_in():
+def test_identical_arms_are_never_called_equal_and_stop_once_enough_games_are_in():
+    """Identical pairs have no spread: "the bots never chose differently", a
+    fact stated from the first look, deciding from the equivalence floor on;
+    never "no meaningful change" with its zero-width interval."""
     spec = SimSpec(TOY, games=200, players=3, bots="random", seed=2)
     updates = list(paired_playtest(spec, spec, watch=["completion", "duration_rounds"], workers=0,
                                    min_equivalence=40, look_every=20, **LOOKS_ONLY))
     assert [u.games for u in updates] == [20, 40]
-    assert updates[0].rows[0]["verdict"] == UNDECIDED
-    assert {r["verdict"] for r in updates[-1].rows} == {SAME}
+    assert {r["verdict"] for r in updates[0].rows} == {IDENTICAL} and not updates[0].decided
+    assert {r["verdict"] for r in updates[-1].rows} == {IDENTICAL} and updates[-1].decided
+    assert all(r["identical"] and r["direction"] is None for r in updates[-1].rows)
+
+
+def test_a_small_difference_is_not_given_a_direction_word():
+    """An interval that excludes 0 but lies inside the margin is a slight
+    change; one that straddles the margin is a change of unclear size; only one
+    beyond the margin earns higher / lower (better / worse)."""
+    from workbench.sim.verdicts import SLIGHT, UNCLEAR_SIZE
+    assert verdict(0.1, 0.3, 0.5, True) == SLIGHT[HIGHER]
+    assert verdict(-0.3, -0.1, 0.5, True) == SLIGHT[LOWER]
+    assert verdict(0.1, 0.7, 0.5, True) == UNCLEAR_SIZE[HIGHER]
+    assert verdict(0.6, 0.9, 0.5, True) == HIGHER
+    assert verdict(0.1, 0.3, None, True) == HIGHER   # no margin: beyond 0 is beyond it
 
 
 def test_pool_and_serial_give_the_same_looks():
@@ -329,10 +366,8 @@ def test_the_same_games_give_the_same_look_whatever_the_schedule():
         assert x.a.games.equals(batch_a.games.head(n)) and x.b.games.equals(batch_b.games.head(n))
         assert [r["diff"] for r in x.rows] == [r["diff"] for r in y.rows]
         for u in (x, y):
-            want = compare_results(u.a, u.b, resamples=2000, seed=derive_seed(9, "look", n), level=u.bootstrap_level,
-                                   keys=watch)
-            assert [(r["ci_low"], r["ci_high"]) for r in u.rows] == [(r["ci_low"], r["ci_high"])
-                                                                      for r in want.rows]
+            want = _intervals_at_level(u, 9, watch)
+            assert [(r["ci_low"], r["ci_high"]) for r in u.rows] == [want[k][1:] for k in watch]
 
 
 def test_updates_stream_before_the_games_are_all_played(monkeypatch):

@@ -16,7 +16,8 @@ from workbench.core.registry import game_ids, get_game
 from workbench.sim import SimSpec, simulate
 from workbench.sim.metrics import (CARD_SERIES, METRIC_BY_KEY, MetricData, compute, is_series_key, series)
 from workbench.tweak.planted import PlantedEdit, classify, kinds_of, planted_module
-from workbench.sim.verdicts import (BETTER, HIGHER, LOWER, SAME, UNDECIDED, WORSE, games_to_decide, goal_of,
+from workbench.sim.verdicts import (BETTER, HIGHER, IDENTICAL, LOWER, SAME, SLIGHT, UNDECIDED, VERDICTS, WORSE,
+                                    earned, games_to_decide, goal_of,
                                     leading_watch, margin_of, name)
 
 pytestmark = pytest.mark.usefixtures("no_history")  # not the checkout's card history
@@ -254,8 +255,8 @@ def test_compare_json_names_each_metric(capsys):
     keys = [m["key"] for m in doc["metrics"]]
     assert keys[0] == get_game("meaning-made").leading_metrics[0] and "card_times:Shell" in keys
     for m in doc["metrics"]:
-        assert set(m) >= {"metric", "old", "new", "diff", "low", "high", "verdict", "games"}
-        assert m["verdict"] in (BETTER, WORSE, HIGHER, LOWER, SAME, UNDECIDED)
+        assert set(m) >= {"metric", "old", "new", "diff", "low", "high", "verdict", "games", "identical", "pairs"}
+        assert m["verdict"] in VERDICTS and earned(m)
         assert m["games"] == {"old": doc["games"], "new": doc["games"]}
         if m["verdict"] == SAME:                   # only ever for an interval inside the margin
             assert -m["margin"] <= m["low"] <= m["high"] <= m["margin"]
@@ -268,8 +269,32 @@ def test_compare_on_a_no_op_edit_is_quiet(capsys):
                          "--players", "2", "--bots", "random", "--workers", "0", "--json")
     assert code == 0
     doc = json.loads(out.out)
-    assert all(m["verdict"] in (SAME, UNDECIDED) for m in doc["metrics"])
+    # the same games in both pools: nothing to measure, said as such (never
+    # "no meaningful change" over a zero-width interval)
+    assert all(m["verdict"] in (IDENTICAL, UNDECIDED) for m in doc["metrics"])
+    assert any(m["verdict"] == IDENTICAL for m in doc["metrics"]) and doc["decided"]
     assert all(m["diff"] in (0, None) for m in doc["metrics"])
+
+
+@pytest.mark.parametrize("margin, words", [
+    ("1000", {SLIGHT[HIGHER], SLIGHT[LOWER]}),       # a decided change (a longer game), far inside a huge margin
+    ("0", {HIGHER, LOWER, BETTER, WORSE}),           # no room: beyond 0 is beyond the margin
+])
+def test_compare_json_gives_direction_words_only_beyond_the_margin(capsys, margin, words):
+    """The words a verdict prints are earned by its numbers, over ``compare
+    --json``: an edit that moves the games (Shell dearer, random players) with
+    every margin set by hand; a decided change inside the margin is a slight
+    change, never a direction word, and every row passes :func:`earned`."""
+    argv = ["meaning-made", "--edit", "settings.meaning=9", "--games", "40", "--players", "3", "--bots", "random",
+            "--workers", "0", "--json", "--no-stop"]
+    for key in get_game("meaning-made").leading_metrics:
+        argv += ["--margin", f"{key}={margin}"]
+    code, out = _compare(capsys, *argv)
+    assert code == 0, out.err
+    rows = json.loads(out.out)["metrics"]
+    assert all(earned(m) for m in rows)
+    decided = [m for m in rows if m["direction"]]
+    assert decided and all(m["verdict"] in words for m in decided)
 
 
 @pytest.mark.parametrize("argv, words", [

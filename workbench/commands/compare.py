@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import sys
 
+from workbench.sim.verdicts import IDENTICAL
+
 from .common import add_game_options, emit_json, game_setup
 
 
@@ -79,7 +81,11 @@ def _fmt(v) -> str:
 
 
 def describe(row: dict) -> str:
-    """One verdict as a line: metric, verdict, old -> new, the interval."""
+    """One verdict as a line: metric, verdict, old -> new, the interval (for
+    identical pairs: the value every pair shared, and how many pairs)."""
+    if row.get("identical") and row["verdict"] == IDENTICAL:
+        return (f"{row['metric']}: {row['verdict']}  {_fmt(row['old'])} -> {_fmt(row['new'])} "
+                f"(the same in both pools in all {row.get('pairs')} paired games)")
     interval = (f"[{_fmt(row['low'])}, {_fmt(row['high'])}]" if row["low"] is not None else "[no interval]")
     line = (f"{row['metric']}: {row['verdict']}  {_fmt(row['old'])} -> {_fmt(row['new'])} "
             f"(diff {_fmt(row['diff'])}, interval {interval}")

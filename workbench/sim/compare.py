@@ -29,6 +29,9 @@ class Comparison:
     b: SimResult
     rows: list[dict]                 # metric (label), key, a, b, diff, ci_low, ci_high
     flipped: list[dict] = field(default_factory=list)
+    #: key -> standard deviation of the bootstrap's resampled differences (the
+    #: difference's standard error), None with fewer than two resamples
+    se: dict = field(default_factory=dict)
 
     def table(self):
         """The rows as a polars table, labelled for people (the ``key`` column left out)."""
@@ -95,6 +98,7 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
             y = rb.get(k)
             if k in diffs and x is not None and y is not None:
                 diffs[k].append(y - x)
+    se = {k: (float(np.std(v, ddof=1)) if len(v) > 1 else None) for k, v in diffs.items()}
     rows = []
     # the game's leading metrics first (Game.leading_metrics), as the Sweeps page shows them
     from .runner import resolve_game
@@ -114,7 +118,7 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
         rows.append({"metric": label, "key": k, "a": x, "b": y,
                      "diff": (y - x) if x is not None and y is not None else None,
                      "ci_low": lo, "ci_high": hi})
-    return Comparison(a, b, rows, flipped_games(a, b) if with_flipped else [])
+    return Comparison(a, b, rows, flipped_games(a, b) if with_flipped else [], se)
 
 
 def flipped_games(a: SimResult, b: SimResult) -> list[dict]:

@@ -24,22 +24,30 @@ Two kinds of update:
   clock deciding *when* previews come, which depends on how long games take,
   cannot bias a decision.
 
-Error control (see docs/playtesting.md, "Progressive paired playtest"): an
-alpha-spending schedule with the linear spending function ``alpha(t) = alpha * t``
+Error control (see docs/playtesting.md, "Progressive paired playtest"): the
+run's ``alpha`` is first shared equally among the ``M`` watched metrics
+(Bonferroni over the leading metrics and the edited cards' own: each metric's
+family of looks gets ``alpha / M``), then among that metric's looks by an
+alpha-spending schedule with the linear spending function ``alpha(t) = a * t``
 (``t = n / budget``, the share of the budget played; Kim and DeMets' power
-family with rho = 1) over the looks that may decide. Look k spends
-``alpha_k = alpha * (n_k - n_{k-1}) / budget`` (the first look that may decide
-spends ``alpha * n_k / budget``; looks before the floors below spend nothing)
-and its intervals claim coverage ``1 - alpha_k``; the shares add up to
-``alpha``, so by the union bound (Bonferroni with unequal shares) the chance
-that *any* look of a metric shows an interval excluding the true difference is
-at most ``alpha``, whatever the correlation between looks. On an equal grid
-every share is ``alpha / K``: plain Bonferroni.
+family with rho = 1). Look k spends ``a_k = a * (n_k - n_{k-1}) / budget``
+(the first look that may decide spends ``a * n_k / budget``; looks before the
+floors below spend nothing) and its intervals claim coverage ``1 - a_k``; the
+shares add up to ``alpha``, so by the union bound the chance that *any* look
+of *any* watched metric shows an interval excluding the true difference is at
+most ``alpha``, whatever the correlation between looks and metrics.
 
-A percentile bootstrap interval covers less than it claims on few games, the
-more so at the high levels a look uses, so a look reads its percentiles at
-Hesterberg's *expanded* level (:func:`expanded_level`: widened by
-``sqrt(n / (n - 1))`` times Student's t quantile over the normal one).
+The intervals: a metric that is the mean of a per-game quantity (every
+leading metric but a seat or faction gap, and every card metric) gets
+Student's t interval of the mean paired difference over the games with a
+value in both arms (:func:`paired_t_interval`; the games are independent, and
+a t interval holds in the far tails a corrected look reads, where a
+bootstrap's percentiles run out of resamples); a metric of the whole batch
+gets its difference plus or minus the t quantile times the paired bootstrap's
+standard error. The old and new values shown are the means over the same
+paired games as the difference. A metric on which every paired game is equal
+in both arms has no spread: it is reported as *the bots never chose
+differently*, never as an equivalence.
 
 A metric is *decided* when its interval excludes 0 (B is higher or lower) or
 lies inside the stated indifference margin ``[-m, m]`` (no difference that
@@ -81,7 +89,8 @@ from . import SimResult, SimSpec
 from .backends import MAX_CHUNK, default_workers, iter_tasks, resolve_backend
 from .metrics import CARD_SERIES, METRICS, is_series_key, series, series_label
 from .tables import concat_frames
-from .verdicts import HIGHER, LOWER, SAME, UNDECIDED, games_to_decide, goal_of
+from .verdicts import (HIGHER, IDENTICAL, LOWER, SAME, SLIGHT, UNCLEAR_SIZE, UNDECIDED, games_to_decide,
+                       goal_of)
 from .verdicts import margin_of as _margin_of
 from .verdicts import name as _verdict_name
 
@@ -222,16 +231,42 @@ class PairedUpdate:
 
 def verdict(lo: float | None, hi: float | None, margin: float | None, equivalence_allowed: bool,
             difference_allowed: bool = True) -> str:
-    """The stopping rule for one metric (see the module docstring)."""
+    """The stopping rule for one metric (see the module docstring): ``higher``
+    / ``lower`` for an interval beyond the margin (beyond 0 without one), the
+    slight and size-unclear words of :mod:`workbench.sim.verdicts` for one that
+    excludes 0 inside or across the margin, ``no meaningful change`` for one
+    inside the margin that holds 0, else ``cannot tell yet``."""
     if lo is None or hi is None:
         return UNDECIDED
-    if lo > 0 and difference_allowed:
-        return HIGHER
-    if hi < 0 and difference_allowed:
-        return LOWER
+    if difference_allowed and (lo > 0 or hi < 0):
+        direction = HIGHER if lo > 0 else LOWER
+        if margin is None:
+            return direction
+        near, far = (lo, hi) if direction == HIGHER else (-hi, -lo)
+        if near > margin:
+            return direction
+        return SLIGHT[direction] if far <= margin else UNCLEAR_SIZE[direction]
     if margin is not None and equivalence_allowed and -margin <= lo and hi <= margin:
         return SAME
     return UNDECIDED
+
+
+def direction_of(word: str) -> str | None:
+    """``higher`` / ``lower`` for any verdict that decided a change, else None."""
+    for direction in (HIGHER, LOWER):
+        if word in (direction, SLIGHT[direction], UNCLEAR_SIZE[direction]):
+            return direction
+    return None
+
+
+def size_of(word: str) -> str | None:
+    if word in (HIGHER, LOWER):
+        return "beyond margin"
+    if word in SLIGHT.values():
+        return "inside margin"
+    if word in UNCLEAR_SIZE.values():
+        return "unclear"
+    return None
 
 
 def card_use(result: SimResult, card: str) -> np.ndarray:
@@ -285,7 +320,8 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
                     preview_every: float | None = PREVIEW_EVERY, min_difference: int = 20,
                     min_equivalence: int = 40, stop_early: bool = True, workers: int | None = None,
                     backend: str | None = None, resamples: int = 2000, seed: int = 0,
-                    on_update: Callable[[PairedUpdate], None] | None = None) -> Iterator[PairedUpdate]:
+                    on_update: Callable[[PairedUpdate], None] | None = None,
+                    renames: dict[str, str] | None = None) -> Iterator[PairedUpdate]:
     """Play both arms (``spec.games`` each, the budget) and yield a
     :class:`PairedUpdate` at every look and preview; the last one has ``done`` set.
 
@@ -298,7 +334,16 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     the start (``None``: none) and then every ``preview_every`` seconds
     (``None``: only the first).
     ``on_update`` is called with each update too (for a page that listens
-    rather than iterates). Breaking out of the loop stops the workers at once."""
+    rather than iterates). ``renames``: a card's name in arm A -> its name in
+    arm B, for a card renamed by the edit (its card metrics are watched under
+    the old name and read under the new one in arm B). Breaking out of the
+    loop stops the workers at once.
+
+    ``alpha`` is the error level of the whole run: it is shared equally among
+    the watched metrics (Bonferroni: each metric's looks spend ``alpha / M``
+    with ``M`` metrics watched), then among the looks by the spending
+    function, so the chance that any look of any watched metric calls a
+    difference that is not there is at most ``alpha``."""
     start = time.perf_counter()
     _check_pair(spec_a, spec_b)
     if look_every is not None and look_every < 1:
@@ -337,14 +382,16 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
                 else look_schedule(budget, first_look, max_step=max_step))
     previews = (first_preview, preview_every) if first_preview is not None else None
     return _run(spec_a, spec_b, watch, (margin_of, goals), alpha, schedule, previews,
-                (min_difference, min_equivalence), stop_early, workers, backend, resamples, seed, on_update, start)
+                (min_difference, min_equivalence), stop_early, workers, backend, resamples, seed, on_update, start,
+                dict(renames or {}))
 
 
 def _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, floors, stop_early,
-         workers, backend, resamples, seed, on_update, start) -> Iterator[PairedUpdate]:
+         workers, backend, resamples, seed, on_update, start, renames=None) -> Iterator[PairedUpdate]:
     budget = spec_a.games
-    # looks before either floor decide nothing: they spend no alpha
-    alphas = spending(schedule, alpha, start=min(floors))
+    # looks before either floor decide nothing: they spend no alpha; each
+    # watched metric's looks share alpha / M (a preview still shows 1 - alpha)
+    alphas = spending(schedule, alpha / len(watch), start=min(floors))
     looks = len(schedule)
     parts = chunk_plan(schedule)
     da, db = spec_a.to_dict(), spec_b.to_dict()
@@ -361,7 +408,7 @@ def _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, floors, st
         a = _result(spec_a, [frames[2 * c] for c in range(upto)])
         b = _result(spec_b, [frames[2 * c + 1] for c in range(upto)])
         update = _look(a, b, watch, margin_of, alpha, alpha_k, look, looks, budget, n, floors, resamples,
-                       seed, start, last)
+                       seed, start, last, renames)
         update.schedule = list(schedule)
         return update
 
@@ -439,45 +486,134 @@ def look_rule(n: int, alpha: float, alpha_k: float, min_difference: int = 20,
                     max(min_difference, difference_floor(alpha_k)), min_equivalence)
 
 
+def paired_t_interval(d: np.ndarray, level: float) -> tuple[float | None, float | None]:
+    """Student's t interval of the mean of the paired differences ``d`` (NaN
+    dropped) at coverage ``level``; (None, None) with fewer than two pairs. The
+    differences of a per-game quantity are independent across games, so the
+    interval holds at any level a look asks for, where a bootstrap's
+    percentiles would run out of resamples in the far tails a corrected level
+    reads."""
+    d = d[~np.isnan(d)]
+    if len(d) < 2:
+        return (None, None)
+    from scipy.special import stdtrit
+    mean = float(d.mean())
+    half = float(stdtrit(len(d) - 1, 1 - (1 - level) / 2)) * float(d.std(ddof=1)) / math.sqrt(len(d))
+    return mean - half, mean + half
+
+
+def _renamed(key: str, renames: dict | None) -> str:
+    """``key`` as the new arm names it: a card metric of a renamed card reads
+    the card's new name there (a card is the same card through a rename)."""
+    if renames and ":" in key:
+        head, _, card = key.partition(":")
+        if card in renames and is_series_key(key):
+            return f"{head}:{renames[card]}"
+    return key
+
+
+def _per_game(a: SimResult, b: SimResult, key: str, renames: dict | None):
+    """``(x, y)``: the per-game values of ``key`` in each arm, for a metric that
+    is the mean of one per-game quantity (a card's, a game's own column, or a
+    metric's column); None for a metric computed over the whole batch."""
+    if is_series_key(key):
+        return series(a, key), series(b, _renamed(key, renames))
+    from .metrics import METRIC_BY_KEY
+    metric = METRIC_BY_KEY.get(key)
+    if metric is None or not metric.column:
+        return None
+    da, db = a.metric_data(), b.metric_data()
+    if metric.column not in da.cols or metric.column not in db.cols:
+        return None
+    return da.cols[metric.column], db.cols[metric.column]
+
+
+def _same_games(a: SimResult, b: SimResult) -> bool:
+    """Whether every game's columns, winners and scores are equal in both arms
+    (then every metric computed from them is too)."""
+    da, db = a.metric_data(), b.metric_data()
+    if set(da.cols) != set(db.cols) or not np.array_equal(da.won, db.won):
+        return False
+    if (da.scores is None) != (db.scores is None) or (
+            da.scores is not None and not np.array_equal(da.scores, db.scores, equal_nan=True)):
+        return False
+    return all(np.array_equal(da.cols[k], db.cols[k], equal_nan=True) for k in da.cols)
+
+
 def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, looks, budget, n, floors,
-          resamples, seed, start, last) -> PairedUpdate:
+          resamples, seed, start, last, renames=None) -> PairedUpdate:
+    from scipy.special import stdtrit
+
     from .compare import compare_results
     rule = look_rule(n, alpha, alpha_k, *floors)
-    level, boot_level = rule.level, rule.bootstrap_level
-    # seeded by the number of games, not the look's number: the same games at
-    # the same level give the same interval whatever the schedule
-    rng = np.random.default_rng(derive_seed(seed, "progressive", n))
+    level = rule.level
     margin_of, goals = margin_of
-    metric_keys = [k for k in watch if not is_series_key(k)]
-    rows_by_key = {}
-    if metric_keys:
-        comp = compare_results(a, b, resamples=resamples, seed=derive_seed(seed, "look", n), level=boot_level,
-                               keys=metric_keys, with_flipped=False)
+    per_game = {k: _per_game(a, b, k, renames) for k in watch}
+    batch_keys = [k for k in watch if per_game[k] is None and not is_series_key(k)]
+    rows_by_key, se = {}, {}
+    if batch_keys:
+        # a metric of the whole batch (a seat gap, a faction gap): the paired
+        # bootstrap's standard error, read at the look's level through t
+        comp = compare_results(a, b, resamples=resamples, seed=derive_seed(seed, "look", n),
+                               keys=batch_keys, with_flipped=False)
         rows_by_key = {r["key"]: r for r in comp.rows}
+        se = comp.se
+    same_games = None
+    q = float(stdtrit(n - 1, 1 - (1 - level) / 2)) if n > 1 else math.inf
     rows = []
     for key in watch:
-        if is_series_key(key):
-            x, y = series(a, key), series(b, key)
-            lo, hi = paired_mean_interval(x, y, level=boot_level, resamples=resamples, rng=rng)
+        pair = per_game[key]
+        if pair is not None:
+            x, y = pair
             both = ~(np.isnan(x) | np.isnan(y))
-            row = {"metric": series_label(key), "key": key,
-                   "a": float(np.nanmean(x)) if (~np.isnan(x)).any() else None,
-                   "b": float(np.nanmean(y)) if (~np.isnan(y)).any() else None,
-                   "diff": float((y - x)[both].mean()) if both.any() else None, "ci_low": lo, "ci_high": hi}
+            d = (y - x)[both]
+            lo, hi = paired_t_interval(d, level)
+            row = {"metric": series_label(key) if is_series_key(key) else _label_of(key), "key": key,
+                   # the means of the games paired in both arms: the difference is theirs
+                   "a": float(x[both].mean()) if both.any() else None,
+                   "b": float(y[both].mean()) if both.any() else None,
+                   "diff": float(d.mean()) if both.any() else None, "ci_low": lo, "ci_high": hi,
+                   "pairs": int(both.sum()), "identical": bool(both.sum() >= 2 and not d.any())}
         else:
             row = dict(rows_by_key.get(key) or {"metric": key, "key": key, "a": None, "b": None, "diff": None,
                                                 "ci_low": None, "ci_high": None})
+            row["pairs"] = n
+            if same_games is None:
+                same_games = _same_games(a, b)
+            row["identical"] = bool(same_games and n >= 2)
+            spread = se.get(key)
+            if row["diff"] is not None and spread is not None and n > 1:
+                row["ci_low"], row["ci_high"] = row["diff"] - q * spread, row["diff"] + q * spread
+            else:
+                row["ci_low"] = row["ci_high"] = None
+        if renames and is_series_key(key) and _renamed(key, renames) != key:
+            row["metric"] += f" (named {_renamed(key, renames).partition(':')[2]} in the new pool)"
         margin = margin_of.get(key)
         row["margin"] = margin
-        direction = verdict(row["ci_low"], row["ci_high"], margin, rule.may_equal(n), rule.may_differ(n))
-        row["direction"] = direction if direction in (HIGHER, LOWER) else None
-        row["verdict"] = _verdict_name(direction, goals.get(key, 0))
-        need = games_to_decide(n, row["ci_low"], row["ci_high"], margin) if direction == UNDECIDED else None
+        if row["identical"] and rule.decides:
+            # nothing differed: no spread, no interval to judge; a fact, not an
+            # equivalence, decided once as many pairs as an equivalence needs are in
+            word = IDENTICAL
+            row["decided"] = rule.may_equal(n)
+        else:
+            word = verdict(row["ci_low"], row["ci_high"], margin, rule.may_equal(n), rule.may_differ(n))
+            row["decided"] = word != UNDECIDED
+        row["direction"] = direction_of(word)
+        row["size"] = size_of(word)
+        row["verdict"] = _verdict_name(word, goals.get(key, 0))
+        need = (games_to_decide(n, row["ci_low"], row["ci_high"], margin)
+                if word == UNDECIDED else None)
         if need is not None and row["ci_low"] is not None and row["ci_low"] <= 0 <= row["ci_high"]:
             # an interval around 0 decides only as an equivalence: not before its floor
             need = max(need, rule.equivalence_from)
         row["games_needed"] = need
         rows.append(row)
-    decided = all(r["verdict"] != UNDECIDED for r in rows)
+    decided = all(r["decided"] for r in rows)
     return PairedUpdate(n, budget, look, looks, level, rows, decided, last, time.perf_counter() - start, a, b,
-                        difference_from=rule.difference_from, bootstrap_level=boot_level)
+                        difference_from=rule.difference_from, bootstrap_level=level)
+
+
+def _label_of(key: str) -> str:
+    from .metrics import METRIC_BY_KEY
+    metric = METRIC_BY_KEY.get(key)
+    return metric.label if metric is not None else key

@@ -1,17 +1,26 @@
 """What a paired comparison says about one metric, in a designer's words.
 
 A look of :mod:`workbench.sim.progressive` decides each metric from its
-interval: the interval excludes 0 (the new setting is *higher* or *lower*), or
-lies inside the metric's equivalence margin ``[-m, m]`` (*no meaningful
-change*), or neither (*cannot tell yet*). This module turns that into the
-verdict a page prints:
+interval of the paired difference and the metric's equivalence margin
+``[-m, m]``. This module holds the words, and which numbers earn each:
 
-* ``better`` / ``worse`` when the metric has a goal (higher is better, or lower
-  is: the metric's own ``goal``, or the game's ``Game.metric_goals``);
-  ``higher`` / ``lower`` for a metric without one (game length, a card's pick
-  rate), so the direction is always named;
-* ``no meaningful change``: only ever for an interval inside the margin, never
-  for an interval that is merely wide ("no difference" is not a verdict);
+* ``better`` / ``worse`` (a metric with a goal: the metric's own ``goal``, or
+  the game's ``Game.metric_goals``), ``higher`` / ``lower`` (a metric without
+  one: game length, a card's pick rate): only when the whole interval lies
+  beyond the margin (``low > m`` or ``high < -m``; beyond 0 for a metric with
+  no margin), so a direction word always names a change that matters;
+* ``slightly higher (inside the margin)`` / ``slightly lower ...``: the
+  interval excludes 0 but lies inside the margin: a change, decided, and
+  smaller than what the margin calls worth a look;
+* ``higher, size not yet clear`` / ``lower, ...``: the interval excludes 0 and
+  straddles the margin: a change in that direction, decided, of a size the
+  games cannot place yet;
+* ``no meaningful change``: the interval lies inside the margin and holds 0;
+  never for an interval that is merely wide ("no difference" is not a verdict),
+  and never for identical pairs;
+* ``the bots never chose differently``: every paired game gave the same value
+  in both arms (nothing the bots did differed on this metric), so there is no
+  spread to measure and no interval to judge;
 * ``cannot tell yet``, with the number of games per arm that would decide it
   at the spread seen so far (:func:`games_to_decide`).
 
@@ -29,7 +38,14 @@ from typing import Mapping
 HIGHER, LOWER = "higher", "lower"
 BETTER, WORSE = "better", "worse"
 SAME, UNDECIDED = "no meaningful change", "cannot tell yet"
-VERDICTS = (BETTER, WORSE, HIGHER, LOWER, SAME, UNDECIDED)
+#: a decided change inside the margin, by direction
+SLIGHT = {HIGHER: "slightly higher (inside the margin)", LOWER: "slightly lower (inside the margin)"}
+#: a decided change whose interval straddles the margin, by direction
+UNCLEAR_SIZE = {HIGHER: "higher, size not yet clear", LOWER: "lower, size not yet clear"}
+IDENTICAL = "the bots never chose differently"
+#: the words that name a direction on their own: only for an interval beyond the margin
+DIRECTION_WORDS = (BETTER, WORSE, HIGHER, LOWER)
+VERDICTS = (BETTER, WORSE, HIGHER, LOWER, *SLIGHT.values(), *UNCLEAR_SIZE.values(), SAME, IDENTICAL, UNDECIDED)
 
 
 def _metric(key: str):
@@ -62,7 +78,8 @@ def margin_of(key: str, game=None, margins: Mapping[str, float] | None = None) -
 
 
 def name(direction: str, goal: int) -> str:
-    """The verdict for a decided direction (``higher``/``lower``) given the goal."""
+    """The verdict for a decided direction beyond the margin (``higher``/``lower``)
+    given the goal; any other verdict is returned as it is."""
     if direction not in (HIGHER, LOWER) or not goal:
         return direction
     return BETTER if (direction == HIGHER) == (goal > 0) else WORSE
@@ -107,12 +124,30 @@ def leading_watch(game, cards=()) -> list[str]:
 
 def verdict_rows(update) -> list[dict]:
     """One look's rows in the shape ``workbench compare --json`` prints
-    (DESIGN 3.1): metric, key, old, new, diff, low, high, margin, verdict,
-    direction, games_needed and games per arm."""
+    (DESIGN 3.1): metric, key, old, new (the means over the games paired in
+    both arms), diff, low, high, margin, verdict, direction (``higher`` /
+    ``lower`` for any decided change, inside the margin or not), size
+    (``beyond margin``, ``inside margin``, ``unclear`` or None), identical
+    (every pair equal), pairs (games with a value in both arms), games_needed
+    and games per arm."""
     return [{"metric": r["metric"], "key": r["key"], "old": r["a"], "new": r["b"], "diff": r["diff"],
              "low": r["ci_low"], "high": r["ci_high"], "margin": r.get("margin"), "verdict": r["verdict"],
-             "direction": r.get("direction"), "games_needed": r.get("games_needed"),
+             "direction": r.get("direction"), "size": r.get("size"), "identical": bool(r.get("identical")),
+             "pairs": r.get("pairs"), "games_needed": r.get("games_needed"),
              "games": {"old": update.games, "new": update.games}} for r in update.rows]
+
+
+def earned(row: dict) -> bool:
+    """Whether a verdict row's words are earned by its numbers: a direction word
+    only with an interval beyond the margin, "no meaningful change" never from
+    identical pairs (a zero-width interval at 0). The test over ``compare
+    --json`` and the planted-edit runs check every row with it."""
+    v, lo, hi, m = row["verdict"], row.get("low"), row.get("high"), row.get("margin") or 0.0
+    if v in DIRECTION_WORDS:
+        return lo is not None and hi is not None and (lo > m or hi < -m)
+    if v == SAME:
+        return not row.get("identical") and lo is not None and not (lo == 0 == hi)
+    return True
 
 
 def leading_first(metrics, game) -> list:
