@@ -161,6 +161,11 @@ def run(args) -> int:
             print(f"  {update.games} games per arm ({update.elapsed:.1f} s): {describe(r)}")
         sys.stdout.flush()
     rows = verdict_rows(last)
+    from workbench.sim.verdicts import card_notes
+    renames = session.renamed_cards()
+    old_name = {new: old for old, new in renames.items()}
+    edited = list(dict.fromkeys(old_name.get(e["card"], e["card"]) for e in edits))
+    notes = card_notes(rows, edited, renames)
     from workbench.core.rng import derive_seed
     params = {"games": last.games, "budget": budget, "players": players or game.default_players, "bots": bots,
               "seed": seed, "variants": list(args.variant), "options": options,
@@ -171,6 +176,8 @@ def run(args) -> int:
            "decided": last.decided, "elapsed": round(last.elapsed, 3),
            "seeds": [derive_seed(seed, "game", i) for i in range(last.games)],
            "metrics": rows,
+           # plain sentences about the edited cards ("the card is dead"), and the cards renamed (old -> new)
+           "notes": notes, "renamed": renames,
            # per bot (skill level) seated, on each pool: a mixed table read per level
            "per_bot": {"old": bot_summary(last.a), "new": bot_summary(last.b)}}
     if args.json:
@@ -180,6 +187,8 @@ def run(args) -> int:
     print(f"final at {last.games} games per arm, {last.elapsed:.1f} s ({why}):")
     for r in rows:
         print(f"  {describe(r)}")
+    for note in notes:
+        print(f"  {note}")
     if len(doc["per_bot"]["old"]) > 1:
         print("per bot (skill level), old -> new pool:")
         for o, n in zip(doc["per_bot"]["old"], doc["per_bot"]["new"]):

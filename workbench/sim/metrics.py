@@ -780,13 +780,17 @@ def card_summary(result):
     else:
         blocks = [cards] if not lazy else []
     base = {"index", "seed", "card", "times_taken", "takers", "first_action", "first_fraction",
-            "first_round", "first_seat", "taker_won", "taker_win_share", "stat_rows"}
+            "first_round", "first_seat", "taker_won", "taker_win_share", "taker_score", "others_win_share",
+            "taker_win_edge", "taker_score_edge", "taker_margin", "stat_rows"}
     taken = pl.col("times_taken") > 0
     # (output column, source column, counted only in games where the card was taken)
     means = [("mean_times", "times_taken", True)]
     means += [(alias, name, True) for name, alias in (("first_round", "mean_first_round"),
                                                        ("first_fraction", "mean_first_fraction"),
-                                                       ("taker_win_share", "win_rate_when_taken"))
+                                                       ("taker_win_share", "win_rate_when_taken"),
+                                                       ("taker_win_edge", "taker_win_edge"),
+                                                       ("taker_score_edge", "taker_score_edge"),
+                                                       ("taker_margin", "taker_margin"))
               if name in schema]
     means += [(f"mean_{name}", name, False) for name, dtype in schema.items()
               if name not in base and (dtype.is_numeric() or dtype == pl.Boolean)]
@@ -843,7 +847,25 @@ CARD_SERIES: dict[str, CardMetric] = {m.key: m for m in (
     CardMetric("card_win_when_taken", "win share of {card}'s takers",
                "the share of the card's takers who won (survived, at a cooperative table), over "
                "the games that take it (NaN otherwise), range [0, 1]", margin=0.05),
+    # what the taker gains: each game's takers against the other seats of the
+    # same game, so the table's own luck (a long game, a harsh Event) cancels
+    # and what is left is the card's power (NaN where the card was not taken,
+    # or every seat took it)
+    CardMetric("card_taker_win", "{card}'s takers' win share over the other seats'",
+               "the share of the card's takers who won minus the share of the other seats who won "
+               "(at a cooperative table the survivors' winners), range [-1, 1]", margin=0.05),
+    CardMetric("card_taker_score", "{card}'s takers' score over the other seats'",
+               "the takers' mean final score minus the other seats' mean final score, range (-inf, inf)",
+               margin=1.0),
+    CardMetric("card_taker_margin", "{card}'s takers' margin over the best other seat",
+               "per taker, its final score minus the highest final score of any other seat, mean over "
+               "the takers, range (-inf, inf)", margin=1.0),
 )}
+
+#: card metric -> the cards table's column it reads (per game, NaN where absent)
+_CARD_COLUMNS = {"card_first_round": "first_round", "card_win_when_taken": "taker_win_share",
+                 "card_taker_win": "taker_win_edge", "card_taker_score": "taker_score_edge",
+                 "card_taker_margin": "taker_margin"}
 
 
 def is_card_key(key: str) -> bool:
@@ -858,7 +880,7 @@ def card_series(result, key: str) -> np.ndarray:
     import polars as pl
     head, _, card = key.partition(":")
     n = result.games.height
-    fill = np.nan if head in ("card_first_round", "card_win_when_taken") else 0.0
+    fill = np.nan if head in _CARD_COLUMNS else 0.0
     out = np.full(n, fill)
     cards = result.cards
     if not n or not cards.height or "card" not in cards.columns:
@@ -872,13 +894,11 @@ def card_series(result, key: str) -> np.ndarray:
         out[at] = 1.0
     elif head == "card_times":
         out[at] = rows["times_taken"].cast(pl.Float64).to_numpy()
-    elif head == "card_first_round":
-        out[at] = rows["first_round"].cast(pl.Float64).to_numpy()
     elif head == "card_takers":
         seats = result.games["players"].cast(pl.Float64).to_numpy()
         out[at] = rows["takers"].cast(pl.Float64).to_numpy() / seats[at]
-    elif head == "card_win_when_taken":
-        out[at] = rows["taker_win_share"].cast(pl.Float64).to_numpy()
+    elif _CARD_COLUMNS[head] in rows.columns:   # (a table written before the column existed: NaN)
+        out[at] = rows[_CARD_COLUMNS[head]].cast(pl.Float64).fill_null(np.nan).to_numpy()
     return out
 
 

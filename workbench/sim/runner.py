@@ -235,7 +235,7 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                 "score": float(res.scores.get(names[s], 0)), "won": s in winners,
                 "win_credit": credit if s in winners else 0.0}
                for s in range(n)]
-    cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions)
+    cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions, scores)
     return {"game": row, "players": players, "cards": cards}
 
 
@@ -253,8 +253,31 @@ def _read_track(game, state, track, low, danger_rounds: set):
     return low, danger_rounds
 
 
-def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int, actions: int) -> list[dict]:
-    """One row per card of a finished game: what the runner saw it taken for,
+def _taker_gain(takers: set, winner_set: set, scores: list[float]) -> dict:
+    """What a card's takers gained over the other seats of the same game: their
+    win (survival, at a cooperative table) share minus the others', their mean
+    final score minus the others', and their mean margin over the best other
+    seat (a taker's score minus the highest score of any other seat). None
+    where there is no other seat to compare with (everyone took it, or solo)."""
+    n = len(scores)
+    others = [s for s in range(n) if s not in takers]
+    out = {"taker_score": sum(scores[s] for s in takers) / len(takers) if n else None,
+           "others_win_share": None, "taker_win_edge": None, "taker_score_edge": None, "taker_margin": None}
+    if not others or not n:
+        return out
+    win_t = len(takers & winner_set) / len(takers)
+    win_o = sum(1 for s in others if s in winner_set) / len(others)
+    out["others_win_share"] = win_o
+    out["taker_win_edge"] = win_t - win_o
+    out["taker_score_edge"] = out["taker_score"] - sum(scores[s] for s in others) / len(others)
+    out["taker_margin"] = sum(scores[s] - max(scores[o] for o in range(n) if o != s) for s in takers) / len(takers)
+    return out
+
+
+def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int, actions: int,
+               scores: list[float] | None = None) -> list[dict]:
+    """One row per card of a finished game: what the runner saw it taken for
+    (with what its takers gained over the other seats, :func:`_taker_gain`),
     merged with the game's own ``card_stats`` rows."""
     card_rows = {}
     for card, e in taken.items():
@@ -264,7 +287,8 @@ def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int,
                            "first_fraction": e["first_action"] / actions if actions else 0.0,
                            "first_round": e["first_round"], "first_seat": e["first_seat"],
                            "taker_won": bool(takers & winner_set),
-                           "taker_win_share": len(takers & winner_set) / len(takers)}
+                           "taker_win_share": len(takers & winner_set) / len(takers),
+                           **_taker_gain(takers, winner_set, scores or [])}
     # a game may report several rows for one card (one per holder): the row
     # per card keeps the first non-null value of each field and counts the rows
     own = set()
@@ -288,7 +312,8 @@ def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int,
 
 _RUNNER_CARD_KEYS = frozenset({"index", "seed", "card", "times_taken", "takers", "first_action",
                                "first_fraction", "first_round", "first_seat", "taker_won",
-                               "taker_win_share", "stat_rows"})
+                               "taker_win_share", "taker_score", "others_win_share", "taker_win_edge",
+                               "taker_score_edge", "taker_margin", "stat_rows"})
 
 
 def _trace_metrics(samples: list[list[float]], winners: list[int]) -> dict:

@@ -108,8 +108,13 @@ def games_to_decide(n: int, lo: float | None, hi: float | None, margin: float | 
 
 
 #: the card metrics a comparison adds for each edited card: is it taken, how
-#: often, how early (a dearer card is taken less or later)
-EDITED_CARD_METRICS = ("card_times", "card_use", "card_first_round")
+#: often, how early (a dearer card is taken less or later), and what its taker
+#: gains over the other seats of the same game (a stronger card wins its taker
+#: more, whether or not the bots take it differently)
+EDITED_CARD_METRICS = ("card_times", "card_use", "card_first_round", "card_taker_win", "card_taker_score",
+                       "card_taker_margin")
+#: the taker metrics, read for "the card is dead"
+TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin")
 
 
 def leading_watch(game, cards=()) -> list[str]:
@@ -148,6 +153,32 @@ def earned(row: dict) -> bool:
     if v == SAME:
         return not row.get("identical") and lo is not None and not (lo == 0 == hi)
     return True
+
+
+def card_notes(rows: list[dict], cards, renames: Mapping[str, str] | None = None) -> list[str]:
+    """Plain sentences about each edited card (``cards``: names in the old pool)
+    from a look's rows (the shape of :func:`verdict_rows`): *the card is dead*
+    when no seat of the new pool takes it in a game where the old pool's did,
+    or when its takers, who gained over the other seats before, gain nothing
+    now (a taker metric decided lower, and the new pool's takers at or below
+    the other seats)."""
+    by_key = {r["key"]: r for r in rows}
+    out = []
+    for card in cards:
+        shown = card if not renames or card not in renames else f"{card} (now {renames[card]})"
+        use = by_key.get(f"card_use:{card}")
+        if use and use.get("old") and use.get("new") == 0 and use.get("pairs"):
+            out.append(f"{shown}: the card is dead: no seat takes it in the new pool "
+                       f"(taken in {use['old']:.0%} of the same games before)")
+            continue
+        for head in TAKER_METRICS:
+            r = by_key.get(f"{head}:{card}")
+            if (r and r.get("direction") == LOWER and r.get("old") is not None and r["old"] > 0
+                    and r.get("new") is not None and r["new"] <= 0):
+                out.append(f"{shown}: the card is dead: its takers gain nothing over the other seats now "
+                           f"({r['metric']} {r['old']:+.3g} -> {r['new']:+.3g})")
+                break
+    return out
 
 
 def leading_first(metrics, game) -> list:

@@ -652,6 +652,28 @@ class TweakSession(CardOperations):
         """Whether games take or play ``card`` (so its use can be counted)."""
         return True
 
+    def renamed_cards(self) -> dict[str, str]:
+        """Name in the baseline -> name now, for each card the edits renamed. A
+        card's identity is its kind and its place among the cards of that kind
+        (names change, places do not: an edit never reorders a file), so a
+        renamed card is compared with itself; a kind whose count changed (a
+        card added or removed) is left out, its places no longer matching."""
+        def by_kind() -> dict[str, list[str]]:
+            out: dict[str, list[str]] = {}
+            for kind, name, _, _ in self.entries():
+                out.setdefault(kind, []).append(name)
+            return out
+
+        now = by_kind()
+        saved = self.raw
+        try:
+            self.raw = {name: f.data for name, f in self.files.items()}
+            before = by_kind()
+        finally:
+            self.raw = saved
+        return {old: new for kind, names in before.items() if len(now.get(kind, ())) == len(names)
+                for old, new in zip(names, now[kind]) if old != new}
+
     # -- the session's games ---------------------------------------------------------
     def session_game(self, which: str = "edited", pool=None) -> str:
         """Register a game bound to the edited pool (``which="edited"``), the
@@ -715,16 +737,21 @@ class TweakSession(CardOperations):
         ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
         base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False,
                     variants=tuple(variants), options=dict(options or {}))
+        renames = self.renamed_cards()
+        old_name = {new: old for old, new in renames.items()}
         if watch is None:
             cards = [card] if card else list(dict.fromkeys(c for _, c, _ in self._undo))
-            keys = leading_watch(self.game, [c for c in cards if c and self._played(c) and not self._is_cell(c)])
+            # a renamed card is watched under its old name, read under the new one in the edited pool
+            keys = leading_watch(self.game, [old_name.get(c, c) for c in cards
+                                             if c and self._played(c) and not self._is_cell(c)])
         else:
             card = card or (self._undo[-1][1] if self._undo else None)
-            keys = list(watch) + ([f"{CARD_USE}{card}"] if card and self._played(card) and not self._is_cell(card)
-                                  and f"{CARD_USE}{card}" not in watch else [])
+            watched = old_name.get(card, card)
+            keys = list(watch) + ([f"{CARD_USE}{watched}"] if card and self._played(card) and not self._is_cell(card)
+                                  and f"{CARD_USE}{watched}" not in watch else [])
         return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
                                look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
-                               on_update=on_update, **schedule)
+                               on_update=on_update, renames=renames, **schedule)
 
     def paired_result(self, update) -> PairedResult:
         """A streamed playtest's update in the shape of :meth:`quick_playtest`'s
