@@ -104,6 +104,52 @@ def test_classify_planted_outcomes():
     assert classify(p, row(None)) == "missed"
     noop = PlantedEdit("no-op", [("Shell", "flavour", "x")], 4)
     assert classify(noop, row(None)) == "quiet" and classify(noop, row(LOWER)) == "false call"
+    renamed = PlantedEdit("rename", [("Shell", "name", "Husk")], 4)
+    assert classify(renamed, row(None)) == "quiet" and classify(renamed, row(HIGHER)) == "false call"
+
+
+def test_what_the_taker_gains_is_read_against_the_other_seats_of_the_same_game():
+    """card_taker_win / _score / _margin per game from the cards and players
+    tables: the takers' win share, mean score and margin over the best other
+    seat, against the seats that did not take the card."""
+    import numpy as np
+    res = simulate(SimSpec("meaning-made", games=6, players=3, bots="random", seed=4, trace=False), workers=0)
+    cards = res.cards.filter(res.cards["times_taken"] > 0)
+    assert {"taker_win_edge", "taker_score_edge", "taker_margin"} <= set(cards.columns)
+    players = {(r["index"], r["seat"]): r for r in res.players.iter_rows(named=True)}
+    checked = 0
+    for r in cards.iter_rows(named=True):
+        if r["taker_score_edge"] is None:
+            continue
+        scores = [players[(r["index"], s)]["score"] for s in range(3)]
+        best_other = [max(scores[:s] + scores[s + 1:]) for s in range(3)]
+        # the takers' mean score minus the others': only one partition of seats fits both numbers
+        fits = [t for t in ({0}, {1}, {2}, {0, 1}, {0, 2}, {1, 2})
+                if abs(np.mean([scores[s] for s in t]) - np.mean([scores[s] for s in range(3) if s not in t])
+                       - r["taker_score_edge"]) < 1e-9
+                and abs(np.mean([scores[s] - best_other[s] for s in t]) - r["taker_margin"]) < 1e-9
+                and len(t) == r["takers"]]
+        assert fits, r
+        checked += 1
+    assert checked > 5
+    key = f"card_taker_score:{cards['card'][0]}"
+    values = series(res, key)
+    assert np.isnan(values).sum() < len(values)
+
+
+def test_a_renamed_card_is_the_same_card(capsys):
+    """A rename plays the very same games (decks are dealt by the cards' place
+    in their files) and the card is watched under its old name: every metric
+    reads "the bots never chose differently" and the run stops."""
+    code, out = _compare(capsys, "meaning-made", "--edit", "Shell.name=Husk", "--games", "60", "--players", "3",
+                         "--bots", "random", "--workers", "0", "--json")
+    assert code == 0, out.err
+    doc = json.loads(out.out)
+    assert doc["renamed"] == {"Shell": "Husk"} and doc["decided"] and doc["games"] == 40
+    keys = {m["key"] for m in doc["metrics"]}
+    assert "card_use:Shell" in keys and "card_taker_score:Shell" in keys
+    assert not any("Husk" in k for k in keys)
+    assert all(m["verdict"] in (IDENTICAL, UNDECIDED) and not m["direction"] for m in doc["metrics"])
 
 
 @pytest.mark.parametrize("game_id", ["meaning-made", "mandate-2038", "pax-transhumanity"])

@@ -31,6 +31,15 @@ from dataclasses import dataclass, field
 from workbench.sim.verdicts import HIGHER, LOWER
 
 NO_OP = "no-op"
+#: a card renamed: nothing the rules read changes (a card is the same card by
+#: its place in its file, whatever it is called), so, as for a no-op, any
+#: decided difference is a false call
+RENAME = "rename"
+#: the kinds whose every decided difference is a false call
+QUIET_KINDS = (NO_OP, RENAME)
+#: made-up card names for renames (never a card's name in the shipped pools)
+NEW_NAMES = ("Quillwort", "Brackish Gate", "Tallow Reach", "Umber Vane", "Lodestar Kiln", "Pale Orchard",
+             "Cinder Loom", "Verdigris Step", "Hollow Chime", "Saltmarsh Rule", "Ashen Ledger", "Oriel Drift")
 
 
 @dataclass
@@ -56,6 +65,16 @@ def provenance_flip(kind: str, table, rng, n: int) -> PlantedEdit:
     old = marked.filter(marked["name"] == card)["provenance"][0]
     new = "draft" if old == "seed" else "seed"
     return PlantedEdit(kind, [(card, "provenance", new)], n, [], f"{card} provenance {old} -> {new}")
+
+
+def rename(kind: str, table, rng, n: int) -> PlantedEdit:
+    """A rename: one card of ``table`` (the Cards page's table) given a new
+    name no card has; nothing the rules read changes."""
+    names = sorted(table["name"].to_list())
+    card = rng.choice(names)
+    taken = {x.lower() for x in names}
+    new = rng.choice([x for x in NEW_NAMES if x.lower() not in taken])
+    return PlantedEdit(kind, [(card, "name", new)], n, [], f"{card} renamed {new}")
 
 
 def planted_module(game):
@@ -103,7 +122,7 @@ def pick_rates(game_id: str, players: int, *, games: int = 40, seed: int = 99, b
 def classify(planted: PlantedEdit, rows: list[dict]) -> str:
     """``hit``/``wrong``/``missed`` for a planted edit, ``false call``/``quiet`` for a no-op."""
     by_key = {r["key"]: r for r in rows}
-    if planted.kind == NO_OP or not planted.expect:
+    if planted.kind in QUIET_KINDS or not planted.expect:
         return "false call" if any(r.get("direction") in (HIGHER, LOWER) for r in rows) else "quiet"
     seen = [(by_key[k].get("direction"), want) for k, want in planted.expect if k in by_key]
     if any(d is not None and d != want for d, want in seen):
@@ -132,7 +151,12 @@ def run_planted(game_id: str, planted: PlantedEdit, *, budget: int = 200, seed: 
     session = open_session(game_id)
     for card, column, value in planted.edits:
         session.edit(card, column, value)
-    cards = [c for c, _, _ in planted.edits if session._played(c) and not session._is_cell(c)]
+    # the cards as the old pool names them (a renamed card is watched under its old name)
+    old_name = {new: old for old, new in session.renamed_cards().items()}
+    now_name = {old: new for new, old in old_name.items()}
+    cards = [c for c, _, _ in planted.edits
+             if session._played(now_name.get(c, c)) and not session._is_cell(now_name.get(c, c))]
+    cards = list(dict.fromkeys(old_name.get(c, c) for c in cards))
     watch = leading_watch(session.game, cards)
     watch += [k for k, _ in planted.expect if k not in watch]
     start = time.perf_counter()

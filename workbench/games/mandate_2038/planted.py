@@ -11,6 +11,8 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   every other AGI threshold met, too little Compute to pay).
 * ``larger-rewards``: the AGI's Mandate award grows by 3-8: the score spread
   widens (the declarer pulls away).
+* ``rename``: one card renamed: nothing the rules read (a card is dealt by its
+  place in its file, not its name).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
 
 The other kinds of the issue do not apply: the table shares no track it can
@@ -20,9 +22,9 @@ lasts four Eras, so no End card makes it longer.
 
 from __future__ import annotations
 
-from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
+from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, provenance_flip, rename
 
-KINDS = ("dearer-card", "larger-rewards", NO_OP)
+KINDS = ("dearer-card", "larger-rewards", RENAME, NO_OP)
 PLAYERS = (2, 3, 4, 5)
 #: (card kind in the catalogue, field, what its cost buys: the game_stats column)
 COSTS = (("facility", "runway", "stat:facilities_built"), ("generator", "runway", "stat:generators_built"),
@@ -54,6 +56,8 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             new = old + rng.randint(3, 8)
             out.append(PlantedEdit(kind, [(card, "mandate", new)], n, [("score_spread", "higher")],
                                    f"{card} mandate award {old} -> {new}"))
+        elif kind == RENAME:
+            out.append(rename(kind, table, rng, n))
         elif kind == NO_OP:
             out.append(provenance_flip(kind, table, rng, n))
         else:

@@ -22,14 +22,30 @@ variations (which card, which token, by how much, at which player count).
   less.
 * ``dearer-end``: the End Initiative needs 2-5 more of one token: games last
   longer, with fewer rounds to spare.
+* ``stronger-card``: one Pattern that games take (in at least a fifth of
+  baseline games) gives much more: 2-4 more of each of two or three of E, I,
+  S and Legacy in its one-time Pattern Bonus (the Shell case of
+  docs/verdicts.md is one such edit): its takers end further ahead of the
+  other seats of the same game (``card_taker_score``, ``card_taker_margin``,
+  ``card_taker_win`` higher).
+* ``weaker-card``: one Pattern that games take has its bonus replaced by a
+  loss of 3-6 Legacy (our draft of "much weaker in what it gives"): its
+  takers fall behind the other seats (the same metrics lower).
+  The stronger and weaker kinds go round the player counts (2, 3, 4, 5, 2,
+  ...), so each count is measured.
+* ``rename``: one card renamed: nothing the rules read (the decks are dealt
+  from the files' order, so the renamed card lands where it did).
 * ``no-op``: a card's flavour text, or its provenance mark: nothing the rules read.
 """
 
 from __future__ import annotations
 
-from workbench.tweak.planted import NO_OP, PlantedEdit
+from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, rename
 
-KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", NO_OP)
+KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger-card", "weaker-card", RENAME,
+         NO_OP)
+#: what a stronger or weaker card moves: what its takers gain over the other seats
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
 PLAYERS = (2, 3, 4, 5)
 #: the largest share of players ending at the Legacy cap (baseline games at that
 #: player count) at which a larger reward is planted (our draft: a quarter of the
@@ -52,9 +68,15 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
         rates = pick_rates(n) if pick_rates else {}
         return rates.get("stat:players_at_cap", 0.0) / n <= CAP_ROOM
 
-    for _ in range(count):
+    def taken_at(n: int) -> list[str]:
+        rates = pick_rates(n) if pick_rates else {}
+        return sorted(p for p in cards.patterns if rates.get(p, 0) >= 0.2) or sorted(cards.patterns)
+
+    for i in range(count):
         if kind == "larger-rewards":
             n = rng.choice([p for p in players or PLAYERS if room_under_cap(p)] or list(players or PLAYERS))
+        elif kind in ("stronger-card", "weaker-card"):
+            n = (players or PLAYERS)[i % len(players or PLAYERS)]
         else:
             n = rng.choice(players or PLAYERS)
         if kind == "dearer-card":
@@ -91,6 +113,24 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             out.append(PlantedEdit(kind, [(end, token, new)], n,
                                    [("duration_rounds", "higher"), ("rounds_to_spare", "lower")],
                                    f"{end} {token} {old} -> {new}"))
+        elif kind == "stronger-card":
+            card = rng.choice(taken_at(n))
+            old = dict(session.value_of(card, "bonus") or {})
+            new = dict(old)
+            for key in rng.sample(("E", "I", "S", "legacy"), rng.randint(2, 3)):
+                new[key] = new.get(key, 0) + rng.randint(2, 4)
+            out.append(PlantedEdit(kind, [(card, "bonus", _text(new))], n,
+                                   [(f"{k}:{card}", "higher") for k in TAKER_KEYS],
+                                   f"{card} bonus {_text(old) or 'none'} -> {_text(new)}"))
+        elif kind == "weaker-card":
+            card = rng.choice(taken_at(n))
+            old = dict(session.value_of(card, "bonus") or {})
+            new = {"legacy": -rng.randint(3, 6)}
+            out.append(PlantedEdit(kind, [(card, "bonus", _text(new))], n,
+                                   [(f"{k}:{card}", "lower") for k in TAKER_KEYS],
+                                   f"{card} bonus {_text(old) or 'none'} -> {_text(new)}"))
+        elif kind == RENAME:
+            out.append(rename(kind, session.table(), rng, n))
         elif kind == NO_OP:
             card = rng.choice(sorted(cards.patterns) + sorted(cards.initiatives))
             if rng.random() < 0.7:
@@ -102,3 +142,8 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
         else:
             raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
     return out
+
+
+def _text(bonus: dict) -> str:
+    """A bonus as the Cards page writes it (``E+3 legacy-4``)."""
+    return " ".join(f"{k}{v:+d}" for k, v in bonus.items() if isinstance(v, int) and v)

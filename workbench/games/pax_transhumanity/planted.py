@@ -19,6 +19,8 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   games that ended by the rules 19.15 -> 18.97). Until 2026-12-02 the generator made
   one End dearer, where baseline games end by it. Plurality researched
   away still ends the game at the old price (no card value prices it).
+* ``rename``: one card renamed: nothing the rules read (a card is dealt by its
+  place in its file, not its name).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
 
 Only white squares make an Idea dearer: a Syndication must cover every
@@ -35,9 +37,9 @@ rewards (the scores are counts the rules fix, not values of the cards).
 
 from __future__ import annotations
 
-from workbench.tweak.planted import NO_OP, PlantedEdit, provenance_flip
+from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, provenance_flip, rename
 
-KINDS = ("dearer-card", "dearer-end", NO_OP)
+KINDS = ("dearer-card", "dearer-end", RENAME, NO_OP)
 PLAYERS = (2, 3, 4)
 #: the Heat square a Syndication must cover (the only one that makes an Idea dearer)
 DEARER_HEAT = "white"
@@ -82,6 +84,8 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             # longer by the game's own clock, the Ideas commercialized (Game.leading_metrics)
             out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher"),
                                                     ("stat:n_commercializations", "higher")], ", ".join(notes)))
+        elif kind == RENAME:
+            out.append(rename(kind, table, rng, n))
         elif kind == NO_OP:
             out.append(provenance_flip(kind, table, rng, n))
         else:
