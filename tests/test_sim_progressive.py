@@ -144,8 +144,9 @@ def test_every_look_uses_the_first_games_of_both_arms_on_the_same_seeds():
     assert [u.games for u in updates] == [20, 40, 60]
     assert [u.look for u in updates] == [1, 2, 3] and {u.looks for u in updates} == {3}
     assert [u.done for u in updates] == [False, False, True]
-    for u in updates:
-        assert u.level == pytest.approx(1 - 0.05 / 3)
+    from workbench.sim.progressive import SPENDING_RHO
+    for u, spent in zip(updates, spending([20, 40, 60], 0.05, start=20, rho=SPENDING_RHO)):
+        assert u.level == pytest.approx(1 - spent)
         assert u.schedule == [20, 40, 60]
         assert u.a.games["index"].to_list() == list(range(u.games))
         assert u.a.games["seed"].to_list() == u.b.games["seed"].to_list()
@@ -171,14 +172,16 @@ def _intervals_at_level(update, seed, keys):
     from workbench.sim.metrics import METRIC_BY_KEY
     from workbench.sim.progressive import paired_t_interval
     n = update.games
-    q = float(stdtrit(n - 1, 1 - (1 - update.level) / 2))
+    # each metric's level: its share of the look's alpha (verdicts.alpha_shares)
+    level = {r["key"]: r["level"] for r in update.rows}
     batch = compare_results(update.a, update.b, resamples=2000, seed=derive_seed(seed, "look", n), keys=keys)
     out = {}
     for r in batch.rows:
         metric = METRIC_BY_KEY.get(r["key"])
+        q = float(stdtrit(n - 1, 1 - (1 - level[r["key"]]) / 2))
         if metric is not None and metric.column:
             x, y = update.a.metric_data().cols[metric.column], update.b.metric_data().cols[metric.column]
-            out[r["key"]] = (float(np.mean(y - x)), *paired_t_interval(y - x, update.level))
+            out[r["key"]] = (float(np.mean(y - x)), *paired_t_interval(y - x, level[r["key"]]))
         else:
             out[r["key"]] = (r["diff"], r["diff"] - q * batch.se[r["key"]], r["diff"] + q * batch.se[r["key"]])
     return out
@@ -300,7 +303,8 @@ def test_tweak_session_streams_its_playtest(cards_copy):
     # the game's leading metrics, then the edited card's own (issue 25)
     from workbench.sim.verdicts import leading_watch
     assert keys == leading_watch(s.game, ["Pulse"])
-    assert keys[-3:] == ["card_times:Pulse", "card_use:Pulse", "card_first_round:Pulse"]
+    assert keys[-6:] == ["card_times:Pulse", "card_use:Pulse", "card_first_round:Pulse", "card_taker_win:Pulse",
+                         "card_taker_score:Pulse", "card_taker_margin:Pulse"]
     assert updates[-1].done
     from workbench.tweak.session import update_summary
     summary = update_summary(updates[-1])
@@ -312,7 +316,7 @@ def test_a_streamed_update_opens_its_flipped_games_like_a_quick_playtest(cards_c
     from workbench.tweak import open_session
     s = open_session()
     s.edit("Pulse", "I", 3)
-    *_, last = s.stream_playtest(n=12, players=4, seed=3, bots="random", workers=0, look_every=12,
+    *_, last = s.stream_playtest(n=12, players=4, seed=2, bots="random", workers=0, look_every=12,
                                  **LOOKS_ONLY)
     result = s.paired_result(last)
     assert result.games == 12 and result.card == "Pulse" and result.players == 4

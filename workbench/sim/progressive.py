@@ -25,17 +25,19 @@ Two kinds of update:
   cannot bias a decision.
 
 Error control (see docs/playtesting.md, "Progressive paired playtest"): the
-run's ``alpha`` is first shared equally among the ``M`` watched metrics
-(Bonferroni over the leading metrics and the edited cards' own: each metric's
-family of looks gets ``alpha / M``), then among that metric's looks by an
-alpha-spending schedule with the linear spending function ``alpha(t) = a * t``
-(``t = n / budget``, the share of the budget played; Kim and DeMets' power
-family with rho = 1). Look k spends ``a_k = a * (n_k - n_{k-1}) / budget``
-(the first look that may decide spends ``a * n_k / budget``; looks before the
-floors below spend nothing) and its intervals claim coverage ``1 - a_k``; the
-shares add up to ``alpha``, so by the union bound the chance that *any* look
-of *any* watched metric shows an interval excluding the true difference is at
-most ``alpha``, whatever the correlation between looks and metrics.
+run's ``alpha`` is first shared among the ``M`` watched metrics (weighted
+Bonferroni, :func:`workbench.sim.verdicts.alpha_shares`: an edited card's
+three taker metrics share half of it, the other metrics the other half
+equally; without taker metrics each gets ``alpha / M``), then each metric's
+share ``a`` among its looks by an alpha-spending schedule with the power
+spending function ``a(t) = a * t^2`` (:data:`SPENDING_RHO`; ``t = n / budget``,
+the share of the budget played; Kim and DeMets' power family). Look k spends
+``a_k = a * (t_k^2 - t_{k-1}^2)`` (the first look that may decide spends
+``a * t_k^2``; looks before the floors below spend nothing) and its
+intervals claim coverage ``1 - a_k``; the shares add up to ``alpha``, so by
+the union bound the chance that *any* look of *any* watched metric shows an
+interval excluding the true difference is at most ``alpha``, whatever the
+correlation between looks and metrics.
 
 The intervals: a metric that is the mean of a per-game quantity (every
 leading metric but a seat or faction gap, and every card metric) gets
@@ -89,8 +91,8 @@ from . import SimResult, SimSpec
 from .backends import MAX_CHUNK, default_workers, iter_tasks, resolve_backend
 from .metrics import CARD_SERIES, METRICS, is_series_key, series, series_label
 from .tables import concat_frames
-from .verdicts import (HIGHER, IDENTICAL, LOWER, SAME, SLIGHT, UNCLEAR_SIZE, UNDECIDED, games_to_decide,
-                       goal_of)
+from .verdicts import (HIGHER, IDENTICAL, LOWER, SAME, SLIGHT, UNCLEAR_SIZE, UNDECIDED, alpha_shares,
+                       games_to_decide, goal_of)
 from .verdicts import margin_of as _margin_of
 from .verdicts import name as _verdict_name
 
@@ -106,6 +108,12 @@ DEFAULT_MARGINS = {m.key: m.margin for m in METRICS if m.margin is not None}
 CARD_USE_MARGIN = CARD_SERIES["card_use"].margin
 DEFAULT_WATCH = ("completion", "duration_rounds", "score_spread")
 
+#: the spending function's power in a run (``alpha * t^2``): the early looks
+#: spend little (a change they call must be large), the budget's last looks
+#: most, so a change of the size a designer asks about is not lost to the
+#: early looks' share (linear spending left the last look of 200 games a fifth
+#: of alpha, quadratic leaves it 0.36)
+SPENDING_RHO = 2.0
 #: the first scheduled look and the largest step between two (games per arm)
 FIRST_LOOK, MAX_STEP = 20, 40
 #: seconds after the start when the first preview is shown, and between two
@@ -135,18 +143,20 @@ def grid_schedule(budget: int, look_every: int) -> list[int]:
     return [min(budget, k * look_every) for k in range(1, math.ceil(budget / look_every) + 1)]
 
 
-def spending(schedule: Sequence[int], alpha: float, *, start: int = 0) -> list[float]:
-    """The alpha each look spends under the linear spending function
-    ``alpha(t) = alpha * t``: ``alpha * (n_k - n_{k-1}) / budget``, where looks
+def spending(schedule: Sequence[int], alpha: float, *, start: int = 0, rho: float = 1.0) -> list[float]:
+    """The alpha each look spends under the power spending function
+    ``alpha(t) = alpha * t^rho`` (Kim and DeMets; ``rho = 1`` linear, the
+    default here; a run uses :data:`SPENDING_RHO`):
+    ``alpha * ((n_k / budget)^rho - (n_{k-1} / budget)^rho)``, where looks
     before ``start`` games (previews, which decide nothing) spend nothing and
-    the first look from ``start`` on spends ``alpha * n_k / budget``. They add up
-    to at most ``alpha`` (the union bound over the looks)."""
+    the first look from ``start`` on spends ``alpha * (n_k / budget)^rho``.
+    They add up to at most ``alpha`` (the union bound over the looks)."""
     budget, out, prev = schedule[-1], [], 0
     for n in schedule:
         if n < start:
             out.append(0.0)
             continue
-        out.append(alpha * (n - prev) / budget)
+        out.append(alpha * ((n / budget) ** rho - (prev / budget) ** rho))
         prev = n
     return out
 
@@ -339,11 +349,10 @@ def paired_playtest(spec_a: SimSpec, spec_b: SimSpec, *, watch=DEFAULT_WATCH, ma
     the old name and read under the new one in arm B). Breaking out of the
     loop stops the workers at once.
 
-    ``alpha`` is the error level of the whole run: it is shared equally among
-    the watched metrics (Bonferroni: each metric's looks spend ``alpha / M``
-    with ``M`` metrics watched), then among the looks by the spending
-    function, so the chance that any look of any watched metric calls a
-    difference that is not there is at most ``alpha``."""
+    ``alpha`` is the error level of the whole run: it is shared among the
+    watched metrics (:func:`workbench.sim.verdicts.alpha_shares`), then among
+    the looks by the spending function, so the chance that any look of any
+    watched metric calls a difference that is not there is at most ``alpha``."""
     start = time.perf_counter()
     _check_pair(spec_a, spec_b)
     if look_every is not None and look_every < 1:
@@ -390,8 +399,9 @@ def _run(spec_a, spec_b, watch, margin_of, alpha, schedule, previews, floors, st
          workers, backend, resamples, seed, on_update, start, renames=None) -> Iterator[PairedUpdate]:
     budget = spec_a.games
     # looks before either floor decide nothing: they spend no alpha; each
-    # watched metric's looks share alpha / M (a preview still shows 1 - alpha)
-    alphas = spending(schedule, alpha / len(watch), start=min(floors))
+    # watched metric's looks share its part of alpha (verdicts.alpha_shares;
+    # a preview still shows 1 - alpha)
+    alphas = spending(schedule, alpha, start=min(floors), rho=SPENDING_RHO)
     looks = len(schedule)
     parts = chunk_plan(schedule)
     da, db = spec_a.to_dict(), spec_b.to_dict()
@@ -545,8 +555,9 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
     from scipy.special import stdtrit
 
     from .compare import compare_results
-    rule = look_rule(n, alpha, alpha_k, *floors)
-    level = rule.level
+    shares = alpha_shares(watch)
+    rules = {k: look_rule(n, alpha, alpha_k * shares[k], *floors) for k in watch}
+    rule = look_rule(n, alpha, alpha_k, *floors)   # the run's own: reported on the update
     margin_of, goals = margin_of
     per_game = {k: _per_game(a, b, k, renames) for k in watch}
     batch_keys = [k for k in watch if per_game[k] is None and not is_series_key(k)]
@@ -559,9 +570,10 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
         rows_by_key = {r["key"]: r for r in comp.rows}
         se = comp.se
     same_games = None
-    q = float(stdtrit(n - 1, 1 - (1 - level) / 2)) if n > 1 else math.inf
     rows = []
     for key in watch:
+        rule_k = rules[key]
+        level = rule_k.level
         pair = per_game[key]
         if pair is not None:
             x, y = pair
@@ -583,6 +595,7 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
             row["identical"] = bool(same_games and n >= 2)
             spread = se.get(key)
             if row["diff"] is not None and spread is not None and n > 1:
+                q = float(stdtrit(n - 1, 1 - (1 - level) / 2))
                 row["ci_low"], row["ci_high"] = row["diff"] - q * spread, row["diff"] + q * spread
             else:
                 row["ci_low"] = row["ci_high"] = None
@@ -590,13 +603,14 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
             row["metric"] += f" (named {_renamed(key, renames).partition(':')[2]} in the new pool)"
         margin = margin_of.get(key)
         row["margin"] = margin
-        if row["identical"] and rule.decides:
+        row["level"] = level
+        if row["identical"] and rule_k.decides:
             # nothing differed: no spread, no interval to judge; a fact, not an
             # equivalence, decided once as many pairs as an equivalence needs are in
             word = IDENTICAL
-            row["decided"] = rule.may_equal(n)
+            row["decided"] = rule_k.may_equal(n)
         else:
-            word = verdict(row["ci_low"], row["ci_high"], margin, rule.may_equal(n), rule.may_differ(n))
+            word = verdict(row["ci_low"], row["ci_high"], margin, rule_k.may_equal(n), rule_k.may_differ(n))
             row["decided"] = word != UNDECIDED
         row["direction"] = direction_of(word)
         row["size"] = size_of(word)
@@ -605,12 +619,13 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
                 if word == UNDECIDED else None)
         if need is not None and row["ci_low"] is not None and row["ci_low"] <= 0 <= row["ci_high"]:
             # an interval around 0 decides only as an equivalence: not before its floor
-            need = max(need, rule.equivalence_from)
+            need = max(need, rule_k.equivalence_from)
         row["games_needed"] = need
         rows.append(row)
     decided = all(r["decided"] for r in rows)
-    return PairedUpdate(n, budget, look, looks, level, rows, decided, last, time.perf_counter() - start, a, b,
-                        difference_from=rule.difference_from, bootstrap_level=level)
+    return PairedUpdate(n, budget, look, looks, rule.level, rows, decided, last, time.perf_counter() - start, a, b,
+                        difference_from=min(r.difference_from for r in rules.values()),
+                        bootstrap_level=rule.level)
 
 
 def _label_of(key: str) -> str:

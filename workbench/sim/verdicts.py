@@ -155,6 +155,25 @@ def earned(row: dict) -> bool:
     return True
 
 
+#: the part of a run's alpha the edited cards' taker metrics share when they
+#: are watched: the question an edit of a card asks first ("is it stronger?")
+#: is not diluted by the number of other metrics looked at (weighted
+#: Bonferroni: the shares add up to 1, so the run's error stays at alpha)
+TAKER_SHARE = 0.5
+
+
+def alpha_shares(watch) -> dict[str, float]:
+    """Each watched key's share of the run's alpha (adding up to 1): the
+    taker metrics share :data:`TAKER_SHARE` equally, the other keys the rest
+    equally; without taker metrics every key gets ``1 / M``."""
+    watch = list(dict.fromkeys(watch))
+    takers = [k for k in watch if k.partition(":")[0] in TAKER_METRICS and ":" in k]
+    rest = [k for k in watch if k not in takers]
+    if not takers or not rest:
+        return {k: 1 / len(watch) for k in watch}
+    return {k: (TAKER_SHARE / len(takers) if k in takers else (1 - TAKER_SHARE) / len(rest)) for k in watch}
+
+
 def card_notes(rows: list[dict], cards, renames: Mapping[str, str] | None = None) -> list[str]:
     """Plain sentences about each edited card (``cards``: names in the old pool)
     from a look's rows (the shape of :func:`verdict_rows`): *the card is dead*

@@ -67,14 +67,24 @@ def provenance_flip(kind: str, table, rng, n: int) -> PlantedEdit:
     return PlantedEdit(kind, [(card, "provenance", new)], n, [], f"{card} provenance {old} -> {new}")
 
 
-def rename(kind: str, table, rng, n: int) -> PlantedEdit:
-    """A rename: one card of ``table`` (the Cards page's table) given a new
+def rename(kind: str, session, rng, n: int) -> PlantedEdit:
+    """A rename: one card the games play (of the session's table) given a new
     name no card has; nothing the rules read changes."""
-    names = sorted(table["name"].to_list())
-    card = rng.choice(names)
+    from workbench.core.errors import WorkbenchError
+    names = sorted(session.table()["name"].to_list())
     taken = {x.lower() for x in names}
     new = rng.choice([x for x in NEW_NAMES if x.lower() not in taken])
-    return PlantedEdit(kind, [(card, "name", new)], n, [], f"{card} renamed {new}")
+    candidates = [x for x in names if not session._is_cell(x)]
+    rng.shuffle(candidates)
+    for card in candidates:
+        # a card whose name the rules use as a key (a setting-like entry) refuses a new one
+        try:
+            session.edit(card, "name", new)
+        except WorkbenchError:
+            continue
+        session.undo()
+        return PlantedEdit(kind, [(card, "name", new)], n, [], f"{card} renamed {new}")
+    raise WorkbenchError("no card of this pool can be renamed")
 
 
 def planted_module(game):

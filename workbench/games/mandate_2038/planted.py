@@ -57,7 +57,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             out.append(PlantedEdit(kind, [(card, "mandate", new)], n, [("score_spread", "higher")],
                                    f"{card} mandate award {old} -> {new}"))
         elif kind == RENAME:
-            out.append(rename(kind, table, rng, n))
+            out.append(rename(kind, session, rng, n))
         elif kind == NO_OP:
             out.append(provenance_flip(kind, table, rng, n))
         else:

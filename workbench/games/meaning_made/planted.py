@@ -130,7 +130,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
                                    [(f"{k}:{card}", "lower") for k in TAKER_KEYS],
                                    f"{card} bonus {_text(old) or 'none'} -> {_text(new)}"))
         elif kind == RENAME:
-            out.append(rename(kind, session.table(), rng, n))
+            out.append(rename(kind, session, rng, n))
         elif kind == NO_OP:
             card = rng.choice(sorted(cards.patterns) + sorted(cards.initiatives))
             if rng.random() < 0.7:

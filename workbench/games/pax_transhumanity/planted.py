@@ -85,7 +85,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher"),
                                                     ("stat:n_commercializations", "higher")], ", ".join(notes)))
         elif kind == RENAME:
-            out.append(rename(kind, table, rng, n))
+            out.append(rename(kind, session, rng, n))
         elif kind == NO_OP:
             out.append(provenance_flip(kind, table, rng, n))
         else:
