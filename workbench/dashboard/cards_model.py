@@ -326,7 +326,8 @@ def playtest_state(update) -> str:
     """One line saying what a streamed playtest update is."""
     if update.preview:
         return f"preview at {update.games} games per pool: an estimate, nothing decided yet"
-    decided = sum(1 for r in update.rows if r["verdict"] != UNDECIDED)
+    # (identical pairs are said from the first look but decide from 40 games: the row's own flag)
+    decided = sum(1 for r in update.rows if r.get("decided", r["verdict"] != UNDECIDED))
     if update.done:
         why = "every metric decided" if update.decided else "game budget spent"
         return f"final at {update.games} games per pool: {why}"
