@@ -12,8 +12,14 @@ budget, and writes:
   long run can be read (and resumed: edits already in the file are skipped)
   while it goes on;
 * a Markdown table on stdout per game: for each kind the edits, hits, wrong
-  directions and misses (for no-op edits: false calls), the share of hits
-  with its 95 % Wilson interval, and the median games per arm and seconds.
+  directions and misses (for no-op and rename edits: false calls), the share
+  of hits with its 95 % Wilson interval, the hits per player count, and the
+  median games per arm and seconds.
+
+The kinds include a card made much stronger or much weaker in what it gives
+(Meaning Made: ``stronger-card``, ``weaker-card``, expecting the taker
+metrics ``card_taker_*``) and a rename (``rename``, a quiet kind like
+``no-op``: any decided change is a false call).
 
 Run: ``.venv/bin/python analyses/planted_edits.py [--game ID ...] [--per-kind 10]
 [--budget 200] [--workers N] [--report-only]``. Too slow for the test suite
@@ -65,25 +71,31 @@ def generate(game_id: str, per_kind: int, seed: int, workers) -> list:
 
 def report(game_id: str, lines: list[dict]) -> str:
     kinds = list(dict.fromkeys(r["kind"] for r in lines))
-    rows = ["| kind | edits | hits | wrong | missed / false calls | hit share [95 %] | median games per arm | median s |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    from workbench.tweak.planted import QUIET_KINDS
+    rows = ["| kind | edits | hits | wrong | missed / false calls | hit share [95 %] | by players | "
+            "median games per arm | median s |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for kind in kinds:
         rs = [r for r in lines if r["kind"] == kind]
         n = len(rs)
         games = statistics.median(r["games"] for r in rs)
         secs = statistics.median(r["seconds"] for r in rs)
-        if kind == "no-op":
+        good = "quiet" if kind in QUIET_KINDS else "hit"
+        counts = sorted({r["players"] for r in rs})
+        by_players = ", ".join(f"{c}p {sum(r['outcome'] == good for r in rs if r['players'] == c)}/"
+                               f"{sum(r['players'] == c for r in rs)}" for c in counts)
+        if kind in QUIET_KINDS:
             false = sum(r["outcome"] == "false call" for r in rs)
             lo, hi = _wilson(false, n)
             rows.append(f"| {kind} | {n} | - | - | {false} false calls | false-call share "
-                        f"{false / n:.2f} [{lo:.2f}, {hi:.2f}] | {games:g} | {secs:.1f} |")
+                        f"{false / n:.2f} [{lo:.2f}, {hi:.2f}] | quiet {by_players} | {games:g} | {secs:.1f} |")
             continue
         hits = sum(r["outcome"] == "hit" for r in rs)
         wrong = sum(r["outcome"] == "wrong" for r in rs)
         missed = sum(r["outcome"] == "missed" for r in rs)
         lo, hi = _wilson(hits, n)
         rows.append(f"| {kind} | {n} | {hits} | {wrong} | {missed} | {hits / n:.2f} [{lo:.2f}, {hi:.2f}] | "
-                    f"{games:g} | {secs:.1f} |")
+                    f"hits {by_players} | {games:g} | {secs:.1f} |")
     # every edit not seen as planted, with what the last look said of its expected metrics
     notes = []
     for r in lines:
