@@ -10,8 +10,8 @@ from .common import emit_json
 def add_parser(sub) -> None:
     p = sub.add_parser("print", help="print-and-play card sheets (PDF) in a language",
                        description="Card sheets for every component kind of GAME: bleed, crop marks, "
-                                   "backs on the following page with mirrored columns (long-edge duplex). "
-                                   "Templates: cards/<game>/print/ (in --cards DIR when given). "
+                                   "backs on the following page with mirrored columns. " + duplex_help() +
+                                   " Templates: cards/<game>/print/ (in --cards DIR when given). "
                                    "See docs/print.md.")
     p.add_argument("game")
     p.add_argument("--lang", default="en", help="language of the cards' texts (default en)")
@@ -22,6 +22,15 @@ def add_parser(sub) -> None:
     p.add_argument("--out", required=True, metavar="FILE.pdf", help="where to write the PDF (missing folders on the way are created)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
     p.set_defaults(func=run)
+
+
+def duplex_help() -> str:
+    """How to print the sheets duplex, from the grids themselves: a landscape sheet turns
+    over its short edge, a portrait one over its long edge."""
+    from workbench.print.geometry import PAPERS, SIZES, grid_for
+    wide = [s for s in SIZES if any(grid_for(s, p).landscape for p in PAPERS)]
+    return ("Print duplex: landscape sheets (" + ", ".join(wide) + " cards) flip on the short edge, "
+            "portrait sheets (every other size) on the long edge; each page's footer says which.")
 
 
 def check_game(name: str) -> str:
@@ -78,7 +87,7 @@ def cut_list(deck) -> list[dict]:
     for i in range(0, len(deck.pages), 2):
         face = deck.pages[i]
         kind = next(k for k in deck.kinds if k.key == face["kind"])
-        first = kind.cards.index(face["cards"][0]) + 1 if face["cards"] else 0
+        first = face["first"] if face["cards"] else 0
         rows.append({"sheet": i // 2 + 1, "pages": f"{i + 1}-{i + 2}", "kind": kind.title,
                      "cards": len(face["cards"]), "first": first, "last": first + len(face["cards"]) - 1,
                      "orientation": "landscape" if face["grid"]["paper_w"] > face["grid"]["paper_h"] else "portrait",

@@ -141,7 +141,10 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
                 footer = (f"{game_name} · {lang} · {words.label('pool')} {version} · {kind.title} "
                           f"{start + 1}–{start + len(chunk)}/{len(kind.cards)} · "
                           f"{words.label('sheet')} {sheet} {side} · {flip} · ‡ {legend}")
-                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer, "flip": flip,
+                # the sheet's place in its kind is kept, not found again by looking its first card
+                # up: equal cards (identical tiles) would all be found at the first one's place
+                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "first": start + 1,
+                                   "footer": footer, "flip": flip,
                                    "grid": g.to_dict(), "marks": crop_marks(g, cells),
                                    "cells": [list(c) for c in cells]})
     return deck
