@@ -171,10 +171,12 @@ def remove_file(root: str | Path, name: str, what: str = "") -> bool:
     return True
 
 
-def connect_sqlite(path: str | Path, *, read_only: bool, timeout: float, what: str = ""):
+def connect_sqlite(path: str | Path, *, read_only: bool, timeout: float, what: str = "",
+                   immutable: bool = False):
     """The one ``sqlite3.connect`` of the workbench: ``path`` checked like any
     write (links, special files, folders), opened read-only (``mode=ro``: no
-    file is created, nothing written) or read-write. Whether the file is ours is
+    file is created, nothing written; ``immutable``: not even a WAL's side files,
+    for a file no writer holds) or read-write. Whether the file is ours is
     :mod:`.databases`' question."""
     import sqlite3
     real = check_path(path, what)
@@ -182,7 +184,8 @@ def connect_sqlite(path: str | Path, *, read_only: bool, timeout: float, what: s
         raise PathRefused(f"{what or path}: {real} is a folder, not a database")
     if read_only:
         from urllib.parse import quote
-        return sqlite3.connect(f"file:{quote(str(real))}?mode=ro", uri=True, timeout=timeout,
+        flags = "mode=ro&immutable=1" if immutable else "mode=ro"
+        return sqlite3.connect(f"file:{quote(str(real))}?{flags}", uri=True, timeout=timeout,
                                isolation_level=None, check_same_thread=False)
     refuse_inside_installed_package(real)
     return sqlite3.connect(str(real), timeout=timeout, isolation_level=None, check_same_thread=False)
