@@ -584,10 +584,12 @@ class TweakSession(CardOperations):
             self.files[loaded.path.name] = loaded
         self.baseline = self.cards
         self.dirty = False
+        self.history_problem = None
         try:
             self.last_version = versions.record_save(self.game, self.folder, note=note, source=source)
-        except WorkbenchError:
+        except WorkbenchError as exc:
             self.last_version = None
+            self.history_problem = str(exc)   # the save stands; the caller says why no version was recorded
         return [loaded.path for loaded in saved]
 
     def reload(self) -> EditReport:
