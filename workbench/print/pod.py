@@ -26,6 +26,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+from workbench.core import storage
 from workbench.core.errors import WorkbenchError
 
 from .geometry import SERVICE_BLEED, Grid
@@ -81,8 +82,7 @@ def export(deck: Deck, out: Path, *, ppi: float = MIN_PPI, formats: tuple[str, .
         raise WorkbenchError(f"--ppi {ppi:g}: give 300 to 1200 (print services ask for 300 or more)")
     if not set(formats) <= {"png", "pdf"} or not formats:
         raise WorkbenchError("formats are png and pdf")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = storage.make_folder(Path(out), "--out")
     names = file_names(deck)
     rows: list[dict] = []
     written: list[tuple[str, bytes]] = []
@@ -110,18 +110,20 @@ def export(deck: Deck, out: Path, *, ppi: float = MIN_PPI, formats: tuple[str, .
                 rows.append(_row(deck, key, c, copy, side, written[-1], None, None))
     old = _listed(out)
     for name, data in written:
-        path = out / name
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(data)
+        folder = storage.make_folder(storage.inside(out, name.split("/")[0], "--out"), "--out")
+        storage.write_bytes(storage.inside(folder, name.split("/")[1], "--out"), data, "--out")
     new = {name for name, _ in written}
     for name in sorted(old - new):          # only files this exporter wrote before
-        (out / name).unlink(missing_ok=True)
+        kind, file = name.split("/")
+        if (out / kind).is_dir():
+            storage.remove_file(storage.inside(out, kind, "--out"), file, "--out")
     order = {(r["kind"], r["card"], r["copy"]): i for i, r in enumerate(rows)}
     rows.sort(key=lambda r: (order[(r["kind"], r["card"], r["copy"])], r["side"] != "face", r["file"]))
-    with open(out / MANIFEST, "w", encoding="utf-8", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
-        w.writeheader()
-        w.writerows(rows)
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    storage.write_text(storage.inside(out, MANIFEST, "--out"), text.getvalue(), "--out")
     return {"game": deck.game, "lang": deck.lang, "out": str(out), "ppi": ppi, "files": len(written),
             "cards": deck.counts(), "bleed": next((k.grid.bleed for k in deck.kinds), SERVICE_BLEED),
             "manifest": str(out / MANIFEST)}
@@ -138,12 +140,16 @@ def _row(deck: Deck, key: str, c: dict, copy: int, side: str, item: tuple[str, b
 
 def _listed(out: Path) -> set[str]:
     """The files the previous manifest in ``out`` lists (names the exporter makes only)."""
-    path = out / MANIFEST
+    from workbench.core.data import read_file_bytes
+    path = storage.inside(out, MANIFEST, "--out")
     if not path.is_file():
         return set()
     ok = re.compile(r"^[a-z0-9_-]+/[a-z0-9-]+-\d+-(face|back)\.(png|pdf)$")
-    with open(path, encoding="utf-8", newline="") as f:
-        return {r.get("file", "") for r in csv.DictReader(f) if ok.match(r.get("file") or "")}
+    try:
+        text = read_file_bytes(path).decode("utf-8")
+    except (UnicodeDecodeError, WorkbenchError):
+        return set()                     # not a manifest this exporter wrote: delete nothing
+    return {r.get("file", "") for r in csv.DictReader(io.StringIO(text)) if ok.match(r.get("file") or "")}
 
 
 __all__ = ["export", "slug", "pixels", "file_names", "MIN_PPI"]
