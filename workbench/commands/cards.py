@@ -71,11 +71,13 @@ def run_import(args) -> int:
     from workbench.interop import card_sheets
     session = _session(args.game)
     result = card_sheets.import_file(session, args.file)
-    saved = [] if args.dry_run or not result.changes else session.save()
+    saved = [] if args.dry_run or not result.any else session.save()
     if args.json:
         emit_json({"game": session.game_id, "file": str(args.file), "saved": [str(p) for p in saved],
                    "changes": [{"kind": c.kind, "card": c.card, "column": c.column, "old": c.old, "new": c.new,
                                 "cell": c.where} for c in result.changes],
+                   "added": [{"kind": k, "card": n} for k, n in result.added],
+                   "removed": [{"kind": k, "card": n} for k, n in result.removed], "notes": result.notes,
                    "analyses": [line for r in result.reports for line in r.lines() if r.changed],
                    "untouched": result.untouched})
         return 0
@@ -91,6 +93,6 @@ def run_import(args) -> int:
         print(f"saved, but no version was recorded: {session.history_problem}", file=sys.stderr)
     if saved:
         print("saved " + ", ".join(p.name for p in saved) + " (the previous files are kept as .bak)")
-    elif result.changes:
+    elif result.any:
         print("dry run: nothing saved")
     return 0

@@ -82,6 +82,11 @@ PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game lengt
                    "duration_actions": "game length (actions)", "score_spread": "score spread"}
 
 
+#: the first item of an :meth:`TweakSession.edit_many` entry that adds or deletes a
+#: card (a NUL: no card name holds one)
+ADD, DELETE = "\x00add", "\x00delete"
+
+
 def _label(key: str | None, game) -> str | None:
     """The playtest row's name. Completion is the share of games that ended
     with a winner; a game where the table wins or loses together calls it its
@@ -538,15 +543,24 @@ class TweakSession(CardOperations):
         target.append((current, card, column))
         return report
 
-    def edit_many(self, edits: list[tuple[str, str, object]], *, label: str = "import") -> list[EditReport]:
+    def edit_many(self, edits: list[tuple], *, label: str = "import") -> list[EditReport]:
         """Several edits ``(card, column, value)`` as one change: all or none (the
         first refused edit raises :class:`EditRefused` naming its index, and the
-        session is left exactly as it was), and one step of undo."""
+        session is left exactly as it was), and one step of undo. An item may also
+        be ``(ADD, kind, name)`` or ``(DELETE, card)`` (a sheet that adds and
+        removes cards: :meth:`add_card`, :meth:`delete_card`, refused while
+        something names the card)."""
         kept = (self.raw, self.cards, self._graph, self._analyses, self.dirty, len(self._undo), list(self._redo))
         reports = []
-        for i, (card, column, value) in enumerate(edits):
+        for i, item in enumerate(edits):
             try:
-                reports.append(self.edit(card, column, value))
+                if item[0] == ADD:
+                    reports.append(self.add_card(item[1], item[2]))
+                elif item[0] == DELETE:
+                    reports.append(self.delete_card(item[1]))
+                else:
+                    card, column, value = item
+                    reports.append(self.edit(card, column, value))
             except WorkbenchError as exc:
                 self.raw, self.cards, self._graph, self._analyses, self.dirty = kept[:5]
                 del self._undo[kept[5]:]
