@@ -143,3 +143,39 @@ def test_every_sheet_of_every_game_exports_and_reimports_with_no_change(game, fm
     result = card_sheets.changes(session, spreadsheet.read(out, fmt))
     assert not result.any and result.untouched == [], (result.lines()[:5], result.untouched[:5])
     assert card_sheets.import_file(session, out, fmt).reports == [] and not session.can_undo
+
+
+def test_watch_reimports_on_save_reports_a_refusal_and_stops_when_bounded(cards_copy, tmp_path):
+    """The watch with a scripted clock: each poll is a step of the script (a save of
+    the sheet, a bad save, nothing), so the test waits on no real time."""
+    from workbench.interop.sheet_watch import watch
+    session = open_session(game_id="mandate-2038")
+    out = tmp_path / "m.xlsx"
+    card_sheets.export(session, out)
+    wb = openpyxl.load_workbook(out)
+    ws = wb["facility"]
+    header = [c.value for c in ws[1]]
+    cell = ws.cell(row=2, column=header.index("runway") + 1)
+    old = cell.value
+    lines: list[str] = []
+    steps = iter(["bad", None, None, "good", None, None, None])
+    t = [0.0]
+
+    def step(_seconds):
+        t[0] += 1
+        what = next(steps, None)
+        if what == "bad":
+            cell.value = "lots"
+            wb.save(out)
+        elif what == "good":
+            cell.value = old + 2
+            wb.save(out)
+
+    assert watch("mandate-2038", out, interval=0.1, max_imports=1, duration=100, say=lines.append,
+                 sleep=step, clock=lambda: t[0]) == 1
+    assert any(line.startswith("refused, nothing saved") and "whole number" in line for line in lines)
+    assert any(f"runway: {old} -> {old + 2}" in line for line in lines) and lines[-1].startswith("saved ")
+    assert card_sheets.tables(open_session(game_id="mandate-2038"))["facility"][1][0][header.index("runway")] \
+        == old + 2
+    with pytest.raises(Exception, match="--interval"):
+        watch("mandate-2038", out, interval=0)

@@ -1,4 +1,4 @@
-"""``workbench cards export|import``: a game's cards as a spreadsheet and back.
+"""``workbench cards export|import|watch``: a game's cards as a spreadsheet and back.
 
 Export writes one sheet per card kind (``.xlsx``, ``.ods``, or a folder of
 ``<kind>.csv``); import takes the cells that differ from the card files as one
@@ -36,6 +36,18 @@ def add_parser(sub) -> None:
     i.add_argument("--dry-run", action="store_true", help="show the changes, save nothing")
     i.add_argument("--json", action="store_true", help="print one JSON document")
     i.set_defaults(func=run_import)
+    w = cs.add_parser("watch", help="re-import a spreadsheet each time it is saved",
+                      description="Poll FILE (its time and size) and import it each time it is saved, as "
+                                  "'cards import' does, saving the cards so the Cards and Play pages follow "
+                                  "the sheet. A refused sheet is one line and changes nothing; the watch goes "
+                                  "on. Stops on Ctrl-C, after --max-imports or after --for seconds.")
+    w.add_argument("game")
+    w.add_argument("file", metavar="FILE", help="an .xlsx or .ods file, a <kind>.csv, or a folder of them")
+    w.add_argument("--interval", type=float, default=1.0, help="seconds between looks, 0.1 to 60 (default 1)")
+    w.add_argument("--max-imports", type=int, default=1000, help="stop after this many saved imports (default 1000)")
+    w.add_argument("--for", dest="duration", type=float, default=8 * 3600, metavar="SECONDS",
+                   help="stop after this long (default 8 hours, at most a week)")
+    w.set_defaults(func=run_watch)
 
 
 def _session(game: str):
@@ -95,4 +107,12 @@ def run_import(args) -> int:
         print("saved " + ", ".join(p.name for p in saved) + " (the previous files are kept as .bak)")
     elif result.any:
         print("dry run: nothing saved")
+    return 0
+
+
+def run_watch(args) -> int:
+    from workbench.interop.sheet_watch import watch
+    from . import validate
+    watch(validate.game_id(args.game), args.file, interval=args.interval, max_imports=args.max_imports,
+          duration=args.duration, say=lambda line: print(line, flush=True))
     return 0
