@@ -179,3 +179,31 @@ def test_watch_reimports_on_save_reports_a_refusal_and_stops_when_bounded(cards_
         == old + 2
     with pytest.raises(Exception, match="--interval"):
         watch("mandate-2038", out, interval=0)
+
+
+def test_decks_without_a_card_list_have_a_sheet_too(cards_copy, tmp_path):
+    """Meaning Made's Event deck (its code edited from the sheet) and Mandate's Core
+    Action cards (shown, every faction's six; a change is refused with what to edit)."""
+    session = open_session(game_id="meaning-made")
+    header, rows = card_sheets.tables(session)["event"]
+    assert len(rows) == 12 and header[:2] == ["name", "code"]
+    draft = next(r for r in rows if r[header.index("provenance")] == "draft")
+    edited = [list(r) for r in rows]
+    edited[rows.index(draft)][1] = draft[1] % 6 + 1
+    spreadsheet.write({"event": (header, edited)}, tmp_path / "mm", "csv")
+    result = card_sheets.import_file(session, tmp_path / "mm" / "event.csv")
+    assert [(c.card, c.column, c.new) for c in result.changes] == [(draft[0], "code", draft[1] % 6 + 1)]
+    assert next(e for e in session.raw["events.yaml"]["events"] if e["id"] == draft[0])["code"] == draft[1] % 6 + 1
+    spreadsheet.write({"event": (header, edited[1:])}, tmp_path / "mm", "csv")
+    with pytest.raises(DataError, match="cannot remove"):
+        card_sheets.import_file(session, tmp_path / "mm" / "event.csv")
+    mandate = open_session(game_id="mandate-2038")
+    header, rows = card_sheets.tables(mandate)["action"]
+    factions = card_sheets.tables(mandate)["faction"][1]
+    assert len(rows) == 6 * len(factions) == 36
+    changed = [list(r) for r in rows]
+    changed[0][header.index("action")] = "sleep"
+    spreadsheet.write({"action": (header, changed)}, tmp_path / "m", "csv")
+    with pytest.raises(DataError, match="faction sheet"):
+        card_sheets.import_file(mandate, tmp_path / "m" / "action.csv")
+    assert not mandate.can_undo

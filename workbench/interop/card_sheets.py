@@ -88,7 +88,17 @@ def tables(session) -> dict[str, tuple[list[str], list[list]]]:
                 values.append(_text(row.get(col)))
         values = [None if v == "" else v for v in values]
         out.setdefault(kind, (header, []))[1].append(values)
+    for kind, (header, rows) in decks(session).items():     # decks outside the card lists
+        out[kind] = (header + [ID], [[None if v == "" else _text(v) for v in r] + [r[0]] for r in rows])
     return out
+
+
+def decks(session) -> dict[str, tuple[list[str], list[list]]]:
+    """The session's decks kept outside its card lists (``deck_sheets``: Events, Core
+    Actions...); a sheet edits what their ``deck_edit`` allows and never adds or
+    removes one."""
+    make = getattr(session, "deck_sheets", None)
+    return make() if make else {}
 
 
 def export(session, path: str | Path, fmt: str | None = None) -> dict:
@@ -163,6 +173,7 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
     added, removed and renamed; checked for shape (known sheets, columns and
     cards) but not yet validated."""
     current = tables(session)
+    fixed = set(decks(session))
     result = ImportResult()
     seen: set[tuple[str, str]] = set()
     for sheet in sheets:
@@ -193,6 +204,9 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
             if not name and not was:
                 continue                       # an empty row
             if id_at is not None and not was:  # a new card
+                if sheet.name in fixed:
+                    raise _refuse(sheet, f"the {sheet.name} cards are fixed by the game's data: a sheet edits "
+                                         "their values, it cannot add one", number, name_at)
                 if name.lower() in by_name or name.lower() in new_names:
                     raise _refuse(sheet, f"a new card named {name!r}, but a {sheet.name} has that name; "
                                          "give it another, or its row the card column it was exported with",
@@ -238,6 +252,9 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
         if id_at is not None:
             for r in rows:
                 if str(r[0]).lower() not in kept:
+                    if sheet.name in fixed:
+                        raise _refuse(sheet, f"no row for {r[0]!r}: the {sheet.name} cards are fixed by the "
+                                             "game's data, a sheet cannot remove one")
                     result.removed.append((sheet.name, str(r[0])))
                     seen.add((sheet.name, str(r[0]).lower()))
     result.untouched = [f"{kind}:{r[0]}" for kind, (_, rows) in current.items() for r in rows
@@ -285,8 +302,15 @@ def import_file(session, path: str | Path, fmt: str | None = None) -> ImportResu
             if (c.kind, c.card) == (kind, name):
                 items.append((_ref(session, kind, name), c.column, c.new))
                 where.append(c.where)
+    fixed = set(decks(session))
     for c in result.changes:
-        if (c.kind, c.card) not in added:
+        if c.kind in fixed:
+            try:
+                items.append(session.deck_edit(c.kind, c.card, c.column, c.new))
+            except WorkbenchError as exc:
+                raise DataError(f"{c.where}: {exc}", file=str(path)) from None
+            where.append(c.where)
+        elif (c.kind, c.card) not in added:
             items.append((_ref(session, c.kind, c.card), c.column, c.new))
             where.append(c.where)
     try:

@@ -333,6 +333,20 @@ class TweakSession(CardOperations):
         for file, kind, entry in self._entries():
             yield kind, str(entry.get("name", "")), entry, self.raw[file]
 
+    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
+        """Decks kept outside the card lists, as a spreadsheet shows them: the Event
+        deck (its letter is its name, its Consequence Code the one value it has)."""
+        rows = [[str(e["id"]), e.get("code"), e.get("provenance")] for e in self.raw["events.yaml"]["events"]]
+        return {"event": (["name", "code", "provenance"], rows)}
+
+    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
+        """The :meth:`edit_many` item that sets ``column`` of a deck card, or a
+        refusal saying what a sheet can change there."""
+        if kind == "event" and column == "code":
+            return (f"event {name}", "code", value)
+        raise WorkbenchError(f"an Event card's {column} is not edited from a sheet (only its code); "
+                             "change it in events.yaml")
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
         rows = []
