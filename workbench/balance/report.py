@@ -123,9 +123,11 @@ def plot_search(trials: list[dict], path: Path, title: str) -> Path:
     src = ColumnDataSource(dict(trial=xs, loss=ys, best=best))
     fig.scatter("trial", "loss", source=src, size=7, legend_label="trial")
     fig.step("trial", "best", source=src, mode="after", line_width=2, color="firebrick", legend_label="best so far")
+    from bokeh.embed import file_html
+
+    from workbench.core import storage
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save(fig, filename=str(path), resources=INLINE, title=title)
+    storage.write_text(path, file_html(fig, resources=INLINE, title=title), "--plot")
     return path
 
 

@@ -28,7 +28,7 @@ import polars as pl
 
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
-from workbench.core import cardfile
+from workbench.core import cardfile, storage
 
 from workbench.graphs import pool_edit
 from .session import EditReport, TweakSession
@@ -208,7 +208,7 @@ class PoolTweakSession(TweakSession):
             tmp_path = Path(tmp)
             for name in self.spec.files:
                 text = dump_yaml(raw[name], fast=True) if name in raw else (self.folder / name).read_text(encoding="utf-8")
-                (tmp_path / name).write_text(text, encoding="utf-8")
+                storage.scratch_write(tmp_path, name, text)
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
                 check_pool_names(tmp_path, self.spec.files)

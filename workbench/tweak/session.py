@@ -27,7 +27,6 @@ again; ``export`` writes the flat card table as CSV or Parquet.
 from __future__ import annotations
 
 import copy
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -504,11 +503,12 @@ class TweakSession(CardOperations):
         """The pool ``raw`` describes, validated exactly as the loader validates files."""
         with tempfile.TemporaryDirectory(prefix="workbench-tweak-") as tmp:
             tmp_path = Path(tmp)
+            from workbench.core import storage
             for item in self.folder.iterdir():
                 if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
-                    shutil.copyfile(item, tmp_path / item.name)  # bytes: the loader judges them
+                    storage.scratch_copy(item, tmp_path)  # bytes: the loader judges them
             for name in EDITABLE_FILES:
-                (tmp_path / name).write_text(dump_yaml(raw[name], fast=True), encoding="utf-8")
+                storage.scratch_write(tmp_path, name, dump_yaml(raw[name], fast=True))
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
                 check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")))
@@ -656,14 +656,19 @@ class TweakSession(CardOperations):
 
     def export(self, path: str | Path) -> Path:
         """The flat card table as ``.csv`` or ``.parquet`` (by suffix)."""
+        import io
+
+        from workbench.core import storage
         path = Path(path)
         table = self.table()
+        buf = io.BytesIO()
         if path.suffix == ".csv":
-            table.write_csv(path)
+            table.write_csv(buf)
         elif path.suffix == ".parquet":
-            table.write_parquet(path)
+            table.write_parquet(buf)
         else:
             raise WorkbenchError(f"export to .csv or .parquet, not {path.suffix or 'no suffix'}")
+        storage.write_bytes(path, buf.getvalue(), "--out")
         return path
 
     # -- playtesting ---------------------------------------------------------------
