@@ -49,7 +49,9 @@ def writes_in(source: str) -> list[tuple[int, str]]:
             continue
         f = node.func
         keywords = [k.value for k in node.keywords if k.arg == "mode"]
-        if isinstance(f, ast.Name) and f.id == "open":
+        if isinstance(f, ast.Name) and f.id == "save" and any(k.arg == "filename" for k in node.keywords):
+            found.append((node.lineno, node.col_offset, "save(filename=...)"))     # bokeh.io.save
+        elif isinstance(f, ast.Name) and f.id == "open":
             mode = _literal_mode(list(node.args[1:2]) + keywords)
             if mode is not None and any(c in mode for c in "wax+?"):
                 found.append((node.lineno, node.col_offset, f"open(..., {mode!r})"))
@@ -78,11 +80,12 @@ open(p, "w"); open(p, mode="ab"); open(p)
 Path(p).write_text("x"); p.write_bytes(b""); p.mkdir(); p.unlink()
 os.makedirs(p); os.remove(p); shutil.rmtree(p); shutil.copy2(a, b); shutil.copytree(a, b)
 sqlite3.connect(p); p.open("w"); text.replace("a", "b"); frame.rename({"a": "A"})
+save(fig, filename=p)
 """
     kinds = [k for _, k in writes_in(sample)]
     assert kinds == ["open(..., 'w')", "open(..., 'ab')", ".write_text()", ".write_bytes()", ".mkdir()",
                      ".unlink()", "os.makedirs", "os.remove", "shutil.rmtree", "shutil.copy2", "shutil.copytree",
-                     "sqlite3.connect", ".open('w')"]
+                     "sqlite3.connect", ".open('w')", "save(filename=...)"]
 
 
 def test_nothing_writes_a_file_outside_the_safety_module():

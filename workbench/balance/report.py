@@ -106,7 +106,6 @@ def by_skill(before: list[dict], after: list[dict]) -> list[dict]:
 
 def plot_search(trials: list[dict], path: Path, title: str) -> Path:
     """Every trial's loss (target misses + change cost) and the best so far, as bokeh HTML."""
-    from bokeh.io import save
     from bokeh.models import ColumnDataSource
     from bokeh.plotting import figure
     from bokeh.resources import INLINE
