@@ -93,6 +93,25 @@ def main() -> int:
         wb.save(bad)
         t_bad, rc_bad, tail_bad = run(["cards", "import", opts.game, str(bad), "--dry-run"], env)
         out.update({"bad_last_cell_s": round(t_bad, 2), "bad_exit": rc_bad, "bad_line": tail_bad})
+        # hostile: a sheet declaring a million rows, and a formula saved without its value
+        import re
+        import zipfile
+        huge = tmp / "huge.xlsx"
+        with zipfile.ZipFile(book) as zin, zipfile.ZipFile(huge, "w", zipfile.ZIP_DEFLATED) as zout:
+            for item in zin.infolist():
+                data = zin.read(item)
+                if item.filename.startswith("xl/worksheets/"):
+                    data = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:F1048576"', data)
+                zout.writestr(item, data)
+        t_huge, rc_huge, tail_huge = run(["cards", "import", opts.game, str(huge), "--dry-run"], env)
+        formula = tmp / "formula.xlsx"
+        wb = openpyxl.load_workbook(book)
+        ws = wb["headline"]
+        ws.cell(row=2, column=header.index("text") + 1).value = '=CONCAT("a","b")'
+        wb.save(formula)
+        t_formula, rc_formula, tail_formula = run(["cards", "import", opts.game, str(formula), "--dry-run"], env)
+        out.update({"huge_declared_s": round(t_huge, 2), "huge_exit": rc_huge, "huge_line": tail_huge,
+                    "formula_s": round(t_formula, 2), "formula_exit": rc_formula, "formula_line": tail_formula})
         out["load_average"] = os.getloadavg()
         print(json.dumps(out, indent=1))
     finally:

@@ -565,8 +565,9 @@ class TweakSession(CardOperations):
                     raise EditRefused(i, exc) from None
             try:
                 cards = self._validate(raw, **puts[0][3]) if len(puts) == 1 else self._validate(raw)
-            except WorkbenchError:
-                i, exc = self._first_refused(edits)
+            except WorkbenchError as exc:
+                named = self._named_edit(exc, edits, puts)
+                i, exc = named if named is not None else self._first_refused(edits)
                 raise EditRefused(i, exc) from None
         finally:
             self._batching = False
@@ -580,6 +581,22 @@ class TweakSession(CardOperations):
         self._undo.append((previous, label, counted(len(puts), "value")))
         self._redo.clear()
         return [report]
+
+    @staticmethod
+    def _named_edit(exc: WorkbenchError, edits: list, puts: list) -> tuple[int, WorkbenchError] | None:
+        """The edit a validation refusal names by its card and field (no further
+        validation needed), or None when it names none of them."""
+        if not isinstance(exc, DataError) or exc.card is None:
+            return None
+        card = str(exc.card).lower()
+        mine = [i for i, (name, _, _, where) in enumerate(puts)
+                if card in {str(name).lower(), str(where.get("key", "")).lower(), str(where.get("card", "")).lower(),
+                            str(edits[i][0]).lower()}]
+        exact = [i for i in mine if exc.field is not None and str(exc.field).split(".")[0] == edits[i][1].split(".")[0]]
+        if not (exact or mine):
+            return None
+        i = (exact or mine)[0]
+        return i, DataError(exc.message, file=exc.file, card=puts[i][0], field=edits[i][1])
 
     def _first_refused(self, edits: list[tuple[str, str, object]]) -> tuple[int, WorkbenchError]:
         """The first edit whose prefix of ``edits`` no longer validates, with the
