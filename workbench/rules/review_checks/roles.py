@@ -1,0 +1,33 @@
+"""Who does what to whom, compared clause by clause (:mod:`workbench.rules.roles`):
+terms that traded clauses within a sentence, and bounds that count something else."""
+
+from __future__ import annotations
+
+from ..meaning import aligned_sentences
+from ..roles import bound_changes, clause_swap
+from .base import ClauseCheck, Pair
+
+_BOUND_WORDS = {"min": "at least", "max": "at most", "exact": "exactly"}
+
+
+class ClauseRolesCheck(ClauseCheck):
+    """Each term stays in its clause of the sentence, and each bounded number keeps its bound (at least, at most, exactly)."""
+
+    name = "roles"
+    headings = False
+
+    def run(self, p: Pair):
+        out = []
+        for i, (x, y) in enumerate(aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang), 1):
+            swap = clause_swap(x, y)
+            if swap:
+                u, v = swap
+                out.append((f"clauses {u} / {v}",
+                            f"sentence {i}: {u} stands where its source has {v}, and the other way round (each in "
+                            "the other's clause): check who does what to whom"))
+        for n, a, b in bound_changes(p.src_full, p.src_lang, p.tr_full, p.tr_lang):
+            words_a = " / ".join(_BOUND_WORDS[k] for k in a.split("/"))
+            words_b = " / ".join(_BOUND_WORDS[k] for k in b.split("/"))
+            out.append((f"bound on {n}: {a} -> {b}",
+                        f"the source says {words_a} {n}, the translation {words_b} {n}: check what is counted"))
+        return out
