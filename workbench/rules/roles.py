@@ -151,3 +151,83 @@ def bound_changes(src: str, src_lang: str, tr: str, tr_lang: str) -> list[tuple[
         if a[n] != b[n] and not (a[n] & b[n]):
             out.append((n, "/".join(sorted(a[n])), "/".join(sorted(b[n]))))
     return out
+
+
+# --------------------------------------------------------------------------- people's roles
+# who gives and who receives: English says it with a preposition before the person ("to a
+# rival", "from the active player") or with the person right after a verb of giving ("pays
+# a rival 2"); Hungarian with the person's case ending (*riválisnak* "to a rival",
+# *játékostól* "from the player")
+_EN_ROLE_PREP = {"to": "recipient", "from": "source"}
+_EN_GIVING = ("give", "gives", "pay", "pays", "offer", "offers", "hand", "hands", "lend", "lends", "owe", "owes")
+_HU_ROLE_END = (("recipient", ("nak", "nek")), ("source", ("tól", "től")))
+_HU_PERSON_NOUNS = ("játékos", "rivális", "riválisa", "riválisod", "ellenfél", "ellenfele", "mindenki", "többiek",
+                    "csoport", "játékosa")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def _actor_of(words: list[str], lang: str) -> str:
+    from .meaning import concepts
+    found = [c for c in concepts(" ".join(words), lang) if c.startswith("actor.")]
+    return found[0] if len(found) == 1 else ""
+
+
+@functools.lru_cache(maxsize=8192)
+def people_roles(text: str, lang: str) -> tuple[tuple[str, str], ...]:
+    """``(actor concept, role)`` for each person of ``text`` named as a recipient or a
+    source (see above), in text order."""
+    lang = base_lang(lang)
+    words = _WORD_RE.findall(_PLACEHOLDER.sub(" x ", text))
+    low = [w.lower() for w in words]
+    out = []
+    for i, w in enumerate(low):
+        if lang == "en":
+            role = _EN_ROLE_PREP.get(w) or ("recipient" if w in _EN_GIVING else "")
+            if not role:
+                continue
+            # the person: up to four words after the preposition, stopping at the next one
+            window = []
+            for x in low[i + 1:i + 5]:
+                if x in _EN_ROLE_PREP or x in ("and", "or", "who", "that", "if", "when"):
+                    break
+                window.append(x)
+            actor = _actor_of(window, lang) if window else ""
+            if actor and not (w in _EN_GIVING and window[0] in ("to", "from")):
+                out.append((actor, role))
+        elif lang == "hu":
+            role = next((r for r, ends in _HU_ROLE_END if w.endswith(ends) and len(w) > 5), "")
+            if not role:
+                continue
+            window = low[max(0, i - 3):i + 1]
+            actor = _actor_of(window, lang)
+            # the ending is on the person's own word
+            if actor and (_actor_of([w], lang) == actor or w[:-3].endswith(_HU_PERSON_NOUNS)):
+                out.append((actor, role))
+    return tuple(out)
+
+
+def people_role_changes(src: str, src_lang: str, tr: str, tr_lang: str) -> list[str]:
+    """What changed in who gives and who receives between two sentences (see
+    :func:`people_roles`): a person named as recipient in one and as source in the other,
+    or a role given to another person. Only people both sentences name with a role."""
+    a, b = set(people_roles(src, src_lang)), set(people_roles(tr, tr_lang))
+    if a == b:
+        return []
+    actors = {c for c, _ in a} & {c for c, _ in b}
+    out = []
+    for c in sorted(actors):
+        ra, rb = {r for x, r in a if x == c}, {r for x, r in b if x == c}
+        if len(ra) == 1 and len(rb) == 1 and ra != rb:
+            out.append(f"{c.split('.', 1)[1]}: {next(iter(ra))} -> {next(iter(rb))}")
+    for r in ("recipient", "source"):
+        ca, cb = {c for c, x in a if x == r}, {c for c, x in b if x == r}
+        if len(ca) == 1 and len(cb) == 1 and ca != cb:
+            x, y = next(iter(ca)), next(iter(cb))
+            if y in {c for c, _ in a} | _named(src, src_lang) and x in _named(tr, tr_lang) | {c for c, _ in b}:
+                out.append(f"{r}: {x.split('.', 1)[1]} -> {y.split('.', 1)[1]}")
+    return out
+
+
+def _named(text: str, lang: str) -> set[str]:
+    from .meaning import concepts
+    return {c for c in concepts(text, lang) if c.startswith("actor.")}

@@ -4,7 +4,7 @@ terms that traded clauses within a sentence, and bounds that count something els
 from __future__ import annotations
 
 from ..meaning import aligned_sentences
-from ..roles import bound_changes, clause_swap
+from ..roles import bound_changes, clause_swap, people_role_changes
 from .base import ClauseCheck, Pair
 
 _BOUND_WORDS = {"min": "at least", "max": "at most", "exact": "exactly"}
@@ -25,6 +25,10 @@ class ClauseRolesCheck(ClauseCheck):
                 out.append((f"clauses {u} / {v}",
                             f"sentence {i}: {u} stands where its source has {v}, and the other way round (each in "
                             "the other's clause): check who does what to whom"))
+        for i, (x, y) in enumerate(aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang), 1):
+            for change in people_role_changes(x, p.src_lang, y, p.tr_lang):
+                out.append((f"people {change}", f"sentence {i}: {change} (who gives, who receives): check who does "
+                                                "what to whom"))
         for n, a, b in bound_changes(p.src_full, p.src_lang, p.tr_full, p.tr_lang):
             words_a = " / ".join(_BOUND_WORDS[k] for k in a.split("/"))
             words_b = " / ".join(_BOUND_WORDS[k] for k in b.split("/"))
