@@ -9,8 +9,9 @@ word order inside a clause changes (Hungarian puts a possessor first, a verb las
   an icon-marked word such as 🛡️Vitals, or a written-out game term of the glossary) the
   index of the clause it stands in;
 * :func:`clause_swap` finds two terms that traded clauses: the pairs of terms that share
-  a clause in the source but not in the translation (and the other way round) become
-  fewer by at least two when the two terms are put back in each other's place;
+  a clause in the source but not in the translation (and the other way round), or stand
+  in clauses of the other order, become fewer by at least two when the two terms are put
+  back in each other's place;
 * :func:`term_case_roles` reads a term's role from its grammar: Hungarian case endings
   (*-nak/-nek* recipient, *-tól/-től* and *-ból/-ből* source, *-ba/-ra/-hoz* goal,
   *-t* object, none: the actor or a possessor), English prepositions before it ("to"
@@ -66,6 +67,11 @@ def clause_of_terms(text: str) -> dict[str, list[int]]:
 # trade ("After the 🌳Legacy, raise 🌟Meaning ... and resolve the ⚡Bonus" / "..., és
 # oldd fel"); with four or more the bundled sentences (486 clause pairs) show none
 CLAUSE_SWAP_MIN_TERMS = 4
+# terms in different clauses are also compared by which clause comes first (a list keeps
+# its order across languages): on the planted trades of one development seed this finds
+# 817 of 7,988 against 618 by clause membership alone, with no bundled sentence and no
+# correct rewording flagged (with three terms, 3 of 70 leading clauses moved to the end were)
+ORDERED = True
 
 
 @functools.lru_cache(maxsize=4096)
@@ -80,8 +86,12 @@ def clause_swap(src: str, tr: str) -> tuple[str, str] | None:
     sb = {k: b[k][0] for k in common}
     pairs = list(itertools.combinations(common, 2))
 
+    def rel(s: dict, u: str, v: str) -> int:
+        # same clause, or which clause comes first (a list keeps its order across languages)
+        return 0 if s[u] == s[v] else (1 if s[u] < s[v] else -1) if ORDERED else 1
+
     def disagree(s: dict) -> int:
-        return sum((sa[u] == sa[v]) != (s[u] == s[v]) for u, v in pairs)
+        return sum(rel(sa, u, v) != rel(s, u, v) for u, v in pairs)
 
     before = disagree(sb)
     if before < 2:
