@@ -79,7 +79,7 @@ def clause_swap(src: str, tr: str) -> tuple[str, str] | None:
     """Two terms of a sentence that stand in each other's clause in the translation
     (see the module doc), or None."""
     a, b = clause_of_terms(src), clause_of_terms(tr)
-    common = [k for k in a if len(a[k]) == 1 and len(b.get(k, ())) == 1]
+    common = [k for k in a if len(set(a[k])) == 1 and len(set(b.get(k, ()))) == 1]
     if len(common) < CLAUSE_SWAP_MIN_TERMS:
         return None
     sa = {k: a[k][0] for k in common}
@@ -241,3 +241,96 @@ def people_role_changes(src: str, src_lang: str, tr: str, tr_lang: str) -> list[
 def _named(text: str, lang: str) -> set[str]:
     from .meaning import concepts
     return {c for c in concepts(text, lang) if c.startswith("actor.")}
+
+
+# --------------------------------------------------------------------------- what "each" ranges over
+# "Each Core Action can be picked once an Era": "each" ranges over the Core Actions and
+# "once an Era" over the Eras; *Minden Alapakció Korszakonként egyszer* says the same with
+# *minden* and the distributive ending *-nként*. A translation that puts "each" on another
+# noun ("a Core Action can be picked once each Era") keeps every word and changes the rule.
+_EN_EVERY = ("each", "every", "all", "per")
+_EN_ONCE = ("once", "twice", "one", "1")
+_EN_ONCE_ART = ("a", "an", "per", "each", "every")
+_HU_EVERY = ("minden", "mindegyik", "valamennyi", "összes")
+_HU_SKIP = ("olyan", "egyes", "egyéb", "további", "egyes", "a", "az", "egy")
+_HU_DISTRIBUTIVE = ("nként",)
+
+
+def _head_id(words: list[str], lang: str, terms: tuple, quantifier: str = "") -> str:
+    """What a few words after "each" name: the game term of the glossary that starts
+    nearest (its index), a time (turn, round, Era) or a person (``actor.each`` for "each
+    player", read with the quantifier word), or ""."""
+    from .glossary import term_positions
+    from .meaning import concepts
+    text = " ".join(words)
+    best, found = None, ""
+    for i, forms in enumerate(terms):
+        for f in forms:
+            pos = term_positions(f, text, lenient=True)
+            if pos and (best is None or min(pos) < best):
+                best, found = min(pos), f"term:{i}"
+    if found and best <= 1:
+        return found
+    hit = [c for c in concepts(" ".join(([quantifier] if quantifier else []) + words[:2]), lang)
+           if c.startswith(("time.", "actor."))]
+    return hit[0] if hit else ""
+
+
+@functools.lru_cache(maxsize=4096)
+def quantified_heads(text: str, lang: str, terms: tuple = ()) -> tuple[str, ...]:
+    """What each "each" of ``text`` ranges over (see above), as ids that line up across
+    languages: ``term:<n>`` for the glossary's n-th term (``terms`` holds the forms of
+    each term in ``lang``), ``time.era``, ``actor.each`` ... In text order."""
+    lang = base_lang(lang)
+    words = [w.lower() for w in _WORD_RE.findall(_PLACEHOLDER.sub(" ", text))]
+    out = []
+    for i, w in enumerate(words):
+        window = []
+        if lang == "en":
+            if w in _EN_EVERY:
+                window = words[i + 1:i + 4]
+            elif w in _EN_ONCE and i + 1 < len(words) and words[i + 1] in _EN_ONCE_ART[:2]:
+                window = words[i + 2:i + 4]
+        elif lang == "hu":
+            if w in _HU_EVERY:
+                rest = [x for x in words[i + 1:i + 5] if x not in _HU_SKIP]
+                window = rest[:3]
+            elif w.endswith(_HU_DISTRIBUTIVE) and len(w) > 6:
+                window = [w]
+        if window:
+            head = _head_id(window, lang, terms, w if w in _EN_EVERY + _HU_EVERY else "")
+            if head:
+                out.append(head)
+    return tuple(out)
+
+
+def scope_change(src: str, src_lang: str, src_terms: tuple, tr: str, tr_lang: str,
+                 tr_terms: tuple) -> tuple[str, str] | None:
+    """``(source head, translation head)`` where "each" ranges over another thing in the
+    translation of a sentence than in its source ("each Core Action ... once" become "a
+    Core Action ... once each Era"; *Korszakonként* become *fordulónként*), or None."""
+    from collections import Counter
+    a = Counter(quantified_heads(src, src_lang, src_terms))
+    b = Counter(quantified_heads(tr, tr_lang, tr_terms))
+    lost, added = a - b, b - a
+    # only a move: one head for another, each named on both sides and neither a person
+    # (a translator says "each" of a thing in many ways, *minden olyan ... után*, "a pair
+    # each of": a head lost or gained alone flagged 14 of the 486 bundled pairs)
+    if sum(lost.values()) == 1 and sum(added.values()) == 1:
+        x, y = next(iter(lost)), next(iter(added))
+        if not x.startswith("actor.") and not y.startswith("actor.") and \
+                all(_names(t, lang, terms, h) for t, lang, terms in ((src, src_lang, src_terms), (tr, tr_lang, tr_terms))
+                    for h in (x, y)):
+            return x, y
+    return None
+
+
+def _names(text: str, lang: str, terms: tuple, head: str) -> bool:
+    """Does ``text`` name what ``head`` stands for (with "each" or without)?"""
+    from .glossary import find_term
+    from .meaning import concepts
+    if head.startswith("term:"):
+        return any(find_term(f, text, lenient=True) for f in terms[int(head[5:])])
+    if head.startswith("actor."):
+        return False    # "each player" said as "the players" is no narrower scope
+    return concepts(text, lang)[head] > 0
