@@ -153,3 +153,25 @@ def test_csv_export_never_writes_through_a_link_out(tmp_path, cards_copy):
     (out / "pattern.csv").symlink_to(victim)
     assert main(["cards", "export", "meaning-made", "--format", "csv", "--out", str(out)]) == 1
     assert victim.read_text(encoding="utf-8") == "keep me\n"
+
+
+def test_an_import_validates_the_pool_once_and_names_the_first_bad_cell(cards_copy, monkeypatch):
+    from workbench.tweak import open_session
+    from workbench.tweak.session import EditRefused
+    session = open_session(game_id="meaning-made")
+    names = list(session.table()["name"])[:30]
+    calls = []
+    real = session._validate
+    monkeypatch.setattr(session, "_validate", lambda raw, **kw: calls.append(1) or real(raw, **kw))
+    edits = [(n, "flavour", f"edited {i}") for i, n in enumerate(names)]
+    session.edit_many(edits)
+    assert len(calls) == 1                       # one validation for thirty cells
+    assert session.can_undo
+    before = session.raw
+    calls.clear()
+    bad = edits[:17] + [(names[17], "E", -5)] + edits[18:]
+    with pytest.raises(EditRefused) as refused:
+        session.edit_many(bad)
+    assert refused.value.index == 17 and "E" in str(refused.value)
+    assert len(calls) <= 8                       # bisection: a few validations, not one per cell
+    assert session.raw is before                 # refused: nothing changed

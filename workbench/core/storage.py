@@ -171,6 +171,73 @@ def remove_file(root: str | Path, name: str, what: str = "") -> bool:
     return True
 
 
+def open_new(path: str | Path, what: str = ""):
+    """A new file at ``path`` opened for writing bytes (a stream too large to
+    hold), after :func:`check_path`; refused if anything is there already (it
+    is a temp file the caller renames into place with :func:`replace`)."""
+    real = check_path(path, what)
+    fd = os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    return os.fdopen(fd, "wb")
+
+
+def replace(source: str | Path, target: str | Path, what: str = "") -> Path:
+    """Rename ``source`` (a temp file the caller wrote beside ``target``) over
+    ``target`` after both are checked; returns the real target."""
+    src, real = check_path(source, what), check_path(target, what)
+    if real.is_dir():
+        raise PathRefused(f"{what or target}: {real} is a folder; give a file name")
+    os.replace(src, real)
+    return real
+
+
+def scratch_folder(prefix: str, near: str | Path | None = None) -> Path:
+    """A new private folder (mode 0700) for work files: in the temp folder, or
+    beside ``near`` (an output's folder, so the finished file is renamed, not
+    copied, into place)."""
+    base = check_path(near, "the output's folder") if near is not None else None
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+
+
+def scratch_write(folder: str | Path, name: str, data: str | bytes) -> Path:
+    """Write a work file ``name`` in a folder made by :func:`scratch_folder` or
+    ``tempfile.TemporaryDirectory`` (no sync, no rename: nobody else reads it
+    and it is thrown away)."""
+    if os.sep in name or name in ("", ".", ".."):
+        raise PathRefused(f"{name!r} is not a plain file name")
+    target = Path(folder) / name
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    with os.fdopen(os.open(target, flags, 0o600), "wb") as handle:
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+    return target
+
+
+def scratch_copy(source: str | Path, folder: str | Path, name: str | None = None) -> Path:
+    """Copy the regular file ``source`` (read as the designer's files are read:
+    :func:`workbench.core.data.read_file_bytes`) into a scratch folder."""
+    from .data import read_file_bytes
+    return scratch_write(folder, name or Path(source).name, read_file_bytes(Path(source)))
+
+
+def remove_scratch(folder: str | Path) -> None:
+    """Delete a folder made by :func:`scratch_folder` and what is in it (never
+    through a link: the folder itself must be a real folder)."""
+    folder = Path(folder)
+    if folder.is_symlink() or not folder.is_dir():
+        return
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def copy_tree(source: str | Path, dest: str | Path, what: str = "", ignore=None) -> Path:
+    """Copy the folder ``source`` to ``dest``, which must not exist yet (its
+    parent is checked and created); links inside ``source`` are copied as links."""
+    real = check_path(dest, what)
+    if real.exists():
+        raise PathRefused(f"{what or dest}: {real} already exists; nothing copied")
+    make_folder(real.parent, what)
+    shutil.copytree(source, real, symlinks=True, ignore=ignore)
+    return real
+
+
 def connect_sqlite(path: str | Path, *, read_only: bool, timeout: float, what: str = "",
                    immutable: bool = False):
     """The one ``sqlite3.connect`` of the workbench: ``path`` checked like any
