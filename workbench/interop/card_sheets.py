@@ -94,9 +94,9 @@ def tables(session) -> dict[str, tuple[list[str], list[list]]]:
 
 
 def decks(session) -> dict[str, tuple[list[str], list[list]]]:
-    """The session's decks kept outside its card lists (``deck_sheets``: Events, Core
-    Actions...); a sheet edits what their ``deck_edit`` allows and never adds or
-    removes one."""
+    """The session's decks kept outside its card lists (its ``deck_sheets``: a deck
+    the game keeps as plain data, or makes from its other cards); a sheet edits
+    what the session's ``deck_edit`` allows and never adds or removes one."""
     make = getattr(session, "deck_sheets", None)
     return make() if make else {}
 
