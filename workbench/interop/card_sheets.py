@@ -176,12 +176,15 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
     return result
 
 
-def import_file(session, path: str | Path, fmt: str | None = None) -> ImportResult:
+def import_file(session, path: str | Path, fmt: str | None = None,
+                sheets: list[spreadsheet.Sheet] | None = None) -> ImportResult:
     """Take the differing cells of the workbook at ``path`` into the session
-    as one edit (validated, all or none, undoable); nothing is saved here."""
+    as one edit (validated, all or none, undoable); nothing is saved here.
+    ``sheets``: the workbook already read (a command reads it before opening the
+    session, so a hostile file is refused before any card is loaded)."""
     from workbench.tweak.session import EditRefused
     path = Path(path)
-    result = changes(session, spreadsheet.read(path, fmt))
+    result = changes(session, sheets if sheets is not None else spreadsheet.read(path, fmt))
     edits = [((f"{c.kind}:{c.card}" if _needs_kind(session, c) else c.card), c.column, c.new)
              for c in result.changes]
     try:
