@@ -80,9 +80,14 @@ def run_export(args) -> int:
 
 
 def run_import(args) -> int:
-    from workbench.interop import card_sheets
+    from pathlib import Path
+
+    from workbench.interop import card_sheets, spreadsheet
+    from . import validate
+    validate.game_id(args.game)
+    sheets = spreadsheet.read(Path(args.file))     # a hostile sheet is refused before the cards load
     session = _session(args.game)
-    result = card_sheets.import_file(session, args.file)
+    result = card_sheets.import_file(session, args.file, sheets=sheets)
     saved = [] if args.dry_run or not result.any else session.save()
     if args.json:
         emit_json({"game": session.game_id, "file": str(args.file), "saved": [str(p) for p in saved],

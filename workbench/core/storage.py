@@ -83,10 +83,10 @@ def check_path(path: str | Path, what: str = "") -> Path:
         if os.path.islink(current):
             target = os.path.realpath(current)
             if not _within(target, os.path.realpath(holder)):
-                label = f"{what} {str(given)!r}" if what else str(given)
+                label = f"{what}: " if what else ""
                 raise PathRefused(
-                    f"{label}: {current} is a link to {target}, outside the folder holding it; the workbench "
-                    "never writes through a link out of its folder (give the real path if you mean it)")
+                    f"{label}{current} is a link to {target}, outside the folder holding it; the workbench "
+                    "never follows a link out of its folder (give the real path if you mean it)")
     real = Path(os.path.realpath(lexical))
     refuse_special(real, what or str(given))
     return real

@@ -281,12 +281,15 @@ def _typed(col: str, value: Any, before: Any) -> Any:
     return value
 
 
-def import_file(session, path: str | Path, fmt: str | None = None) -> ImportResult:
+def import_file(session, path: str | Path, fmt: str | None = None,
+                sheets: list[spreadsheet.Sheet] | None = None) -> ImportResult:
     """Take what the workbook at ``path`` changes into the session as one edit
-    (validated, all or none, undoable); nothing is saved here."""
+    (validated, all or none, undoable); nothing is saved here. ``sheets``: the
+    workbook already read (a command reads it before opening the session, so a
+    hostile file is refused before any card is loaded)."""
     from workbench.tweak.session import ADD, DELETE, EditRefused
     path = Path(path)
-    result = changes(session, spreadsheet.read(path, fmt))
+    result = changes(session, sheets if sheets is not None else spreadsheet.read(path, fmt))
     # removals first (a removed card's name may be given to another), then each
     # added card with its values, then the edits and renames of the cards kept
     items: list[tuple] = []

@@ -215,7 +215,7 @@ def read(path: Path, fmt: str | None = None) -> list[Sheet]:
         if len(names) > 100:
             raise SheetRefused(f"{path}: {len(names)} CSV files; a card folder has a few card kinds")
         # every file is checked before any is read, so a refusal never quotes a file outside
-        files = [(path / n, storage.inside(real, n, str(path))) for n in names]
+        files = [(path / n, storage.inside(real, n, "the sheet folder")) for n in names]
     else:
         files = [(path, real)]
     raws = [(shown, _read_bytes(real_file, shown)) for shown, real_file in files]

@@ -31,7 +31,7 @@ from workbench.core.errors import DataError, WorkbenchError, suggest
 from workbench.core import cardfile, storage
 
 from workbench.graphs import pool_edit
-from .session import EditReport, TweakSession
+from .session import EditReport, TweakSession, check_text
 
 
 def graph_module(game_id: str):
@@ -169,6 +169,7 @@ class PoolTweakSession(TweakSession):
         """Set one field of one card in ``raw``: ``column`` is a flat column (see
         :attr:`columns`) or a dotted path inside the card (``start.trust``,
         ``rows.0.M``). ``card`` is a name, or ``kind:name`` when two kinds share it."""
+        check_text(value, card, column)
         index = None
         if self._batching:          # many edits of one pool: one name index, rebuilt after a rename
             kept = self.__dict__.get("_names")

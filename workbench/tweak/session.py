@@ -134,6 +134,24 @@ class EditReport:
         return {k: v for k, v in self.__dict__.items()}
 
 
+#: the most characters one edited value may hold (a card's longest text is a few hundred)
+MAX_TEXT = 10_000
+
+
+def check_text(value, card: str, column: str) -> None:
+    """Refuse a text value too long for a card or holding a NUL or another control
+    character (tab and line ends apart): it would be saved into the YAML as is."""
+    if not isinstance(value, str):
+        return
+    if len(value) > MAX_TEXT:
+        raise DataError(f"{len(value):,} characters; a card's value holds at most {MAX_TEXT:,}", card=card,
+                        field=column)
+    bad = next((c for c in value if (ord(c) < 32 and c not in "\t\n\r") or 127 <= ord(c) < 160), None)
+    if bad is not None:
+        raise DataError(f"holds the control character U+{ord(bad):04X}; a card's text is printable", card=card,
+                        field=column)
+
+
 class EditRefused(WorkbenchError):
     """Edit number ``index`` of :meth:`TweakSession.edit_many` was refused (``error``);
     none of the edits was taken."""
@@ -450,6 +468,7 @@ class TweakSession(CardOperations):
         """Write one edit into ``raw`` (not yet validated): the card's name, the old
         and new values, and what :meth:`_validate` needs to name the edit in a refusal."""
         from workbench.tweak import mm_cells
+        check_text(value, card, column)
         if self._is_cell(card):
             try:
                 old = mm_cells.put(raw, card, column, _int(value, column))
