@@ -215,6 +215,16 @@ def test_identical_arms_are_never_called_equal_and_stop_once_enough_games_are_in
     assert all(r["identical"] and r["direction"] is None for r in updates[-1].rows)
 
 
+def test_a_card_no_game_takes_does_not_hold_the_run():
+    """A card metric with no value in any game (a card never taken in either
+    arm) is identical in every game, and decides like one: the run stops."""
+    spec = SimSpec(TOY, games=200, players=2, bots="random", seed=2)
+    updates = list(paired_playtest(spec, spec, watch=["completion", "card_first_round:NoSuchCard"], workers=0,
+                                   look_every=20, **LOOKS_ONLY))
+    assert updates[-1].games == 40 and updates[-1].decided
+    assert {r["verdict"] for r in updates[-1].rows} == {IDENTICAL}
+
+
 def test_a_small_difference_is_not_given_a_direction_word():
     """An interval that excludes 0 but lies inside the margin is a slight
     change; one that straddles the margin is a change of unclear size; only one

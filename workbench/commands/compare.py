@@ -85,7 +85,7 @@ def describe(row: dict) -> str:
     identical pairs: the value every pair shared, and how many pairs)."""
     if row.get("identical") and row["verdict"] == IDENTICAL:
         return (f"{row['metric']}: {row['verdict']}  {_fmt(row['old'])} -> {_fmt(row['new'])} "
-                f"(the same in both pools in all {row.get('pairs')} paired games)")
+                f"(the same in both pools in all {row['games']['old']} paired games)")
     interval = (f"[{_fmt(row['low'])}, {_fmt(row['high'])}]" if row["low"] is not None else "[no interval]")
     line = (f"{row['metric']}: {row['verdict']}  {_fmt(row['old'])} -> {_fmt(row['new'])} "
             f"(diff {_fmt(row['diff'])}, interval {interval}")

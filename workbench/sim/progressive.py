@@ -91,7 +91,7 @@ from . import SimResult, SimSpec
 from .backends import MAX_CHUNK, default_workers, iter_tasks, resolve_backend
 from .metrics import CARD_SERIES, METRICS, is_series_key, series, series_label
 from .tables import concat_frames
-from .verdicts import (HIGHER, IDENTICAL, LOWER, SAME, SLIGHT, UNCLEAR_SIZE, UNDECIDED, alpha_shares,
+from .verdicts import (HIGHER, IDENTICAL, LOWER, SAME, SLIGHT, UNCLEAR_SIZE, UNDECIDED, UNMEASURED, alpha_shares,
                        games_to_decide, goal_of)
 from .verdicts import margin_of as _margin_of
 from .verdicts import name as _verdict_name
@@ -585,7 +585,9 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
                    "a": float(x[both].mean()) if both.any() else None,
                    "b": float(y[both].mean()) if both.any() else None,
                    "diff": float(d.mean()) if both.any() else None, "ci_low": lo, "ci_high": hi,
-                   "pairs": int(both.sum()), "identical": bool(both.sum() >= 2 and not d.any())}
+                   "pairs": int(both.sum()),
+                   # every game alike in both arms, a value or none (a card never taken: no pairs at all)
+                   "identical": bool(n >= 2 and np.array_equal(x, y, equal_nan=True))}
         else:
             row = dict(rows_by_key.get(key) or {"metric": key, "key": key, "a": None, "b": None, "diff": None,
                                                 "ci_low": None, "ci_high": None})
@@ -609,6 +611,12 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
             # equivalence, decided once as many pairs as an equivalence needs are in
             word = IDENTICAL
             row["decided"] = rule_k.may_equal(n)
+        elif pair is not None and row["pairs"] < 2 and rule_k.may_equal(n):
+            # fewer than two games with a value in both arms (a card taken in
+            # one pool's games only): no interval can ever be had; said, and
+            # not left to hold the run to its budget
+            word = UNMEASURED
+            row["decided"] = True
         else:
             word = verdict(row["ci_low"], row["ci_high"], margin, rule_k.may_equal(n), rule_k.may_differ(n))
             row["decided"] = word != UNDECIDED

@@ -21,6 +21,9 @@ interval of the paired difference and the metric's equivalence margin
 * ``the bots never chose differently``: every paired game gave the same value
   in both arms (nothing the bots did differed on this metric), so there is no
   spread to measure and no interval to judge;
+* ``not measurable: ...``: a per-game metric with a value in both arms in
+  fewer than two games (a card's first round when one pool never takes it),
+  from 40 games on: no interval can be had, so it does not hold the run;
 * ``cannot tell yet``, with the number of games per arm that would decide it
   at the spread seen so far (:func:`games_to_decide`).
 
@@ -43,9 +46,13 @@ SLIGHT = {HIGHER: "slightly higher (inside the margin)", LOWER: "slightly lower 
 #: a decided change whose interval straddles the margin, by direction
 UNCLEAR_SIZE = {HIGHER: "higher, size not yet clear", LOWER: "lower, size not yet clear"}
 IDENTICAL = "the bots never chose differently"
+#: a per-game metric with a value in both arms in fewer than two games (a
+#: card's first round when one pool never takes it): no interval, ever
+UNMEASURED = "not measurable: fewer than 2 games have it in both pools"
 #: the words that name a direction on their own: only for an interval beyond the margin
 DIRECTION_WORDS = (BETTER, WORSE, HIGHER, LOWER)
-VERDICTS = (BETTER, WORSE, HIGHER, LOWER, *SLIGHT.values(), *UNCLEAR_SIZE.values(), SAME, IDENTICAL, UNDECIDED)
+VERDICTS = (BETTER, WORSE, HIGHER, LOWER, *SLIGHT.values(), *UNCLEAR_SIZE.values(), SAME, IDENTICAL, UNMEASURED,
+            UNDECIDED)
 
 
 def _metric(key: str):
