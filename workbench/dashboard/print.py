@@ -101,7 +101,15 @@ class PrintPage(pn.viewable.Viewer):
         self._refresh.on_click(lambda e: self._update())
         self._update()
 
-    def _on_game(self, event) -> None:
+    async def _on_game(self, event) -> None:
+        import asyncio
+
+        from .names import game_name
+        # typesetting a card of every kind takes seconds: say so first (sent at the
+        # await), and take the old game's cards off the page meanwhile
+        self._cards.objects = []
+        self._status.object = f"Typesetting one card of every kind of {game_name(event.new)}…"
+        await asyncio.sleep(0.05)
         langs = languages(event.new)
         self._lang.options = langs
         if self._lang.value not in langs:
