@@ -91,12 +91,12 @@ def test_the_graph_page_never_keeps_another_games_card(ui):
     ui.open("Graph")
     holder = page.locator(".page-graph").first
     select, _ = _selector(holder, names)
-    select.select_option(label=names["meaning-made"])
+    select.select_option("meaning-made")
     card = holder.locator("input[placeholder='type a card name']").first
     card.fill("Shell")
     card.press("Enter")
     expect(holder.locator(".graph-links").first).to_contain_text("Shell")
-    select.select_option(label=names["pax-transhumanity"])
+    select.select_option("pax-transhumanity")
     _wait_for(page, holder, page.locator(".page-title-graph").first, names["pax-transhumanity"],
               [names["meaning-made"]], True)
     assert card.input_value() == ""

@@ -107,8 +107,7 @@ class GraphPage(pn.viewable.Viewer):
     def __init__(self, bench=None, model: GraphModel | None = None, **params):
         self.bench = bench
         super().__init__(model=model or GraphModel(bench=bench), **params)
-        from .names import game_options
-        self._game = pn.widgets.Select(label="Game", options=game_options(self.model.param.game_id.objects),
+        self._game = pn.widgets.Select(label="Game", options=list(self.model.param.game_id.objects),
                                        value=self.model.game_id, width=220, css_classes=["graph-game"])
         self._game.param.watch(self._on_game, "value")
         self._card = pn.widgets.AutocompleteInput(label="Card", options=[], case_sensitive=False,

@@ -1,5 +1,5 @@
-"""How pages name a game: by the name its package gives it, never by its id
-alone, so a page's title and its game selector read the same."""
+"""How pages name a game: by the name its package gives it (a page's title, a
+progress line), where a selector lists ids."""
 
 from __future__ import annotations
 
@@ -10,7 +10,3 @@ def game_name(game_id: str) -> str:
     game = load_all().get(game_id)
     return getattr(game, "name", None) or game_id
 
-
-def game_options(game_ids) -> dict[str, str]:
-    """``{name: id}`` for a selector: people read names, the page keeps ids."""
-    return {game_name(g): g for g in game_ids}

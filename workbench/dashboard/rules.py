@@ -462,8 +462,7 @@ class RulesPage(pn.viewable.Viewer):
         self._busy = pn.indicators.LoadingSpinner(value=True, size=20, visible=False, width=20, height=20)
         self._doing = pn.pane.Markdown("", visible=False, css_classes=["rules-progress"])
         self._poll = None
-        from .names import game_options
-        self._game = pn.widgets.Select(label="Game", options=game_options(m.param.game_id.objects), value=m.game_id)
+        self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id)
         self._left = pn.widgets.Select(label="Left", options=m.languages, value=m.left)
         self._right = pn.widgets.Select(label="Right", options=m.languages, value=m.right)
         self._filter = pn.widgets.Select(label="Show clauses where",
