@@ -587,7 +587,9 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
                    "diff": float(d.mean()) if both.any() else None, "ci_low": lo, "ci_high": hi,
                    "pairs": int(both.sum()),
                    # every game alike in both arms, a value or none (a card never taken: no pairs at all)
-                   "identical": bool(n >= 2 and np.array_equal(x, y, equal_nan=True))}
+                   # (or every pair that has a value equal: no spread to judge either)
+                   "identical": bool(n >= 2 and (np.array_equal(x, y, equal_nan=True)
+                                                 or (both.any() and not d.any())))}
         else:
             row = dict(rows_by_key.get(key) or {"metric": key, "key": key, "a": None, "b": None, "diff": None,
                                                 "ci_low": None, "ci_high": None})
