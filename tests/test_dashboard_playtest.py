@@ -110,6 +110,9 @@ def test_next_game_plays_the_pool_the_cards_page_edits(served, cards_copy):
     pool.edit("Gene Drive", "heat", "black")
     model.act(room.id, "next")
     assert room.number == 2 and room.game.has_injected_cards
-    assert room.pool_version != first and room.pool_version.startswith("edit-")
+    # the edited values are named as a save would name them, and the journal keeps
+    # them (no file holds them) so the game resumes on them after a restart
+    assert room.pool_version != first and room.pool_version.startswith("p")
+    assert served.journal.pool(room.pool_version)["ideas.yaml"] is not None
     games = served.journal.games(room.id)
     assert [g["pool_version"] for g in games] == [first, room.pool_version]

@@ -187,3 +187,82 @@ def test_kill_9_mid_game_loses_no_acknowledged_move():
     result = resume_tries(tries=3, seed=5)
     assert result["acknowledged_moves_checked"] > 0
     assert result["moves_lost"] == 0
+
+
+def test_pause_is_kept_across_a_restart(tmp_path):
+    hall = _hall(tmp_path)
+    paused, undone, playing = (_pax_room(hall, rounds=2) for _ in range(3))
+    for room in (paused, undone, playing):
+        room.play_bots()
+        seat = room.acting_seat().index
+        room.move(seat, room.game.observation(room.state, seat)["legal"][0])
+    paused.set_paused(True)
+    undone.undo()                      # Undo leaves the room paused
+    back = {r.id: r for r in _hall(tmp_path).resume()}
+    assert back[paused.id].paused and back[undone.id].paused and not back[playing.id].paused
+    assert "paused" in back[paused.id].note
+    back[paused.id].set_paused(False)
+    assert not {r.id: r for r in _hall(tmp_path).resume()}[paused.id].paused
+
+
+def _replays_the_same(back, room):
+    assert back.pool_version == room.pool_version and len(back.moves) == len(room.moves)
+    for seat in range(room.state.num_players):
+        assert back.game.observation(back.state, seat) == room.game.observation(room.state, seat)
+
+
+def test_a_game_resumes_on_the_pool_it_was_recorded_with(tmp_path, cards_copy):
+    """A game started on the card folder's pool, then the folder edited; a game on
+    an edited pool nobody saved: after a restart both replay on their own pools."""
+    from workbench.core.cards import forget
+    from workbench.tweak import open_session
+    session = open_session("pax-transhumanity")
+    hall = _hall(tmp_path)
+    on_disk = _pax_room(hall, rounds=3)
+    import random
+
+    from workbench.rooms.bench import edit_a_number
+    edit_a_number(session, random.Random(3))
+    from workbench.core.registry import get_game
+    edited = hall.open_room(get_game(session.session_game("edited")), 4,
+                            [{"kind": "person"}] * 3 + [{"kind": "bot", "bot": "random"}], seed=7,
+                            options={"round_limit": 3})
+    assert edited.pool_version != on_disk.pool_version and edited.pool_version.startswith("p")
+    for room in (on_disk, edited):
+        for _ in range(6):
+            room.play_bots()
+            seat = room.acting_seat().index
+            room.move(seat, room.game.observation(room.state, seat)["legal"][-1])
+    session.save()                      # the folder now holds the edited values
+    forget()
+    back = {r.id: r for r in _hall(tmp_path).resume()}
+    _replays_the_same(back[on_disk.id], on_disk)
+    _replays_the_same(back[edited.id], edited)
+    assert back[on_disk.id].game.has_injected_cards      # the old pool, rebuilt from the kept copy
+    assert back[edited.id].game.card_names() == edited.game.card_names()
+
+
+def test_a_room_that_cannot_resume_is_shown_and_the_others_start(tmp_path):
+    hall = _hall(tmp_path)
+    good, bad = _pax_room(hall, rounds=2), _pax_room(hall, rounds=2)
+    for room in (good, bad):
+        room.play_bots()
+        seat = room.acting_seat().index
+        room.move(seat, room.game.observation(room.state, seat)["legal"][0])
+    # the journal says a move was played that this position refuses
+    hall.journal.add_move(bad.game_id, len(bad.moves), 0, "person", "no such move at all", 1.0)
+    again = _hall(tmp_path)
+    back = {r.id: r for r in again.resume()}
+    assert good.id in back and bad.id not in back
+    reason = again.broken[bad.id]["reason"]
+    assert "does not replay" in reason and "\n" not in reason
+
+
+def test_kill_9_while_the_designer_edits_loses_nothing_and_keeps_each_games_pool():
+    """Saved edits and Next games on the edited pool between kills (the full 20
+    tries: analyses/rooms_edited_resume.py): every room resumes, on its pool."""
+    from workbench.rooms.bench import edited_resume_tries
+    result = edited_resume_tries(tries=2, game="pax-transhumanity", seed=4)
+    assert result["acknowledged_moves_checked"] > 0 and result["pools_seen"] >= 1
+    assert result["rooms_not_resumed"] == result["moves_lost"] == result["games_on_another_pool"] == 0
+    assert result["paused_lost"] == 0

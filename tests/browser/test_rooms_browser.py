@@ -20,9 +20,10 @@ from workbench.core.registry import get_game
 
 
 def _api(server, body=None, path=""):
+    from workbench.rooms.hosts import script_headers
     req = urllib.request.Request(server["url"] + "playtest/api/rooms" + path,
                                  data=None if body is None else json.dumps(body).encode(),
-                                 method="GET" if body is None else "POST")
+                                 method="GET" if body is None else "POST", headers=script_headers(server["url"]))
     with urllib.request.urlopen(req, timeout=60) as answer:
         return json.loads(answer.read())
 

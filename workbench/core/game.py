@@ -188,6 +188,10 @@ class Game(abc.ABC):
     role_label: str | None = None
     #: feature name -> default weight of :meth:`evaluate` (empty: not weighted)
     default_weights: Mapping[str, float] = {}
+    #: the file values behind an injected pool, when known (file name -> parsed
+    #: values; a Cards page session sets them): a playtest room keeps them so a
+    #: game resumes on its own pool (:mod:`workbench.rooms.pools`)
+    pool_files: Any = None
     #: the injected pool (None: the card folder's); a class default, so a
     #: subclass whose ``__init__`` skips ours still reads the folder
     _cards: Any = None
@@ -492,6 +496,18 @@ class Game(abc.ABC):
     #: True when some seat may not see part of the position; False for a
     #: perfect-information game, whose observation is the whole public view
     hidden_information: bool = False
+
+    def public_move(self, before: State, action, after: State) -> str:
+        """What the whole table saw of ``action`` (played in ``before``, giving
+        ``after``), as one line naming the player: the move log of every seat, a
+        spectator and the designer shows it. Default: the move in full for a
+        perfect-information game, only who moved otherwise; a game with hidden
+        information says in its own package what each kind of move shows
+        ("Brooke chose a Core Action", then the picks once revealed)."""
+        name = before.player_name(before.current_player())
+        if not self.hidden_information:
+            return f"{name}: {self.format_action(before, action)}"
+        return f"{name} moved"
 
     def observation(self, state: State, seat: int) -> dict:
         """What ``seat`` may know of ``state``, JSON-ready: ``seat``,

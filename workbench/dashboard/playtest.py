@@ -225,7 +225,7 @@ class PlaytestPage(pn.viewable.Viewer):
         hall = self.model.hall()
         return tuple((r.id, r.closed, r.paused, r.number, len(r.moves), len(r.surveyed),
                       tuple(s.connected for s in r.seats), tuple(s.kind for s in r.seats),
-                      tuple(s.token_hash for s in r.seats)) for r in hall.rooms.values())
+                      tuple(s.token_hash for s in r.seats)) for r in hall.rooms.values()) + tuple(hall.broken)
 
     def refresh(self, force: bool = False) -> None:
         sig = self._signature()
@@ -237,7 +237,11 @@ class PlaytestPage(pn.viewable.Viewer):
             self.rooms.objects = [pn.pane.Alert(md(why), alert_type="info")]
             self.open_button.disabled = True
             return
-        self.rooms.objects = [self._room_card(r) for r in self.model.hall().rooms.values()] or [
+        hall = self.model.hall()
+        broken = [pn.pane.Alert(f"Room {md(b['id'])} ({md(b['game'])}) could not be resumed: {md(b['reason'])}. "
+                                "The journal keeps its moves; the other rooms run.", alert_type="danger",
+                                css_classes=["playtest-broken"]) for b in hall.broken.values()]
+        self.rooms.objects = broken + [self._room_card(r) for r in hall.rooms.values()] or [
             pn.pane.Markdown("*No room is open.*")]
         import pandas as pd
         self.games.value = pd.DataFrame(self.model.journal_games(),

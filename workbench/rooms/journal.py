@@ -61,6 +61,13 @@ MIGRATIONS = [
     CREATE TABLE events (
         id INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT, at REAL NOT NULL);
     """,
+    # 2: a room's pause survives a restart; a copy of each pool a game was played on
+    # that the card folder's history cannot give back (an unsaved edited pool...)
+    """
+    ALTER TABLE rooms ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE pools (
+        version TEXT PRIMARY KEY, game TEXT NOT NULL, files TEXT NOT NULL, at REAL NOT NULL);
+    """,
 ]
 
 SURVEY_LENGTHS = ("too short", "about right", "too long")
@@ -140,6 +147,19 @@ class Journal:
         cols = ", ".join(f"{k} = ?" for k in fields)
         self._write(f"UPDATE seats SET {cols} WHERE room = ? AND seat = ?", (*fields.values(), room_id, seat))
 
+    def set_paused(self, room_id: str, paused: bool) -> None:
+        self._write("UPDATE rooms SET paused = ? WHERE id = ?", (int(paused), room_id))
+
+    def keep_pool(self, version: str, game: str, files: dict) -> None:
+        """Keep pool ``version``'s file values (once per version)."""
+        self._write("INSERT OR IGNORE INTO pools (version, game, files, at) VALUES (?, ?, ?, ?)",
+                    (version, game, json.dumps(files, ensure_ascii=False, default=str), time.time()))
+
+    def pool(self, version: str) -> dict | None:
+        """The file values kept for pool ``version``, or None."""
+        rows = self._rows("SELECT files FROM pools WHERE version = ?", (version,))
+        return json.loads(rows[0]["files"]) if rows else None
+
     def close_room(self, room_id: str) -> None:
         self._write("UPDATE rooms SET status = 'closed', closed = ? WHERE id = ?", (time.time(), room_id))
 
@@ -159,7 +179,17 @@ class Journal:
                     (time.time(), status, json.dumps(outcome) if outcome is not None else None, game_id))
 
     def add_chat(self, room_id: str, seat: int | None, text: str) -> None:
-        self._write("INSERT INTO chat (room, seat, text, at) VALUES (?, ?, ?, ?)", (room_id, seat, text, time.time()))
+        """One chat line, committed before the line is shown (a server killed with
+        -9 keeps it: WAL) but without waiting for the disk to sync: a chatty table
+        must not hold up every room's moves. The next move's synced commit carries it
+        to the disk."""
+        with self.lock:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._write("INSERT INTO chat (room, seat, text, at) VALUES (?, ?, ?, ?)",
+                            (room_id, seat, text, time.time()))
+            finally:
+                self.db.execute("PRAGMA synchronous=FULL")
 
     def add_survey(self, game_id: int, seat: int, answers: dict) -> None:
         self._write("INSERT OR REPLACE INTO surveys (game, seat, fun, clarity, length, strongest, weakest, text, at) "
@@ -192,7 +222,11 @@ class Journal:
         where = "" if include_undone else " AND undone = 0"
         return self._rows(f"SELECT * FROM moves WHERE game = ?{where} ORDER BY ply, at", (game_id,))
 
-    def chat(self, room_id: str) -> list[dict]:
+    def chat(self, room_id: str, last: int | None = None) -> list[dict]:
+        """The room's chat, oldest first (only the ``last`` lines when given)."""
+        if last is not None:
+            return self._rows("SELECT * FROM (SELECT * FROM chat WHERE room = ? ORDER BY id DESC LIMIT ?) "
+                              "ORDER BY id", (room_id, int(last)))
         return self._rows("SELECT * FROM chat WHERE room = ? ORDER BY id", (room_id,))
 
     def surveys(self, game_id: int | None = None) -> list[dict]:
@@ -223,4 +257,4 @@ class Journal:
         return self._rows(f"SELECT * FROM {name}")
 
 
-TABLES = ("rooms", "seats", "games", "moves", "chat", "surveys", "events")
+TABLES = ("rooms", "seats", "games", "moves", "chat", "surveys", "events", "pools")

@@ -37,8 +37,8 @@ from .journal import SURVEY_LENGTHS, Journal
 MAX_ROOMS = 20
 MAX_CHAT = 400              # characters in one chat line
 MAX_MOVE_TEXT = 200         # characters in one typed move
-CHAT_SHOWN = 40             # last chat lines each message carries
-MESSAGES_PER_SECOND = 10    # per connection, a burst of twice that is allowed
+CHAT_SHOWN = 40             # last chat lines a tab is sent when it arrives (later lines one by one)
+MESSAGES_PER_SECOND = 10    # per seat, whatever its number of tabs; a burst of twice that is allowed
 MAX_CONNECTIONS_PER_SEAT = 4
 TOKEN_BYTES = 24            # secrets.token_urlsafe(24): 32 characters, 192 bits
 
@@ -52,18 +52,11 @@ def token_hash(token: str) -> str:
 
 
 def pool_version_of(game: Game) -> str | None:
-    """The version of the pool ``game`` plays (:func:`workbench.core.versions.pool_version`,
-    entered in the card folder's history); for a pool edited in the dashboard and
-    not saved yet, ``edit-`` and a hash of its values (no file holds it)."""
-    if game.pool_spec is None:
-        return None
-    if game.has_injected_cards:
-        return "edit-" + hashlib.sha256(repr(game.cards()).encode()).hexdigest()[:12]
-    from workbench.core.versions import note_version
-    try:
-        return note_version(game)
-    except (OSError, WorkbenchError):
-        return None
+    """The version of the pool ``game`` plays (:func:`workbench.rooms.pools.pool_of`):
+    entered in the card folder's history; an edited pool's values hashed the
+    same way; ``edit-`` and a hash for an injected pool whose values are unknown."""
+    from .pools import pool_of
+    return pool_of(game)[0]
 
 
 @dataclass
@@ -76,7 +69,21 @@ class Seat:
     token_hint: str | None = None
     token: str | None = None    # kept in memory only, so the designer can copy the link
     revoked: bool = False
+    # the seat's open tabs: callables taking one text frame (a ``close`` attribute,
+    # when present, ends the tab's connection)
     connections: list = field(default_factory=list)
+    throttle: "Throttle" = field(default_factory=lambda: Throttle())
+
+    def oust(self, message: str) -> None:
+        """Tell every open tab of this seat ``message`` at once and send them
+        nothing more (the link was revoked, or a bot took the seat over)."""
+        tabs, self.connections = list(self.connections), []
+        frame = json.dumps({"type": "revoked", "message": message})
+        for send in tabs:
+            send(frame)
+            close = getattr(send, "close", None)
+            if close is not None:
+                close()
 
     @property
     def connected(self) -> bool:
@@ -121,6 +128,10 @@ class Room:
         self.pool_version: str | None = None
         self.surveyed: set[int] = set()
         self.note = ""             # the last room-wide notice (paused, undone...)
+        # the last chat lines, kept here so a chat line costs one small frame, not
+        # a read of the journal and a resend of the history to every tab
+        self.chat_lines: list[dict] = [{"seat": c["seat"], "text": c["text"]}
+                                       for c in journal.chat(room_id, last=CHAT_SHOWN)]
         self.on_change: Callable[["Room"], None] | None = None   # the server's hook (bots, pushes)
 
     # -- games -----------------------------------------------------------------
@@ -136,9 +147,16 @@ class Room:
             cfg = GameConfig(players=self.config.players, seed=derive_seed(self.config.seed, f"game{self.number}"),
                              variants=self.config.variants, options=self.config.options)
             self.state = self.game.new_initial_state(cfg)
-            self.pool_version = pool_version_of(self.game)
+            from .pools import history_has, pool_of
+            self.pool_version, files = pool_of(self.game)
+            if files is not None and not history_has(self.game, self.pool_version):
+                # the history cannot give this pool back: the journal keeps a copy,
+                # so the game resumes on it after a restart
+                self.journal.keep_pool(self.pool_version, self.game.id, files)
             self.game_id = self.journal.start_game(self.id, self.number, {**cfg.to_dict(), "game": self.game.ref},
                                                    self.pool_version)
+            if self.paused:
+                self.journal.set_paused(self.id, False)
             self.moves, self.surveyed, self.paused, self.note = [], set(), False, ""
             self.turn_since = time.monotonic()
 
@@ -236,6 +254,7 @@ class Room:
             if was_over:
                 self.journal.end_game(self.game_id, "playing", None)
             self.paused = True    # the bots wait until the designer resumes
+            self.journal.set_paused(self.id, True)
             self.note = "the designer took back the last move; the game is paused"
             self.journal.add_event(self.id, "undo", f"game {self.number}: back to ply {keep}")
             self.turn_since = time.monotonic()
@@ -250,6 +269,7 @@ class Room:
     def set_paused(self, paused: bool) -> None:
         with self.lock:
             self.paused = paused
+            self.journal.set_paused(self.id, paused)
             self.note = "the designer paused the game" if paused else ""
             self.journal.add_event(self.id, "pause" if paused else "resume")
 
@@ -271,6 +291,7 @@ class Room:
             s.kind, s.bot, s.token_hash, s.token, s.revoked = "bot", bot, None, None, True
             self.journal.set_seat(self.id, seat, kind="bot", bot=bot, token_hash=None, revoked=1)
             self.journal.add_event(self.id, "replace", f"seat {seat} now {bot}")
+            s.oust("a bot now plays this seat; the designer can give you a new link")
 
     def new_link(self, seat: int) -> str:
         """Revoke ``seat``'s link and issue a new token (returned once)."""
@@ -281,19 +302,39 @@ class Room:
             token = secrets.token_urlsafe(TOKEN_BYTES)
             s.token, s.token_hash, s.token_hint, s.revoked = token, token_hash(token), token[:4], False
             self.journal.set_seat(self.id, seat, token_hash=s.token_hash, token_hint=s.token_hint, revoked=0)
-            for send in list(s.connections):
-                send(json.dumps({"type": "revoked", "message": "this link was revoked by the designer"}))
-            s.connections.clear()
+            s.oust("this link was revoked by the designer")
             return token
 
     # -- chat and surveys --------------------------------------------------------
-    def chat(self, seat: int | None, text: str) -> None:
+    def chat(self, seat: int | None, text: str) -> dict:
+        """Say ``text`` from ``seat`` (None: the designer); the journal keeps it.
+        Returns the line as watchers are sent it (:meth:`chat_frame`)."""
         text = " ".join(str(text).split())
         if not text:
             raise RoomError("an empty chat line")
         if len(text) > MAX_CHAT:
             raise RoomError(f"a chat line holds at most {MAX_CHAT} characters")
-        self.journal.add_chat(self.id, seat, text)
+        with self.lock:
+            self.journal.add_chat(self.id, seat, text)
+            line = {"seat": seat, "text": text}
+            self.chat_lines = (self.chat_lines + [line])[-CHAT_SHOWN:]
+            return line
+
+    def chat_frame(self, lines: list[dict], history: bool = False) -> str:
+        """A frame carrying chat ``lines`` only (a new line, or with ``history``
+        the recent ones for a tab that just arrived): its size does not grow with
+        the history."""
+        return json.dumps({"type": "chat", "history": history, "lines": [
+            {"seat": None if c["seat"] is None else self.seats[c["seat"]].name, "text": c["text"]} for c in lines]})
+
+    def send_chat(self, line: dict) -> None:
+        """Send one new chat line to every watcher of the room."""
+        frame = self.chat_frame([line])
+        for seat in self.seats:
+            for send in list(seat.connections):
+                send(frame)
+        for send in list(self.designers):
+            send(frame)
 
     def survey(self, seat: int, answers: dict) -> None:
         if not self.over:
@@ -327,9 +368,7 @@ class Room:
     def _room_part(self) -> dict:
         return {"id": self.id, "game": self.game.name, "number": self.number, "paused": self.paused,
                 "closed": self.closed, "note": self.note, "seats": [s.public() for s in self.seats],
-                "plies": len(self.moves), "pool_version": self.pool_version,
-                "chat": [{"seat": None if c["seat"] is None else self.seats[c["seat"]].name, "text": c["text"]}
-                         for c in self.journal.chat(self.id)[-CHAT_SHOWN:]]}
+                "plies": len(self.moves), "pool_version": self.pool_version}
 
     def move_log(self, seat: int | None) -> list[dict]:
         """The moves ``seat`` may read: all of them in a perfect-information
@@ -354,6 +393,7 @@ class Room:
             return json.dumps({"type": "designer", "room": self._room_part(),
                                "observations": [self.game.observation(self.state, s.index) for s in self.seats],
                                "log": self.move_log(None)[-200:], "surveyed": sorted(self.surveyed),
+                               "chat": json.loads(self.chat_frame(self.chat_lines))["lines"],
                                "links": {s.index: s.token for s in self.seats if s.token}})
 
     def push(self) -> None:
@@ -375,6 +415,8 @@ class RoomHall:
     def __init__(self, journal: Journal, max_rooms: int = MAX_ROOMS):
         self.journal, self.max_rooms = journal, max_rooms
         self.rooms: dict[str, Room] = {}
+        #: rooms of the journal that could not be resumed: id -> {id, game, reason}
+        self.broken: dict[str, dict] = {}
         self.lock = threading.RLock()
 
     def open_room(self, game: Game, players: int, seats: list[dict], seed: int | None = None,
@@ -442,34 +484,68 @@ class RoomHall:
             self.rooms.pop(room_id, None)
 
     def resume(self) -> list[Room]:
-        """Rebuild every open room of the journal at its last move."""
+        """Rebuild every open room of the journal at its last move, each game on
+        the pool it was recorded with. A room that cannot be rebuilt is left in
+        :attr:`broken` with its reason (one line); the others resume anyway."""
         resumed = []
         for row in self.journal.rooms("open"):
             if row["id"] in self.rooms:
                 continue
             try:
-                game = get_game(row["game"])
-            except WorkbenchError:
-                game = get_game(row["game"].partition("@")[0])   # a session pool is gone after a restart
-            data = json.loads(row["config"])
-            config = GameConfig.from_dict(data)
-            seats = [Seat(s["seat"], s["name"], s["kind"], s["bot"], s["token_hash"], s["token_hint"],
-                          revoked=bool(s["revoked"])) for s in self.journal.seats(row["id"])]
-            room = Room(row["id"], game, config, seats, self.journal)
-            games = self.journal.games(row["id"])
-            if games:
-                last = games[-1]
-                room.number, room.game_id, room.pool_version = last["number"], last["id"], last["pool_version"]
-                gcfg = GameConfig.from_dict(json.loads(last["config"]))
-                moves = self.journal.moves(last["id"])
-                room.moves = [{"seat": m["seat"], "by": m["by"], "action": m["action"], "think_ms": m["think_ms"]}
-                              for m in moves]
-                room.state = room.replay(gcfg, [m["action"] for m in room.moves])
-                room.surveyed = {s["seat"] for s in self.journal.surveys(last["id"])}
-                if room.state.is_terminal() and last["status"] == "playing":
-                    self.journal.end_game(last["id"], "finished", room._outcome())
-            else:
-                room.start_game()
+                room = self._rebuild(row)
+            except Exception as exc:   # noqa: BLE001 - one room's trouble must not keep the server down
+                self.broken[row["id"]] = {"id": row["id"], "game": row["game"], "reason": _one_line(exc)}
+                continue
+            self.broken.pop(row["id"], None)
             self.rooms[room.id] = room
             resumed.append(room)
         return resumed
+
+    def _rebuild(self, row: dict) -> Room:
+        base = get_game(row["game"].partition("@")[0])   # a session's registration is gone after a restart
+        config = GameConfig.from_dict(json.loads(row["config"]))
+        seats = [Seat(s["seat"], s["name"], s["kind"], s["bot"], s["token_hash"], s["token_hint"],
+                      revoked=bool(s["revoked"])) for s in self.journal.seats(row["id"])]
+        games = self.journal.games(row["id"])
+        last = games[-1] if games else None
+        game = self._game_on_pool(base, last["pool_version"] if last else None)
+        room = Room(row["id"], game, config, seats, self.journal)
+        room.paused = bool(row.get("paused"))
+        if room.paused:
+            room.note = "the designer paused the game"
+        if last is None:
+            room.start_game()
+            return room
+        room.number, room.game_id, room.pool_version = last["number"], last["id"], last["pool_version"]
+        gcfg = GameConfig.from_dict(json.loads(last["config"]))
+        moves = self.journal.moves(last["id"])
+        room.moves = [{"seat": m["seat"], "by": m["by"], "action": m["action"], "think_ms": m["think_ms"]}
+                      for m in moves]
+        try:
+            room.state = room.replay(gcfg, [m["action"] for m in room.moves])
+        except (NotationError, IllegalAction) as exc:
+            raise RoomError(f"game {last['number']} does not replay on pool {last['pool_version']}: "
+                            f"{_one_line(exc)}") from None
+        room.surveyed = {s["seat"] for s in self.journal.surveys(last["id"])}
+        if room.state.is_terminal() and last["status"] == "playing":
+            self.journal.end_game(last["id"], "finished", room._outcome())
+        return room
+
+    def _game_on_pool(self, base: Game, version: str | None) -> Game:
+        """``base``'s rules on pool ``version``: the card folder's pool when it is
+        that version, else the copy the journal kept, else the history's."""
+        from .pools import current_version, game_on, history_files
+        if version is None or base.pool_spec is None or current_version(base) == version:
+            return base
+        files = self.journal.pool(version) or history_files(base, version)
+        if files is None:
+            raise RoomError(f"pool {version} is neither in the card folder's history nor kept in the journal")
+        game = game_on(base, files)
+        from workbench.core.registry import register_session_game
+        register_session_game(game, label="playtest")   # so the Play page can open its games
+        return game
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text[:300]

@@ -27,6 +27,7 @@ again; ``export`` writes the flat card table as CSV or Parquet.
 from __future__ import annotations
 
 import copy
+import json
 import shutil
 import sys
 import tempfile
@@ -658,6 +659,7 @@ class TweakSession(CardOperations):
         baseline (``"baseline"``) or ``pool`` for this session and return its
         registry id: the Play page and ``Match.from_dict`` open games of it."""
         from workbench.core.registry import register_session_game
+        own = pool is None
         if pool is None:
             if which not in ("edited", "baseline"):
                 raise WorkbenchError(f"which is 'edited' or 'baseline', not {which!r}")
@@ -665,8 +667,22 @@ class TweakSession(CardOperations):
         games = self.__dict__.setdefault("_session_games", {})
         key = id(pool)
         if key not in games:
-            games[key] = (pool, register_session_game(self.game.with_cards(pool), label=which))
+            game = self.game.with_cards(pool)
+            if own:
+                # the values behind the pool: a playtest room keeps them, so a game
+                # begun on this pool resumes on it after a restart (workbench.rooms.pools)
+                game.pool_files = self.pool_files(which)
+            games[key] = (pool, register_session_game(game, label=which))
         return games[key][1]
+
+    def pool_files(self, which: str = "edited") -> dict:
+        """The values of every pool file of the edited pool (or the baseline): the
+        session's files as edited, the others as on disk."""
+        from workbench.core.pool_values import read_raw
+        edited = self.raw if which == "edited" else {name: f.data for name, f in self.files.items()}
+        files = read_raw(self.folder, self.game.pool_spec.files)
+        files.update(copy.deepcopy({k: v for k, v in edited.items() if k in files}))
+        return json.loads(json.dumps(files, default=str))
 
     def flipped_match(self, result: PairedResult, row: int, arm: str = "new") -> dict:
         """Flipped game ``row`` of a paired playtest as played on the old or the new
