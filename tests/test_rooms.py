@@ -265,4 +265,59 @@ def test_kill_9_while_the_designer_edits_loses_nothing_and_keeps_each_games_pool
     result = edited_resume_tries(tries=2, game="pax-transhumanity", seed=4)
     assert result["acknowledged_moves_checked"] > 0 and result["pools_seen"] >= 1
     assert result["rooms_not_resumed"] == result["moves_lost"] == result["games_on_another_pool"] == 0
+    assert result["children_failed"] == 0
     assert result["paused_lost"] == 0
+
+
+@pytest.mark.parametrize("gid", ["pax-transhumanity", "mandate-2038", "meaning-made"])
+def test_public_texts_drawing_and_the_spectators_view(tmp_path, gid):
+    """Each move carries the game's public text (journal and every log); a seat's
+    frame draws the table from its observation; the spectator's view is what
+    every seat is shown alike, and its log holds public texts only."""
+    game = get_game(gid)
+    n = 3
+    room = _hall(tmp_path).open_room(game, n, [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * (n - 1),
+                                     seed=2, options={"round_limit": 1} if "round_limit" in game.options else {})
+    for _ in range(8):
+        room.play_bots(limit=3)
+        if room.over:
+            break
+        if room.acting_seat().index == 0:
+            room.move(0, room.game.observation(room.state, 0)["legal"][0])
+    moves = room.journal.moves(room.game_id)
+    assert moves and all(m["public"] for m in moves)
+    seat = json.loads(room.seat_message(0))
+    assert "wb-table" in seat["drawing"] and [m for g in seat["moves"] for m in g["moves"]] == \
+        seat["observation"]["legal"]
+    spectator = json.loads(room.spectator_message())
+    assert spectator["spectator"] and spectator["observation"]["legal"] == []
+    assert all(e["action"] is None and e["public"] for e in spectator["log"])
+    views = [room.game.observation(room.state, s)["table"] for s in range(n)]
+
+    def agrees(public, places):
+        if public == "hidden" and any(p != places[0] for p in places):
+            return True
+        if isinstance(public, dict):
+            return all(agrees(v, [p[k] for p in places]) for k, v in public.items())
+        if isinstance(public, list) and all(isinstance(p, list) for p in places):
+            return all(agrees(v, [p[i] for p in places]) for i, v in enumerate(public))
+        return all(p == public for p in places)
+    assert agrees(spectator["observation"]["table"], views)
+    if gid == "pax-transhumanity":     # a seat's own dealt cards are in its view and in no other
+        assert "dealt" in views[0]["players"][room.seats[0].name]
+        assert "dealt" not in spectator["observation"]["table"]["players"][room.seats[0].name]
+
+
+def test_mandates_picks_are_told_as_the_table_saw_them():
+    game = get_game("mandate-2038")
+    state = game.new_initial_state(game.config(3, seed=4))
+    texts = []
+    while state.phase == "select":
+        action = state.legal_actions()[0]
+        after = state.clone()
+        after.apply_action(action)
+        texts.append(game.public_move(state, action, after))
+        state = after
+    assert all("chose a Core Action" in t for t in texts)
+    assert "revealed" not in texts[0] and "revealed" in texts[-1]
+    assert all(c not in texts[0] for c in ("fund", "research", "build", "organize", "deploy", "influence"))

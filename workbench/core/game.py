@@ -221,6 +221,16 @@ class Game(abc.ABC):
     #: the Play page's table drawer, "module:function" taking (game, state) and
     #: returning a Panel object; None: the generic drawing of ``observe(state)``
     table_drawer: ClassVar[str | None] = None
+    #: "module:function(game, table, active, config)" returning the HTML of one seat's
+    #: view of the table (its observation's ``table``), for the playtest seat page and the
+    #: Play page alike (workbench.dashboard.tabletop.view_html); None: a generic layout
+    view_drawer: ClassVar[str | None] = None
+    #: how a game ended (``GameResult.ending``) -> one sentence in the game's words,
+    #: for the end-of-game screen of a playtest seat
+    ending_words: ClassVar[Mapping[str, str]] = {}
+    #: move kind (the notation's first word) -> one line telling a player what the
+    #: move does, from the rules' clauses (the seat page's help beside its buttons)
+    move_help: ClassVar[Mapping[str, str]] = {}
     #: module of a board (``document(state)``, ``analyses(state)``,
     #: ``tables(state)``, ``caption(state)``, ``figure(state, title)``) for
     #: ``workbench board``, ``workbench graph`` without a card graph and the Board page

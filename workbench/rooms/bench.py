@@ -320,7 +320,7 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
     rng = random.Random(seed)
     out = {"tries": tries, "rooms_not_resumed": 0, "moves_lost": 0, "acknowledged_moves_checked": 0,
            "games_on_another_pool": 0, "pools_seen": 0, "paused_checked": 0, "paused_lost": 0, "saves": 0,
-           "next_games_on_edited_pool": 0}
+           "next_games_on_edited_pool": 0, "children_failed": 0}
     pools: set[str] = set()
     with tempfile.TemporaryDirectory() as tmp:
         source = cards_dir(game)
@@ -354,7 +354,10 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
             deadline = time.monotonic() + 300
             while count[0] < wait_for and proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.005)
-            os.kill(proc.pid, signal.SIGKILL)
+            if proc.poll() is not None:
+                out["children_failed"] += 1     # it stopped on its own: an error, not a kill
+            else:
+                os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
             reader.join(timeout=10)
             old = dict(os.environ)

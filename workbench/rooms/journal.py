@@ -65,6 +65,8 @@ MIGRATIONS = [
     # that the card folder's history cannot give back (an unsaved edited pool...)
     """
     ALTER TABLE rooms ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE moves ADD COLUMN public TEXT;
+    ALTER TABLE rooms ADD COLUMN spectator_hash TEXT;
     CREATE TABLE pools (
         version TEXT PRIMARY KEY, game TEXT NOT NULL, files TEXT NOT NULL, at REAL NOT NULL);
     """,
@@ -167,9 +169,15 @@ class Journal:
         return self._write("INSERT INTO games (room, number, config, pool_version, started) VALUES (?, ?, ?, ?, ?)",
                            (room_id, number, json.dumps(config), pool_version, time.time()))
 
-    def add_move(self, game_id: int, ply: int, seat: int, by: str, action: str, think_ms: float | None) -> None:
-        self._write("INSERT INTO moves (game, ply, seat, by, action, think_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, ply, seat, by, action, think_ms, time.time()))
+    def add_move(self, game_id: int, ply: int, seat: int, by: str, action: str, think_ms: float | None,
+                 public: str | None = None) -> None:
+        """One move: its notation and ``public``, what the whole table saw of it
+        (``Game.public_move``)."""
+        self._write("INSERT INTO moves (game, ply, seat, by, action, think_ms, at, public) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game_id, ply, seat, by, action, think_ms, time.time(), public))
+
+    def set_spectator(self, room_id: str, digest: str | None) -> None:
+        self._write("UPDATE rooms SET spectator_hash = ? WHERE id = ?", (digest, room_id))
 
     def undo_move(self, game_id: int, ply: int) -> None:
         self._write("UPDATE moves SET undone = 1 WHERE game = ? AND ply = ? AND undone = 0", (game_id, ply))

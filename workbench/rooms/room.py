@@ -118,6 +118,9 @@ class Room:
         self.id, self.game, self.config, self.seats, self.journal = room_id, game, config, seats, journal
         self.lock = threading.RLock()
         self.designers: list[Callable[[str], None]] = []
+        self.spectators: list[Callable[[str], None]] = []   # tabs on the spectator link
+        self.spectator_hash: str | None = None
+        self.spectator_token: str | None = None   # in memory only, like a seat's
         self.paused = False
         self.closed = False
         self.number = 0            # games started in this room
@@ -201,10 +204,11 @@ class Room:
                 # the engine's message is about the seat's own position and move only
                 raise RoomError(f"refused: {exc}") from None
             notation = self.game.format_action(self.state, action)
+            public = self.game.public_move(self.state, action, nxt)
             think = (time.monotonic() - self.turn_since) * 1000
-            self.journal.add_move(self.game_id, len(self.moves), seat, by, notation, round(think, 1))
+            self.journal.add_move(self.game_id, len(self.moves), seat, by, notation, round(think, 1), public)
             self.state = nxt
-            self.moves.append({"seat": seat, "by": by, "action": notation, "think_ms": think})
+            self.moves.append({"seat": seat, "by": by, "action": notation, "think_ms": think, "public": public})
             self.turn_since = time.monotonic()
             if self.state.is_terminal():
                 self.journal.end_game(self.game_id, "finished", self._outcome())
@@ -279,6 +283,7 @@ class Room:
             if self.game_id is not None and not self.over:
                 self.journal.end_game(self.game_id, "ended by designer", self._outcome())
             self.closed = True
+            self.spectator_hash = self.spectator_token = None
             self.journal.close_room(self.id)
             for seat in self.seats:
                 seat.token_hash = None
@@ -333,7 +338,7 @@ class Room:
         for seat in self.seats:
             for send in list(seat.connections):
                 send(frame)
-        for send in list(self.designers):
+        for send in list(self.spectators) + list(self.designers):
             send(frame)
 
     def survey(self, seat: int, answers: dict) -> None:
@@ -370,23 +375,72 @@ class Room:
                 "closed": self.closed, "note": self.note, "seats": [s.public() for s in self.seats],
                 "plies": len(self.moves), "pool_version": self.pool_version}
 
-    def move_log(self, seat: int | None) -> list[dict]:
-        """The moves ``seat`` may read: all of them in a perfect-information
-        game; in a game with hidden information its own moves in full and only
-        who moved for the others (a typed pick or Secret would tell what it hides)."""
+    def move_log(self, seat: int | None, spectator: bool = False) -> list[dict]:
+        """The moves ``seat`` may read, each with ``public``, what the table saw
+        of it (``Game.public_move``): the notation (``action``) too for the
+        seat's own moves, every move of a perfect-information game, and the
+        designer (``seat`` None); a spectator reads the public texts only."""
         out = []
         for ply, m in enumerate(self.moves):
-            shown = seat is None or not self.game.hidden_information or m["seat"] == seat
-            out.append({"ply": ply, "seat": self.seats[m["seat"]].name, "action": m["action"] if shown else None})
+            shown = not spectator and (seat is None or not self.game.hidden_information or m["seat"] == seat)
+            public = m.get("public") or f"{self.seats[m['seat']].name} moved"
+            out.append({"ply": ply, "seat": self.seats[m["seat"]].name, "public": public,
+                        "action": m["action"] if shown else None})
         return out
+
+    def _drawn(self, obs: dict) -> dict:
+        """What a page draws from one observation (and nothing else): the
+        table's HTML, the legal moves grouped by kind with their help, and the
+        end-of-game summary once the game is over."""
+        from workbench.dashboard.tabletop import view_html
+        groups: dict[str, list[str]] = {}
+        for text in obs["legal"]:
+            groups.setdefault((text.split() or ["?"])[0], []).append(text)
+        help_ = self.game.move_help
+        return {"drawing": view_html(self.game, obs["table"], obs["acting"], self.state.config),
+                "moves": [{"kind": k, "help": help_.get(k), "moves": v} for k, v in groups.items()],
+                "end": self.end_summary()}
+
+    def end_summary(self) -> dict | None:
+        """Scores, winners and how the game ended, in the game's words (None
+        while it is being played): everything here is public at the end."""
+        if not self.over:
+            return None
+        res = self.game.result(self.state)
+        return {"ending": res.ending, "words": self.game.ending_words.get(res.ending),
+                "scores": res.scores, "winners": res.winners, "turns": res.turns}
 
     def seat_message(self, seat: int) -> str:
         with self.lock:
             obs = self.game.observation(self.state, seat)
             return json.dumps({"type": "state", "room": self._room_part(), "observation": obs,
-                               "log": self.move_log(seat)[-60:],
+                               **self._drawn(obs), "log": self.move_log(seat)[-60:],
                                "survey": self.over and seat not in self.surveyed,
                                "cards": sorted(self.game.card_names() or ()) if self.over else []})
+
+    def spectator_message(self) -> str:
+        """The spectator link's frame: the public view only (what every seat knows)."""
+        from workbench.core.observation import public_observation
+        with self.lock:
+            obs = public_observation(self.game, self.state)
+            return json.dumps({"type": "state", "room": self._room_part(), "observation": obs,
+                               **self._drawn(obs), "log": self.move_log(None, spectator=True)[-60:],
+                               "survey": False, "cards": [], "spectator": True})
+
+    def new_spectator_link(self) -> str:
+        """Issue the room's spectator token (returned once), revoking the last one."""
+        with self.lock:
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            self.spectator_token, self.spectator_hash = token, token_hash(token)
+            self.journal.set_spectator(self.id, self.spectator_hash)
+            tabs, self.spectators = list(self.spectators), []
+            frame = json.dumps({"type": "revoked", "message": "this spectator link was replaced by the designer"})
+            for send in tabs:
+                send(frame)
+                close = getattr(send, "close", None)
+                if close is not None:
+                    close()
+            return token
 
     def designer_message(self) -> str:
         with self.lock:
@@ -394,7 +448,8 @@ class Room:
                                "observations": [self.game.observation(self.state, s.index) for s in self.seats],
                                "log": self.move_log(None)[-200:], "surveyed": sorted(self.surveyed),
                                "chat": json.loads(self.chat_frame(self.chat_lines))["lines"],
-                               "links": {s.index: s.token for s in self.seats if s.token}})
+                               "links": {s.index: s.token for s in self.seats if s.token},
+                               "spectator": self.spectator_token})
 
     def push(self) -> None:
         """Send every watcher its current message."""
@@ -403,6 +458,10 @@ class Room:
                 frame = self.seat_message(seat.index)
                 for send in list(seat.connections):
                     send(frame)
+        if self.spectators:
+            frame = self.spectator_message()
+            for send in list(self.spectators):
+                send(frame)
         if self.designers:
             frame = self.designer_message()
             for send in list(self.designers):
@@ -455,14 +514,20 @@ class RoomHall:
                                   [{"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot,
                                     "token_hash": s.token_hash, "token_hint": s.token_hint} for s in room_seats])
             room.start_game()
+            room.new_spectator_link()
             self.rooms[room_id] = room
             return room
 
-    def find_seat(self, token: str) -> tuple[Room, Seat]:
-        """The room and seat a token opens. The error never repeats the token."""
+    def find_seat(self, token: str) -> tuple[Room, Seat | None]:
+        """The room and seat a token opens (seat None: the room's spectator
+        link). The error never repeats the token."""
         digest = token_hash(str(token))
         with self.lock:
             for room in self.rooms.values():
+                if room.spectator_hash is not None and secrets.compare_digest(room.spectator_hash, digest):
+                    if room.closed:
+                        raise RoomError("this room is closed")
+                    return room, None
                 for seat in room.seats:
                     if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
                         if room.closed:
@@ -510,6 +575,7 @@ class RoomHall:
         last = games[-1] if games else None
         game = self._game_on_pool(base, last["pool_version"] if last else None)
         room = Room(row["id"], game, config, seats, self.journal)
+        room.spectator_hash = row.get("spectator_hash")
         room.paused = bool(row.get("paused"))
         if room.paused:
             room.note = "the designer paused the game"
@@ -519,8 +585,8 @@ class RoomHall:
         room.number, room.game_id, room.pool_version = last["number"], last["id"], last["pool_version"]
         gcfg = GameConfig.from_dict(json.loads(last["config"]))
         moves = self.journal.moves(last["id"])
-        room.moves = [{"seat": m["seat"], "by": m["by"], "action": m["action"], "think_ms": m["think_ms"]}
-                      for m in moves]
+        room.moves = [{"seat": m["seat"], "by": m["by"], "action": m["action"], "think_ms": m["think_ms"],
+                       "public": m.get("public")} for m in moves]
         try:
             room.state = room.replay(gcfg, [m["action"] for m in room.moves])
         except (NotationError, IllegalAction) as exc:

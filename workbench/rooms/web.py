@@ -40,6 +40,7 @@ MAX_SOCKETS_PER_ADDRESS = 48        # a LAN party behind one router, each with a
 MESSAGES_PER_ADDRESS = 60           # a second, over every socket from one address
 MAX_UNIDENTIFIED = 32               # sockets (from anywhere) that have not said which seat they are
 MAX_UNIDENTIFIED_PER_ADDRESS = 8
+MAX_SPECTATORS = 16                 # tabs on one room's spectator link
 HELLO_TIMEOUT_S = 10                # a socket that says no hello in this time is closed
 
 _hall: RoomHall | None = None
@@ -249,6 +250,8 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
                 self._hello(str(data.get("token") or ""))
                 return
             room = self.room
+            if seat is None:
+                raise RoomError("a spectator watches: nothing to send")
             if seat.kind != "person" or self.tab not in seat.connections:
                 raise RoomError("this seat is no longer yours")
             if kind == "move":
@@ -273,15 +276,16 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
             self.send_frame(json.dumps({"type": "refused", "message": str(exc)}))
             self.close(1008, "refused")
             return
-        if len(seat.connections) >= MAX_CONNECTIONS_PER_SEAT:
-            self.send_frame(json.dumps({"type": "refused", "message": "this seat is open in too many tabs"}))
+        tabs = room.spectators if seat is None else seat.connections
+        if len(tabs) >= (MAX_SPECTATORS if seat is None else MAX_CONNECTIONS_PER_SEAT):
+            self.send_frame(json.dumps({"type": "refused", "message": "this link is open in too many tabs"}))
             self.close(1008, "refused")
             return
         self.room, self.seat, self.tab = room, seat, Tab(self)
         doorway.identified(self.address)
         IOLoop.current().remove_timeout(self.deadline)
         room.on_change = driver().changed
-        seat.connections.append(self.tab)
+        tabs.append(self.tab)
         self.send_frame(room.chat_frame(room.chat_lines, history=True))
         driver().changed(room)   # everyone sees the seat arrive; a reconnecting seat gets the game where it was
 
@@ -292,7 +296,10 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         doorway.left(self.address, identified=self.room is not None)
         if self.room is None:
             IOLoop.current().remove_timeout(self.deadline)
-        elif self.seat is not None and self.tab in self.seat.connections:
+        elif self.seat is None:
+            if self.tab in self.room.spectators:
+                self.room.spectators.remove(self.tab)
+        elif self.tab in self.seat.connections:
             self.seat.connections.remove(self.tab)
             driver().changed(self.room)
 
@@ -356,7 +363,8 @@ class DesignerApi(tornado.web.RequestHandler):
             return
         driver().changed(room)
         base = f"{self.request.protocol}://{self.request.host}"
-        self.finish({"room": room.id, "links": {s.name: seat_link(base, s.token) for s in room.seats if s.token}})
+        self.finish({"room": room.id, "links": {s.name: seat_link(base, s.token) for s in room.seats if s.token},
+                     "spectator": seat_link(base, room.spectator_token)})
 
     def _act(self, room_id: str, action: str) -> None:
         """``POST /playtest/api/rooms/<id>/<action>``: pause, resume, undo, next,
@@ -374,8 +382,14 @@ class DesignerApi(tornado.web.RequestHandler):
                 room.replace_with_bot(int(body["seat"]), str(body.get("bot") or "greedy"))
             elif action == "chat":
                 room.send_chat(room.chat(None, str(body.get("text") or "")))
+            elif action == "spectator":
+                token = room.new_spectator_link()
+                driver().changed(room)
+                self.finish({"room": room_id, "done": action,
+                             "spectator": seat_link(f"{self.request.protocol}://{self.request.host}", token)})
+                return
             else:
-                raise RoomError(f"unknown action {action!r}; pause, resume, undo, next, bot or chat")
+                raise RoomError(f"unknown action {action!r}; pause, resume, undo, next, bot, chat or spectator")
         except (WorkbenchError, KeyError, TypeError, ValueError) as exc:
             self._fail(exc)
             return
