@@ -170,6 +170,8 @@ def test_a_seats_frames_and_page_hold_nothing_hidden(browser, server, gid):
     opened = _api(server, {"game": gid, "players": players, "seed": 5, "options": options,
                            "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)})
     context, page, frames = _open_seat(browser, next(iter(opened["links"].values())))
+    # the spectator link: the public view only, checked against every seat's secrets
+    watch_context, watch_page, watch_frames = _open_seat(browser, opened["spectator"])
     doms = []
     for _ in range(12):
         if not _take_turn([page]):
@@ -183,7 +185,8 @@ def test_a_seats_frames_and_page_hold_nothing_hidden(browser, server, gid):
     for frame in frames:
         msg = json.loads(frame)
         if msg.get("type") != "state":
-            assert msg.get("type") == "error" and "Secret" not in msg.get("message", "")
+            # one-line errors, and the chat (its lines come on their own, history first)
+            assert msg.get("type") in ("error", "chat") and "Secret" not in msg.get("message", "")
             continue
         state = states[msg["room"]["plies"]]
         strings, checks = _hidden(gid, state, 0)
@@ -203,4 +206,35 @@ def test_a_seats_frames_and_page_hold_nothing_hidden(browser, server, gid):
             assert s not in text, (gid, s)
     if gid != "meaning-made":
         assert seen_checks, "no frame had a rival's hidden value to check"
+    _check_spectator(gid, states, watch_frames, watch_page)
     context.close()
+    watch_context.close()
+
+
+def _check_spectator(gid, states, frames, page):
+    """Every frame the spectator link received holds no seat's hidden value (every
+    seat is a rival to it), its log no move's notation, and it never acts."""
+    checked = 0
+    for frame in frames:
+        msg = json.loads(frame)
+        if msg.get("type") != "state":
+            assert msg.get("type") in ("chat", "error")
+            continue
+        state = states[msg["room"]["plies"]]
+        strings, checks = _hidden(gid, state, -1)
+        body = json.dumps(msg)
+        for text in strings:
+            assert text not in body, (gid, "spectator", msg["room"]["plies"], text)
+        for path, allowed in checks:
+            value = msg["observation"]["table"]
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            assert value in allowed, (gid, "spectator", path, value)
+            checked += 1
+        assert msg["observation"]["legal"] == [] and all(e["action"] is None for e in msg["log"])
+    assert len(frames) > 3
+    if gid != "meaning-made":
+        assert checked, "no spectator frame had a hidden value to check"
+    strings, _ = _hidden(gid, states[-1], -1)
+    text = page.locator("body").inner_text()
+    assert not any(s in text for s in strings)
