@@ -214,7 +214,8 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
         pn.state.on_session_destroyed(_session_ended)
         return create_app(served=True, read_only=read_only)
 
-    from workbench.rooms.web import hall, routes
+    from workbench.rooms.web import hall, routes, set_served_at
+    set_served_at(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}")
     hall()   # open the playtest journal and resume its rooms before the first visitor
     # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
     # in), so that one folder of content-named PNGs is served as static files

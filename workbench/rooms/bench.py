@@ -380,7 +380,12 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
                     out["moves_lost"] += moves
                 elif room.number == number:
                     out["moves_lost"] += max(0, moves - len(room.moves))
-                    out["games_on_another_pool"] += playing_version(room.game) != pool
+                    playing = playing_version(room.game)
+                    if playing != pool:
+                        out["games_on_another_pool"] += 1
+                        out.setdefault("mismatches", []).append(
+                            {"try": attempt, "room": room_id, "game": number, "recorded": room.pool_version,
+                             "acknowledged": pool, "playing": playing, "injected": room.game.has_injected_cards})
             for room_id in paused:
                 out["paused_checked"] += 1
                 out["paused_lost"] += not (room_id in back and back[room_id].paused)

@@ -424,6 +424,19 @@ def routes(password: str | None = None) -> list[tuple]:
             (r"/playtest/api/rooms/?([0-9a-f]*)/?([a-z]*)", DesignerApi, {"password": password})]
 
 
+_served_at = "http://127.0.0.1:5006"
+
+
+def set_served_at(base: str) -> None:
+    """Where this server listens (``workbench serve`` sets it): the links' default start."""
+    global _served_at
+    _served_at = base
+
+
+def served_at() -> str:
+    return _served_at
+
+
 def seat_link(base: str, token: str) -> str:
     """The link a person opens for a seat (``base``: how they reach the server)."""
     return f"{base.rstrip('/')}/playtest/seat#{token}"
