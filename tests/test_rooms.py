@@ -321,3 +321,31 @@ def test_mandates_picks_are_told_as_the_table_saw_them():
     assert all("chose a Core Action" in t for t in texts)
     assert "revealed" not in texts[0] and "revealed" in texts[-1]
     assert all(c not in texts[0] for c in ("fund", "research", "build", "organize", "deploy", "influence"))
+
+
+def test_the_survey_asks_about_moments_of_the_persons_own_game(tmp_path):
+    hall = _hall(tmp_path)
+    room = _pax_room(hall)
+    _play_people(room)
+    # the journal's times are the truth: make seat 0's third move its long think
+    mine = [i for i, m in enumerate(room.moves) if m["seat"] == 0]
+    room.moves[mine[2]]["think_ms"] = 41_000
+    questions = room.survey_questions(0)
+    keys = [q["key"] for q in questions]
+    assert keys[0] == "longest" and f"Move {mine[2] + 1}:" in questions[0]["moment"] and "41 s" in questions[0]["moment"]
+    assert keys[-1] == "profile" and 2 <= len(keys) <= 4
+    assert json.loads(room.seat_message(0))["questions"] == questions
+    with pytest.raises(RoomError):
+        room.survey(0, {"moments": {"profile": "daily, obviously"}})
+    with pytest.raises(RoomError):
+        room.survey(0, {"moments": {"made-up": "x"}})
+    assert hall.journal.answers(room.game_id) == [] and 0 not in room.surveyed
+    room.survey(0, {"moments": {"longest": "whether to hire or research", "profile": "monthly"}, "fun": 4})
+    got = {a["key"]: a for a in hall.journal.answers(room.game_id)}
+    assert got["longest"]["answer"] == "whether to hire or research" and got["longest"]["moment"]
+    assert got["profile"]["answer"] == "monthly"
+    # the profile is asked once per person in a room: not again in the next game
+    room.start_game()
+    _play_people(room)
+    assert "profile" not in [q["key"] for q in room.survey_questions(0)]
+    assert "profile" in [q["key"] for q in room.survey_questions(1)]

@@ -95,7 +95,11 @@ def test_three_people_and_a_bot_play_pax_to_the_end(browser, server):
         form.locator("[name=clarity]").fill("4")
         form.locator("[name=length]").select_option("too short")
         form.locator("[name=text]").fill(f"seat {i} liked the Market")
-        form.locator("button").click()
+        # the questions about this person's own game, and the tester profile
+        for box in form.locator("textarea[name^='m:']").all():
+            box.fill(f"seat {i} about {box.get_attribute('name')[2:]}")
+        form.locator("select[name='m:profile']").select_option("monthly")
+        form.locator("button[type=submit]").click()
         expect(page.locator("#survey")).to_be_hidden()
     db = _journal(server)
     game = db.execute("SELECT * FROM games WHERE room = ?", (opened["room"],)).fetchone()
@@ -104,6 +108,12 @@ def test_three_people_and_a_bot_play_pax_to_the_end(browser, server):
     assert {m["by"] for m in moves} == {"person", "bot"} and len(moves) == _plies(pages[0])
     surveys = db.execute("SELECT * FROM surveys WHERE game = ? ORDER BY seat", (game["id"],)).fetchall()
     assert [s["seat"] for s in surveys] == [0, 1, 2] and surveys[1]["text"] == "seat 1 liked the Market"
+    answers = db.execute("SELECT * FROM answers WHERE game = ? ORDER BY seat, key", (game["id"],)).fetchall()
+    assert [(a["seat"], a["answer"]) for a in answers if a["key"] == "profile"] == [(i, "monthly") for i in range(3)]
+    assert all(a["answer"] == f"seat {a['seat']} about {a['key']}" for a in answers if a["key"] != "profile")
+    # the public texts are in the journal beside the moves, and every seat's log shows them
+    assert all(m["public"] for m in moves)
+    assert pages[0].locator("#log div").first.inner_text().startswith("1. ")
     # the journal's moves replay to the game the seats saw end
     pax = get_game("pax-transhumanity")
     state = pax.new_initial_state(GameConfig.from_dict(json.loads(game["config"])))

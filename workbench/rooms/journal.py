@@ -69,6 +69,10 @@ MIGRATIONS = [
     ALTER TABLE rooms ADD COLUMN spectator_hash TEXT;
     CREATE TABLE pools (
         version TEXT PRIMARY KEY, game TEXT NOT NULL, files TEXT NOT NULL, at REAL NOT NULL);
+    CREATE TABLE answers (
+        game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, key TEXT NOT NULL,
+        moment TEXT, question TEXT NOT NULL, answer TEXT, at REAL NOT NULL,
+        PRIMARY KEY (game, seat, key));
     """,
 ]
 
@@ -205,6 +209,30 @@ class Journal:
                     (game_id, seat, answers.get("fun"), answers.get("clarity"), answers.get("length"),
                      answers.get("strongest"), answers.get("weakest"), answers.get("text"), time.time()))
 
+    def add_answers(self, game_id: int, seat: int, rows: list[dict]) -> None:
+        """A person's answers to the questions about their own game (``key``,
+        ``moment`` shown, ``question``, ``answer``), in one transaction."""
+        now = time.time()
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for r in rows:
+                    self.db.execute("INSERT OR REPLACE INTO answers (game, seat, key, moment, question, answer, at) "
+                                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    (game_id, seat, r["key"], r.get("moment"), r["question"], r.get("answer"), now))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def answers(self, game_id: int | None = None, room_id: str | None = None) -> list[dict]:
+        if room_id is not None:
+            return self._rows("SELECT a.* FROM answers a JOIN games g ON g.id = a.game WHERE g.room = ? "
+                              "ORDER BY a.game, a.seat, a.key", (room_id,))
+        if game_id is None:
+            return self._rows("SELECT * FROM answers ORDER BY game, seat, key")
+        return self._rows("SELECT * FROM answers WHERE game = ? ORDER BY seat, key", (game_id,))
+
     def add_event(self, room_id: str, kind: str, detail: str = "") -> None:
         self._write("INSERT INTO events (room, kind, detail, at) VALUES (?, ?, ?, ?)", (room_id, kind, detail, time.time()))
 
@@ -265,4 +293,4 @@ class Journal:
         return self._rows(f"SELECT * FROM {name}")
 
 
-TABLES = ("rooms", "seats", "games", "moves", "chat", "surveys", "events", "pools")
+TABLES = ("rooms", "seats", "games", "moves", "chat", "surveys", "events", "pools", "answers")

@@ -341,9 +341,39 @@ class Room:
         for send in list(self.spectators) + list(self.designers):
             send(frame)
 
+    def survey_questions(self, seat: int) -> list[dict]:
+        """The questions about ``seat``'s own game (:func:`workbench.rooms.moments.moments`)
+        and, once per person in this room, the short tester profile."""
+        from .moments import PROFILE, moments
+        key = (self.game_id, seat)
+        cache = self.__dict__.setdefault("_questions", {})
+        if key not in cache:
+            moves = [{**m, "ply": i} for i, m in enumerate(self.moves)]
+            try:
+                asked = moments(self.game, self.state.config, moves, seat)
+            except Exception:   # noqa: BLE001 - a survey without moments still asks the rest
+                asked = []
+            profiled = any(a["key"] == "profile" and a["seat"] == seat for a in self.journal.answers(room_id=self.id))
+            cache.clear()
+            cache[key] = asked + ([] if profiled else [PROFILE])
+        return cache[key]
+
     def survey(self, seat: int, answers: dict) -> None:
         if not self.over:
             raise RoomError("the survey opens when the game is over")
+        rows = []
+        given = answers.get("moments") if isinstance(answers.get("moments"), dict) else {}
+        for q in self.survey_questions(seat):
+            value = given.get(q["key"])
+            if value is None or str(value).strip() == "":
+                continue
+            value = " ".join(str(value).split())[:MAX_CHAT * 3]
+            if q.get("choices") and value not in q["choices"]:
+                raise RoomError(f"{q['question']} one of: {', '.join(q['choices'])}")
+            rows.append({"key": q["key"], "moment": q["moment"], "question": q["question"], "answer": value})
+        unknown = set(given) - {q["key"] for q in self.survey_questions(seat)}
+        if unknown:
+            raise RoomError("an answer to a question this survey did not ask")
         clean = {}
         for key in ("fun", "clarity"):
             value = answers.get(key)
@@ -366,6 +396,8 @@ class Room:
                 raise RoomError(f"{key}: no card named {value!r}")
             clean[key] = value
         clean["text"] = str(answers.get("text") or "").strip()[:MAX_CHAT * 5] or None
+        if rows:
+            self.journal.add_answers(self.game_id, seat, rows)
         self.journal.add_survey(self.game_id, seat, clean)
         self.surveyed.add(seat)
 
@@ -416,6 +448,8 @@ class Room:
             return json.dumps({"type": "state", "room": self._room_part(), "observation": obs,
                                **self._drawn(obs), "log": self.move_log(seat)[-60:],
                                "survey": self.over and seat not in self.surveyed,
+                               "questions": self.survey_questions(seat) if self.over and seat not in self.surveyed
+                               else [],
                                "cards": sorted(self.game.card_names() or ()) if self.over else []})
 
     def spectator_message(self) -> str:
@@ -425,7 +459,7 @@ class Room:
             obs = public_observation(self.game, self.state)
             return json.dumps({"type": "state", "room": self._room_part(), "observation": obs,
                                **self._drawn(obs), "log": self.move_log(None, spectator=True)[-60:],
-                               "survey": False, "cards": [], "spectator": True})
+                               "survey": False, "questions": [], "cards": [], "spectator": True})
 
     def new_spectator_link(self) -> str:
         """Issue the room's spectator token (returned once), revoking the last one."""
