@@ -86,6 +86,9 @@ def run_import(args) -> int:
             print(f"  {line}")
     if result.untouched:
         print(f"{len(result.untouched)} card(s) not in the sheets, kept as they are")
+    if saved and getattr(session, "history_problem", None):
+        import sys
+        print(f"saved, but no version was recorded: {session.history_problem}", file=sys.stderr)
     if saved:
         print("saved " + ", ".join(p.name for p in saved) + " (the previous files are kept as .bak)")
     elif result.changes:

@@ -222,8 +222,8 @@ def import_bytes(session, data: bytes, filename: str) -> ImportResult:
     if len(data) > spreadsheet.MAX_BYTES:
         raise WorkbenchError(f"{name}: larger than {spreadsheet.MAX_BYTES // 1_000_000} MB")
     with tempfile.TemporaryDirectory(prefix="workbench-sheet-") as tmp:
-        path = Path(tmp) / name
-        path.write_bytes(data)
+        from workbench.core import storage
+        path = storage.write_bytes(Path(tmp) / name, data)
         try:
             return import_file(session, path, fmt)
         except DataError as exc:

@@ -9,7 +9,6 @@ from ``cards/<game>/print/`` to PDF or PNG.
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -207,11 +206,12 @@ class _project:
 
     def __enter__(self) -> Path:
         self._tmp = tempfile.TemporaryDirectory(prefix="workbench-print-")
+        from workbench.core import storage
         root = Path(self._tmp.name)
-        shutil.copy(LIB, root / "workbench.typ")
-        shutil.copytree(print_folder(self.deck.game), root / "templates")
-        (root / "deck.json").write_text(json.dumps(self.doc, ensure_ascii=False), encoding="utf-8")
-        (root / "main.typ").write_text(_main_source(self.deck, self.entry), encoding="utf-8")
+        storage.scratch_copy(LIB, root, "workbench.typ")
+        storage.copy_tree(print_folder(self.deck.game), root / "templates")
+        storage.scratch_write(root, "deck.json", json.dumps(self.doc, ensure_ascii=False))
+        storage.scratch_write(root, "main.typ", _main_source(self.deck, self.entry))
         return root
 
     def __exit__(self, *exc) -> None:
@@ -237,5 +237,6 @@ def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float
         except typst.TypstError as exc:
             raise WorkbenchError(typst_error(exc)) from None
     if out is not None:
-        Path(out).write_bytes(data if isinstance(data, bytes) else data[0])
+        from workbench.core import storage
+        storage.write_bytes(out, data if isinstance(data, bytes) else data[0], "--out")
     return data

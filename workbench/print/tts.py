@@ -144,10 +144,12 @@ def table_for(deck: Deck, seats: int, seed: int) -> Table:
 def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: int = 1,
            base_url: str | None = None) -> dict:
     """Write ``out`` (the saved object) and its images; return a summary."""
-    out = Path(out)
+    from workbench.core import storage
+    out = storage.check_path(out, "--out")
     deck = build_deck(game_id, lang)
-    folder = out.with_name(out.stem + "-images")
-    folder.mkdir(exist_ok=True)
+    # the images' folder is derived, not named: it must be a real folder beside the save
+    folder = storage.make_folder(storage.inside(out.parent, out.stem + "-images", "the images folder"),
+                                 "the images folder")
     table = table_for(deck, seats, seed)
     seats = table.seats or seats
     if table.hand_colours and not table.seat_rgb:     # pieces take the colour of their seat's hand
@@ -186,12 +188,9 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
         images.append(Image(f"mat-{m.key}", m.page(tint(table, m.seat)), (m.width, m.height), (cw, ch)))
         mat_image[m.key] = len(images) - 1
     _render(deck, images)
-    names = {im.name for im in images}
     for im in images:
-        (folder / im.name).write_bytes(im.page["png"])
-    stale = [p for p in folder.glob("*.png") if IMAGE_NAME.match(p.name) and p.name not in names]
-    for p in stale:
-        p.unlink()
+        storage.write_bytes(storage.inside(folder, im.name, "the images folder"), im.page["png"])
+    sweep_stale_images(folder, {im.name for im in images})
 
     def url(i: int) -> str:
         name = images[i].name
@@ -284,13 +283,53 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
     save = {"SaveName": f"{deck.game_name} ({lang}, cards {deck.version})", "GameMode": "", "Gravity": 0.5,
             "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
             "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": tabs, "VersionNumber": ""}
-    out.write_text(json.dumps(save, ensure_ascii=False, indent=1), encoding="utf-8")
+    storage.write_text(out, json.dumps(save, ensure_ascii=False, indent=1), "--out")
     summary.update({"game": game_id, "lang": lang, "out": str(out), "images": str(folder),
                     "image_files": len(images), "version": deck.version, "seats": seats,
                     "image_list": [{"file": im.name, "mm": [round(v, 3) for v in im.mm], "px": list(im.px),
                                     "ppi": round(min(im.px[0] / (im.mm[0] / INCH), im.px[1] / (im.mm[1] / INCH)), 1)}
                                    for im in images]})
     return summary
+
+
+#: the list of images an export wrote, kept in the images folder: the next export
+#: deletes only images listed there, never a file it did not write
+MANIFEST = ".workbench-images.json"
+
+
+def sweep_stale_images(folder: Path, names: set[str]) -> list[str]:
+    """Delete the images of an earlier export that this one no longer uses, and
+    record ``names`` as the images written now.
+
+    Only a file the manifest lists, whose name has the image shape and ends in
+    the first 16 hex digits of its own SHA-256 (so it is still the very file the
+    workbench wrote) is deleted; anything else in the folder is left alone."""
+    from workbench.core import storage
+    from workbench.core.data import read_file_bytes
+    from workbench.core.errors import DataError
+    listed: list[str] = []
+    try:
+        data = json.loads(read_file_bytes(storage.inside(folder, MANIFEST)).decode("utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("images"), list):
+            listed = [n for n in data["images"] if isinstance(n, str)]
+    except (DataError, ValueError):
+        listed = []                     # no manifest, or not one we can read: delete nothing
+    removed = []
+    for name in listed:
+        if name in names or not IMAGE_NAME.match(name) or "/" in name or name.startswith("."):
+            continue
+        path = folder / name
+        if path.is_symlink() or not path.is_file():
+            continue
+        try:
+            digest = hashlib.sha256(read_file_bytes(path, limit=64 * 1024 * 1024)).hexdigest()[:16]
+        except DataError:
+            continue
+        if name.endswith(f"-{digest}.png") and storage.remove_file(folder, name, "the images folder"):
+            removed.append(name)
+    storage.write_text(storage.inside(folder, MANIFEST), json.dumps({"images": sorted(names)}, indent=1) + "\n",
+                       "the images folder")
+    return removed
 
 
 def notebook(game_id: str, lang: str, table: Table) -> dict:

@@ -93,9 +93,13 @@ def draw(save_path: Path, out: Path, ppu: int = 40) -> Path:
                 held = "∞" if name == "Infinite_Bag" else len(o["ContainedObjects"])
                 pen.text((box[0], box[3] + 2), f"{o['Nickname']} ({held})",
                          fill=(255, 255, 255, 255))
+    import io
+
+    from workbench.core import storage
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    canvas.convert("RGB").save(out)
+    buf = io.BytesIO()
+    canvas.convert("RGB").save(buf, format=Image.registered_extensions().get(out.suffix.lower(), "PNG"))
+    storage.write_bytes(out, buf.getvalue(), "--out")
     return out
 
 

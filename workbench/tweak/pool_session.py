@@ -28,7 +28,7 @@ import polars as pl
 
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
-from workbench.core import cardfile
+from workbench.core import cardfile, storage
 
 from workbench.graphs import pool_edit
 from .session import EditReport, TweakSession
@@ -151,12 +151,20 @@ class PoolTweakSession(TweakSession):
         return pool_edit.get_path(ref.card, self._path(ref, field, str(self.folder / ref.kind.file)))
 
     # -- editing --------------------------------------------------------------
-    def edit(self, card: str, column: str, value) -> EditReport:
-        """Set one field of one card: ``column`` is a flat column (see
+    def _put(self, raw: dict, card: str, column: str, value):
+        """Set one field of one card in ``raw``: ``column`` is a flat column (see
         :attr:`columns`) or a dotted path inside the card (``start.trust``,
         ``rows.0.M``). ``card`` is a name, or ``kind:name`` when two kinds share it."""
-        raw = copy.deepcopy(self.raw)
-        ref = pool_edit.find(raw, self.catalogue, card)
+        index = None
+        if self._batching:          # many edits of one pool: one name index, rebuilt after a rename
+            kept = self.__dict__.get("_names")
+            if kept is None or kept[0] is not raw:
+                kept = (raw, pool_edit.name_index(raw, self.catalogue))
+                self._names = kept
+            index = kept[1]
+        ref = pool_edit.find(raw, self.catalogue, card, index)
+        if column == "name":
+            self._names = None
         file = str(self.folder / ref.kind.file)
         path = self._path(ref, column, file)
         old = pool_edit.get_path(ref.card, path)
@@ -166,13 +174,8 @@ class PoolTweakSession(TweakSession):
             self._follow(ref, path)
         except (ValueError, TypeError, AttributeError) as exc:
             raise DataError(str(exc), file=file, card=ref.name, field=column) from None
-        cards = self._validate(raw, ref.name, column, ref.key)
-        previous = self.raw
         name = new if column == "name" else ref.name
-        report = self._commit(raw, cards, name, column, old, new)
-        self._undo.append((previous, name, column))
-        self._redo.clear()
-        return report
+        return name, old, new, {"card": ref.name, "column": column, "key": ref.key}
 
     def _follow(self, ref: pool_edit.CardRef, path: str) -> None:
         """Let the game rewrite what restates the value just set (a Mandate
@@ -204,8 +207,8 @@ class PoolTweakSession(TweakSession):
         with tempfile.TemporaryDirectory(prefix="workbench-tweak-") as tmp:
             tmp_path = Path(tmp)
             for name in self.spec.files:
-                text = dump_yaml(raw[name]) if name in raw else (self.folder / name).read_text(encoding="utf-8")
-                (tmp_path / name).write_text(text, encoding="utf-8")
+                text = dump_yaml(raw[name], fast=True) if name in raw else (self.folder / name).read_text(encoding="utf-8")
+                storage.scratch_write(tmp_path, name, text)
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
                 check_pool_names(tmp_path, self.spec.files)
