@@ -73,7 +73,40 @@ def start_server(journal: Path, port: int):
     raise RuntimeError("workbench serve did not start within 120 s")
 
 
-async def _play_rooms(base: str, game: str, rooms: int, seats: int, moves: int, seed: int) -> list[float]:
+async def _chatter(base: str, game: str, tabs: int, rate: float, stop: asyncio.Event) -> int:
+    """One seat of its own room, open in ``tabs`` tabs, saying ``rate`` chat lines
+    a second in all (its seat's limit) until ``stop``; returns the lines sent."""
+    from tornado.websocket import websocket_connect
+    opened = _api(base, "POST", body={"game": game, "players": 2, "seed": 99,
+                                      "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}]})
+    token = next(iter(opened["links"].values())).partition("#")[2]
+    url = base.replace("http", "ws") + "/playtest/ws"
+    conns = [await websocket_connect(url) for _ in range(tabs)]
+    for conn in conns:
+        await conn.write_message(json.dumps({"type": "hello", "token": token}))
+
+    async def drain(conn):
+        while await conn.read_message() is not None:
+            pass
+    readers = [asyncio.ensure_future(drain(c)) for c in conns]
+    said = 0
+    try:
+        while not stop.is_set():
+            conn = conns[said % tabs]
+            await conn.write_message(json.dumps({"type": "chat", "text": f"line {said}: " + "words " * 20}))
+            said += 1
+            await asyncio.sleep(1 / rate)
+    finally:
+        for conn in conns:
+            conn.close()
+        for r in readers:
+            r.cancel()
+        _api(base, "DELETE", "/" + opened["room"])
+    return said
+
+
+async def _play_rooms(base: str, game: str, rooms: int, seats: int, moves: int, seed: int,
+                      chatter: bool = False) -> list[float]:
     """Open the rooms, connect every seat, play ``moves`` moves in each room; the delays in ms."""
     from tornado.websocket import websocket_connect
     rng = random.Random(seed)
@@ -112,11 +145,18 @@ async def _play_rooms(base: str, game: str, rooms: int, seats: int, moves: int, 
                 sent[(room_id, ply)] = time.perf_counter()
                 await conn.write_message(json.dumps({"type": "move", "text": rng.choice(obs["legal"])}))
 
+    stop = asyncio.Event()
+    chat = asyncio.ensure_future(_chatter(base, game, 4, 10, stop)) if chatter else None
+    if chatter:
+        await asyncio.sleep(1.0)      # the chat is flowing before the first move
     tasks = [asyncio.ensure_future(seat_loop(o["room"], link.partition("#")[2]))
              for o in opened for link in o["links"].values()]
     try:
         await asyncio.wait_for(done.wait(), timeout=600)
     finally:
+        stop.set()
+        if chat is not None:
+            await chat
         for conn in clients:
             conn.close()
         for task in tasks:
@@ -133,7 +173,7 @@ def _first_game() -> str:
 
 
 def latency(game: str | None = None, rooms: int = 5, seats: int = 4, moves: int = 40, cycles: int = 4,
-            seed: int = 1) -> dict:
+            seed: int = 1, chatter: bool = False) -> dict:
     """Delays of a move reaching every seat, and the server's memory per cycle."""
     game = game or _first_game()
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,13 +181,14 @@ def latency(game: str | None = None, rooms: int = 5, seats: int = 4, moves: int 
         try:
             delays, memory = [], [_rss_mb(proc.pid)]
             for cycle in range(cycles):
-                delays += asyncio.run(_play_rooms(base, game, rooms, seats, moves, seed + 100 * cycle))
+                delays += asyncio.run(_play_rooms(base, game, rooms, seats, moves, seed + 100 * cycle, chatter))
                 memory.append(_rss_mb(proc.pid))
         finally:
             proc.terminate()
             proc.wait(timeout=20)
     delays.sort()
     return {"game": game, "rooms": rooms, "seats": seats, "moves_per_room": moves, "cycles": cycles,
+            "chatter": chatter,
             "deliveries": len(delays), "median_ms": statistics.median(delays),
             "p95_ms": delays[int(0.95 * (len(delays) - 1))], "max_ms": delays[-1],
             "rss_mb_after_each_cycle": [round(m, 1) for m in memory],

@@ -78,6 +78,9 @@ MIGRATIONS = [
 
 SURVEY_LENGTHS = ("too short", "about right", "too long")
 
+from workbench.core.databases import JOURNAL as _KIND  # noqa: E402 - checked beside the migrations it counts
+assert _KIND.schema == len(MIGRATIONS), "workbench.core.databases.JOURNAL.schema must count the migrations"
+
 
 class Journal:
     """One journal file. Thread-safe (one connection behind a lock: bots move

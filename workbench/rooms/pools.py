@@ -94,9 +94,13 @@ def game_on(base, files: dict):
 
 
 def current_version(game) -> str | None:
-    """The version of the pool in ``game``'s card folder now (read only)."""
-    from workbench.core.versions import pool_version
+    """The version of the pool in ``game``'s card folder now. A save the killed
+    server left half done is finished or rolled back first (``cardfile.recover``,
+    as the next load would do): the version compared is the one the game will load."""
+    from workbench.core.cardfile import recover
+    from workbench.core.versions import game_folder, pool_version
     try:
+        recover(game_folder(game))
         return pool_version(game)
     except (OSError, WorkbenchError):
         return None
