@@ -409,6 +409,8 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
                 forget()
                 hall = RoomHall(Journal(journal))
                 back = {room.id: room for room in hall.resume()}
+                # what each resumed game really plays, read with the scratch cards in force
+                playing = {room_id: playing_version(room.game) for room_id, room in back.items()}
             finally:
                 os.environ.clear()
                 os.environ.update(old)
@@ -421,12 +423,12 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
                     out["moves_lost"] += moves
                 elif room.number == number:
                     out["moves_lost"] += max(0, moves - len(room.moves))
-                    playing = playing_version(room.game)
-                    if playing != pool:
+                    if playing[room_id] != pool:
                         out["games_on_another_pool"] += 1
                         out.setdefault("mismatches", []).append(
                             {"try": attempt, "room": room_id, "game": number, "recorded": room.pool_version,
-                             "acknowledged": pool, "playing": playing, "injected": room.game.has_injected_cards})
+                             "acknowledged": pool, "playing": playing[room_id],
+                             "injected": room.game.has_injected_cards})
             for room_id in paused:
                 out["paused_checked"] += 1
                 out["paused_lost"] += not (room_id in back and back[room_id].paused)
