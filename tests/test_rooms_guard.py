@@ -273,3 +273,18 @@ def test_limits_are_per_seat_and_silent_sockets_are_closed(live, monkeypatch):
     assert refused["type"] == "refused" and "waiting" in refused["message"]
     assert all(json.loads(e)["type"] == "refused" and "in time" in json.loads(e)["message"] for e in ends)
     assert ends2 == [None, None, None]
+
+
+def test_per_address_limits_beyond_this_machine(monkeypatch):
+    door = web.Doorway()
+    monkeypatch.setattr(web, "MAX_UNIDENTIFIED_PER_ADDRESS", 10_000)
+    monkeypatch.setattr(web, "MAX_UNIDENTIFIED", 10_000)
+    for _ in range(web.MAX_SOCKETS_PER_ADDRESS):
+        assert door.admit("192.0.2.7") is None
+    assert "too many connections" in door.admit("192.0.2.7")
+    assert door.admit("192.0.2.8") is None and door.admit("127.0.0.1") is None
+    allowed = sum(door.allow("192.0.2.7") for _ in range(1000))
+    assert 2 * web.MESSAGES_PER_ADDRESS <= allowed < 2 * web.MESSAGES_PER_ADDRESS + 20
+    assert all(door.allow("127.0.0.1") for _ in range(1000))     # this machine: per seat only
+    door.left("192.0.2.7", identified=False)
+    assert door.admit("192.0.2.7") is None
