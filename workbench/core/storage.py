@@ -83,10 +83,10 @@ def check_path(path: str | Path, what: str = "") -> Path:
         if os.path.islink(current):
             target = os.path.realpath(current)
             if not _within(target, os.path.realpath(holder)):
-                label = f"{what} {str(given)!r}" if what else str(given)
+                label = f"{what}: " if what else ""
                 raise PathRefused(
-                    f"{label}: {current} is a link to {target}, outside the folder holding it; the workbench "
-                    "never writes through a link out of its folder (give the real path if you mean it)")
+                    f"{label}{current} is a link to {target}, outside the folder holding it; the workbench "
+                    "never follows a link out of its folder (give the real path if you mean it)")
     real = Path(os.path.realpath(lexical))
     refuse_special(real, what or str(given))
     return real
@@ -99,10 +99,12 @@ def refuse_special(real: Path, label: str) -> None:
     except OSError:
         return
     if not (_stat.S_ISREG(mode) or _stat.S_ISDIR(mode)):
-        kind = ("a named pipe (FIFO)" if _stat.S_ISFIFO(mode)
+        kind = ("a named pipe" if _stat.S_ISFIFO(mode)
                 else "a device" if _stat.S_ISCHR(mode) or _stat.S_ISBLK(mode)
-                else "a socket" if _stat.S_ISSOCK(mode) else "a special file")
-        raise PathRefused(f"{label}: {real} is {kind}, not a file the workbench writes")
+                else "a socket" if _stat.S_ISSOCK(mode) else "of an unknown kind")
+        # "special file" stays in the line: it is the word the designer searches the docs for
+        raise PathRefused(f"{label}: {real} is a special file ({kind}), not a file the workbench "
+                          "reads or writes")
 
 
 def inside(root: str | Path, name: str | Path, what: str = "") -> Path:

@@ -31,7 +31,7 @@ from workbench.core.errors import DataError, WorkbenchError, suggest
 from workbench.core import cardfile, storage
 
 from workbench.graphs import pool_edit
-from .session import EditReport, TweakSession
+from .session import EditReport, TweakSession, check_text
 
 
 def graph_module(game_id: str):
@@ -100,6 +100,20 @@ class PoolTweakSession(TweakSession):
         for ref in pool_edit.cards(self.raw, self.catalogue):
             yield ref.kind.kind, ref.name, ref.card, self.raw[ref.kind.file]
 
+    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
+        """Decks kept outside the card lists, as the game's card graph module shows
+        them on a spreadsheet (its ``deck_sheets(raw)``; none when it has none)."""
+        make = getattr(self.graphs, "deck_sheets", None)
+        return make(self.raw) if make else {}
+
+    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
+        """The :meth:`edit_many` item for a deck card's cell (the game's
+        ``deck_edit``), or its refusal."""
+        edit = getattr(self.graphs, "deck_edit", None)
+        if edit is None:
+            raise WorkbenchError(f"a {kind} card is made from the game's other data; a sheet does not edit it")
+        return edit(kind, name, column, value)
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card: name, kind and every catalogue column
         (empty where a column does not apply to the card's kind)."""
@@ -155,6 +169,7 @@ class PoolTweakSession(TweakSession):
         """Set one field of one card in ``raw``: ``column`` is a flat column (see
         :attr:`columns`) or a dotted path inside the card (``start.trust``,
         ``rows.0.M``). ``card`` is a name, or ``kind:name`` when two kinds share it."""
+        check_text(value, card, column)
         index = None
         if self._batching:          # many edits of one pool: one name index, rebuilt after a rename
             kept = self.__dict__.get("_names")
