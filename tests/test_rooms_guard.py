@@ -239,7 +239,7 @@ def test_deep_json_on_a_socket_gets_one_line_and_a_revoked_tab_gets_nothing_more
 
 def test_limits_are_per_seat_and_silent_sockets_are_closed(live, monkeypatch):
     monkeypatch.setattr(web, "HELLO_TIMEOUT_S", 0.3)
-    monkeypatch.setattr(web, "MAX_UNIDENTIFIED_PER_ADDRESS", 3)
+    monkeypatch.setattr(web, "MAX_UNIDENTIFIED", 3)
 
     async def scenario(base):
         _, opened = await fetch(base + "/playtest/api/rooms", "POST", json.dumps(ROOM), own(base))
@@ -260,7 +260,7 @@ def test_limits_are_per_seat_and_silent_sockets_are_closed(live, monkeypatch):
                     break
                 slow += msg["type"] == "error" and "slow down" in msg["message"]
         lines = len(web.hall().journal.chat(opened["room"]))
-        # silent sockets: at most 3 wait from one address, and they are closed after the timeout
+        # silent sockets: at most 3 wait (here), and they are closed after the timeout
         silent = [await websocket_connect(base.replace("http", "ws") + "/playtest/ws") for _ in range(4)]
         refused = await _next(silent[3])
         ends = [await asyncio.wait_for(ws.read_message(), 10) for ws in silent[:3]]
@@ -270,7 +270,7 @@ def test_limits_are_per_seat_and_silent_sockets_are_closed(live, monkeypatch):
         return slow, lines, refused, ends, ends2
     slow, lines, refused, ends, ends2 = run(live, scenario)
     assert lines <= 2 * MESSAGES_PER_SECOND + 5 and slow == 60 - lines
-    assert refused["type"] == "refused" and "waiting" in refused["message"]
+    assert refused["type"] == "busy" and "waiting" in refused["message"]
     assert all(json.loads(e)["type"] == "refused" and "in time" in json.loads(e)["message"] for e in ends)
     assert ends2 == [None, None, None]
 
@@ -288,3 +288,8 @@ def test_per_address_limits_beyond_this_machine(monkeypatch):
     assert all(door.allow("127.0.0.1") for _ in range(1000))     # this machine: per seat only
     door.left("192.0.2.7", identified=False)
     assert door.admit("192.0.2.7") is None
+    waiting = web.Doorway()
+    monkeypatch.setattr(web, "MAX_UNIDENTIFIED_PER_ADDRESS", 2)
+    assert waiting.admit("192.0.2.9") is None and waiting.admit("192.0.2.9") is None
+    assert "waiting" in waiting.admit("192.0.2.9")
+    assert waiting.admit("127.0.0.1") is None          # this machine: the global bound only

@@ -145,8 +145,8 @@ class Doorway:
         """Count a new socket from ``address``; why it is refused, or None."""
         if address not in LOOPBACK and self.open.get(address, 0) >= MAX_SOCKETS_PER_ADDRESS:
             return "too many connections from your address"
-        if sum(self.unidentified.values()) >= MAX_UNIDENTIFIED or \
-                self.unidentified.get(address, 0) >= MAX_UNIDENTIFIED_PER_ADDRESS:
+        if sum(self.unidentified.values()) >= MAX_UNIDENTIFIED or (
+                address not in LOOPBACK and self.unidentified.get(address, 0) >= MAX_UNIDENTIFIED_PER_ADDRESS):
             return "too many connections waiting to say which seat they are"
         self.open[address] = self.open.get(address, 0) + 1
         self.unidentified[address] = self.unidentified.get(address, 0) + 1
@@ -218,7 +218,8 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         self.address = self.request.remote_ip or ""
         why = doorway.admit(self.address)
         if why is not None:
-            self.send_frame(json.dumps({"type": "refused", "message": why}))
+            # "busy", not "refused": the page tries again a little later
+            self.send_frame(json.dumps({"type": "busy", "message": why}))
             self.close(1008, "refused")
             return
         self.admitted = True
