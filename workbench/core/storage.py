@@ -102,7 +102,8 @@ def refuse_special(real: Path, label: str) -> None:
         kind = ("a named pipe (FIFO)" if _stat.S_ISFIFO(mode)
                 else "a device" if _stat.S_ISCHR(mode) or _stat.S_ISBLK(mode)
                 else "a socket" if _stat.S_ISSOCK(mode) else "a special file")
-        raise PathRefused(f"{label}: {real} is {kind}, not a file the workbench writes")
+        raise PathRefused(f"{label}: {real} is {kind}" + ("" if kind == "a special file" else ", a special file")
+                          + ", not a file the workbench writes or reads")
 
 
 def inside(root: str | Path, name: str | Path, what: str = "") -> Path:
