@@ -75,6 +75,7 @@ class Sheet:
     rows: list[list[Any]]
     row_numbers: list[int]
     source: str          # the file the sheet came from (a CSV folder names the file)
+    delimiter: str = ""  # a CSV's separator as read (',' or ';'), so an import can say which
 
 
 def column_letter(index: int) -> str:
@@ -405,7 +406,8 @@ def _read_csv(raw: bytes, path: Path) -> Sheet:
         raise SheetRefused(f"{path}: not UTF-8 text (bad byte at line {line}); save the CSV as UTF-8") from None
     if "\x00" in text:
         raise SheetRefused(f"{path}: holds a NUL byte; a CSV is text (save it again as UTF-8 CSV)")
-    reader = csv.reader(io.StringIO(text))
+    delimiter = csv_delimiter(text)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     grid = []
     limit = csv.field_size_limit(MAX_CELL * 4 + 16)   # a longer cell is refused by its length below
     try:
@@ -420,7 +422,24 @@ def _read_csv(raw: bytes, path: Path) -> Sheet:
         raise SheetRefused(f"{path}: row {reader.line_num}: not CSV ({exc})") from None
     finally:
         csv.field_size_limit(limit)
-    return _sheet(path.stem, grid, str(path))
+    sheet = _sheet(path.stem, grid, str(path))
+    sheet.delimiter = delimiter
+    return sheet
 
 
-__all__ = ["FORMATS", "Sheet", "column_letter", "format_of", "write", "read"]
+def csv_delimiter(text: str) -> str:
+    """``;`` when the header line holds more semicolons than commas outside quotes
+    (what Excel writes where the comma is the decimal sign: Hungarian, German,
+    French...), else ``,``. The header decides: its names hold neither."""
+    line = next((ln for ln in text.splitlines() if ln.strip()), "")
+    counts = {",": 0, ";": 0}
+    quoted = False
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in counts:
+            counts[ch] += 1
+    return ";" if counts[";"] > counts[","] else ","
+
+
+__all__ = ["FORMATS", "Sheet", "column_letter", "format_of", "write", "read", "csv_delimiter"]

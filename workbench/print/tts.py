@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .sheets import Deck, build_deck, typeset
-from .tts_objects import (DECK_SIZES, EXTRA_COLOURS, GREY_WHITE, INCH, NATIVE_WIDTH, SEAT_COLOURS, Guids, Spots,
+from .tts_objects import (DECK_SIZES, EXTRA_COLOURS, GREY_WHITE, INCH, NATIVE_WIDTH, SEAT_COLOURS, STRETCH, Guids, Spots,
                           Table, base, card_scale, deal, pile, seat_objects, snaps, tile, tile_scale, tint, transform)
 
 MAX_COLS, MAX_ROWS = 10, 7
@@ -181,12 +181,14 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
                 "grid": b["grid"], "width": w, "height": h}
         images.append(Image("board", page, (w, h), (cw, ch)))
         board_image = len(images) - 1
-    mat_image = {}
+    mat_image: dict[str, list[tuple[tuple, int]]] = {}      # mat key -> (piece, image index) per piece
     for m in table.mats:
-        m.layout()
-        cw, ch, _ = cell_pixels(m.width, m.height)
-        images.append(Image(f"mat-{m.key}", m.page(tint(table, m.seat)), (m.width, m.height), (cw, ch)))
-        mat_image[m.key] = len(images) - 1
+        pieces = m.pieces()
+        for n, piece in enumerate(pieces):
+            cw, ch, _ = cell_pixels(piece[2], piece[3])
+            stem = f"mat-{m.key}" + (f"-{n + 1}" if len(pieces) > 1 else "")
+            images.append(Image(stem, m.page(tint(table, m.seat), piece), (piece[2], piece[3]), (cw, ch)))
+            mat_image.setdefault(m.key, []).append((piece, len(images) - 1))
     _render(deck, images)
     for im in images:
         storage.write_bytes(storage.inside(folder, im.name, "the images folder"), im.page["png"])
@@ -252,21 +254,29 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
         obj["Locked"] = True
         obj["CustomImage"] = {"ImageURL": url(board_image), "ImageSecondaryURL": url(board_image),
                               "ImageScalar": 1.0, "WidthScale": 0.0,
-                              "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": False}}
+                              "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": STRETCH}}
         obj["AttachedSnapPoints"] = snaps(tile_scale(b["width"]), b["positions"])
         objects.append(obj)
         summary["boards"]["board"] = 1
     for m in table.mats:
         cx, cz = spots.mats[m.key]
-        s = tile_scale(m.width)
-        obj = base(guids, "Custom_Tile", m.nickname, transform(cx, cz, scale=s, y=1.0), seat=m.seat)
-        obj.update({"Locked": True, "ColorDiffuse": dict(GREY_WHITE)})
-        obj["CustomImage"] = {"ImageURL": url(mat_image[m.key]), "ImageSecondaryURL": url(mat_image[m.key]),
-                              "ImageScalar": 1.0, "WidthScale": 0.0,
-                              "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True}}
-        obj["AttachedSnapPoints"] = snaps(s, [(px - cx, pz - cz) for px, pz in
-                                               (spots.area(m.key, a) for a in m.areas)])
-        objects.append(obj)
+        parts = mat_image[m.key]
+        for n, ((x0, y0, pw, ph), image) in enumerate(parts):
+            # a piece's centre on the table: the mat's centre plus the piece's offset in it
+            px, pz = cx + (x0 + pw / 2 - m.width / 2) / INCH, cz + (m.height / 2 - y0 - ph / 2) / INCH
+            s = tile_scale(pw)
+            name = m.nickname + (f" ({n + 1}/{len(parts)})" if len(parts) > 1 else "")
+            obj = base(guids, "Custom_Tile", name, transform(px, pz, scale=s, y=1.0), seat=m.seat)
+            obj.update({"Locked": True, "ColorDiffuse": dict(GREY_WHITE)})
+            obj["CustomImage"] = {"ImageURL": url(image), "ImageSecondaryURL": url(image),
+                                  "ImageScalar": 1.0, "WidthScale": 0.0,
+                                  "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": STRETCH}}
+            # each area's snap point on the piece that holds the area's centre
+            mine = [a for a in m.areas.values()
+                    if x0 <= a.box[0] + a.box[2] / 2 < x0 + pw + 1e-6 and y0 <= a.box[1] + a.box[3] / 2 < y0 + ph + 1e-6]
+            obj["AttachedSnapPoints"] = snaps(s, [(ax - px, az - pz) for ax, az in
+                                                   (spots.area(m.key, a.key) for a in mine)])
+            objects.append(obj)
         summary["mats"][m.key] = len(m.areas)
         w, h = m.width / INCH / 2, m.height / INCH / 2
         summary["rects"][m.key] = [round(v, 3) for v in (cx - w, cz - h, cx + w, cz + h)]

@@ -100,6 +100,20 @@ class PoolTweakSession(TweakSession):
         for ref in pool_edit.cards(self.raw, self.catalogue):
             yield ref.kind.kind, ref.name, ref.card, self.raw[ref.kind.file]
 
+    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
+        """Decks kept outside the card lists, as the game's card graph module shows
+        them on a spreadsheet (its ``deck_sheets(raw)``; none when it has none)."""
+        make = getattr(self.graphs, "deck_sheets", None)
+        return make(self.raw) if make else {}
+
+    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
+        """The :meth:`edit_many` item for a deck card's cell (the game's
+        ``deck_edit``), or its refusal."""
+        edit = getattr(self.graphs, "deck_edit", None)
+        if edit is None:
+            raise WorkbenchError(f"a {kind} card is made from the game's other data; a sheet does not edit it")
+        return edit(kind, name, column, value)
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card: name, kind and every catalogue column
         (empty where a column does not apply to the card's kind)."""

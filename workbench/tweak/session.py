@@ -81,6 +81,11 @@ PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game lengt
                    "duration_actions": "game length (actions)", "score_spread": "score spread"}
 
 
+#: the first item of an :meth:`TweakSession.edit_many` entry that adds or deletes a
+#: card (a NUL: no card name holds one)
+ADD, DELETE = "\x00add", "\x00delete"
+
+
 def _label(key: str | None, game) -> str | None:
     """The playtest row's name. Completion is the share of games that ended
     with a winner; a game where the table wins or loses together calls it its
@@ -348,6 +353,20 @@ class TweakSession(CardOperations):
         for file, kind, entry in self._entries():
             yield kind, str(entry.get("name", "")), entry, self.raw[file]
 
+    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
+        """Decks kept outside the card lists, as a spreadsheet shows them: the Event
+        deck (its letter is its name, its Consequence Code the one value it has)."""
+        rows = [[str(e["id"]), e.get("code"), e.get("provenance")] for e in self.raw["events.yaml"]["events"]]
+        return {"event": (["name", "code", "provenance"], rows)}
+
+    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
+        """The :meth:`edit_many` item that sets ``column`` of a deck card, or a
+        refusal saying what a sheet can change there."""
+        if kind == "event" and column == "code":
+            return (f"event {name}", "code", value)
+        raise WorkbenchError(f"an Event card's {column} is not edited from a sheet (only its code); "
+                             "change it in events.yaml")
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
         rows = []
@@ -561,7 +580,7 @@ class TweakSession(CardOperations):
         target.append((current, card, column))
         return report
 
-    def edit_many(self, edits: list[tuple[str, str, object]], *, label: str = "import") -> list[EditReport]:
+    def edit_many(self, edits: list[tuple], *, label: str = "import") -> list[EditReport]:
         """Several edits ``(card, column, value)`` as one change: all or none (the
         first refused edit raises :class:`EditRefused` naming its index, and the
         session is left exactly as it was), and one step of undo.
@@ -570,9 +589,16 @@ class TweakSession(CardOperations):
         **once** (an import of thousands of cells costs one validation, not one per
         cell); when that fails, the first edit that makes it fail is found by
         bisection (validating prefixes: a few validations, not one per cell) and
-        named. Returns one report of what the edits changed together."""
+        named. Returns one report of what the edits changed together.
+
+        An item may also be ``(ADD, kind, name)`` or ``(DELETE, card)`` (a sheet that
+        adds and removes cards): then the items are taken one after another
+        (:meth:`add_card`, :meth:`delete_card` refused while something names the
+        card, :meth:`edit`), still all or none and one step of undo."""
         if not edits:
             return []
+        if any(item[0] in (ADD, DELETE) for item in edits):
+            return self._apply_in_turn(edits, label)
         self._batching = True
         try:
             raw = copy.deepcopy(self.raw)
@@ -600,6 +626,31 @@ class TweakSession(CardOperations):
         self._undo.append((previous, label, counted(len(puts), "value")))
         self._redo.clear()
         return [report]
+
+    def _apply_in_turn(self, edits: list[tuple], label: str) -> list[EditReport]:
+        """:meth:`edit_many` with cards added or deleted: each item validated in
+        turn (an added card must exist before its values are set), the session put
+        back as it was on the first refusal, one undo step for all."""
+        kept = (self.raw, self.cards, self._graph, self._analyses, self.dirty, len(self._undo), list(self._redo))
+        reports = []
+        for i, item in enumerate(edits):
+            try:
+                if item[0] == ADD:
+                    reports.append(self.add_card(item[1], item[2]))
+                elif item[0] == DELETE:
+                    reports.append(self.delete_card(item[1]))
+                else:
+                    card, column, value = item
+                    reports.append(self.edit(card, column, value))
+            except WorkbenchError as exc:
+                self.raw, self.cards, self._graph, self._analyses, self.dirty = kept[:5]
+                del self._undo[kept[5]:]
+                self._redo[:] = kept[6]
+                raise EditRefused(i, exc) from None
+        del self._undo[kept[5]:]
+        self._undo.append((kept[0], label, counted(len(reports), "change")))
+        self._redo.clear()
+        return reports
 
     @staticmethod
     def _named_edit(exc: WorkbenchError, edits: list, puts: list) -> tuple[int, WorkbenchError] | None:
