@@ -37,6 +37,14 @@ def dictionary(locale: str):
     path = dictionary_path(locale)
     if path is None:
         return None
+    return _load(path)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(path: str):
+    """One dictionary per file: "en" and "en-GB" name the same en_GB files when that is
+    the first English dictionary installed, and reading one takes seconds (a Rules page's
+    first review of the Pax English catalogue read it twice)."""
     try:
         from spylls.hunspell import Dictionary
     except ImportError:
