@@ -106,7 +106,6 @@ def by_skill(before: list[dict], after: list[dict]) -> list[dict]:
 
 def plot_search(trials: list[dict], path: Path, title: str) -> Path:
     """Every trial's loss (target misses + change cost) and the best so far, as bokeh HTML."""
-    from bokeh.io import save
     from bokeh.models import ColumnDataSource
     from bokeh.plotting import figure
     from bokeh.resources import INLINE
@@ -123,9 +122,11 @@ def plot_search(trials: list[dict], path: Path, title: str) -> Path:
     src = ColumnDataSource(dict(trial=xs, loss=ys, best=best))
     fig.scatter("trial", "loss", source=src, size=7, legend_label="trial")
     fig.step("trial", "best", source=src, mode="after", line_width=2, color="firebrick", legend_label="best so far")
+    from bokeh.embed import file_html
+
+    from workbench.core import storage
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save(fig, filename=str(path), resources=INLINE, title=title)
+    storage.write_text(path, file_html(fig, resources=INLINE, title=title), "--plot")
     return path
 
 

@@ -68,7 +68,7 @@ def run_list(args) -> int:
 
     from workbench.rooms.journal import journal_path
     path = Path(args.journal) if args.journal else journal_path()
-    if not path.is_file():   # nothing played yet is an empty list, not an error
+    if not path.exists() and not path.is_symlink():   # nothing played yet is an empty list, not an error
         if args.json:
             emit_json({"journal": str(path), "rooms": []})
         else:
@@ -150,22 +150,25 @@ def run_show(args) -> int:
 
 
 def run_export(args) -> int:
+    import io
     from pathlib import Path
 
     import polars as pl
 
     from workbench.rooms.journal import TABLES
     journal = _journal(args)
+    from workbench.core import storage
     folder = Path(args.folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    real = storage.make_folder(folder, "FOLDER")
     written = {}
     for name in TABLES:
         rows = journal.table(name)
         if name == "seats":   # a token's hash stays in the journal
             rows = [{k: v for k, v in r.items() if k not in ("token_hash", "token_hint")} for r in rows]
         frame = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
-        path = folder / f"{name}.parquet"
-        frame.write_parquet(path)
+        buf = io.BytesIO()
+        frame.write_parquet(buf)
+        storage.write_bytes(storage.inside(real, f"{name}.parquet", "FOLDER"), buf.getvalue(), "FOLDER")
         written[name] = len(rows)
     if args.json:
         emit_json({"folder": str(folder), "tables": written})
