@@ -101,20 +101,3 @@ def test_the_generator_plants_role_and_scope_changes():
     scope = MUTATORS["quantifier"]("Each Card can be picked once an Era.", "en", rng)
     assert any("once an Era" not in new and "once" in new for new, _ in scope)
 
-
-def test_a_dictionary_file_is_read_once(monkeypatch):
-    # the Rules page's first review asked for "en" (meaning) and "en-GB" (spelling): one file
-    import spylls.hunspell as hunspell
-
-    from workbench.rules.review_checks import dictionary as D
-    reads = []
-    monkeypatch.setattr(hunspell.Dictionary, "from_files", classmethod(lambda cls, path: reads.append(path) or path))
-    monkeypatch.setattr(D, "dictionary_path", lambda locale: "/dicts/en_GB")
-    D.dictionary.cache_clear()
-    D._load.cache_clear()
-    try:
-        assert D.dictionary("en") == D.dictionary("en-GB") == "/dicts/en_GB"
-        assert reads == ["/dicts/en_GB"]
-    finally:
-        D.dictionary.cache_clear()
-        D._load.cache_clear()

@@ -60,6 +60,8 @@ def _fmt(value, ci=None) -> str:
     text = f"{value:.3f}"
     if ci and ci[0] is not None:
         text += f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+    elif ci:
+        text += " (too few games)"
     return text
 
 

@@ -188,6 +188,7 @@ def run_compare(args) -> int:
     if not 0 <= args.resamples <= 10_000:
         raise WorkbenchError(f"--resamples is 0 to 10000, not {args.resamples}")
     from workbench.core.bots import make_bots
+    from workbench.sim.intervals import MIN_GAMES
     make_bots(args.bots, 1)
     doc = side_by_side(_journal(args), args.game_id, args.pool_version, bot_games=args.bot_games, bots=args.bots,
                        resamples=args.resamples)
@@ -200,12 +201,13 @@ def run_compare(args) -> int:
     def cell(v, ci):
         if v is None:
             return "-"
-        return f"{v:.3g}" + ("" if ci[0] is None else f" [{ci[0]:.3g}, {ci[1]:.3g}]")
+        return f"{v:.3g}" + (" (too few games)" if ci[0] is None else f" [{ci[0]:.3g}, {ci[1]:.3g}]")
     width = max(len(r["metric"]) for r in doc["rows"])
     print(f"  {'metric':<{width}}  {'people':<24} {'bots':<24} people - bots")
     for r in doc["rows"]:
         print(f"  {r['metric']:<{width}}  {cell(r['people'], r['people_ci']):<24} {cell(r['bots'], r['bots_ci']):<24} "
               f"{cell(r['diff'], r['diff_ci'])}")
     if doc["human_games"] < 10:
-        print(f"  ({doc['human_games']} human game(s): the people's intervals are wide; play more before reading much)")
+        print(f"  ({doc['human_games']} human game(s): the people's intervals are wide, and below "
+              f"{MIN_GAMES} games there are none; play more before reading much)")
     return 0

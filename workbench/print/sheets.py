@@ -17,7 +17,7 @@ from workbench.core.data import load_yaml
 from workbench.core.errors import DataError, WorkbenchError
 
 from .geometry import BLEED, FOOTER, MARGIN, MARK_GAP, MARK_LEN, Grid, grid_for
-from .pool import pool_version
+from .pool import pool_version, print_digest
 from .words import Words, load_words, print_folder
 
 LIB = Path(__file__).with_name("workbench.typ")
@@ -50,6 +50,8 @@ class Deck:
     kinds: list[Kind]
     pages: list[dict] = field(default_factory=list)
     sides: str = "duplex"
+    #: the cache key of the files the deck is made from (never printed: ``version`` names the pool)
+    digest: str = ""
 
     def counts(self) -> dict[str, int]:
         return {k.key: len(k.cards) for k in self.kinds}
@@ -142,7 +144,8 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
             raise DataError(f"{key}: {exc}", file=str(manifest_path)) from None
         kinds.append(Kind(key, str(entry["template"]), str(entry.get("size", "poker")),
                           words.label("kind." + key), grid, by_kind[key]))
-    deck = Deck(game_id, game_name, lang, paper, version, words, kinds, sides=sides)
+    deck = Deck(game_id, game_name, lang, paper, version, words, kinds, sides=sides,
+                digest=print_digest(game_id))
     legend = words.label("draft_legend")
     sheet = 0
     backs = []                   # single-sided: the back pages, after every face page

@@ -923,11 +923,11 @@ def _card_use_row(a, b, card: str, seed: int) -> dict:
     ua, ub = used(a), used(b)
     diff = ub - ua
     rng = np.random.default_rng(derive_seed(seed, "card-use"))
-    if len(diff) > 1:
-        means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(300)]
-        lo, hi = float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
-    else:
-        lo = hi = float(diff.mean()) if len(diff) else 0.0
+    # no interval from a handful of games, nor one of width 0 from a sample without
+    # spread (workbench.sim.intervals): None, which the pages print as "too few games"
+    from workbench.sim.intervals import from_resamples
+    means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(300)] if len(diff) > 1 else []
+    lo, hi = from_resamples(means, len(diff)).pair()
     return {"metric": f"games taking {card}", "old": float(ua.mean()) if len(ua) else 0.0,
             "new": float(ub.mean()) if len(ub) else 0.0, "diff": float(diff.mean()) if len(diff) else 0.0,
             "ci_low": lo, "ci_high": hi}
