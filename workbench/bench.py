@@ -538,3 +538,28 @@ def run_sections(game_ids, players: int | None, *, quick: bool = False, only=Non
         first = game_ids[0]
         batch = run_figures(first, game_players(first, players), quick=quick, only=batch_names, note=note)
     return sections, batch
+
+
+def play_loop(loop: str, what: str, games: int) -> int:
+    """The bench's ``loop`` (``random`` or ``greedy``) for exactly ``games``
+    fixed-seed games of ``what`` (a game id, or ``tic-tac-toe`` for OpenSpiel's,
+    random play only); the actions played. What :mod:`workbench.callgrind`
+    counts, in a child process: ``python -m workbench.bench --loop LOOP WHAT N``."""
+    if what == "tic-tac-toe":
+        new_state = openspiel_new_state()
+        if new_state is None:
+            raise SystemExit("OpenSpiel is not installed")
+        return random_play_rate(new_state, games_to_play=games)[1]
+    from workbench.sim.runner import resolve_game
+    game = resolve_game(what)
+    if loop == "greedy":
+        return greedy_play_rate(game, game.default_players, games_to_play=games)[1]
+    new_state = lambda i: game.new_initial_state(game.config(game.default_players, seed=i))  # noqa: E731
+    return random_play_rate(new_state, games_to_play=games)[1]
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--loop" and sys.argv[2] in ("random", "greedy"):
+        print("actions", play_loop(sys.argv[2], sys.argv[3], int(sys.argv[4])))
+    else:
+        sys.exit("usage: python -m workbench.bench --loop random|greedy GAME N (workbench bench measures)")

@@ -20,8 +20,8 @@ import shutil
 import subprocess
 import sys
 
-#: the loops a child process can run: ``random`` (``bench.random_play_rate``) and
-#: ``greedy`` (``bench.greedy_play_rate``)
+#: the loops a child process runs (``python -m workbench.bench --loop``):
+#: ``random`` (``bench.random_play_rate``) and ``greedy`` (``bench.greedy_play_rate``)
 LOOPS = ("random", "greedy")
 
 
@@ -30,28 +30,11 @@ def available() -> bool:
     return shutil.which("valgrind") is not None
 
 
-def _run_loop(loop: str, what: str, games: int) -> int:
-    """The bench's ``loop`` for exactly ``games`` fixed-seed games of ``what`` (a
-    game id, or ``tic-tac-toe`` for OpenSpiel's, random play only); the actions played."""
-    from workbench.bench import greedy_play_rate, openspiel_new_state, random_play_rate
-    if what == "tic-tac-toe":
-        new_state = openspiel_new_state()
-        if new_state is None:
-            raise SystemExit("OpenSpiel is not installed")
-        return random_play_rate(new_state, games_to_play=games)[1]
-    from workbench.sim.runner import resolve_game
-    game = resolve_game(what)
-    if loop == "greedy":
-        return greedy_play_rate(game, game.default_players, games_to_play=games)[1]
-    new_state = lambda i: game.new_initial_state(game.config(game.default_players, seed=i))  # noqa: E731
-    return random_play_rate(new_state, games_to_play=games)[1]
-
-
 def count(loop: str, what: str, games: int) -> tuple[int, int]:
     """``(instructions, actions)`` of one child run under callgrind."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-m", "workbench.callgrind", "--run", loop, what, str(games)],
+                          sys.executable, "-m", "workbench.bench", "--loop", loop, what, str(games)],
                          capture_output=True, text=True, env=env)
     found = re.search(r"Collected : (\d+)", out.stderr)
     actions = re.search(r"^actions (\d+)$", out.stdout, re.M)
@@ -71,9 +54,6 @@ def per_game(loop: str, what: str, games: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) == 4 and args[0] == "--run" and args[1] in LOOPS:
-        print("actions", _run_loop(args[1], args[2], int(args[3])))
-        return 0
     if len(args) in (2, 3) and args[0] in LOOPS:
         r = per_game(args[0], args[1], int(args[2]) if len(args) == 3 else 4)
         print(f"{args[1]} {args[0]}: {r['instructions_per_game'] / 1e6:,.1f} M instructions a game, "
