@@ -240,13 +240,19 @@ def test_tiny_study_runs_resumes_and_proposes_through_the_tweak_session(cards_co
 def test_fresh_check_has_intervals_and_verdicts(cards_copy):
     session = open_session("meaning-made", cards_copy / "meaning_made")
     spec = _spec(None, 1)
-    rows = fresh_check(spec, session, session.raw, games=3, resamples=50)
+    rows = fresh_check(spec, session, session.raw, games=6, resamples=50)
     assert [r["metric"] for r in rows] == ["completion", "cap_saturation"]
     for r in rows:
         assert r["before"] == r["after"]  # the same cards on the same fresh seeds
-        assert r["before_low"] <= r["before"] <= r["before_high"]
+        if r["before_low"] is None:   # a sample without spread under 30 games: no interval, and why
+            assert r["before_interval"] == "none" and "too few games" in r["before_note"]
+        else:
+            assert r["before_low"] <= r["before"] <= r["before_high"] and r["before_high"] > r["before_low"]
         assert r["met_before"] == parse_target(r["target"]).met(r["before"])
         assert r["seed"] != spec.seed
+    assert rows[0]["before_interval"] == "wilson"   # survival: a share of games
+    few = fresh_check(spec, session, session.raw, games=3, resamples=50)
+    assert all(r["before_low"] is None and "too few games" in r["before_note"] for r in few)
 
 
 def test_cli_refuses_unknown_games_and_bad_input_in_one_line(capsys):
@@ -447,11 +453,14 @@ def load_cards_of(root):
 
 
 def _doc_commands() -> list[list[str]]:
-    """Every ``workbench balance`` command written out in docs/balancing.md, as argv."""
+    """Every ``workbench balance`` command written out in docs/balancing.md and its
+    dated runs (docs/measurements/*balancing*.md), as argv."""
     import re
     import shlex
     from pathlib import Path
-    text = (Path(__file__).resolve().parents[1] / "docs" / "balancing.md").read_text(encoding="utf-8")
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    text = "\n".join(p.read_text(encoding="utf-8")
+                     for p in [docs / "balancing.md", *sorted((docs / "measurements").glob("*balancing*.md"))])
     out = []
     for block in re.findall(r"^ *```\n(.*?)^ *```", text, flags=re.S | re.M):
         joined = re.sub(r"\\\n\s*", " ", block)

@@ -115,12 +115,21 @@ def test_unknown_sheet_column_or_card_is_refused(cards_copy, tmp_path):
         spreadsheet.write({sheet: (h, r)}, out, "xlsx")
         with pytest.raises(DataError, match=wanted):
             card_sheets.import_file(session, out)
-    renamed = [list(rows[0])]
+    # without the card column a sheet only edits: an unknown name is refused
+    assert header[-1] == card_sheets.ID
+    renamed = [list(rows[0])[:-1]]
     renamed[0][0] = "A Card That Does Not Exist"
     out = tmp_path / "idea.csv"
-    spreadsheet.write({"idea": (header, renamed)}, tmp_path, "csv")
-    with pytest.raises(DataError, match="row 2, column A.*cannot add or rename"):
+    spreadsheet.write({"idea": (header[:-1], renamed)}, tmp_path, "csv")
+    with pytest.raises(DataError, match="row 2, column A.*add a 'card' column"):
         card_sheets.import_file(session, out)
+    # with it, a card cell naming no card is refused (it is the row's identity)
+    lost = [list(r) for r in rows]
+    lost[0][-1] = "A Card That Does Not Exist"
+    spreadsheet.write({"idea": (header, lost)}, tmp_path, "csv")
+    with pytest.raises(DataError, match="row 2, column .* \\(card\\).*as exported"):
+        card_sheets.import_file(session, out)
+    assert not session.can_undo
 
 
 def test_cards_page_model_exports_and_imports_a_workbook(cards_copy):

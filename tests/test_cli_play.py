@@ -1,5 +1,5 @@
 """``workbench play meaning-made`` as a user types it: a whole game for every
-player count, the JSON shape of DESIGN.md section 3.1, the same bytes for the
+player count, the JSON shape of the command reference, the same bytes for the
 same seed, and one clear line (exit 1, no traceback) for bad input."""
 
 from __future__ import annotations

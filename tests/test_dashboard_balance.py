@@ -54,9 +54,11 @@ def test_a_tiny_budget_never_enables_apply(cards_copy, tmp_path):
     assert m.edits, m.message  # the search did propose something
     page._show()
     assert page._apply.disabled and not m.offered
-    assert "not offered" in m.message and "--fresh-games" in m.message
+    # the page's advice names its own fields, never the command line's options
+    assert "not offered" in m.message and "*Games for the fresh check* 40" in m.message
+    assert "--" not in m.message
     shown = page._results.objects[2].object
-    assert "Not offered" in shown and "at least 40" in shown
+    assert "Not offered" in shown and "at least 40" in shown and "--" not in shown
 
 
 def test_bad_target_is_a_message_not_an_exception():

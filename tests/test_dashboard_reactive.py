@@ -84,19 +84,24 @@ def test_balance_proposal_applied_shows_on_cards_and_graph(bench):
     assert cards._table.value.set_index("name").loc["Quiet Hour", "order_spaces"] == old
 
 
-def test_game_chosen_on_cards_is_the_graph_pages_game(bench):
+def test_the_graph_page_chooses_its_own_game_and_shares_that_games_live_pool(bench):
     from workbench.dashboard.cards import CardsPage
     from workbench.dashboard.graph import GraphPage
     cards, graph = CardsPage(bench=bench), GraphPage(bench=bench)
-    graph.model.select("Shell")
-    cards._game.value = "pax-transhumanity"
-    assert bench.card_game == "pax-transhumanity" and graph.model.pool.game_id == "pax-transhumanity"
-    assert graph.model.selected == ""  # Shell is not a Pax card
-    assert "Gene Drive" in set(cards._table.value["name"])
     bench.page = TITLES.index("Graph")
+    graph._card.value = "Shell"
+    assert graph.model.selected == "Shell"
+    graph._game.value = "pax-transhumanity"
+    # its own game: the Cards page stays where it was, and nothing of Meaning Made is left on the page
+    assert bench.card_game == "meaning-made" and graph.model.pool.game_id == "pax-transhumanity"
+    assert graph.model.selected == "" and graph._card.value == "" and "Shell" not in graph._card.options
+    from workbench.dashboard.titles import PageTitle
+    assert PageTitle("Graph", graph).pane.object == "## Graph · Pax Transhumanity"
     pane = graph._pool_pane
-    assert pane is not None and "Gene Drive" in graph._card.options
-    # an edit of the Pax pool patches the figure shown rather than drawing a new one
+    assert "Gene Drive" in graph._card.options and graph._plot.objects == [pane]
+    # the same live pool as the Cards page's for that game: an edit there patches the figure here
+    cards._game.value = "pax-transhumanity"
+    assert cards.model.pool is graph.model.pool
     nodes = graph._pool_view.nodes
     assert nodes.data["requirement"][list(nodes.data["name"]).index("Gene Drive")] == "heat white"
     assert cards.model.edit("Gene Drive", "heat", "white white")
@@ -166,8 +171,8 @@ def test_graph_page_groups_and_filters_a_pool_graph(bench):
     from workbench.dashboard.cards import CardsPage
     from workbench.dashboard.graph import GraphPage
     cards, graph = CardsPage(bench=bench), GraphPage(bench=bench)
-    cards._game.value = "pax-transhumanity"
     bench.page = TITLES.index("Graph")
+    graph._game.value = "pax-transhumanity"
     assert graph._grouping.visible and graph._group_by.options == ["kind", "sphere"]
     nodes = graph._pool_view.nodes
     assert len(nodes.data["name"]) == 84
@@ -178,5 +183,5 @@ def test_graph_page_groups_and_filters_a_pool_graph(bench):
     graph.model.select("Gene Drive")
     roles = dict(zip(nodes.data["name"], nodes.data["role"]))
     assert roles["Gene Drive"] == "selected" and "needs" in roles.values()
-    cards._game.value = "meaning-made"
+    graph._game.value = "meaning-made"
     assert not graph._grouping.visible

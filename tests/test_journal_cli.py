@@ -90,7 +90,9 @@ def test_compare_people_with_bots(journal_file, capsys):
     rows = {r["key"]: r for r in doc["rows"]}
     length = rows["duration_actions"]
     assert length["people"] > 0 and length["bots"] > 0
-    assert length["people_ci"][0] <= length["people"] <= length["people_ci"][1]
+    # three games are too few for any interval (workbench/sim/intervals.py); twenty bot games give one
+    assert length["people_ci"] == [None, None] and "too few games" in length["people_note"]
+    assert length["bots_ci"][0] <= length["bots"] <= length["bots_ci"][1]
     assert length["diff"] == pytest.approx(length["people"] - length["bots"])
 
 

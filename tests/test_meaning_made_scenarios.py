@@ -1,7 +1,7 @@
 """Every Meaning Made scenario file, run strictly; the worked example, run in
 report mode, must produce the errata list in ``worked-example-errata.md``.
 
-A scenario is one rule pinned down in YAML (DESIGN.md section 3.3); a failure
+A scenario is one rule pinned down in YAML (docs/reference/scenario-format.md); a failure
 here names the file, the step and the value that differed."""
 
 from __future__ import annotations

@@ -93,3 +93,43 @@ def test_text_running_out_of_its_card_is_reported(cards_copy, tmp_path, capsys):
     assert [f["card"] for f in found] == ["Seed Round Frenzy"] and found[0]["over"] > 0
     assert main(["print", "mandate-2038", "--out", str(tmp_path / "m.pdf")]) == 0
     assert "'Seed Round Frenzy' runs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_cut_list_matches_the_page_footers(game, paper):
+    """Each sheet's row names the cards its footer prints, found by their place in the
+    kind (equal cards, such as identical tiles, must not be numbered as the first one)."""
+    import re
+    from workbench.commands.print import cut_list
+    deck = build_deck(game, "en", paper=paper)
+    rows = cut_list(deck)
+    assert len(rows) * 2 == len(deck.pages)
+    for row, face, back in zip(rows, deck.pages[::2], deck.pages[1::2]):
+        for page in (face, back):
+            m = next(filter(None, (re.fullmatch(r"(.+) (\d+)–(\d+)/(\d+)", part)
+                                   for part in page["footer"].split(" · "))), None)
+            assert m, page["footer"]
+            assert (m.group(1), int(m.group(2)), int(m.group(3))) == (row["kind"], row["first"], row["last"]), \
+                (row, page["footer"])
+    for kind in deck.kinds:               # every card of the kind on exactly one row
+        mine = [r for r in rows if r["kind"] == kind.title]
+        assert [n for r in mine for n in range(r["first"], r["last"] + 1)] == list(range(1, len(kind.cards) + 1))
+
+
+def test_the_draft_mark_never_rises_above_the_text_it_marks(tmp_path):
+    """A ‡ set after a value stays level with that value's text: raised like a usual
+    superscript beside small text it reached the line above (on the hex tiles)."""
+    for game in GAMES:
+        deck = build_deck(game, "en")
+        out = tmp_path / f"{game}.pdf"
+        typeset(deck, out)
+        marks = 0
+        with pdfplumber.open(out) as pdf:
+            for n, page in enumerate(pdf.pages):
+                chars = page.chars
+                for before, c in zip(chars, chars[1:]):
+                    if c["text"] == "‡" and before["text"] != "‡" and abs(before["x1"] - c["x0"]) < 2:
+                        marks += 1
+                        assert c["top"] >= before["top"] - 0.1, (game, n + 1, before["text"], c["top"], before["top"])
+        assert marks, game                     # every game has draft values: the test saw some

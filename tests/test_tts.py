@@ -412,3 +412,49 @@ def test_serve_offers_the_image_folder_to_tts(monkeypatch, tmp_path):
     monkeypatch.setattr(web, "hall", lambda *a, **k: None)       # no playtest journal opened
     app.serve(port=5999, show=False, tts_images=tmp_path)
     assert seen["static_dirs"] == {"tts": str(tmp_path)}
+
+
+@pytest.mark.parametrize("which", ["mandate", "meaning_made", "pax"])
+def test_every_tile_and_mat_loads_as_drawn_at_250_ppi_or_more(which, request):
+    """The rule for ``Stretch`` (TTS's knowledge base, Custom Tile, "Stretch Aspect
+    Ratio": checked stretches the image to a symmetrical tile, unchecked gives the
+    tile the image's proportions): unchecked on every tile, board and mat, and every
+    image drawn at its component's proportions (within a pixel), so each loads as
+    drawn; every image 250 ppi or more (a mat larger than 4096 px at that is in pieces)."""
+    save, summary = request.getfixturevalue(which)
+    assert tts.STRETCH is False
+    images = {i["file"]: i for i in summary["image_list"]}
+    tiles = [o for o in _walk(save["ObjectStates"]) if o["Name"] == "Custom_Tile"]
+    assert tiles
+    for o in tiles:
+        assert o["CustomImage"]["CustomTile"]["Stretch"] is False, o["Nickname"]
+        for key in ("ImageURL", "ImageSecondaryURL"):
+            item = images[o["CustomImage"][key].rsplit("/", 1)[1]]
+            (w, h), (mw, mh) = item["px"], item["mm"]
+            assert abs(h - w * mh / mw) <= 1.0, (o["Nickname"], item)          # within a pixel
+            # its size on the table is its print size (a custom tile is 2 units wide at scale 1)
+            assert o["Transform"]["scaleX"] * tts.NATIVE_WIDTH["Custom_Tile"] * 25.4 == pytest.approx(mw, abs=0.05)
+    for item in summary["image_list"]:
+        assert item["ppi"] >= 250 and max(item["px"]) <= tts.MAX_PX, item
+
+
+@pytest.mark.parametrize("game,seats", [("mandate-2038", 4), ("meaning-made", 2), ("pax-transhumanity", 4)])
+def test_mat_slots_fit_their_cards_within_10_percent(game, seats):
+    from workbench.print.sheets import build_deck
+    deck = build_deck(game, "en")
+    table = tts.table_for(deck, seats, 1)
+    slots = 0
+    for m in table.mats:
+        m.layout()
+        for a in m.areas.values():
+            if a.holds:
+                slots += 1
+                cw, ch = a.holds
+                assert cw <= a.box[2] <= 1.1 * cw and ch <= a.box[3] <= 1.1 * ch, (m.key, a.key, a.box, a.holds)
+    for p in table.piles:                       # every card the setup lays on a mat lies on a slot made for it
+        if p.get("on"):
+            mat = next(m for m in table.mats if m.key == p["on"][0])
+            area = mat.areas[p["on"][1]]
+            kind = next(k for k in deck.kinds if any(c is p["cards"][0] for c in k.cards))
+            assert area.fan or area.holds == (kind.grid.card_w, kind.grid.card_h), (p["on"], area.holds)
+    assert slots

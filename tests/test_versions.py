@@ -121,3 +121,29 @@ def test_cards_page_history_box_shows_versions_and_compares(mine):
     assert box.note.value == "" and box._old.value == "1" and box._new.value == "2"
     box.compare()
     assert "| Shell | requirement\\.tokens\\.E | 1 | 3 |" in box._diff.object  # dots escaped for Markdown
+
+
+def test_one_version_names_a_pool_in_play_history_print_tts_and_the_print_page(mine, tmp_path, capsys):
+    """A printed deck, a Tabletop Simulator save and the Print page name the pool
+    by the same version as ``play``, ``history`` and rooms, so a printed prototype
+    can be matched to its history."""
+    import json
+
+    from workbench.cli import main
+    from workbench.dashboard.print import PrintModel
+    from workbench.rooms.room import pool_version_of
+    from workbench.core.registry import get_game
+
+    def run(*argv):
+        assert main([*argv, "--cards", str(mine), "--json"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    played = run("play", "pax-transhumanity", "--players", "3", "--seed", "1")["pool"]
+    assert played.startswith("p") and len(played) == 13
+    assert run("history", "pax-transhumanity")["current"] == played
+    assert run("print", "pax-transhumanity", "--out", str(tmp_path / "deck.pdf"))["version"] == played
+    tts = run("export", "tts", "pax-transhumanity", "--seats", "3", "--out", str(tmp_path / "tts" / "pax.json"))
+    assert tts["version"] == played
+    assert f"cards {played}" in json.loads((tmp_path / "tts" / "pax.json").read_text())["SaveName"]
+    assert PrintModel(game="pax-transhumanity").deck().version == played
+    assert pool_version_of(get_game("pax-transhumanity")) == played

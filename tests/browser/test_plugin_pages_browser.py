@@ -16,9 +16,9 @@ from playwright.sync_api import expect
 ROOT = Path(__file__).resolve().parents[2]
 
 GID = "tiny-market"
-#: the pages with a game selector; the Graph page draws the Cards page's game
-#: (checked below), the Board page lists the games that declare a board (the
-#: scaffold declares none)
+#: the pages with a game selector (the Graph page's is checked below, where it
+#: draws the plugin's pool); the Board page lists the games that declare a board
+#: (the scaffold declares none)
 SELECTING = ("Play", "Cards", "Rules", "Sweeps", "Print", "Balance", "Playtest")
 
 
@@ -45,11 +45,12 @@ def test_every_page_offers_a_scaffolded_game(browser, tmp_path, start_server, sc
             holder.wait_for(state="visible", timeout=300_000)
             # the page's game selector holds the plugin (an option's text is its id)
             expect(holder.locator("select option", has_text=re.compile(rf"^{GID}$")).first).to_be_attached()
-        # its pool opens on the Cards page, and the Graph page draws that pool
+        # its pool opens on the Cards page, and the Graph page, choosing the same game, draws that pool
         page.locator(".bk-tab", has_text=re.compile(r"^Cards$")).click()
         page.locator(".cards-game select").select_option(GID)
         expect(page.locator(".page-cards .tabulator-row", has_text="Sawmill").first).to_be_visible()
         page.locator(".bk-tab", has_text=re.compile(r"^Graph$")).click()
+        page.locator(".graph-game select").select_option(GID)
         box = page.get_by_placeholder("type a card name")
         box.fill("Sawmill")
         box.press("Enter")

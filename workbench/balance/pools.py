@@ -12,10 +12,9 @@ sees the same file system can open it; nothing has to be registered first.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from workbench.core.data import dump_yaml
+from workbench.core.data import dump_yaml, read_file_bytes
 
 #: ``pool_<hex game id>_<hex path>``: any registered game with its cards from a folder
 POOL_PREFIX = "pool_"
@@ -30,12 +29,13 @@ def game_ref(folder: Path, game_id: str) -> str:
 def write_pool(raw: dict, source: Path, dest: Path) -> Path:
     """The card folder ``source`` copied to ``dest`` with the files in ``raw``
     (file name -> data) written over it."""
-    dest.mkdir(parents=True, exist_ok=True)
+    from workbench.core import storage
+    real = storage.make_folder(dest, "the trial's card folder")
     for item in Path(source).iterdir():
         if item.suffix == ".yaml" and item.name not in raw:
-            shutil.copyfile(item, dest / item.name)
+            storage.write_bytes(storage.inside(real, item.name), read_file_bytes(item))
     for name, data in raw.items():
-        (dest / name).write_text(dump_yaml(data), encoding="utf-8")
+        storage.write_text(storage.inside(real, name), dump_yaml(data))
     return dest
 
 

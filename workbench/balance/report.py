@@ -3,7 +3,8 @@
 * :func:`card_diff`: the proposed edits as a unified diff of the card files;
 * :func:`fresh_check`: the targets' metrics before and after the proposal on a
   fresh set of seeds (not the ones the search tuned on), each with a 95%
-  bootstrap interval over games, and whether each target is met; with a mixed
+  interval over games (:mod:`workbench.sim.intervals`: none below the minimum
+  of games), and whether each target is met; with a mixed
   table of bots (skill levels), each level's win rate and mean score too;
 * :func:`plot_search`: the search as a bokeh page (every trial's loss and the
   best so far; resources inline, so the file opens offline);
@@ -47,20 +48,12 @@ def card_diff(session, raw_after: dict) -> str:
     return "".join(out)
 
 
-def _interval(data, key: str, resamples: int, seed: int) -> tuple[float | None, float | None]:
-    from workbench.sim.metrics import compute
-    if data.n < 2:
-        return None, None
-    rng = np.random.default_rng(derive_seed(seed, "balance-ci", key))
-    values = []
-    for _ in range(resamples):
-        v = compute(data.take(rng.integers(0, data.n, data.n)), key)
-        if v is not None:
-            values.append(v)
-    if not values:
-        return None, None
-    lo, hi = np.percentile(values, [2.5, 97.5])
-    return float(lo), float(hi)
+def _interval(data, key: str, resamples: int, seed: int):
+    """The metric's 95% interval over the games of ``data``
+    (:func:`workbench.sim.intervals.metric_interval`: Wilson for a share of games,
+    t for a mean, a bootstrap otherwise, "too few games" where none can be given)."""
+    from workbench.sim.intervals import metric_interval
+    return metric_interval(data, key, resamples=resamples, seed=seed)
 
 
 def fresh_check(spec: BalanceSpec, session, raw_after: dict, *, games: int, seed: int | None = None,
@@ -84,8 +77,10 @@ def fresh_check(spec: BalanceSpec, session, raw_after: dict, *, games: int, seed
             for arm in ("before", "after"):
                 data = arms[arm][n]
                 value = compute(data, t.metric)
-                lo, hi = _interval(data, t.metric, resamples, fresh)
-                row.update({arm: value, f"{arm}_low": lo, f"{arm}_high": hi, f"met_{arm}": t.met(value)})
+                interval = _interval(data, t.metric, resamples, fresh)
+                row.update({arm: value, f"{arm}_low": interval.low, f"{arm}_high": interval.high,
+                            f"{arm}_interval": interval.method, f"{arm}_note": interval.note,
+                            f"met_{arm}": t.met(value)})
             row["by_bot"] = by_skill(bots["before"].get(n, []), bots["after"].get(n, []))
             rows.append(row)
     return rows
@@ -106,7 +101,6 @@ def by_skill(before: list[dict], after: list[dict]) -> list[dict]:
 
 def plot_search(trials: list[dict], path: Path, title: str) -> Path:
     """Every trial's loss (target misses + change cost) and the best so far, as bokeh HTML."""
-    from bokeh.io import save
     from bokeh.models import ColumnDataSource
     from bokeh.plotting import figure
     from bokeh.resources import INLINE
@@ -123,9 +117,11 @@ def plot_search(trials: list[dict], path: Path, title: str) -> Path:
     src = ColumnDataSource(dict(trial=xs, loss=ys, best=best))
     fig.scatter("trial", "loss", source=src, size=7, legend_label="trial")
     fig.step("trial", "best", source=src, mode="after", line_width=2, color="firebrick", legend_label="best so far")
+    from bokeh.embed import file_html
+
+    from workbench.core import storage
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save(fig, filename=str(path), resources=INLINE, title=title)
+    storage.write_text(path, file_html(fig, resources=INLINE, title=title), "--plot")
     return path
 
 

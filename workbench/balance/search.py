@@ -169,8 +169,9 @@ def run_study(spec: BalanceSpec, *, session=None, progress: Callable[[int, int, 
     if spec.study_path is not None:
         path = Path(spec.study_path)
         check_study_file(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        storage = f"sqlite:///{path.resolve()}"
+        from workbench.core import storage as safe
+        safe.make_folder(path.parent, "--study")
+        storage = f"sqlite:///{safe.check_path(path, '--study')}"
     sampler = optuna.samplers.TPESampler(seed=spec.seed, n_startup_trials=max(2, min(10, spec.trials // 3)))
     try:
         study = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="minimize",

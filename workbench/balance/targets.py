@@ -17,6 +17,8 @@ outside its band (0 inside); a metric that cannot be computed misses by 1.
 
 from __future__ import annotations
 
+import math
+
 import re
 from dataclasses import dataclass
 
@@ -89,6 +91,8 @@ def _players(text: str | None) -> tuple[int, ...] | None:
     if not text:
         return None
     lo, sep, hi = (part.strip() for part in text.partition(".."))
+    if len(lo) > 4 or len(hi) > 4:    # a table seats a handful; never build a range of millions
+        raise WorkbenchError(f"@players={text}: no game seats that many players")
     lo_n, hi_n = int(lo), int(hi) if sep else int(lo)
     if lo_n > hi_n or lo_n < 1:
         raise WorkbenchError(f"@players={text}: write a count or LOW..HIGH with LOW <= HIGH")
@@ -108,10 +112,14 @@ def parse_target(text: str) -> Target:
         if op != "=":
             raise WorkbenchError(f"--target {text!r}: a band LOW..HIGH goes with '=', not {op!r}")
         low, high = float(band[1]), float(band[2])
+        if not (math.isfinite(low) and math.isfinite(high)):
+            raise WorkbenchError(f"--target {text!r}: the band's ends must be finite numbers")
         if low > high:
             raise WorkbenchError(f"--target {text!r}: the band's low end comes first")
     elif re.fullmatch(_NUMBER, value):
         number = float(value)
+        if not math.isfinite(number):
+            raise WorkbenchError(f"--target {text!r}: {value[:20]!r}... is not a finite number")
         low, high = {"=": (number, number), "<=": (None, number), ">=": (number, None)}[op]
     else:
         raise WorkbenchError(f"--target {text!r}: {value!r} is not a number or a band LOW..HIGH")

@@ -4,9 +4,11 @@
 ``--apply`` honoured by ``workbench balance``) only when its fresh-seed check
 (:func:`workbench.balance.report.fresh_check`) meets every target with the 95%
 interval on the right side of the band, not just the point value, and on at
-least :data:`MIN_FRESH_GAMES` games per player count (below that a bootstrap
-interval is too coarse to trust: eight games that all survive give the interval
-[1, 1]). Otherwise :func:`judge` says what would settle it:
+least :data:`MIN_FRESH_GAMES` games per player count (the intervals are
+:mod:`workbench.sim.intervals`': Wilson for a share of games, so eight games
+that all survive read [0.68, 1.00], not [1, 1]). Otherwise :func:`judge` says
+what would settle it, in the words of whoever asked (:data:`CLI_NAMES`, the
+command line's options; the Balance page passes its own field names):
 
 - the value is inside the band but the interval crosses its edge: the games per
   player count that would bring the interval inside, from the observed spread
@@ -36,6 +38,9 @@ MIN_FRESH_GAMES = 40
 #: how much wider than the bare estimate the games asked for are (the spread
 #: itself is estimated)
 SAFETY = 1.2
+#: how advice names the settings it changes, on the command line
+CLI_NAMES = {"trials": "--trials {n}", "fresh": "--fresh-games {n}", "per_trial": "--games-per-trial {n}",
+             "vary": "a wider --vary", "margin": "--margin"}
 
 
 def _sure(t, low, high) -> bool:
@@ -51,10 +56,11 @@ def _edge_distance(t, value) -> float:
     return min(sides) if sides else math.inf
 
 
-def judge(rows: list[dict], targets, *, games: int, trials: int) -> dict:
+def judge(rows: list[dict], targets, *, games: int, trials: int, names: dict | None = None) -> dict:
     """``{offered, reasons, fresh_games_needed, games_per_trial_needed,
     trials_needed}`` for the fresh-check ``rows`` of a proposal (the numbers are
     None where they are not what stands in the way)."""
+    names = names or CLI_NAMES
     by_text = {t.text: t for t in targets}
     reasons: list[str] = []
     need_games, need_trials = 0, None
@@ -71,17 +77,20 @@ def judge(rows: list[dict], targets, *, games: int, trials: int) -> dict:
         if value is None or not t.met(value):
             need_trials = 2 * trials
             reasons.append(f"{where}: the proposal misses it ({_num(value)}); more games will not help, the "
-                           f"search needs more trials (try --trials {2 * trials}) or a wider --vary")
+                           f"search needs more trials (try {names['trials'].format(n=2 * trials)}) or "
+                           f"{names['vary']}")
             continue
         distance = _edge_distance(t, value)
         if low is None or high is None:
             need_games = max(need_games, MIN_FRESH_GAMES)
-            reasons.append(f"{where}: no interval from {games} game(s)")
+            note = r.get("after_note") or "no interval"
+            reasons.append(f"{where}: {note} (from {games} game(s))")
             continue
         if distance <= 1e-12:
             need_trials = 2 * trials
             reasons.append(f"{where}: the proposal sits on the edge of the band ({_num(value)}); no number of "
-                           f"games will put the interval inside: try --trials {2 * trials} or --margin")
+                           f"games will put the interval inside: try {names['trials'].format(n=2 * trials)} "
+                           f"or {names['margin']}")
             continue
         # how much the interval must shrink: on each side it crosses, its reach
         # beyond the value over the room the band leaves (a bootstrap interval
@@ -104,18 +113,19 @@ def _num(value) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def summary_line(verdict: dict, edits: int) -> str:
-    """One sentence for the page and the command line."""
+def summary_line(verdict: dict, edits: int, names: dict | None = None) -> str:
+    """One sentence for the page and the command line (``names``: see :func:`judge`)."""
+    names = names or CLI_NAMES
     if not edits:
         return "nothing to apply: the cards as they are fit best"
     if verdict["offered"]:
         return "offered: every target is met on fresh seeds with its interval inside the band"
     asks = []
     if verdict["fresh_games_needed"]:
-        asks.append(f"--fresh-games {verdict['fresh_games_needed']} "
-                    f"(--games-per-trial {verdict['games_per_trial_needed']})")
+        asks.append(f"{names['fresh'].format(n=verdict['fresh_games_needed'])} "
+                    f"({names['per_trial'].format(n=verdict['games_per_trial_needed'])})")
     if verdict["trials_needed"]:
-        asks.append(f"--trials {verdict['trials_needed']}")
+        asks.append(names["trials"].format(n=verdict["trials_needed"]))
     return "not offered: the fresh check cannot vouch for it" + (f"; needed: {' and '.join(asks)}" if asks else "")
 
 
@@ -188,7 +198,7 @@ def record_balance_run(game: str, folder, spec, rows: list[dict], edits: list[di
     return record_run(game, folder, "balance", params, metrics)
 
 
-def propose(spec, session, *, fresh_games: int, progress=None, on_fresh=None) -> dict:
+def propose(spec, session, *, fresh_games: int, progress=None, on_fresh=None, names: dict | None = None) -> dict:
     """The whole run the command line and the Balance page share: the search
     (:func:`workbench.balance.search.run_study`), :func:`prune`, the fresh-seed
     check and :func:`judge`. Returns ``{result, searched, raw_after, diff, rows,
@@ -205,4 +215,4 @@ def propose(spec, session, *, fresh_games: int, progress=None, on_fresh=None) ->
     rows = fresh_check(spec, session, raw_after, games=fresh_games)
     return {"result": result, "searched": searched, "raw_after": raw_after,
             "diff": card_diff(session, raw_after), "rows": rows,
-            "verdict": judge(rows, spec.targets, games=fresh_games, trials=spec.trials)}
+            "verdict": judge(rows, spec.targets, games=fresh_games, trials=spec.trials, names=names)}

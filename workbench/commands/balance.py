@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import sys
 
 from .common import emit_json
@@ -58,7 +60,59 @@ def _fmt(value, ci=None) -> str:
     text = f"{value:.3f}"
     if ci and ci[0] is not None:
         text += f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+    elif ci:
+        text += " (too few games)"
     return text
+
+
+#: the most trials of one study (each plays games at every player count a target names)
+MAX_TRIALS = 10_000
+#: the most games per trial and player count, and per fresh check
+MAX_GAMES_PER_TRIAL = 100_000
+#: the most games one balance run may play in all (trials x games x player counts)
+MAX_TOTAL_GAMES = 10_000_000
+#: the largest --change-cost (a loss per changed value; a share or rate is under 1)
+MAX_CHANGE_COST = 1000.0
+#: the largest bound or step a --vary pattern may give (card values are small counts)
+MAX_VARY_VALUE = 10_000
+
+
+def check_sizes(args, game, targets) -> None:
+    """Caps on what a balance run plays, checked before any trial runs: one clear
+    line rather than a run that never ends or a library's traceback."""
+    import re
+
+    from workbench.core.errors import WorkbenchError
+
+    from . import validate
+    trials = validate.whole(args.trials, "--trials", 1, MAX_TRIALS)
+    per = validate.whole(args.games_per_trial, "--games-per-trial", 1, MAX_GAMES_PER_TRIAL)
+    if args.fresh_games is not None:
+        validate.whole(args.fresh_games, "--fresh-games", 1, MAX_GAMES_PER_TRIAL)
+    validate.seed(args.seed)
+    players = validate.players(game, args.players)
+    counts = set()
+    for t in targets:
+        for n in t.players or ():
+            if not game.min_players <= n <= game.max_players:
+                raise WorkbenchError(f"--target {t.text!r}: {game.name} plays {game.min_players} to "
+                                     f"{game.max_players} players, not {n}")
+            counts.add(n)
+        for bound in (t.low, t.high):
+            if bound is not None and (not math.isfinite(bound) or abs(bound) > 1e12):
+                raise WorkbenchError(f"--target {t.text!r}: {bound} is not a value a metric takes")
+        if not t.players:
+            counts.add(players or 0)
+    total = trials * per * max(1, len(counts))
+    if total > MAX_TOTAL_GAMES:
+        raise WorkbenchError(f"{trials:,} trials x {per:,} games x {max(1, len(counts))} player count(s) = "
+                             f"{total:,} games; a balance run plays at most {MAX_TOTAL_GAMES:,} (fewer trials or "
+                             "games per trial)")
+    for pattern in args.vary:
+        for number in re.findall(r"(?:\+-|±|=|\.\.)\s*(\d+)", pattern):
+            if int(number) > MAX_VARY_VALUE:
+                raise WorkbenchError(f"--vary {pattern!r}: {int(number):,} is beyond the {MAX_VARY_VALUE:,} a card "
+                                     "value may be varied to")
 
 
 def run(args) -> int:
@@ -86,8 +140,9 @@ def run(args) -> int:
         raise WorkbenchError("give at least one --vary, e.g. --vary 'patterns.*.cost'")
     if args.undo and not args.study:
         raise WorkbenchError("--undo takes back the proposal of a study: give its --study file")
-    if args.change_cost < 0:
-        raise WorkbenchError("--change-cost must be 0 or more")
+    check_sizes(args, session.game, targets)
+    if not math.isfinite(args.change_cost) or not 0 <= args.change_cost <= MAX_CHANGE_COST:
+        raise WorkbenchError(f"--change-cost must be a number from 0 to {MAX_CHANGE_COST:g}, not {args.change_cost}")
     if not 0 <= args.margin < 1:
         raise WorkbenchError("--margin must be 0 or more and under 1 (a share or rate, e.g. 0.01)")
     if args.workers is not None and args.workers < 0:

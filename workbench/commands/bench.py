@@ -29,6 +29,12 @@ def add_parser(sub) -> None:
                    help="run only these figures: engine, greedy, paired (per game), sweep-random, "
                         "sweep-greedy, scaling, dask, startup, rooms, rooms-resume (repeatable)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--markdown", metavar="FILE", default=None,
+                   help="also write the figures as a table between the <!-- bench-table --> and "
+                        "<!-- /bench-table --> markers of FILE (the README's current figures)")
+    p.add_argument("--from-json", metavar="FILE", default=None,
+                   help="measure nothing: read a saved `workbench bench --json` run (with --markdown, "
+                        "write its table)")
     p.set_defaults(func=run)
 
 
@@ -37,6 +43,9 @@ def run(args) -> int:
     import sys
 
     from workbench.bench import ALL_FIGURES, run_sections
+
+    if args.from_json:
+        return _from_saved(args)
 
     from . import validate
     from workbench.core.registry import load_all
@@ -55,11 +64,19 @@ def run(args) -> int:
         if not args.json:
             print(text, file=sys.stderr, flush=True)
 
+    import datetime
+
+    from workbench import native
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load = [round(x, 2) for x in os.getloadavg()]
     sections, figures = run_sections(games, args.players, quick=args.quick, only=only, note=note)
-    doc = {"game": games[0], "players": args.players, "quick": args.quick,
+    doc = {"game": games[0], "players": args.players, "quick": args.quick, "measured_at": started,
+           "build": native.status, "load_average_at_start": load,
            "cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
            "load_average": [round(x, 2) for x in os.getloadavg()],
            "games": sections, "figures": figures}
+    if args.markdown:
+        _write_table(doc, args.markdown, note)
     if args.json:
         emit_json(doc)
         return 0
@@ -78,4 +95,31 @@ def run(args) -> int:
             print(f"  {f['label']:<{width}}  {f['shown']:>16}  target {f['target_text']:<14} {f['verdict']}")
             if f.get("note"):
                 print(f"  {'':<{width}}  ({f['note']})")
+    return 0
+
+
+def _write_table(doc: dict, target: str, note) -> None:
+    from workbench.bench_table import markdown_table, write_into
+    path = write_into(target, markdown_table(doc))
+    note(f"wrote the figures' table into {path}")
+
+
+def _from_saved(args) -> int:
+    import json
+    from pathlib import Path
+
+    from workbench.core.errors import WorkbenchError
+    try:
+        doc = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise WorkbenchError(f"--from-json {args.from_json}: not a saved bench run ({exc})") from None
+    if not isinstance(doc, dict) or "games" not in doc:
+        raise WorkbenchError(f"--from-json {args.from_json}: not a saved bench run (no games)")
+    if args.markdown:
+        _write_table(doc, args.markdown, lambda text: print(text))
+    elif args.json:
+        emit_json(doc)
+    else:
+        from workbench.bench_table import markdown_table
+        print(markdown_table(doc), end="")
     return 0

@@ -1,4 +1,4 @@
-"""``workbench cards export|import``: a game's cards as a spreadsheet and back.
+"""``workbench cards export|import|watch``: a game's cards as a spreadsheet and back.
 
 Export writes one sheet per card kind (``.xlsx``, ``.ods``, or a folder of
 ``<kind>.csv``); import takes the cells that differ from the card files as one
@@ -36,6 +36,18 @@ def add_parser(sub) -> None:
     i.add_argument("--dry-run", action="store_true", help="show the changes, save nothing")
     i.add_argument("--json", action="store_true", help="print one JSON document")
     i.set_defaults(func=run_import)
+    w = cs.add_parser("watch", help="re-import a spreadsheet each time it is saved",
+                      description="Poll FILE (its time and size) and import it each time it is saved, as "
+                                  "'cards import' does, saving the cards so the Cards and Play pages follow "
+                                  "the sheet. A refused sheet is one line and changes nothing; the watch goes "
+                                  "on. Stops on Ctrl-C, after --max-imports or after --for seconds.")
+    w.add_argument("game")
+    w.add_argument("file", metavar="FILE", help="an .xlsx or .ods file, a <kind>.csv, or a folder of them")
+    w.add_argument("--interval", type=float, default=1.0, help="seconds between looks, 0.1 to 60 (default 1)")
+    w.add_argument("--max-imports", type=int, default=1000, help="stop after this many saved imports (default 1000)")
+    w.add_argument("--for", dest="duration", type=float, default=8 * 3600, metavar="SECONDS",
+                   help="stop after this long (default 8 hours, at most a week)")
+    w.set_defaults(func=run_watch)
 
 
 def _session(game: str):
@@ -68,14 +80,21 @@ def run_export(args) -> int:
 
 
 def run_import(args) -> int:
-    from workbench.interop import card_sheets
+    from pathlib import Path
+
+    from workbench.interop import card_sheets, spreadsheet
+    from . import validate
+    validate.game_id(args.game)
+    sheets = spreadsheet.read(Path(args.file))     # a hostile sheet is refused before the cards load
     session = _session(args.game)
-    result = card_sheets.import_file(session, args.file)
-    saved = [] if args.dry_run or not result.changes else session.save()
+    result = card_sheets.import_file(session, args.file, sheets=sheets)
+    saved = [] if args.dry_run or not result.any else session.save()
     if args.json:
         emit_json({"game": session.game_id, "file": str(args.file), "saved": [str(p) for p in saved],
                    "changes": [{"kind": c.kind, "card": c.card, "column": c.column, "old": c.old, "new": c.new,
                                 "cell": c.where} for c in result.changes],
+                   "added": [{"kind": k, "card": n} for k, n in result.added],
+                   "removed": [{"kind": k, "card": n} for k, n in result.removed], "notes": result.notes,
                    "analyses": [line for r in result.reports for line in r.lines() if r.changed],
                    "untouched": result.untouched})
         return 0
@@ -86,8 +105,19 @@ def run_import(args) -> int:
             print(f"  {line}")
     if result.untouched:
         print(f"{len(result.untouched)} card(s) not in the sheets, kept as they are")
+    if saved and getattr(session, "history_problem", None):
+        import sys
+        print(f"saved, but no version was recorded: {session.history_problem}", file=sys.stderr)
     if saved:
         print("saved " + ", ".join(p.name for p in saved) + " (the previous files are kept as .bak)")
-    elif result.changes:
+    elif result.any:
         print("dry run: nothing saved")
+    return 0
+
+
+def run_watch(args) -> int:
+    from workbench.interop.sheet_watch import watch
+    from . import validate
+    watch(validate.game_id(args.game), args.file, interval=args.interval, max_imports=args.max_imports,
+          duration=args.duration, say=lambda line: print(line, flush=True))
     return 0

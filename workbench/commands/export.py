@@ -37,13 +37,7 @@ def run_tts(args) -> int:
     from . import validate
     game_id = check_game(args.game)
     validate.lang(args.lang)
-    if args.out.lower().endswith(".json"):
-        from pathlib import Path
-        try:                      # DESIGN 3.1: a missing parent folder is created
-            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise WorkbenchError(f"--out {args.out!r}: cannot make its folder ({exc.strerror or exc})") from None
-    out = validate.out_path(args.out, "--out", (".json",))
+    out = validate.out_path(args.out, "--out", (".json",))   # a missing parent folder is created
     validate.seed(args.seed)
     if not 1 <= args.seats <= 8:
         raise WorkbenchError("--seats must be between 1 and 8")
@@ -72,8 +66,6 @@ def run_tts(args) -> int:
 def base_url_of(base_url: str | None, host: str | None) -> str | None:
     """The images' base URL: ``--base-url`` as given (http or https), or the
     dashboard's ``/tts`` folder on ``--host``."""
-    from urllib.parse import urlsplit
-
     from workbench.core.errors import WorkbenchError
     if base_url and host:
         raise WorkbenchError("give --base-url or --host, not both")
@@ -84,8 +76,7 @@ def base_url_of(base_url: str | None, host: str | None) -> str | None:
         from . import validate
         number = validate.port(port or 5006)
         return f"http://{name}:{number}/tts"
-    if base_url:
-        parts = urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise WorkbenchError(f"--base-url {base_url!r} must be an http:// or https:// address")
+    if base_url is not None:
+        from . import validate
+        return validate.http_url(base_url, "--base-url")
     return base_url

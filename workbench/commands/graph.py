@@ -78,8 +78,10 @@ def _default_report(tables) -> list:
 
 
 def _write_html(path, mod, graph, tables, *, title: str) -> None:
-    from bokeh.io import save
+    from bokeh.embed import file_html
     from bokeh.resources import INLINE
+
+    from workbench.core import storage
 
     from workbench.core.errors import WorkbenchError
     draw = getattr(mod, "figure", None)
@@ -89,7 +91,7 @@ def _write_html(path, mod, graph, tables, *, title: str) -> None:
         from workbench.graphs.drawing import pool_figure
         fig = pool_figure(graph, tables["card_status"], title=title)
     try:
-        save(fig, filename=path, resources=INLINE, title=title)
+        storage.write_text(path, file_html(fig, resources=INLINE, title=title), "--html")
     except OSError as exc:
         raise WorkbenchError(f"--html {path!r}: cannot write ({exc.strerror or exc})") from None
 

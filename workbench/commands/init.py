@@ -37,11 +37,12 @@ def run(args) -> int:
     if clashes:
         # Never overwrite a designer's edits: init only ever creates.
         raise WorkbenchError(f"{dest / clashes[0]} already exists; nothing copied (choose another DIR)")
+    from workbench.core import storage
     try:
-        dest.mkdir(parents=True, exist_ok=True)
+        real = storage.make_folder(dest, "DIR")
         for folder in folders:
-            shutil.copytree(sources[folder], dest / folder,
-                            ignore=shutil.ignore_patterns("*.bak", "__pycache__", ".*.tmp", ".workbench"))
+            storage.copy_tree(sources[folder], storage.inside(real, folder, "DIR"), "DIR",
+                              ignore=shutil.ignore_patterns("*.bak", "__pycache__", ".*.tmp", ".workbench"))
     except OSError as exc:
         raise WorkbenchError(f"cannot write {dest}: {exc.strerror or exc}") from None
     for folder in folders:

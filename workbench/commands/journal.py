@@ -68,7 +68,7 @@ def run_list(args) -> int:
 
     from workbench.rooms.journal import journal_path
     path = Path(args.journal) if args.journal else journal_path()
-    if not path.is_file():   # nothing played yet is an empty list, not an error
+    if not path.exists() and not path.is_symlink():   # nothing played yet is an empty list, not an error
         if args.json:
             emit_json({"journal": str(path), "rooms": []})
         else:
@@ -150,22 +150,25 @@ def run_show(args) -> int:
 
 
 def run_export(args) -> int:
+    import io
     from pathlib import Path
 
     import polars as pl
 
     from workbench.rooms.journal import TABLES
     journal = _journal(args)
+    from workbench.core import storage
     folder = Path(args.folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    real = storage.make_folder(folder, "FOLDER")
     written = {}
     for name in TABLES:
         rows = journal.table(name)
         if name == "seats":   # a token's hash stays in the journal
             rows = [{k: v for k, v in r.items() if k not in ("token_hash", "token_hint")} for r in rows]
         frame = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
-        path = folder / f"{name}.parquet"
-        frame.write_parquet(path)
+        buf = io.BytesIO()
+        frame.write_parquet(buf)
+        storage.write_bytes(storage.inside(real, f"{name}.parquet", "FOLDER"), buf.getvalue(), "FOLDER")
         written[name] = len(rows)
     if args.json:
         emit_json({"folder": str(folder), "tables": written})
@@ -185,6 +188,7 @@ def run_compare(args) -> int:
     if not 0 <= args.resamples <= 10_000:
         raise WorkbenchError(f"--resamples is 0 to 10000, not {args.resamples}")
     from workbench.core.bots import make_bots
+    from workbench.sim.intervals import MIN_GAMES
     make_bots(args.bots, 1)
     doc = side_by_side(_journal(args), args.game_id, args.pool_version, bot_games=args.bot_games, bots=args.bots,
                        resamples=args.resamples)
@@ -197,12 +201,13 @@ def run_compare(args) -> int:
     def cell(v, ci):
         if v is None:
             return "-"
-        return f"{v:.3g}" + ("" if ci[0] is None else f" [{ci[0]:.3g}, {ci[1]:.3g}]")
+        return f"{v:.3g}" + (" (too few games)" if ci[0] is None else f" [{ci[0]:.3g}, {ci[1]:.3g}]")
     width = max(len(r["metric"]) for r in doc["rows"])
     print(f"  {'metric':<{width}}  {'people':<24} {'bots':<24} people - bots")
     for r in doc["rows"]:
         print(f"  {r['metric']:<{width}}  {cell(r['people'], r['people_ci']):<24} {cell(r['bots'], r['bots_ci']):<24} "
               f"{cell(r['diff'], r['diff_ci'])}")
     if doc["human_games"] < 10:
-        print(f"  ({doc['human_games']} human game(s): the people's intervals are wide; play more before reading much)")
+        print(f"  ({doc['human_games']} human game(s): the people's intervals are wide, and below "
+              f"{MIN_GAMES} games there are none; play more before reading much)")
     return 0

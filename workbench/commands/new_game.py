@@ -30,11 +30,12 @@ def run(args) -> int:
     from workbench.core.errors import WorkbenchError
 
     gid = args.name
-    if not ID.match(gid) or len(gid) > 40:
-        raise WorkbenchError(f"{gid!r} is not a game id: use lower-case words joined by hyphens (tiny-market)")
+    check_name(gid)
     if gid in registry.game_ids():
         raise WorkbenchError(f"a game {gid!r} is installed already; choose another name")
+    from workbench.core import storage
     dest = Path(args.dir).expanduser()
+    storage.check_path(dest, "DIR")          # no link out of its folder, at any level
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise WorkbenchError(f"{dest} exists and is not an empty folder; nothing written")
     written = write_package(gid, dest)
@@ -43,12 +44,49 @@ def run(args) -> int:
     return 0
 
 
+def check_name(gid: str) -> None:
+    """Refuse, in one line, a name that is no game id (whitespace, a trailing line
+    end, capitals...) or whose package would shadow or be shadowed by another
+    module: a Python keyword, a standard-library module, a module or distribution
+    already installed (``workbench``, ``json``, ``polars``)."""
+    import importlib.metadata
+    import importlib.util
+    import keyword
+    import sys
+
+    from workbench.core.errors import WorkbenchError
+    if not isinstance(gid, str) or not ID.fullmatch(gid) or len(gid) > 40:
+        raise WorkbenchError(f"{gid!r} is not a game id: use lower-case words joined by hyphens (tiny-market), "
+                             "no spaces or line ends, at most 40 characters")
+    pkg = gid.replace("-", "_")
+    if keyword.iskeyword(pkg) or keyword.issoftkeyword(pkg):
+        raise WorkbenchError(f"{gid!r} is a Python keyword, so it cannot name the game's package; choose another name")
+    if pkg in sys.stdlib_module_names or pkg in sys.builtin_module_names:
+        raise WorkbenchError(f"{gid!r} is a module of Python's standard library; its package would shadow it, "
+                             "choose another name")
+    try:
+        installed = importlib.util.find_spec(pkg) is not None
+    except (ImportError, ValueError):
+        installed = True
+    if not installed:
+        try:
+            importlib.metadata.distribution(gid)
+            installed = True
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    if installed:
+        raise WorkbenchError(f"{gid!r} names a module or package already installed ({pkg}); the game's package "
+                             "would clash with it, choose another name")
+
+
 def write_package(gid: str, dest) -> list:
     """Copy the template with the game's id, package and display name filled in."""
     from importlib import resources
     from pathlib import Path
 
+    from workbench.core import storage
     pkg = gid.replace("-", "_")
+    storage.make_folder(dest, "DIR")
     words = {"__ID__": gid, "__PKG__": pkg, "__DIST__": gid, "__NAME__": gid.replace("-", " ").title()}
     root = Path(str(resources.files("workbench.scaffold") / "template"))
     written = []
@@ -60,7 +98,6 @@ def write_package(gid: str, dest) -> list:
         for key, value in words.items():
             text = text.replace(key, value)
         out = Path(dest) / rel
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        storage.write_text(storage.inside(dest, rel, "DIR"), text, "DIR")
         written.append(out)
     return written

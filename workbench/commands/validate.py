@@ -152,6 +152,8 @@ def out_path(value: str | None, option: str, suffixes: tuple[str, ...] | None = 
     file must be writable."""
     if value is None:
         return None
+    from workbench.core import storage
+    storage.check_path(value, option)       # no link out of its folder, at any level; no special file
     path = Path(value)
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise WorkbenchError(f"{option} {value!r} must end in {' or '.join(suffixes)} "
@@ -169,10 +171,12 @@ def out_path(value: str | None, option: str, suffixes: tuple[str, ...] | None = 
         raise WorkbenchError(f"{option} {value!r}: {str(existing)!r} is a file, not a folder")
     if existing != folder:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
+            storage.make_folder(folder, option)
+        except storage.PathRefused:
+            raise
+        except WorkbenchError as exc:
             raise WorkbenchError(f"{option} {value!r}: cannot create the folder {str(folder)!r} "
-                                 f"({exc.strerror or exc})") from None
+                                 f"({exc})") from None
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".workbench-check-"):
             pass
@@ -182,6 +186,63 @@ def out_path(value: str | None, option: str, suffixes: tuple[str, ...] | None = 
     if path.exists() and not os.access(path, os.W_OK):
         raise WorkbenchError(f"{option} {value!r} exists and is not writable")
     return path
+
+
+#: the longest URL accepted (browsers and TTS handle ~2,000 characters)
+MAX_URL = 2000
+_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+_URL_PATH = re.compile(r"^[A-Za-z0-9._~!$&()*+,;=:@%/-]*$")
+
+
+def http_url(value: str, option: str) -> str:
+    """An ``http://`` or ``https://`` address with a valid host (a DNS name, an
+    IPv4 address or a bracketed IPv6 one) and port (1-65535), no user name,
+    query or fragment, nothing but URL characters in its path, at most
+    :data:`MAX_URL` characters. Returned without a trailing slash."""
+    import ipaddress
+    from urllib.parse import urlsplit
+    bad = f"{option} {value[:80]!r}{'...' if len(value) > 80 else ''}"
+    if len(value) > MAX_URL:
+        raise WorkbenchError(f"{bad} is {len(value):,} characters long; a URL has at most {MAX_URL:,}")
+    if any(ord(c) < 33 or ord(c) == 127 or c in "\"'<>\\`{}|^" for c in value) or not value.isascii():
+        raise WorkbenchError(f"{bad} holds a space, a quote, a control or non-ASCII character; give a plain "
+                             "http:// or https:// address such as https://example.org/images")
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        raise WorkbenchError(f"{bad} has a port outside 1-65535 or a malformed host") from None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise WorkbenchError(f"{bad} must be an http:// or https:// address such as https://example.org/images")
+    if parts.username is not None or parts.password is not None:
+        raise WorkbenchError(f"{bad}: no user name or password in the address")
+    if parts.query or parts.fragment or "?" in value or "#" in value:
+        raise WorkbenchError(f"{bad}: no ?query or #fragment (file names are added after the path)")
+    if port is not None and not 1 <= port <= 65535 or parts.netloc.endswith(":"):
+        raise WorkbenchError(f"{bad} has a port outside 1-65535")
+    host = parts.hostname or ""
+    if parts.netloc.split("@")[-1].startswith("["):
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise WorkbenchError(f"{bad}: {host!r} is not an IPv6 address") from None
+    else:
+        labels = host.rstrip(".").split(".")
+        if not host or len(host) > 253 or not all(_HOST_LABEL.match(label) for label in labels) \
+                or (labels[-1].isdigit() and not _is_ipv4(host)):
+            raise WorkbenchError(f"{bad}: {host!r} is not a host name or IPv4 address")
+    if not _URL_PATH.match(parts.path):
+        raise WorkbenchError(f"{bad}: its path holds characters a URL does not")
+    return value.rstrip("/")
+
+
+def _is_ipv4(host: str) -> bool:
+    import ipaddress
+    try:
+        ipaddress.IPv4Address(host)
+        return True
+    except ValueError:
+        return False
 
 
 def game_id(value: str) -> str:

@@ -216,14 +216,17 @@ def _apply(node: Any, old: Any, new: Any) -> Any:
             else:
                 node[key] = _as_roundtrip(value)
         return node
+    # records (cards) are matched by content, not by place: a sheet that removes one card
+    # and adds another leaves the list as long as it was, and pairing by index would
+    # rewrite every card between the two
+    if (isinstance(old, list) and isinstance(new, list) and isinstance(node, CommentedSeq)
+            and len(old) == len(node) and any(isinstance(v, dict) for v in (*old, *new))):
+        return _apply_records(node, old, new)
     if (isinstance(old, list) and isinstance(new, list) and isinstance(node, CommentedSeq)
             and len(old) == len(new) == len(node)):
         for i, value in enumerate(new):
             node[i] = _apply(node[i], old[i], value)
         return node
-    if (isinstance(old, list) and isinstance(new, list) and isinstance(node, CommentedSeq)
-            and len(old) == len(node) and any(isinstance(v, dict) for v in (*old, *new))):
-        return _apply_records(node, old, new)
     fresh = _as_roundtrip(new)
     if isinstance(node, (CommentedMap, CommentedSeq)) and hasattr(fresh, "fa"):
         # keep the old collection's style; an empty one (``[]``) says nothing

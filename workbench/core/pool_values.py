@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -205,12 +204,13 @@ def overlay_pool(spec, folder: Path, values: Mapping):
                 raise WorkbenchError(f"cards: {card}.{path} cannot be set ({exc})") from None
     with tempfile.TemporaryDirectory(prefix="workbench-scenario-pool-") as tmp:
         tmp_path = Path(tmp)
+        from . import storage
         for item in folder.iterdir():
             if item.is_file() and item.suffix == ".yaml" and item.name not in spec.files:
-                shutil.copyfile(item, tmp_path / item.name)
+                storage.scratch_copy(item, tmp_path)
         for name, data in raw.items():
             if data is not None:
-                (tmp_path / name).write_text(dump_yaml(data), encoding="utf-8")
+                storage.scratch_write(tmp_path, name, dump_yaml(data))
         try:
             return spec.load(tmp_path)
         except DataError as exc:

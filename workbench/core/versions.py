@@ -151,23 +151,36 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+#: how long a read waits for a writer holding the database (then: one line, "locked")
+READ_WAIT_S = 3.0
+
+
 @contextlib.contextmanager
 def _connect(folder: Path, *, create: bool) -> Iterator[sqlite3.Connection | None]:
+    """The folder's history: refused in one line when the file is not ours
+    (:mod:`.databases`); ``create`` opens it to record (creating, stamping and
+    bringing its schema up to date), else read-only, None when there is none."""
+    from . import databases
+    from .storage import refuse_inside_installed_package
     path = history_path(folder)
-    if not path.exists():
-        if not create:
-            yield None
-            return
-        from .storage import refuse_inside_installed_package
+    if create:
         refuse_inside_installed_package(path)
-        path.parent.mkdir(exist_ok=True)
-    con = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None)
+    con = databases.open_database(path, databases.HISTORY, write=create,
+                                  timeout=BUSY_MS / 1000 if create else READ_WAIT_S)
+    if con is None:
+        yield None
+        return
     try:
-        con.execute(f"PRAGMA busy_timeout={BUSY_MS}")
-        if create:
-            con.execute("PRAGMA journal_mode=WAL")
-            con.executescript(_SCHEMA)
-        yield con
+        with databases.errors(path, databases.HISTORY):
+            if create:
+                con.execute("PRAGMA journal_mode=WAL")
+                if con.execute("PRAGMA application_id").fetchone()[0] != databases.HISTORY.application_id:
+                    con.execute("BEGIN IMMEDIATE")
+                    for statement in filter(str.strip, _SCHEMA.split(";")):
+                        con.execute(statement)
+                    databases.stamp(con, databases.HISTORY, databases.HISTORY.schema)
+                    con.execute("COMMIT")
+            yield con
     finally:
         con.close()
 

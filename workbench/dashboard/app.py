@@ -147,6 +147,7 @@ class LazyTabs:
         self.holders = [pn.Column(sizing_mode="stretch_width", css_classes=[f"page-{t.lower()}"])
                         for t, _, _ in self.pages]
         self.views: dict[int, object] = {}
+        self.titles: dict[int, object] = {}
         self.tabs = pn.Tabs(*[(t, h) for (t, _, _), h in zip(self.pages, self.holders)],
                             dynamic=False, sizing_mode="stretch_width")
         self.tabs.link(bench, active="page", bidirectional=True)
@@ -158,7 +159,9 @@ class LazyTabs:
             return
         title, module, cls = self.pages[index]
         self.views[index] = view = build_page(title, module, cls, self.bench)
-        self.holders[index].objects = [view]
+        from .titles import PageTitle
+        self.titles[index] = heading = PageTitle(title, view)   # names the page's game, and follows it
+        self.holders[index].objects = [heading.pane, view]
 
 
 #: runs in the browser whenever the shown tab changes (by a click or from the
@@ -207,6 +210,10 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
 
     from workbench.rooms.web import hall, routes
     hall()   # open the playtest journal and resume its rooms before the first visitor
+    # the Rules page's spelling dictionaries take seconds each: loaded once for the
+    # process, on a thread, while the first visitor looks at other pages
+    from .rules import preload_dictionaries
+    preload_dictionaries()
     # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
     # in), so that one folder of content-named PNGs is served as static files
     static = {"tts": str(tts_images)} if tts_images else {}

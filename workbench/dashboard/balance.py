@@ -35,6 +35,12 @@ from .background import BackgroundWork, ProgressPoll
 from .escape import md
 from .pool import live
 
+#: how the page's advice names the settings it changes: its own fields, never
+#: the command line's options (:func:`workbench.balance.verdict.judge`)
+PAGE_NAMES = {"trials": "*Trials* {n}", "fresh": "*Games for the fresh check* {n}",
+              "per_trial": "*Games per trial and player count* {n}",
+              "vary": "a wider range in *Vary*", "margin": "*Margin inside each band*"}
+
 def balance_games() -> list[str]:
     """The games the balance search covers (those declaring ``Game.balance``)."""
     from workbench.core.registry import providing
@@ -158,7 +164,8 @@ class BalanceModel(BackgroundWork, param.Parameterized):
             def fresh():
                 self.message = "checking the proposal on fresh seeds…"
 
-            run = propose(spec, session, fresh_games=self.fresh_games, progress=progress, on_fresh=fresh)
+            run = propose(spec, session, fresh_games=self.fresh_games, progress=progress, on_fresh=fresh,
+                          names=PAGE_NAMES)
             self.result, self.verdict = run["result"], run["verdict"]
             self.edits, self.diff, self.rows = self.result.edits, run["diff"], run["rows"]
             self.applied = False
@@ -168,7 +175,7 @@ class BalanceModel(BackgroundWork, param.Parameterized):
             pruned = f" (pruned from {run['searched']})" if run["searched"] > len(self.edits) else ""
             self.message = (f"{len(self.result.trials)} trials; proposal: {len(self.edits)} edits{pruned}; "
                             f"{met} of {len(self.rows)} targets met on fresh seeds. "
-                            f"{summary_line(self.verdict, len(self.edits))}")
+                            f"{summary_line(self.verdict, len(self.edits), PAGE_NAMES)}")
         except WorkbenchError as exc:
             self.message = f"cannot run: {exc}"
         finally:
@@ -247,7 +254,9 @@ class BalanceModel(BackgroundWork, param.Parameterized):
 
 def _ci(row: dict, arm: str) -> str:
     lo, hi = row.get(f"{arm}_low"), row.get(f"{arm}_high")
-    return "-" if lo is None else f"[{lo:.2f}, {hi:.2f}]"
+    if lo is None or hi is None:
+        return row.get(f"{arm}_note") or "too few games"
+    return f"[{lo:.2f}, {hi:.2f}]"
 
 
 def search_figure(model: BalanceModel):

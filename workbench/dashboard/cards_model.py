@@ -251,8 +251,10 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.message = f"refused: {exc}"
             return False
         self._stop.set()
-        self.param.update(message=f"imported {filename}: {len(result.changes)} value(s) changed, not saved yet "
-                                  "(Undo takes them all back)", report=result.lines())
+        moved = "".join(f", {len(cards)} card(s) {what}" for what, cards in
+                        (("added", result.added), ("removed", result.removed)) if cards)
+        self.param.update(message=f"imported {filename}: {len(result.changes)} value(s) changed{moved}, not saved "
+                                  "yet (Undo takes them all back)", report=result.lines())
         return True
 
     # -- paired playtest ------------------------------------------------------------

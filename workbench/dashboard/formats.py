@@ -34,7 +34,10 @@ def sig3(value, signed: bool = False) -> str:
 
 
 def with_interval(diff, low, high) -> str:
-    """A paired difference and its 95% interval: ``+0.105 [+0.02, +0.19]``."""
+    """A paired difference and its 95% interval: ``+0.105 [+0.02, +0.19]``; without
+    an interval (too few games for one: :mod:`workbench.sim.intervals`), says so."""
+    if low is None or high is None:
+        return f"{sig3(diff, signed=True)} (too few games)"
     return f"{sig3(diff, signed=True)} [{sig3(low, signed=True)}, {sig3(high, signed=True)}]"
 
 

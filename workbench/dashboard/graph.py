@@ -2,9 +2,11 @@
 card's requirement, bonus and provenance), a card to select, and what that card
 needs and unlocks, highlighted in the drawing.
 
-It draws the live pool the Cards page edits (of the game chosen there) and
-depends on its snapshot, so an edit there, or a proposal applied on the
-Balance page, shows here. The graph and its analyses are
+It has its own game selector and names the game in its title; it draws that
+game's live pool (the one the Cards page edits for the same game) and depends on
+its snapshot, so an edit there, or a proposal applied on the Balance page,
+shows here. Choosing another game clears the card chosen, so a card of one game
+is never shown above another game's graph. The graph and its analyses are
 :mod:`workbench.graphs.dependency`; this module lays them out
 (:class:`DependencyView`, shared with the Cards page) and updates the drawing
 in place (patched data sources) rather than rebuilding it."""
@@ -23,23 +25,43 @@ from .tables import patch_table
 
 class GraphModel(param.Parameterized):
     """The graph of a live card pool and the card selected in it. With a
-    dashboard the pool is the one of its card game (the Cards page's)."""
+    dashboard the pool is the dashboard's live pool of :attr:`game_id` (the one
+    the Cards page edits when it shows the same game)."""
 
+    game_id = param.Selector(default=None, objects=[], doc="the game whose card graph is drawn")
     selected = param.String(default="", doc="card name, empty for none")
     group_by = param.String(default="kind", doc="how a grouped card graph is grouped (its graph's groupings)")
     show = param.List(default=[], item_type=str, doc="the groups a grouped card graph shows; empty: all")
-    pool = param.ClassSelector(class_=LivePool, allow_refs=True, doc="the live pool drawn")
+    pool = param.ClassSelector(class_=LivePool, doc="the live pool drawn")
 
     def __init__(self, session=None, bench=None, **params):
+        self._bench = bench
         if session is not None:
             pool = live(session)
         elif bench is not None:
-            bench.card_pool()
-            pool = bench.param.pool  # follows the game chosen on the Cards page
+            pool = bench.tweak_session(params.pop("game_id", None) or bench.card_game)
         else:
             from workbench.tweak import open_session
-            pool = live(open_session())
+            pool = live(open_session(game_id=params.pop("game_id", None)))
+        params.pop("game_id", None)
         super().__init__(pool=pool, **params)
+        from workbench.core.registry import providing
+        games = list(providing("card_graph"))
+        self.param.game_id.objects = games if pool.game_id in games else [*games, pool.game_id]
+        with param.parameterized.discard_events(self):
+            self.game_id = pool.game_id
+
+    @param.depends("game_id", watch=True)
+    def _follow_game(self) -> None:
+        if self.pool.game_id == self.game_id:
+            return
+        # the card chosen belongs to the old game: cleared before the new pool is drawn
+        self.param.update(selected="", show=[])
+        if self._bench is not None:
+            self.pool = self._bench.tweak_session(self.game_id)
+        else:
+            from workbench.tweak import open_session
+            self.pool = live(open_session(game_id=self.game_id))
 
     @property
     def session(self) -> LivePool:
@@ -85,6 +107,9 @@ class GraphPage(pn.viewable.Viewer):
     def __init__(self, bench=None, model: GraphModel | None = None, **params):
         self.bench = bench
         super().__init__(model=model or GraphModel(bench=bench), **params)
+        self._game = pn.widgets.Select(label="Game", options=list(self.model.param.game_id.objects),
+                                       value=self.model.game_id, width=220, css_classes=["graph-game"])
+        self._game.param.watch(self._on_game, "value")
         self._card = pn.widgets.AutocompleteInput(label="Card", options=[], case_sensitive=False,
                                                   search_strategy="includes", placeholder="type a card name",
                                                   width=260, restrict=False)
@@ -123,6 +148,12 @@ class GraphPage(pn.viewable.Viewer):
     @param.depends("model.pool.raw", watch=True)
     def _on_pool(self) -> None:
         self._when_shown(self._redraw)
+
+    def _on_game(self, event) -> None:
+        # the card box is emptied first: it never holds a card of another game
+        self._card.value = ""
+        self.model.game_id = event.new
+        self._redraw()
 
     @param.depends("model.selected", "model.show", "model.group_by", watch=True)
     def _on_selected(self) -> None:
@@ -186,7 +217,12 @@ class GraphPage(pn.viewable.Viewer):
     def _redraw(self):
         m = self.model
         with pn.io.hold():
-            self._card.options = m.card_names()
+            if self._game.value != m.pool.game_id:
+                self._game.value = m.pool.game_id
+            names = m.card_names()
+            self._card.options = names
+            if self._card.value and self._card.value not in names:
+                self._card.value = ""
             self._draw_graph()
             self._links.object = self._links_text()
             summary = m.status_rows()
@@ -194,7 +230,8 @@ class GraphPage(pn.viewable.Viewer):
                 patch_table(self._summary, summary.to_pandas())
 
     def __panel__(self):
-        return pn.Column(pn.Row(self._card, self._clear), self._grouping, self._message, self._links, self._plot,
+        return pn.Column(pn.Row(self._game, self._card, self._clear), self._grouping, self._message,
+                         self._links, self._plot,
                          "#### Card analyses", self._summary, sizing_mode="stretch_width")
 
 

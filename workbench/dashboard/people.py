@@ -34,7 +34,7 @@ def comparison_frame(doc: dict):
     def cell(value, ci):
         if value is None:
             return ""
-        return f"{value:.3g}" + ("" if ci[0] is None else f"  [{ci[0]:.3g}, {ci[1]:.3g}]")
+        return f"{value:.3g}" + ("  (too few games)" if ci[0] is None else f"  [{ci[0]:.3g}, {ci[1]:.3g}]")
     rows = [{"metric": r["metric"], "people": cell(r["people"], r["people_ci"]),
              "bots": cell(r["bots"], r["bots_ci"]), "people - bots": cell(r["diff"], r["diff_ci"])}
             for r in doc["rows"] if r["people"] is not None or r["bots"] is not None]

@@ -556,10 +556,17 @@ class PlayPage(pn.viewable.Viewer):
                   self._upload, self._game, self._other):
             w.disabled = busy
 
-    def _on_game(self, event):
+    async def _on_game(self, event):
         # the widget also follows the model when a game is loaded or handed over;
         # only a choice by the designer starts a new game
         if event.new != self.model.game_id:
+            import asyncio
+
+            from .names import game_name
+            # setting up a game and letting the bots reach the first human seat can take
+            # seconds: the status says so first (sent at the await), never the old game's line
+            self._status.object = f"**{md(game_name(event.new))}** · setting up a new game…"
+            await asyncio.sleep(0.05)
             self._guard(self.model.choose_game, event.new)
         self._on_sync_settings()
 

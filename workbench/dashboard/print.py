@@ -43,9 +43,9 @@ class PrintModel(param.Parameterized):
         self._cache: dict[tuple, object] = {}
 
     def deck(self):
-        from workbench.print.pool import pool_version
+        from workbench.print.pool import print_digest
         from workbench.print.sheets import build_deck
-        key = ("deck", self.game, self.lang, self.paper, pool_version(self.game))
+        key = ("deck", self.game, self.lang, self.paper, print_digest(self.game))
         if key not in self._cache:
             self._cache[key] = build_deck(self.game, self.lang, paper=self.paper)
         return self._cache[key]
@@ -54,7 +54,7 @@ class PrintModel(param.Parameterized):
         """(kind title, PNG) of the first card of every kind, face up."""
         from workbench.print.sheets import typeset
         deck = self.deck()
-        key = ("previews", self.game, self.lang, self.paper, deck.version, ppi)
+        key = ("previews", self.game, self.lang, self.paper, deck.digest, ppi)
         if key not in self._cache:
             pages = [{"kind": k.key, "back": False, "cards": k.cards[:1], "cols": 1, "rows": 1,
                       "grid": k.grid.to_dict(), "fill": "#ffffff"} for k in deck.kinds if k.cards]
@@ -101,7 +101,15 @@ class PrintPage(pn.viewable.Viewer):
         self._refresh.on_click(lambda e: self._update())
         self._update()
 
-    def _on_game(self, event) -> None:
+    async def _on_game(self, event) -> None:
+        import asyncio
+
+        from .names import game_name
+        # typesetting a card of every kind takes seconds: say so first (sent at the
+        # await), and take the old game's cards off the page meanwhile
+        self._cards.objects = []
+        self._status.object = f"Typesetting one card of every kind of {game_name(event.new)}…"
+        await asyncio.sleep(0.05)
         langs = languages(event.new)
         self._lang.options = langs
         if self._lang.value not in langs:

@@ -62,6 +62,8 @@ class RulesModel(param.Parameterized):
     spelling = param.Boolean(default=False, doc="run the review's spelling check too (slower)")
     check_status = param.Dict(default={}, doc="clause id -> (pass or fail, failures) of the last Run checks")
     accepted = param.List(default=[], doc="keys of the findings accepted here, newest last")
+    background = param.Boolean(default=False, doc="review on a thread: until a review is ready its "
+                                                  "findings are not shown and review_state says so")
 
     def __init__(self, games: list[str] | None = None, **params):
         games = games if games is not None else games_with_rules()
@@ -71,6 +73,7 @@ class RulesModel(param.Parameterized):
         super().__init__(**params)
         self.param.game_id.objects = games
         self._reviews: dict[tuple[str, bool], object] = {}   # (language, spelling) -> review
+        self._reviewing: dict[tuple[str, bool], object] = {}  # reviews under way on a thread
         self.choose_game(game_id)
 
     # -- choosing ---------------------------------------------------------------
@@ -82,6 +85,7 @@ class RulesModel(param.Parameterized):
         langs = [source_language(game_id)] + translation_languages(game_id)
         self._texts: dict[str, dict[str, tuple[str, str]]] = {}
         self._reviews = {}
+        self._reviewing = {}
         with param.parameterized.discard_events(self):
             self.param.left.objects = langs
             self.param.right.objects = langs
@@ -134,14 +138,61 @@ class RulesModel(param.Parameterized):
 
     # -- review findings ------------------------------------------------------------
     def review(self, lang: str):
-        """The translation review of ``lang`` (None for the source language)."""
+        """The translation review of ``lang`` (None for the source language, and,
+        with :attr:`background`, None while it is being made on a thread)."""
         if lang == self.source.lang:
             return None
         key = (lang, self.spelling)  # with and without spelling are two reviews
         if key not in self._reviews:
+            if self.background:
+                self._review_later(key)
+                return None
             from workbench.rules.review import review
             self._reviews[key] = review(self.game_id, lang, spelling=self.spelling)
         return self._reviews[key]
+
+    def _review_later(self, key) -> None:
+        if key in self._reviewing:
+            return
+        import threading
+
+        from workbench.rules.review import review
+        reviews, game_id = self._reviews, self.game_id   # a game chosen meanwhile starts new ones
+
+        def work():
+            try:
+                reviews[key] = review(game_id, key[0], spelling=key[1])
+            except Exception as exc:  # noqa: BLE001 - shown on the page instead of the findings
+                reviews[key] = exc
+            finally:
+                self._reviewing.pop(key, None)
+        thread = threading.Thread(target=work, name=f"rules-review-{game_id}-{key[0]}", daemon=True)
+        self._reviewing[key] = thread
+        thread.start()
+
+    def pending(self) -> list[str]:
+        """The languages shown whose review is still being made."""
+        return [lang for lang in self._shown_langs() if (lang, self.spelling) not in self._reviews]
+
+    def doing(self) -> str:
+        """What the review is doing, for the page's progress line ('' when done)."""
+        langs = self.pending()
+        if not langs:
+            return ""
+        from workbench.rules.review_checks.dictionary import dictionary_path, loaded
+        from babel import Locale
+        names = ", ".join(Locale.parse(lang).english_name for lang in langs)
+        waiting = [dictionary_path(lang) for lang in [self.source.lang, *langs] if not loaded(lang)]
+        step = (f"loading the spelling dictionaries ({', '.join(p.rsplit('/', 1)[-1] for p in waiting if p)}), "
+                "then " if any(waiting) else "")
+        return f"Reviewing the {names} translation: {step}checking {len(self.source.clauses)} clauses…"
+
+    def _ready(self, lang: str):
+        """The review of ``lang`` if it is made (an error it raised is raised here)."""
+        rev = self.review(lang)
+        if isinstance(rev, Exception):
+            raise WorkbenchError(f"the review of {lang} failed: {rev}")
+        return rev
 
     def _shown_langs(self) -> list[str]:
         return [lang for lang in dict.fromkeys([self.left, self.right]) if lang != self.source.lang]
@@ -150,8 +201,9 @@ class RulesModel(param.Parameterized):
         """The review findings on ``clause_id`` in the languages shown."""
         out = []
         for lang in self._shown_langs():
-            rev = self.review(lang)
-            out += rev.by_clause().get(clause_id, [])
+            rev = self._ready(lang)
+            if rev is not None:
+                out += rev.by_clause().get(clause_id, [])
         return out
 
     def findings(self, clause_id: str) -> list[str]:
@@ -162,7 +214,7 @@ class RulesModel(param.Parameterized):
         the catalogue and terms files' own (duplicates, orphans, misspelt terms)."""
         order = {cid: n for n, cid in enumerate(self.source.clauses)}
         order.update({sid: n - 0.5 for n, sid in enumerate(self.source.sections)})
-        found = [f for lang in self._shown_langs() for f in self.review(lang).findings]
+        found = [f for lang in self._shown_langs() if (rev := self._ready(lang)) is not None for f in rev.findings]
         return sorted(found, key=lambda f: (order.get(f.clause, len(order) + 1), f.clause, f.lang))
 
     @staticmethod
@@ -202,7 +254,10 @@ class RulesModel(param.Parameterized):
         """One line per language shown: findings, accepted, spelling."""
         parts = []
         for lang in self._shown_langs():
-            rev = self.review(lang)
+            rev = self._ready(lang)
+            if rev is None:
+                parts.append(f"{lang}: reviewing…")
+                continue
             parts.append(f"{lang}: {len(rev.findings)} finding(s), {len(rev.accepted)} accepted, "
                          f"spelling {rev.spelling}")
         return "; ".join(parts) or "the source language has no review"
@@ -300,7 +355,9 @@ class RulesModel(param.Parameterized):
                 if states.count(st):
                     counts[f"{lang} {st}"] = states.count(st)
         for lang in self._shown_langs():
-            rev = self.review(lang)
+            rev = self._ready(lang)
+            if rev is None:
+                continue
             counts[f"{lang} findings"] = len(rev.findings)
             if rev.accepted:
                 counts[f"{lang} accepted"] = len(rev.accepted)
@@ -399,8 +456,12 @@ class RulesPage(pn.viewable.Viewer):
     model = param.ClassSelector(class_=RulesModel)
 
     def __init__(self, bench=None, model: RulesModel | None = None, **params):
-        super().__init__(model=model or RulesModel(), **params)
+        preload_dictionaries()
+        super().__init__(model=model or RulesModel(background=True), **params)
         m = self.model
+        self._busy = pn.indicators.LoadingSpinner(value=True, size=20, visible=False, width=20, height=20)
+        self._doing = pn.pane.Markdown("", visible=False, css_classes=["rules-progress"])
+        self._poll = None
         self._game = pn.widgets.Select(label="Game", options=m.param.game_id.objects, value=m.game_id)
         self._left = pn.widgets.Select(label="Left", options=m.languages, value=m.left)
         self._right = pn.widgets.Select(label="Right", options=m.languages, value=m.right)
@@ -440,10 +501,24 @@ class RulesPage(pn.viewable.Viewer):
     def _set(self, name, value):
         setattr(self.model, name, value)
 
-    def _on_game(self, event):
-        self.model.choose_game(event.new)
-        self._left.options = self._right.options = self.model.languages
-        self._left.value, self._right.value = self.model.left, self.model.right
+    async def _on_game(self, event):
+        # a game's rulebook, checks and scenarios take seconds to read on a busy
+        # machine: say so first (the notice reaches the browser at the await),
+        # and hide the old game's clauses rather than leave them under the new name
+        import asyncio
+
+        from .names import game_name
+        self._busy.visible = self._doing.visible = True
+        self._doing.object = md(f"Reading the rulebook, checks and scenarios of {game_name(event.new)}…")
+        self._table.visible = False
+        await asyncio.sleep(0.05)
+        try:
+            self.model.choose_game(event.new)
+            self._left.options = self._right.options = self.model.languages
+            self._left.value, self._right.value = self.model.left, self.model.right
+        finally:
+            self._table.visible = True
+            self._watch_review()
 
     def _on_run(self, event=None):
         self._run.disabled = True
@@ -489,6 +564,28 @@ class RulesPage(pn.viewable.Viewer):
         except WorkbenchError as exc:
             self._note.object = f"**Cannot open Play:** {md(exc)}"
 
+    def _watch_review(self) -> None:
+        """While a review is being made on its thread, say what it is doing; when
+        it is ready, show its findings (a periodic callback on the event loop)."""
+        m = self.model
+        doing = m.doing()
+        self._busy.visible = self._doing.visible = bool(doing)
+        self._doing.object = md(doing)
+        if doing:
+            for lang in m.pending():
+                m.review(lang)   # (re)starts a review whose result a newer choice set aside
+            if self._poll is None and pn.state.curdoc is not None:
+                self._poll = pn.state.add_periodic_callback(self._tick, period=300)
+        elif self._poll is not None:
+            self._poll.stop()
+            self._poll = None
+
+    def _tick(self) -> None:
+        if not self.model.pending():
+            self._refresh()
+        else:
+            self._watch_review()
+
     def _refresh(self):
         m = self.model
         try:
@@ -504,6 +601,7 @@ class RulesPage(pn.viewable.Viewer):
                 self._finding.value = next(iter(options.values()), None)
         except WorkbenchError as exc:
             self._table.object = f"<p><b>Cannot show the rules:</b> {escape(str(exc))}</p>"
+        self._watch_review()
 
     def __panel__(self):
         controls = pn.Row(self._game, self._left, self._right, self._filter,
@@ -511,6 +609,28 @@ class RulesPage(pn.viewable.Viewer):
         review = pn.Column(pn.Row(self._finding, self._reason, sizing_mode="stretch_width"),
                            pn.Row(self._jump, self._all, self._accept, self._play), self._note,
                            self._findings, sizing_mode="stretch_width")
-        return pn.Column(controls, self._summary, pn.Card(review, title="Translation review", collapsed=False,
-                                                          sizing_mode="stretch_width"),
+        return pn.Column(controls, pn.Row(self._busy, self._doing), self._summary,
+                         pn.Card(review, title="Translation review", collapsed=False, sizing_mode="stretch_width"),
                          self._table, sizing_mode="stretch_width")
+
+
+def preload_dictionaries() -> None:
+    """Start loading, on a background thread, every spelling dictionary the
+    games' rulebooks use (once per process; the review waits for one only if it
+    is still loading)."""
+    global _PRELOADED
+    if _PRELOADED:
+        return
+    _PRELOADED = True
+    from workbench.rules.catalog import source_language, translation_languages
+    from workbench.rules.review_checks.dictionary import preload
+    locales = []
+    try:
+        for game_id in games_with_rules():
+            locales += [source_language(game_id), *translation_languages(game_id)]
+    except WorkbenchError:
+        pass
+    preload(locales)
+
+
+_PRELOADED = False

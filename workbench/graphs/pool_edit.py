@@ -100,14 +100,28 @@ def cards(raw: dict, catalogue: Catalogue) -> Iterator[CardRef]:
                     yield CardRef(kind, name, entry, str(key))
 
 
-def find(raw: dict, catalogue: Catalogue, card: str) -> CardRef:
+def name_index(raw: dict, catalogue: Catalogue) -> dict[str, list[CardRef]]:
+    """Lower-case name -> the cards of that name, for many look-ups in one pool
+    (an import of thousands of cells finds each card without a scan)."""
+    index: dict[str, list[CardRef]] = {}
+    for ref in cards(raw, catalogue):
+        index.setdefault(ref.name.lower(), []).append(ref)
+    return index
+
+
+def find(raw: dict, catalogue: Catalogue, card: str, index: dict[str, list[CardRef]] | None = None) -> CardRef:
     """The card named ``card`` (case-insensitive), or ``kind:name`` when a name
-    is used by two kinds; refused with the nearest names otherwise."""
+    is used by two kinds; refused with the nearest names otherwise. ``index``
+    (:func:`name_index` of the same ``raw``) makes the look-up a dictionary's."""
     text = card.strip()
     kind_name, _, rest = text.partition(":")
     wanted_kind = None
     if rest and any(k.kind == kind_name.strip().lower() for k in catalogue.kinds):
         wanted_kind, text = kind_name.strip().lower(), rest.strip()
+    if index is not None:
+        hits = [c for c in index.get(text.lower(), []) if wanted_kind in (None, c.kind.kind)]
+        if len(hits) == 1:
+            return hits[0]
     every = list(cards(raw, catalogue))
     hits = [c for c in every if c.name.lower() == text.lower() and wanted_kind in (None, c.kind.kind)]
     if len(hits) == 1:

@@ -13,8 +13,27 @@ each validated by the game's own models, all or none, one step of undo, and a
 save that changes only those values' lines and keeps the designer's comments.
 So a value the sheet does not carry (a column left out, a card left out, a
 field no column shows) is never touched. The first problem is refused with the
-file, sheet, row and column of its cell. A sheet cannot add, remove or rename
-cards: an unknown name is refused (rename on the Cards page or in the YAML).
+file, sheet, row and column of its cell.
+
+**The sheet as the source.** Every exported sheet ends in a ``card`` column: the
+name each row was exported from (leave it as it is). Against it a sheet adds,
+removes and renames cards, as the same one edit (validated, all or none, undoable):
+
+* a row whose ``name`` differs from its ``card`` renames that card;
+* a row with a ``name`` and an empty ``card`` is a new card, made from the kind's
+  blank (``Game.card_blanks``) and given the row's values;
+* a card of a kind whose sheet has a ``card`` column and no row for it is removed,
+  refused while another card, a setting or a scenario names it.
+
+A sheet without the ``card`` column (an older export, or one typed by hand) only
+edits: its rows are matched by ``name`` and a card it leaves out is untouched.
+
+**Empty means no change**, for text and numbers alike: a cell left empty keeps the
+card's value. To empty a value on purpose write :data:`CLEAR` (``(clear)``): text
+becomes empty, a number 0, ``draft_fields`` none.
+
+A CSV may separate its cells with ``,`` or ``;`` (what Excel writes where the
+comma is the decimal sign); the header line decides, and the import says which.
 """
 
 from __future__ import annotations
@@ -29,6 +48,10 @@ from . import spreadsheet
 from .spreadsheet import column_letter
 
 PROVENANCE_COLUMNS = ("provenance", "draft_fields")
+#: the identity column: the name a row was exported from (empty: a new card)
+ID = "card"
+#: a cell holding exactly this clears the value (an empty cell changes nothing)
+CLEAR = "(clear)"
 
 
 def _text(value: Any) -> Any:
@@ -50,11 +73,11 @@ def tables(session) -> dict[str, tuple[list[str], list[list]]]:
     out: dict[str, tuple[list[str], list[list]]] = {}
     for kind, name, card, file in session.entries():
         cols = list(columns[kind])
-        header = cols + [c for c in PROVENANCE_COLUMNS if c not in cols]
+        header = cols + [c for c in PROVENANCE_COLUMNS if c not in cols] + [ID]
         row = cells[(kind, name)]
         values = []
         for col in header:
-            if col == "name":
+            if col in ("name", ID):
                 values.append(name)
             elif col == "provenance" and "provenance" not in cols:
                 values.append(card.get("provenance") or (file.get("provenance") if isinstance(file, dict)
@@ -65,7 +88,17 @@ def tables(session) -> dict[str, tuple[list[str], list[list]]]:
                 values.append(_text(row.get(col)))
         values = [None if v == "" else v for v in values]
         out.setdefault(kind, (header, []))[1].append(values)
+    for kind, (header, rows) in decks(session).items():     # decks outside the card lists
+        out[kind] = (header + [ID], [[None if v == "" else _text(v) for v in r] + [r[0]] for r in rows])
     return out
+
+
+def decks(session) -> dict[str, tuple[list[str], list[list]]]:
+    """The session's decks kept outside its card lists (its ``deck_sheets``: a deck
+    the game keeps as plain data, or makes from its other cards); a sheet edits
+    what the session's ``deck_edit`` allows and never adds or removes one."""
+    make = getattr(session, "deck_sheets", None)
+    return make() if make else {}
 
 
 def export(session, path: str | Path, fmt: str | None = None) -> dict:
@@ -106,10 +139,20 @@ class ImportResult:
     changes: list[Change] = field(default_factory=list)
     reports: list = field(default_factory=list)
     untouched: list[str] = field(default_factory=list)   # cards of the pool no sheet lists
+    added: list[tuple[str, str]] = field(default_factory=list)      # (kind, name)
+    removed: list[tuple[str, str]] = field(default_factory=list)    # (kind, name)
+    notes: list[str] = field(default_factory=list)                  # what the reader decided (a CSV's separator)
 
     def lines(self) -> list[str]:
-        out = [f"{c.kind} {c.card}.{c.column}: {c.old!r} -> {c.new!r}" for c in self.changes]
-        return out or ["no value differs from the pool"]
+        out = list(self.notes)
+        out += [f"{kind}: removed {name}" for kind, name in self.removed]
+        out += [f"{kind}: added {name}" for kind, name in self.added]
+        out += [f"{c.kind} {c.card}.{c.column}: {c.old!r} -> {c.new!r}" for c in self.changes]
+        return out if len(out) > len(self.notes) else out + ["no value differs from the pool"]
+
+    @property
+    def any(self) -> bool:
+        return bool(self.changes or self.added or self.removed)
 
 
 def _where(sheet: spreadsheet.Sheet, row: int | None = None, col: int | None = None) -> str:
@@ -126,12 +169,16 @@ def _refuse(sheet: spreadsheet.Sheet, message: str, row: int | None = None, col:
 
 
 def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
-    """The cells of ``sheets`` that differ from the session's pool, checked for
-    shape (known sheets, columns and cards) but not yet validated."""
+    """What ``sheets`` change in the session's pool: cells that differ, cards
+    added, removed and renamed; checked for shape (known sheets, columns and
+    cards) but not yet validated."""
     current = tables(session)
+    fixed = set(decks(session))
     result = ImportResult()
     seen: set[tuple[str, str]] = set()
     for sheet in sheets:
+        if sheet.delimiter == ";":
+            result.notes.append(f"{Path(sheet.source).name}: read as ';'-separated")
         if not sheet.header:
             continue
         if sheet.name not in current:
@@ -148,58 +195,138 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
         if "name" not in sheet.header:
             raise _refuse(sheet, "no 'name' column: it says which card each row is", 1)
         name_at = sheet.header.index("name")
+        id_at = sheet.header.index(ID) if ID in sheet.header else None
+        new_names: set[str] = set()
+        kept: set[str] = set()
         for row, number in zip(sheet.rows, sheet.row_numbers):
             name = "" if row[name_at] is None else str(row[name_at]).strip()
-            old = by_name.get(name.lower())
+            was = None if id_at is None or row[id_at] is None else str(row[id_at]).strip()
+            if not name and not was:
+                continue                       # an empty row
+            if id_at is not None and not was:  # a new card
+                if sheet.name in fixed:
+                    raise _refuse(sheet, f"the {sheet.name} cards are fixed by the game's data: a sheet edits "
+                                         "their values, it cannot add one", number, name_at)
+                if name.lower() in by_name or name.lower() in new_names:
+                    raise _refuse(sheet, f"a new card named {name!r}, but a {sheet.name} has that name; "
+                                         "give it another, or its row the card column it was exported with",
+                                  number, name_at)
+                new_names.add(name.lower())
+                result.added.append((sheet.name, name))
+                for i, col in enumerate(sheet.header):
+                    value = _cell_value(row[i], None)
+                    if col in ("name", ID) or value is None:
+                        continue
+                    result.changes.append(Change(sheet.name, name, col, None, _typed(col, value, None),
+                                                 _where(sheet, number, i), sheet.source))
+                continue
+            key = (was if was is not None else name).lower()
+            old = by_name.get(key)
             if old is None:
-                raise _refuse(sheet, f"no {sheet.name} named {name!r}{suggest(name, [r[0] for r in rows])}; "
-                                     "a sheet edits cards, it cannot add or rename them", number, name_at)
-            if (sheet.name, name.lower()) in seen:
-                raise _refuse(sheet, f"{name!r} has a second row", number, name_at)
-            seen.add((sheet.name, name.lower()))
+                what = was if was is not None else name
+                raise _refuse(sheet, f"no {sheet.name} named {what!r}{suggest(what, [r[0] for r in rows])}; "
+                              + ("leave the card column as exported (empty for a new card)" if was is not None
+                                 else "add a 'card' column (as export writes it) to add or rename cards"),
+                              number, id_at if was is not None else name_at)
+            if (sheet.name, key) in seen:
+                raise _refuse(sheet, f"{old[0]!r} has a second row", number, name_at)
+            seen.add((sheet.name, key))
+            kept.add(key)
+            rename = None
             for i, col in enumerate(sheet.header):
                 before = old[header.index(col)]
-                value = row[i]
-                if col == "name" or _same(value, before):
+                if col == ID:
                     continue
-                if value in (None, "") and isinstance(before, (int, float)):
-                    raise _refuse(sheet, f"empty cell where the card has {before}; write a number",
-                                  number, i)
-                if isinstance(before, int) and isinstance(value, str) and value.strip().lstrip("-").isdigit():
-                    value = int(value)      # a CSV cell is text; the card had a number
-                if col == "draft_fields":
-                    value = [w for w in str(value or "").replace(",", " ").split() if w]
-                result.changes.append(Change(sheet.name, str(old[0]), col, before, value,
+                if col == "name":
+                    if name and name != str(old[0]):
+                        rename = Change(sheet.name, str(old[0]), "name", str(old[0]), name,
+                                        _where(sheet, number, i), sheet.source)
+                    continue
+                value = _cell_value(row[i], before)
+                if value is None or _same(value, before):
+                    continue
+                result.changes.append(Change(sheet.name, str(old[0]), col, before, _typed(col, value, before),
                                              _where(sheet, number, i), sheet.source))
+            if rename is not None:
+                result.changes.append(rename)          # after the card's other cells, which name it as it was
+        if id_at is not None:
+            for r in rows:
+                if str(r[0]).lower() not in kept:
+                    if sheet.name in fixed:
+                        raise _refuse(sheet, f"no row for {r[0]!r}: the {sheet.name} cards are fixed by the "
+                                             "game's data, a sheet cannot remove one")
+                    result.removed.append((sheet.name, str(r[0])))
+                    seen.add((sheet.name, str(r[0]).lower()))
     result.untouched = [f"{kind}:{r[0]}" for kind, (_, rows) in current.items() for r in rows
                         if (kind, str(r[0]).lower()) not in seen]
     return result
 
 
-def import_file(session, path: str | Path, fmt: str | None = None) -> ImportResult:
-    """Take the differing cells of the workbook at ``path`` into the session
-    as one edit (validated, all or none, undoable); nothing is saved here."""
-    from workbench.tweak.session import EditRefused
+def _cell_value(value: Any, before: Any) -> Any:
+    """None for an empty cell (no change); the cleared value for :data:`CLEAR`."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str) and value.strip() == CLEAR:
+        if isinstance(before, bool):
+            return "false"
+        return 0 if isinstance(before, (int, float)) else ""
+    return value
+
+
+def _typed(col: str, value: Any, before: Any) -> Any:
+    if isinstance(before, int) and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)      # a CSV cell is text; the card had a number
+    if col == "draft_fields":
+        value = [w for w in str(value or "").replace(",", " ").split() if w]
+    return value
+
+
+def import_file(session, path: str | Path, fmt: str | None = None,
+                sheets: list[spreadsheet.Sheet] | None = None) -> ImportResult:
+    """Take what the workbook at ``path`` changes into the session as one edit
+    (validated, all or none, undoable); nothing is saved here. ``sheets``: the
+    workbook already read (a command reads it before opening the session, so a
+    hostile file is refused before any card is loaded)."""
+    from workbench.tweak.session import ADD, DELETE, EditRefused
     path = Path(path)
-    result = changes(session, spreadsheet.read(path, fmt))
-    edits = [((f"{c.kind}:{c.card}" if _needs_kind(session, c) else c.card), c.column, c.new)
-             for c in result.changes]
+    result = changes(session, sheets if sheets is not None else spreadsheet.read(path, fmt))
+    # removals first (a removed card's name may be given to another), then each
+    # added card with its values, then the edits and renames of the cards kept
+    items: list[tuple] = []
+    where: list[str] = []
+    for kind, name in result.removed:
+        items.append((DELETE, _ref(session, kind, name)))
+        where.append(f"sheet {kind!r}: {name} has no row (removed)")
+    added = {(k, n) for k, n in result.added}
+    for kind, name in result.added:
+        items.append((ADD, kind, name))
+        where.append(f"sheet {kind!r}: the new {name}")
+        for c in result.changes:
+            if (c.kind, c.card) == (kind, name):
+                items.append((_ref(session, kind, name), c.column, c.new))
+                where.append(c.where)
+    fixed = set(decks(session))
+    for c in result.changes:
+        if c.kind in fixed:
+            try:
+                items.append(session.deck_edit(c.kind, c.card, c.column, c.new))
+            except WorkbenchError as exc:
+                raise DataError(f"{c.where}: {exc}", file=str(path)) from None
+            where.append(c.where)
+        elif (c.kind, c.card) not in added:
+            items.append((_ref(session, c.kind, c.card), c.column, c.new))
+            where.append(c.where)
     try:
-        result.reports = session.edit_many(edits, label=f"import {path.name}") if edits else []
+        result.reports = session.edit_many(items, label=f"import {path.name}") if items else []
     except EditRefused as exc:
-        change = result.changes[exc.index]
         err = exc.error
         message = err.message if isinstance(err, DataError) else str(err)
-        raise DataError(f"{change.where}: {message}", file=change.source) from None
+        raise DataError(f"{where[exc.index]}: {message}", file=str(path)) from None
     return result
 
 
-def _needs_kind(session, change: Change) -> bool:
-    """Whether the card must be named ``kind:name`` (a pool with a catalogue,
-    where two kinds may share a name)."""
-    return hasattr(session, "catalogue")
-
-
+def _ref(session, kind: str, name: str) -> str:
+    return f"{kind}:{name}" if hasattr(session, "catalogue") else name
 
 
 def export_bytes(session, fmt: str = "xlsx") -> bytes:
@@ -222,8 +349,8 @@ def import_bytes(session, data: bytes, filename: str) -> ImportResult:
     if len(data) > spreadsheet.MAX_BYTES:
         raise WorkbenchError(f"{name}: larger than {spreadsheet.MAX_BYTES // 1_000_000} MB")
     with tempfile.TemporaryDirectory(prefix="workbench-sheet-") as tmp:
-        path = Path(tmp) / name
-        path.write_bytes(data)
+        from workbench.core import storage
+        path = storage.write_bytes(Path(tmp) / name, data)
         try:
             return import_file(session, path, fmt)
         except DataError as exc:
@@ -233,4 +360,4 @@ def import_bytes(session, data: bytes, filename: str) -> ImportResult:
 
 
 __all__ = ["tables", "export", "changes", "import_file", "export_bytes", "import_bytes", "ImportResult",
-           "Change", "PROVENANCE_COLUMNS"]
+           "Change", "PROVENANCE_COLUMNS", "ID", "CLEAR"]

@@ -16,6 +16,25 @@ Formats, each through a maintained library:
 
 Reading keeps where each value stood (sheet, spreadsheet row number and column
 letter) so a refusal can point at the cell.
+
+**A workbook is untrusted input** (it may come from anyone). Reading is bounded
+and refuses early: the file (:data:`MAX_BYTES`, a regular file: a FIFO or device
+is refused before it is opened, and a file in a CSV folder that links out of the
+folder is refused before it is read), the unpacked size of an xlsx or ods
+(:data:`MAX_UNPACKED`), rows and columns (:data:`MAX_ROWS`, :data:`MAX_COLS`;
+an xlsx is refused from the dimension it declares, before its rows are read) and
+one cell (:data:`MAX_CELL` characters). A value holding a NUL or another control
+character (tab and line ends apart) is refused. A formula cell is read as the
+value its program saved with it; one saved without a value (what a program that
+does not compute formulas writes) is refused, never read as empty.
+
+**Export writes text as text.** In xlsx and ods a text cell is a string cell,
+never a formula, whatever it starts with. In CSV, a text value starting with
+``=``, ``+``, ``-``, ``@``, a tab or a carriage return (after any number of
+``'``) gets one ``'`` in front (the OWASP rule against formula injection: a
+spreadsheet program opening the CSV shows text, it does not compute); reading a
+CSV takes that one ``'`` off again, so export then import gives back every value
+unchanged.
 """
 
 from __future__ import annotations
@@ -26,11 +45,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.core.errors import WorkbenchError
+from workbench.core import storage
+from workbench.core.errors import DataError, WorkbenchError
 
 FORMATS = ("csv", "xlsx", "ods")
 #: refuse a workbook larger than this (bytes): a card pool is a few hundred rows
 MAX_BYTES = 20_000_000
+#: refuse an xlsx or ods whose parts unpack to more than this (a zip bomb is small on disk)
+MAX_UNPACKED = 100_000_000
+#: most parts (files) inside an xlsx or ods
+MAX_PARTS = 2_000
+#: most rows of one sheet (the largest pool has a few hundred cards)
+MAX_ROWS = 20_000
+#: most columns of one sheet
+MAX_COLS = 500
+#: most characters in one cell (a card's longest text is a few hundred)
+MAX_CELL = 10_000
+#: what starts a formula in a spreadsheet program (OWASP "CSV injection")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass
@@ -43,6 +75,7 @@ class Sheet:
     rows: list[list[Any]]
     row_numbers: list[int]
     source: str          # the file the sheet came from (a CSV folder names the file)
+    delimiter: str = ""  # a CSV's separator as read (',' or ';'), so an import can say which
 
 
 def column_letter(index: int) -> str:
@@ -80,17 +113,38 @@ def write(tables: dict[str, tuple[list[str], list[list]]], path: Path, fmt: str)
     if fmt == "ods":
         _write_ods(tables, path)
         return [path]
-    path.mkdir(parents=True, exist_ok=True)
+    folder = storage.make_folder(path, "--out")
     written = []
     for name, (header, rows) in tables.items():
-        target = path / f"{name}.csv"
+        # each file is derived from the folder's name: a link out of the folder is refused
+        target = storage.inside(folder, f"{name}.csv", "--out")
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(header)
-        w.writerows([["" if v is None else v for v in row] for row in rows])
-        target.write_text(buf.getvalue(), encoding="utf-8-sig")
-        written.append(target)
+        # a bare CR is no line end to this writer, so it would leave it unquoted: quote such rows
+        quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
+        for row in [header, *rows]:
+            cells = [csv_cell(v) for v in row]
+            (quoted if any(isinstance(v, str) and "\r" in v for v in cells) else w).writerow(cells)
+        storage.write_bytes(target, buf.getvalue().encode("utf-8-sig"), "--out")
+        written.append(path / f"{name}.csv")
     return written
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as a CSV cell: text that a spreadsheet program would take for a
+    formula gets one leading ``'`` (see the module's docstring)."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.lstrip("'").startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_value(text: str) -> str:
+    """The value a CSV cell written by :func:`csv_cell` stands for."""
+    if text.startswith("'") and text.lstrip("'").startswith(FORMULA_START):
+        return text[1:]
+    return text
 
 
 def _write_xlsx(tables, path: Path) -> None:
@@ -100,16 +154,20 @@ def _write_xlsx(tables, path: Path) -> None:
     wb.remove(wb.active)
     for name, (header, rows) in tables.items():
         ws = wb.create_sheet(name)
-        ws.append(header)
-        for row in rows:
+        for row in [header, *rows]:
             ws.append(row)
+            for cell, value in zip(ws[ws.max_row], row):
+                if isinstance(value, str):
+                    cell.data_type = "s"     # text stays text: openpyxl would make '=...' a formula
         for cell in ws[1]:
             cell.font = Font(bold=True)
         ws.freeze_panes = "B2"
         for i, col in enumerate(header):
             longest = max([len(str(col))] + [len(str(r[i])) for r in rows if r[i] is not None])
             ws.column_dimensions[column_letter(i)].width = min(60, max(8, longest + 2))
-    wb.save(path)
+    buf = io.BytesIO()
+    wb.save(buf)
+    storage.write_bytes(path, buf.getvalue(), "--out")
 
 
 def _write_ods(tables, path: Path) -> None:
@@ -132,28 +190,41 @@ def _write_ods(tables, path: Path) -> None:
                 tr.addElement(cell)
             table.addElement(tr)
         doc.spreadsheet.addElement(table)
-    doc.save(str(path))
+    buf = io.BytesIO()
+    doc.write(buf)
+    storage.write_bytes(path, buf.getvalue(), "--out")
 
 
 # -- reading ---------------------------------------------------------------------------------------
+class SheetRefused(WorkbenchError):
+    """A workbook the workbench will not read (too big, a formula without a
+    value, a control character...): one line naming the file and the cell."""
+
+
 def read(path: Path, fmt: str | None = None) -> list[Sheet]:
     """Every sheet of the workbook at ``path`` (a refusal names the file)."""
     path = Path(path)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise WorkbenchError(f"{path}: no such file or folder")
-    fmt = format_of(path, fmt)
-    files = sorted(path.glob("*.csv")) if path.is_dir() else [path]
-    if path.is_dir() and not files:
-        raise WorkbenchError(f"{path}: a CSV folder holds one <kind>.csv per card kind; found none")
-    for f in files:
-        if f.stat().st_size > MAX_BYTES:
-            raise WorkbenchError(f"{f}: larger than {MAX_BYTES // 1_000_000} MB; not a card workbook")
+    real = storage.check_path(path)             # no link out of its folder; no FIFO, device, socket
+    fmt = format_of(real, fmt)
+    if real.is_dir():
+        names = sorted(p.name for p in real.iterdir() if p.name.lower().endswith(".csv"))
+        if not names:
+            raise WorkbenchError(f"{path}: a CSV folder holds one <kind>.csv per card kind; found none")
+        if len(names) > 100:
+            raise SheetRefused(f"{path}: {len(names)} CSV files; a card folder has a few card kinds")
+        # every file is checked before any is read, so a refusal never quotes a file outside
+        files = [(path / n, storage.inside(real, n, "the sheet folder")) for n in names]
+    else:
+        files = [(path, real)]
+    raws = [(shown, _read_bytes(real_file, shown)) for shown, real_file in files]
     try:
         if fmt == "xlsx":
-            return _read_xlsx(path)
+            return _read_xlsx(raws[0][1], str(path))
         if fmt == "ods":
-            return _read_ods(path)
-        return [_read_csv(f) for f in files]
+            return _read_ods(raws[0][1], str(path))
+        return [_read_csv(raw, shown) for shown, raw in raws]
     except WorkbenchError:
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged or foreign file: one line naming it
@@ -161,8 +232,40 @@ def read(path: Path, fmt: str | None = None) -> list[Sheet]:
                              f"{' '.join(str(exc).split())[:200]})") from None
 
 
+def _read_bytes(real: Path, shown: Path) -> bytes:
+    from workbench.core.data import read_file_bytes
+    try:
+        return read_file_bytes(real, limit=MAX_BYTES)
+    except DataError as exc:
+        raise SheetRefused(f"{shown}: {exc.message}") from None
+
+
+def _check_value(value: Any, name: str, row: int, col: int, source: str) -> Any:
+    """One cell's value, refused when longer than :data:`MAX_CELL` or holding a
+    control character."""
+    if isinstance(value, str):
+        if len(value) > MAX_CELL:
+            raise SheetRefused(f"{source}: sheet {name!r}, row {row}, column {column_letter(col)}: the cell holds "
+                               f"{len(value):,} characters; a card's value holds at most {MAX_CELL:,}")
+        bad = next((c for c in value if (ord(c) < 32 and c not in "\t\n\r") or 127 <= ord(c) < 160), None)
+        if bad is not None:
+            raise SheetRefused(f"{source}: sheet {name!r}, row {row}, column {column_letter(col)}: the cell holds "
+                               f"the control character U+{ord(bad):04X}; remove it (a card's text is printable)")
+    return value
+
+
+def _grid_limits(rows: int, cols: int, name: str, source: str) -> None:
+    if rows > MAX_ROWS or cols > MAX_COLS:
+        raise SheetRefused(f"{source}: sheet {name!r} spans {rows:,} rows and {cols:,} columns; a card sheet has "
+                           f"at most {MAX_ROWS:,} rows and {MAX_COLS:,} columns")
+
+
 def _sheet(name: str, grid: list[list[Any]], source: str) -> Sheet:
+    _grid_limits(len(grid), max((len(r) for r in grid), default=0), name, source)
     grid = [list(r) for r in grid]
+    for n, row in enumerate(grid, start=1):
+        for c, value in enumerate(row):
+            _check_value(value, name, n, c, source)
     while grid and all(v in (None, "") for v in grid[-1]):
         grid.pop()
     if not grid:
@@ -180,23 +283,85 @@ def _sheet(name: str, grid: list[list[Any]], source: str) -> Sheet:
     return Sheet(name, header, rows, numbers, source)
 
 
-def _read_xlsx(path: Path) -> list[Sheet]:
-    from openpyxl import load_workbook
-    wb = load_workbook(path, read_only=True, data_only=True)
+def _unpacked(raw: bytes, source: str):
+    """The workbook's zip, refused when it unpacks to more than
+    :data:`MAX_UNPACKED` (the sizes it declares are what zipfile reads up to)."""
+    import zipfile
     try:
-        return [_sheet(ws.title, list(ws.iter_rows(values_only=True)), str(path)) for ws in wb.worksheets]
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    except zipfile.BadZipFile:
+        raise SheetRefused(f"{source}: not a spreadsheet file (it is not a zip archive)") from None
+    infos = archive.infolist()
+    if len(infos) > MAX_PARTS:
+        raise SheetRefused(f"{source}: holds {len(infos):,} parts; a workbook has a few dozen")
+    total = sum(i.file_size for i in infos)
+    if total > MAX_UNPACKED:
+        raise SheetRefused(f"{source}: unpacks to {total / 1e6:,.0f} MB; the workbench reads workbooks up to "
+                           f"{MAX_UNPACKED // 1_000_000} MB unpacked")
+    return archive
+
+
+def _read_xlsx(raw: bytes, source: str) -> list[Sheet]:
+    from openpyxl import load_workbook
+    _unpacked(raw, source)
+    values = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+    formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+    try:
+        out = []
+        for ws, wf in zip(values.worksheets, formulas.worksheets):
+            # the dimension the sheet declares: refused before a row is read
+            _grid_limits(ws.max_row or 0, ws.max_column or 0, ws.title, source)
+            # then read every row there is (a declared dimension may also be too small)
+            ws.reset_dimensions()
+            wf.reset_dimensions()
+            grid = _bounded_rows(ws.iter_rows(values_only=True), ws.title, source)
+            for n, row in enumerate(_bounded_rows(wf.iter_rows(values_only=False), ws.title, source), start=1):
+                for cell in row:
+                    if getattr(cell, "data_type", None) != "f":
+                        continue
+                    c = cell.column - 1
+                    cached = grid[n - 1][c] if n - 1 < len(grid) and c < len(grid[n - 1]) else None
+                    if cached is None:
+                        raise SheetRefused(
+                            f"{source}: sheet {ws.title!r}, row {n}, column {column_letter(c)}: a formula "
+                            f"({str(cell.value)[:60]}) saved without its value; open the workbook in a spreadsheet "
+                            "program and save it, or type the value")
+            out.append(_sheet(ws.title, grid, source))
+        return out
     finally:
-        wb.close()
+        values.close()
+        formulas.close()
 
 
-def _read_ods(path: Path) -> list[Sheet]:
+def _bounded_rows(rows, name: str, source: str) -> list[list]:
+    """Rows from a reader, refused as soon as there are too many or one is too wide."""
+    grid = []
+    for row in rows:
+        if len(grid) >= MAX_ROWS:
+            _grid_limits(MAX_ROWS + 1, 0, name, source)
+        if len(row) > MAX_COLS:
+            _grid_limits(len(grid) + 1, len(row), name, source)
+        grid.append(list(row))
+    return grid
+
+
+def _read_ods(raw: bytes, source: str) -> list[Sheet]:
     from odf.namespaces import OFFICENS, TABLENS
     from odf.opendocument import load
     from odf.table import Table, TableCell, TableRow
     from odf.text import P
-    doc = load(str(path))
+    archive = _unpacked(raw, source)
+    try:
+        content = archive.getinfo("content.xml").file_size
+    except KeyError:
+        raise SheetRefused(f"{source}: not an OpenDocument spreadsheet (no content.xml)") from None
+    if content > MAX_BYTES:     # odfpy builds the whole document in memory
+        raise SheetRefused(f"{source}: its content unpacks to {content / 1e6:,.0f} MB; the workbench reads "
+                           f"ods content up to {MAX_BYTES // 1_000_000} MB")
+    doc = load(io.BytesIO(raw))
     out = []
     for table in doc.spreadsheet.getElementsByType(Table):
+        name = str(table.getAttribute("name"))
         grid: list[list[Any]] = []
         for tr in table.getElementsByType(TableRow):
             rrep = int(tr.attributes.get((TABLENS, "number-rows-repeated"), 1))
@@ -204,6 +369,7 @@ def _read_ods(path: Path) -> list[Sheet]:
             for cell in tr.getElementsByType(TableCell):
                 crep = int(cell.attributes.get((TABLENS, "number-columns-repeated"), 1))
                 kind = cell.attributes.get((OFFICENS, "value-type"))
+                formula = cell.attributes.get((TABLENS, "formula"))
                 if kind in ("float", "percentage", "currency"):
                     number = float(cell.attributes.get((OFFICENS, "value")))
                     value: Any = int(number) if number.is_integer() else number
@@ -212,16 +378,68 @@ def _read_ods(path: Path) -> list[Sheet]:
                 else:
                     texts = ["".join(str(n) for n in p.childNodes) for p in cell.getElementsByType(P)]
                     value = "\n".join(texts) if texts else None
-                row += [value] * min(crep, 1000)   # trailing empty cells repeat to the sheet's edge
-            grid += [row] * min(rrep, 1 if all(v is None for v in row) else rrep)
-        out.append(_sheet(str(table.getAttribute("name")), grid, str(path)))
+                if formula and kind is None:
+                    raise SheetRefused(
+                        f"{source}: sheet {name!r}, row {len(grid) + 1}, column {column_letter(len(row))}: a formula "
+                        f"({formula[:60]}) saved without its value; open the workbook in a spreadsheet program "
+                        "and save it, or type the value")
+                if value is not None and len(row) + crep > MAX_COLS:
+                    _grid_limits(len(grid) + 1, len(row) + crep, name, source)
+                row += [value] * min(crep, MAX_COLS)   # trailing empty cells repeat to the sheet's edge
+                if len(row) > MAX_COLS:
+                    row = row[:MAX_COLS]
+            empty = all(v is None for v in row)
+            if not empty and len(grid) + rrep > MAX_ROWS:
+                _grid_limits(len(grid) + rrep, len(row), name, source)
+            grid += [row] * (1 if empty else rrep)
+            if len(grid) > MAX_ROWS:
+                _grid_limits(len(grid), len(row), name, source)
+        out.append(_sheet(name, grid, source))
     return out
 
 
-def _read_csv(path: Path) -> Sheet:
-    text = path.read_bytes().decode("utf-8-sig", errors="strict")
-    grid = list(csv.reader(io.StringIO(text)))
-    return _sheet(path.stem, [[v if v != "" else None for v in r] for r in grid], str(path))
+def _read_csv(raw: bytes, path: Path) -> Sheet:
+    try:
+        text = raw.decode("utf-8-sig", errors="strict")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise SheetRefused(f"{path}: not UTF-8 text (bad byte at line {line}); save the CSV as UTF-8") from None
+    if "\x00" in text:
+        raise SheetRefused(f"{path}: holds a NUL byte; a CSV is text (save it again as UTF-8 CSV)")
+    delimiter = csv_delimiter(text)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    grid = []
+    limit = csv.field_size_limit(MAX_CELL * 4 + 16)   # a longer cell is refused by its length below
+    try:
+        for row in reader:
+            if len(grid) >= MAX_ROWS or len(row) > MAX_COLS:
+                _grid_limits(len(grid) + 1, len(row), path.stem, str(path))
+            grid.append([csv_value(v) if v != "" else None for v in row])
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise SheetRefused(f"{path}: row {reader.line_num}: a cell longer than {MAX_CELL:,} characters; "
+                               "a card's value holds at most that") from None
+        raise SheetRefused(f"{path}: row {reader.line_num}: not CSV ({exc})") from None
+    finally:
+        csv.field_size_limit(limit)
+    sheet = _sheet(path.stem, grid, str(path))
+    sheet.delimiter = delimiter
+    return sheet
 
 
-__all__ = ["FORMATS", "Sheet", "column_letter", "format_of", "write", "read"]
+def csv_delimiter(text: str) -> str:
+    """``;`` when the header line holds more semicolons than commas outside quotes
+    (what Excel writes where the comma is the decimal sign: Hungarian, German,
+    French...), else ``,``. The header decides: its names hold neither."""
+    line = next((ln for ln in text.splitlines() if ln.strip()), "")
+    counts = {",": 0, ";": 0}
+    quoted = False
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in counts:
+            counts[ch] += 1
+    return ";" if counts[";"] > counts[","] else ","
+
+
+__all__ = ["FORMATS", "Sheet", "column_letter", "format_of", "write", "read", "csv_delimiter"]

@@ -164,13 +164,14 @@ def side_by_side(game_id: str, lang: str, other: str, *, paper: str = "a4") -> B
 def compile_book(book: Book, out: Path | None = None) -> bytes:
     import typst
     with tempfile.TemporaryDirectory(prefix="workbench-rules-") as tmp:
-        main = Path(tmp) / "main.typ"
-        main.write_text(book.source, encoding="utf-8")
+        from workbench.core import storage
+        main = storage.scratch_write(tmp, "main.typ", book.source)
         try:
             data = typst.compile(str(main), root=tmp, format="pdf")
         except typst.TypstError as exc:
             from .sheets import typst_error
             raise WorkbenchError(typst_error(exc).replace("typesetting", "typesetting the rulebook", 1)) from None
     if out is not None:
-        Path(out).write_bytes(data)
+        from workbench.core import storage
+        storage.write_bytes(out, data, "--out")
     return data

@@ -9,7 +9,6 @@ from ``cards/<game>/print/`` to PDF or PNG.
 from __future__ import annotations
 
 import json
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,12 +16,17 @@ from pathlib import Path
 from workbench.core.data import load_yaml
 from workbench.core.errors import DataError, WorkbenchError
 
-from .geometry import FOOTER, MARGIN, MARK_GAP, MARK_LEN, Grid, grid_for
-from .pool import pool_version
+from .geometry import BLEED, FOOTER, MARGIN, MARK_GAP, MARK_LEN, Grid, grid_for
+from .pool import pool_version, print_digest
 from .words import Words, load_words, print_folder
 
 LIB = Path(__file__).with_name("workbench.typ")
 FONTS = ("DejaVu Sans", "Libertinus Serif", "Noto Color Emoji")
+#: how the sheets are printed: ``duplex`` (each face page followed by its back page,
+#: columns mirrored), ``single`` (every face page, then every back page in the same
+#: order: a printer without duplex is fed the printed stack again), ``faces`` (face
+#: pages only), ``fold`` (one page a sheet: faces above the fold, backs below it)
+SIDES = ("duplex", "single", "faces", "fold")
 
 
 @dataclass
@@ -45,6 +49,9 @@ class Deck:
     words: Words
     kinds: list[Kind]
     pages: list[dict] = field(default_factory=list)
+    sides: str = "duplex"
+    #: the cache key of the files the deck is made from (never printed: ``version`` names the pool)
+    digest: str = ""
 
     def counts(self) -> dict[str, int]:
         return {k.key: len(k.cards) for k in self.kinds}
@@ -88,9 +95,23 @@ def hex_cut_lines(g: Grid, cells: list[tuple[float, float]]) -> list[list[float]
     return out
 
 
+def fold_ticks(g: Grid) -> list[list[float]]:
+    """Short dashed lines on the fold of a fold-in-half sheet, in the side margins
+    (from ``margin`` to just short of the cards' bleed)."""
+    y = round(g.paper_h / 2, 3)
+    reach = min(6.0, g.x0 - MARK_GAP - g.margin)
+    right = g.x0 + g.cols * g.cell_w + (g.cell_w / 2 if g.nest and g.rows > 1 else 0.0)
+    reach = min(reach, g.paper_w - right - MARK_GAP - g.margin)
+    return [[round(g.margin, 3), y, round(g.margin + reach, 3), y],
+            [round(g.paper_w - g.margin - reach, 3), y, round(g.paper_w - g.margin, 3), y]]
+
+
 def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None = None,
-               margin: float = MARGIN) -> Deck:
-    """Every card of ``game_id`` in ``lang``, paginated for ``paper``."""
+               margin: float = MARGIN, bleed: float = BLEED, sides: str = "duplex") -> Deck:
+    """Every card of ``game_id`` in ``lang``, paginated for ``paper`` with ``bleed``
+    mm around each card, printed as ``sides`` says (:data:`SIDES`)."""
+    if sides not in SIDES:
+        raise WorkbenchError(f"unknown sides {sides!r}; choose {', '.join(SIDES)}")
     from workbench.core.game import resolve
     from workbench.core.registry import require
     game = require(game_id, "print", "printed cards")
@@ -117,14 +138,17 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
         if not template.exists():
             raise DataError(f"the template of {key} is missing", file=str(template))
         try:
-            grid = grid_for(str(entry.get("size", "poker")), paper, margin=margin)
+            grid = grid_for(str(entry.get("size", "poker")), paper, margin=margin, bleed=bleed,
+                            fold=sides == "fold")
         except WorkbenchError as exc:
             raise DataError(f"{key}: {exc}", file=str(manifest_path)) from None
         kinds.append(Kind(key, str(entry["template"]), str(entry.get("size", "poker")),
                           words.label("kind." + key), grid, by_kind[key]))
-    deck = Deck(game_id, game_name, lang, paper, version, words, kinds)
+    deck = Deck(game_id, game_name, lang, paper, version, words, kinds, sides=sides,
+                digest=print_digest(game_id))
     legend = words.label("draft_legend")
     sheet = 0
+    backs = []                   # single-sided: the back pages, after every face page
     for kind in kinds:
         g = kind.grid
         for start in range(0, len(kind.cards), g.per_page):
@@ -132,18 +156,31 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
             for c in chunk:
                 c["geom"] = {"w": g.card_w, "h": g.card_h, "bleed": g.bleed}
             sheet += 1
-            for back in (False, True):
+            # the backs mirror the columns about the vertical centre line: the
+            # sheet turns over its long edge when portrait, its short edge when landscape
+            flip = words.label("flip_short" if g.landscape else "flip_long")
+            how = {"duplex": flip, "single": f"{words.label('single_sided')} ({flip})",
+                   "faces": words.label("faces_only"), "fold": words.label("fold_note")}[sides]
+            span = f"{kind.title} {start + 1}–{start + len(chunk)}/{len(kind.cards)}"
+            base = f"{game_name} · {lang} · {words.label('pool')} {version} · {span} · {words.label('sheet')} {sheet}"
+            # the sheet's place in its kind is kept, not found again by looking its first card
+            # up: equal cards (identical tiles) would all be found at the first one's place
+            common = {"kind": kind.key, "cards": chunk, "first": start + 1, "sheet": sheet, "flip": how,
+                      "grid": g.to_dict()}
+            if sides == "fold":
+                faces = [g.cell(i) for i in range(len(chunk))]
+                behind = [g.cell(i, back=True) for i in range(len(chunk))]
+                deck.pages.append({**common, "back": False, "footer": f"{base} · {how} · ‡ {legend}",
+                                   "marks": crop_marks(g, faces) + crop_marks(g, behind), "folds": fold_ticks(g),
+                                   "cells": [list(c) for c in faces], "back_cells": [list(c) for c in behind]})
+                continue
+            for back in (False, True) if sides != "faces" else (False,):
                 cells = [g.cell(i, back=back) for i in range(len(chunk))]
                 side = words.label("back" if back else "face")
-                # the backs mirror the columns about the vertical centre line: the
-                # sheet turns over its long edge when portrait, its short edge when landscape
-                flip = words.label("flip_short" if g.landscape else "flip_long")
-                footer = (f"{game_name} · {lang} · {words.label('pool')} {version} · {kind.title} "
-                          f"{start + 1}–{start + len(chunk)}/{len(kind.cards)} · "
-                          f"{words.label('sheet')} {sheet} {side} · {flip} · ‡ {legend}")
-                deck.pages.append({"kind": kind.key, "back": back, "cards": chunk, "footer": footer, "flip": flip,
-                                   "grid": g.to_dict(), "marks": crop_marks(g, cells),
-                                   "cells": [list(c) for c in cells]})
+                page = {**common, "back": back, "footer": f"{base} {side} · {how} · ‡ {legend}",
+                        "marks": crop_marks(g, cells), "cells": [list(c) for c in cells]}
+                (backs if back and sides == "single" else deck.pages).append(page)
+    deck.pages += backs
     return deck
 
 
@@ -207,11 +244,12 @@ class _project:
 
     def __enter__(self) -> Path:
         self._tmp = tempfile.TemporaryDirectory(prefix="workbench-print-")
+        from workbench.core import storage
         root = Path(self._tmp.name)
-        shutil.copy(LIB, root / "workbench.typ")
-        shutil.copytree(print_folder(self.deck.game), root / "templates")
-        (root / "deck.json").write_text(json.dumps(self.doc, ensure_ascii=False), encoding="utf-8")
-        (root / "main.typ").write_text(_main_source(self.deck, self.entry), encoding="utf-8")
+        storage.scratch_copy(LIB, root, "workbench.typ")
+        storage.copy_tree(print_folder(self.deck.game), root / "templates")
+        storage.scratch_write(root, "deck.json", json.dumps(self.doc, ensure_ascii=False))
+        storage.scratch_write(root, "main.typ", _main_source(self.deck, self.entry))
         return root
 
     def __exit__(self, *exc) -> None:
@@ -237,5 +275,6 @@ def typeset(deck: Deck, out: Path | None = None, *, fmt: str = "pdf", ppi: float
         except typst.TypstError as exc:
             raise WorkbenchError(typst_error(exc)) from None
     if out is not None:
-        Path(out).write_bytes(data if isinstance(data, bytes) else data[0])
+        from workbench.core import storage
+        storage.write_bytes(out, data if isinstance(data, bytes) else data[0], "--out")
     return data

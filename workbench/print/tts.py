@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .sheets import Deck, build_deck, typeset
-from .tts_objects import (DECK_SIZES, EXTRA_COLOURS, GREY_WHITE, INCH, NATIVE_WIDTH, SEAT_COLOURS, Guids, Spots,
+from .tts_objects import (DECK_SIZES, EXTRA_COLOURS, GREY_WHITE, INCH, NATIVE_WIDTH, SEAT_COLOURS, STRETCH, Guids, Spots,
                           Table, base, card_scale, deal, pile, seat_objects, snaps, tile, tile_scale, tint, transform)
 
 MAX_COLS, MAX_ROWS = 10, 7
@@ -144,10 +144,12 @@ def table_for(deck: Deck, seats: int, seed: int) -> Table:
 def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: int = 1,
            base_url: str | None = None) -> dict:
     """Write ``out`` (the saved object) and its images; return a summary."""
-    out = Path(out)
+    from workbench.core import storage
+    out = storage.check_path(out, "--out")
     deck = build_deck(game_id, lang)
-    folder = out.with_name(out.stem + "-images")
-    folder.mkdir(exist_ok=True)
+    # the images' folder is derived, not named: it must be a real folder beside the save
+    folder = storage.make_folder(storage.inside(out.parent, out.stem + "-images", "the images folder"),
+                                 "the images folder")
     table = table_for(deck, seats, seed)
     seats = table.seats or seats
     if table.hand_colours and not table.seat_rgb:     # pieces take the colour of their seat's hand
@@ -179,19 +181,18 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
                 "grid": b["grid"], "width": w, "height": h}
         images.append(Image("board", page, (w, h), (cw, ch)))
         board_image = len(images) - 1
-    mat_image = {}
+    mat_image: dict[str, list[tuple[tuple, int]]] = {}      # mat key -> (piece, image index) per piece
     for m in table.mats:
-        m.layout()
-        cw, ch, _ = cell_pixels(m.width, m.height)
-        images.append(Image(f"mat-{m.key}", m.page(tint(table, m.seat)), (m.width, m.height), (cw, ch)))
-        mat_image[m.key] = len(images) - 1
+        pieces = m.pieces()
+        for n, piece in enumerate(pieces):
+            cw, ch, _ = cell_pixels(piece[2], piece[3])
+            stem = f"mat-{m.key}" + (f"-{n + 1}" if len(pieces) > 1 else "")
+            images.append(Image(stem, m.page(tint(table, m.seat), piece), (piece[2], piece[3]), (cw, ch)))
+            mat_image.setdefault(m.key, []).append((piece, len(images) - 1))
     _render(deck, images)
-    names = {im.name for im in images}
     for im in images:
-        (folder / im.name).write_bytes(im.page["png"])
-    stale = [p for p in folder.glob("*.png") if IMAGE_NAME.match(p.name) and p.name not in names]
-    for p in stale:
-        p.unlink()
+        storage.write_bytes(storage.inside(folder, im.name, "the images folder"), im.page["png"])
+    sweep_stale_images(folder, {im.name for im in images})
 
     def url(i: int) -> str:
         name = images[i].name
@@ -253,21 +254,29 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
         obj["Locked"] = True
         obj["CustomImage"] = {"ImageURL": url(board_image), "ImageSecondaryURL": url(board_image),
                               "ImageScalar": 1.0, "WidthScale": 0.0,
-                              "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": False}}
+                              "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": STRETCH}}
         obj["AttachedSnapPoints"] = snaps(tile_scale(b["width"]), b["positions"])
         objects.append(obj)
         summary["boards"]["board"] = 1
     for m in table.mats:
         cx, cz = spots.mats[m.key]
-        s = tile_scale(m.width)
-        obj = base(guids, "Custom_Tile", m.nickname, transform(cx, cz, scale=s, y=1.0), seat=m.seat)
-        obj.update({"Locked": True, "ColorDiffuse": dict(GREY_WHITE)})
-        obj["CustomImage"] = {"ImageURL": url(mat_image[m.key]), "ImageSecondaryURL": url(mat_image[m.key]),
-                              "ImageScalar": 1.0, "WidthScale": 0.0,
-                              "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True}}
-        obj["AttachedSnapPoints"] = snaps(s, [(px - cx, pz - cz) for px, pz in
-                                               (spots.area(m.key, a) for a in m.areas)])
-        objects.append(obj)
+        parts = mat_image[m.key]
+        for n, ((x0, y0, pw, ph), image) in enumerate(parts):
+            # a piece's centre on the table: the mat's centre plus the piece's offset in it
+            px, pz = cx + (x0 + pw / 2 - m.width / 2) / INCH, cz + (m.height / 2 - y0 - ph / 2) / INCH
+            s = tile_scale(pw)
+            name = m.nickname + (f" ({n + 1}/{len(parts)})" if len(parts) > 1 else "")
+            obj = base(guids, "Custom_Tile", name, transform(px, pz, scale=s, y=1.0), seat=m.seat)
+            obj.update({"Locked": True, "ColorDiffuse": dict(GREY_WHITE)})
+            obj["CustomImage"] = {"ImageURL": url(image), "ImageSecondaryURL": url(image),
+                                  "ImageScalar": 1.0, "WidthScale": 0.0,
+                                  "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": STRETCH}}
+            # each area's snap point on the piece that holds the area's centre
+            mine = [a for a in m.areas.values()
+                    if x0 <= a.box[0] + a.box[2] / 2 < x0 + pw + 1e-6 and y0 <= a.box[1] + a.box[3] / 2 < y0 + ph + 1e-6]
+            obj["AttachedSnapPoints"] = snaps(s, [(ax - px, az - pz) for ax, az in
+                                                   (spots.area(m.key, a.key) for a in mine)])
+            objects.append(obj)
         summary["mats"][m.key] = len(m.areas)
         w, h = m.width / INCH / 2, m.height / INCH / 2
         summary["rects"][m.key] = [round(v, 3) for v in (cx - w, cz - h, cx + w, cz + h)]
@@ -284,13 +293,53 @@ def export(game_id: str, out: Path, *, lang: str = "en", seats: int = 4, seed: i
     save = {"SaveName": f"{deck.game_name} ({lang}, cards {deck.version})", "GameMode": "", "Gravity": 0.5,
             "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "",
             "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": tabs, "VersionNumber": ""}
-    out.write_text(json.dumps(save, ensure_ascii=False, indent=1), encoding="utf-8")
+    storage.write_text(out, json.dumps(save, ensure_ascii=False, indent=1), "--out")
     summary.update({"game": game_id, "lang": lang, "out": str(out), "images": str(folder),
                     "image_files": len(images), "version": deck.version, "seats": seats,
                     "image_list": [{"file": im.name, "mm": [round(v, 3) for v in im.mm], "px": list(im.px),
                                     "ppi": round(min(im.px[0] / (im.mm[0] / INCH), im.px[1] / (im.mm[1] / INCH)), 1)}
                                    for im in images]})
     return summary
+
+
+#: the list of images an export wrote, kept in the images folder: the next export
+#: deletes only images listed there, never a file it did not write
+MANIFEST = ".workbench-images.json"
+
+
+def sweep_stale_images(folder: Path, names: set[str]) -> list[str]:
+    """Delete the images of an earlier export that this one no longer uses, and
+    record ``names`` as the images written now.
+
+    Only a file the manifest lists, whose name has the image shape and ends in
+    the first 16 hex digits of its own SHA-256 (so it is still the very file the
+    workbench wrote) is deleted; anything else in the folder is left alone."""
+    from workbench.core import storage
+    from workbench.core.data import read_file_bytes
+    from workbench.core.errors import DataError
+    listed: list[str] = []
+    try:
+        data = json.loads(read_file_bytes(storage.inside(folder, MANIFEST)).decode("utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("images"), list):
+            listed = [n for n in data["images"] if isinstance(n, str)]
+    except (DataError, ValueError):
+        listed = []                     # no manifest, or not one we can read: delete nothing
+    removed = []
+    for name in listed:
+        if name in names or not IMAGE_NAME.match(name) or "/" in name or name.startswith("."):
+            continue
+        path = folder / name
+        if path.is_symlink() or not path.is_file():
+            continue
+        try:
+            digest = hashlib.sha256(read_file_bytes(path, limit=64 * 1024 * 1024)).hexdigest()[:16]
+        except DataError:
+            continue
+        if name.endswith(f"-{digest}.png") and storage.remove_file(folder, name, "the images folder"):
+            removed.append(name)
+    storage.write_text(storage.inside(folder, MANIFEST), json.dumps({"images": sorted(names)}, indent=1) + "\n",
+                       "the images folder")
+    return removed
 
 
 def notebook(game_id: str, lang: str, table: Table) -> dict:

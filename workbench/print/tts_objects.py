@@ -27,6 +27,14 @@ SEAT_COLOURS = [("Red", (0.856, 0.1, 0.094)), ("Blue", (0.118, 0.53, 1.0)), ("Gr
 #: TTS's other player colours (White is a seat like the rest; Black is the Game Master's)
 EXTRA_COLOURS = [("White", (1.0, 1.0, 1.0)), ("Brown", (0.443, 0.231, 0.09))]
 GREY_WHITE = {"r": 1.0, "g": 1.0, "b": 1.0}
+#: ``CustomTile.Stretch`` of every tile, board and mat. Tabletop Simulator's own
+#: knowledge base (Custom Tile, import option "Stretch Aspect Ratio") gives the rule:
+#: checked, the image is stretched to make a symmetrical tile (a square box, a regular
+#: hex); unchecked, the tile takes the image's proportions. Every image here is drawn
+#: at its component's true proportions (a 170x115 mm board, a 70x80.8 mm pointy-top hex,
+#: a mat as laid out), so unchecked is what loads as drawn; checked would square a board
+#: or a mat. (For a square chip both give the same tile.)
+STRETCH = False
 
 
 
@@ -245,7 +253,7 @@ def tile(guids, kind, c, face: str, back: str, x: float, z: float, scale: float,
                description(c))
     obj["CustomImage"] = {"ImageURL": face, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0,
                           "CustomTile": {"Type": 1 if kind.size == "hex" else 0, "Thickness": 0.2,
-                                         "Stackable": kind.size == "chip", "Stretch": True}}
+                                         "Stackable": kind.size == "chip", "Stretch": STRETCH}}
     return obj
 
 

@@ -46,10 +46,11 @@ def draw(save_path: Path, out: Path, ppu: int = 40) -> Path:
         return int((x - x0) * ppu), int((z1 - z) * ppu)
 
     def paste(img, x: float, z: float, width_units: float) -> None:
-        w = max(1, int(width_units * ppu))
-        h = max(1, int(img.height * w / img.width))
-        cx, cy = at(x, z)
-        canvas.alpha_composite(img.resize((w, h)), (cx - w // 2, cy - h // 2))
+        # edges rounded from their true places, so the pieces of a mat laid side by side meet
+        hw, hh = width_units / 2, width_units * img.height / img.width / 2
+        left, top = round((x - hw - x0) * ppu), round((z1 - z - hh) * ppu)
+        right, bottom = round((x + hw - x0) * ppu), round((z1 - z + hh) * ppu)
+        canvas.alpha_composite(img.resize((max(1, right - left), max(1, bottom - top))), (left, top))
 
     order = {"Custom_Tile": 0, "HandTrigger": 1, "DeckCustom": 2, "Card": 2}
     for o in sorted(objs, key=lambda o: (order.get(o["Name"], 3), o["Transform"]["posY"])):
@@ -93,9 +94,13 @@ def draw(save_path: Path, out: Path, ppu: int = 40) -> Path:
                 held = "∞" if name == "Infinite_Bag" else len(o["ContainedObjects"])
                 pen.text((box[0], box[3] + 2), f"{o['Nickname']} ({held})",
                          fill=(255, 255, 255, 255))
+    import io
+
+    from workbench.core import storage
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    canvas.convert("RGB").save(out)
+    buf = io.BytesIO()
+    canvas.convert("RGB").save(buf, format=Image.registered_extensions().get(out.suffix.lower(), "PNG"))
+    storage.write_bytes(out, buf.getvalue(), "--out")
     return out
 
 

@@ -113,19 +113,20 @@ def side_by_side(journal: Journal, game_id: str, pool_version: str | None = None
     bv, bs = _intervals(robots.metric_data(), resamples, seed + 1, level)
     labels = flat_labels(compute_all(robots.metric_data()))
     labels.update(flat_labels(compute_all(humans.metric_data())))
-    tail = (1 - level) / 2 * 100
-
-    def interval(values):
-        values = [v for v in values if v is not None and not (isinstance(v, float) and np.isnan(v))]
-        return (None, None) if len(values) < 2 else tuple(float(q) for q in np.percentile(values, [tail, 100 - tail]))
+    from workbench.sim.intervals import from_resamples, interval_of
+    hd, bd = humans.metric_data(), robots.metric_data()
 
     rows = []
     for key in sorted(set(hv) | set(bv), key=lambda k: labels.get(k, k)):
         h, b = hv.get(key), bv.get(key)
         diffs = [x - y for x, y in zip(hs.get(key, []), bs.get(key, [])) if x is not None and y is not None]
-        rows.append({"metric": labels.get(key, key), "key": key, "people": h, "people_ci": interval(hs.get(key, [])),
-                     "bots": b, "bots_ci": interval(bs.get(key, [])),
-                     "diff": (h - b) if h is not None and b is not None else None, "diff_ci": interval(diffs)})
+        people = interval_of(hd, key, hs.get(key, []), level)
+        bots_ci = interval_of(bd, key, bs.get(key, []), level)
+        diff = from_resamples(diffs, min(int(hd.n), int(bd.n)), level)
+        rows.append({"metric": labels.get(key, key), "key": key, "people": h, "people_ci": people.pair(),
+                     "people_note": people.note, "bots": b, "bots_ci": bots_ci.pair(), "bots_note": bots_ci.note,
+                     "diff": (h - b) if h is not None and b is not None else None, "diff_ci": diff.pair(),
+                     "diff_note": diff.note})
     return {"game": game_id, "pool_version": pool_version, "players": humans.spec.players,
             "variants": list(humans.spec.variants), "options": humans.spec.options,
             "human_games": len(games), "bot_games": bot_games, "bots": bots, "level": level, "rows": rows}

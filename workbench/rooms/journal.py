@@ -71,18 +71,33 @@ class Journal:
     from worker threads); every write is its own committed transaction."""
 
     def __init__(self, path: Path | str, create: bool = True):
+        """Open the journal at ``path``: ``create`` to record (the file and its folder
+        are made, stamped as a journal and brought up to date), else read-only (a
+        missing or empty journal is refused, nothing is created, migrated or switched
+        to WAL). A file that is not a journal of ours is refused in one line
+        (:mod:`workbench.core.databases`)."""
+        from workbench.core import databases
         self.path = Path(path)
-        if not create and not self.path.is_file():
+        self.read_only = not create
+        con = databases.open_database(self.path, databases.JOURNAL, write=create, timeout=10.0 if create else 3.0)
+        if con is None:
             raise WorkbenchError(f"no playtest journal at {self.path} (rooms served by `workbench serve` write one)")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = con
         try:
-            self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.migrate()
-        except sqlite3.DatabaseError as exc:
-            raise WorkbenchError(f"{self.path}: not a playtest journal ({exc})") from None
+            with databases.errors(self.path, databases.JOURNAL):
+                if create:
+                    self.db.execute("PRAGMA journal_mode=WAL")
+                    self.db.execute("PRAGMA synchronous=FULL")
+                    self.db.execute("PRAGMA foreign_keys=ON")
+                    self.migrate()
+                else:
+                    version = self.db.execute("PRAGMA user_version").fetchone()[0]
+                    if version != len(MIGRATIONS):   # a read never migrates: only `serve` brings it up to date
+                        raise WorkbenchError(f"{self.path}: a playtest journal of schema {version}; this workbench "
+                                             f"reads schema {len(MIGRATIONS)} (open it once with `workbench serve`)")
+        except BaseException:
+            self.db.close()
+            raise
         self.lock = threading.RLock()
 
     @classmethod
@@ -90,17 +105,22 @@ class Journal:
         return cls(Path(folder) / FILE_NAME)
 
     def migrate(self) -> None:
+        from workbench.core.databases import JOURNAL
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > len(MIGRATIONS):
             raise WorkbenchError(f"{self.path} was written by a newer workbench (schema {version})")
         for number in range(version, len(MIGRATIONS)):
-            self.db.executescript("BEGIN;" + MIGRATIONS[number] + f"PRAGMA user_version={number + 1}; COMMIT;")
+            self.db.executescript("BEGIN;" + MIGRATIONS[number] + f"PRAGMA user_version={number + 1}; "
+                                  f"PRAGMA application_id={JOURNAL.application_id}; COMMIT;")
+        if self.db.execute("PRAGMA application_id").fetchone()[0] != JOURNAL.application_id:
+            self.db.execute(f"PRAGMA application_id={JOURNAL.application_id}")   # one of an earlier workbench
 
     def close(self) -> None:
         self.db.close()
 
     def _write(self, sql: str, args: tuple = ()) -> int:
-        with self.lock:
+        from workbench.core import databases
+        with self.lock, databases.errors(self.path, databases.JOURNAL):
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 cur = self.db.execute(sql, args)
@@ -111,15 +131,17 @@ class Journal:
             return cur.lastrowid
 
     def _rows(self, sql: str, args: tuple = ()) -> list[dict]:
-        with self.lock:
+        from workbench.core import databases
+        with self.lock, databases.errors(self.path, databases.JOURNAL):
             cur = self.db.execute(sql, args)
             names = [d[0] for d in cur.description]
             return [dict(zip(names, row)) for row in cur.fetchall()]
 
     # -- writes ----------------------------------------------------------------
     def add_room(self, room_id: str, game: str, config: dict, seats: list[dict]) -> None:
+        from workbench.core import databases
         now = time.time()
-        with self.lock:
+        with self.lock, databases.errors(self.path, databases.JOURNAL):
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 self.db.execute("INSERT INTO rooms (id, game, config, created) VALUES (?, ?, ?, ?)",

@@ -30,6 +30,7 @@ not (on that clause: a pair is one clause); a rewording with such a finding is a
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -38,7 +39,7 @@ from typing import Callable, Iterable
 
 MISTAKE_KINDS = ("number", "negation", "time", "condition", "sibling-term", "exception", "quantifier",
                  "unit", "placeholder-roles", "actor")
-REWORDING_KINDS = ("synonym", "reorder", "word-order", "article", "split", "paraphrase")
+REWORDING_KINDS = ("synonym", "reorder", "word-order", "article", "split", "paraphrase", "scope")
 
 
 @dataclass(frozen=True)
@@ -300,6 +301,11 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
             "no fewer than": ["at most"], "exactly": ["at least", "at most"],
             "whichever": ["every"], "either": ["both"]}, rng)
         out += _sub_each(r"\bonly ", text, lambda m: "")
+        # the scope of "once": once an Era become once (in the game), or once per turn
+        out += _sub_each(r"\bonce (?:an?|per|each|every) (?:Era|round|turn|game)\b", text,
+                         lambda m: rng.choice(["once", "once in the game"]))
+        out += _sub_each(r"\bonce\b(?! (?:an?|per|each|every|in)\b)", text,
+                         lambda m: rng.choice(["once per round", "once each turn"]))
         # "up to 3" (a bound, not "face up to"): only before a count
         out += _sub_each(r"\b[Uu]p to (?=\d|(?:" + "|".join(EN_NUMBERS[1:]) + r")\b)", text,
                          lambda m: _case_like(rng.choice(["at least ", "exactly "]), m.group(0)))
@@ -315,6 +321,10 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
             "legfeljebb": ["legalább", "pontosan"], "pontosan": ["legalább", "legfeljebb"],
             "valamennyi": ["néhány", "egy"], "mindenki": ["valaki"]}, rng)
         out += _sub_each(r"\b[Cc]sak ", text, lambda m: "")
+        # the scope of "once": once per Era become once (in the game), or the other way
+        out += _sub_each(r"\b(\w{3,}(?:onként|enként|önként|nként)) (egyszer)\b", text, lambda m: m.group(2))
+        out += _sub_each(r"(?<!\w)(?<!nként )(egyszer)\b", text,
+                         lambda m: rng.choice(["fordulónként egyszer", "körönként egyszer"]))
         out += _sub_each(r"(?<!csak )(?<!legalább )(?<!legfeljebb )(?<![\w.$-])(?=\d+ [a-záéíóöőúüű])", text,
                          lambda m: "csak ")
     return _outside_placeholders(text, out)
@@ -358,6 +368,14 @@ def mutate_sibling_term(text: str, lang: str, rng: random.Random, ctx: dict | No
         if sib:
             new_key = rng.choice(sib)
             out.append((_swap_placeholder(text, m, key, filters, new_key), f"{key} -> {new_key}"))
+    # two sibling terms of one sentence trade places (each keeps its filters)
+    found = _term_keys(text)
+    for (mi, ki, fi), (mj, kj, fj) in itertools.combinations(found, 2):
+        if ki != kj and ki.rsplit(".", 1)[0] == kj.rsplit(".", 1)[0] and \
+                not re.search(r"[.;:!?]\s", text[mi.end():mj.start()]):
+            new = text[:mi.start()] + "${" + kj + fi + "}" + text[mi.end():mj.start()] + "${" + ki + fj + "}" + \
+                text[mj.end():]
+            out.append((new, f"siblings {ki} <-> {kj}"))
     # a written-out term (with its icon or without) replaced by another term of the game
     words = [w for w in (glossary_words or []) if len(w) >= 4]
     if words:
@@ -409,10 +427,12 @@ def mutate_unit(text: str, lang: str, rng: random.Random, ctx: dict | None = Non
     return out
 
 
-def mutate_placeholder_roles(text: str, lang: str, rng: random.Random, icon_terms: list | None = None, **_) -> list:
+def mutate_placeholder_roles(text: str, lang: str, rng: random.Random, icon_terms: list | None = None,
+                             glossary_words: list | None = None, **_) -> list:
     """Two terms trade places, each keeping the grammar (filters, suffixes) of the place it moves into;
-    or one term keeps its place and takes another role (:func:`mutate_term_case`)."""
-    out = mutate_term_case(text, lang, rng)
+    or one term keeps its place and takes another role (:func:`mutate_term_case`, :func:`mutate_role`:
+    who pays whom, whose piece, from whom to whom)."""
+    out = mutate_term_case(text, lang, rng) + mutate_role(text, lang, rng, glossary_words or [])
     found = _term_keys(text)
     for i in range(len(found)):
         for j in range(i + 1, len(found)):
@@ -462,6 +482,86 @@ def mutate_term_case(text: str, lang: str, rng: random.Random, **_) -> list:
         out += _sub_each(r"(" + _ICON_MARK + r"[^\W\d_]{3,}?)(" + ends + r")\b", text,
                          lambda m: m.group(1) + _HU_CASE_SWAP[m.group(2)])
     return [(new, note) for new, note in out if new != text]
+
+
+# the people of a rule, each a phrase a sentence may name twice ("the active player pays
+# a rival"): who is the actor and who the recipient is their order
+_EN_PEOPLE = ("the active player", "each other player", "another player", "the other players", "each player",
+              "every player", "a rival", "each rival", "the rival", "that player", "the player", "the bank",
+              "the group", "you")
+_HU_PEOPLE = ("a soron lévő játékos", "egy másik játékos", "a többi játékos", "minden játékos", "a játékos",
+              "egy rivális", "a rivális", "riválisod", "a bank", "a csoport", "mindenki")
+# Hungarian cases a person or term takes as recipient and source, and their partners
+_HU_ROLE_CASE = {"nak": "tól", "nek": "től", "tól": "nak", "től": "nek", "nál": "tól", "nél": "től"}
+_EN_POSSESSOR = {"another player's": ["your own", "their own"], "that player's": ["your own", "their own"],
+                 "a rival's": ["your own"], "your own": ["another player's", "a rival's"],
+                 "their own": ["another player's"], "each player's": ["the active player's"],
+                 "the active player's": ["each player's", "a rival's"]}
+_HU_POSSESSOR = {"a saját": ["egy másik játékos", "a rivális"], "a másik játékos": ["a saját"],
+                 "egy másik játékos": ["a saját"], "a rivális": ["a saját"], "egy rivális": ["a saját"]}
+
+
+def mutate_role(text: str, lang: str, rng: random.Random, glossary_words: list[str]) -> list:
+    """A term or person keeps its words and changes its role in the clause: two people
+    (or two written-out terms) of one sentence trade places, each keeping the case or
+    preposition of the place it moves into (who pays whom); a recipient becomes a source
+    ("to X" / "from X", *X-nak* / *X-tól*: from whom to whom); a possessor changes
+    ("another player's Company" / "your own Company": whose Company)."""
+    out = []
+    low = text.lower()
+    people = _EN_PEOPLE if lang == "en" else _HU_PEOPLE
+    words = [w for w in glossary_words if len(w) >= 4]
+    for sent in re.finditer(r"[^.;:!?]+", text):
+        a, b = sent.span()
+        people, terms = [], []
+        for ph in (_EN_PEOPLE if lang == "en" else _HU_PEOPLE):
+            for m in re.finditer(r"(?<![\w$])" + re.escape(ph) + r"(?!\w)" if lang == "en" else
+                                 r"(?<![\w$])" + re.escape(ph), low[a:b]):
+                people.append((a + m.start(), a + m.end()))
+        for w in words:
+            # (Hungarian: the term as a whole word before its ending, in the same vowel
+            # class as its partner, so the ending fits the word it moves onto)
+            for m in re.finditer(r"(?<![\w$])" + re.escape(w) + r"(?!\w)" if lang == "en" else
+                                 r"(?<![\w$])" + re.escape(w), text[a:b]):
+                terms.append((a + m.start(), a + m.end()))
+        for spans in (people, terms):
+            spans = sorted(set(spans))
+            spans = [sp for sp in spans if not any(o != sp and o[0] <= sp[0] < o[1] for o in spans)]
+            for (x1, y1), (x2, y2) in itertools.combinations(spans, 2):
+                t1, t2 = text[x1:y1], text[x2:y2]
+                if t1.lower() == t2.lower() or y1 > x2 or lang == "hu" and _back(t1) != _back(t2):
+                    continue
+                new = text[:x1] + _case_at(t2, t1) + text[y1:x2] + _case_at(t1, t2) + text[y2:]
+                out.append((new, f"{t1!r} <-> {t2!r}"))
+    if lang == "en":
+        out += _sub_each(r"\b(to|from)( (?:the |a |an |each |every |another |that )?(?:active |other )?"
+                         r"(?:players?|rivals?|bank|group)\b)", text,
+                         lambda m: {"to": "from", "from": "to"}[m.group(1)] + m.group(2))
+        out += _swap_choice(text, _EN_POSSESSOR, rng)
+    else:
+        ends = "|".join(sorted(_HU_ROLE_CASE, key=len, reverse=True))
+        stems = ["játékos", "rivális", "bank", "csoport", "mindenki"] + [w[:max(3, len(w) - 1)] for w in words]
+        pat = r"(?<![\w$])((?:" + "|".join(re.escape(x) for x in stems) + r")[a-záéíóöőúüű]*?)(" + ends + r")\b"
+        out += _sub_each(pat, text, lambda m: m.group(1) + _HU_ROLE_CASE[m.group(2)], re.I)
+        out += _swap_choice(text, _HU_POSSESSOR, rng)
+    return _outside_placeholders(text, out)
+
+
+def _back(word: str) -> bool:
+    """Does a Hungarian word take back-vowel endings (its last vowel a, á, o, ó, u, ú)?"""
+    vowels = [c for c in word.lower() if c in "aáeéoóöőuúüű"]   # i and í are neutral
+    return bool(vowels) and vowels[-1] in "aáoóuú"
+
+
+def _case_at(new: str, old: str) -> str:
+    """``new`` capitalised as the word it replaces: upper at a sentence's start, lower
+    elsewhere (a person is lower-case, a term keeps its capital)."""
+    if old[:1].isupper():
+        return new[:1].upper() + new[1:]
+    if new[:1].isupper() and new.split()[0].lower() in ("a", "az", "egy", "the", "each", "every", "another",
+                                                       "that", "you", "mindenki", "minden", "riválisod"):
+        return new[:1].lower() + new[1:]
+    return new
 
 
 def _stem_of(word: str, terms: list[str]) -> str:
@@ -654,6 +754,37 @@ def reword_paraphrase(text: str, lang: str, rng: random.Random, **_) -> list:
     return _outside_placeholders(text, out)
 
 
+def reword_scope(text: str, lang: str, rng: random.Random, **_) -> list:
+    """Negations and counts said another way with the same scope, as a translator might:
+    a negation moved or strengthened ("cannot" / "can never", *(nulla alá nem mehet)* /
+    *(de nulla alá sosem mehet)*, *soha nem* / *sosem*), "if there are only 2, those 2" /
+    "or both, if there are only 2", "once an Era" / "once per Era" (*Korszakonként
+    egyszer* / *minden Korszakban egyszer*)."""
+    out = []
+    if lang == "en":
+        out += _sub_each(r"\b(can|may)not\b(?! only)", text, lambda m: f"{m.group(1)} never")
+        out += _sub_each(r"\b(is|are) never\b", text, lambda m: f"{m.group(1)} not ever")
+        out += _sub_each(r"\b(?:does|do) not ever\b", text, lambda m: "never")
+        num = r"(\d+|" + "|".join(EN_NUMBERS[2:]) + r")"
+        out += _sub_each(r"\(if there (?:are|is) only " + num + r", (?:those|these|all) " + num + r"\)", text,
+                         lambda m: f"(or {'both' if m.group(1) in ('2', 'two') else 'all ' + m.group(1)}, "
+                                   f"if there are only {m.group(1)})" if m.group(1) == m.group(2) else None)
+        out += _sub_each(r"\bonce (an?) (Era|round|turn)\b", text,
+                         lambda m: f"once {rng.choice(['per', 'each'])} {m.group(2)}")
+    else:
+        # a negated verb in brackets: "(nulla alá nem mehet)" -> "(de nulla alá sosem mehet)"
+        out += _sub_each(r"\(([^()]*?)\bnem (\w+)\)", text, lambda m: f"(de {m.group(1)}sosem {m.group(2)})")
+        out += _sub_each(r"\b([Ss])oha nem\b", text, lambda m: m.group(1) + "osem")
+        out += _sub_each(r"\b([Ss])osem\b", text, lambda m: m.group(1) + "oha nem")
+        num = r"(\d+|" + "|".join(c for cs in HU_NUMERALS.values() for c in cs[:2]) + r")"
+        out += _sub_each(r"\(ha csak " + num + r" van, akkor az a " + num + r"\)", text,
+                         lambda m: f"(vagy {'mindkettő' if m.group(1) in ('2', 'kettő', 'két') else 'mind a ' + m.group(1)}"
+                                   f", ha csak {m.group(1)} van)" if m.group(1) == m.group(2) else None)
+        out += _sub_each(r"\b([A-ZÁÉÍÓÖŐÚÜŰ]\w+?)(?:onként|enként|önként) egyszer\b", text,
+                         lambda m: f"minden {m.group(1)}ban egyszer" if _back(m.group(1)) else None)
+    return _outside_placeholders(text, out)
+
+
 MUTATORS: dict[str, Callable] = {
     "number": mutate_number, "negation": mutate_negation, "time": mutate_time, "condition": mutate_condition,
     "sibling-term": mutate_sibling_term, "exception": mutate_exception, "quantifier": mutate_quantifier,
@@ -661,7 +792,7 @@ MUTATORS: dict[str, Callable] = {
 }
 REWORDERS: dict[str, Callable] = {"synonym": reword_synonym, "reorder": reword_reorder,
                                   "word-order": reword_word_order, "article": reword_article,
-                                  "split": reword_split, "paraphrase": reword_paraphrase}
+                                  "split": reword_split, "paraphrase": reword_paraphrase, "scope": reword_scope}
 
 
 # --------------------------------------------------------------------------- running the measure

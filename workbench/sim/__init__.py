@@ -116,8 +116,13 @@ class SimResult:
         path = Path(path)
         stem = path.name[:-len(".parquet")] if path.name.endswith(".parquet") else path.name
         out = [path, path.with_name(f"{stem}.players.parquet"), path.with_name(f"{stem}.cards.parquet")]
+        import io
+
+        from workbench.core import storage
         for table, target in zip((self.games, self.players, self.cards), out):
-            table.write_parquet(target)
+            buf = io.BytesIO()
+            table.write_parquet(buf)
+            storage.write_bytes(target, buf.getvalue(), "--out")
         return [str(p) for p in out]
 
 

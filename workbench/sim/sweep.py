@@ -21,14 +21,13 @@ were kept.
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from workbench.core import storage
 from workbench.core.errors import WorkbenchError
 
 from workbench.core.counting import counted
@@ -102,8 +101,8 @@ def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | No
     fmt, paths = check_output(out) if out else (None, [])
     _validate(spec)
     used = resolve_backend(backend, workers, scheduler, spec.games)
-    parts = Path(tempfile.mkdtemp(prefix=f".{paths[0].name}.parts-" if paths else "workbench-sweep-",
-                                  dir=paths[0].parent if paths else None))
+    parts = storage.scratch_folder(f".{paths[0].name}.parts-" if paths else "workbench-sweep-",
+                                   paths[0].parent if paths else None)
     start = time.perf_counter()
     # (first index, games) of each chunk whose three parts are all written: a
     # Ctrl-C in the middle of writing a chunk leaves it out, never half in
@@ -128,7 +127,7 @@ def run_sweep(spec: SimSpec, out: str | Path | None = None, *, backend: str | No
         written = _join(parts, starts, paths, fmt, meta) if paths and done else []
         result = _result(spec, parts, starts, paths, fmt, done, elapsed, used, ideal_rounds) if done else None
     finally:
-        shutil.rmtree(parts, ignore_errors=True)
+        storage.remove_scratch(parts)
     outcome = SweepOutcome(result, written, done, done < spec.games)
     if interrupted:
         kept = f"kept {done} of {counted(spec.games, 'game')} in {written[0]} (flagged partial)" if written else \
@@ -188,6 +187,8 @@ def _join(parts: Path, starts: list[int], paths: list[Path], fmt: str, meta: dic
         files = _part_files(parts, starts, name)
         schema = _joined_schema(files)
         tmp = target.with_name(f".{target.name}.tmp")
+        storage.remove_file(target.parent, tmp.name)      # one an interrupted run left
+        storage.check_path(tmp, "--out")
         try:
             if fmt == ".parquet":
                 writer = None
@@ -202,18 +203,18 @@ def _join(parts: Path, starts: list[int], paths: list[Path], fmt: str, meta: dic
                     if writer is not None:
                         writer.close()
             else:
-                with open(tmp, "wb") as fh:
+                with storage.open_new(tmp, "--out") as fh:
                     for k, f in enumerate(files):
                         _conformed(f, schema).write_csv(fh, include_header=k == 0)
-            tmp.replace(target)
+            storage.replace(tmp, target, "--out")
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
+            storage.remove_file(tmp.parent, tmp.name)
             raise WorkbenchError(f"cannot write {target}: {exc.strerror or exc}") from None
         written.append(str(target))
     if fmt == ".csv":
         stem = paths[0].name[:-len(".csv")]
         side = paths[0].with_name(f"{stem}.meta.json")
-        side.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        storage.write_text(side, json.dumps(meta, indent=1) + "\n", "--out")
         written.append(str(side))
     return written
 

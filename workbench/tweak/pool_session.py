@@ -28,10 +28,10 @@ import polars as pl
 
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
-from workbench.core import cardfile
+from workbench.core import cardfile, storage
 
 from workbench.graphs import pool_edit
-from .session import EditReport, TweakSession
+from .session import EditReport, TweakSession, check_text
 
 
 def graph_module(game_id: str):
@@ -100,6 +100,20 @@ class PoolTweakSession(TweakSession):
         for ref in pool_edit.cards(self.raw, self.catalogue):
             yield ref.kind.kind, ref.name, ref.card, self.raw[ref.kind.file]
 
+    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
+        """Decks kept outside the card lists, as the game's card graph module shows
+        them on a spreadsheet (its ``deck_sheets(raw)``; none when it has none)."""
+        make = getattr(self.graphs, "deck_sheets", None)
+        return make(self.raw) if make else {}
+
+    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
+        """The :meth:`edit_many` item for a deck card's cell (the game's
+        ``deck_edit``), or its refusal."""
+        edit = getattr(self.graphs, "deck_edit", None)
+        if edit is None:
+            raise WorkbenchError(f"a {kind} card is made from the game's other data; a sheet does not edit it")
+        return edit(kind, name, column, value)
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card: name, kind and every catalogue column
         (empty where a column does not apply to the card's kind)."""
@@ -151,12 +165,21 @@ class PoolTweakSession(TweakSession):
         return pool_edit.get_path(ref.card, self._path(ref, field, str(self.folder / ref.kind.file)))
 
     # -- editing --------------------------------------------------------------
-    def edit(self, card: str, column: str, value) -> EditReport:
-        """Set one field of one card: ``column`` is a flat column (see
+    def _put(self, raw: dict, card: str, column: str, value):
+        """Set one field of one card in ``raw``: ``column`` is a flat column (see
         :attr:`columns`) or a dotted path inside the card (``start.trust``,
         ``rows.0.M``). ``card`` is a name, or ``kind:name`` when two kinds share it."""
-        raw = copy.deepcopy(self.raw)
-        ref = pool_edit.find(raw, self.catalogue, card)
+        check_text(value, card, column)
+        index = None
+        if self._batching:          # many edits of one pool: one name index, rebuilt after a rename
+            kept = self.__dict__.get("_names")
+            if kept is None or kept[0] is not raw:
+                kept = (raw, pool_edit.name_index(raw, self.catalogue))
+                self._names = kept
+            index = kept[1]
+        ref = pool_edit.find(raw, self.catalogue, card, index)
+        if column == "name":
+            self._names = None
         file = str(self.folder / ref.kind.file)
         path = self._path(ref, column, file)
         old = pool_edit.get_path(ref.card, path)
@@ -166,13 +189,8 @@ class PoolTweakSession(TweakSession):
             self._follow(ref, path)
         except (ValueError, TypeError, AttributeError) as exc:
             raise DataError(str(exc), file=file, card=ref.name, field=column) from None
-        cards = self._validate(raw, ref.name, column, ref.key)
-        previous = self.raw
         name = new if column == "name" else ref.name
-        report = self._commit(raw, cards, name, column, old, new)
-        self._undo.append((previous, name, column))
-        self._redo.clear()
-        return report
+        return name, old, new, {"card": ref.name, "column": column, "key": ref.key}
 
     def _follow(self, ref: pool_edit.CardRef, path: str) -> None:
         """Let the game rewrite what restates the value just set (a Mandate
@@ -204,8 +222,8 @@ class PoolTweakSession(TweakSession):
         with tempfile.TemporaryDirectory(prefix="workbench-tweak-") as tmp:
             tmp_path = Path(tmp)
             for name in self.spec.files:
-                text = dump_yaml(raw[name]) if name in raw else (self.folder / name).read_text(encoding="utf-8")
-                (tmp_path / name).write_text(text, encoding="utf-8")
+                text = dump_yaml(raw[name], fast=True) if name in raw else (self.folder / name).read_text(encoding="utf-8")
+                storage.scratch_write(tmp_path, name, text)
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
                 check_pool_names(tmp_path, self.spec.files)

@@ -27,7 +27,6 @@ again; ``export`` writes the flat card table as CSV or Parquet.
 from __future__ import annotations
 
 import copy
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -82,6 +81,11 @@ PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game lengt
                    "duration_actions": "game length (actions)", "score_spread": "score spread"}
 
 
+#: the first item of an :meth:`TweakSession.edit_many` entry that adds or deletes a
+#: card (a NUL: no card name holds one)
+ADD, DELETE = "\x00add", "\x00delete"
+
+
 def _label(key: str | None, game) -> str | None:
     """The playtest row's name. Completion is the share of games that ended
     with a winner; a game where the table wins or loses together calls it its
@@ -128,6 +132,24 @@ class EditReport:
 
     def to_dict(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
+
+
+#: the most characters one edited value may hold (a card's longest text is a few hundred)
+MAX_TEXT = 10_000
+
+
+def check_text(value, card: str, column: str) -> None:
+    """Refuse a text value too long for a card or holding a NUL or another control
+    character (tab and line ends apart): it would be saved into the YAML as is."""
+    if not isinstance(value, str):
+        return
+    if len(value) > MAX_TEXT:
+        raise DataError(f"{len(value):,} characters; a card's value holds at most {MAX_TEXT:,}", card=card,
+                        field=column)
+    bad = next((c for c in value if (ord(c) < 32 and c not in "\t\n\r") or 127 <= ord(c) < 160), None)
+    if bad is not None:
+        raise DataError(f"holds the control character U+{ord(bad):04X}; a card's text is printable", card=card,
+                        field=column)
 
 
 class EditRefused(WorkbenchError):
@@ -238,6 +260,9 @@ class TweakSession(CardOperations):
     #: cards sit on numbered Layers and the dependency drawing draws them (the
     #: pool sessions say False: their cards have kinds and a generic drawing)
     layered = True
+    #: True inside :meth:`edit_many` (a session may keep look-ups for the one pool being edited)
+    _batching = False
+    _names = None
     #: the history version the last save made (:mod:`workbench.core.versions`)
     last_version = None
 
@@ -328,6 +353,20 @@ class TweakSession(CardOperations):
         for file, kind, entry in self._entries():
             yield kind, str(entry.get("name", "")), entry, self.raw[file]
 
+    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
+        """Decks kept outside the card lists, as a spreadsheet shows them: the Event
+        deck (its letter is its name, its Consequence Code the one value it has)."""
+        rows = [[str(e["id"]), e.get("code"), e.get("provenance")] for e in self.raw["events.yaml"]["events"]]
+        return {"event": (["name", "code", "provenance"], rows)}
+
+    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
+        """The :meth:`edit_many` item that sets ``column`` of a deck card, or a
+        refusal saying what a sheet can change there."""
+        if kind == "event" and column == "code":
+            return (f"event {name}", "code", value)
+        raise WorkbenchError(f"an Event card's {column} is not edited from a sheet (only its code); "
+                             "change it in events.yaml")
+
     def table(self) -> pl.DataFrame:
         """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
         rows = []
@@ -416,30 +455,32 @@ class TweakSession(CardOperations):
         A setting, Resolution Table cell or Event code is named as a balance
         variable names it (card ``settings``, field ``order_rewards[0]``; ``event
         table A``, ``meaning@7``; ``event G``, ``code``)."""
-        from workbench.tweak import mm_cells
         raw = copy.deepcopy(self.raw)
+        name, old, new, where = self._put(raw, card, column, value)
+        cards = self._validate(raw, **where)
+        previous = self.raw
+        report = self._commit(raw, cards, name, column, old, new)
+        self._undo.append((previous, name, column))
+        self._redo.clear()
+        return report
+
+    def _put(self, raw: dict, card: str, column: str, value) -> tuple[str, Any, Any, dict]:
+        """Write one edit into ``raw`` (not yet validated): the card's name, the old
+        and new values, and what :meth:`_validate` needs to name the edit in a refusal."""
+        from workbench.tweak import mm_cells
+        check_text(value, card, column)
         if self._is_cell(card):
             try:
                 old = mm_cells.put(raw, card, column, _int(value, column))
             except (ValueError, WorkbenchError) as exc:
                 raise DataError(str(exc), card=card, field=column) from None
-            cards = self._validate(raw)
-            previous = self.raw
-            report = self._commit(raw, cards, card, column, old, value)
-            self._undo.append((previous, card, column))
-            self._redo.clear()
-            return report
+            return card, old, value, {}
         file, kind, entry = self._find(card, raw)
         try:
             old = self._set(entry, kind, column, value)
         except ValueError as exc:
             raise DataError(str(exc), file=str(self.folder / file), card=entry["name"], field=column) from None
-        cards = self._validate(raw)
-        previous = self.raw
-        report = self._commit(raw, cards, entry["name"], column, old, value)
-        self._undo.append((previous, entry["name"], column))
-        self._redo.clear()
-        return report
+        return entry["name"], old, value, {}
 
     def _set(self, entry: dict, kind: str, column: str, value):
         """Write ``value`` into ``entry``; returns the previous flat value."""
@@ -496,15 +537,16 @@ class TweakSession(CardOperations):
             old, entry[column] = entry.get(column), value if value is not None else ""
         return old
 
-    def _validate(self, raw: dict):
+    def _validate(self, raw: dict, **where):
         """The pool ``raw`` describes, validated exactly as the loader validates files."""
         with tempfile.TemporaryDirectory(prefix="workbench-tweak-") as tmp:
             tmp_path = Path(tmp)
+            from workbench.core import storage
             for item in self.folder.iterdir():
                 if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
-                    shutil.copyfile(item, tmp_path / item.name)  # bytes: the loader judges them
+                    storage.scratch_copy(item, tmp_path)  # bytes: the loader judges them
             for name in EDITABLE_FILES:
-                (tmp_path / name).write_text(dump_yaml(raw[name], fast=True), encoding="utf-8")
+                storage.scratch_write(tmp_path, name, dump_yaml(raw[name], fast=True))
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
                 check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")))
@@ -538,24 +580,116 @@ class TweakSession(CardOperations):
         target.append((current, card, column))
         return report
 
-    def edit_many(self, edits: list[tuple[str, str, object]], *, label: str = "import") -> list[EditReport]:
+    def edit_many(self, edits: list[tuple], *, label: str = "import") -> list[EditReport]:
         """Several edits ``(card, column, value)`` as one change: all or none (the
         first refused edit raises :class:`EditRefused` naming its index, and the
-        session is left exactly as it was), and one step of undo."""
+        session is left exactly as it was), and one step of undo.
+
+        Every edit is written into one copy of the pool and the pool is validated
+        **once** (an import of thousands of cells costs one validation, not one per
+        cell); when that fails, the first edit that makes it fail is found by
+        bisection (validating prefixes: a few validations, not one per cell) and
+        named. Returns one report of what the edits changed together.
+
+        An item may also be ``(ADD, kind, name)`` or ``(DELETE, card)`` (a sheet that
+        adds and removes cards): then the items are taken one after another
+        (:meth:`add_card`, :meth:`delete_card` refused while something names the
+        card, :meth:`edit`), still all or none and one step of undo."""
+        if not edits:
+            return []
+        if any(item[0] in (ADD, DELETE) for item in edits):
+            return self._apply_in_turn(edits, label)
+        self._batching = True
+        try:
+            raw = copy.deepcopy(self.raw)
+            puts = []
+            for i, (card, column, value) in enumerate(edits):
+                try:
+                    puts.append(self._put(raw, card, column, value))
+                except WorkbenchError as exc:
+                    raise EditRefused(i, exc) from None
+            try:
+                cards = self._validate(raw, **puts[0][3]) if len(puts) == 1 else self._validate(raw)
+            except WorkbenchError as exc:
+                named = self._named_edit(exc, edits, puts)
+                i, exc = named if named is not None else self._first_refused(edits)
+                raise EditRefused(i, exc) from None
+        finally:
+            self._batching = False
+            self._names = None
+        previous = self.raw
+        if len(puts) == 1:
+            name, old, new, _ = puts[0]
+            report = self._commit(raw, cards, name, edits[0][1], old, new)
+        else:
+            report = self._commit(raw, cards, None, None, None, None)
+        self._undo.append((previous, label, counted(len(puts), "value")))
+        self._redo.clear()
+        return [report]
+
+    def _apply_in_turn(self, edits: list[tuple], label: str) -> list[EditReport]:
+        """:meth:`edit_many` with cards added or deleted: each item validated in
+        turn (an added card must exist before its values are set), the session put
+        back as it was on the first refusal, one undo step for all."""
         kept = (self.raw, self.cards, self._graph, self._analyses, self.dirty, len(self._undo), list(self._redo))
         reports = []
-        for i, (card, column, value) in enumerate(edits):
+        for i, item in enumerate(edits):
             try:
-                reports.append(self.edit(card, column, value))
+                if item[0] == ADD:
+                    reports.append(self.add_card(item[1], item[2]))
+                elif item[0] == DELETE:
+                    reports.append(self.delete_card(item[1]))
+                else:
+                    card, column, value = item
+                    reports.append(self.edit(card, column, value))
             except WorkbenchError as exc:
                 self.raw, self.cards, self._graph, self._analyses, self.dirty = kept[:5]
                 del self._undo[kept[5]:]
                 self._redo[:] = kept[6]
                 raise EditRefused(i, exc) from None
-        if reports:
-            del self._undo[kept[5]:]
-            self._undo.append((kept[0], label, counted(len(reports), "value")))
+        del self._undo[kept[5]:]
+        self._undo.append((kept[0], label, counted(len(reports), "change")))
+        self._redo.clear()
         return reports
+
+    @staticmethod
+    def _named_edit(exc: WorkbenchError, edits: list, puts: list) -> tuple[int, WorkbenchError] | None:
+        """The edit a validation refusal names by its card and field (no further
+        validation needed), or None when it names none of them."""
+        if not isinstance(exc, DataError) or exc.card is None:
+            return None
+        card = str(exc.card).lower()
+        mine = [i for i, (name, _, _, where) in enumerate(puts)
+                if card in {str(name).lower(), str(where.get("key", "")).lower(), str(where.get("card", "")).lower(),
+                            str(edits[i][0]).lower()}]
+        exact = [i for i in mine if exc.field is not None and str(exc.field).split(".")[0] == edits[i][1].split(".")[0]]
+        if not (exact or mine):
+            return None
+        i = (exact or mine)[0]
+        return i, DataError(exc.message, file=exc.file, card=puts[i][0], field=edits[i][1])
+
+    def _first_refused(self, edits: list[tuple[str, str, object]]) -> tuple[int, WorkbenchError]:
+        """The first edit whose prefix of ``edits`` no longer validates, with the
+        refusal as validating up to it gives (bisection over prefixes)."""
+        def attempt(k: int) -> WorkbenchError | None:
+            raw = copy.deepcopy(self.raw)
+            where: dict = {}
+            for card, column, value in edits[:k]:
+                where = self._put(raw, card, column, value)[3]
+            try:
+                self._validate(raw, **where)
+            except WorkbenchError as exc:
+                return exc
+            return None
+        low, high = 1, len(edits)          # the full list fails; find the shortest failing prefix
+        while low < high:
+            mid = (low + high) // 2
+            if attempt(mid) is None:
+                low = mid + 1
+            else:
+                high = mid
+        exc = attempt(low)
+        return low - 1, exc if exc is not None else WorkbenchError("the edits together do not validate")
 
     @property
     def can_undo(self) -> bool:
@@ -584,10 +718,12 @@ class TweakSession(CardOperations):
             self.files[loaded.path.name] = loaded
         self.baseline = self.cards
         self.dirty = False
+        self.history_problem = None
         try:
             self.last_version = versions.record_save(self.game, self.folder, note=note, source=source)
-        except WorkbenchError:
+        except WorkbenchError as exc:
             self.last_version = None
+            self.history_problem = str(exc)   # the save stands; the caller says why no version was recorded
         return [loaded.path for loaded in saved]
 
     def reload(self) -> EditReport:
@@ -607,14 +743,19 @@ class TweakSession(CardOperations):
 
     def export(self, path: str | Path) -> Path:
         """The flat card table as ``.csv`` or ``.parquet`` (by suffix)."""
+        import io
+
+        from workbench.core import storage
         path = Path(path)
         table = self.table()
+        buf = io.BytesIO()
         if path.suffix == ".csv":
-            table.write_csv(path)
+            table.write_csv(buf)
         elif path.suffix == ".parquet":
-            table.write_parquet(path)
+            table.write_parquet(buf)
         else:
             raise WorkbenchError(f"export to .csv or .parquet, not {path.suffix or 'no suffix'}")
+        storage.write_bytes(path, buf.getvalue(), "--out")
         return path
 
     # -- playtesting ---------------------------------------------------------------
@@ -791,11 +932,11 @@ def _card_use_row(a, b, card: str, seed: int) -> dict:
     ua, ub = used(a), used(b)
     diff = ub - ua
     rng = np.random.default_rng(derive_seed(seed, "card-use"))
-    if len(diff) > 1:
-        means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(300)]
-        lo, hi = float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
-    else:
-        lo = hi = float(diff.mean()) if len(diff) else 0.0
+    # no interval from a handful of games, nor one of width 0 from a sample without
+    # spread (workbench.sim.intervals): None, which the pages print as "too few games"
+    from workbench.sim.intervals import from_resamples
+    means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(300)] if len(diff) > 1 else []
+    lo, hi = from_resamples(means, len(diff)).pair()
     return {"metric": f"games taking {card}", "old": float(ua.mean()) if len(ua) else 0.0,
             "new": float(ub.mean()) if len(ub) else 0.0, "diff": float(diff.mean()) if len(diff) else 0.0,
             "ci_low": lo, "ci_high": hi}

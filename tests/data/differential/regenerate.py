@@ -18,7 +18,7 @@ bot change / card data edit>"). Legitimate reasons are:
   payment rule corrected), or an edit of bundled card data or tables;
 - a change of a bot's decision procedure or of ``Game.evaluate`` weights;
 - a change of the JSON shape of ``workbench play`` or of the simulate tables
-  (a new column), agreed in DESIGN.md;
+  (a new column), agreed in docs/conventions.md;
 - a deliberate change of the legal actions' listing order, documented in the
   game's docs page together with evidence that bot results stay statistically
   the same.

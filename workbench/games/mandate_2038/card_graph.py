@@ -32,6 +32,22 @@ from workbench.graphs.pool_edit import CardKind, Catalogue
 TRACKS = ("runway", "compute", "capability", "customers", "trust", "mandate")
 
 
+def deck_sheets(raw: dict) -> dict[str, tuple[list[str], list[list]]]:
+    """The deck that has no card list of its own, for a spreadsheet: the Core Action
+    cards, each faction's six (made from the faction and the action: the sheet shows
+    them so a designer sees every deck, and edits the factions' sheet to change them)."""
+    from workbench.games.mandate_2038.data import CORE_ACTIONS
+    factions = [str(f.get("name")) for f in (raw.get("factions.yaml") or {}).get("factions") or []]
+    rows = [[f"{f}: {a}", f, a] for f in factions for a in CORE_ACTIONS]
+    return {"action": (["name", "faction", "action"], rows)}
+
+
+def deck_edit(kind: str, name: str, column: str, value) -> tuple:
+    from workbench.core.errors import WorkbenchError
+    raise WorkbenchError("a Core Action card is its faction's and its action's: rename or change the faction "
+                         "on the faction sheet (the six actions are the rules')")
+
+
 def follow_edit(kind: str, card: dict, path: str) -> None:
     """After an edit of a tile's yield, rewrite its production text to say the
     new amounts (the loader refuses a tile whose text and yield disagree)."""

@@ -95,7 +95,7 @@ def tts_table(deck, seats: int, seed: int):
     from workbench.core.game import GameConfig
     from workbench.core.registry import get_game
     from workbench.print.tts import Table
-    from workbench.print.tts_mats import Area, Mat, slot
+    from workbench.print.tts_mats import PAD, Area, Mat, gap, slot
     from .data import SPHERES
     from .regime import REGIMES
     from .setup import new_game
@@ -117,18 +117,29 @@ def tts_table(deck, seats: int, seed: int):
     def regime_key(name: str) -> str:
         return name[0].lower() + name.title().replace(" ", "")[1:]
 
+    def pairs(values: list[int]) -> list[list[int]]:
+        return [values[i:i + 2] for i in range(0, len(values), 2)]
+
+    def market_pair(s: str, prices: list[int]) -> list[Area]:
+        out = [slot(f"market:{s}:{p}", f"{w.label('sphere.' + s)} · {w.term('board.market')} {p}", card_w, card_h)
+               for p in prices]
+        used = sum(a.w + PAD for a in out)
+        return out + [gap(column - used)] if s != SPHERES[-1] else out
+
     market = Mat("market", f"{deck.game_name}: {w.term('board.market')}", [
         [Area(f"problems:{s}", f"{w.card_text(str(content.boards[s].problem), 'name', content.boards[s].problem)}"
               f" · {w.label('problem_tokens')}", column, 22) for s in SPHERES],
-        [Area(f"sphere:{s}", w.label("sphere." + s), column, board_h + 4.0) for s in SPHERES],
-        *[[Area(f"market:{s}:{price}", f"{w.term('board.market')} {price}", column, card_h + 6.0)
-           for s in SPHERES] for price in reversed(range(slots))]], title=w.term("board.market"))
+        [slot(f"sphere:{s}", w.label("sphere." + s), board_w, board_h) for s in SPHERES],
+        # slots the size of the card they take (a slot as wide as its sphere's board left
+        # 170 mm for a 63 mm card), two abreast under each sphere's board, highest price first
+        *[[area for s in SPHERES for area in market_pair(s, prices)]
+          for prices in pairs(list(reversed(range(slots))))]], title=w.term("board.market"))
     progress = Mat("progress", f"{deck.game_name}: {w.term('board.humanProgress')}", [
         [Area(f"progress:{c}", w.label("seat." + c), 22, 22) for c in colours],
         [Area(f"regime:{r}", w.term("regimes." + regime_key(r)), 30, 22) for r in REGIMES],
         [slot("draw", w.term("board.drawDeck"), card_w, card_h),
          slot("aside", w.label("tts.set_aside"), card_w, card_h),
-         Area("splay", w.term("board.splay"), card_w + 4.0, card_h * 2)]], title=w.term("board.humanProgress"))
+         Area("splay", w.term("board.splay"), card_w + 4.0, card_h * 2, fan=True)]], title=w.term("board.humanProgress"))
     mats = [market, progress]
     pieces = [{"type": "Chip_10", "scale": 0.35,
                "nickname": f"{w.label('sphere.' + s)}: {w.label('tts.problem_token')}",

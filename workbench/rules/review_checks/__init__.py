@@ -13,6 +13,7 @@ from .catalogue import DuplicateEntryCheck, OrphanEntryCheck, TermsSpellingCheck
 from .meaning import (ActorCheck, ConditionCheck, IconTermCheck, NumberNounsCheck, QuantifierCheck, TermRolesCheck,
                       TimeCheck)
 from .negation import NegationCheck
+from .roles import ClauseRolesCheck
 from .numbers_checks import NumberOrderCheck, NumbersCheck, NumberUnitsCheck
 from .sentences import SentenceCountCheck
 from .structure import MarkdownCheck, TableCellsCheck
@@ -25,7 +26,7 @@ CLAUSE_CHECKS: tuple[type[ClauseCheck], ...] = (
     SentenceCountCheck, SameAsSourceCheck, LeftInSourceLanguageCheck, TermSwapCheck, AntonymCheck,
     DoubledWordCheck, BracketsCheck, WhitespaceCheck, StartCapitalCheck, ArticleCheck,
     ActorCheck, TimeCheck, ConditionCheck, QuantifierCheck, TermRolesCheck, IconTermCheck,
-    NumberNounsCheck,
+    NumberNounsCheck, ClauseRolesCheck,
 )
 CATALOGUE_CHECKS: tuple[type[CatalogueCheck], ...] = (DuplicateEntryCheck, OrphanEntryCheck, TermsSpellingCheck)
 

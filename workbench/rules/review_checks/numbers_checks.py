@@ -42,7 +42,22 @@ def number_difference(p: Pair) -> tuple[list, list]:
         del missing[1]
     if extra.get(1) and has_weak_one(s, p.src_lang):
         del extra[1]
+    # "both" counts two: "(or both, if there are only 2)" says the source's "those 2"
+    for counter, text, lang in ((missing, p.tr, p.tr_lang), (extra, p.src, p.src_lang)):
+        if counter.get(2):
+            counter[2] = max(0, counter[2] - _both_words(text, lang))
+    missing, extra = +missing, +extra
     return sorted(missing.elements()), sorted(extra.elements())
+
+
+_BOTH = {"en": ("both",), "hu": ("mindkettő", "mindkettőt", "mindkettőre", "mindkettőnek", "mindketten")}
+
+
+def _both_words(text: str, lang: str) -> int:
+    """How many words of ``text`` say "both of them" (a count of two)."""
+    import re
+    words = _BOTH.get(re.split(r"[-_]", lang)[0].lower(), ())
+    return sum(w.lower() in words for w in re.findall(r"\w+", text))
 
 
 class NumbersCheck(ClauseCheck):

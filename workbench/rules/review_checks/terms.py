@@ -124,6 +124,18 @@ def _has(text: str, forms: tuple[str, ...], lang: str) -> bool:
     return False
 
 
+def _negation_moves(p: Pair, said: str, instead: str) -> bool:
+    """"always" become "never" negates once more ("never" is "not ever"), and the other
+    way round once less: a "never" that renders a negation the source has elsewhere
+    ("cannot" / "can never") is no opposite (scope compared as the count of negations,
+    not as word presence). Other pairs: always True."""
+    if {said, instead} not in ({"always", "never"}, {"mindig", "soha"}):
+        return True
+    from .negation import negations
+    a, b = negations(p.src_full, p.src_lang), negations(p.tr_full, p.tr_lang)
+    return b > a if instead in ("never", "soha") else b < a
+
+
 class AntonymCheck(ClauseCheck):
     """Rules words keep their sense: where the source says "top", "gain" or "before", the translation does not say only the opposite."""
 
@@ -139,7 +151,8 @@ class AntonymCheck(ClauseCheck):
         for x, y in ANTONYMS:
             for one, other in ((x, y), (y, x)):
                 if (_has(p.src_full, one[si], s) and not _has(p.src_full, other[si], s)
-                        and _has(p.tr_full, other[ti], t) and not _has(p.tr_full, one[ti], t)):
+                        and _has(p.tr_full, other[ti], t) and not _has(p.tr_full, one[ti], t)
+                        and _negation_moves(p, one[si][0], other[ti][0])):
                     out.append((f"{one[si][0]} -> {other[ti][0]}",
                                 f"the source says {one[si][0]!r} but the translation says {other[ti][0]!r}, its "
                                 "opposite; check the rule's direction"))

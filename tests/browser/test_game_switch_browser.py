@@ -1,0 +1,116 @@
+"""Every dashboard page names its own game: on each page with a game selector,
+choosing another game changes the page's title, its selector and what it draws,
+and nothing of the game before is left on screen (a card name in a box, a title,
+a rules text). The Rules page's first content is timed (printed with ``-s``,
+never asserted: timings stay out of tests)."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+#: pages with a game selector
+PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps", "Print", "Balance", "Playtest")
+#: pages that draw (bokeh canvases) once their game is chosen
+DRAWS = {"Cards", "Graph", "Board"}
+
+#: the visible text of a page holder and its drawn canvases, looking inside
+#: Panel's shadow roots; the options of a closed <select> are not visible text
+VISIBLE = """(host) => {
+    const parts = []; let drawn = 0;
+    const walk = (node) => {
+        if (node.nodeType === Node.TEXT_NODE) {
+            const el = node.parentElement;
+            if (el && el.tagName !== 'OPTION' && el.getClientRects().length
+                && getComputedStyle(el).visibility !== 'hidden') parts.push(node.textContent);
+            return;
+        }
+        if (node.tagName === 'CANVAS' && node.width > 0 && node.getClientRects().length) drawn += 1;
+        if (node.tagName === 'INPUT' && node.type === 'text' && node.value && node.getClientRects().length)
+            parts.push(node.value);
+        if (node.shadowRoot) walk(node.shadowRoot);
+        for (const child of node.childNodes) walk(child);
+    };
+    walk(host);
+    return [parts.join(' '), drawn];
+}"""
+
+
+def _game_names():
+    from workbench.core.registry import load_all
+    return {game_id: game.name for game_id, game in load_all().items()}
+
+
+def _selector(holder, names):
+    """The page's game selector: the first <select> offering a game."""
+    selects = holder.locator("select")
+    for n in range(selects.count()):
+        options = selects.nth(n).locator("option").all_inner_texts()
+        if any(o in names.values() or o in names for o in options):
+            return selects.nth(n), options
+    raise AssertionError("no game selector on the page")
+
+
+def _wait_for(page, holder, title, wanted: str, others: list[str], draws: bool, timeout: float = 120):
+    deadline = time.monotonic() + timeout
+    while True:
+        text, drawn = holder.evaluate(VISIBLE)
+        heading = " ".join(title.locator("h2").all_inner_texts())   # inside the pane's shadow root
+        left = [o for o in others if o in text]
+        if wanted in heading and not any(o in heading for o in others) and not left and (drawn or not draws):
+            return
+        assert time.monotonic() < deadline, (f"title {heading!r}; other games still on the page: {left}; "
+                                             f"{drawn} drawings")
+        page.wait_for_timeout(250)
+
+
+def test_every_page_switches_games_whole(ui, console_errors):
+    names = _game_names()
+    page = ui.page
+    ui.open()
+    for tab in PAGES:
+        ui.tab(tab)
+        holder = page.locator(f".page-{tab.lower()}").first
+        title = page.locator(f".page-title-{tab.lower()}").first
+        expect(title.locator("h2")).to_contain_text(tab)
+        select, options = _selector(holder, names)
+        shown = [o for o in options if o in names.values() or o in names]
+        assert len(shown) >= 2 or tab == "Board", (tab, options)
+        for option in reversed(shown):   # the last first: every page starts on the first
+            wanted = names.get(option, option)
+            select.select_option(label=option)
+            others = [n for n in names.values() if n != wanted and n in [names.get(o, o) for o in shown]]
+            _wait_for(page, holder, title, wanted, others, tab in DRAWS)
+    assert console_errors == []
+
+
+def test_the_graph_page_never_keeps_another_games_card(ui):
+    names = _game_names()
+    page = ui.page
+    ui.open("Graph")
+    holder = page.locator(".page-graph").first
+    select, _ = _selector(holder, names)
+    select.select_option("meaning-made")
+    card = holder.locator("input[placeholder='type a card name']").first
+    card.fill("Shell")
+    card.press("Enter")
+    expect(holder.locator(".graph-links").first).to_contain_text("Shell")
+    select.select_option("pax-transhumanity")
+    _wait_for(page, holder, page.locator(".page-title-graph").first, names["pax-transhumanity"],
+              [names["meaning-made"]], True)
+    assert card.input_value() == ""
+    assert "Shell" not in holder.evaluate(VISIBLE)[0]
+
+
+def test_the_rules_page_shows_its_clauses_before_the_review_is_done(ui):
+    page = ui.page
+    ui.open()
+    started = time.monotonic()
+    ui.tab("Rules")
+    page.locator(".page-rules td").first.wait_for(timeout=300_000)
+    print(f"\nTIMING Rules page, first clauses on screen after its tab was opened: "
+          f"{time.monotonic() - started:.2f} s")
+    # the review finishes on its thread and its findings follow, with no reload
+    expect(page.locator(".page-rules .rules-progress")).to_be_hidden(timeout=300_000)
+    expect(page.locator(".page-rules").first).to_contain_text("findings")

@@ -1,0 +1,102 @@
+"""Who does what to whom (issue 46): the roles check reads each term's clause, each
+person's role (recipient, source) and each bound's number, and catches a planted change
+of each while a correct rewording of the same clause stays quiet."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from workbench.rules.planting import MUTATORS, REWORDERS
+from workbench.rules.review import meaning_findings
+from workbench.rules.roles import bound_changes, bounded_numbers, clause_swap, people_roles
+
+
+def _findings(src, tr, src_lang, tr_lang):
+    return meaning_findings("demo/x/y", src, tr, src_lang, tr_lang, {}, {}, [])
+
+
+def _roles(src, tr, sl, tl):
+    return {d for c, d in _findings(src, tr, sl, tl) if c == "roles"}
+
+
+EN = "The active player pays 2 coins to a rival, then takes 1 card from the active player's pile."
+HU = "A soron lévő játékos 2 érmét fizet egy riválisnak, majd elvesz 1 lapot a saját paklijából."
+
+
+def test_people_roles_in_both_languages():
+    assert people_roles(EN, "en") == (("actor.rival", "recipient"), ("actor.active", "source"))
+    assert people_roles("A soron lévő játékostól egy riválisnak jár 1 érme.", "hu") == (
+        ("actor.active", "source"), ("actor.rival", "recipient"))
+
+
+@pytest.mark.parametrize("tr,tl,src,sl,detail", [
+    # from whom to whom: the recipient become the source (Hungarian case ending, English preposition)
+    (HU.replace("riválisnak", "riválistól"), "hu", EN, "en", "people rival: recipient -> source"),
+    (EN.replace("to a rival", "from a rival"), "en", HU, "hu", "people rival: recipient -> source"),
+    # who pays whom: the payer and the payee trade places
+    ("Egy rivális 2 érmét fizet a soron lévő játékosnak, majd elvesz 1 lapot a saját paklijából.", "hu", EN, "en",
+     "people recipient: rival -> active"),
+])
+def test_a_changed_role_is_caught(tr, tl, src, sl, detail):
+    assert detail in _roles(src, tr, sl, tl)
+
+
+def test_the_pair_has_no_roles_finding():
+    assert _roles(EN, HU, "en", "hu") == set()
+    assert _roles(HU, EN, "hu", "en") == set()
+
+
+def test_bounds_are_compared_by_what_they_count():
+    src = "Players with at least 3 cards lose 1, and a player with at least 5 cards loses 2."
+    tr = "Akinek legalább 3 lapja van, 1-et veszít; akinek legalább 5 lapja van, 2-t veszít."
+    assert bounded_numbers(src, "en") == {"3": {"min"}, "5": {"min"}}
+    assert bound_changes(src, "en", tr, "hu") == []
+    # one of two "at least" become "exactly": the word is still there, the count changed
+    changed = tr.replace("legalább 3", "pontosan 3")
+    assert bound_changes(src, "en", changed, "hu") == [("3", "min", "exact")]
+    # "3 or more" is "at least 3": quiet
+    assert bound_changes(src, "en", tr.replace("legalább 3", "3 vagy több"), "hu") == []
+
+
+def test_terms_that_trade_clauses_are_caught():
+    src = ("Pay ${terms.a} to the ${terms.b}, then move the ${terms.c} (not the ${terms.d}) and keep the "
+           "${terms.e}.")
+    tr = ("Fizess ${terms.a}-t a ${terms.b}-nak, majd mozgasd a ${terms.c}-t (a ${terms.d}-t nem), és tartsd meg a "
+          "${terms.e}-t.")
+    assert clause_swap(src, tr) is None
+    swapped = tr.replace("${terms.b}", "@").replace("${terms.d}", "${terms.b}").replace("@", "${terms.d}")
+    assert clause_swap(src, swapped) == ("terms.b", "terms.d")
+
+
+def test_both_counts_two():
+    src = "The 3 lowest cards of the row (if there are only 2, those 2) form the edge."
+    tr = "A sor 3 legalsó lapja (ha csak 2 van, akkor az a 2) alkotja a szélt."
+    reworded = "The 3 lowest cards of the row (or both, if there are only 2) form the edge."
+    assert not any(c == "numbers" for c, _ in _findings(tr, reworded, "hu", "en"))
+    assert not any(c == "numbers" for c, _ in _findings(src, tr, "en", "hu"))
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("Minden játékos elveszít egy pontot (nulla alá nem mehet); a költség sosem csökken.", "hu"),
+    ("Each Card can be picked once an Era; a cost cannot drop below zero, and it is never paid twice.", "en"),
+])
+def test_scope_rewordings_are_made_and_stay_quiet(text, lang):
+    other = {"hu": ("Each player loses a point (it cannot go below zero); the cost never drops.", "en"),
+             "en": ("Minden Kártya Korszakonként egyszer választható; a költség nem mehet nulla alá, és soha nem "
+                    "fizetik kétszer.", "hu")}[lang]
+    variants = REWORDERS["scope"](text, lang, random.Random(3))
+    assert len(variants) >= 2
+    for new, note in variants:
+        # (a finding the unchanged pair has may go: "once an Era" says no "one" in "once per Era")
+        assert _findings(other[0], new, other[1], lang) - _findings(other[0], text, other[1], lang) == set(), note
+
+
+def test_the_generator_plants_role_and_scope_changes():
+    rng = random.Random(5)
+    roles = MUTATORS["placeholder-roles"](HU, "hu", rng, glossary_words=[])
+    assert any("riválistól" in new for new, _ in roles)            # recipient -> source
+    assert any(new.startswith("Egy rivális") for new, _ in roles)  # payer and payee traded
+    scope = MUTATORS["quantifier"]("Each Card can be picked once an Era.", "en", rng)
+    assert any("once an Era" not in new and "once" in new for new, _ in scope)
