@@ -30,6 +30,8 @@ HIGHER, LOWER = "higher", "lower"
 BETTER, WORSE = "better", "worse"
 SAME, UNDECIDED = "no meaningful change", "cannot tell yet"
 VERDICTS = (BETTER, WORSE, HIGHER, LOWER, SAME, UNDECIDED)
+#: what a preview on too few games to show an interval says instead of one
+TOO_FEW = "too few games"
 
 
 def _metric(key: str):

@@ -899,12 +899,21 @@ class TweakSession(CardOperations):
 
 def update_summary(update) -> pl.DataFrame:
     """A streaming update in the shape of :attr:`PairedResult.summary` (metric,
-    old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page."""
+    old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page. A
+    preview on fewer games than a look may decide on (``difference_from``) has
+    no difference or interval and says :data:`~workbench.sim.verdicts.TOO_FEW`."""
     from workbench.sim.runner import resolve_game
+    from workbench.sim.verdicts import TOO_FEW
     game = resolve_game(update.a.spec.game)
+    # a preview on fewer games than any look may decide on shows no interval: on a
+    # handful of paired games every difference can be 0 and "+0 [+0, +0]" reads
+    # as certain when it is nothing yet
+    too_few = update.preview and update.games < max(update.difference_from, 2)
     rows = [{"metric": _label(r["key"], game) or r["metric"], "old": r["a"], "new": r["b"],
-             "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-             "verdict": _verdict_text(r)}
+             "diff": None if too_few else r["diff"], "ci_low": None if too_few else r["ci_low"],
+             "ci_high": None if too_few else r["ci_high"],
+             "verdict": (f"{TOO_FEW} ({update.games} per pool so far; an interval from "
+                         f"{max(update.difference_from, 2)})") if too_few else _verdict_text(r)}
             for r in update.rows]
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
                                       "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
