@@ -280,7 +280,7 @@ def cases() -> list[Case]:
         env={"WORKBENCH_PASSWORD": "abc"}, quick=True)
     add("serve-host-space", ["serve", "--host", "a b", "--no-browser"], mention="--host")
     # -- board and graph
-    add("board-no-board", ["board", mm], mention="no hex board")
+    add("board-no-board", ["board", mm], mention="has no board")
     add("board-players-9", ["board", md, "--players", "9"], mention="--players")
     add("board-seed-neg", ["board", md, "--seed", "-3"], mention="--seed")
     add("graph-unknown", ["graph", "chess"], mention="unknown game")

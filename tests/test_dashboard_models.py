@@ -637,3 +637,21 @@ def test_board_legend_names_each_seat_colour_and_each_piece():
     assert labels == seats + ["Facility (hollow = offline)", "Generator", "Agent"]
     colours = [i.renderers[0].glyph.fill_color for i in legend.items[:4]]
     assert colours == SEAT_COLOURS[:4]
+
+
+def test_cards_playtest_ends_at_the_first_look_after_its_time_budget(cards):
+    """The page's playtest never runs past its time budget by more than a look:
+    with the budget at 0.1 s, it ends at its first look, the verdicts of that
+    look shown and the rest saying they are undecided."""
+    first = cards.table()["name"][0]
+    assert cards.edit(first, "E", cards.cell(first, "E") + 1)
+    cards.playtest_games, cards.playtest_players, cards.playtest_bots = 2000, 3, "random"
+    cards.playtest_seconds = 0.1
+    cards.start_playtest()
+    cards.wait(300)
+    assert not cards.running and cards.playtest is not None
+    assert cards.playtest.games < 2000
+    assert "time budget" in cards.playtest_state and cards.playtest_state.startswith(
+        f"stopped at {cards.playtest.games} games per pool")
+    assert cards.message.startswith(f"paired playtest: {cards.playtest.games} games per pool")
+    assert cards.playtest.summary["verdict"].null_count() == 0

@@ -110,6 +110,38 @@ def test_next_game_plays_the_pool_the_cards_page_edits(served, cards_copy):
     pool.edit("Gene Drive", "heat", "black")
     model.act(room.id, "next")
     assert room.number == 2 and room.game.has_injected_cards
-    assert room.pool_version != first and room.pool_version.startswith("edit-")
+    # the edited values are named as a save would name them, and the journal keeps
+    # them (no file holds them) so the game resumes on them after a restart
+    assert room.pool_version != first and room.pool_version.startswith("p")
+    assert served.journal.pool(room.pool_version)["ideas.yaml"] is not None
     games = served.journal.games(room.id)
     assert [g["pool_version"] for g in games] == [first, room.pool_version]
+
+
+def test_the_room_card_has_the_chat_clickable_links_and_the_real_port(served, monkeypatch):
+    import panel as pn
+    monkeypatch.setattr(web, "_served_at", "http://127.0.0.1:6123")
+    model = PlaytestModel()
+    model.game_id = "pax-transhumanity"
+    model.players = 2
+    model.seats = "person, random"
+    room = model.open_room()
+    model.say(room.id, "welcome, *all*")
+    assert room.chat_lines[-1] == {"seat": None, "text": "welcome, *all*"}
+    model.say(room.id, "   ")
+    assert "empty chat line" in model.message
+    card = PlaytestPage()._room_card(room)
+
+    def walk(obj):
+        yield obj
+        for child in getattr(obj, "objects", []) or []:
+            yield from walk(child)
+    parts = list(walk(card))
+    texts = [p.object for p in parts if isinstance(p, pn.pane.Markdown)]
+    link = model.link(room.seats[0].token)
+    assert link.startswith("http://127.0.0.1:6123/playtest/seat#")
+    assert any(f"]({link})" in t for t in texts)                      # clickable
+    assert any(f"]({model.link(room.spectator_token)})" in t for t in texts)
+    assert sum(1 for p in parts if isinstance(p, pn.widgets.Button) and p.label == "Copy") == 2
+    assert not any("``" in t for t in texts)                         # no empty link cell for the bot
+    assert any("welcome, \\*all\\*" in t or "welcome, *all*" in t for t in texts)

@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("workbench", "build_native", "core"),     # the game contract, files, registry, bots
     ("rules", "sim", "graphs", "testing"),     # rulebook model; batch play; card graphs; conformance kit
     ("print", "rooms", "tweak"),               # printing; playtest rooms; live-tweak sessions
-    ("balance", "interop"),                    # auto-balancing; OpenSpiel and spreadsheets
+    ("balance", "interop", "callgrind"),       # auto-balancing; OpenSpiel and spreadsheets; callgrind counts
     ("bench",),                                # the measurements of `workbench bench`
     ("dashboard",),                            # the Panel pages
     ("commands", "cli", "games", "scaffold"),  # the command line; game plugins (named by no one)

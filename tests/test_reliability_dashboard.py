@@ -86,9 +86,21 @@ def test_served_dashboard_passes_the_password_to_panels_basic_auth(monkeypatch):
 
     from workbench.dashboard import app
     seen = {}
-    monkeypatch.setattr(pn, "serve", lambda *a, **k: seen.update(k))
+
+    class Server:      # what pn.serve(start=False) returns, as far as serve uses it
+        _tornado = type("App", (), {"find_handler": None, "get_handler_delegate": None})()
+
+        def start(self):
+            seen["started"] = True
+
+    def fake_serve(*a, **k):
+        seen.update(k)
+        return Server()
+    monkeypatch.setattr(pn, "serve", fake_serve)
+    from tornado.platform.asyncio import BaseAsyncIOLoop
+    monkeypatch.setattr(BaseAsyncIOLoop, "start", lambda self: None)   # serve returns at once
     app.serve(port=5999, host="0.0.0.0", show=False, password="a long secret", read_only=True)
-    assert seen["basic_auth"] == "a long secret" and len(seen["cookie_secret"]) >= 32
+    assert seen["basic_auth"] == "a long secret" and len(seen["cookie_secret"]) >= 32 and seen["started"]
     seen.clear()
     app.serve(port=5999, host="127.0.0.1", show=False)
     assert "basic_auth" not in seen

@@ -187,3 +187,165 @@ def test_kill_9_mid_game_loses_no_acknowledged_move():
     result = resume_tries(tries=3, seed=5)
     assert result["acknowledged_moves_checked"] > 0
     assert result["moves_lost"] == 0
+
+
+def test_pause_is_kept_across_a_restart(tmp_path):
+    hall = _hall(tmp_path)
+    paused, undone, playing = (_pax_room(hall, rounds=2) for _ in range(3))
+    for room in (paused, undone, playing):
+        room.play_bots()
+        seat = room.acting_seat().index
+        room.move(seat, room.game.observation(room.state, seat)["legal"][0])
+    paused.set_paused(True)
+    undone.undo()                      # Undo leaves the room paused
+    back = {r.id: r for r in _hall(tmp_path).resume()}
+    assert back[paused.id].paused and back[undone.id].paused and not back[playing.id].paused
+    assert "paused" in back[paused.id].note
+    back[paused.id].set_paused(False)
+    assert not {r.id: r for r in _hall(tmp_path).resume()}[paused.id].paused
+
+
+def _replays_the_same(back, room):
+    assert back.pool_version == room.pool_version and len(back.moves) == len(room.moves)
+    for seat in range(room.state.num_players):
+        assert back.game.observation(back.state, seat) == room.game.observation(room.state, seat)
+
+
+def test_a_game_resumes_on_the_pool_it_was_recorded_with(tmp_path, cards_copy):
+    """A game started on the card folder's pool, then the folder edited; a game on
+    an edited pool nobody saved: after a restart both replay on their own pools."""
+    from workbench.core.cards import forget
+    from workbench.tweak import open_session
+    session = open_session("pax-transhumanity")
+    hall = _hall(tmp_path)
+    on_disk = _pax_room(hall, rounds=3)
+    import random
+
+    from workbench.rooms.bench import edit_a_number
+    edit_a_number(session, random.Random(3))
+    from workbench.core.registry import get_game
+    edited = hall.open_room(get_game(session.session_game("edited")), 4,
+                            [{"kind": "person"}] * 3 + [{"kind": "bot", "bot": "random"}], seed=7,
+                            options={"round_limit": 3})
+    assert edited.pool_version != on_disk.pool_version and edited.pool_version.startswith("p")
+    for room in (on_disk, edited):
+        for _ in range(6):
+            room.play_bots()
+            seat = room.acting_seat().index
+            room.move(seat, room.game.observation(room.state, seat)["legal"][-1])
+    session.save()                      # the folder now holds the edited values
+    forget()
+    back = {r.id: r for r in _hall(tmp_path).resume()}
+    _replays_the_same(back[on_disk.id], on_disk)
+    _replays_the_same(back[edited.id], edited)
+    assert back[on_disk.id].game.has_injected_cards      # the old pool, rebuilt from the kept copy
+    assert back[edited.id].game.card_names() == edited.game.card_names()
+
+
+def test_a_room_that_cannot_resume_is_shown_and_the_others_start(tmp_path):
+    hall = _hall(tmp_path)
+    good, bad = _pax_room(hall, rounds=2), _pax_room(hall, rounds=2)
+    for room in (good, bad):
+        room.play_bots()
+        seat = room.acting_seat().index
+        room.move(seat, room.game.observation(room.state, seat)["legal"][0])
+    # the journal says a move was played that this position refuses
+    hall.journal.add_move(bad.game_id, len(bad.moves), 0, "person", "no such move at all", 1.0)
+    again = _hall(tmp_path)
+    back = {r.id: r for r in again.resume()}
+    assert good.id in back and bad.id not in back
+    reason = again.broken[bad.id]["reason"]
+    assert "does not replay" in reason and "\n" not in reason
+
+
+def test_kill_9_while_the_designer_edits_loses_nothing_and_keeps_each_games_pool():
+    """Saved edits and Next games on the edited pool between kills (the full 20
+    tries: analyses/rooms_edited_resume.py): every room resumes, on its pool."""
+    from workbench.rooms.bench import edited_resume_tries
+    result = edited_resume_tries(tries=2, game="pax-transhumanity", seed=4)
+    assert result["acknowledged_moves_checked"] > 0 and result["pools_seen"] >= 1
+    assert result["rooms_not_resumed"] == result["moves_lost"] == result["games_on_another_pool"] == 0
+    assert result["children_failed"] == 0
+    assert result["paused_lost"] == 0
+
+
+@pytest.mark.parametrize("gid", ["pax-transhumanity", "mandate-2038", "meaning-made"])
+def test_public_texts_drawing_and_the_spectators_view(tmp_path, gid):
+    """Each move carries the game's public text (journal and every log); a seat's
+    frame draws the table from its observation; the spectator's view is what
+    every seat is shown alike, and its log holds public texts only."""
+    game = get_game(gid)
+    n = 3
+    room = _hall(tmp_path).open_room(game, n, [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * (n - 1),
+                                     seed=2, options={"round_limit": 1} if "round_limit" in game.options else {})
+    for _ in range(8):
+        room.play_bots(limit=3)
+        if room.over:
+            break
+        if room.acting_seat().index == 0:
+            room.move(0, room.game.observation(room.state, 0)["legal"][0])
+    moves = room.journal.moves(room.game_id)
+    assert moves and all(m["public"] for m in moves)
+    seat = json.loads(room.seat_message(0))
+    assert "wb-table" in seat["drawing"] and [m for g in seat["moves"] for m in g["moves"]] == \
+        seat["observation"]["legal"]
+    spectator = json.loads(room.spectator_message())
+    assert spectator["spectator"] and spectator["observation"]["legal"] == []
+    assert all(e["action"] is None and e["public"] for e in spectator["log"])
+    views = [room.game.observation(room.state, s)["table"] for s in range(n)]
+
+    def agrees(public, places):
+        if public == "hidden" and any(p != places[0] for p in places):
+            return True
+        if isinstance(public, dict):
+            return all(agrees(v, [p[k] for p in places]) for k, v in public.items())
+        if isinstance(public, list) and all(isinstance(p, list) for p in places):
+            return all(agrees(v, [p[i] for p in places]) for i, v in enumerate(public))
+        return all(p == public for p in places)
+    assert agrees(spectator["observation"]["table"], views)
+    if gid == "pax-transhumanity":     # a seat's own dealt cards are in its view and in no other
+        assert "dealt" in views[0]["players"][room.seats[0].name]
+        assert "dealt" not in spectator["observation"]["table"]["players"][room.seats[0].name]
+
+
+def test_mandates_picks_are_told_as_the_table_saw_them():
+    game = get_game("mandate-2038")
+    state = game.new_initial_state(game.config(3, seed=4))
+    texts = []
+    while state.phase == "select":
+        action = state.legal_actions()[0]
+        after = state.clone()
+        after.apply_action(action)
+        texts.append(game.public_move(state, action, after))
+        state = after
+    assert all("chose a Core Action" in t for t in texts)
+    assert "revealed" not in texts[0] and "revealed" in texts[-1]
+    assert all(c not in texts[0] for c in ("fund", "research", "build", "organize", "deploy", "influence"))
+
+
+def test_the_survey_asks_about_moments_of_the_persons_own_game(tmp_path):
+    hall = _hall(tmp_path)
+    room = _pax_room(hall)
+    _play_people(room)
+    # the journal's times are the truth: make seat 0's third move its long think
+    mine = [i for i, m in enumerate(room.moves) if m["seat"] == 0]
+    room.moves[mine[2]]["think_ms"] = 41_000
+    questions = room.survey_questions(0)
+    keys = [q["key"] for q in questions]
+    assert keys[0] == "longest" and f"Move {mine[2] + 1}:" in questions[0]["moment"] and "41 s" in questions[0]["moment"]
+    assert keys[-1] == "profile" and 2 <= len(keys) <= 4
+    assert json.loads(room.seat_message(0))["questions"] == questions
+    with pytest.raises(RoomError):
+        room.survey(0, {"moments": {"profile": "daily, obviously"}})
+    with pytest.raises(RoomError):
+        room.survey(0, {"moments": {"made-up": "x"}})
+    assert hall.journal.answers(room.game_id) == [] and 0 not in room.surveyed
+    room.survey(0, {"moments": {"longest": "whether to hire or research", "profile": "monthly"}, "fun": 4})
+    got = {a["key"]: a for a in hall.journal.answers(room.game_id)}
+    assert got["longest"]["answer"] == "whether to hire or research" and got["longest"]["moment"]
+    assert got["profile"]["answer"] == "monthly"
+    # the profile is asked once per person in a room: not again in the next game
+    room.start_game()
+    _play_people(room)
+    assert "profile" not in [q["key"] for q in room.survey_questions(0)]
+    assert "profile" in [q["key"] for q in room.survey_questions(1)]

@@ -100,3 +100,4 @@ def test_the_generator_plants_role_and_scope_changes():
     assert any(new.startswith("Egy rivális") for new, _ in roles)  # payer and payee traded
     scope = MUTATORS["quantifier"]("Each Card can be picked once an Era.", "en", rng)
     assert any("once an Era" not in new and "once" in new for new, _ in scope)
+

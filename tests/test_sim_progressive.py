@@ -475,3 +475,27 @@ def test_the_main_process_values_a_first_move_before_forking_unless_bots_play_at
     assert calls == [0]
     progressive._validate(SimSpec(TOY, games=10, players=2, bots="random"))
     assert calls == [0]
+
+
+def test_a_preview_on_too_few_games_shows_no_interval(cards_copy):
+    """A preview before any look may decide (``difference_from``) says "too few
+    games" where the difference and its interval would be: on a handful of
+    paired games they can all be 0 and "+0 [+0, +0]" reads as certain. A look
+    shows its interval as ever."""
+    import dataclasses
+    from workbench.dashboard.formats import paired_table
+    from workbench.sim.verdicts import TOO_FEW
+    from workbench.tweak import open_session
+    from workbench.tweak.session import update_summary
+    s = open_session()
+    s.edit("Pulse", "I", 1)
+    look = list(s.stream_playtest(n=20, players=4, seed=3, bots="random", workers=0, look_every=20,
+                                  **LOOKS_ONLY))[-1]
+    preview = dataclasses.replace(look, games=4, preview=True, difference_from=20)
+    summary = update_summary(preview)
+    assert summary["diff"].null_count() == summary["ci_low"].null_count() == summary.height
+    assert all(v.startswith(TOO_FEW) and "4 per pool" in v for v in summary["verdict"].to_list())
+    shown = paired_table(summary)
+    assert set(shown["difference [95% CI]"]) == {TOO_FEW}
+    shown_look = paired_table(update_summary(look))
+    assert TOO_FEW not in set(shown_look["difference [95% CI]"]) and "[" in shown_look["difference [95% CI]"][0]

@@ -6,7 +6,15 @@ workbench.build_native`` builds again by hand in a source checkout (after an
 edit, say), ``... status`` says whether the compiled build is in use and why,
 ``... clean`` removes it. Building by hand needs the ``fast`` extra (mypy,
 which carries mypyc) and a C compiler; without them it says so and changes
-nothing. About half a minute of compiling a game on one core.
+nothing.
+
+The build says what it is doing, one line a step (``module n of N`` as each
+module's C file is compiled): on stderr, and, when pip is holding stderr back
+(``pip install`` shows a build's output only with ``-v``), on the terminal the
+install runs in. Each module is its own C file (mypyc's ``multi_file``), and
+the files are compiled side by side on every core the process may use
+(``WORKBENCH_BUILD_JOBS`` sets how many): one file of every module took one
+core about five minutes. See docs/measurements/ for the figures.
 """
 
 from __future__ import annotations
@@ -17,9 +25,106 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 from workbench.native import COMPILED_MODULES, GROUP, HERE, MANIFEST, NATIVE_DIR, abi, check, digest, source_key, sources
+
+
+def jobs() -> int:
+    """How many C files are compiled at once: ``WORKBENCH_BUILD_JOBS``, else the
+    cores this process may run on."""
+    text = os.environ.get("WORKBENCH_BUILD_JOBS", "").strip()
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Progress:
+    """One line per build step, to stderr and, when stderr is not a terminal
+    (pip captures it), to the terminal itself where there is one."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.tty = None
+        if not sys.stderr.isatty():
+            try:
+                self.tty = open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115 (closed in close())
+            except OSError:  # no controlling terminal (CI, a service): stderr only
+                self.tty = None
+
+    def __call__(self, text: str) -> None:
+        line = f"workbench build [{time.perf_counter() - self.start:5.1f} s] {text}"
+        print(line, file=sys.stderr, flush=True)
+        if self.tty is not None:
+            try:
+                print(line, file=self.tty, flush=True)
+            except OSError:
+                self.tty = None
+
+    def close(self) -> None:
+        if self.tty is not None:
+            self.tty.close()
+            self.tty = None
+
+
+def _parallel_build_ext(base, say: Progress, n_jobs: int):
+    """``base`` (setuptools' build_ext) compiling an extension's C files ``n_jobs``
+    at a time, saying each one as it is done. The files are independent (one per
+    module, plus mypyc's runtime): only the link needs them all."""
+
+    class ParallelBuildExt(base):
+        def build_extensions(self):
+            shims = [e for e in self.extensions if len(e.sources) <= 1]
+            if shims:   # each compiled module's own small entry point into the shared library
+                say(f"then {len(shims)} small entry-point modules, one C file each")
+            super().build_extensions()
+
+        def build_extension(self, ext):
+            compiler = self.compiler
+            serial = compiler.compile
+            # mypyc's multi_file mode: one C file per module, named __native_<module>.c
+            modules = [s for s in ext.sources if Path(s).name.startswith("__native_")
+                       and Path(s).stem != f"__native_{GROUP}"]      # the group's own file: shared tables
+            lock = threading.Lock()
+            done = [0, 0]   # C files, module files
+
+            def one(source, **kw):
+                objects = serial([source], **kw)
+                with lock:
+                    done[0] += 1
+                    if source in modules:
+                        done[1] += 1
+                        name = Path(source).stem.removeprefix("__native_").replace("___", ".")
+                        say(f"module {done[1]} of {len(modules)} compiled ({name}; "
+                            f"{done[0]} of {len(ext.sources)} C files)")
+                return objects
+
+            def compile(sources, output_dir=None, **kw):
+                if len(sources) <= 1 or n_jobs <= 1:
+                    return [o for s in sources for o in one(s, output_dir=output_dir, **kw)]
+                from concurrent.futures import ThreadPoolExecutor
+                # the largest files first, so that no long one starts last and runs alone
+                order = sorted(sources, key=lambda s: -os.path.getsize(s) if os.path.exists(s) else 0)
+                with ThreadPoolExecutor(n_jobs) as pool:  # gcc runs outside the GIL
+                    done_objects = dict(zip(order, pool.map(lambda s: one(s, output_dir=output_dir, **kw), order)))
+                say(f"all {len(sources)} C files compiled; linking {ext.name} ...")
+                return [o for s in sources for o in done_objects[s]]   # the linker's order, as given
+
+            if len(ext.sources) > 1:
+                say(f"{ext.name}: {len(ext.sources)} C files ({len(modules)} modules, "
+                    f"the rest mypyc's runtime), {n_jobs} at a time")
+            compiler.compile = compile
+            try:
+                return super().build_extension(ext)
+            finally:
+                del compiler.compile
+
+    return ParallelBuildExt
 
 
 def build(native_dir: Path = NATIVE_DIR) -> str:
@@ -38,17 +143,23 @@ def build(native_dir: Path = NATIVE_DIR) -> str:
     before = {source_key(p): digest(p) for p in sources()}
     paths = [name.replace(".", "/") + ".py" for name in COMPILED_MODULES]
     cwd = os.getcwd()
+    say = Progress()
+    n_jobs = jobs()
     with tempfile.TemporaryDirectory(prefix="workbench-native-") as tmp:
         os.chdir(root)  # mypyc names modules by their path from here
         try:
+            say(f"mypyc: type-checking {len(paths)} modules and writing them as C ...")
             # Third-party libraries count as Any (--no-site-packages): the compiled
             # modules use none of them, and checking pandas or pydantic takes minutes;
             # modules not compiled are read for their types only (silent).
             extensions = mypycify(["--ignore-missing-imports", "--no-site-packages", "--follow-imports=silent",
                                    "--disable-error-code=annotation-unchecked",
                                    "--cache-dir", str(Path(tmp) / "mypy-cache"), *paths], opt_level="3",
-                                  group_name=GROUP, target_dir=str(Path(tmp) / "c"))
+                                  group_name=GROUP, target_dir=str(Path(tmp) / "c"), multi_file=True)
+            say("C written; compiling ...")
+            from setuptools.command.build_ext import build_ext
             dist = Distribution({"name": "workbench-native", "ext_modules": extensions})
+            dist.cmdclass["build_ext"] = _parallel_build_ext(build_ext, say, n_jobs)
             cmd = dist.get_command_obj("build_ext")
             cmd.build_lib = str(Path(tmp) / "lib")
             cmd.build_temp = str(Path(tmp) / "tmp")
@@ -60,6 +171,7 @@ def build(native_dir: Path = NATIVE_DIR) -> str:
             raise RuntimeError(f"the C build failed: {type(err).__name__}: {err}") from None
         finally:
             os.chdir(cwd)
+            say.close()
         after = {source_key(p): digest(p) for p in sources()}
         if after != before:
             raise RuntimeError("a source changed during the build; build again")
@@ -84,7 +196,8 @@ def build(native_dir: Path = NATIVE_DIR) -> str:
             shutil.copytree(staging, native_dir)
         except OSError as err:  # e.g. an installed, read-only package: build in a source checkout
             raise RuntimeError(f"cannot write {native_dir}: {err}") from None
-    return f"compiled {len(COMPILED_MODULES)} modules into {native_dir}"
+    return (f"compiled {len(COMPILED_MODULES)} modules into {native_dir} in "
+            f"{time.perf_counter() - say.start:.0f} s ({n_jobs} at a time)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,9 +20,10 @@ from workbench.core.registry import get_game
 
 
 def _api(server, body=None, path=""):
+    from workbench.rooms.hosts import script_headers
     req = urllib.request.Request(server["url"] + "playtest/api/rooms" + path,
                                  data=None if body is None else json.dumps(body).encode(),
-                                 method="GET" if body is None else "POST")
+                                 method="GET" if body is None else "POST", headers=script_headers(server["url"]))
     with urllib.request.urlopen(req, timeout=60) as answer:
         return json.loads(answer.read())
 
@@ -94,7 +95,11 @@ def test_three_people_and_a_bot_play_pax_to_the_end(browser, server):
         form.locator("[name=clarity]").fill("4")
         form.locator("[name=length]").select_option("too short")
         form.locator("[name=text]").fill(f"seat {i} liked the Market")
-        form.locator("button").click()
+        # the questions about this person's own game, and the tester profile
+        for box in form.locator("textarea[name^='m:']").all():
+            box.fill(f"seat {i} about {box.get_attribute('name')[2:]}")
+        form.locator("select[name='m:profile']").select_option("monthly")
+        form.locator("button[type=submit]").click()
         expect(page.locator("#survey")).to_be_hidden()
     db = _journal(server)
     game = db.execute("SELECT * FROM games WHERE room = ?", (opened["room"],)).fetchone()
@@ -103,6 +108,12 @@ def test_three_people_and_a_bot_play_pax_to_the_end(browser, server):
     assert {m["by"] for m in moves} == {"person", "bot"} and len(moves) == _plies(pages[0])
     surveys = db.execute("SELECT * FROM surveys WHERE game = ? ORDER BY seat", (game["id"],)).fetchall()
     assert [s["seat"] for s in surveys] == [0, 1, 2] and surveys[1]["text"] == "seat 1 liked the Market"
+    answers = db.execute("SELECT * FROM answers WHERE game = ? ORDER BY seat, key", (game["id"],)).fetchall()
+    assert [(a["seat"], a["answer"]) for a in answers if a["key"] == "profile"] == [(i, "monthly") for i in range(3)]
+    assert all(a["answer"] == f"seat {a['seat']} about {a['key']}" for a in answers if a["key"] != "profile")
+    # the public texts are in the journal beside the moves, and every seat's log shows them
+    assert all(m["public"] for m in moves)
+    assert pages[0].locator("#log div").first.inner_text().startswith("1. ")
     # the journal's moves replay to the game the seats saw end
     pax = get_game("pax-transhumanity")
     state = pax.new_initial_state(GameConfig.from_dict(json.loads(game["config"])))
@@ -169,6 +180,8 @@ def test_a_seats_frames_and_page_hold_nothing_hidden(browser, server, gid):
     opened = _api(server, {"game": gid, "players": players, "seed": 5, "options": options,
                            "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * (players - 1)})
     context, page, frames = _open_seat(browser, next(iter(opened["links"].values())))
+    # the spectator link: the public view only, checked against every seat's secrets
+    watch_context, watch_page, watch_frames = _open_seat(browser, opened["spectator"])
     doms = []
     for _ in range(12):
         if not _take_turn([page]):
@@ -182,7 +195,8 @@ def test_a_seats_frames_and_page_hold_nothing_hidden(browser, server, gid):
     for frame in frames:
         msg = json.loads(frame)
         if msg.get("type") != "state":
-            assert msg.get("type") == "error" and "Secret" not in msg.get("message", "")
+            # one-line errors, and the chat (its lines come on their own, history first)
+            assert msg.get("type") in ("error", "chat") and "Secret" not in msg.get("message", "")
             continue
         state = states[msg["room"]["plies"]]
         strings, checks = _hidden(gid, state, 0)
@@ -202,4 +216,35 @@ def test_a_seats_frames_and_page_hold_nothing_hidden(browser, server, gid):
             assert s not in text, (gid, s)
     if gid != "meaning-made":
         assert seen_checks, "no frame had a rival's hidden value to check"
+    _check_spectator(gid, states, watch_frames, watch_page)
     context.close()
+    watch_context.close()
+
+
+def _check_spectator(gid, states, frames, page):
+    """Every frame the spectator link received holds no seat's hidden value (every
+    seat is a rival to it), its log no move's notation, and it never acts."""
+    checked = 0
+    for frame in frames:
+        msg = json.loads(frame)
+        if msg.get("type") != "state":
+            assert msg.get("type") in ("chat", "error")
+            continue
+        state = states[msg["room"]["plies"]]
+        strings, checks = _hidden(gid, state, -1)
+        body = json.dumps(msg)
+        for text in strings:
+            assert text not in body, (gid, "spectator", msg["room"]["plies"], text)
+        for path, allowed in checks:
+            value = msg["observation"]["table"]
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            assert value in allowed, (gid, "spectator", path, value)
+            checked += 1
+        assert msg["observation"]["legal"] == [] and all(e["action"] is None for e in msg["log"])
+    assert len(frames) > 3
+    if gid != "meaning-made":
+        assert checked, "no spectator frame had a hidden value to check"
+    strings, _ = _hidden(gid, states[-1], -1)
+    text = page.locator("body").inner_text()
+    assert not any(s in text for s in strings)

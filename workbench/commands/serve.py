@@ -28,6 +28,10 @@ def add_parser(sub) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1, this machine only; any other "
                         "address asks for a password)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="also answer requests addressed to NAME (a LAN name or a tunnel's host; "
+                        "repeatable; $WORKBENCH_ALLOWED_HOSTS adds more, comma separated). Requests "
+                        "naming any other host get 403, so a web page cannot reach the server by DNS rebinding")
     p.add_argument("--read-only", action="store_true",
                    help="no card edits, no saves, no sweeps: for showing the dashboard to playtesters")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
@@ -88,9 +92,11 @@ def run(args) -> int:
         if not images.is_dir():
             raise WorkbenchError(f"--tts-images {args.tts_images}: no such folder "
                                  "(make it with `workbench export tts GAME --host ADDRESS --out FILE.json`)")
+    from workbench.rooms.hosts import allowed_hosts
+    names = allowed_hosts(args.host, getattr(args, "allow_host", None) or ())
     try:
         serve(port=number, host=args.host, show=not args.no_browser, password=password,
-              read_only=args.read_only, tts_images=images)
+              read_only=args.read_only, tts_images=images, allowed=names)
     except OSError as exc:
         raise WorkbenchError(f"cannot listen on {args.host}:{number}: {exc.strerror or exc}") from None
     return 0

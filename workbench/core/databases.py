@@ -48,7 +48,7 @@ class Kind:
 
 #: ``WBH1`` and ``WBJ1`` in ASCII: what ``PRAGMA application_id`` holds in our files
 HISTORY = Kind("pool history", 0x57424831, 1, frozenset({"versions", "snapshots", "runs"}))
-JOURNAL = Kind("playtest journal", 0x57424A31, 1,
+JOURNAL = Kind("playtest journal", 0x57424A31, 2,   # = len(workbench.rooms.journal.MIGRATIONS)
                frozenset({"rooms", "seats", "games", "moves", "chat", "surveys", "events"}))
 
 

@@ -188,6 +188,10 @@ class Game(abc.ABC):
     role_label: str | None = None
     #: feature name -> default weight of :meth:`evaluate` (empty: not weighted)
     default_weights: Mapping[str, float] = {}
+    #: the file values behind an injected pool, when known (file name -> parsed
+    #: values; a Cards page session sets them): a playtest room keeps them so a
+    #: game resumes on its own pool (:mod:`workbench.rooms.pools`)
+    pool_files: Any = None
     #: the injected pool (None: the card folder's); a class default, so a
     #: subclass whose ``__init__`` skips ours still reads the folder
     _cards: Any = None
@@ -217,6 +221,16 @@ class Game(abc.ABC):
     #: the Play page's table drawer, "module:function" taking (game, state) and
     #: returning a Panel object; None: the generic drawing of ``observe(state)``
     table_drawer: ClassVar[str | None] = None
+    #: "module:function(game, table, active, config)" returning the HTML of one seat's
+    #: view of the table (its observation's ``table``), for the playtest seat page and the
+    #: Play page alike (workbench.dashboard.tabletop.view_html); None: a generic layout
+    view_drawer: ClassVar[str | None] = None
+    #: how a game ended (``GameResult.ending``) -> one sentence in the game's words,
+    #: for the end-of-game screen of a playtest seat
+    ending_words: ClassVar[Mapping[str, str]] = {}
+    #: move kind (the notation's first word) -> one line telling a player what the
+    #: move does, from the rules' clauses (the seat page's help beside its buttons)
+    move_help: ClassVar[Mapping[str, str]] = {}
     #: module of a board (``document(state)``, ``analyses(state)``,
     #: ``tables(state)``, ``caption(state)``, ``figure(state, title)``) for
     #: ``workbench board``, ``workbench graph`` without a card graph and the Board page
@@ -492,6 +506,18 @@ class Game(abc.ABC):
     #: True when some seat may not see part of the position; False for a
     #: perfect-information game, whose observation is the whole public view
     hidden_information: bool = False
+
+    def public_move(self, before: State, action, after: State) -> str:
+        """What the whole table saw of ``action`` (played in ``before``, giving
+        ``after``), as one line naming the player: the move log of every seat, a
+        spectator and the designer shows it. Default: the move in full for a
+        perfect-information game, only who moved otherwise; a game with hidden
+        information says in its own package what each kind of move shows
+        ("Brooke chose a Core Action", then the picks once revealed)."""
+        name = before.player_name(before.current_player())
+        if not self.hidden_information:
+            return f"{name}: {self.format_action(before, action)}"
+        return f"{name} moved"
 
     def observation(self, state: State, seat: int) -> dict:
         """What ``seat`` may know of ``state``, JSON-ready: ``seat``,

@@ -52,3 +52,30 @@ def seat_observation(game, state, seat: int, table: Mapping) -> dict:
         "legal": legal,
         "table": json_ready(table),
     }
+
+
+def _meet(values: list) -> Any:
+    """What every one of ``values`` (the same place in each seat's view) agrees
+    on: the value itself where all are equal; a mapping or same-length list
+    place by place (keys some view lacks are left out); :data:`HIDDEN` otherwise."""
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if all(isinstance(v, dict) for v in values):
+        keys = [k for k in first if all(k in v for v in values[1:])]
+        return {k: _meet([v[k] for v in values]) for k in keys}
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        return [_meet([v[i] for v in values]) for i in range(len(first))]
+    return HIDDEN
+
+
+def public_observation(game, state) -> dict:
+    """What every seat knows: the observation of a spectator. Its table is the
+    *meet* of all seats' tables (a value shown only where every seat is shown
+    the same value), so it can hold nothing some seat may not see, whatever the
+    game masks and however; it has no legal moves. With one seat it is that
+    seat's view."""
+    views = [game.observation(state, seat)["table"] for seat in range(state.num_players)]
+    current = None if state.is_terminal() else state.player_name(state.current_player())
+    return {"seat": None, "seat_index": None, "players": list(state.config.players), "to_move": False,
+            "acting": current, "over": state.is_terminal(), "legal": [], "table": _meet(views)}

@@ -130,7 +130,8 @@ def make_folder(path: str | Path, what: str = "") -> Path:
     try:
         real.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise WorkbenchError(os_error_message(exc, real, "creating the folder")) from None
+        raise WorkbenchError(f"{what + ': ' if what else ''}cannot write {real}: cannot create the folder "
+                             f"({exc.strerror or exc})") from None
     # a link planted between the check and the mkdir would show here
     if os.path.realpath(real) != str(real):
         raise PathRefused(f"{what or path}: {real} changed while it was being created; nothing written")

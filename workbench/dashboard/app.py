@@ -190,14 +190,23 @@ def create_app(served: bool = False, bench: Workbench | None = None, read_only: 
 
 
 def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password: str | None = None,
-          read_only: bool = False, tts_images=None):
+          read_only: bool = False, tts_images=None, allowed=None):
     """Serve the dashboard until interrupted; with ``password``, behind Panel's
-    basic-auth login (a fresh cookie secret per run, so old logins expire)."""
+    basic-auth login (a fresh cookie secret per run, so old logins expire).
+    Only requests addressed to a name of ``allowed`` (default:
+    :func:`workbench.rooms.hosts.allowed_hosts` of ``host``) are answered; any
+    other Host gets 403 on every route (:mod:`workbench.rooms.hosts`)."""
     import secrets
 
     from tornado.ioloop import IOLoop
 
-    origins = [f"{host}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
+    from workbench.rooms.hosts import allowed_hosts, guard_application, set_allowed
+
+    allowed = frozenset(allowed) if allowed is not None else allowed_hosts(host)
+    set_allowed(allowed)
+    # the dashboard's own websocket takes pages from the allowed names only
+    # (bokeh reads "host:port" and cannot take an IPv6 literal; such a page uses a name)
+    origins = sorted(f"{n}:{port}" for n in allowed if ":" not in n)
     auth = {"basic_auth": password, "cookie_secret": secrets.token_hex(32)} if password else {}
     loop = IOLoop.current()
     quiet_closed_sockets(loop.asyncio_loop)
@@ -208,7 +217,8 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
         pn.state.on_session_destroyed(_session_ended)
         return create_app(served=True, read_only=read_only)
 
-    from workbench.rooms.web import hall, routes
+    from workbench.rooms.web import hall, routes, set_served_at
+    set_served_at(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}")
     hall()   # open the playtest journal and resume its rooms before the first visitor
     # the Rules page's spelling dictionaries take seconds each: loaded once for the
     # process, on a thread, while the first visitor looks at other pages
@@ -217,9 +227,12 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
     # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
     # in), so that one folder of content-named PNGs is served as static files
     static = {"tts": str(tts_images)} if tts_images else {}
-    pn.serve({"/": app}, port=port, address=host,
-             websocket_origin=origins, show=show, title=TITLE, threaded=False, loop=loop,
-             extra_patterns=routes(password), static_dirs=static, **auth)
+    server = pn.serve({"/": app}, port=port, address=host,
+                      websocket_origin=origins, show=show, start=False, title=TITLE, threaded=False, loop=loop,
+                      extra_patterns=routes(password), static_dirs=static, **auth)
+    guard_application(server._tornado)   # before the first request is read
+    server.start()
+    loop.start()
 
 
 def _session_ended(context) -> None:

@@ -51,8 +51,9 @@ TABLE_MIN_WIDTH = 640
 
 
 class CardsPage(pn.viewable.Viewer):
-    """The game selector and the table on the left; the graph, the edit
-    report, the playtest and its flipped games on the right. The page depends
+    """The game selector and the table on the left; on the right the playtest
+    (its verdict at the top, beside the edit) and its flipped games, the edit
+    report and the graph. The page depends
     on the model: its pool's snapshot (table and graph), the selected card
     (graph) and the texts (message, report, undo/redo)."""
 
@@ -347,6 +348,9 @@ class CardsPage(pn.viewable.Viewer):
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")
-        right = pn.Column(self._info, self._graph, self._report, playtest, self._versions, width=780,
+        # the playtest first: its verdict sits beside the edit, in view without
+        # scrolling as soon as it exists (the graph is 560 px tall; below it the
+        # verdict was under the fold)
+        right = pn.Column(self._info, playtest, self._report, self._graph, self._versions, width=780,
                           styles={"flex": "0 0 780px"})
         return pn.FlexBox(left, right, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")

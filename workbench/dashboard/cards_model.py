@@ -32,6 +32,12 @@ from .pool import LivePool, live
 LEADING = ["name", "kind"]
 
 
+#: seconds a Cards page playtest runs at most: it ends at the first look after
+#: them (issue 47: an answer within a minute whatever the game's pace); the
+#: stream stops earlier once every metric is decided
+PLAYTEST_SECONDS = 60.0
+
+
 class CardsModel(BackgroundWork, param.Parameterized):
     """One game's card pool being tweaked, the last edit's report and the last
     paired playtest."""
@@ -42,6 +48,8 @@ class CardsModel(BackgroundWork, param.Parameterized):
     pool = param.ClassSelector(class_=LivePool, allow_refs=True,
                                doc="the live pool tweaked (with a dashboard: the one of its card_game)")
     playtest_games = param.Integer(default=200, bounds=(2, 20_000))
+    playtest_seconds = param.Number(default=PLAYTEST_SECONDS, bounds=(0.1, None),
+                                    doc="the run ends at the first look after this many seconds, decided or not")
     playtest_players = param.Integer(default=4, bounds=(1, 6))
     playtest_bots = param.String(default="greedy")
     running = param.Boolean(default=False)
@@ -258,6 +266,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         An edit or another game meanwhile stops it (its pools are no longer the
         ones on screen)."""
         from contextlib import closing
+        from workbench.sim.verdicts import UNDECIDED
         self.running, self.done_games = True, 0
         self.total_games = 2 * self.playtest_games
         self._stop.clear()
@@ -275,6 +284,16 @@ class CardsModel(BackgroundWork, param.Parameterized):
                     if self._stop.is_set():
                         self.message = (f"playtest stopped at {update.games} games per pool: "
                                         "the pool changed while it ran")
+                        return
+                    if not update.preview and not update.done and update.elapsed >= self.playtest_seconds:
+                        # the page's time budget: what this look decided stands (stopping
+                        # at a look spends no more error than going on), the rest says so
+                        open_ = sum(1 for r in update.rows if r["verdict"] == UNDECIDED)
+                        self.playtest_state = (f"stopped at {update.games} games per pool after "
+                                               f"{update.elapsed:.0f} s (the page's time budget): "
+                                               f"{len(update.rows) - open_} of {len(update.rows)} metrics decided")
+                        self.message = (f"paired playtest: {update.games} games per pool in {update.elapsed:.1f} s "
+                                        f"({self.playtest_state})")
                         return
             self.message = (f"paired playtest: {self.playtest.games} games per pool in "
                             f"{self.playtest.elapsed:.1f} s ({self.playtest_state}); "

@@ -49,14 +49,17 @@ def seed_text(seed) -> str:
 def paired_table(frame, old: str = "old", new: str = "new", names: tuple[str, str] | None = None):
     """A pandas table of text from a polars table with metric, ``old``,
     ``new``, diff, ci_low, ci_high: metric, the two values and one column
-    "difference [95% CI]" (so the interval is never off-screen)."""
+    "difference [95% CI]" (so the interval is never off-screen); a preview on
+    too few games for an interval says so there instead of ``+0 [+0, +0]``."""
     import pandas as pd
+    from workbench.sim.verdicts import TOO_FEW
     shown_old, shown_new = names or (old, new)
     rows = []
     verdicts = "verdict" in frame.columns  # a streamed playtest says what each look decided
     for r in frame.iter_rows(named=True):
+        too_few = verdicts and (r["verdict"] or "").startswith(TOO_FEW)
         row = {"metric": r["metric"], shown_old: sig3(r[old]), shown_new: sig3(r[new]),
-               "difference [95% CI]": with_interval(r["diff"], r["ci_low"], r["ci_high"])}
+               "difference [95% CI]": TOO_FEW if too_few else with_interval(r["diff"], r["ci_low"], r["ci_high"])}
         if verdicts:
             row["verdict"] = r["verdict"] or ""
         rows.append(row)

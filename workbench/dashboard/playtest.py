@@ -131,6 +131,8 @@ class PlaytestModel(param.Parameterized):
                 room.replace_with_bot(seat, "greedy")
             elif what == "link":
                 room.new_link(seat)
+            elif what == "spectator":
+                room.new_spectator_link()
             elif what == "replay":
                 self.replay(room_id)
                 return
@@ -144,8 +146,18 @@ class PlaytestModel(param.Parameterized):
         self.version += 1
 
     def link(self, token: str) -> str:
-        from workbench.rooms.web import seat_link
-        return seat_link(self.base_url or "http://127.0.0.1:5006", token)
+        from workbench.rooms.web import seat_link, served_at
+        return seat_link(self.base_url or served_at(), token)
+
+    def say(self, room_id: str, text: str) -> None:
+        """The designer's chat line to a room (every seat and the spectators read it)."""
+        try:
+            room = self.hall().get(room_id)
+            room.send_chat(room.chat(None, text))
+            self.message = f"room {room_id}: said"
+        except WorkbenchError as exc:
+            self.message = f"room {room_id}: {exc}"
+        self.version += 1
 
     def replay(self, room_id: str) -> None:
         """Open the room's current game on the Play page (Match replay)."""
@@ -225,7 +237,8 @@ class PlaytestPage(pn.viewable.Viewer):
         hall = self.model.hall()
         return tuple((r.id, r.closed, r.paused, r.number, len(r.moves), len(r.surveyed),
                       tuple(s.connected for s in r.seats), tuple(s.kind for s in r.seats),
-                      tuple(s.token_hash for s in r.seats)) for r in hall.rooms.values())
+                      tuple(s.token_hash for s in r.seats), r.spectator_hash, len(r.chat_lines),
+                      tuple(c["text"] for c in r.chat_lines[-1:])) for r in hall.rooms.values()) + tuple(hall.broken)
 
     def refresh(self, force: bool = False) -> None:
         sig = self._signature()
@@ -237,7 +250,11 @@ class PlaytestPage(pn.viewable.Viewer):
             self.rooms.objects = [pn.pane.Alert(md(why), alert_type="info")]
             self.open_button.disabled = True
             return
-        self.rooms.objects = [self._room_card(r) for r in self.model.hall().rooms.values()] or [
+        hall = self.model.hall()
+        broken = [pn.pane.Alert(f"Room {md(b['id'])} ({md(b['game'])}) could not be resumed: {md(b['reason'])}. "
+                                "The journal keeps its moves; the other rooms run.", alert_type="danger",
+                                css_classes=["playtest-broken"]) for b in hall.broken.values()]
+        self.rooms.objects = broken + [self._room_card(r) for r in hall.rooms.values()] or [
             pn.pane.Markdown("*No room is open.*")]
         import pandas as pd
         self.games.value = pd.DataFrame(self.model.journal_games(),
@@ -246,6 +263,16 @@ class PlaytestPage(pn.viewable.Viewer):
     def _open_selected(self) -> None:
         if self.games.selection and not self.model.available():
             self.model.open_journal_game(int(self.games.value.iloc[self.games.selection[0]]["id"]))
+
+    def _link_cell(self, link: str | None, hint: str | None, note: str = "") -> list:
+        """A seat's (or the spectators') link, clickable, with a button copying it."""
+        if link is None:
+            return [pn.pane.Markdown(f"issued ({md(hint or '')}…); make a new one to copy it" if hint else
+                                     "none yet", width=420)]
+        copy = pn.widgets.Button(label="Copy", width=70)
+        copy.js_on_click(code=f"navigator.clipboard.writeText({json.dumps(link)})")
+        text = f"[{md(link)}]({link})" + (f" · {md(note)}" if note else "")
+        return [pn.pane.Markdown(text, width=420, css_classes=["playtest-link"]), copy]
 
     def _button(self, label: str, room_id: str, what: str, seat: int | None = None, kind: str = "default"):
         b = pn.widgets.Button(label=label, color=kind, width=130)
@@ -257,24 +284,28 @@ class PlaytestPage(pn.viewable.Viewer):
         state = room.state
         status = ("over: " + room.game.result(state).ending if room.over else
                   "paused" if room.paused else f"{room.acting_seat().name} to move")
-        rows = ["| Seat | Who | Link | |", "| --- | --- | --- | --- |"]
+        rows = ["| Seat | Who |", "| --- | --- |"]
         seat_buttons = []
         for s in room.seats:
             if s.kind == "person":
-                link = m.link(s.token) if s.token else f"issued ({s.token_hint}…); make a new one to copy it"
                 who = "person, " + ("here" if s.connected else "away")
                 seat_buttons.append(pn.Row(pn.pane.Markdown(f"**{md(s.name)}**", width=120),
+                                           *self._link_cell(m.link(s.token) if s.token else None, s.token_hint),
                                            self._button("New link", room.id, "link", s.index),
                                            self._button("Bot takes over", room.id, "bot", s.index)))
             else:
-                link, who = "", f"bot ({md(s.bot)})"
-            rows.append(f"| {md(s.name)} | {who} | `{link}` | |")
+                who = f"bot ({md(s.bot)})"
+            rows.append(f"| {md(s.name)} | {who} |")
+        watch = m.link(room.spectator_token) if room.spectator_token else None
+        seat_buttons.append(pn.Row(pn.pane.Markdown("**Spectators**", width=120),
+                                   *self._link_cell(watch, None, "the public view: what every seat knows"),
+                                   self._button("New spectator link", room.id, "spectator")))
         views = []
         for s in room.seats:
             obs = room.game.observation(state, s.index)
             views.append((s.name, pn.pane.JSON(obs["table"], depth=2, sizing_mode="stretch_width")))
         log = room.move_log(None)[-12:]
-        log_md = "\n".join(f"{e['ply'] + 1}. {md(e['seat'])}: `{e['action']}`" for e in log) or "*no move yet*"
+        log_md = "\n".join(f"{e['ply'] + 1}. {md(e['public'])} (`{e['action']}`)" for e in log) or "*no move yet*"
         controls = pn.Row(self._button("Resume" if room.paused else "Pause", room.id, "pause"),
                           self._button("Undo last move", room.id, "undo"),
                           self._button("Next game", room.id, "next"),
@@ -283,8 +314,14 @@ class PlaytestPage(pn.viewable.Viewer):
         head = (f"### Room {room.id}: {md(room.game.name)}, game {room.number}\n"
                 f"{status} · {len(room.moves)} moves · pool version `{room.pool_version}` · "
                 f"surveys {len(room.surveyed)}/{sum(1 for s in room.seats if s.kind == 'person')}")
+        chat_md = "\n".join(f"- **{md(room.seats[c['seat']].name if c['seat'] is not None else 'designer')}**: "
+                            f"{md(c['text'])}" for c in room.chat_lines) or "*no chat yet*"
+        say = pn.widgets.TextInput(placeholder="say something to the table", max_length=400, width=420)
+        say_button = pn.widgets.Button(label="Say", width=80)
+        say_button.on_click(lambda e: (self.model.say(room.id, say.value), setattr(say, "value", "")))
+        chat = pn.Column(pn.pane.Markdown(chat_md, css_classes=["playtest-chat"]), pn.Row(say, say_button))
         return pn.Card(pn.pane.Markdown(head), pn.pane.Markdown("\n".join(rows)), *seat_buttons, controls,
-                       pn.Tabs(*views, ("Moves", pn.pane.Markdown(log_md))),
+                       pn.Tabs(*views, ("Moves", pn.pane.Markdown(log_md)), ("Chat", chat)),
                        title=f"Room {room.id}", sizing_mode="stretch_width", css_classes=["playtest-room"])
 
     def __panel__(self):

@@ -6,7 +6,14 @@ the dashboard never re-derives a rule. Each game gets a drawer that lays those
 values out like its table (tracks, rows of cards, player mats): a game names
 its drawer in ``Game.table_drawer`` (its own ``tabletop.py``, built from the
 helpers here); a game without one is drawn by :func:`draw_generic`. Drawers
-return Panel objects."""
+return Panel objects.
+
+A playtest seat's page shows the same drawing, built by :func:`view_html` from
+that seat's observation only (``Game.observation(state, seat)["table"]``, the
+same shape as ``observe`` with what the seat may not see masked): a game names
+the function in ``Game.view_drawer`` (``module:function(game, table, active)``
+returning HTML), and its Play page drawer draws ``observe(state)`` with it, so
+the two never drift apart. Everything interpolated is escaped here."""
 
 from __future__ import annotations
 
@@ -16,9 +23,6 @@ import shutil
 import subprocess
 from html import escape
 from typing import Callable
-
-import panel as pn
-
 
 CSS = """
 <style>
@@ -119,6 +123,17 @@ def draw_table(game, state):
     return resolve(game.table_drawer)(game, state)
 
 
+def view_html(game, table: dict, active: str | None, config) -> str:
+    """HTML of one seat's view of the table (``table``: its observation's
+    ``table``; ``active``: who acts; ``config``: the game's public set-up):
+    ``Game.view_drawer``, else the generic layout. Reads nothing but these (and
+    the game's card data)."""
+    if game.view_drawer is None:
+        return CSS + f"<div class='wb-table'>{generic_body(dict(table), active)}</div>"
+    from workbench.core.game import resolve
+    return CSS + f"<div class='wb-table'>{resolve(game.view_drawer)(game, dict(table), active, config)}</div>"
+
+
 # -- small HTML helpers used by the drawers ------------------------------------------
 
 def stat(label: str, value) -> str:
@@ -130,10 +145,16 @@ def term_stat(game, key: str, value) -> str:
     return f"<div class='wb-stat'><b>{term_label(game, key)}</b>{escape(_fmt(value))}</div>"
 
 
+def card(name, css: str = "", inner: str | None = None) -> str:
+    """One card, named in ``data-card`` (a seat page plays a card by its click)."""
+    text = escape(str(name))
+    return f"<span class='wb-card {css}' data-card='{text}'>{inner if inner is not None else text}</span>"
+
+
 def cards(names, css: str = "") -> str:
     if not names:
         return "<em>none</em>"
-    return "".join(f"<span class='wb-card {css}'>{escape(str(n))}</span>" for n in names)
+    return "".join(card(n, css) for n in names)
 
 
 def track(value: int, low: int, high: int, *, danger_below: int | None = None) -> str:
@@ -170,15 +191,14 @@ def to_move(state) -> str | None:
 
 
 def html_pane(body: str, **kw):
+    import panel as pn
     return pn.pane.HTML(CSS + f"<div class='wb-table'>{body}</div>", sizing_mode="stretch_width", **kw)
 
 
 # -- the generic drawer -----------------------------------------------------------------
 
-def draw_generic(game, state):
-    """Any game: its observed numbers as a strip, its card rows, one mat per
-    player."""
-    obs = dict(game.observe(state) or {})
+def generic_body(obs: dict, active: str | None) -> str:
+    """Any game's view: its numbers as a strip, its card rows, one mat per player."""
     players = obs.pop("players", {}) or {}
     scalars = {k: v for k, v in obs.items() if not isinstance(v, (list, tuple, dict))}
     rows = {k: v for k, v in obs.items() if isinstance(v, (list, tuple))}
@@ -189,7 +209,13 @@ def draw_generic(game, state):
     for key, value in other.items():
         body += f"<div class='wb-row'><b>{escape(key)}</b>{escape(_fmt(value))}</div>"
     if players:
-        body += mats(players, to_move(state),
+        body += mats(players, active,
                      lambda n, vals: "".join(f"<div>{escape(str(k))}: <b>{escape(_fmt(v))}</b></div>"
                                              for k, v in vals.items()))
-    return html_pane(body)
+    return body
+
+
+def draw_generic(game, state):
+    """Any game: its observed numbers as a strip, its card rows, one mat per
+    player."""
+    return html_pane(generic_body(dict(game.observe(state) or {}), to_move(state)))

@@ -61,9 +61,25 @@ MIGRATIONS = [
     CREATE TABLE events (
         id INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT, at REAL NOT NULL);
     """,
+    # 2: a room's pause survives a restart; a copy of each pool a game was played on
+    # that the card folder's history cannot give back (an unsaved edited pool...)
+    """
+    ALTER TABLE rooms ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE moves ADD COLUMN public TEXT;
+    ALTER TABLE rooms ADD COLUMN spectator_hash TEXT;
+    CREATE TABLE pools (
+        version TEXT PRIMARY KEY, game TEXT NOT NULL, files TEXT NOT NULL, at REAL NOT NULL);
+    CREATE TABLE answers (
+        game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL, key TEXT NOT NULL,
+        moment TEXT, question TEXT NOT NULL, answer TEXT, at REAL NOT NULL,
+        PRIMARY KEY (game, seat, key));
+    """,
 ]
 
 SURVEY_LENGTHS = ("too short", "about right", "too long")
+
+from workbench.core.databases import JOURNAL as _KIND  # noqa: E402 - checked beside the migrations it counts
+assert _KIND.schema == len(MIGRATIONS), "workbench.core.databases.JOURNAL.schema must count the migrations"
 
 
 class Journal:
@@ -162,6 +178,19 @@ class Journal:
         cols = ", ".join(f"{k} = ?" for k in fields)
         self._write(f"UPDATE seats SET {cols} WHERE room = ? AND seat = ?", (*fields.values(), room_id, seat))
 
+    def set_paused(self, room_id: str, paused: bool) -> None:
+        self._write("UPDATE rooms SET paused = ? WHERE id = ?", (int(paused), room_id))
+
+    def keep_pool(self, version: str, game: str, files: dict) -> None:
+        """Keep pool ``version``'s file values (once per version)."""
+        self._write("INSERT OR IGNORE INTO pools (version, game, files, at) VALUES (?, ?, ?, ?)",
+                    (version, game, json.dumps(files, ensure_ascii=False, default=str), time.time()))
+
+    def pool(self, version: str) -> dict | None:
+        """The file values kept for pool ``version``, or None."""
+        rows = self._rows("SELECT files FROM pools WHERE version = ?", (version,))
+        return json.loads(rows[0]["files"]) if rows else None
+
     def close_room(self, room_id: str) -> None:
         self._write("UPDATE rooms SET status = 'closed', closed = ? WHERE id = ?", (time.time(), room_id))
 
@@ -169,9 +198,15 @@ class Journal:
         return self._write("INSERT INTO games (room, number, config, pool_version, started) VALUES (?, ?, ?, ?, ?)",
                            (room_id, number, json.dumps(config), pool_version, time.time()))
 
-    def add_move(self, game_id: int, ply: int, seat: int, by: str, action: str, think_ms: float | None) -> None:
-        self._write("INSERT INTO moves (game, ply, seat, by, action, think_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, ply, seat, by, action, think_ms, time.time()))
+    def add_move(self, game_id: int, ply: int, seat: int, by: str, action: str, think_ms: float | None,
+                 public: str | None = None) -> None:
+        """One move: its notation and ``public``, what the whole table saw of it
+        (``Game.public_move``)."""
+        self._write("INSERT INTO moves (game, ply, seat, by, action, think_ms, at, public) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (game_id, ply, seat, by, action, think_ms, time.time(), public))
+
+    def set_spectator(self, room_id: str, digest: str | None) -> None:
+        self._write("UPDATE rooms SET spectator_hash = ? WHERE id = ?", (digest, room_id))
 
     def undo_move(self, game_id: int, ply: int) -> None:
         self._write("UPDATE moves SET undone = 1 WHERE game = ? AND ply = ? AND undone = 0", (game_id, ply))
@@ -181,13 +216,47 @@ class Journal:
                     (time.time(), status, json.dumps(outcome) if outcome is not None else None, game_id))
 
     def add_chat(self, room_id: str, seat: int | None, text: str) -> None:
-        self._write("INSERT INTO chat (room, seat, text, at) VALUES (?, ?, ?, ?)", (room_id, seat, text, time.time()))
+        """One chat line, committed before the line is shown (a server killed with
+        -9 keeps it: WAL) but without waiting for the disk to sync: a chatty table
+        must not hold up every room's moves. The next move's synced commit carries it
+        to the disk."""
+        with self.lock:
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._write("INSERT INTO chat (room, seat, text, at) VALUES (?, ?, ?, ?)",
+                            (room_id, seat, text, time.time()))
+            finally:
+                self.db.execute("PRAGMA synchronous=FULL")
 
     def add_survey(self, game_id: int, seat: int, answers: dict) -> None:
         self._write("INSERT OR REPLACE INTO surveys (game, seat, fun, clarity, length, strongest, weakest, text, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game_id, seat, answers.get("fun"), answers.get("clarity"), answers.get("length"),
                      answers.get("strongest"), answers.get("weakest"), answers.get("text"), time.time()))
+
+    def add_answers(self, game_id: int, seat: int, rows: list[dict]) -> None:
+        """A person's answers to the questions about their own game (``key``,
+        ``moment`` shown, ``question``, ``answer``), in one transaction."""
+        now = time.time()
+        with self.lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for r in rows:
+                    self.db.execute("INSERT OR REPLACE INTO answers (game, seat, key, moment, question, answer, at) "
+                                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                    (game_id, seat, r["key"], r.get("moment"), r["question"], r.get("answer"), now))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def answers(self, game_id: int | None = None, room_id: str | None = None) -> list[dict]:
+        if room_id is not None:
+            return self._rows("SELECT a.* FROM answers a JOIN games g ON g.id = a.game WHERE g.room = ? "
+                              "ORDER BY a.game, a.seat, a.key", (room_id,))
+        if game_id is None:
+            return self._rows("SELECT * FROM answers ORDER BY game, seat, key")
+        return self._rows("SELECT * FROM answers WHERE game = ? ORDER BY seat, key", (game_id,))
 
     def add_event(self, room_id: str, kind: str, detail: str = "") -> None:
         self._write("INSERT INTO events (room, kind, detail, at) VALUES (?, ?, ?, ?)", (room_id, kind, detail, time.time()))
@@ -214,7 +283,11 @@ class Journal:
         where = "" if include_undone else " AND undone = 0"
         return self._rows(f"SELECT * FROM moves WHERE game = ?{where} ORDER BY ply, at", (game_id,))
 
-    def chat(self, room_id: str) -> list[dict]:
+    def chat(self, room_id: str, last: int | None = None) -> list[dict]:
+        """The room's chat, oldest first (only the ``last`` lines when given)."""
+        if last is not None:
+            return self._rows("SELECT * FROM (SELECT * FROM chat WHERE room = ? ORDER BY id DESC LIMIT ?) "
+                              "ORDER BY id", (room_id, int(last)))
         return self._rows("SELECT * FROM chat WHERE room = ? ORDER BY id", (room_id,))
 
     def surveys(self, game_id: int | None = None) -> list[dict]:
@@ -245,4 +318,4 @@ class Journal:
         return self._rows(f"SELECT * FROM {name}")
 
 
-TABLES = ("rooms", "seats", "games", "moves", "chat", "surveys", "events")
+TABLES = ("rooms", "seats", "games", "moves", "chat", "surveys", "events", "pools", "answers")

@@ -28,12 +28,21 @@ from tornado.ioloop import IOLoop
 from workbench.core.errors import WorkbenchError
 
 from .journal import Journal, journal_path
+from .hosts import origin_refusal
 from .room import MAX_CONNECTIONS_PER_SEAT, Room, RoomError, RoomHall, Throttle
+from .wire import read_message
 
 log = logging.getLogger(__name__)
 
 PAGE = Path(__file__).with_name("seat.html")
 MAX_FRAME = 16_384                  # bytes in one message from a seat
+MAX_SOCKETS_PER_ADDRESS = 48        # a LAN party behind one router, each with a tab or two
+MESSAGES_PER_ADDRESS = 60           # a second, over every socket from one address
+MAX_UNIDENTIFIED = 32               # sockets (from anywhere) that have not said which seat they are
+MAX_UNIDENTIFIED_PER_ADDRESS = 8
+MAX_SPECTATORS = 16                 # tabs on one room's spectator link
+LOOPBACK = {"127.0.0.1", "::1"}
+HELLO_TIMEOUT_S = 10                # a socket that says no hello in this time is closed
 
 _hall: RoomHall | None = None
 _driver: "Driver | None" = None
@@ -122,53 +131,141 @@ class SeatPage(tornado.web.RequestHandler):
         self.write(PAGE.read_bytes())
 
 
+class Doorway:
+    """Limits on websockets that do not depend on the tab: per address (how many
+    sockets, how many messages a second) and for sockets that have not yet said
+    which seat they are (how many, and how long they may wait)."""
+
+    def __init__(self):
+        self.open: dict[str, int] = {}          # address -> open sockets
+        self.unidentified: dict[str, int] = {}  # address -> sockets not yet holding a seat
+        self.throttles: dict[str, Throttle] = {}
+
+    def admit(self, address: str) -> str | None:
+        """Count a new socket from ``address``; why it is refused, or None."""
+        if address not in LOOPBACK and self.open.get(address, 0) >= MAX_SOCKETS_PER_ADDRESS:
+            return "too many connections from your address"
+        if sum(self.unidentified.values()) >= MAX_UNIDENTIFIED or (
+                address not in LOOPBACK and self.unidentified.get(address, 0) >= MAX_UNIDENTIFIED_PER_ADDRESS):
+            return "too many connections waiting to say which seat they are"
+        self.open[address] = self.open.get(address, 0) + 1
+        self.unidentified[address] = self.unidentified.get(address, 0) + 1
+        return None
+
+    def identified(self, address: str) -> None:
+        self._drop(self.unidentified, address)
+
+    def left(self, address: str, identified: bool) -> None:
+        self._drop(self.open, address)
+        if not identified:
+            self._drop(self.unidentified, address)
+        if address not in self.open:
+            self.throttles.pop(address, None)
+
+    def allow(self, address: str) -> bool:
+        # the designer's own machine (scripts, the benchmark's twenty seats) is held
+        # by the per-seat limit only; a page of another site cannot open a socket
+        # here at all (Origin and Host are checked first)
+        if address in LOOPBACK:
+            return True
+        throttle = self.throttles.get(address)
+        if throttle is None:
+            throttle = self.throttles[address] = Throttle(MESSAGES_PER_ADDRESS)
+        return throttle.allow()
+
+    @staticmethod
+    def _drop(counts: dict, address: str) -> None:
+        left = counts.get(address, 0) - 1
+        if left > 0:
+            counts[address] = left
+        else:
+            counts.pop(address, None)
+
+
+doorway = Doorway()
+
+
+class Tab:
+    """One seat's open tab as the room sees it: called with a frame to send it;
+    :meth:`close` ends the connection (the seat was taken away)."""
+
+    def __init__(self, socket: "SeatSocket"):
+        self.socket = socket
+
+    def __call__(self, frame: str) -> None:
+        self.socket.send_frame(frame)
+
+    def close(self) -> None:
+        self.socket.ousted()
+
+
 class SeatSocket(tornado.websocket.WebSocketHandler):
-    """One browser tab of one seat."""
+    """One browser tab of one seat. Tornado's own ``check_origin`` refuses a
+    socket opened by a page of another origin; the Host allow-list
+    (:mod:`workbench.rooms.hosts`) has already refused a foreign name."""
 
     room: Room | None = None
     seat = None
+    tab: Tab | None = None
+    address = ""
+    admitted = False
 
     @property
     def max_message_size(self) -> int:
         return MAX_FRAME
 
     def open(self) -> None:
-        self.throttle = Throttle()
+        self.address = self.request.remote_ip or ""
+        why = doorway.admit(self.address)
+        if why is not None:
+            # "busy", not "refused": the page tries again a little later
+            self.send_frame(json.dumps({"type": "busy", "message": why}))
+            self.close(1008, "refused")
+            return
+        self.admitted = True
+        self.deadline = IOLoop.current().call_later(HELLO_TIMEOUT_S, self._too_slow)
 
-    def _send(self, frame: str) -> None:
+    def _too_slow(self) -> None:
+        if self.room is None:
+            self.send_frame(json.dumps({"type": "refused", "message": "no seat link was given in time"}))
+            self.close(1008, "no hello")
+
+    def send_frame(self, frame: str) -> None:
         try:
             self.write_message(frame)
         except tornado.websocket.WebSocketClosedError:
             pass
 
+    def ousted(self) -> None:
+        """The seat was taken from this tab (it has been told why): end it."""
+        self.close(1000, "seat taken away")
+
     def _error(self, message: str) -> None:
-        self._send(json.dumps({"type": "error", "message": message}))
+        self.send_frame(json.dumps({"type": "error", "message": message}))
 
     def on_message(self, message) -> None:
-        if not self.throttle.allow():
+        seat = self.seat
+        if not doorway.allow(self.address) or (seat is not None and not seat.throttle.allow()):
             self._error("too many messages: slow down")
             return
         try:
-            data = json.loads(message)
-            if not isinstance(data, dict):
-                raise ValueError
-        except ValueError:
-            self._error("not a message this page sends")
-            return
-        kind = data.get("type")
-        try:
+            data = read_message(message)
+            kind = data.get("type")
             if self.room is None:
                 if kind != "hello":
                     raise RoomError("say hello with your link first")
                 self._hello(str(data.get("token") or ""))
                 return
-            room, seat = self.room, self.seat
-            if seat.kind != "person" or self._send not in seat.connections:
+            room = self.room
+            if seat is None:
+                raise RoomError("a spectator watches: nothing to send")
+            if seat.kind != "person" or self.tab not in seat.connections:
                 raise RoomError("this seat is no longer yours")
             if kind == "move":
                 room.move(seat.index, str(data.get("text") or ""))
             elif kind == "chat":
-                room.chat(seat.index, str(data.get("text") or ""))
+                room.send_chat(room.chat(seat.index, str(data.get("text") or "")))
+                return      # a chat line is sent on its own: nothing else changed
             elif kind == "survey":
                 answers = data.get("answers")
                 room.survey(seat.index, answers if isinstance(answers, dict) else {})
@@ -183,25 +280,35 @@ class SeatSocket(tornado.websocket.WebSocketHandler):
         try:
             room, seat = hall().find_seat(token)
         except RoomError as exc:
-            self._send(json.dumps({"type": "refused", "message": str(exc)}))
-            self.close()
+            self.send_frame(json.dumps({"type": "refused", "message": str(exc)}))
+            self.close(1008, "refused")
             return
-        if len(seat.connections) >= MAX_CONNECTIONS_PER_SEAT:
-            self._send(json.dumps({"type": "refused", "message": "this seat is open in too many tabs"}))
-            self.close()
+        tabs = room.spectators if seat is None else seat.connections
+        if len(tabs) >= (MAX_SPECTATORS if seat is None else MAX_CONNECTIONS_PER_SEAT):
+            self.send_frame(json.dumps({"type": "refused", "message": "this link is open in too many tabs"}))
+            self.close(1008, "refused")
             return
-        self.room, self.seat = room, seat
+        self.room, self.seat, self.tab = room, seat, Tab(self)
+        doorway.identified(self.address)
+        IOLoop.current().remove_timeout(self.deadline)
         room.on_change = driver().changed
-        seat.connections.append(self._send)
+        tabs.append(self.tab)
+        self.send_frame(room.chat_frame(room.chat_lines, history=True))
         driver().changed(room)   # everyone sees the seat arrive; a reconnecting seat gets the game where it was
 
     def on_close(self) -> None:
-        if self.seat is not None and self._send in self.seat.connections:
-            self.seat.connections.remove(self._send)
+        if not self.admitted:
+            return
+        self.admitted = False
+        doorway.left(self.address, identified=self.room is not None)
+        if self.room is None:
+            IOLoop.current().remove_timeout(self.deadline)
+        elif self.seat is None:
+            if self.tab in self.room.spectators:
+                self.room.spectators.remove(self.tab)
+        elif self.tab in self.seat.connections:
+            self.seat.connections.remove(self.tab)
             driver().changed(self.room)
-
-
-LOOPBACK = {"127.0.0.1", "::1"}
 
 
 class DesignerApi(tornado.web.RequestHandler):
@@ -209,9 +316,12 @@ class DesignerApi(tornado.web.RequestHandler):
     ``POST /playtest/api/rooms`` opens a room and answers its seat links,
     ``GET /playtest/api/rooms/<id>`` is the designer's view of a room,
     ``POST .../<id>/<action>`` pauses, resumes, undoes, starts the next game or
-    puts a bot in a seat, ``DELETE`` the room's path ends it. On a server beyond loopback (a password
-    set) it needs ``Authorization: Bearer <password>``; otherwise callers from
-    this machine only."""
+    puts a bot in a seat or says a chat line, ``DELETE`` the room's path ends it.
+    On a server beyond loopback (a password set) it needs ``Authorization: Bearer
+    <password>``; otherwise callers from this machine only. Whatever changes
+    something needs ``Origin`` naming this server and a JSON body
+    (:func:`workbench.rooms.hosts.origin_refusal`): a page of another site can
+    send neither."""
 
     def initialize(self, password: str | None = None) -> None:
         self.password = password
@@ -225,10 +335,20 @@ class DesignerApi(tornado.web.RequestHandler):
                 raise tornado.web.HTTPError(403, reason="the designer's password is needed")
         elif self.request.remote_ip not in LOOPBACK:
             raise tornado.web.HTTPError(403, reason="from this machine only")
+        why = origin_refusal(self.request.method, self.request.headers, needs_json=self.request.method == "POST")
+        if why is not None:
+            raise tornado.web.HTTPError(403, reason=why)
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        # one line, never a page or a traceback
+        self.finish({"error": self._reason})
 
     def _fail(self, exc: Exception) -> None:
         self.set_status(400)
         self.finish({"error": str(exc)})
+
+    def _body(self) -> dict:
+        return read_message(self.request.body or b"{}", "request body")
 
     def post(self, room_id: str | None = None, action: str | None = None) -> None:
         from workbench.core.registry import get_game
@@ -236,7 +356,7 @@ class DesignerApi(tornado.web.RequestHandler):
             self._act(room_id, action or "")
             return
         try:
-            body = json.loads(self.request.body or b"{}")
+            body = self._body()
             game = get_game(str(body["game"]))
             players = int(body.get("players") or game.default_players)
             room = hall().open_room(game, players, list(body.get("seats") or [{"kind": "person"}] * players),
@@ -247,13 +367,14 @@ class DesignerApi(tornado.web.RequestHandler):
             return
         driver().changed(room)
         base = f"{self.request.protocol}://{self.request.host}"
-        self.finish({"room": room.id, "links": {s.name: seat_link(base, s.token) for s in room.seats if s.token}})
+        self.finish({"room": room.id, "links": {s.name: seat_link(base, s.token) for s in room.seats if s.token},
+                     "spectator": seat_link(base, room.spectator_token)})
 
     def _act(self, room_id: str, action: str) -> None:
         """``POST /playtest/api/rooms/<id>/<action>``: pause, resume, undo, next,
-        or bot/<seat> (body ``{"seat": n, "bot": "greedy"}``)."""
+        bot (body ``{"seat": n, "bot": "greedy"}``) or chat (body ``{"text": "..."}``)."""
         try:
-            body = json.loads(self.request.body or b"{}")
+            body = self._body()
             room = hall().get(room_id)
             if action in ("pause", "resume"):
                 room.set_paused(action == "pause")
@@ -263,8 +384,16 @@ class DesignerApi(tornado.web.RequestHandler):
                 room.start_game()
             elif action == "bot":
                 room.replace_with_bot(int(body["seat"]), str(body.get("bot") or "greedy"))
+            elif action == "chat":
+                room.send_chat(room.chat(None, str(body.get("text") or "")))
+            elif action == "spectator":
+                token = room.new_spectator_link()
+                driver().changed(room)
+                self.finish({"room": room_id, "done": action,
+                             "spectator": seat_link(f"{self.request.protocol}://{self.request.host}", token)})
+                return
             else:
-                raise RoomError(f"unknown action {action!r}; pause, resume, undo, next or bot")
+                raise RoomError(f"unknown action {action!r}; pause, resume, undo, next, bot, chat or spectator")
         except (WorkbenchError, KeyError, TypeError, ValueError) as exc:
             self._fail(exc)
             return
@@ -273,8 +402,10 @@ class DesignerApi(tornado.web.RequestHandler):
 
     def get(self, room_id: str | None = None, action: str | None = None) -> None:
         if not room_id:
-            self.finish({"rooms": [{"id": r.id, "game": r.game.ref, "plies": len(r.moves), "over": r.over}
-                                   for r in hall().rooms.values()]})
+            self.finish({"rooms": [{"id": r.id, "game": r.game.ref, "plies": len(r.moves), "over": r.over,
+                                    "paused": r.paused, "pool_version": r.pool_version}
+                                   for r in hall().rooms.values()],
+                         "not_resumed": list(hall().broken.values())})
             return
         try:
             self.set_header("Content-Type", "application/json")
@@ -295,6 +426,19 @@ def routes(password: str | None = None) -> list[tuple]:
     """The Tornado routes to add to the dashboard server (``extra_patterns``)."""
     return [(r"/playtest/seat", SeatPage), (r"/playtest/ws", SeatSocket),
             (r"/playtest/api/rooms/?([0-9a-f]*)/?([a-z]*)", DesignerApi, {"password": password})]
+
+
+_served_at = "http://127.0.0.1:5006"
+
+
+def set_served_at(base: str) -> None:
+    """Where this server listens (``workbench serve`` sets it): the links' default start."""
+    global _served_at
+    _served_at = base
+
+
+def served_at() -> str:
+    return _served_at
 
 
 def seat_link(base: str, token: str) -> str:

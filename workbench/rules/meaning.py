@@ -222,28 +222,51 @@ def _count_concepts(text: str, lang: str) -> Counter:
         return out
     toks = tokens(text)
     claimed = [False] * len(toks)
-    for phrase, name in lex.phrase_index:
+    # where each phrase may start: the phrases whose first word a token is, asked once
+    # per token for the whole review (the same answer as trying every phrase at every
+    # place, which was most of a first review's time in this function)
+    starts: dict[int, list[int]] = {}
+    for i, t in enumerate(toks):
+        for pi in _phrase_starts(t, lex):
+            starts.setdefault(pi, []).append(i)
+    for pi, (phrase, name) in enumerate(lex.phrase_index):
         n = len(phrase)
-        i = 0
-        while i + n <= len(toks):
-            if not any(claimed[i:i + n]) and all(_phrase_word(toks[i + k], phrase[k], lex) for k in range(n)):
+        free_from = 0
+        for i in starts.get(pi, ()):
+            if i < free_from or i + n > len(toks):
+                continue
+            if not any(claimed[i:i + n]) and all(_phrase_word(toks[i + k], phrase[k], lex) for k in range(1, n)):
                 out[name] += 1
                 for k in range(n):
                     claimed[i + k] = True
-                i += n
-            else:
-                i += 1
+                free_from = i + n
     for i, t in enumerate(toks):
-        if claimed[i]:
-            continue
-        for name, c in lex.concepts.items():
-            if name == "negation":
-                continue
-            if _concept_word(t, c, lex):
+        if not claimed[i]:
+            name = _token_concept(t, lex)
+            if name:
                 out[name] += 1
-                break
     out.pop("ignore", None)
     return out
+
+
+def _phrase_starts(token: str, lex: Lexicon) -> tuple[int, ...]:
+    """The indexes of the lexicon's phrases whose first word ``token`` is (memoised)."""
+    key = ("starts", token)
+    found = lex.memo.get(key)
+    if found is None:
+        found = lex.memo[key] = tuple(pi for pi, (phrase, _) in enumerate(lex.phrase_index)
+                                      if _phrase_word(token, phrase[0], lex))
+    return found
+
+
+def _token_concept(token: str, lex: Lexicon) -> str:
+    """The first concept (negation left out) that ``token`` says, or "" (memoised)."""
+    key = ("concept", token)
+    found = lex.memo.get(key)
+    if found is None:
+        found = lex.memo[key] = next((name for name, c in lex.concepts.items()
+                                      if name != "negation" and _concept_word(token, c, lex)), "")
+    return found
 
 
 def split_sentences(text: str) -> list[str]:

@@ -115,6 +115,23 @@ def _is_worked_example(path: Path) -> bool:
     return path.name.startswith(WORKED_PREFIX)
 
 
+def _lookalike_problems(game) -> list[str]:
+    """Two card names that read the same on screen, checked first as the pool loader
+    does (the game's own checks would otherwise report a symptom of it, such as a
+    count one too high)."""
+    from workbench.core.data import cards_dir
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.names import check_pool_names
+    spec = getattr(game, "pool_spec", None)
+    if spec is None:
+        return []
+    try:
+        check_pool_names(cards_dir(game.id), spec.files)
+    except WorkbenchError as exc:
+        return [str(exc)]
+    return []
+
+
 def game_report(game_id: str) -> GameReport:
     from workbench.core.errors import WorkbenchError, suggest
     from workbench.core.registry import get_game
@@ -133,7 +150,7 @@ def game_report(game_id: str) -> GameReport:
 
     if game is not None:
         try:
-            rep.data_problems = [str(p) for p in (game.validate_data() or [])]
+            rep.data_problems = _lookalike_problems(game) + [str(p) for p in (game.validate_data() or [])]
         except WorkbenchError as exc:
             rep.data_problems = [str(exc)]
         except Exception as exc:

@@ -206,12 +206,11 @@ def people_roles(text: str, lang: str) -> tuple[tuple[str, str], ...]:
                 out.append((actor, role))
         elif lang == "hu":
             role = next((r for r, ends in _HU_ROLE_END if w.endswith(ends) and len(w) > 5), "")
-            if not role:
+            # the ending is on the person's own word (a noun that names people)
+            if not role or not w[:-3].endswith(_HU_PERSON_NOUNS):
                 continue
-            window = low[max(0, i - 3):i + 1]
-            actor = _actor_of(window, lang)
-            # the ending is on the person's own word
-            if actor and (_actor_of([w], lang) == actor or w[:-3].endswith(_HU_PERSON_NOUNS)):
+            actor = _actor_of(low[max(0, i - 3):i + 1], lang)
+            if actor:
                 out.append((actor, role))
     return tuple(out)
 
@@ -266,6 +265,10 @@ def _head_id(words: list[str], lang: str, terms: tuple, quantifier: str = "") ->
     best, found = None, ""
     for i, forms in enumerate(terms):
         for f in forms:
+            # (a term's first three letters stay in every inflected form: a cheap test first)
+            stem = re.sub(r"^\W+", "", f)[:3].lower()
+            if stem not in text:
+                continue
             pos = term_positions(f, text, lenient=True)
             if pos and (best is None or min(pos) < best):
                 best, found = min(pos), f"term:{i}"

@@ -53,6 +53,8 @@ UNMEASURED = "not measurable: fewer than 2 games have it in both pools"
 DIRECTION_WORDS = (BETTER, WORSE, HIGHER, LOWER)
 VERDICTS = (BETTER, WORSE, HIGHER, LOWER, *SLIGHT.values(), *UNCLEAR_SIZE.values(), SAME, IDENTICAL, UNMEASURED,
             UNDECIDED)
+#: what a preview on too few games to show an interval says instead of one
+TOO_FEW = "too few games"
 
 
 def _metric(key: str):

@@ -27,6 +27,7 @@ again; ``export`` writes the flat card table as CSV or Parquet.
 from __future__ import annotations
 
 import copy
+import json
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -821,6 +822,7 @@ class TweakSession(CardOperations):
         baseline (``"baseline"``) or ``pool`` for this session and return its
         registry id: the Play page and ``Match.from_dict`` open games of it."""
         from workbench.core.registry import register_session_game
+        own = pool is None
         if pool is None:
             if which not in ("edited", "baseline"):
                 raise WorkbenchError(f"which is 'edited' or 'baseline', not {which!r}")
@@ -828,8 +830,22 @@ class TweakSession(CardOperations):
         games = self.__dict__.setdefault("_session_games", {})
         key = id(pool)
         if key not in games:
-            games[key] = (pool, register_session_game(self.game.with_cards(pool), label=which))
+            game = self.game.with_cards(pool)
+            if own:
+                # the values behind the pool: a playtest room keeps them, so a game
+                # begun on this pool resumes on it after a restart (workbench.rooms.pools)
+                game.pool_files = self.pool_files(which)
+            games[key] = (pool, register_session_game(game, label=which))
         return games[key][1]
+
+    def pool_files(self, which: str = "edited") -> dict:
+        """The values of every pool file of the edited pool (or the baseline): the
+        session's files as edited, the others as on disk."""
+        from workbench.core.pool_values import read_raw
+        edited = self.raw if which == "edited" else {name: f.data for name, f in self.files.items()}
+        files = read_raw(self.folder, self.game.pool_spec.files)
+        files.update(copy.deepcopy({k: v for k, v in edited.items() if k in files}))
+        return json.loads(json.dumps(files, default=str))
 
     def flipped_match(self, result: PairedResult, row: int, arm: str = "new") -> dict:
         """Flipped game ``row`` of a paired playtest as played on the old or the new
@@ -910,12 +926,21 @@ class TweakSession(CardOperations):
 
 def update_summary(update) -> pl.DataFrame:
     """A streaming update in the shape of :attr:`PairedResult.summary` (metric,
-    old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page."""
+    old, new, diff, ci_low, ci_high) plus the verdict, for the Cards page. A
+    preview on fewer games than a look may decide on (``difference_from``) has
+    no difference or interval and says :data:`~workbench.sim.verdicts.TOO_FEW`."""
     from workbench.sim.runner import resolve_game
+    from workbench.sim.verdicts import TOO_FEW
     game = resolve_game(update.a.spec.game)
+    # a preview on fewer games than any look may decide on shows no interval: on a
+    # handful of paired games every difference can be 0 and "+0 [+0, +0]" reads
+    # as certain when it is nothing yet
+    too_few = update.preview and update.games < max(update.difference_from, 2)
     rows = [{"metric": _label(r["key"], game) or r["metric"], "old": r["a"], "new": r["b"],
-             "diff": r["diff"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-             "verdict": _verdict_text(r)}
+             "diff": None if too_few else r["diff"], "ci_low": None if too_few else r["ci_low"],
+             "ci_high": None if too_few else r["ci_high"],
+             "verdict": (f"{TOO_FEW} ({update.games} per pool so far; an interval from "
+                         f"{max(update.difference_from, 2)})") if too_few else _verdict_text(r)}
             for r in update.rows]
     return pl.DataFrame(rows, schema={"metric": pl.Utf8, "old": pl.Float64, "new": pl.Float64,
                                       "diff": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,

@@ -118,8 +118,9 @@ class StandingBase:
             values = list(self.counts)
             values[self.seat] = _count(state, self.seat, criterion)
             return values
-        if self.control is not None:
-            control = board.control_after(state, self.seat, self.presence, self.control, self.pieces)
+        presence, control, pieces = self.presence, self.control, self.pieces
+        if control is not None and presence is not None and pieces is not None:   # set together
+            control = board.control_after(state, self.seat, presence, control, pieces)
             return mandate_scoring.values(state, criterion, control)
         return _counts(state, criterion)
 
@@ -442,6 +443,8 @@ def future_output(state: MandateState, seat: int, connected: list[int] | None = 
 def features_value(state: MandateState, seat: int, w: dict, base: StandingBase | None = None) -> float:
     """The weighted sum of ``seat``'s features (``base``: see :func:`era_mandate_standing`)."""
     p = state.players[seat]
+    trust: float    # an expected value after a Training draw (the compiled build checks types)
+    bag: float
     capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
     prov = 0.0
     if state.pre_draw is not None and state.pre_draw[0] == seat:
@@ -460,7 +463,7 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
     connected_list = board.connected_facilities(state, seat)
     connected = len(connected_list)
     built = len(p.facilities) - p.facilities.count(None)
-    ventures = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v)) \
+    ventures: float = sum(1 for v in state.ventures if seat in (v["a"], v["b"]) and influence.active(state, v)) \
         if state.ventures else 0
     pend = state.pending
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
@@ -472,9 +475,10 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
         buys = 0.0
     elif base is not None and base.seat == seat:
         key = (runway, tuple(p.facilities), None in p.agents, p.generator, tuple(p.projects))
-        buys = base.buys.get(key)
-        if buys is None:
-            buys = base.buys[key] = purchasing_power(state, seat, runway, w)
+        cached = base.buys.get(key)
+        if cached is None:
+            cached = base.buys[key] = purchasing_power(state, seat, runway, w)
+        buys = cached
     else:
         buys = purchasing_power(state, seat, runway, w)
     output = future_output(state, seat, connected_list) if w["output"] else 0

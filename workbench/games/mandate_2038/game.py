@@ -92,6 +92,15 @@ class Mandate2038(Game):
     listing_order = 1
     card_graph = "workbench.games.mandate_2038.card_graph"
     table_drawer = "workbench.games.mandate_2038.tabletop:draw_mandate"
+    view_drawer = "workbench.games.mandate_2038.tabletop:mandate_view"
+    ending_words = {
+        "The Singularity": "An institution paid for recognized AGI, and continuity stayed Open "
+                           "(the players' Trust grew enough and few black Systemic Risk cubes are in the bag).",
+        "The Closed Loop": "An institution paid for recognized AGI, but continuity closed "
+                           "(too little Trust grown, or too many black Systemic Risk cubes).",
+        "The Plural Future": "Nobody's AGI was recognized, and continuity stayed Open.",
+        "Assured Continuity": "Nobody's AGI was recognized, and continuity closed.",
+    }
     board = "workbench.games.mandate_2038.board_view"
     print_cards = "workbench.games.mandate_2038.print_cards"
     rulebook_languages = ("en", "hu")
@@ -197,6 +206,11 @@ class Mandate2038(Game):
 
     def format_action(self, state: MandateState, action) -> str:
         return str(action)
+
+    def public_move(self, before, action, after) -> str:
+        """What the table saw of a move: :mod:`.public`."""
+        from .public import public_move
+        return public_move(self, before, action, after)
 
     def observation(self, state: MandateState, seat: int) -> dict:
         """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""

@@ -50,6 +50,13 @@ class MeaningMade(Game):
     card_graph = "workbench.graphs.dependency"
     tweak_session = "workbench.tweak.session:TweakSession"
     table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
+    view_drawer = "workbench.games.meaning_made.tabletop:mm_view"
+    ending_words = {
+        "survived": "The world held: the End Initiative was completed (or, in the competitive game, "
+                    "the last round was played).",
+        "collapsed": "Meaning fell to 0: the world collapsed and the whole table lost together.",
+        "timeout": "The round limit was reached before the End Initiative was completed.",
+    }
     print_cards = "workbench.games.meaning_made.print_cards"
     rulebook_languages = ("en", "hu")
     balance = {
@@ -283,6 +290,12 @@ class MeaningMade(Game):
     def scenario_force(self, state: MMState, expect) -> None:
         from .scenario import scenario_force
         scenario_force(state, expect)
+
+    def public_move(self, before: MMState, action, after: MMState) -> str:
+        """Every Meaning Made move is made in the open, at a cooperative table
+        (only the decks' order is hidden, and no move names a card still in a
+        deck): the table sees the move in full."""
+        return f"{before.player_name(before.current_player())}: {self.format_action(before, action)}"
 
     def observe(self, state: MMState) -> dict:
         from .scenario import observe

@@ -46,10 +46,17 @@ def _mm_requirement(game, card) -> str:
 def draw_meaning_made(game, state: MMState):
     """The Meaning and World Layer tracks, the Event, the Prism, the Initiative
     Index with each Initiative's boxes (filled ones dark) and contribution
-    markers in order, and each player's mat."""
+    markers in order, and each player's mat (:func:`mm_view` of the whole position)."""
     obs = game.observe(state)
-    patterns, initiatives = state.cards.patterns, state.cards.initiatives
-    meaning_max = state.rules.meaning_max
+    return html_pane(mm_view(game, obs, obs.get("turn"), state.config, pool=state.cards))
+
+
+def mm_view(game, obs: dict, active: str | None, config=None, pool=None) -> str:
+    """The same drawing of one seat's view (``Game.view_drawer``): what ``obs``
+    holds, with the cards' printed data from the game's pool."""
+    pool = pool if pool is not None else game.cards()
+    patterns, initiatives = pool.patterns, pool.initiatives
+    meaning_max = game.rules(config, pool).meaning_max
 
     strip = "".join([stat("round", obs.get("round")), stat("phase", obs.get("phase")),
                      stat("to act", obs.get("turn") or "—"), stat("actions left", obs.get("actions_left")),
@@ -71,7 +78,7 @@ def draw_meaning_made(game, state: MMState):
     for name in obs.get("prism", []):
         card = _card(patterns, name)
         layer = f"L{card.layer} " if card is not None else ""
-        prism.append(f"<span class='wb-card' title='{escape(_mm_requirement(game, card))}'>{escape(layer)}"
+        prism.append(f"<span class='wb-card' data-card='{escape(name)}' title='{escape(_mm_requirement(game, card))}'>{escape(layer)}"
                      f"{escape(name)}<br><small>{escape(_mm_requirement(game, card))}</small></span>")
     body += f"<div class='wb-row'><b>{term_label(game, 'prism')}</b>{''.join(prism) or '<em>empty</em>'}</div>"
     index = []
@@ -94,7 +101,7 @@ def draw_meaning_made(game, state: MMState):
             head = f"L{card.layer} {escape(name)} <small>(+{card.meaning} Meaning)</small>"
         else:
             order, head = escape(", ".join(prog.get("markers", []))), escape(name)
-        index.append(f"<span class='wb-card' style='vertical-align:top'>{head}{boxes}"
+        index.append(f"<span class='wb-card' data-card='{escape(name)}' style='vertical-align:top'>{head}{boxes}"
                      f"<div><small>order:</small> {order}</div></span>")
     body += f"<div class='wb-row'><b>{term_label(game, 'index')}</b>{''.join(index) or '<em>empty</em>'}</div>"
     if obs.get("completed"):
@@ -104,7 +111,8 @@ def draw_meaning_made(game, state: MMState):
 
     def mat(name, p):
         palette = "".join(
-            f"<span class='wb-card'>{escape(('L%d ' % _card(patterns, n).layer) if _card(patterns, n) else '')}"
+            f"<span class='wb-card' data-card='{escape(n)}'>"
+            f"{escape(('L%d ' % _card(patterns, n).layer) if _card(patterns, n) else '')}"
             f"{escape(n)}</span>" for n in p.get("palette", []))
         flags = " · fragile" if p.get("fragile") else ""
         def value(key):
@@ -113,8 +121,8 @@ def draw_meaning_made(game, state: MMState):
                 f"<div>{value('vitals')} · {value('legacy')}{flags}</div>"
                 f"<div>markers {p.get('markers', '—')} · score <b>{p.get('score')}</b></div>"
                 f"<div>{term_label(game, 'palette')}: {palette or '<em>empty</em>'}</div>")
-    body += mats(obs.get("players", {}), obs.get("turn"), mat)
-    return html_pane(body)
+    body += mats(obs.get("players", {}), obs.get("turn") or active, mat)
+    return body
 
 
 def cards_html_events(events) -> str:

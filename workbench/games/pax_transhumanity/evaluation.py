@@ -123,13 +123,16 @@ class PositionFacts:
         #: finance.patent_value per colour
         self.value_of = {c: (bands.get(c, 0) * 2 if (every or dom == c) else bands.get(c, 0)) for c in SPHERES}
         self.pairs = _feasible_pairs(state, seat)
-        self._costs = None
+        self._costs: dict | None = None
+        self._thinkers: set = set()
+        self._employees = 0
 
-    def _labour(self) -> None:
+    def _labour(self) -> dict:
         state, seat = self.state, self.seat
         mine = labour_keys(state, seat)
         side_places = state.content.side_places
-        costs, thinkers = {}, set()
+        costs: dict = {}
+        thinkers = set()
         for sphere in SPHERES:
             places = [k for k in side_places["M"][sphere] if k in mine]      # labour_places(..., "M")
             if places:
@@ -141,13 +144,12 @@ class PositionFacts:
                 thinkers.add(sphere)
         self._costs, self._thinkers = costs, thinkers
         self._employees = sum(1 for seats in state.staff.values() if seat in seats)
+        return costs
 
     @property
     def cheapest(self) -> dict:
         """Sphere -> the cheapest commercialization over own Maker labour, or None."""
-        if self._costs is None:
-            self._labour()
-        return self._costs
+        return self._costs if self._costs is not None else self._labour()
 
     @property
     def thinker_spheres(self) -> set:
@@ -398,7 +400,7 @@ def public_scores(state: PaxState, seat: int, caution: float = 0.0) -> list:
     Secret sphere is hidden (chosen from two face-down cards), so a rival's
     score is estimated over the four spheres it could be: their mean, moved
     toward the best of them by ``caution`` (0: the mean, 1: the worst case)."""
-    out = []
+    out: list = []
     for s in range(state.num_players):
         if s == seat:
             out.append(scoring.score(state, s))
@@ -528,9 +530,9 @@ class LookaheadKeys:
         #: the player's syndicated Market ideas, and their spheres
         self.held_ideas = {idea for idea in self.where if seat in synd.get(idea, ())}
         self.held_spheres = {self.where[idea][0] for idea in self.held_ideas}
-        self._thinker_spheres = None
+        self._thinker_spheres: set | None = None
         self._counts = {sp: sum(1 for c in state.market[sp] if c is not None) for sp in SPHERES}
-        self._pairs = None
+        self._pairs: set | None = None
         self._costs: dict = {}
 
     def key(self, action):
@@ -559,15 +561,15 @@ class LookaheadKeys:
             cols[to] = list(market[to])
         cols[to][slot] = idea
         lowest = {}
-        filled = []
+        columns = []
         for sphere in SPHERES:
             col = cols.get(sphere) or market[sphere]
             low = next((c for c in col if c is not None), None)
             lowest[sphere] = low
-            filled.append(low is not None)
+            columns.append(low is not None)
         ready = sum(1 for tp in self.tipping
                     if lowest[to if tp == idea else self.where[tp][0]] == tp)
-        return "import", tuple(filled), held, ready
+        return "import", tuple(columns), held, ready
 
     def _syndicate(self, action) -> tuple:
         state = self.state
@@ -599,10 +601,11 @@ class LookaheadKeys:
         """Is an idea of these disciplines feasible for the player once the
         Patents paying ``price`` (as ``sell`` says) are gone (the test of
         ``_outlook``)?"""
-        if self._pairs is None:
-            self._pairs = _feasible_pairs(self.state, self.seat)
+        pairs = self._pairs
+        if pairs is None:
+            pairs = self._pairs = _feasible_pairs(self.state, self.seat)
         a, b = disciplines
-        if ((a, b) if a <= b else (b, a)) in self._pairs:
+        if ((a, b) if a <= b else (b, a)) in pairs:
             return True
         held = self.state.patents[self.seat]
         if not held.get(a) or not held.get(b):
@@ -632,9 +635,10 @@ class LookaheadKeys:
         place_key, from_unemployed = action.args
         place = state.content.places[place_key]
         free = state.companies.get(place_key) == seat
-        if self._thinker_spheres is None:
-            self._thinker_spheres = {sp for sp in SPHERES if labour_places(state, seat, sp, "T")}
-        gain = (place.side == "T" and place.sphere not in self._thinker_spheres
+        thinkers = self._thinker_spheres
+        if thinkers is None:
+            thinkers = self._thinker_spheres = {sp for sp in SPHERES if labour_places(state, seat, sp, "T")}
+        gain = (place.side == "T" and place.sphere not in thinkers
                 and any(state.market[place.sphere]))
         if place.sphere in self.held_spheres:
             # the sphere's cheapest Maker labour: a Barrier covered lowers every

@@ -52,6 +52,14 @@ class PaxGame(Game):
                             "heat": [], "effects": [], "provenance": "draft"}}
     card_graph = "workbench.games.pax_transhumanity.card_graph"
     table_drawer = "workbench.games.pax_transhumanity.tabletop:draw_pax"
+    view_drawer = "workbench.games.pax_transhumanity.tabletop:pax_view"
+    ending_words = {
+        "singular": "The Splay holds an unbroken run long enough for the Singularity: the game ended at once.",
+        "plurality": "Plurality was commercialized: the game ended.",
+        "tipping-point": "A Tipping Point had flagged the end, and the game ended with a commercialization.",
+        "tycoon": "A player founded enough companies to become the tycoon: the game ended.",
+        "timeout": "The playtest's round limit was reached (a room option, not a rule of the game).",
+    }
     print_cards = "workbench.games.pax_transhumanity.print_cards"
     rulebook_languages = ("hu", "en")
     balance = {
@@ -183,6 +191,11 @@ class PaxGame(Game):
                     by_route[route] = value
             out.append(value)
         return out
+
+    def public_move(self, before, action, after) -> str:
+        """What the table saw of a move: :mod:`.public`."""
+        from .public import public_move
+        return public_move(self, before, action, after)
 
     def observation(self, state: PaxState, seat: int) -> dict:
         """What ``seat`` may know of ``state``: :func:`.hidden.observation`."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from workbench.dashboard.tabletop import _fmt, cards, html_pane, mats, term_label, term_stat, text_on
+from workbench.dashboard.tabletop import _fmt, card, cards, html_pane, mats, term_label, term_stat, text_on, to_move
 
 if TYPE_CHECKING:
     from .state import PaxState
@@ -15,8 +15,13 @@ if TYPE_CHECKING:
 
 def draw_pax(game, state: PaxState):
     """The Market by colour, the Splay with its Cutting Edge and the Regime,
-    and each player's board."""
-    obs = dict(game.observe(state))
+    and each player's board (:func:`pax_view` of the whole position)."""
+    return html_pane(pax_view(game, dict(game.observe(state)), to_move(state)))
+
+
+def pax_view(game, obs: dict, active: str | None, config=None) -> str:
+    """The same drawing of one seat's view (``Game.view_drawer``): only what
+    ``obs`` (the seat's observation) holds."""
     players = obs.pop("players", {})
     keep = ("round", "turn", "actions_left", "decision", "regime", "deck_size", "ending", "scoring")
     strip = "".join(term_stat(game, k, obs[k]) for k in keep if k in obs)
@@ -24,7 +29,7 @@ def draw_pax(game, state: PaxState):
     market = obs.get("market") or {}
     rows = []
     for colour, slots in market.items():
-        cells = "".join(f"<span class='wb-card'>{escape(str(n)) if n else '·'}</span>" for n in slots)
+        cells = "".join(card(n) if n else "<span class='wb-card'>·</span>" for n in slots)
         rows.append(f"<div><span class='wb-card wb-colour' style='background:{escape(colour)};"
                     f"color:{text_on(colour)};"
                     f"min-width:60px'>{escape(colour)}</span> {cells} "
@@ -42,9 +47,12 @@ def draw_pax(game, state: PaxState):
     def board(name, p):
         rows = []
         for k, v in p.items():
-            if k == "secret" and hide_secret:
-                v = "chosen" if v is not None else "—"
+            if k == "secret" and (hide_secret or v == "hidden"):
+                v = "chosen, face down" if v is not None else "—"
+            if k in ("dealt", "secret_offer") and isinstance(v, list):
+                rows.append(f"<div>{term_label(game, str(k))}: {cards(v) if k == 'dealt' else escape(_fmt(v))}</div>")
+                continue
             rows.append(f"<div>{term_label(game, str(k))}: <b>{escape(_fmt(v))}</b></div>")
         return "".join(rows)
-    body += mats(players, obs.get("to_move") or obs.get("turn"), board)
-    return html_pane(body)
+    body += mats(players, obs.get("to_move") or obs.get("turn") or active, board)
+    return body
