@@ -536,7 +536,7 @@ def test_every_bundled_game_is_drawn_at_start_and_end(game_id):
 # -- legibility, numbers, icons ------------------------------------------------------------
 
 def test_table_colours_meet_wcag_aa():
-    from workbench.dashboard.tabletop import contrast, text_on
+    from workbench.tabletop import contrast, text_on
     # Pax Transhumanity's market colours with the label colour chosen for them
     for colour in ("yellow", "green", "blue", "orange"):
         assert contrast(colour, text_on(colour)) >= 4.5, colour
@@ -561,7 +561,7 @@ def test_numbers_and_seeds_are_shown_as_computed():
 
 
 def test_icons_fall_back_to_text_without_an_emoji_font(monkeypatch):
-    from workbench.dashboard import tabletop
+    from workbench import tabletop
     tabletop.emoji_font_available.cache_clear()
     monkeypatch.setenv("WORKBENCH_ICONS", "text")
     try:

@@ -45,12 +45,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("native",),                               # the optional compiled build: standard library only
     ("workbench", "build_native", "core"),     # the game contract, files, registry, bots
     ("rules", "sim", "graphs", "testing"),     # rulebook model; batch play; card graphs; conformance kit
-    ("print", "rooms", "tweak"),               # printing; playtest rooms; live-tweak sessions
-    ("balance", "interop", "callgrind"),       # auto-balancing; OpenSpiel and spreadsheets; callgrind counts
-    ("bench",),                                # the measurements of `workbench bench`
+    ("print", "tweak", "tabletop"),            # printing; live-tweak sessions; the table drawing from an observation
+    ("rooms", "balance", "interop", "callgrind"),  # playtest rooms; auto-balancing; OpenSpiel, sheets; callgrind
+    ("bench", "bench_table"),                  # the measurements of `workbench bench`; their README table
     ("dashboard",),                            # the Panel pages
     ("commands", "cli", "games", "scaffold"),  # the command line; game plugins (named by no one)
-    ("__main__",),
+    ("__main__", "docs_reference"),            # `python -m workbench`; the reference pages made from the parsers
 )
 
 #: the roles every game package has (docs/adding-a-game.md); a game with no

@@ -167,8 +167,8 @@ def _build_of(game_id: str) -> str:
     """Whether this game's rules ran compiled (the optional build of
     :mod:`workbench.native`) or as plain Python, and why."""
     from workbench import native
-    from workbench.core.registry import get_game
-    package = type(get_game(game_id)).__module__.rsplit(".", 1)[0] + "."
+    from workbench.sim.runner import resolve_game      # a registered id or a plugin's module path
+    package = type(resolve_game(game_id)).__module__.rsplit(".", 1)[0] + "."
     compiled = any(m.startswith(package) for m in native.COMPILED_MODULES)
     if not compiled:
         return "plain Python (no compiled build of this game)"

@@ -223,7 +223,7 @@ class Game(abc.ABC):
     table_drawer: ClassVar[str | None] = None
     #: "module:function(game, table, active, config)" returning the HTML of one seat's
     #: view of the table (its observation's ``table``), for the playtest seat page and the
-    #: Play page alike (workbench.dashboard.tabletop.view_html); None: a generic layout
+    #: Play page alike (workbench.tabletop.view_html); None: a generic layout
     view_drawer: ClassVar[str | None] = None
     #: how a game ended (``GameResult.ending``) -> one sentence in the game's words,
     #: for the end-of-game screen of a playtest seat

@@ -5,7 +5,7 @@ history, save and load it, and open a game handed over from a simulation.
 :class:`PlayModel` is the plain model (a :class:`~workbench.core.history.Match`
 plus the seat settings); :class:`PlayPage` draws it. Neither knows any rules:
 the legal moves, the notation and the drawing of the table all come from the
-engines (see :mod:`workbench.dashboard.tabletop`)."""
+engines (see :mod:`workbench.tabletop`)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from workbench.core.history import Match
 from workbench.core.registry import get_game
 from workbench.core.rng import Rng, derive_seed
 
-from .tabletop import draw_table
+from workbench.tabletop import draw_table
 from .escape import md
 
 HUMAN = "human"

@@ -351,8 +351,7 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
     one scratch copy of the cards; after each kill, rebuild the rooms (as a
     restarted server does) and count rooms not resumed, acknowledged moves lost,
     games resumed on another pool than recorded, and paused rooms found unpaused."""
-    import shutil
-
+    from workbench.core import storage
     from workbench.core.data import cards_dir
     from workbench.rooms.journal import Journal
     from workbench.rooms.pools import playing_version
@@ -366,7 +365,7 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
     with tempfile.TemporaryDirectory() as tmp:
         source = cards_dir(game)
         cards = Path(tmp) / "cards"
-        shutil.copytree(source, cards / source.name)
+        storage.copy_tree(source, cards / source.name, "the benchmark's scratch card folder")
         env = {**os.environ, "WORKBENCH_CARDS": str(cards)}
         env.pop("WORKBENCH_NO_HISTORY", None)    # saves enter the scratch folder's history
         journal = str(Path(tmp) / "journal.sqlite")

@@ -73,8 +73,7 @@ def game_on(base, files: dict):
     """``base``'s rules bound to the pool ``files`` describes (validated by the
     game's loader, as a save would be); the values stay on the game
     (``pool_files``) so its next game keeps the same pool."""
-    import shutil
-
+    from workbench.core import storage
     from workbench.core.data import dump_yaml
     from workbench.core.versions import game_folder
     spec = base.pool_spec
@@ -83,10 +82,10 @@ def game_on(base, files: dict):
         # the folder's other files (read by the loader, never part of a version) as they are
         for item in folder.iterdir() if folder.is_dir() else ():
             if item.is_file() and item.suffix == ".yaml" and item.name not in spec.files:
-                shutil.copyfile(item, Path(tmp) / item.name)
+                storage.scratch_copy(item, tmp)
         for name in spec.files:
             if files.get(name) is not None:
-                (Path(tmp) / name).write_text(dump_yaml(files[name], fast=True), encoding="utf-8")
+                storage.scratch_write(tmp, name, dump_yaml(files[name], fast=True))
         pool = spec.load(Path(tmp))
     game = base.with_cards(pool)
     game.pool_files = files

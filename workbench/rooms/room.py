@@ -424,7 +424,7 @@ class Room:
         """What a page draws from one observation (and nothing else): the
         table's HTML, the legal moves grouped by kind with their help, and the
         end-of-game summary once the game is over."""
-        from workbench.dashboard.tabletop import view_html
+        from workbench.tabletop import view_html
         groups: dict[str, list[str]] = {}
         for text in obs["legal"]:
             groups.setdefault((text.split() or ["?"])[0], []).append(text)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from workbench.dashboard.tabletop import _fmt, html_pane, mats, term_label, term_stat
+from workbench.tabletop import _fmt, html_pane, mats, term_label, term_stat
 
 if TYPE_CHECKING:
     from .state import MandateState

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from workbench.dashboard.tabletop import (cards, emoji_font_available, html_pane, mats, stat, term_label, term_stat,
+from workbench.tabletop import (cards, emoji_font_available, html_pane, mats, stat, term_label, term_stat,
                                           track)
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from workbench.dashboard.tabletop import _fmt, card, cards, html_pane, mats, term_label, term_stat, text_on, to_move
+from workbench.tabletop import _fmt, card, cards, html_pane, mats, term_label, term_stat, text_on, to_move
 
 if TYPE_CHECKING:
     from .state import PaxState
