@@ -17,6 +17,9 @@ from workbench.sim.intervals import MIN_GAMES, SMALL_SAMPLE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# the commands below play the bundled cards: their runs stay out of the checkout's pool history
+pytestmark = pytest.mark.usefixtures("no_history")
+
 
 # --------------------------------------------------------------------------- the helpers
 def test_eight_games_out_of_eight_is_not_a_certainty():
