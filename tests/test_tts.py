@@ -407,10 +407,27 @@ def test_serve_offers_the_image_folder_to_tts(monkeypatch, tmp_path):
 
     from workbench.dashboard import app
     from workbench.rooms import web
+    from workbench.rooms import hosts
     seen = {}
-    monkeypatch.setattr(pn, "serve", lambda *a, **k: seen.update(k))
+
+    class Stop(Exception):
+        """Raised where the real server would start listening: the test ends there."""
+
+    class Server:
+        _tornado = None
+
+        def start(self):
+            raise Stop
+
+    def fake_serve(*a, **k):
+        seen.update(k)
+        return Server()
+
+    monkeypatch.setattr(pn, "serve", fake_serve)
+    monkeypatch.setattr(hosts, "guard_application", lambda application: None)
     monkeypatch.setattr(web, "hall", lambda *a, **k: None)       # no playtest journal opened
-    app.serve(port=5999, show=False, tts_images=tmp_path)
+    with pytest.raises(Stop):
+        app.serve(port=5999, show=False, tts_images=tmp_path)
     assert seen["static_dirs"] == {"tts": str(tmp_path)}
 
 
