@@ -10,7 +10,10 @@ from playwright.sync_api import expect
 
 from test_dashboard_browser import _cell, _edit
 
-DECIDED = re.compile(r"^(better|worse|higher|lower|no meaningful change)$")
+# every verdict a look decides (workbench/sim/verdicts.py): a direction beyond, inside or
+# not yet sized against the margin, no meaningful change, or pairs that never differed
+DECIDED = re.compile(r"^(better|worse|higher|lower|no meaningful change|slightly (higher|lower) \(inside the margin\)"
+                     r"|(higher|lower), size not yet clear|the bots never chose differently)$")
 
 
 def test_a_decided_verdict_shows_without_scrolling(ui, console_errors):

@@ -311,8 +311,11 @@ class CardsPage(pn.viewable.Viewer):
                 pn.pane.Markdown(f"**Paired playtest** ({m.playtest.games} games per pool, "
                                  f"{m.playtest.players} players; old = pool as loaded or last saved) — "
                                  f"{m.playtest_state}"),
+                # the verdict column is narrow and wraps: a long verdict ("higher, size not yet
+                # clear") must not push the answer past the window's right edge
                 pn.widgets.Tabulator(paired_table(m.playtest.summary), disabled=True, show_index=False,
-                                     sizing_mode="stretch_width", layout="fit_data_stretch")]
+                                     sizing_mode="stretch_width", layout="fit_data_stretch",
+                                     widths={"verdict": 220}, formatters={"verdict": {"type": "textarea"}})]
             rows = m.flipped_rows()
             import pandas as pd
             self._flipped.value = pd.DataFrame(rows) if rows else pd.DataFrame({"game": [], "seed": []})

@@ -63,7 +63,15 @@ def paired_table(frame, old: str = "old", new: str = "new", names: tuple[str, st
         if verdicts:
             row["verdict"] = r["verdict"] or ""
         rows.append(row)
-    columns = ["metric", shown_old, shown_new, "difference [95% CI]"] + (["verdict"] if verdicts else [])
+    if verdicts:
+        # decided rows first (stable: the metrics' own order within each group), so the
+        # answer is at the top of the table as soon as a look gives one
+        from workbench.sim.verdicts import UNDECIDED
+        rows.sort(key=lambda row: row["verdict"] in ("", UNDECIDED) or row["verdict"].startswith(
+            (TOO_FEW, "not measurable")))
+    # the verdict beside the metric: its words are the answer, and the last column of a
+    # wide table is the one that runs out of the designer's window
+    columns = ["metric"] + (["verdict"] if verdicts else []) + [shown_old, shown_new, "difference [95% CI]"]
     return pd.DataFrame(rows, columns=columns)
 
 
