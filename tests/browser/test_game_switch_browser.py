@@ -20,6 +20,10 @@ DRAWS = {"Cards", "Graph", "Board"}
 VISIBLE = """(host) => {
     const parts = []; let drawn = 0;
     const walk = (node) => {
+        // the Playtest page's lists of rooms and journal games hold every game's rooms by
+        // design (a designer may run rooms of several games in one evening)
+        if (node.classList && ['playtest-rooms', 'playtest-journal', 'playtest-broken']
+                .some((c) => node.classList.contains(c))) return;
         if (node.nodeType === Node.TEXT_NODE) {
             const el = node.parentElement;
             if (el && el.tagName !== 'OPTION' && el.getClientRects().length
