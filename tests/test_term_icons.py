@@ -48,7 +48,7 @@ def test_every_language_gives_a_term_the_same_icon(game_id):
 
 @pytest.fixture
 def emoji(monkeypatch):
-    from workbench.dashboard import tabletop
+    from workbench import tabletop
     tabletop.emoji_font_available.cache_clear()
     monkeypatch.setenv("WORKBENCH_ICONS", "emoji")
     yield
@@ -62,7 +62,7 @@ def _page_text(pane) -> str:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_play_page_labels_values_with_their_terms_icon(game_id, emoji):
-    from workbench.dashboard import tabletop
+    from workbench import tabletop
     game = get_game(game_id)
     state = game.new_initial_state(game.config(game.default_players or game.min_players, seed=3))
     text = _page_text(tabletop.draw_table(game, state))
