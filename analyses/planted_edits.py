@@ -17,12 +17,12 @@ budget, and writes:
   median games per arm and seconds.
 
 The kinds include a card made much stronger or much weaker in what it gives
-(Meaning Made: ``stronger-card``, ``weaker-card``, expecting the taker
+(``stronger-card``, ``weaker-card`` in every game, expecting the taker
 metrics ``card_taker_*``) and a rename (``rename``, a quiet kind like
 ``no-op``: any decided change is a false call).
 
 Run: ``.venv/bin/python analyses/planted_edits.py [--game ID ...] [--per-kind 10]
-[--budget 200] [--workers N] [--report-only]``. Too slow for the test suite
+[--budget 200] [--workers N] [--bots greedy:card_value=1] [--report-only]``. Too slow for the test suite
 (tests/test_verdicts.py runs the machinery on a few games).
 """
 
@@ -117,6 +117,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2025)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--kind", action="append", default=[], help="only these kinds")
+    ap.add_argument("--bots", default="greedy",
+                    help="the bots of both arms (default greedy; e.g. greedy:card_value=1, the bots that value "
+                         "what a card gives); a run with other bots writes its own file")
     ap.add_argument("--report-only", action="store_true", help="print the tables of the files written so far")
     args = ap.parse_args(argv)
     from workbench.core.registry import game_ids, get_game
@@ -125,7 +128,8 @@ def main(argv=None) -> int:
     OUT.mkdir(exist_ok=True)
     for game_id in ids:
         # one file per generator seed: a fresh seed's figures never mix with the seed developed against
-        path = OUT / f"planted_{game_id}_seed{args.seed}.jsonl"
+        tag = "" if args.bots == "greedy" else "_" + "".join(c if c.isalnum() else "-" for c in args.bots)
+        path = OUT / f"planted_{game_id}_seed{args.seed}{tag}.jsonl"
         done = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
         if not args.report_only:
             seen = {json.dumps([d["kind"], d["edits"], d["players"]]) for d in done}
@@ -135,7 +139,7 @@ def main(argv=None) -> int:
                 key = json.dumps([planted.kind, [list(e) for e in planted.edits], planted.players])
                 if key in seen:
                     continue
-                line = run_planted(game_id, planted, budget=args.budget, workers=args.workers)
+                line = run_planted(game_id, planted, budget=args.budget, workers=args.workers, bots=args.bots)
                 done.append(line)
                 seen.add(key)
                 with path.open("a", encoding="utf-8") as f:

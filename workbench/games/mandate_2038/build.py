@@ -196,6 +196,17 @@ def effects_by_tile(state: MandateState, seat: int) -> list[list[str]]:
 
 
 _PROJECT = re.compile(r"^(mega-cluster|fusion|quantum) on facility (\d)$")
+#: the bundled projects' card names (``ban:``/``force:`` check a name against them)
+PROJECT_NAMES: Final = ("Mega-Cluster", "Fusion Demonstrator", "Quantum")
+
+
+def project_of(mode: str) -> str | None:
+    """The project id a Build's mode attaches (``facility + quantum on facility 2``),
+    or None when it attaches none."""
+    if "on facility" not in mode:
+        return None
+    m = _PROJECT.match(mode.rpartition(" + ")[2])
+    return PROJECT_WORDS[m.group(1)] if m else None
 
 
 def resolve(state: MandateState, seat: int, pos: int, mode: str) -> None:

@@ -37,6 +37,12 @@ DEFAULT_WEIGHTS = {
     # With these two, one bot in a rotating seat against three of the former
     # evaluation wins 0.38 of 400 four-player games (fair 0.25; docs/balancing.md)
     "output": 0.2,
+    # what the seat's own projects will still yield, read from the pool's cards
+    # (each unit of a project's printed production, weighed as the track it
+    # feeds, per Production left; see project_yield_worth): an edit of a
+    # project's yield changes its worth to the bot. Off (0) for the plain
+    # greedy bot, whose games the fixtures pin; ``greedy:card_value=1`` turns it on
+    "card_value": 0.0,
 }
 
 
@@ -396,9 +402,13 @@ def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str
         offer(w["agents"], eco.recruit_cost)
     if p.generator is None and state.era >= 2:
         offer(w["generator"], eco.generator_cost)
+    card_value = w.get("card_value", 0.0)
     for pid, era, cost in eco.projects:
         if pid not in p.projects and state.era >= era:
-            offer(w["projects"], cost)
+            if card_value:
+                offer(w["projects"] + card_value * project_yield_worth(state, pid, w), cost)
+            else:
+                offer(w["projects"], cost)
     offers.sort()                         # best worth per Runway first, then the cheaper
     total, left = 0.0, runway
     for _, cost, worth in offers:
@@ -482,7 +492,7 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
     else:
         buys = purchasing_power(state, seat, runway, w)
     output = future_output(state, seat, connected_list) if w["output"] else 0
-    return (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
+    value = (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
             + w["customers"] * p.customers
             + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
             + w["connected"] * connected + w["offline"] * (built - connected)
@@ -490,3 +500,39 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
             + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
             + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures
             + w["buys"] * buys + w["output"] * output)
+    if w.get("card_value", 0.0):
+        value += w["card_value"] * own_projects_worth(state, seat, w, connected_list)
+    return value
+
+
+# -- card-value terms: what a card of the pool gives, read from its printed data --
+
+def project_yield_worth(state: MandateState, pid: str, w: Mapping[str, float]) -> float:
+    """What project ``pid`` will still produce if attached now and kept
+    connected: each unit of its printed ``produces`` weighed as the evaluation
+    weighs that track (Runway, Compute, Capability), times the Productions left
+    (this Era's included). Read from the pool, so a project that yields more is
+    worth more to the bot, and one that yields nothing only its chip."""
+    left = _productions_left(state)
+    if left <= 0:
+        return 0.0
+    total = 0.0
+    for track, amount in state.content.projects[pid].produces.items():
+        total += w.get(track, 0.0) * amount
+    return total * left
+
+
+def own_projects_worth(state: MandateState, seat: int, w: Mapping[str, float],
+                       connected: list[int] | None = None) -> float:
+    """:func:`project_yield_worth` of ``seat``'s attached projects whose host
+    Facility is connected (a project produces only then)."""
+    p = state.players[seat]
+    if not p.projects:
+        return 0.0
+    if connected is None:
+        connected = board.connected_facilities(state, seat)
+    total = 0.0
+    for pid, host in sorted(p.projects.items()):
+        if host in connected:
+            total += project_yield_worth(state, pid, w)
+    return total

@@ -24,7 +24,8 @@ from workbench.core.errors import WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult, Option
 from workbench.core.rng import Rng
 
-from . import agi, board, evaluation, final_scoring, flow, milestones, notation, world_ending
+from . import agi, board, build, evaluation, final_scoring, flow, milestones, notation, world_ending
+from .build import PROJECT_NAMES
 from .data import CORE_ACTIONS, POOL, Content, factions_start_consistent, load_content
 from .evaluation import DEFAULT_WEIGHTS
 from .state import MandateState, new_player
@@ -225,17 +226,26 @@ class Mandate2038(Game):
         return determinize(state, seat, rng)
 
     def card_names(self) -> frozenset[str]:
-        return frozenset(verb.capitalize() for verb in CORE_ACTIONS)
+        # the Core Actions, and the bundled projects (a Build that attaches one takes it)
+        return frozenset(verb.capitalize() for verb in CORE_ACTIONS) | frozenset(PROJECT_NAMES)
 
     def weight_names(self) -> frozenset[str]:
         return frozenset(DEFAULT_WEIGHTS)
 
     def action_cards(self, state: MandateState, action) -> tuple[str, ...]:
         """The Core Action card an action selects (Training cards are drawn blind,
-        so a draw names none). Resolving the selected Action does not count it
-        again, so ``times_taken`` is the number of selections."""
-        if getattr(action, "verb", None) == "select":
+        so a draw names none), or the project a Build attaches. Resolving the
+        selected Action does not count it again, so a Core Action's
+        ``times_taken`` is the number of selections."""
+        verb = getattr(action, "verb", None)
+        if verb == "select":
             return (action.mode.capitalize(),)
+        if verb == "build":
+            # a Build that attaches a personal project takes that project's chip
+            # (named as its card is: an edit of its yield is an edit of a card)
+            pid = build.project_of(action.mode)
+            if pid is not None and pid in state.content.projects:
+                return (state.content.projects[pid].name,)
         return ()
 
     # -- outcome -------------------------------------------------------------

@@ -11,6 +11,17 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   every other AGI threshold met, too little Compute to pay).
 * ``larger-rewards``: the AGI's Mandate award grows by 3-8: the score spread
   widens (the declarer pulls away).
+* ``stronger-card``: a personal project that baseline games attach (in at
+  least a fifth of them, ``pick_rates``) produces much more: 2-3 more of two
+  of Runway, Compute and Capability at every Production while its host is
+  connected: its takers end further ahead of the other seats of the same game
+  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win`` higher).
+* ``weaker-card``: such a project produces nothing (its chip still costs what
+  it did): its takers fall behind the other seats (the same metrics lower).
+  Both go round the player counts (2, 3, 4, 5, 2, ...) so each is measured.
+  A project's yield is read by the bots only with the card-value term on
+  (``greedy:card_value=1``, :func:`.evaluation.project_yield_worth`); the plain
+  greedy bot values every project alike.
 * ``rename``: one card renamed: nothing the rules read (a card is dealt by its
   place in its file, not its name).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
@@ -24,7 +35,11 @@ from __future__ import annotations
 
 from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, provenance_flip, rename
 
-KINDS = ("dearer-card", "larger-rewards", RENAME, NO_OP)
+KINDS = ("dearer-card", "larger-rewards", "stronger-card", "weaker-card", RENAME, NO_OP)
+#: what a stronger or weaker card moves: what its takers gain over the other seats
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
+#: the tracks a project may produce (data.Project.produces)
+YIELDS = ("runway", "compute", "capability")
 PLAYERS = (2, 3, 4, 5)
 #: (card kind in the catalogue, field, what its cost buys: the game_stats column)
 COSTS = (("facility", "runway", "stat:facilities_built"), ("generator", "runway", "stat:generators_built"),
@@ -34,8 +49,13 @@ COSTS = (("facility", "runway", "stat:facilities_built"), ("generator", "runway"
 def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=None) -> list[PlantedEdit]:
     table = session.table()
     out = []
-    for _ in range(count):
-        n = rng.choice(players or PLAYERS)
+    projects = sorted(table.filter(table["kind"] == "project")["name"].to_list())
+    for i in range(count):
+        if kind in ("stronger-card", "weaker-card"):
+            counts = list(players or PLAYERS)
+            n = counts[i % len(counts)]
+        else:
+            n = rng.choice(players or PLAYERS)
         if kind == "dearer-card":
             rates = pick_rates(n) if pick_rates else {}
             costs = [c for c in COSTS if rates.get(c[2], 1.0) >= 0.2] or list(COSTS)
@@ -56,6 +76,20 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             new = old + rng.randint(3, 8)
             out.append(PlantedEdit(kind, [(card, "mandate", new)], n, [("score_spread", "higher")],
                                    f"{card} mandate award {old} -> {new}"))
+        elif kind in ("stronger-card", "weaker-card"):
+            rates = pick_rates(n) if pick_rates else {}
+            card = rng.choice([c for c in projects if rates.get(c, 0) >= 0.2] or projects)
+            old = dict(session.value_of(card, "produces") or {})
+            if kind == "stronger-card":
+                new = dict(old)
+                for track in rng.sample(YIELDS, 2):
+                    new[track] = new.get(track, 0) + rng.randint(2, 3)
+                want = "higher"
+            else:
+                new, want = {}, "lower"
+            out.append(PlantedEdit(kind, [(card, "produces", _text(new))], n,
+                                   [(f"{k}:{card}", want) for k in TAKER_KEYS],
+                                   f"{card} produces {_text(old)} -> {_text(new)}"))
         elif kind == RENAME:
             out.append(rename(kind, session, rng, n))
         elif kind == NO_OP:
@@ -63,3 +97,8 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
         else:
             raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
     return out
+
+
+def _text(produces: dict) -> str:
+    """A project's yield as the Cards page takes it (``{compute: 4, runway: 2}``)."""
+    return "{" + ", ".join(f"{k}: {v}" for k, v in produces.items() if v) + "}"

@@ -52,6 +52,10 @@ DEFAULT_WEIGHTS = {
     "tipping_ready": 0.0,   # ... of them, those at the bottom of their column (researchable now)
     "cash": 0.2,            # what the finance track alone pays (up to $6): a Fundraise needs track agents
     "tycoon": 1.0,          # Companies counted again, squared over the fifth: the closer to Tycoon the better
+    "card_value": 0.0,      # per own syndicated Market idea, what its effects will give when it is
+                            # commercialized, read from the card (see idea_worth): an edit of an idea's
+                            # effects changes its worth to the bot. Off (0) for the plain greedy bot,
+                            # whose games the fixtures pin; greedy:card_value=1 turns it on
     # how a finished game is valued: the features of the final position plus these
     "win": 50.0,            # the player wins on points (alone at the top of the scores)
     "tiebreak_win": -20.0,  # the player wins, but only on the tie-break (the top score is shared): less
@@ -71,8 +75,10 @@ DEFAULT_WEIGHTS = {
                             # favoured the last seat (kept to reproduce that measurement)
 }
 
-#: keys that are not features: how endings, long games and held money are valued
-ENDING_KEYS = ("win", "tiebreak_win", "loss", "secret_caution", "margin", "stall", "spend_by", "turn_clock")
+#: keys that are not features: how endings, long games and held money are valued,
+#: and the card-value term (added apart from the features, see syndicated_ideas_worth)
+ENDING_KEYS = ("win", "tiebreak_win", "loss", "secret_caution", "margin", "stall", "spend_by", "turn_clock",
+               "card_value")
 #: features whose weight shrinks toward ``spend_by``
 HOLDINGS = ("money", "cash", "broke", "agents", "debt", "patents", "patent_value")
 
@@ -329,6 +335,8 @@ def evaluate(state: PaxState, seat: int, weights=None, static: dict | None = Non
     # of += would differ from sum() on Python versions that compensate)
     coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _coefficients(w)
     value = sum([c * v * (keep if held else 1.0) for (c, held), v in zip(coef, f.values())])
+    if w["card_value"]:
+        value += w["card_value"] * syndicated_ideas_worth(state, seat, w)
     if state.is_terminal() and state.ending != "timeout":
         return value + ending_value(state, seat, w)
     return value - w["stall"] * elapsed
@@ -520,8 +528,10 @@ class LookaheadKeys:
     (``tests/test_pax_bots.py`` compares ``action_values`` with plain look-ahead
     over many positions and weights)."""
 
-    def __init__(self, state: PaxState, seat: int) -> None:
+    def __init__(self, state: PaxState, seat: int, card_value: bool = False) -> None:
         self.state, self.seat = state, seat
+        #: the card-value term reads which idea a Syndicate takes (its effects)
+        self.card_value = card_value
         self.where = {idea: (sphere, slot) for sphere in SPHERES
                       for slot, idea in enumerate(state.market[sphere]) if idea is not None}
         ideas, synd = state.content.ideas, state.synd
@@ -595,7 +605,8 @@ class LookaheadKeys:
         if card.kind == "tipping point":
             col = state.market[sphere]
             tipping = next(c for c in col if c is not None) == idea
-        return "syndicate", price, agents, action.sell, ok, self._labour_cost(sphere), tipping, surge
+        key = ("syndicate", price, agents, action.sell, ok, self._labour_cost(sphere), tipping, surge)
+        return key + (card.effects,) if self.card_value else key
 
     def _feasible_after(self, disciplines, price: int, sell: tuple) -> bool:
         """Is an idea of these disciplines feasible for the player once the
@@ -655,3 +666,39 @@ FEATURE_ORDER = ("score", "companies", "solved", "patents", "patent_value", "syn
                  "imports", "clock", "future_shock", "think_tank", "tipping_points", "tipping_ready", "cash",
                  "tycoon")
 _DEFAULT_COEF = _coefficients(DEFAULT_WEIGHTS)
+
+
+# -- card-value terms: what a card of the pool gives, read from its printed data --
+
+def effect_worth(effect: tuple, w: Mapping) -> float:
+    """What one effect adds to the features when it resolves: a solved problem
+    (``solve``) its ``solved`` weight, a Company (``found``) its ``companies``
+    weight; the other effects move the table, not the player's holdings (0)."""
+    if effect[0] == "solve":
+        return w["solved"]
+    if effect[0] == "found":
+        return w["companies"]
+    return 0.0
+
+
+def idea_worth(idea, w: Mapping) -> float:
+    """What ``idea``'s printed effects will give its commercializer (each term
+    the best of its alternatives), read from the card, so an idea that gives
+    more is worth more to the bot."""
+    from .effects import card_terms
+    total = 0.0
+    for alts in card_terms(idea):
+        total += max(effect_worth(e, w) for e in alts)
+    return total
+
+
+def syndicated_ideas_worth(state: PaxState, seat: int, w: Mapping) -> float:
+    """:func:`idea_worth` summed over ``seat``'s syndicated ideas in the Market
+    (the ones it is working toward commercializing)."""
+    total = 0.0
+    synd = state.synd
+    for sphere in SPHERES:
+        for idea in state.market[sphere]:
+            if idea is not None and seat in synd.get(idea, ()):
+                total += idea_worth(state.content.ideas[idea], w)
+    return total

@@ -157,7 +157,7 @@ class PaxGame(Game):
         out = []
         for action in actions:
             if keyer is None:
-                keyer = evaluation.LookaheadKeys(state, seat)
+                keyer = evaluation.LookaheadKeys(state, seat, bool(weights and weights.get("card_value")))
                 routes = not keyer.tipping
                 where, held = keyer.where, keyer.held_ideas
             route = None

@@ -19,6 +19,20 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   games that ended by the rules 19.15 -> 18.97). Until 2026-12-02 the generator made
   one End dearer, where baseline games end by it. Plurality researched
   away still ends the game at the old price (no card value prices it).
+* ``stronger-card``: an idea that games take (in at least a fifth of
+  baseline games), not one that ends the game, gives much more: two more
+  ``solve any`` terms (two problems of the commercializer's choice solved):
+  its takers end further ahead of the other seats of the same game
+  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win`` higher).
+* ``weaker-card``: such an idea gives nothing (its effects removed): its
+  takers fall behind the other seats (the same metrics lower). Both go round
+  the player counts (2, 3, 4, 2, ...). "Taking" an idea is any of the ways
+  :data:`.actions.TAKES_NAMED_IDEA` counts (Syndicating, Placating,
+  Commercializing, Researching it away), so a taker need not be the one who
+  commercializes it: the metrics are diluted by the other ways. The plain
+  greedy bot sees an idea's effects only in the look-ahead of its
+  Commercialization; with the card-value term (``greedy:card_value=1``,
+  :func:`.evaluation.syndicated_ideas_worth`) also while it syndicates.
 * ``rename``: one card renamed: nothing the rules read (a card is dealt by its
   place in its file, not its name).
 * ``no-op``: a card's provenance mark (seed or draft): nothing the rules read.
@@ -39,7 +53,11 @@ from __future__ import annotations
 
 from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, provenance_flip, rename
 
-KINDS = ("dearer-card", "dearer-end", RENAME, NO_OP)
+KINDS = ("dearer-card", "dearer-end", "stronger-card", "weaker-card", RENAME, NO_OP)
+#: what a stronger or weaker card moves: what its takers gain over the other seats
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
+#: the terms a much stronger idea gains
+STRONGER = ("solve any", "solve any")
 PLAYERS = (2, 3, 4)
 #: the Heat square a Syndication must cover (the only one that makes an Idea dearer)
 DEARER_HEAT = "white"
@@ -53,8 +71,12 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
     table = session.table()
     ideas = table.filter(table["kind"] == "idea")
     out = []
-    for _ in range(count):
-        n = rng.choice(players or PLAYERS)
+    for i in range(count):
+        if kind in ("stronger-card", "weaker-card"):
+            counts = list(players or PLAYERS)
+            n = counts[i % len(counts)]
+        else:
+            n = rng.choice(players or PLAYERS)
         if kind == "dearer-card":
             rates = pick_rates(n) if pick_rates else {}
             names = sorted(c for c in ideas["name"].to_list() if rates.get(c, 0) >= 0.2) or sorted(ideas["name"])
@@ -84,6 +106,18 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             # longer by the game's own clock, the Ideas commercialized (Game.leading_metrics)
             out.append(PlantedEdit(kind, edits, n, [("duration_rounds", "higher"),
                                                     ("stat:n_commercializations", "higher")], ", ".join(notes)))
+        elif kind in ("stronger-card", "weaker-card"):
+            rates = pick_rates(n) if pick_rates else {}
+            plain = ideas.filter(ideas["type"].is_null()
+                                 & ~ideas["effects"].fill_null("").str.contains(GAME_END, literal=True))
+            names = sorted(c for c in plain["name"].to_list() if rates.get(c, 0) >= 0.2) or sorted(plain["name"])
+            card = rng.choice(names)
+            old = list(session.value_of(card, "effects") or [])
+            new = old + list(STRONGER) if kind == "stronger-card" else []
+            want = "higher" if kind == "stronger-card" else "lower"
+            out.append(PlantedEdit(kind, [(card, "effects", "; ".join(new))], n,
+                                   [(f"{k}:{card}", want) for k in TAKER_KEYS],
+                                   f"{card} effects {'; '.join(old) or 'none'} -> {'; '.join(new) or 'none'}"))
         elif kind == RENAME:
             out.append(rename(kind, session, rng, n))
         elif kind == NO_OP:
