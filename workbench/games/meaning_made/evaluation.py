@@ -27,6 +27,11 @@ Weights (``Game.evaluate(state, seat, weights)``; any subset may be given):
 | few_progress | 0.9 | added to progress per "few" step |
 | win | 60 | the game ended and this seat is among the winners |
 | survive | 30 | the world survived |
+| card_value | 0 | the card-value term: what the own Palette saves on the loads still ahead, read from the pool's Patterns (:func:`palette_discount`), at ``tokens`` per token saved; off for the plain greedy bot, whose games the fixtures pin (``greedy:card_value=1`` turns it on) |
+
+A Pattern's one-time Bonus needs no term of its own: the one-ply look-ahead
+of a Load resolves it, so a Pattern that gives more (or takes Legacy away) is
+already worth more (or less) to the bot by the features above.
 
 The ``doom`` term is what makes the bot see the group's fate in cooperative
 play: a one-ply look-ahead does not reach the end of the round, so without it
@@ -58,6 +63,7 @@ DEFAULT_WEIGHTS = {
     "meaning": 1.5, "danger": 4.0, "column": 0.8, "collapse": 200.0, "doom": 150.0, "legacy": 1.0, "vitals": 0.4, "fragile": 2.0,
     "tokens": 0.2, "support": 0.55, "palette": 0.8, "layer": 0.3, "diversity": 0.6, "progress": 0.6,
     "marker": 0.8, "reachable": 0.7, "few_support": 0.25, "few_progress": 0.9, "completed": 4.0, "win": 60.0, "survive": 30.0,
+    "card_value": 0.0,
 }
 
 
@@ -96,7 +102,7 @@ def evaluate(state: MMState, seat: int, weights=None) -> float:
     rules = state.rules
     (w_collapse, w_survive, w_win, w_meaning, w_column, w_danger, w_legacy, w_vitals, w_fragile,
      w_support, w_tokens, w_palette, w_layer, w_diversity, w_progress2, w_marker, w_completed,
-     w_reachable, w_doom) = _weight_tuple(weights, rules.num_players)
+     w_reachable, w_doom, w_card_value) = _weight_tuple(weights, rules.num_players)
     p = state.players[seat]
     value = 0.0
     ending = state.ending
@@ -183,6 +189,8 @@ def evaluate(state: MMState, seat: int, weights=None) -> float:
                     continue
             reachable += 1
     value += w_reachable * reachable
+    if w_card_value:
+        value += w_card_value * w_tokens * palette_discount(state, seat)
     return value
 
 
@@ -199,7 +207,7 @@ def _weight_tuple(weights, n: int) -> tuple:
     w = _weights(weights, n)
     out = (w["collapse"], w["survive"], w["win"], w["meaning"], w["column"], w["danger"], w["legacy"],
            w["vitals"], w["fragile"], w["support"], w["tokens"], w["palette"], w["layer"], w["diversity"],
-           w["progress"] * 2, w["marker"], w["completed"], w["reachable"], w["doom"])
+           w["progress"] * 2, w["marker"], w["completed"], w["reachable"], w["doom"], w["card_value"])
     if not weights:
         _TUPLES[n] = out
     return out
@@ -249,3 +257,30 @@ def _all_done(needs, done) -> bool:
         if layer not in done:
             return False
     return True
+
+
+# -- card-value terms: what a card of the pool gives, read from its printed data --
+
+def palette_discount(state: MMState, seat: int) -> float:
+    """Tokens the seat's Palette saves on the loads still ahead: over the
+    Patterns not yet loaded (the Prism and the deck, read as a set, never in
+    order, so a look-ahead learns nothing of the next draw), the mean number of
+    their Layer icons the Palette meets (each met icon is one token fewer to
+    pay, :func:`.load_pattern.unmet_icons`), times the Prism's size (a Prism's
+    worth of loads). Read from the pool's Patterns, so an edit of a Pattern's
+    Layer or of the icons the others need changes what a Pattern is worth."""
+    need = state.rules.icon_need
+    counts = state.players[seat].layers
+    met = 0
+    ahead = 0
+    for pile in (state.prism, state.pattern_deck):
+        for name in pile:
+            if name is None:
+                continue
+            ahead += 1
+            for layer, n in need[name]:
+                have = counts[layer]
+                met += n if n < have else have
+    if not ahead:
+        return 0.0
+    return met * state.rules.prism_size / ahead
