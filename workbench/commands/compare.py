@@ -37,6 +37,15 @@ def add_parser(sub) -> None:
     p.add_argument("--workers", type=int, default=None,
                    help="processes (default: every core; 0 plays in this process)")
     p.add_argument("--no-stop", action="store_true", help="play the whole budget even once all is decided")
+    p.add_argument("--adapt", action="store_true",
+                   help="seat in each arm a greedy bot tuned to that arm's pool by self-play (what players who "
+                        "learned the new cards would do); cached per pool version and edits")
+    p.add_argument("--adapt-trials", type=int, default=12, metavar="N",
+                   help="tuning trials per arm with --adapt (default 12)")
+    p.add_argument("--adapt-games", type=int, default=24, metavar="N",
+                   help="self-play games per tuning trial with --adapt (default 24)")
+    p.add_argument("--adapt-seconds", type=float, default=300.0, metavar="S",
+                   help="wall-time bound of each arm's tuning with --adapt (default 300)")
     add_game_options(p)
     p.set_defaults(func=run)
 
@@ -99,6 +108,38 @@ def describe(row: dict) -> str:
     return line
 
 
+def adapt(game, session, edits, args, players: int, options: dict) -> dict:
+    """Tune a greedy bot to each arm's pool by self-play (:func:`workbench.sim.tune.tune`),
+    bounded by ``--adapt-trials``, ``--adapt-games`` and ``--adapt-seconds``;
+    cached by the pool version (the old arm) plus the edits (the new arm) in
+    the card folder's ``.workbench/tuned``. Returns, per arm, the bot spec and
+    the self-play scores of the tuned and of the plain greedy bot."""
+    import json
+    import os
+
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.versions import HISTORY_DIR, game_folder, pool_version
+    from workbench.sim.tune import tune
+    if args.bots and args.bots != "greedy":
+        raise WorkbenchError("--adapt tunes greedy bots to each pool; leave --bots out")
+    if min(args.adapt_trials, args.adapt_games) < 1 or not args.adapt_seconds > 0:
+        raise WorkbenchError("--adapt-trials, --adapt-games and --adapt-seconds must be above 0")
+    version = pool_version(game)
+    changed = json.dumps([[e["card"], e["field"], str(e["new"])] for e in edits])
+    cache = None if os.environ.get("WORKBENCH_NO_HISTORY") else game_folder(game) / HISTORY_DIR / "tuned"
+    out = {}
+    for arm, ref, key in zip(("old", "new"), session.pool_refs(), (version, version + changed)):
+        t = tune(ref, players=players, pool_key=key, trials=args.adapt_trials, games=args.adapt_games,
+                 seconds=args.adapt_seconds, seed=args.seed, workers=args.workers, cache_dir=cache,
+                 variants=tuple(args.variant), options=options)
+        out[arm] = {"bot": t.bot, "score": t.score, "greedy_score": t.baseline, "trials": t.trials,
+                    "games": t.games, "seconds": t.seconds, "cached": t.cached}
+        if not args.json:
+            print(f"  tuned to the {arm} pool ({t.trials} trials of {t.games} games, {t.seconds:.0f} s"
+                  f"{', cached' if t.cached else ''}): self-play {t.baseline:.3f} -> {t.score:.3f}, {t.bot}")
+    return out
+
+
 def record_compare_run(game, params: dict, rows: list[dict]) -> str | None:
     """Enter the comparison in the pool's history against the version it
     compared from (the pool on disk, the old arm): the edits, and per metric
@@ -139,12 +180,19 @@ def run(args) -> int:
         edits.append({"card": report.card, "field": report.field, "old": report.old,
                       "new": session.value_of(report.card, report.field), "analyses": report.lines()})
     change = "; ".join(f"{e['card']} {e['field']} {e['old']} -> {e['new']}" for e in edits)
-    stream = session.stream_playtest(n=budget, players=players, seed=seed, bots=bots, workers=args.workers,
+    bots_new = None
+    tuned = None
+    if args.adapt:
+        tuned = adapt(game, session, edits, args, players or game.default_players, options)
+        bots, bots_new = tuned["old"]["bot"], tuned["new"]["bot"]
+    stream = session.stream_playtest(n=budget, players=players, seed=seed, bots=bots, bots_new=bots_new,
+                                     workers=args.workers,
                                      watch=tuple(args.watch) if args.watch else None, margins=margins,
                                      stop_early=not args.no_stop, variants=tuple(args.variant), options=options)
     if not args.json:
         rules = "".join(f", variant {v}" for v in args.variant) + "".join(f", {k}={v}" for k, v in options.items())
-        print(f"{game.name}, {players or game.default_players} players, bots {bots}, seed {seed}{rules}: {change}")
+        arms = bots if not bots_new else f"{bots} (old pool), {bots_new} (new pool)"
+        print(f"{game.name}, {players or game.default_players} players, bots {arms}, seed {seed}{rules}: {change}")
         sys.stdout.flush()
     shown: dict[str, str] = {}
     last = None
@@ -178,6 +226,8 @@ def run(args) -> int:
            "metrics": rows,
            # plain sentences about the edited cards ("the card is dead"), and the cards renamed (old -> new)
            "notes": notes, "renamed": renames,
+           # with --adapt: each arm's tuned bot, its self-play score and the plain greedy bot's
+           "adapted": tuned,
            # per bot (skill level) seated, on each pool: a mixed table read per level
            "per_bot": {"old": bot_summary(last.a), "new": bot_summary(last.b)}}
     if args.json:

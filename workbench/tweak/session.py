@@ -870,7 +870,8 @@ class TweakSession(CardOperations):
     def stream_playtest(self, n: int = 200, players: int | None = None, seed: int = 1, bots: str = "greedy",
                         workers: int | None = None, card: str | None = None,
                         watch: tuple[str, ...] | None = None, margins: dict | None = None, look_every: int | None = None, stop_early: bool = True,
-                        on_update=None, variants: tuple[str, ...] = (), options: dict | None = None, **schedule):
+                        on_update=None, variants: tuple[str, ...] = (), options: dict | None = None,
+                        bots_new: str | None = None, **schedule):
         """The paired playtest as it happens: yields a
         :class:`workbench.sim.progressive.PairedUpdate` (old pool = A, edited
         pool = B, same seeds) with the difference and interval of every watched
@@ -886,7 +887,9 @@ class TweakSession(CardOperations):
         (:func:`workbench.sim.verdicts.leading_watch`); ``card`` None: the
         cards of every edit made (the last one's when none is in the undo list).
         ``variants`` and ``options`` are played on both pools alike, as
-        ``workbench simulate`` takes them."""
+        ``workbench simulate`` takes them. ``bots_new``: the edited pool's
+        bots, when they differ from the old pool's (``compare --adapt`` seats
+        bots tuned to each pool)."""
         from workbench.sim import SimSpec
         from workbench.sim.progressive import CARD_USE, paired_playtest
         from workbench.sim.verdicts import leading_watch
@@ -906,9 +909,15 @@ class TweakSession(CardOperations):
             watched = old_name.get(card, card)
             keys = list(watch) + ([f"{CARD_USE}{watched}"] if card and self._played(card) and not self._is_cell(card)
                                   and f"{CARD_USE}{watched}" not in watch else [])
-        return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **base), watch=keys, margins=margins,
+        new_arm = {**base, "bots": bots_new} if bots_new else base
+        return paired_playtest(SimSpec(ref_old, **base), SimSpec(ref_new, **new_arm), watch=keys, margins=margins,
                                look_every=look_every, stop_early=stop_early, workers=workers, seed=seed,
                                on_update=on_update, renames=renames, **schedule)
+
+    def pool_refs(self) -> tuple[str, str]:
+        """The game references (``module:ATTR``) of the old and the edited pool,
+        as the paired playtest plays them (a tuner plays each on its own)."""
+        return _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
 
     def paired_result(self, update) -> PairedResult:
         """A streamed playtest's update in the shape of :meth:`quick_playtest`'s

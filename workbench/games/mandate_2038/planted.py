@@ -16,8 +16,9 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   of Runway, Compute and Capability at every Production while its host is
   connected: its takers end further ahead of the other seats of the same game
   (``card_taker_score``, ``card_taker_margin``, ``card_taker_win`` higher).
-* ``weaker-card``: such a project produces nothing (its chip still costs what
-  it did): its takers fall behind the other seats (the same metrics lower).
+* ``weaker-card``: such a project that yields something produces nothing
+  (its chip still costs what it did; Fusion Demonstrator yields nothing to
+  take away, its power is a rule): its takers fall behind the other seats (the same metrics lower).
   Both go round the player counts (2, 3, 4, 5, 2, ...) so each is measured.
   A project's yield is read by the bots only with the card-value term on
   (``greedy:card_value=1``, :func:`.evaluation.project_yield_worth`); the plain
@@ -78,7 +79,10 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
                                    f"{card} mandate award {old} -> {new}"))
         elif kind in ("stronger-card", "weaker-card"):
             rates = pick_rates(n) if pick_rates else {}
-            card = rng.choice([c for c in projects if rates.get(c, 0) >= 0.2] or projects)
+            # a weaker project loses its yield: only one that yields something
+            # (Fusion's power is a rule, not a yield) can be planted weaker
+            pool = [c for c in projects if kind == "stronger-card" or session.value_of(c, "produces")]
+            card = rng.choice([c for c in pool if rates.get(c, 0) >= 0.2] or pool)
             old = dict(session.value_of(card, "produces") or {})
             if kind == "stronger-card":
                 new = dict(old)
