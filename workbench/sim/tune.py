@@ -8,7 +8,7 @@ the pool:
 
 * in a game whose table shares one fate (``Game.group_fate``) every seat plays
   the candidate, and the trial scores the share of games the table completes
-  (a collapsed world has no winner) plus a thousandth of the mean score as a
+  (a game the table loses together has no winner) plus a thousandth of the mean score as a
   tie-break;
 * otherwise one seat plays the candidate against plain greedy bots, the seat
   rotated through every seat (the same number of games in each), and the trial
