@@ -87,3 +87,23 @@ def test_a_palettes_discount_counts_the_icons_it_meets_ahead():
     before = palette_discount(state, 0)
     p.layers = [0] + [3] * 6                          # a Palette that meets every icon
     assert palette_discount(state, 0) > before
+
+
+def test_takers_gain_is_read_from_each_pools_takers_when_the_pools_take_the_card_in_other_games():
+    """A bot that values a card takes it in other games in the new pool: the
+    taker metrics then compare each pool's own takers (Welch's interval, as
+    scipy gives it), chosen by which games take the card, never by the values."""
+    import numpy as np
+    from scipy.stats import ttest_ind
+
+    from workbench.sim.progressive import _unpaired, welch_t_interval
+    nan = float("nan")
+    x = np.array([1.0, 2.0, nan, 4.0, 0.5, 3.0, nan])
+    y = np.array([2.0, nan, nan, 6.0, 1.5, 5.0, 2.5])
+    assert _unpaired("card_taker_score:Shell", x, y)
+    assert not _unpaired("card_taker_score:Shell", x, np.where(np.isnan(x), nan, x + 1))   # the same games
+    assert not _unpaired("card_first_round:Shell", x, y)                                   # not a taker metric
+    lo, hi = welch_t_interval(x, y, 0.9)
+    ci = ttest_ind(y[~np.isnan(y)], x[~np.isnan(x)], equal_var=False).confidence_interval(0.9)
+    assert (lo, hi) == pytest.approx((ci.low, ci.high))
+    assert welch_t_interval(np.array([1.0, 1.0]), np.array([1.0, 1.0, 1.0]), 0.9) == (None, None)

@@ -92,7 +92,7 @@ from .backends import MAX_CHUNK, default_workers, iter_tasks, resolve_backend
 from .metrics import CARD_SERIES, METRICS, is_series_key, series, series_label
 from .tables import concat_frames
 from .verdicts import (HIGHER, IDENTICAL, LOWER, SAME, SLIGHT, UNCLEAR_SIZE, UNDECIDED, UNMEASURED, alpha_shares,
-                       games_to_decide, goal_of)
+                       TAKER_METRICS, games_to_decide, goal_of)
 from .verdicts import margin_of as _margin_of
 from .verdicts import name as _verdict_name
 
@@ -512,6 +512,41 @@ def paired_t_interval(d: np.ndarray, level: float) -> tuple[float | None, float 
     return mean - half, mean + half
 
 
+def welch_t_interval(x: np.ndarray, y: np.ndarray, level: float) -> tuple[float | None, float | None]:
+    """Welch's t interval of ``mean(y) - mean(x)`` (NaN dropped in each) at
+    coverage ``level``; (None, None) with fewer than two values in either.
+    Used for what a card's takers gain when the pools take the card in
+    different games (:func:`_unpaired`): it treats the arms as independent,
+    and the paired seeds make them positively correlated if anything, so the
+    interval is wider than the difference's own (conservative)."""
+    x, y = x[~np.isnan(x)], y[~np.isnan(y)]
+    if len(x) < 2 or len(y) < 2:
+        return (None, None)
+    from scipy.special import stdtrit
+    vx, vy = float(x.var(ddof=1)) / len(x), float(y.var(ddof=1)) / len(y)
+    var = vx + vy
+    diff = float(y.mean() - x.mean())
+    if var == 0:
+        # every taker of both pools had one value: no spread to judge, and a
+        # zero-width interval would read as certain (never "no meaningful change")
+        return (None, None)
+    df = var * var / ((vx * vx / (len(x) - 1) if vx else 0.0) + (vy * vy / (len(y) - 1) if vy else 0.0))
+    half = float(stdtrit(df, 1 - (1 - level) / 2)) * math.sqrt(var)
+    return diff - half, diff + half
+
+
+def _unpaired(key: str, x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether ``key`` is read from each pool's own games rather than from the
+    games paired in both: a taker metric (what a card's takers gain) when the
+    pools take the card in different games. A bot that values what a card
+    gives takes a stronger card in more games and a weaker one in fewer, and
+    the games taking it in both pools then dwindle to a handful (a weaker
+    Meaning Made Pattern: 3 to 5 pairs of 200 games); the gain of each pool's
+    takers is what a designer asks about ("is this card too strong?"). Chosen
+    by which games take the card, never by the values compared."""
+    return key.partition(":")[0] in TAKER_METRICS and not np.array_equal(np.isnan(x), np.isnan(y))
+
+
 def _renamed(key: str, renames: dict | None) -> str:
     """``key`` as the new arm names it: a card metric of a renamed card reads
     the card's new name there (a card is the same card through a rename)."""
@@ -575,7 +610,17 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
         rule_k = rules[key]
         level = rule_k.level
         pair = per_game[key]
-        if pair is not None:
+        if pair is not None and _unpaired(key, *pair):
+            x, y = pair
+            xs, ys = x[~np.isnan(x)], y[~np.isnan(y)]
+            lo, hi = welch_t_interval(x, y, level)
+            row = {"metric": series_label(key), "key": key,
+                   # each pool's own takers: the means the interval compares
+                   "a": float(xs.mean()) if len(xs) else None, "b": float(ys.mean()) if len(ys) else None,
+                   "diff": float(ys.mean() - xs.mean()) if len(xs) and len(ys) else None,
+                   "ci_low": lo, "ci_high": hi, "pairs": int(min(len(xs), len(ys))), "paired": False,
+                   "identical": False}
+        elif pair is not None:
             x, y = pair
             both = ~(np.isnan(x) | np.isnan(y))
             d = (y - x)[both]
@@ -588,8 +633,11 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
                    "pairs": int(both.sum()),
                    # every game alike in both arms, a value or none (a card never taken: no pairs at all)
                    # (or every pair that has a value equal: no spread to judge either)
+                   # (or every pair that has a value equal, the same games having one: no
+                   # spread to judge either; a card taken in other games was chosen differently)
                    "identical": bool(n >= 2 and (np.array_equal(x, y, equal_nan=True)
-                                                 or (both.any() and not d.any())))}
+                                                 or (both.any() and not d.any()
+                                                     and np.array_equal(np.isnan(x), np.isnan(y)))))}
         else:
             row = dict(rows_by_key.get(key) or {"metric": key, "key": key, "a": None, "b": None, "diff": None,
                                                 "ci_low": None, "ci_high": None})

@@ -142,12 +142,15 @@ def verdict_rows(update) -> list[dict]:
     both arms), diff, low, high, margin, verdict, direction (``higher`` /
     ``lower`` for any decided change, inside the margin or not), size
     (``beyond margin``, ``inside margin``, ``unclear`` or None), identical
-    (every pair equal), pairs (games with a value in both arms), games_needed
-    and games per arm."""
+    (every pair equal), pairs (games with a value in both arms), paired
+    (False for a taker metric read from each pool's own takers, when the pools
+    take the card in different games: then old and new are each pool's
+    takers' means and pairs the fewer games with a taker), games_needed and
+    games per arm."""
     return [{"metric": r["metric"], "key": r["key"], "old": r["a"], "new": r["b"], "diff": r["diff"],
              "low": r["ci_low"], "high": r["ci_high"], "margin": r.get("margin"), "verdict": r["verdict"],
              "direction": r.get("direction"), "size": r.get("size"), "identical": bool(r.get("identical")),
-             "pairs": r.get("pairs"), "games_needed": r.get("games_needed"),
+             "pairs": r.get("pairs"), "paired": r.get("paired", True), "games_needed": r.get("games_needed"),
              "games": {"old": update.games, "new": update.games}} for r in update.rows]
 
 
