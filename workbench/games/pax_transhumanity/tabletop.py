@@ -36,7 +36,8 @@ def pax_view(game, obs: dict, active: str | None, config=None) -> str:
                     f"min-width:60px'>{escape(colour)}</span> {cells} "
                     f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
                     f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
-    body += f"<div class='wb-row'><b>{term_label(game, 'market')}</b>{''.join(rows) or '<em>empty</em>'}</div>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'market')}</b> <small>(<sup class='wb-cost'>$</sup> "
+             f"the price to Syndicate an idea)</small>{''.join(rows) or '<em>empty</em>'}</div>")
     body += f"<div class='wb-row'><b>{term_label(game, 'splay')}</b>{cards(obs.get('splay', []))}</div>"
     body += (f"<div class='wb-row'><b>{term_label(game, 'cutting_edge')}</b>{cards(obs.get('cutting_edge', []), 'event')}"
              f" → {term_label(game, 'regime')} <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
