@@ -26,6 +26,13 @@ from workbench.core.game import GameConfig
 from workbench.core.registry import get_game
 
 
+@pytest.fixture(autouse=True)
+def _patient_expect():
+    """The machine is shared: an assertion on a page waits up to a minute for the
+    page to show it (Playwright's default is 5 s), so only a hang fails."""
+    expect.set_options(timeout=60_000)
+
+
 def _api(server, body=None, path=""):
     from workbench.rooms.hosts import script_headers
     req = urllib.request.Request(server["url"] + "playtest/api/rooms" + path,
@@ -67,9 +74,10 @@ def _where(server, room_id):
 
 
 def _click_a_move(page, rng) -> str:
-    """Play one move on ``page`` by clicking: now and then a playable card on the
-    drawn table (when several moves name it they are marked, and one of those is
-    clicked), otherwise one of the move buttons. Says which way it went."""
+    """Play one move on ``page`` by clicking: now and then a playable card or
+    district on the drawn table (when several moves name it, only those are shown,
+    and one of them is clicked), otherwise one of the move buttons shown. Says
+    which way it went."""
     cards = page.locator("#table [data-card].playable")
     if cards.count() and rng.random() < 0.5:
         cards.nth(rng.randrange(cards.count())).click()
@@ -77,7 +85,7 @@ def _click_a_move(page, rng) -> str:
         if picked.count() > 1:
             picked.nth(rng.randrange(picked.count())).click()
         return "card"
-    buttons = page.locator("#moves button")
+    buttons = page.locator("#moves button[data-move]")     # a move's button, not "show all"
     buttons.nth(rng.randrange(buttons.count())).click()
     return "button"
 
@@ -168,7 +176,8 @@ def test_three_people_and_a_bot_play_a_room_to_its_end_by_clicking(browser, serv
     pages = [page for _, page, _ in seats]
     watch_context, watch_page, watch_frames = _open_seat(browser, opened["spectator"])
     snapshots, ways = _play_by_clicking(server, opened["room"], pages, random.Random(f"{gid}-11"))
-    assert len(snapshots) >= 8 and "button" in ways
+    # moves made both ways: a move's button, and a card or district on the table
+    assert len(snapshots) >= 8 and {"button", "card"} <= set(ways)
 
     plies = _where(server, opened["room"])[0]
     for page in pages + [watch_page]:

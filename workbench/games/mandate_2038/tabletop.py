@@ -83,6 +83,9 @@ def hex_map(tiles: dict, control: dict, players: dict) -> str:
                           f"{y + size * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
         owner = control.get(tile)
         stroke = colour.get(owner, "#778") if owner else "#778"
+        # one group per district, named in data-card: a seat page shows the moves
+        # naming the district clicked (an Agent's destination, a relocation)
+        out.append(f"<g data-card='{escape(tile)}'>")
         out.append(f"<polygon points='{points}' fill='{escape(KIND_COLOURS.get(kind, '#eee'))}' "
                    f"stroke='{stroke}' stroke-width='{4 if owner else 1}'><title>{escape(tile)} ({escape(kind)})"
                    f"{', controlled by ' + escape(str(owner)) if owner else ''}</title></polygon>")
@@ -90,6 +93,7 @@ def hex_map(tiles: dict, control: dict, players: dict) -> str:
         for i, who in enumerate(agents.get(tile, [])):
             out.append(f"<circle cx='{x - 12 + 8 * i:.1f}' cy='{y + 10:.1f}' r='3.5' fill='{colour[who]}'>"
                        f"<title>{escape(who)}'s Agent</title></circle>")
+        out.append("</g>")
     out.append("</svg>")
     return "".join(out)
 
