@@ -121,13 +121,12 @@ def check_regular_file(st: os.stat_result, path: Path, limit: int = MAX_FILE_BYT
     """Refuse, from its ``stat``, anything but a regular file within ``limit``
     bytes: a folder, a FIFO, a device (``/dev/zero``), a socket."""
     import stat as stat_module
-    mode = st.st_mode
-    if stat_module.S_ISDIR(mode):
+
+    from .storage import special_kind
+    if stat_module.S_ISDIR(st.st_mode):
         raise DataError("is a folder, not a file", file=str(path))
-    if not stat_module.S_ISREG(mode):
-        kind = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode)
-                else "a device" if stat_module.S_ISCHR(mode) or stat_module.S_ISBLK(mode)
-                else "a socket" if stat_module.S_ISSOCK(mode) else "a special file")
+    kind = special_kind(st.st_mode)
+    if kind is not None:
         raise DataError(f"is {kind}, not a regular file; the workbench reads only regular files",
                         file=str(path))
     if st.st_size > limit:
