@@ -516,6 +516,14 @@ def recover(folder: str | Path) -> None:
 
 # -- saving ----------------------------------------------------------------------
 
+def _earlier_text(new: Any, versions) -> str | None:
+    """The text of the latest of ``versions`` that holds exactly ``new``."""
+    for data, text in reversed(list(versions)):
+        if same_data(data, new):
+            return text
+    return None
+
+
 def _writable_check(loaded: LoadedFile) -> tuple[os.stat_result, bytes]:
     """The target's stat and bytes, refusing a file that is gone, changed or read-only."""
     target = loaded.target
@@ -558,10 +566,28 @@ def _stage(folder: Path, name: str, content: bytes, st: os.stat_result | None, s
     return tmp
 
 
-def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -> list[LoadedFile]:
+def same_data(a: Any, b: Any) -> bool:
+    """Whether two YAML values are the same, type for type and in the same order
+    (``1``, ``1.0`` and ``true`` are equal in Python, not here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same_data(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True,
+               earlier: dict[Path, list[tuple[Any, str]]] | None = None) -> list[LoadedFile]:
     """Write each ``(loaded, new_data)`` pair, all or nothing; returns the files as
     now on disk (new fingerprints). Raises :class:`SaveError` (nothing written) when
-    a file changed since it was loaded, is read-only, or the disk refuses."""
+    a file changed since it was loaded, is read-only, or the disk refuses.
+
+    ``earlier``: per file path, ``(data, text)`` of versions the file had (loaded
+    or saved before). New data that is one of them is written as that text, byte
+    for byte: an undo then a save gives the designer's file back exactly, where a
+    render from the edited file could move a comment's column."""
     changes = [(lf, new) for lf, new in changes if new != lf.data]
     if not changes:
         return []
@@ -577,7 +603,7 @@ def save_files(changes: list[tuple[LoadedFile, Any]], *, backups: bool = True) -
         if not lf.target.is_relative_to(root):
             raise SaveError(f"{lf.path} is not inside {root}; save the files of one card folder together")
     dirs = [root] + [lf.target.parent for lf, _ in changes]
-    texts = [render(lf, new) for lf, new in changes]
+    texts = [_earlier_text(new, (earlier or {}).get(lf.path, ())) or render(lf, new) for lf, new in changes]
     staged: list[Path] = []
     journal: Path | None = None
     with _locked(dirs):
