@@ -28,9 +28,17 @@ removes and renames cards, as the same one edit (validated, all or none, undoabl
 A sheet without the ``card`` column (an older export, or one typed by hand) only
 edits: its rows are matched by ``name`` and a card it leaves out is untouched.
 
+**Columns of the designer's own.** A column the export did not write is kept as a
+field of each card of its sheet, in the card's ``extra`` mapping
+(:mod:`workbench.core.extra_fields`), edited as ``extra.NAME``; the export shows
+every such field as a column after the kind's own. A name that reads like one of
+the sheet's columns is refused as a typo, and a sheet whose cards are part of the
+rules (a ``single`` kind) or made from the game's data (a deck) takes none.
+
 **Empty means no change**, for text and numbers alike: a cell left empty keeps the
 card's value. To empty a value on purpose write :data:`CLEAR` (``(clear)``): text
-becomes empty, a number 0, ``draft_fields`` none.
+becomes empty, a number 0, ``draft_fields`` none, a field of the designer's own
+is removed.
 
 A CSV may separate its cells with ``,`` or ``;`` (what Excel writes where the
 comma is the decimal sign); the header line decides, and the import says which.
