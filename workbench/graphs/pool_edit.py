@@ -301,14 +301,20 @@ def text_of(value: Any, *, phrases: bool = False) -> Any:
     :func:`coerce` reads back)."""
     if isinstance(value, list):
         if any(isinstance(v, (dict, list)) for v in value):
-            return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6).strip()
+            return _flow(value)
         items = [text_of(v) for v in value]
         if phrases or any(isinstance(v, str) and " " in v for v in items):
             return "; ".join(str(v) for v in items)
         return " ".join(str(v) for v in items)
     if isinstance(value, dict):
-        return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6).strip()
+        return _flow(value)
     return value
+
+
+def _flow(value: Any) -> str:
+    """``value`` as one line of YAML flow (libyaml's emitter where installed)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(value, Dumper=dumper, default_flow_style=True, sort_keys=False, width=10**6).strip()
 
 
 __all__ = ["CardKind", "Catalogue", "CardRef", "cards", "find", "get_path", "set_path", "coerce", "text_of",

@@ -241,7 +241,7 @@ class PoolTweakSession(TweakSession):
                 storage.scratch_write(tmp_path, name, text)
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
-                check_pool_names(tmp_path, self.spec.files)
+                check_pool_names(tmp_path, self.spec.files, raw)   # the edited data, not read again
                 return self.spec.load(tmp_path)
             except DataError as exc:
                 real = str(self.folder / Path(exc.file).name) if exc.file else None

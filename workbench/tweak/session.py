@@ -592,7 +592,7 @@ class TweakSession(CardOperations):
                 storage.scratch_write(tmp_path, name, dump_yaml(raw[name], fast=True))
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
-                check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")))
+                check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")), raw)
                 return self._load_cards(tmp_path)
             except DataError as exc:
                 real = str(self.folder / Path(exc.file).name) if exc.file else None
