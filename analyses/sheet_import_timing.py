@@ -131,11 +131,15 @@ def main() -> int:
             for item in zin.infolist():
                 zout.writestr(item, zin.read(item))
             zout.writestr("xl/media/padding.bin", b"\0" * (150 * 1024 * 1024))
-        control = tmp / "control.xlsx"
-        wb = openpyxl.load_workbook(book)
-        ws = wb["headline"]
-        ws.cell(row=ws.max_row, column=header.index("text") + 1).value = "a\x07b"
-        wb.save(control)
+        # (openpyxl will not write one into an xlsx: the CSV of the headline sheet carries it)
+        import csv
+        control = tmp / "control"
+        control.mkdir()
+        wb = openpyxl.load_workbook(book, read_only=True)
+        cells = [["" if v is None else v for v in r] for r in wb["headline"].iter_rows(values_only=True)]
+        cells[-1][header.index("text")] = "a\x07b"
+        with open(control / "headline.csv", "w", encoding="utf-8", newline="") as f:
+            csv.writer(f).writerows(cells)
         hostile = {"huge_declared": (t_huge, rc_huge)}
         for label, path in (("zip_bomb", bomb), ("control_character", control)):
             took, rc, tail = run(["cards", "import", opts.game, str(path), "--dry-run"], env, label)

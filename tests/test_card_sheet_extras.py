@@ -138,7 +138,8 @@ def test_a_layout_reads_the_extra_fields(cards_copy):
     from workbench.print.sheets import build_deck
     session = open_session(game_id="pax-transhumanity")
     name = session.raw["ideas.yaml"]["ideas"][0]["name"]
-    session.edit(name, "extra.art", "gene.png")
+    report = session.edit(name, "extra.art", "gene.png")
+    assert report.lines() == ["1 value of the cards' own fields (art): a print layout reads them, no rule does"]
     session.edit(name, "extra.copies", 3)
     session.save()
     from workbench.core.cards import forget

@@ -501,6 +501,7 @@ class TweakSession(CardOperations):
         cards = self._validate(raw, **where)
         previous = self.raw
         report = self._commit(raw, cards, name, column, old, new)
+        report.notes += _own_fields_note([(card, column)])
         self._undo.append((previous, name, column))
         self._redo.clear()
         return report
@@ -668,6 +669,7 @@ class TweakSession(CardOperations):
             report = self._commit(raw, cards, name, edits[0][1], old, new)
         else:
             report = self._commit(raw, cards, None, None, None, None)
+        report.notes += _own_fields_note([(item[0], item[1]) for item in edits])
         self._undo.append((previous, label, counted(len(puts), "value")))
         self._redo.clear()
         return [report]
@@ -973,6 +975,17 @@ class TweakSession(CardOperations):
         return PairedResult(update_summary(update), list(update.flipped), update.games,
                             update.a.spec.players or self.game.default_players, card, update.elapsed,
                             pools=pools if all(p is not None for p in pools) else (), bots=update.a.spec.bots)
+
+
+def _own_fields_note(edits: list[tuple[str, str]]) -> list[str]:
+    """A line for the report when edits set the cards' own fields (``extra.NAME``):
+    the card graph cannot show them, since no rule reads them."""
+    own = [(card, column) for card, column in edits if str(column).startswith(extra_fields.EXTRA + ".")]
+    if not own:
+        return []
+    names = sorted({column.split(".", 1)[1] for _, column in own})
+    return [f"{counted(len(own), 'value')} of the cards' own fields ({', '.join(names)}): a print layout "
+            "reads them, no rule does"]
 
 
 #: how many earlier texts of one file a session keeps for :meth:`TweakSession.save`
