@@ -759,7 +759,8 @@ class TweakSession(CardOperations):
         from workbench.core import versions
         # the pool as it was before this save becomes a version first (when the
         # history has not seen it, e.g. edited by hand), so the save's edits are known
-        versions.note_version(self.game, self.folder)
+        if not versions.history_disabled():     # (with it off, this only computed a version nobody keeps)
+            versions.note_version(self.game, self.folder)
         changes = [(self.files[name], self.raw[name]) for name in self.file_names]
         # every text a file had in this session (as loaded, as saved): an undo back
         # to one of them saves that text again, byte for byte
