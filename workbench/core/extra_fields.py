@@ -4,9 +4,9 @@ A designer who keeps cards in a spreadsheet adds columns of their own (an art
 file, a flavour line, a print run note). Those are kept in the card's YAML under
 one key, ``extra``, a mapping of the column's name to its value::
 
-    - name: Gene Drive
-      disciplines: [yellow, yellow]
-      extra: {art: gene-drive.png, tagline: Rewrite the wild}
+    - name: First Light
+      cost: 2
+      extra: {art: first-light.png, tagline: Where it all starts}
 
 Every card model that a sheet row can be takes ``extra: ExtraFields = {}``, so
 the game's strict models (``extra="forbid"``) still refuse a misspelt field

@@ -92,24 +92,13 @@ def check_path(path: str | Path, what: str = "") -> Path:
     return real
 
 
-def special_kind(mode: int) -> str | None:
-    """What a file of ``mode`` (a stat's ``st_mode``) is when it is neither a
-    regular file nor a folder ("a named pipe (FIFO)", "a device", "a socket"),
-    else None: the one test of special files, for paths here and for the
-    readers of :mod:`workbench.core.data`."""
-    if _stat.S_ISREG(mode) or _stat.S_ISDIR(mode):
-        return None
-    return ("a named pipe (FIFO)" if _stat.S_ISFIFO(mode)
-            else "a device" if _stat.S_ISCHR(mode) or _stat.S_ISBLK(mode)
-            else "a socket" if _stat.S_ISSOCK(mode) else "of an unknown kind")
-
-
 def refuse_special(real: Path, label: str) -> None:
     """Refuse an existing FIFO, device or socket (from ``lstat``, nothing opened)."""
     try:
         mode = os.lstat(real).st_mode
     except OSError:
         return
+    from .data import special_kind
     kind = special_kind(mode)
     if kind is not None:
         # "special file" stays in the line: it is the word the designer searches the docs for

@@ -42,7 +42,7 @@ class CardKind:
     #: cards of this kind are taken or played in games (``Game.action_cards`` names them)
     played: bool = False
     doc: str = ""
-    #: list columns whose items are phrases ("solve green or growth"): a cell
+    #: list columns whose items are phrases ("draw two or gain one"): a cell
     #: separates them with ";" only, never with spaces (see :func:`coerce`)
     phrases: tuple[str, ...] = ()
 
@@ -243,7 +243,7 @@ def coerce(value: Any, old: Any, what: str, *, phrases: bool = False) -> Any:
     """``value`` (often the text of a table cell) as the type ``old`` had;
     a value that cannot be that type raises ``ValueError`` saying what is wanted.
     ``phrases``: a list whose items are phrases, separated by ";" only (so
-    "solve green or growth" is one item in a new card's cell too, where the
+    "draw two or gain one" is one item in a new card's cell too, where the
     blank's empty list says nothing about its items)."""
     if isinstance(value, str):
         text = value.strip()
