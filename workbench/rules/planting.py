@@ -305,7 +305,8 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
         out += _sub_each(r"\bonce (?:an?|per|each|every) (?:Era|round|turn|game)\b", text,
                          lambda m: rng.choice(["once", "once in the game"]))
         # ("at once" is "immediately", and a sentence's "Once ..." is "when": no count)
-        out += _sub_each(r"(?<![Aa]t )\bonce\b(?! (?:an?|per|each|every|in)\b)", text,
+        out += _sub_each(r"(?<![Aa]t )\bonce\b(?! (?:an?|per|each|every|in|the|you|it|they|all|that|this|its|their|"
+                         r"your)\b)", text,
                          lambda m: rng.choice(["once per round", "once each turn"]))
         # "up to 3" (a bound, not "face up to"): only before a count
         out += _sub_each(r"\b[Uu]p to (?=\d|(?:" + "|".join(EN_NUMBERS[1:]) + r")\b)", text,
@@ -336,7 +337,8 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
     return _outside_placeholders(text, out)
 
 
-_IDIOMS = re.compile(r"\b(?:above all|at all|in all|after all|all in all|all the same|any more|at once)\b", re.I)
+_IDIOMS = re.compile(r"\b(?:above all|at all|in all|after all|all in all|all the same|any more|at once|each other|"
+                     r"one another)\b", re.I)
 
 
 def _in_idiom(text: str, new: str) -> bool:

@@ -328,6 +328,21 @@ def scope_change(src: str, src_lang: str, src_terms: tuple, tr: str, tr_lang: st
     return None
 
 
+def frequency_added(src: str, src_lang: str, src_terms: tuple, tr: str, tr_lang: str,
+                    tr_terms: tuple) -> str | None:
+    """A span of time the translation counts by ("once each turn", "per round",
+    *fordulónként*) where its source sentence counts by nothing and names no such span at
+    all: the rule is now limited per turn (or round, Era), or repeats with it."""
+    from collections import Counter
+    from .meaning import concepts
+    a = Counter(quantified_heads(src, src_lang, src_terms))
+    b = Counter(quantified_heads(tr, tr_lang, tr_terms))
+    added = [h for h in b - a if h.startswith("time.")]
+    if len(added) == 1 and not (a - b) and not concepts(src, src_lang)[added[0]]:
+        return added[0]
+    return None
+
+
 def _names(text: str, lang: str, terms: tuple, head: str) -> bool:
     """Does ``text`` name what ``head`` stands for (with "each" or without)?"""
     from .glossary import find_term

@@ -7,7 +7,7 @@ import functools
 import re
 
 from ..meaning import aligned_sentences
-from ..roles import (bound_changes, clause_swap, order_trade, term_sequence, written_terms, people_role_changes, role_trades, scope_change)
+from ..roles import (bound_changes, clause_swap, frequency_added, order_trade, term_sequence, written_terms, people_role_changes, role_trades, scope_change)
 from .base import ClauseCheck, Pair
 
 _BOUND_WORDS = {"min": "at least", "max": "at most", "exact": "exactly"}
@@ -57,6 +57,12 @@ class ClauseRolesCheck(ClauseCheck):
         tr_terms = tuple(tuple(g.target) for g in p.glossary)
         for i, (x, y) in enumerate(aligned_sentences(p.src_full, p.src_lang, p.tr_full, p.tr_lang), 1):
             change = scope_change(x, p.src_lang, src_terms, y, p.tr_lang, tr_terms)
+            added = None if change else frequency_added(x, p.src_lang, src_terms, y, p.tr_lang, tr_terms)
+            if added:
+                span = added.split(".", 1)[1]
+                out.append((f"each {span} added",
+                            f"sentence {i}: the translation counts by {span} ('once each {span}', 'per {span}') where "
+                            f"the source names no {span}: check how often the rule applies (quantifier scope)"))
             if change:
                 a, b = (_head_name(h, p, side) for h, side in zip(change, ("source", "target")))
                 detail = f"each {a} -> each {b}" if a and b else f"each {a} lost" if a else f"each {b} added"
