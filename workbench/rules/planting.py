@@ -476,7 +476,8 @@ def mutate_placeholder_roles(text: str, lang: str, rng: random.Random, icon_term
             ea, eb = a.group(2)[len(sa):], b.group(2)[len(sb):]
             # two items of one list (the same ending, only commas and "and" between): their
             # order is no rule, so trading them is no mistake
-            if _listed_together(text[a.end():b.start()], ea if lang == "hu" else "", eb if lang == "hu" else ""):
+            hu = lang == "hu"
+            if _listed_together(text[a.end():b.start()], ea if hu else "", eb if hu else ""):
                 continue
             # each stem takes the other's ending as it stands: Hungarian only where both stems
             # end alike (vowel or consonant) and take the same vowel harmony, else the planted

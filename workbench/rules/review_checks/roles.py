@@ -1,5 +1,7 @@
 """Who does what to whom, compared clause by clause (:mod:`workbench.rules.roles`):
-terms that traded clauses within a sentence, and bounds that count something else."""
+terms that traded clauses, places in the order of terms, or grammatical roles within a
+sentence; people who give and receive; what "each" ranges over and a span of time counted
+by in the translation alone; and bounds that count something else."""
 
 from __future__ import annotations
 
@@ -7,14 +9,15 @@ import functools
 import re
 
 from ..meaning import aligned_sentences
-from ..roles import (bound_changes, clause_swap, frequency_added, order_trade, term_sequence, written_terms, people_role_changes, role_trades, scope_change)
+from ..roles import (bound_changes, clause_swap, frequency_added, order_trade, people_role_changes, role_trades,
+                     scope_change, term_sequence, written_terms)
 from .base import ClauseCheck, Pair
 
 _BOUND_WORDS = {"min": "at least", "max": "at most", "exact": "exactly"}
 
 
 class ClauseRolesCheck(ClauseCheck):
-    """Each term stays in its clause of the sentence, and each bounded number keeps its bound (at least, at most, exactly)."""
+    """Each term keeps its clause, place and role in the sentence, and each count its scope and bound (at least, at most, exactly)."""
 
     name = "roles"
     headings = False
