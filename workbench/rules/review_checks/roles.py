@@ -24,7 +24,8 @@ class ClauseRolesCheck(ClauseCheck):
 
     def run(self, p: Pair):
         out = []
-        for i, (x, y) in enumerate(aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang), 1):
+        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)     # (read once: the loops below share it)
+        for i, (x, y) in enumerate(units, 1):
             swap = clause_swap(x, y)
             if swap:
                 u, v = swap
@@ -37,7 +38,7 @@ class ClauseRolesCheck(ClauseCheck):
         if not out:
             ws = _written(tuple(tuple(g.source) for g in p.glossary))
             wt = _written(tuple(tuple(g.target) for g in p.glossary))
-            for i, (x, y) in enumerate(aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang), 1):
+            for i, (x, y) in enumerate(units, 1):
                 swap = order_trade(term_sequence(x, ws), term_sequence(y, wt))
                 if swap:
                     u, v = (_key_name(k, p) for k in swap)
@@ -46,12 +47,12 @@ class ClauseRolesCheck(ClauseCheck):
                                 "way round: check who does what to whom"))
         # two terms that traded grammatical roles (case ending, preposition, subject or object)
         src_bases, tr_bases = _bases(p.glossary, "source"), _bases(p.glossary, "target")
-        for i, (x, y) in enumerate(aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang), 1):
+        for i, (x, y) in enumerate(units, 1):
             for u, v, ru, rv in role_trades(x, p.src_lang, y, p.tr_lang, src_bases, tr_bases):
                 out.append((f"roles {u} / {v}",
                             f"sentence {i}: in the source {u} is the {ru} and {v} the {rv}; the translation gives "
                             "each the other's role: check who does what to whom"))
-        for i, (x, y) in enumerate(aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang), 1):
+        for i, (x, y) in enumerate(units, 1):
             for change in people_role_changes(x, p.src_lang, y, p.tr_lang):
                 out.append((f"people {change}", f"sentence {i}: {change} (who gives, who receives): check who does "
                                                 "what to whom"))
