@@ -200,7 +200,7 @@ class PlaytestPage(pn.viewable.Viewer):
         self.open_button.on_click(self._on_open_room)
         self.doing = ProgressLine("playtest")
         # not bound to the model: a choice first says what it loads, then sets the model
-        self.game = pn.widgets.Select(name="Game", options=list(m.param.game_id.objects), value=m.game_id)
+        self.game = pn.widgets.Select(label="Game", options=list(m.param.game_id.objects), value=m.game_id)
         self.game.param.watch(self._on_game, "value")
         m.param.watch(lambda e: setattr(self.game, "value", e.new), "game_id")
         self.form = pn.Column(
