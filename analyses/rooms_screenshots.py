@@ -31,12 +31,19 @@ from workbench.rooms.bench import _api, _free_port, start_server  # noqa: E402
 PAX = "pax-transhumanity"
 
 
+THOUGHT = set()    # the people who have taken their long decision
+
+
 def take_turn(pages) -> bool:
     for page in pages:
         if page.locator("#status").inner_text() == "the game is over":
             return False
-    for page in pages:
+    for seat, page in enumerate(pages):
         if page.locator("#status").inner_text() == "your turn":
+            if seat == 2 and seat not in THOUGHT:
+                # Chloe thinks a while over one move: her survey asks about it
+                THOUGHT.add(seat)
+                page.wait_for_timeout(6000)
             before = page.locator("#log div").count()
             buttons = page.locator("#moves button")
             buttons.nth(buttons.count() // 2).click()
@@ -88,6 +95,13 @@ def main() -> int:
                         form.locator("[name=length]").select_option("too short")
                         form.locator("[name=text]").fill(["the Secret made me think", "short but tense",
                                                           "which market column refills?"][i])
+                        # the questions about this person's own game, and (once) the tester profile
+                        answers = ["I was weighing the Secret against the Market", "it felt fair",
+                                   "I never had the money for it"]
+                        for k, box in enumerate(form.locator("textarea[name^='m:']").all()):
+                            box.fill(answers[k % len(answers)])
+                        if form.locator("select[name='m:profile']").count():
+                            form.locator("select[name='m:profile']").select_option("monthly")
                         if game == 0 and i == 2:
                             page.locator("#survey").scroll_into_view_if_needed()
                             page.screenshot(path=str(OUT / "room-survey.png"), full_page=False)

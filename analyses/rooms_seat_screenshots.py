@@ -1,6 +1,7 @@
 """Screenshots of a playtest seat page of every game (docs/rooms.md), written by a
 real ``workbench serve`` over a scratch copy of the cards and a scratch journal:
-one person and bots, a few moves played by clicking the seat page's buttons,
+one person and bots, a few moves played by clicking the seat page's buttons
+(seeded), on until the person has a real choice (two kinds of move, four moves);
 then the page as that person sees it (docs/screenshots/room-seat-<game>.png) and
 the first game's spectator link (room-spectator.png).
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sys
 import tempfile
@@ -51,23 +53,26 @@ def main() -> int:
                     page.set_default_timeout(60_000)
                     page.goto(next(iter(opened["links"].values())))
                     page.locator("#seats div").first.wait_for()
-                    for _ in range(6):
-                        for _ in range(200):
+                    # a few moves, each a seeded click on one of the page's buttons, then
+                    # on until the person has a real choice (two kinds of move, four moves or more)
+                    rng = random.Random(f"{gid}-8")
+                    for turn in range(60):
+                        for _ in range(400):
                             if page.locator("#status").inner_text() in ("your turn", "the game is over"):
                                 break
                             page.wait_for_timeout(50)
                         if page.locator("#status").inner_text() != "your turn":
                             break
+                        if turn >= 5 and page.locator("#moves .kind").count() >= 2 and \
+                                page.locator("#moves button").count() >= 4:
+                            break
                         before = page.locator("#log div").count()
-                        page.locator("#moves button").first.click()
-                        for _ in range(200):
+                        buttons = page.locator("#moves button")
+                        buttons.nth(rng.randrange(buttons.count())).click()
+                        for _ in range(400):
                             if page.locator("#log div").count() > before:
                                 break
                             page.wait_for_timeout(50)
-                    for _ in range(200):
-                        if page.locator("#status").inner_text() == "your turn":
-                            break
-                        page.wait_for_timeout(50)
                     path = OUT / f"room-seat-{gid}.png"
                     page.screenshot(path=str(path), full_page=True)
                     written.append(str(path.relative_to(ROOT)))

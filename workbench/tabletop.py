@@ -35,6 +35,8 @@ CSS = """
 .wb-card {display:inline-block; border:1px solid #99a; border-radius:5px; padding:3px 8px;
           margin:2px; background:#fff; box-shadow:1px 1px 0 #dde;}
 .wb-card.done {background:#d8f5d0; border-color:#5a5;}
+.wb-card sup.wb-cost {background:#fff3c4; border:1px solid #d9b650; border-radius:3px; padding:0 3px;
+                      font-size:10px; color:#5d4300;}
 .wb-card.event {background:#fde8c8; border-color:#c84;}
 .wb-mats {display:flex; flex-wrap:wrap; gap:10px;}
 .wb-mat {border:2px solid #aab; border-radius:8px; padding:6px 10px; min-width:170px; background:#fbfbff;}

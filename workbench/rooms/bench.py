@@ -76,14 +76,24 @@ def start_server(journal: Path, port: int):
 async def _chatter(base: str, game: str, tabs: int, rate: float, stop: asyncio.Event) -> int:
     """One seat of its own room, open in ``tabs`` tabs, saying ``rate`` chat lines
     a second in all (its seat's limit) until ``stop``; returns the lines sent."""
-    from tornado.websocket import websocket_connect
+    from tornado.websocket import WebSocketClosedError, websocket_connect
     opened = _api(base, "POST", body={"game": game, "players": 2, "seed": 99,
                                       "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}]})
     token = next(iter(opened["links"].values())).partition("#")[2]
     url = base.replace("http", "ws") + "/playtest/ws"
-    conns = [await websocket_connect(url) for _ in range(tabs)]
-    for conn in conns:
-        await conn.write_message(json.dumps({"type": "hello", "token": token}))
+    async def open_tab():
+        # a loaded server may turn a new socket away ("busy") before its hello:
+        # the tab tries again, as the seat page does
+        for _ in range(40):
+            conn = await websocket_connect(url)
+            try:
+                await conn.write_message(json.dumps({"type": "hello", "token": token}))
+                return conn
+            except WebSocketClosedError:
+                await asyncio.sleep(0.25)
+        raise RuntimeError("the chatty seat could not open a tab in 10 s")
+
+    conns = [await open_tab() for _ in range(tabs)]
 
     async def drain(conn):
         while await conn.read_message() is not None:
@@ -92,8 +102,15 @@ async def _chatter(base: str, game: str, tabs: int, rate: float, stop: asyncio.E
     said = 0
     try:
         while not stop.is_set():
-            conn = conns[said % tabs]
-            await conn.write_message(json.dumps({"type": "chat", "text": f"line {said}: " + "words " * 20}))
+            tab = said % tabs
+            try:
+                await conns[tab].write_message(json.dumps({"type": "chat", "text": f"line {said}: " + "words " * 20}))
+            except WebSocketClosedError:
+                # the server closed this tab (on a loaded machine, a hello it did not
+                # read in time): the person reopens it, as the seat page would
+                conns[tab] = await open_tab()
+                readers.append(asyncio.ensure_future(drain(conns[tab])))
+                continue
             said += 1
             await asyncio.sleep(1 / rate)
     finally:

@@ -27,6 +27,7 @@ from workbench.core.rng import Rng
 from . import agi, board, evaluation, final_scoring, flow, milestones, notation, world_ending
 from .data import CORE_ACTIONS, POOL, Content, factions_start_consistent, load_content
 from .evaluation import DEFAULT_WEIGHTS
+from .move_help import MOVE_HELP
 from .state import MandateState, new_player
 
 # The state hands legal_actions and apply_action to the flow; the game layer,
@@ -93,6 +94,8 @@ class Mandate2038(Game):
     card_graph = "workbench.games.mandate_2038.card_graph"
     table_drawer = "workbench.games.mandate_2038.tabletop:draw_mandate"
     view_drawer = "workbench.games.mandate_2038.tabletop:mandate_view"
+    #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)
+    move_help = MOVE_HELP
     ending_words = {
         "The Singularity": "An institution paid for recognized AGI, and continuity stayed Open "
                            "(the players' Trust grew enough and few black Systemic Risk cubes are in the bag).",

@@ -20,7 +20,7 @@ def draw_mandate(game, state: MandateState):
     obs = dict(game.observe(state))
     players = obs.pop("players", {})
     fig = game.drawing(state)
-    return pn.Column(html_pane(_strip(game, obs) + seat_legend(list(players))),
+    return pn.Column(html_pane(_strip(game, obs) + training_run(obs.get("run")) + seat_legend(list(players))),
                      pn.Row(pn.pane.Bokeh(fig), html_pane(mats(players, obs.get("decider"), _board(game)))),
                      sizing_mode="stretch_width")
 
@@ -47,7 +47,7 @@ def mandate_view(game, obs: dict, active: str | None, config=None) -> str:
     players' boards, and the hex board drawn from the observation's tiles,
     control and agents (an SVG that fits its panel)."""
     players = obs.pop("players", {})
-    return (_strip(game, obs) + seat_legend(list(players))
+    return (_strip(game, obs) + training_run(obs.get("run")) + seat_legend(list(players))
             + "<div style='display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start'>"
             + hex_map(obs.get("tiles") or {}, obs.get("control") or {}, players)
             + f"<div style='flex:1;min-width:320px'>{mats(players, obs.get('decider') or active, _board(game))}</div>"
@@ -83,6 +83,9 @@ def hex_map(tiles: dict, control: dict, players: dict) -> str:
                           f"{y + size * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
         owner = control.get(tile)
         stroke = colour.get(owner, "#778") if owner else "#778"
+        # one group per district, named in data-card: a seat page shows the moves
+        # naming the district clicked (an Agent's destination, a relocation)
+        out.append(f"<g data-card='{escape(tile)}'>")
         out.append(f"<polygon points='{points}' fill='{escape(KIND_COLOURS.get(kind, '#eee'))}' "
                    f"stroke='{stroke}' stroke-width='{4 if owner else 1}'><title>{escape(tile)} ({escape(kind)})"
                    f"{', controlled by ' + escape(str(owner)) if owner else ''}</title></polygon>")
@@ -90,8 +93,22 @@ def hex_map(tiles: dict, control: dict, players: dict) -> str:
         for i, who in enumerate(agents.get(tile, [])):
             out.append(f"<circle cx='{x - 12 + 8 * i:.1f}' cy='{y + 10:.1f}' r='3.5' fill='{colour[who]}'>"
                        f"<title>{escape(who)}'s Agent</title></circle>")
+        out.append("</g>")
     out.append("</svg>")
     return "".join(out)
+
+
+def training_run(run: dict | None) -> str:
+    """The Training run being turned (who, the cards revealed so far, the domains
+    seen, the provisional Capability at stake), or nothing between runs: the player
+    deciding to draw or bank reads the risk here."""
+    if not run:
+        return ""
+    revealed = "".join(f"<span class='wb-card'>{escape(str(c))}</span>" for c in run.get("revealed") or [])
+    return (f"<div class='wb-row'><b>Training run</b>{escape(str(run.get('player')))}'s: "
+            f"{revealed or '<em>no card yet</em>'}"
+            f" <small>domains seen: {escape(_fmt(run.get('seen') or []))}; provisional Capability "
+            f"{escape(_fmt(run.get('provisional')))}</small></div>")
 
 
 def seat_legend(names: list[str]) -> str:

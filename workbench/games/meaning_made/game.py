@@ -11,6 +11,7 @@ from . import actions, notation
 from .data import POOL, CardSet
 from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
 from .flow import start_round
+from .move_help import MOVE_HELP
 from .setup import new_state
 from .state import MMState
 from .variants import OPTIONS, VARIANTS, Rules, rulings_problems
@@ -51,6 +52,8 @@ class MeaningMade(Game):
     tweak_session = "workbench.tweak.session:TweakSession"
     table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
     view_drawer = "workbench.games.meaning_made.tabletop:mm_view"
+    #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)
+    move_help = MOVE_HELP
     ending_words = {
         "survived": "The world held: the End Initiative was completed (or, in the competitive game, "
                     "the last round was played).",

@@ -13,6 +13,7 @@ from . import actions, evaluation, flow, scenario, scoring
 from .data import POOL, SPHERES, Content
 from .ending import longest_run
 from .evaluation import DEFAULT_WEIGHTS
+from .move_help import MOVE_HELP
 from .notation import Parser, format_action
 from .setup import OPTION_DOCS, OPTIONS, new_game
 from .state import PaxState
@@ -53,6 +54,8 @@ class PaxGame(Game):
     card_graph = "workbench.games.pax_transhumanity.card_graph"
     table_drawer = "workbench.games.pax_transhumanity.tabletop:draw_pax"
     view_drawer = "workbench.games.pax_transhumanity.tabletop:pax_view"
+    #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)
+    move_help = MOVE_HELP
     ending_words = {
         "singular": "The Splay holds an unbroken run long enough for the Singularity: the game ended at once.",
         "plurality": "Plurality was commercialized: the game ended.",

@@ -67,9 +67,13 @@ def research_is_free(state: PaxState) -> bool:
     return state.regime == "Computing"
 
 
+#: the Regime under which syndicating costs nothing
+FREE_SYNDICATION = "Paradigm Shift"
+
+
 def syndication_is_free(state: PaxState) -> bool:
     """Paradigm Shift: syndicating costs nothing."""
-    return state.regime == "Paradigm Shift"
+    return state.regime == FREE_SYNDICATION
 
 
 def developing_world(state: PaxState, sphere: str) -> bool:

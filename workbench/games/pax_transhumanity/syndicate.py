@@ -23,11 +23,18 @@ from .state import PaxState, SPHERE_ORDER, seated
 
 
 def price(state: PaxState, seat: int, idea: str) -> int:
-    if syndication_is_free(state):
-        return 0
     _, slot = state.where_in_market(idea)
     rivals = any(s != seat for s in state.synd.get(idea, ()))
-    return slot * 2 if rivals else slot
+    return market_price(slot, rivals, syndication_is_free(state))
+
+
+def market_price(slot: int, rivals_on_it: bool, free: bool) -> int:
+    """The price of syndicating the idea in Market ``slot`` (its height), for a
+    player with ``rivals_on_it`` or not; ``free`` under Paradigm Shift. The seat
+    page prints it on each Market card from the same function."""
+    if free:
+        return 0
+    return slot * 2 if rivals_on_it else slot
 
 
 def uncovered(state: PaxState, idea: str, colour: str) -> int:

@@ -29,13 +29,15 @@ def pax_view(game, obs: dict, active: str | None, config=None) -> str:
     market = obs.get("market") or {}
     rows = []
     for colour, slots in market.items():
-        cells = "".join(card(n) if n else "<span class='wb-card'>·</span>" for n in slots)
+        cells = "".join(_market_card(n, slot, obs, players) if n else "<span class='wb-card'>·</span>"
+                        for slot, n in enumerate(slots))
         rows.append(f"<div><span class='wb-card wb-colour' style='background:{escape(colour)};"
                     f"color:{text_on(colour)};"
                     f"min-width:60px'>{escape(colour)}</span> {cells} "
                     f"<small>patent value {obs.get('patent_values', {}).get(colour, '—')}, "
                     f"problems {obs.get('problems', {}).get(colour, '—')}</small></div>")
-    body += f"<div class='wb-row'><b>{term_label(game, 'market')}</b>{''.join(rows) or '<em>empty</em>'}</div>"
+    body += (f"<div class='wb-row'><b>{term_label(game, 'market')}</b> <small>(<sup class='wb-cost'>$</sup> "
+             f"the price to Syndicate an idea)</small>{''.join(rows) or '<em>empty</em>'}</div>")
     body += f"<div class='wb-row'><b>{term_label(game, 'splay')}</b>{cards(obs.get('splay', []))}</div>"
     body += (f"<div class='wb-row'><b>{term_label(game, 'cutting_edge')}</b>{cards(obs.get('cutting_edge', []), 'event')}"
              f" → {term_label(game, 'regime')} <span class='wb-card done'>{escape(str(obs.get('regime')))}</span></div>")
@@ -56,3 +58,17 @@ def pax_view(game, obs: dict, active: str | None, config=None) -> str:
         return "".join(rows)
     body += mats(players, obs.get("to_move") or obs.get("turn") or active, board)
     return body
+
+
+def _market_card(name: str, slot: int, obs: dict, players: dict) -> str:
+    """A Market idea with its Syndicate price in the corner: its height, doubled
+    once anyone holds a Syndication on it (a rival to whoever may still join), free
+    under Paradigm Shift (:func:`.syndicate.market_price`, the rule's own function)."""
+    from .regime import FREE_SYNDICATION
+    from .syndicate import market_price
+    on_it = [p for p, values in players.items() if name in (values.get("syndications") or ())]
+    cost = market_price(slot, bool(on_it), obs.get("regime") == FREE_SYNDICATION)
+    why = f"Syndicate price ${cost}: height {slot}" + (", doubled: " + ", ".join(on_it) + " already on it"
+                                                      if on_it and cost else "")
+    inner = (f"{escape(name)} <sup class='wb-cost' title='{escape(why)}'>${cost}</sup>")
+    return card(name, inner=inner)

@@ -52,6 +52,10 @@ class PebbleRace(Game):
     default_players = 4
     ideal_rounds = (4, 8)
     version = "1"
+    #: one line per move kind beside a playtest seat page's buttons
+    move_help = {"take": "Take a card from the market (the slot is refilled from the deck); a third Shell costs 6.",
+                 "gamble": "Roll a die: 5 or 6 gains 2 points, 1 loses 1.",
+                 "pass": "Do nothing this turn."}
     options = {
         "target": Option(12, int, "points that win at once"),
         "round_limit": Option(12, int, "rounds after which the game ends with nobody winning"),
