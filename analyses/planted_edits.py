@@ -24,6 +24,16 @@ metrics ``card_taker_*``) and a rename (``rename``, a quiet kind like
 Run: ``.venv/bin/python analyses/planted_edits.py [--game ID ...] [--per-kind 10]
 [--budget 200] [--workers N] [--bots greedy:card_value=1] [--report-only]``. Too slow for the test suite
 (tests/test_verdicts.py runs the machinery on a few games).
+
+``--first-verdict N`` measures what a designer waits for instead: for each game,
+the first N edits of the seed's draw that are not quiet kinds are each played by
+a fresh child process, ``python analyses/planted_edits.py --one-edit ...``, doing
+only what ``workbench compare`` does (imports, the card session, the edit, the
+streamed paired playtest); the seconds from the child's start (the moment it is
+spawned) to its first look with a decided verdict are printed per edit, with the
+median and the largest per game. A wall-clock figure: run it on a quiet machine
+and say the load beside it. Choosing the edits (``pick_rates``' baseline games)
+happens before any child starts and is not timed.
 """
 
 from __future__ import annotations
@@ -32,7 +42,9 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -121,7 +133,15 @@ def main(argv=None) -> int:
                     help="the bots of both arms (default greedy; e.g. greedy:card_value=1, the bots that value "
                          "what a card gives); a run with other bots writes its own file")
     ap.add_argument("--report-only", action="store_true", help="print the tables of the files written so far")
+    ap.add_argument("--first-verdict", type=int, default=0, metavar="N",
+                    help="seconds from a fresh process's start to the first decided verdict, for the first N "
+                         "edits of each game that are not quiet kinds (nothing written to analyses/out)")
+    ap.add_argument("--one-edit", default=None, help=argparse.SUPPRESS)   # the child of --first-verdict
     args = ap.parse_args(argv)
+    if args.one_edit is not None:
+        return one_edit(args.game[0], json.loads(args.one_edit), args.budget, args.workers)
+    if args.first_verdict:
+        return first_verdicts(args)
     from workbench.core.registry import game_ids, get_game
     from workbench.tweak.planted import planted_module, run_planted
     ids = args.game or [g for g in game_ids() if planted_module(get_game(g))]
@@ -148,6 +168,74 @@ def main(argv=None) -> int:
                       f"{line['outcome']} ({line['games']} games, {line['seconds']} s)", file=sys.stderr)
         if done:
             print(report(game_id, done) + "\n")
+    return 0
+
+
+def one_edit(game_id: str, edit: dict, budget: int, workers) -> int:
+    """The child of ``--first-verdict``: what ``workbench compare`` does for one
+    edit (a card session, the edit, the streamed paired playtest of the game's
+    leading metrics, the edited cards' and the expected ones), printing one
+    JSON line and stopping at the first look with a decided verdict."""
+    from workbench.sim.verdicts import leading_watch, verdict_rows
+    from workbench.tweak import open_session
+    session = open_session(game_id)
+    for card, column, value in edit["edits"]:
+        session.edit(card, column, value)
+    old_name = {new: old for old, new in session.renamed_cards().items()}
+    now_name = {old: new for new, old in old_name.items()}
+    cards = [c for c, _, _ in edit["edits"]
+             if session._played(now_name.get(c, c)) and not session._is_cell(now_name.get(c, c))]
+    watch = leading_watch(session.game, list(dict.fromkeys(old_name.get(c, c) for c in cards)))
+    watch += [k for k, _ in edit["expect"] if k not in watch]
+    expected = dict((k, want) for k, want in edit["expect"])
+    found = None
+    for update in session.stream_playtest(n=budget, players=edit["players"], seed=1, bots="greedy",
+                                          workers=workers, watch=tuple(watch), first_preview=None):
+        decided = [r for r in verdict_rows(update) if r["verdict"] != "cannot tell yet"]
+        if decided:
+            found = {"games": update.games, "decided": [r["key"] for r in decided],
+                     "expected_right": [k for k in expected for r in decided
+                                        if r["key"] == k and r.get("direction") == expected[k]]}
+            break
+    print(json.dumps(found), flush=True)
+    return 0
+
+
+def first_verdicts(args) -> int:
+    """``--first-verdict N``: per game, N edits (quiet kinds left out), each in a
+    fresh child process timed from its spawn to its first decided verdict."""
+    from workbench.core.registry import game_ids, get_game
+    from workbench.tweak.planted import QUIET_KINDS, planted_module
+    ids = args.game or [g for g in game_ids() if planted_module(get_game(g))]
+    print(f"first decided verdict, seconds from a fresh process's start (seed {args.seed}, "
+          f"budget {args.budget} games per arm, workers {args.workers or 'default'}); load at start: "
+          f"{' '.join(f'{x:.2f}' for x in __import__('os').getloadavg())}")
+    for game_id in ids:
+        edits = [e for e in generate(game_id, max(1, args.per_kind), args.seed, args.workers)
+                 if e.kind not in QUIET_KINDS and (not args.kind or e.kind in args.kind)][: args.first_verdict]
+        took = []
+        for planted in edits:
+            cmd = [sys.executable, __file__, "--game", game_id, "--budget", str(args.budget),
+                   "--one-edit", json.dumps(planted.to_dict())]
+            if args.workers is not None:
+                cmd += ["--workers", str(args.workers)]
+            start = time.perf_counter()
+            child = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+            line = child.stdout.readline()          # written at the first decided look
+            seconds = time.perf_counter() - start
+            child.wait()
+            found = json.loads(line) if line.strip() else None
+            if found is None:
+                print(f"  {game_id} {planted.kind}: {planted.note}: nothing decided within "
+                      f"{args.budget} games per arm ({seconds:.1f} s)")
+                continue
+            took.append(seconds)
+            print(f"  {game_id} {planted.kind}: {planted.note} at {planted.players} players: first decided "
+                  f"verdict at {seconds:.2f} s ({found['games']} games per arm: {', '.join(found['decided'])}"
+                  f"{'; expected metric decided right' if found['expected_right'] else ''})", flush=True)
+        if took:
+            print(f"{game_id}: median {statistics.median(took):.2f} s, largest {max(took):.2f} s over "
+                  f"{len(took)} edits (target 3 s)", flush=True)
     return 0
 
 

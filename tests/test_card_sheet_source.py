@@ -49,8 +49,9 @@ def test_a_sheet_adds_removes_and_renames_cards_and_undo_gives_the_file_back(car
     free = [r for r in rows if r[col["name"]].value and not session.named_by(r[col["name"]].value)
             and (r[col["provenance"]].value or "") != ""]
     gone_row, renamed_row = free[0], free[1]
-    # a card to copy whose effects the sheet's text form reads back (a choice "A or B" it does not)
-    model = next(r for r in free[2:] if " or " not in str(r[col["effects"]].value or ""))
+    # the new row copies a card whose effect is a choice "A or B" (a phrase of the effects cell)
+    model = next(r for r in rows if " or " in str(r[col["effects"]].value or "")
+                 and r[col["name"]].value not in (gone_row[col["name"]].value, renamed_row[col["name"]].value))
     gone, old = gone_row[col["name"]].value, renamed_row[col["name"]].value
     renamed_row[col["name"]].value = "Sheet Renamed Idea"
     new = [c.value for c in model]

@@ -155,3 +155,38 @@ def test_the_readme_fits_on_two_screens_and_keeps_its_two_commands():
     for marker in ("<!-- run-command -->", "<!-- test-command -->"):
         after = text.split(marker, 1)[1].lstrip("\n")
         assert after.startswith("```\npython3 -m venv .venv && .venv/bin/pip install -e ")
+
+
+#: the project's own text: code, docs, notebooks, analyses, card folders, tests and build files
+PROJECT_TEXT = ("*.py", "*.md", "*.ipynb", "*.yaml", "*.yml", "*.txt", "*.toml", "*.typ", "*.po", "*.cfg")
+#: a citation of the outside design file: its name, a section of it, or where it lies
+DESIGN_CITATION = re.compile(r"\bDESIGN\.md\b|\bDESIGN\s*(?:§|section\b|\d)|/work/shared")
+
+
+def _project_files():
+    skip = {".venv", ".git", "out", "site", "node_modules", ".pytest_cache", ".hypothesis", "build", "dist"}
+    for pattern in PROJECT_TEXT:
+        for path in ROOT.rglob(pattern):
+            parts = path.relative_to(ROOT).parts
+            if not any(p in skip or p.endswith(".egg-info") for p in parts) and path.is_file():
+                yield path
+
+
+def test_nothing_in_the_project_cites_the_outside_design_file():
+    """Docstrings, comments, notebooks and docs point at the project's own pages
+    (docs/...), never at a design file outside it."""
+    found = []
+    for path in _project_files():
+        if path == Path(__file__).resolve():
+            continue   # this file spells the pattern out
+        for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if DESIGN_CITATION.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:100]}")
+    assert not found, found
+
+
+def test_the_design_citation_pattern_finds_each_way_of_citing():
+    for cited in ("see DESIGN.md", "(DESIGN §3.2)", "(DESIGN 3.1)", "DESIGN section 3.3", "/work/shared/x"):
+        assert DESIGN_CITATION.search(cited), cited
+    for plain in ("the design of the page", "DESIGNER", "docs/reference/json-output.md"):
+        assert not DESIGN_CITATION.search(plain), plain

@@ -64,12 +64,13 @@ def test_a_zero_one_column_is_a_proportion_and_no_spread_under_thirty_is_too_few
 # --------------------------------------------------------------------------- every command's JSON
 def _zero_width(doc, path="") -> list[str]:
     """Every interval of width 0 in a JSON document: ``X_low``/``X_high`` pairs,
-    ``X_ci`` pairs and ``ci_low``/``ci_high``."""
+    ``X_ci`` pairs, ``ci_low``/``ci_high`` and a row's own ``low``/``high``
+    (``compare --json``)."""
     found = []
     if isinstance(doc, dict):
         for key, value in doc.items():
-            if key.endswith("_low"):
-                high = doc.get(key[:-4] + "_high")
+            if key.endswith("_low") or key == "low":
+                high = doc.get(key[:-4] + "_high" if key != "low" else "high")
                 if value is not None and high is not None and high - value <= 0:
                     found.append(f"{path}/{key}={value}")
             if key.endswith("_ci") and isinstance(value, list) and len(value) == 2 and None not in value:
@@ -123,3 +124,20 @@ def test_compare_prints_no_interval_of_width_zero(capsys):
     doc = _json(capsys, ["compare", "meaning-made", "--edit", "Shell.E=4", "--games", "8", "--workers", "1",
                          "--json"])
     assert not _zero_width(doc), _zero_width(doc)
+    # eight games whose pairs all agree (the edit changes nothing the bots met): no interval, said so
+    identical = [r for r in doc["metrics"] if r["identical"]]
+    assert identical and all(r["low"] is None and r["high"] is None for r in identical)
+
+
+def test_the_finder_sees_a_rows_own_low_and_high():
+    assert _zero_width({"metrics": [{"low": 0.0, "high": 0.0}, {"low": 0.0, "high": 1.0}]}) == ["/metrics[0]/low=0.0"]
+
+
+def test_paired_differences_without_spread_under_thirty_pairs_have_no_interval():
+    from workbench.sim.progressive import paired_t_interval
+    assert paired_t_interval(np.zeros(12), 0.95) == (None, None)
+    assert paired_t_interval(np.ones(29), 0.95) == (None, None)      # the same gain in every game, too
+    lo, hi = paired_t_interval(np.zeros(30), 0.95)                  # from 30 pairs the interval is printed
+    assert lo == hi == 0.0
+    lo, hi = paired_t_interval(np.array([0.0, 1.0] * 4), 0.95)
+    assert hi - lo > 0

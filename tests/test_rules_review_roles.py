@@ -101,3 +101,56 @@ def test_the_generator_plants_role_and_scope_changes():
     scope = MUTATORS["quantifier"]("Each Card can be picked once an Era.", "en", rng)
     assert any("once an Era" not in new and "once" in new for new, _ in scope)
 
+
+
+def test_terms_put_in_each_others_place_are_read_from_the_order_of_terms():
+    from workbench.rules.roles import order_trade, term_sequence
+    src = "The 👤Employee of a 🏢Company takes 🎟️Tokens and ❤️Support from a 🔌Utility."
+    # a Hungarian possessor goes first: two neighbours in the other order are grammar, not a trade
+    hu = "Egy 🏢Cég 👤Alkalmazottja 🎟️Zsetonokat és ❤️Támogatást vesz el egy 🔌Közműtől."
+    assert order_trade(term_sequence(src), term_sequence(hu)) is None
+    src = "The 👤Employee takes 🎟️Tokens and ❤️Support from a 🔌Utility."
+    swapped = "Az 🔌Alkalmazott 🎟️Zsetonokat és ❤️Támogatást vesz el egy 👤Közműtől."
+    assert set(order_trade(term_sequence(src), term_sequence(swapped))) == {"icon:👤", "icon:🔌"}
+
+
+def test_written_out_glossary_terms_count_in_the_order():
+    from workbench.rules.roles import order_trade, term_sequence, written_terms
+    ws = written_terms((("Alkalmazott",), ("Cég",), ("Közmű",)))
+    wt = written_terms((("Employee",), ("Company",), ("Utility",)))
+    src = term_sequence("Az Alkalmazott a Cégnél dolgozik, a Közmű pedig fizet neki.", ws)
+    assert order_trade(src, term_sequence("The Employee works at the Company, and the Utility pays them.", wt)) \
+        is None
+    # (a fourth term, the Company again, keeps a longest common order that leaves the two out)
+    src = term_sequence("Az Alkalmazott a Cégnél dolgozik, a Cég és a Közmű pedig fizet neki.", ws)
+    assert order_trade(src, term_sequence("The Utility works at the Company, and the Company and the Employee pay "
+                                          "them.", wt)) in (("g:0", "g:2"), ("g:2", "g:0"))
+
+
+def test_terms_that_trade_grammatical_roles():
+    from workbench.rules.roles import grammatical_roles, role_trades
+    bases = frozenset({"játékos", "zseton"})
+    en = "Then the 👤Player takes 🎟️Tokens from the 🌀Pool."
+    assert grammatical_roles(en, "en") == (("icon:👤", "subject"), ("icon:🎟", "object"), ("icon:🌀", "source"))
+    hu = "Ezután a 👤Játékos 🎟️Zsetonokat vesz el a 🌀Készletből."
+    assert role_trades(en, "en", hu, "hu", frozenset(), bases) == []
+    traded = "Ezután a 👤Játékos 🌀Készletet vesz el a 🎟️Zsetonokból."
+    assert role_trades(en, "en", traded, "hu", frozenset(), bases) == [("icon:🎟", "icon:🌀", "object", "source")]
+
+
+def test_a_span_of_time_counted_by_in_the_translation_alone_is_caught():
+    src = "Each required Layer has to be present once, unless the card shows it more than once."
+    ok = "Minden megkövetelt Rétegnek egyszer kell jelen lennie, hacsak a kártya nem mutatja többször."
+    assert not _roles(src, ok, "en", "hu")
+    bad = "Minden megkövetelt Rétegnek körönként egyszer kell jelen lennie, hacsak a kártya nem mutatja többször."
+    assert any(d.startswith("each ") and d.endswith(" added") for d in _roles(src, bad, "en", "hu"))
+
+
+def test_two_items_of_one_list_are_not_planted_as_a_trade():
+    rng = random.Random(3)
+    text = "The actions are: Fundraise, Syndicate, Commercialize and Import; Hire pays the Agent."
+    notes = [n for _, n in MUTATORS["placeholder-roles"](text, "en", rng,
+                                                         glossary_words=["Fundraise", "Syndicate", "Import", "Hire",
+                                                                         "Agent"])]
+    assert not any("'Fundraise'" in n and "'Import'" in n for n in notes)
+    assert any("'Hire'" in n and "'Agent'" in n for n in notes)

@@ -14,7 +14,7 @@ import openpyxl
 import pytest
 
 from workbench.cli import main
-from workbench.interop import spreadsheet
+from workbench.interop import card_sheets, spreadsheet
 from workbench.interop.spreadsheet import SheetRefused
 
 HOSTILE_TEXTS = ["=1+2", "+CMD|' /C calc'!A0", "-2+3", "@SUM(A1)", "\tx", "\rx", "'=x", "''@y", "plain", "'quoted",
@@ -175,3 +175,26 @@ def test_an_import_validates_the_pool_once_and_names_the_first_bad_cell(cards_co
     assert refused.value.index == 17 and "E" in str(refused.value)
     assert len(calls) <= 8                       # bisection: a few validations, not one per cell
     assert session.raw is before                 # refused: nothing changed
+
+
+def test_cards_import_builds_no_card_graph_unless_asked_and_opening_builds_none(cards_copy, tmp_path, monkeypatch,
+                                                                                capsys):
+    """The card graph's analyses (a betweenness over every card) are not part of
+    taking a sheet in: a session builds them when asked for, and ``cards import``
+    asks only with ``--analyses``."""
+    from workbench.tweak import open_session
+    from workbench.tweak.pool_session import PoolTweakSession
+    built = []
+    real = PoolTweakSession._build_graph
+    monkeypatch.setattr(PoolTweakSession, "_build_graph", lambda self, cards: built.append(1) or real(self, cards))
+    session = open_session(game_id="mandate-2038")
+    assert built == []                                   # opening builds nothing
+    header, rows = card_sheets.tables(session)["facility"]
+    edited = [list(rows[0])]
+    edited[0][header.index("runway")] += 1
+    spreadsheet.write({"facility": (header, edited)}, tmp_path, "csv")
+    assert main(["cards", "import", "mandate-2038", str(tmp_path / "facility.csv"), "--dry-run"]) == 0
+    assert built == [] and "facility Facility.runway" in capsys.readouterr().out
+    assert main(["cards", "import", "mandate-2038", str(tmp_path / "facility.csv"), "--dry-run", "--analyses"]) == 0
+    assert built                                         # asked for: before and after the edit
+    assert session.analyses()["card_status"].height > 0  # and a session still gives them when asked

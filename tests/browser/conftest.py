@@ -158,8 +158,10 @@ class UI:
         # the page's holder shown is the condition (not a fixed pause): a loaded
         # machine takes longer, an idle one goes on at once. A page built on its
         # first showing (the Rules page runs the translation review) took over 60 s
-        # at load 16, so the limit only catches a hang.
+        # at load 16, so the limit only catches a hang. A page opened the first time
+        # shows its progress line until it is built; its title comes with the page.
         self.page.locator(f".page-{name.lower()}").first.wait_for(state="visible", timeout=300_000)
+        self.page.locator(f".page-title-{name.lower()}").first.wait_for(state="visible", timeout=300_000)
 
     def screenshot(self, name: str):
         self.page.wait_for_timeout(800)

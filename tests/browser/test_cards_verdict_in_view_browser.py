@@ -30,6 +30,10 @@ def test_a_decided_verdict_shows_without_scrolling(ui, console_errors):
     decided = page.locator(".cards-playtest .tabulator-cell[tabulator-field='verdict']").filter(
         has_text=DECIDED).first
     expect(decided).to_be_visible(timeout=240_000)
+    # each look redraws the table (a cell found may be replaced before it is measured):
+    # measured once the run is over and the table stays
+    expect(page.get_by_role("button", name="Quick paired playtest")).to_be_enabled(timeout=240_000)
+    expect(decided).to_be_visible()
     assert page.evaluate("() => window.scrollY") == 0
     box = decided.bounding_box()
     viewport = page.viewport_size

@@ -1,8 +1,10 @@
 """Every dashboard page names its own game: on each page with a game selector,
 choosing another game changes the page's title, its selector and what it draws,
 and nothing of the game before is left on screen (a card name in a box, a title,
-a rules text). The Rules page's first content is timed (printed with ``-s``,
-never asserted: timings stay out of tests)."""
+a rules text). While it switches, the page says so: its progress line names
+the game it loads (sampled on every frame, as a person would see it). The Rules
+page's first content is timed (printed with ``-s``, never asserted: timings stay
+out of tests)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,46 @@ VISIBLE = """(host) => {
 }"""
 
 
+#: the lines where a page says what it is doing while it switches games
+SAYING = ("page-progress", "rules-progress", "play-status", "print-status")
+
+#: samples, on every animation frame, the visible text of those lines into
+#: window.__said (a set of the texts seen), looking inside Panel's shadow roots
+SAMPLER = """(classes) => {
+    window.__said = new Set();
+    let lines = [];
+    const text = (node) => {
+        let out = '';
+        const walk = (n) => {
+            if (n.nodeType === Node.TEXT_NODE) { out += n.textContent; return; }
+            if (n.shadowRoot) walk(n.shadowRoot);
+            for (const c of n.childNodes) walk(c);
+        };
+        walk(node);
+        return out.trim();
+    };
+    // the lines are found now and then (the whole page is large); each frame reads only them
+    const find = (node, found) => {
+        if (node.classList && classes.some((c) => node.classList.contains(c))) found.push(node);
+        if (node.shadowRoot) find(node.shadowRoot, found);
+        for (const child of node.children || []) find(child, found);
+        return found;
+    };
+    const frame = () => {
+        for (const line of lines) {
+            if (line.isConnected && line.getClientRects().length) {
+                const said = text(line);
+                if (said) window.__said.add(said);
+            }
+        }
+        requestAnimationFrame(frame);
+    };
+    lines = find(document.body, []);
+    setInterval(() => { lines = find(document.body, []); }, 200);
+    requestAnimationFrame(frame);
+}"""
+
+
 def _game_names():
     from workbench.core.registry import load_all
     return {game_id: game.name for game_id, game in load_all().items()}
@@ -73,6 +115,7 @@ def test_every_page_switches_games_whole(ui, console_errors):
     names = _game_names()
     page = ui.page
     ui.open()
+    page.evaluate(SAMPLER, list(SAYING))
     for tab in PAGES:
         ui.tab(tab)
         holder = page.locator(f".page-{tab.lower()}").first
@@ -83,9 +126,14 @@ def test_every_page_switches_games_whole(ui, console_errors):
         assert len(shown) >= 2 or tab == "Board", (tab, options)
         for option in reversed(shown):   # the last first: every page starts on the first
             wanted = names.get(option, option)
+            switching = option != select.input_value() and names.get(select.input_value()) != option
+            page.evaluate("() => window.__said.clear()")
             select.select_option(label=option)
             others = [n for n in names.values() if n != wanted and n in [names.get(o, o) for o in shown]]
             _wait_for(page, holder, title, wanted, others, tab in DRAWS)
+            if switching:   # the page said what it was loading, naming the game, while it did
+                said = page.evaluate("() => [...window.__said]")
+                assert any(wanted in s and "…" in s for s in said), (tab, wanted, said)
     assert console_errors == []
 
 

@@ -34,6 +34,9 @@ def add_parser(sub) -> None:
     i.add_argument("game")
     i.add_argument("file", metavar="FILE", help="an .xlsx or .ods file, a <kind>.csv, or a folder of them")
     i.add_argument("--dry-run", action="store_true", help="show the changes, save nothing")
+    i.add_argument("--analyses", action="store_true",
+                   help="also say what the card graph's analyses make of the changes (cards that became dead "
+                        "or live, costs, the bottleneck); slower on a large pool")
     i.add_argument("--json", action="store_true", help="print one JSON document")
     i.set_defaults(func=run_import)
     w = cs.add_parser("watch", help="re-import a spreadsheet each time it is saved",
@@ -87,6 +90,9 @@ def run_import(args) -> int:
     validate.game_id(args.game)
     sheets = spreadsheet.read(Path(args.file))     # a hostile sheet is refused before the cards load
     session = _session(args.game)
+    # taking values in needs the pool validated once, not the card graph: its analyses
+    # (a betweenness over every card, twice: before and after) only when asked for
+    session.analysing = bool(args.analyses)
     result = card_sheets.import_file(session, args.file, sheets=sheets)
     saved = [] if args.dry_run or not result.any else session.save()
     if args.json:

@@ -32,7 +32,7 @@ def run(args) -> int:
     # which cards were played: the folder read and the pool's version (a hash of its
     # values), added after the other keys so the rest of the document is unchanged
     where = played_pool(game)
-    # the JSON stays the same on every machine (DESIGN 3.1): the bundled folder is
+    # the JSON stays the same on every machine (docs/reference/json-output.md): the bundled folder is
     # named "bundled", not by the path it happens to have here
     doc.update({**where, "cards": where["cards"] if os.environ.get("WORKBENCH_CARDS") else "bundled"}
                if where else {})

@@ -117,17 +117,27 @@ def read_file_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
     return raw
 
 
+def special_kind(mode: int) -> str | None:
+    """What a file of ``mode`` (a stat's ``st_mode``) is when it is neither a
+    regular file nor a folder ("a named pipe (FIFO)", "a device", "a socket"),
+    else None: the one test of special files, for the readers here and for
+    :func:`workbench.core.storage.refuse_special`."""
+    import stat as stat_module
+    if stat_module.S_ISREG(mode) or stat_module.S_ISDIR(mode):
+        return None
+    return ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode)
+            else "a device" if stat_module.S_ISCHR(mode) or stat_module.S_ISBLK(mode)
+            else "a socket" if stat_module.S_ISSOCK(mode) else "of an unknown kind")
+
+
 def check_regular_file(st: os.stat_result, path: Path, limit: int = MAX_FILE_BYTES) -> None:
     """Refuse, from its ``stat``, anything but a regular file within ``limit``
     bytes: a folder, a FIFO, a device (``/dev/zero``), a socket."""
     import stat as stat_module
-    mode = st.st_mode
-    if stat_module.S_ISDIR(mode):
+    if stat_module.S_ISDIR(st.st_mode):
         raise DataError("is a folder, not a file", file=str(path))
-    if not stat_module.S_ISREG(mode):
-        kind = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode)
-                else "a device" if stat_module.S_ISCHR(mode) or stat_module.S_ISBLK(mode)
-                else "a socket" if stat_module.S_ISSOCK(mode) else "a special file")
+    kind = special_kind(st.st_mode)
+    if kind is not None:
         raise DataError(f"is {kind}, not a regular file; the workbench reads only regular files",
                         file=str(path))
     if st.st_size > limit:

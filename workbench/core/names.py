@@ -82,12 +82,15 @@ def _row_names(data: Any) -> Iterable[str]:
             yield from _row_names(item)
 
 
-def check_pool_names(folder: Path, files: Iterable[str]) -> None:
-    """The lookalike check over every card name of a pool's files."""
+def check_pool_names(folder: Path, files: Iterable[str], data: dict[str, Any] | None = None) -> None:
+    """The lookalike check over every card name of a pool's files; ``data``:
+    file name -> its data already read (those files are not read again)."""
     from .data import load_yaml
     entries = []
     for name in files:
         path = Path(folder) / name
-        if path.is_file():
+        if data is not None and name in data:
+            entries += [(n, str(path)) for n in _row_names(data[name])]
+        elif path.is_file():
             entries += [(n, str(path)) for n in _row_names(load_yaml(path))]
     check_lookalikes(entries)

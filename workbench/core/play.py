@@ -1,5 +1,5 @@
 """Play a whole game with bots and report it in the JSON shape of the command
-line (DESIGN.md section 3.1)."""
+line (docs/reference/json-output.md)."""
 
 from __future__ import annotations
 

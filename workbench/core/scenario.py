@@ -1,7 +1,7 @@
 """Scenario files: executable checks written in YAML instead of Python.
 
 A scenario names a game, builds a position from ``setup``, plays ``steps`` and
-compares what must hold (``expect``). See DESIGN.md section 3.3 and each game's
+compares what must hold (``expect``). See docs/reference/scenario-format.md and each game's
 ``cards/<game>/scenarios/README.md`` for the state keys it understands.
 
 A scenario states the card values its rule leans on in ``setup.cards``

@@ -98,10 +98,9 @@ def refuse_special(real: Path, label: str) -> None:
         mode = os.lstat(real).st_mode
     except OSError:
         return
-    if not (_stat.S_ISREG(mode) or _stat.S_ISDIR(mode)):
-        kind = ("a named pipe" if _stat.S_ISFIFO(mode)
-                else "a device" if _stat.S_ISCHR(mode) or _stat.S_ISBLK(mode)
-                else "a socket" if _stat.S_ISSOCK(mode) else "of an unknown kind")
+    from .data import special_kind
+    kind = special_kind(mode)
+    if kind is not None:
         # "special file" stays in the line: it is the word the designer searches the docs for
         raise PathRefused(f"{label}: {real} is a special file ({kind}), not a file the workbench "
                           "reads or writes")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import threading
 
 import panel as pn
 import param
@@ -39,6 +40,19 @@ PAGES = [
 ]
 
 TITLE = "Tabletop Design Workbench"
+
+#: what building a page does, said on its progress line the first time it is opened
+OPENING = {
+    "Play": "setting up a game",
+    "Cards": "reading the card pool, checking it and drawing its graph",
+    "Graph": "reading the card pool and drawing its graph",
+    "Board": "laying out a board",
+    "Rules": "reading the rulebooks, their checks and scenarios",
+    "Sweeps": "reading the games' seats, bots and variants",
+    "Print": "typesetting one card of every kind",
+    "Balance": "reading the games' balance targets",
+    "Playtest": "reading the playtest journal and the open rooms",
+}
 
 _extension_loaded = False
 
@@ -68,6 +82,9 @@ class Workbench(param.Parameterized):
         super().__init__(**params)
         self._play = None
         self._sessions: dict[str, object] = {}
+        # a page may open a pool on a thread (its progress line shows meanwhile)
+        # while another page asks for the same one: it is opened once
+        self._opening = threading.Lock()
         self._pending: dict[str, dict[tuple, object]] = {}
 
     def shown(self, title: str) -> bool:
@@ -113,13 +130,14 @@ class Workbench(param.Parameterized):
         ``game_id`` (default: :attr:`card_game`), shared by Cards, Graph and
         Balance, opened as ``workbench balance`` opens it."""
         game_id = game_id or self.card_game
-        if game_id not in self._sessions:
-            from workbench.tweak import open_session
+        with self._opening:
+            if game_id not in self._sessions:
+                from workbench.tweak import open_session
 
-            from .pool import LivePool
-            session = open_session(game_id=game_id)
-            self._sessions[game_id] = LivePool(session)
-        return self._sessions[game_id]
+                from .pool import LivePool
+                session = open_session(game_id=game_id)
+                self._sessions[game_id] = LivePool(session)
+            return self._sessions[game_id]
 
     def open_in_play(self, data: dict, game=None, label: str = "") -> None:
         """Hand a game (``Match.to_dict`` shape, with seats) to the Play page and
@@ -157,6 +175,21 @@ class LazyTabs:
     def show(self, index: int) -> None:
         if index in self.views or not 0 <= index < len(self.pages):
             return
+        title = self.pages[index][0]
+        served = pn.state.curdoc is not None and pn.state.curdoc.session_context is not None
+        if not served or not self.views:
+            self._build(index)   # the first page is part of the first answer; a notebook waits
+            return
+        # a page takes seconds to build the first time: its progress line says so at
+        # once, and the page is built once the browser has it (a timer on the event loop)
+        from .progress import ProgressLine
+        line = ProgressLine("opening")
+        line.show(f"Opening the {title} page: {OPENING.get(title, 'building it')}…")
+        self.views[index] = None
+        self.holders[index].objects = [line.pane]
+        pn.state.add_periodic_callback(lambda: self._build(index), period=50, count=1)
+
+    def _build(self, index: int) -> None:
         title, module, cls = self.pages[index]
         self.views[index] = view = build_page(title, module, cls, self.bench)
         from .titles import PageTitle

@@ -33,6 +33,8 @@ from workbench.balance.verdict import MIN_FRESH_GAMES
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
+from .names import game_name
+from .progress import ProgressLine
 from .pool import live
 
 #: how the page's advice names the settings it changes: its own fields, never
@@ -153,7 +155,9 @@ class BalanceModel(BackgroundWork, param.Parameterized):
             spec = self.spec()
             if not spec.targets or not spec.vary:
                 raise WorkbenchError("give at least one target and one vary pattern")
+            self.message = f"opening {game_name(self.game_id)}'s card pool…"
             session = self.session()
+            self.message = f"playing trial 1 of {spec.trials}: the cards as they are…"
             from workbench.core.bots import check_specs
             check_specs(session.game, spec.bots)  # a misspelt bot is refused before any game is played
 
@@ -288,7 +292,10 @@ class BalancePage(pn.viewable.Viewer):
         super().__init__(model=model, **params)
         m = model
         W = pn.widgets
-        self._game = W.Select.from_param(m.param.game_id, label="Game", css_classes=["balance-game"])
+        # not bound to the model: a choice first says what it loads, then sets the model
+        self._game = W.Select(label="Game", options=list(m.param.game_id.objects), value=m.game_id,
+                              css_classes=["balance-game"])
+        self._game.param.watch(self._choose, "value")
         self._targets = W.TextAreaInput.from_param(m.param.targets, label="Targets (one per line)", height=90)
         self._vary = W.TextAreaInput.from_param(m.param.vary, label="Vary (one pattern per line)", height=110)
         self._trials = W.IntInput.from_param(m.param.trials, label="Trials")
@@ -306,6 +313,7 @@ class BalancePage(pn.viewable.Viewer):
         self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width",
                                            css_classes=["balance-progress"])
         self._status = pn.pane.Markdown("", css_classes=["balance-status"])
+        self._doing = ProgressLine("balance")
         self._results = pn.Column(sizing_mode="stretch_width", css_classes=["balance-results"])
         self._run.on_click(self._on_run)
         self._apply.on_click(lambda e: self._guarded(self.model.apply))
@@ -325,10 +333,17 @@ class BalancePage(pn.viewable.Viewer):
                 self._show_buttons()
                 self._status.object = md(self.model.message)
 
+    async def _choose(self, event) -> None:
+        if event.new == self.model.game_id:
+            return
+        await self._doing.run(f"Reading {game_name(event.new)}'s balance targets and variables…",
+                              lambda: setattr(self.model, "game_id", event.new), disable=(self._game, self._run))
+
     @param.depends("model.game_id", watch=True)
     def _on_game(self) -> None:
+        if self._game.value != self.model.game_id:
+            self._game.value = self.model.game_id
         self._show()
-
 
     def _on_run(self, event=None):
         m = self.model
@@ -338,11 +353,15 @@ class BalancePage(pn.viewable.Viewer):
             self._status.object = md(m.message)
             return
         self._game.disabled = True  # the run's results belong to the game it started on
+        self._status.object = ""
+        searching = f"Searching {game_name(m.game_id)}'s cards…"
+        self._doing.show(searching)
         self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._done, period=500,
-                                  on_running=lambda: setattr(self._status, "object", md(m.message)))
+                                  on_running=lambda: self._doing.show(m.message or searching))
         self._poll.start()
 
     def _done(self) -> None:
+        self._doing.hide()
         self._game.disabled = False
         self._show()
 
@@ -389,5 +408,5 @@ class BalancePage(pn.viewable.Viewer):
         settings = pn.Column("### Balance", self._game, self._targets, self._vary, self._trials, self._games,
                              self._fresh, self._seed, self._bots, self._workers, self._study, self._margin, self._allow, self._run,
                              pn.Row(self._apply, self._undo), width=300)
-        return pn.Row(settings, pn.Column(self._status, self._bar, self._results, sizing_mode="stretch_width"),
+        return pn.Row(settings, pn.Column(self._doing.pane, self._status, self._bar, self._results, sizing_mode="stretch_width"),
                       sizing_mode="stretch_width")

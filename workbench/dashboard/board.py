@@ -13,6 +13,8 @@ import panel as pn
 import param
 
 from .escape import md
+from .names import game_name
+from .progress import ProgressLine
 
 
 def board_games() -> list[str]:
@@ -55,6 +57,11 @@ class BoardModel(param.Parameterized):
 
     def build(self) -> None:
         """Lay the board out for the current settings (and let bots play)."""
+        self.state = self.position()
+
+    def position(self):
+        """The position :meth:`build` shows, without showing it (a page computes it
+        off the event loop: bots may play up to 2000 actions first)."""
         from workbench.core.bots import make_bots
         from workbench.core.play import bot_rngs
         config = self.game.config(self.players, seed=self.seed)
@@ -65,7 +72,7 @@ class BoardModel(param.Parameterized):
                 break
             seat = state.current_player()
             state.apply_action(bots[seat].choose(self.game, state, rngs[seat]))
-        self.state = state
+        return state
 
     def reshuffle(self) -> None:
         """The next seed's layout."""
@@ -99,7 +106,7 @@ class BoardPage(pn.viewable.Viewer):
         m = self.model
         self._game = pn.widgets.Select(name="Game", options=list(m.param.game_id.objects), value=m.game_id,
                                        width=200)
-        self._game.param.watch(lambda e: m.choose(e.new), "value")
+        self._game.param.watch(self._on_game, "value")
         self._seed = pn.widgets.IntInput(label="Seed", value=m.seed, start=0, width=120)
         self._players = pn.widgets.IntInput(label="Players", value=m.players, start=m.param.players.bounds[0],
                                             end=m.param.players.bounds[1], width=100)
@@ -110,19 +117,39 @@ class BoardPage(pn.viewable.Viewer):
         self._plot = pn.Column()
         self._caption = pn.pane.Markdown("", css_classes=["board-caption"])
         self._side = pn.Column(sizing_mode="stretch_width")
+        self._doing = ProgressLine("board")
         self._show.on_click(self._on_show)
         self._next.on_click(self._on_next)
         self._draw()
 
-    def _on_show(self, event=None):
-        m = self.model
-        m.param.update(seed=int(self._seed.value), players=int(self._players.value),
-                       bot_actions=int(self._actions.value))
-        m.build()
+    async def _on_game(self, event):
+        # a new game's board module, its first layout and drawing take seconds the
+        # first time: the line says so, and the old game's board leaves the page at once
+        self._plot.objects, self._side.objects, self._caption.object = [], [], ""
+        await self._doing.run(f"Laying out {game_name(event.new)}'s board…", lambda: self.model.choose(event.new),
+                              disable=self._buttons())
 
-    def _on_next(self, event=None):
-        self.model.reshuffle()
-        self._seed.value = self.model.seed
+    def _buttons(self):
+        return (self._game, self._show, self._next)
+
+    def _doing_text(self, seed: int, actions: int) -> str:
+        played = f" and letting bots play {actions} actions" if actions else ""
+        return f"Laying out {self.model.game.name}'s board for seed {seed}{played}…"
+
+    async def _on_show(self, event=None):
+        m = self.model
+        seed, players, actions = int(self._seed.value), int(self._players.value), int(self._actions.value)
+
+        m.param.update(seed=seed, players=players, bot_actions=actions)
+        await self._doing.run(self._doing_text(seed, actions), lambda state: setattr(m, "state", state),
+                              off_loop=m.position, disable=self._buttons())
+
+    async def _on_next(self, event=None):
+        m = self.model
+        m.seed += 1
+        self._seed.value = m.seed
+        await self._doing.run(self._doing_text(m.seed, m.bot_actions), lambda state: setattr(m, "state", state),
+                              off_loop=m.position, disable=self._buttons())
 
     @param.depends("model.state", watch=True)
     def _draw(self):
@@ -140,5 +167,5 @@ class BoardPage(pn.viewable.Viewer):
 
     def __panel__(self):
         controls = pn.Row(self._game, self._seed, self._players, self._actions, self._show, self._next)
-        return pn.Column(controls, self._caption, pn.Row(self._plot, self._side, sizing_mode="stretch_width"),
+        return pn.Column(controls, self._doing.pane, self._caption, pn.Row(self._plot, self._side, sizing_mode="stretch_width"),
                          sizing_mode="stretch_width")

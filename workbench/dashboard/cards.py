@@ -38,6 +38,7 @@ from .cards_model import CardsModel, card_games
 from .escape import md
 from .graph import DependencyView
 from .pool import update_figure
+from .progress import ProgressLine
 from .tables import patch_table, table_frame
 
 __all__ = ["CardsModel", "CardsPage", "TABLE_MIN_WIDTH", "card_games"]
@@ -78,6 +79,7 @@ class CardsPage(pn.viewable.Viewer):
         self._notice = pn.pane.Markdown("", css_classes=["cards-notice"])
         self._report = pn.pane.Markdown("", css_classes=["cards-report"])
         self._info = pn.pane.Markdown("", css_classes=["cards-info"])
+        self._doing = ProgressLine("cards")
         # Meaning Made's graph is redrawn in place (its data only); the other
         # games' card graphs come from the session as a new figure
         self._view = DependencyView(width=760, height=560, on_select=self._on_graph_select)
@@ -128,8 +130,8 @@ class CardsPage(pn.viewable.Viewer):
                                       sizing_mode="stretch_width")
         self._undo.on_click(lambda e: self._held(self.model.undo))
         self._redo.on_click(lambda e: self._held(self.model.redo))
-        self._save.on_click(lambda e: self._held(self._save_version))
-        self._reload_button.on_click(lambda e: self._held(self.model.reload))
+        self._save.on_click(self._on_save)
+        self._reload_button.on_click(self._on_reload)
         self._run.on_click(self._on_run)
         self._import_sheet.param.watch(self._on_import, "value")
         self._game.param.watch(self._on_game, "value")
@@ -202,14 +204,34 @@ class CardsPage(pn.viewable.Viewer):
             action()
 
     # -- callbacks -----------------------------------------------------------------
-    def _on_game(self, event):
+    def _open_pool(self, game_id: str):
+        # on a thread (ProgressLine.run): a pool is read, validated and graphed once
+        # per game, which takes seconds; the dashboard keeps it for the next switch
+        if self.bench is not None:
+            return self.bench.tweak_session(game_id)
+        return None
+
+    async def _on_game(self, event):
+        from .names import game_name
         m = self.model
-        try:
+        if event.new == m.pool.game_id:
+            return
+
+        def show(_pool):
             with pn.io.hold():
                 m.choose_game(event.new)
+        try:
+            await self._doing.run(f"Loading {game_name(event.new)}'s cards and their graph…", show,
+                                  off_loop=lambda: self._open_pool(event.new))
         except WorkbenchError as exc:
             m.message = f"refused: {exc}"
             self._game.value = m.pool.game_id  # the selector shows the game still shown
+
+    async def _on_save(self, event=None):
+        await self._doing.run("Saving the card files…", lambda: self._held(self._save_version))
+
+    async def _on_reload(self, event=None):
+        await self._doing.run("Reading the card files again from disk…", lambda: self._held(self.model.reload))
 
     def _on_edit(self, event):
         m = self.model
@@ -221,9 +243,11 @@ class CardsPage(pn.viewable.Viewer):
                 self._table.patch({column: [(row, event.old)]})
                 self._show_message()
 
-    def _on_import(self, event):
+    async def _on_import(self, event):
         if event.new:
-            self._held(lambda: self.model.import_sheet(event.new, self._import_sheet.filename or "upload.xlsx"))
+            name = self._import_sheet.filename or "upload.xlsx"
+            await self._doing.run(f"Reading the spreadsheet {name}…",
+                                  lambda: self._held(lambda: self.model.import_sheet(event.new, name)))
             self._show_message()
 
     def _on_select(self, event):
@@ -347,7 +371,7 @@ class CardsPage(pn.viewable.Viewer):
         # wraps below the table instead of squeezing it to a few columns and running
         # its text over the buttons.
         left = pn.Column(pn.FlexBox(self._game, exports, flex_wrap="wrap", align_items="flex-end"), buttons,
-                         cards, sheets, self._message, self._notice, self._table, sizing_mode="stretch_width",
+                         cards, sheets, self._doing.pane, self._message, self._notice, self._table, sizing_mode="stretch_width",
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
                              self._flipped_box, sizing_mode="stretch_width")

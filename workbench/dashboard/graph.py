@@ -115,6 +115,8 @@ class GraphPage(pn.viewable.Viewer):
                                                   width=260, restrict=False)
         self._clear = pn.widgets.Button(label="Clear selection", width=130)
         self._links = pn.pane.Markdown("", css_classes=["graph-links"])
+        from .progress import ProgressLine
+        self._doing = ProgressLine("graph")
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
         # Meaning Made's Layer layout is DependencyView; the other games' card
         # graphs are the session's own figure, patched in place on a change
@@ -149,11 +151,20 @@ class GraphPage(pn.viewable.Viewer):
     def _on_pool(self) -> None:
         self._when_shown(self._redraw)
 
-    def _on_game(self, event) -> None:
+    async def _on_game(self, event) -> None:
         # the card box is emptied first: it never holds a card of another game
         self._card.value = ""
-        self.model.game_id = event.new
-        self._redraw()
+        if event.new == self.model.game_id:
+            return
+        from .names import game_name
+
+        def show(_pool):
+            self.model.game_id = event.new
+            self._redraw()
+        # a pool not opened yet is read and graphed on a thread (seconds), the line saying so
+        opening = (lambda: self.bench.tweak_session(event.new)) if self.bench is not None else None
+        await self._doing.run(f"Loading {game_name(event.new)}'s cards and drawing their graph…", show,
+                              off_loop=opening or (lambda: None), disable=(self._game,))
 
     @param.depends("model.selected", "model.show", "model.group_by", watch=True)
     def _on_selected(self) -> None:
@@ -230,7 +241,8 @@ class GraphPage(pn.viewable.Viewer):
                 patch_table(self._summary, summary.to_pandas())
 
     def __panel__(self):
-        return pn.Column(pn.Row(self._game, self._card, self._clear), self._grouping, self._message,
+        return pn.Column(pn.Row(self._game, self._card, self._clear), self._doing.pane, self._grouping,
+                         self._message,
                          self._links, self._plot,
                          "#### Card analyses", self._summary, sizing_mode="stretch_width")
 

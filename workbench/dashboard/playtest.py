@@ -18,6 +18,8 @@ import param
 from workbench.core.errors import WorkbenchError
 
 from .escape import md
+from .names import game_name
+from .progress import ProgressLine
 
 REFRESH_MS = 700
 
@@ -195,11 +197,16 @@ class PlaytestPage(pn.viewable.Viewer):
         self.model = PlaytestModel(bench=bench)
         m = self.model
         self.open_button = pn.widgets.Button(label="Open room", color="primary")
-        self.open_button.on_click(lambda e: m.open_room())
+        self.open_button.on_click(self._on_open_room)
+        self.doing = ProgressLine("playtest")
+        # not bound to the model: a choice first says what it loads, then sets the model
+        self.game = pn.widgets.Select(label="Game", options=list(m.param.game_id.objects), value=m.game_id)
+        self.game.param.watch(self._on_game, "value")
+        m.param.watch(lambda e: setattr(self.game, "value", e.new), "game_id")
         self.form = pn.Column(
             pn.pane.Markdown("### Open a playtest room\nEach person gets a link; bots answer in turn. "
                              "The journal keeps every move, chat line and survey."),
-            pn.Row(pn.widgets.Select.from_param(m.param.game_id, name="Game"),
+            pn.Row(self.game,
                    pn.widgets.IntInput.from_param(m.param.players, name="Players", width=100)),
             pn.widgets.TextInput.from_param(m.param.seats, name="Seats (person or a bot, comma separated)",
                                             sizing_mode="stretch_width"),
@@ -207,7 +214,7 @@ class PlaytestPage(pn.viewable.Viewer):
                    pn.widgets.TextInput.from_param(m.param.options, name="Options (key=value ...)")),
             pn.widgets.TextInput.from_param(m.param.base_url, name="Links start with (LAN address or tunnel)",
                                             sizing_mode="stretch_width"),
-            self.open_button,
+            self.open_button, self.doing.pane,
             pn.pane.Markdown(m.param.message, css_classes=["playtest-message"]),
             sizing_mode="stretch_width")
         self.rooms = pn.Column(sizing_mode="stretch_width", css_classes=["playtest-rooms"])
@@ -215,7 +222,7 @@ class PlaytestPage(pn.viewable.Viewer):
         self.games = pn.widgets.Tabulator(pd.DataFrame(), disabled=True, selectable=1, show_index=False, height=220,
                                           sizing_mode="stretch_width", css_classes=["playtest-journal"])
         self.open_game = pn.widgets.Button(label="Open selected game in Play")
-        self.open_game.on_click(lambda e: self._open_selected())
+        self.open_game.on_click(self._open_selected)
         self._seen = None
         self._callback = None
         m.param.watch(lambda e: self.refresh(force=True), "version")
@@ -260,9 +267,22 @@ class PlaytestPage(pn.viewable.Viewer):
         self.games.value = pd.DataFrame(self.model.journal_games(),
                                         columns=["id", "room", "game", "status", "moves", "surveys", "pool"])
 
-    def _open_selected(self) -> None:
+    async def _on_game(self, event) -> None:
+        if event.new == self.model.game_id:
+            return
+        await self.doing.run(f"Loading {game_name(event.new)}: its seats and variants…",
+                             lambda: setattr(self.model, "game_id", event.new), disable=(self.game, self.open_button))
+
+    async def _on_open_room(self, event=None) -> None:
+        m = self.model
+        await self.doing.run(f"Opening a room of {game_name(m.game_id)}: dealing and seating the bots…",
+                             m.open_room, disable=(self.open_button,))
+
+    async def _open_selected(self, event=None) -> None:
         if self.games.selection and not self.model.available():
-            self.model.open_journal_game(int(self.games.value.iloc[self.games.selection[0]]["id"]))
+            game_id = int(self.games.value.iloc[self.games.selection[0]]["id"])
+            await self.doing.run(f"Replaying journal game {game_id} for the Play page…",
+                                 lambda: self.model.open_journal_game(game_id), disable=(self.open_game,))
 
     def _link_cell(self, link: str | None, hint: str | None, note: str = "") -> list:
         """A seat's (or the spectators') link, clickable, with a button copying it."""

@@ -74,6 +74,10 @@ class RulesModel(param.Parameterized):
         self.param.game_id.objects = games
         self._reviews: dict[tuple[str, bool], object] = {}   # (language, spelling) -> review
         self._reviewing: dict[tuple[str, bool], object] = {}  # reviews under way on a thread
+        #: with :attr:`background`, reviews asked for are not started while this is
+        #: set: a page holds them until its clauses have been sent, so the review's
+        #: thread does not compete with drawing the rulebook for the interpreter
+        self.hold_reviews = False
         self.choose_game(game_id)
 
     # -- choosing ---------------------------------------------------------------
@@ -145,7 +149,8 @@ class RulesModel(param.Parameterized):
         key = (lang, self.spelling)  # with and without spelling are two reviews
         if key not in self._reviews:
             if self.background:
-                self._review_later(key)
+                if not self.hold_reviews:
+                    self._review_later(key)
                 return None
             from workbench.rules.review import review
             self._reviews[key] = review(self.game_id, lang, spelling=self.spelling)
@@ -491,6 +496,9 @@ class RulesPage(pn.viewable.Viewer):
         self._all.on_click(lambda e: self.model.show_all())
         self._accept.on_click(self._on_accept)
         self._play.on_click(self._on_play)
+        # in a served page the clauses go out first; the review starts on the next
+        # tick of the poll (_tick), once they are on their way to the browser
+        m.hold_reviews = pn.state.curdoc is not None
         self._refresh()
 
     @param.depends("model.game_id", "model.left", "model.right", "model.filter", "model.resolve",
@@ -513,6 +521,7 @@ class RulesPage(pn.viewable.Viewer):
         self._table.visible = False
         await asyncio.sleep(0.05)
         try:
+            self.model.hold_reviews = pn.state.curdoc is not None   # the clauses first, as on opening
             self.model.choose_game(event.new)
             self._left.options = self._right.options = self.model.languages
             self._left.value, self._right.value = self.model.left, self.model.right
@@ -581,6 +590,10 @@ class RulesPage(pn.viewable.Viewer):
             self._poll = None
 
     def _tick(self) -> None:
+        if self.model.hold_reviews:
+            self.model.hold_reviews = False   # the clauses have been sent: reviews may start
+            self._watch_review()
+            return
         if not self.model.pending():
             self._refresh()
         else:

@@ -23,6 +23,8 @@ from workbench.core.errors import WorkbenchError
 
 from .background import BackgroundWork, ProgressPoll
 from .escape import md
+from .names import game_name
+from .progress import ProgressLine
 
 
 ARMS = ("A", "B")
@@ -386,7 +388,8 @@ class SweepsPage(pn.viewable.Viewer):
                                                   filename="games.parquet", label="Export games (Parquet)",
                                                   visible=False, width=200)
         self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
-        self._status = pn.pane.Markdown("")
+        self._status = pn.pane.Markdown("", css_classes=["sweeps-status"])
+        self._doing = ProgressLine("sweeps")
         self._plots = pn.Column(sizing_mode="stretch_width")
         self._flipped = pn.widgets.Tabulator(pd_empty(), disabled=True, selectable=1, height=220,
                                              sizing_mode="stretch_width", show_index=False)
@@ -394,8 +397,9 @@ class SweepsPage(pn.viewable.Viewer):
         self._open_b = pn.widgets.Button(label="Open selected game (B) in Play", disabled=True)
         self._game.param.watch(self._on_game, "value")
         self._run.on_click(self._on_run)
-        self._open_a.on_click(lambda e: self._open("A"))
-        self._open_b.on_click(lambda e: self._open("B"))
+        # bound coroutine methods: Panel awaits them (a lambda's coroutine would never run)
+        self._open_a.on_click(self._open_in_a)
+        self._open_b.on_click(self._open_in_b)
         self._flipped.param.watch(self._on_select, "selection")
         self._poll = None
         self._shown_results = None  # the batch the plots and tables show (each run makes a new one)
@@ -403,10 +407,14 @@ class SweepsPage(pn.viewable.Viewer):
         self.people = PeopleBesideBots(lambda: self._game.value, lambda: self._bots_a.value,
                                        lambda: self._games.value)
 
-    def _on_game(self, event):
-        self.model.choose_game(event.new)
-        self._players.value = self.model.players
-        self._var_a.options = self._var_b.options = list(self.model.param.variants_a.objects)
+    async def _on_game(self, event):
+        # the first time, a game's package is imported and its cards read: seconds
+        def choose():
+            self.model.choose_game(event.new)
+            self._players.value = self.model.players
+            self._var_a.options = self._var_b.options = list(self.model.param.variants_a.objects)
+        await self._doing.run(f"Loading {game_name(event.new)}: its seats, bots and variants…", choose,
+                              disable=(self._game, self._run))
 
     def _on_run(self, event=None):
         m = self.model
@@ -425,17 +433,21 @@ class SweepsPage(pn.viewable.Viewer):
         if m.start() is None:
             self._status.object = md(m.message)
             return
-        self._status.object = "running…"
+        self._status.object = ""
+        self._show_running()
         # the batch runs on a thread; the poll, on the event loop, shows its progress
         self._poll = ProgressPoll(m, self._bar, self._run, on_done=self._show, on_running=self._show_running)
         self._poll.start()
 
     def _show_running(self):
         m = self.model
-        self._status.object = f"running… {m.done_games} of {m.total_games} games"
+        self._doing.show(f"Playing {game_name(m.game_id)} with the bots of setting "
+                         f"{'A and B' if m.compare else 'A'}: {m.done_games} of "
+                         f"{m.total_games or m.games * (2 if m.compare else 1)} games…")
 
     def _show(self):
         m = self.model
+        self._doing.hide()
         self._status.object = md(m.message)
         if not m.results or self._shown_results is m.results:
             return
@@ -465,11 +477,22 @@ class SweepsPage(pn.viewable.Viewer):
         ok = bool(event.new) and self.bench is not None
         self._open_a.disabled = self._open_b.disabled = not ok
 
-    def _open(self, arm: str):
+    async def _open_in_a(self, event=None):
+        await self._open("A")
+
+    async def _open_in_b(self, event=None):
+        await self._open("B")
+
+    async def _open(self, arm: str):
         if not self._flipped.selection or self.bench is None:
             return
+        row = self._flipped.selection[0]
         try:
-            self.bench.open_in_play(self.model.flipped_match(self._flipped.selection[0], arm))
+            # the game is played again from its seed with its setting's bots
+            await self._doing.run(f"Replaying that game as setting {arm} played it…",
+                                  lambda match: self.bench.open_in_play(match),
+                                  off_loop=lambda: self.model.flipped_match(row, arm),
+                                  disable=(self._open_a, self._open_b))
         except WorkbenchError as exc:
             self._status.object = f"**Cannot open:** {md(exc)}"
 
@@ -479,7 +502,7 @@ class SweepsPage(pn.viewable.Viewer):
                              self._var_b, self._run, width=290, css_classes=["sweeps-settings"])
         flipped = pn.Column("#### Games whose outcome flipped between A and B", self._flipped,
                             pn.Row(self._open_a, self._open_b), sizing_mode="stretch_width")
-        results = pn.Column(self._status, self._bar, self._headline, pn.Row(self._export, self._export_pq),
+        results = pn.Column(self._doing.pane, self._status, self._bar, self._headline, pn.Row(self._export, self._export_pq),
                             self._plots, flipped, self.people, sizing_mode="stretch_width")
         return pn.Row(settings, results, sizing_mode="stretch_width")
 

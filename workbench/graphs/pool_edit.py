@@ -42,6 +42,9 @@ class CardKind:
     #: cards of this kind are taken or played in games (``Game.action_cards`` names them)
     played: bool = False
     doc: str = ""
+    #: list columns whose items are phrases ("draw two or gain one"): a cell
+    #: separates them with ";" only, never with spaces (see :func:`coerce`)
+    phrases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -236,16 +239,24 @@ def _scalar(text: str) -> Any:
     return value if isinstance(value, (int, float, str, bool)) or value is None else text
 
 
-def coerce(value: Any, old: Any, what: str) -> Any:
+def coerce(value: Any, old: Any, what: str, *, phrases: bool = False) -> Any:
     """``value`` (often the text of a table cell) as the type ``old`` had;
-    a value that cannot be that type raises ``ValueError`` saying what is wanted."""
+    a value that cannot be that type raises ``ValueError`` saying what is wanted.
+    ``phrases``: a list whose items are phrases, separated by ";" only (so
+    "draw two or gain one" is one item in a new card's cell too, where the
+    blank's empty list says nothing about its items)."""
     if isinstance(value, str):
         text = value.strip()
         if isinstance(old, list):
             if text.startswith("["):
-                value = yaml.safe_load(text)
+                try:
+                    value = yaml.safe_load(text)
+                except yaml.YAMLError:
+                    raise ValueError(f"{what}: write a list such as [a, b], not {text!r}") from None
             elif not text:
                 value = []
+            elif phrases:
+                value = [p.strip() for p in text.split(";") if p.strip()]
             elif "," in text or ";" in text:
                 value = [_scalar(p.strip()) for p in re.split(r"[,;]", text) if p.strip()]
             elif any(" " in str(x) for x in old):
@@ -283,17 +294,27 @@ def coerce(value: Any, old: Any, what: str) -> Any:
     return value
 
 
-def text_of(value: Any) -> Any:
+def text_of(value: Any, *, phrases: bool = False) -> Any:
     """A cell of the flat table: numbers stay numbers, lists become words
-    (``white black``, or ``a; b`` when an item has a space), mappings YAML flow."""
+    (``white black``, or ``a; b`` when an item has a space or the column's items
+    are ``phrases``), a list of mappings and mappings YAML flow (what
+    :func:`coerce` reads back)."""
     if isinstance(value, list):
+        if any(isinstance(v, (dict, list)) for v in value):
+            return _flow(value)
         items = [text_of(v) for v in value]
-        if any(isinstance(v, str) and " " in v for v in items):
+        if phrases or any(isinstance(v, str) and " " in v for v in items):
             return "; ".join(str(v) for v in items)
         return " ".join(str(v) for v in items)
     if isinstance(value, dict):
-        return yaml.safe_dump(value, default_flow_style=True, sort_keys=False).strip()
+        return _flow(value)
     return value
+
+
+def _flow(value: Any) -> str:
+    """``value`` as one line of YAML flow (libyaml's emitter where installed)."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(value, Dumper=dumper, default_flow_style=True, sort_keys=False, width=10**6).strip()
 
 
 __all__ = ["CardKind", "Catalogue", "CardRef", "cards", "find", "get_path", "set_path", "coerce", "text_of",

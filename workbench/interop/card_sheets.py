@@ -28,9 +28,17 @@ removes and renames cards, as the same one edit (validated, all or none, undoabl
 A sheet without the ``card`` column (an older export, or one typed by hand) only
 edits: its rows are matched by ``name`` and a card it leaves out is untouched.
 
+**Columns of the designer's own.** A column the export did not write is kept as a
+field of each card of its sheet, in the card's ``extra`` mapping
+(:mod:`workbench.core.extra_fields`), edited as ``extra.NAME``; the export shows
+every such field as a column after the kind's own. A name that reads like one of
+the sheet's columns is refused as a typo, and a sheet whose cards are part of the
+rules (a ``single`` kind) or made from the game's data (a deck) takes none.
+
 **Empty means no change**, for text and numbers alike: a cell left empty keeps the
 card's value. To empty a value on purpose write :data:`CLEAR` (``(clear)``): text
-becomes empty, a number 0, ``draft_fields`` none.
+becomes empty, a number 0, ``draft_fields`` none, a field of the designer's own
+is removed.
 
 A CSV may separate its cells with ``,`` or ``;`` (what Excel writes where the
 comma is the decimal sign); the header line decides, and the import says which.
@@ -42,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from workbench.core import extra_fields
 from workbench.core.errors import DataError, WorkbenchError, suggest
 
 from . import spreadsheet
@@ -63,9 +72,26 @@ def _text(value: Any) -> Any:
     return value
 
 
-def tables(session) -> dict[str, tuple[list[str], list[list]]]:
-    """Kind -> (header, rows) of the session's pool as it is now."""
+def extra_columns(session) -> dict[str, list[str]]:
+    """Kind -> the names of the extra fields its cards hold (the designer's own
+    columns, :mod:`workbench.core.extra_fields`), in first-seen order; a name that
+    is one of the kind's own columns is not shown again."""
+    kinds = getattr(session, "extra_kinds", frozenset())
+    cards: dict[str, list[dict]] = {}
+    for kind, _, card, _ in session.entries():
+        if kind in kinds:
+            cards.setdefault(kind, []).append(card)
     columns = session.kind_columns
+    reserved = set(PROVENANCE_COLUMNS) | {ID}
+    return {kind: [n for n in extra_fields.names(found) if n not in reserved and n not in columns[kind]]
+            for kind, found in cards.items()}
+
+
+def tables(session) -> dict[str, tuple[list[str], list[list]]]:
+    """Kind -> (header, rows) of the session's pool as it is now: the kind's
+    columns, its cards' extra fields, the provenance columns and ``card``."""
+    columns = session.kind_columns
+    extras = extra_columns(session)
     table = session.table()
     cells = {}
     for row in table.iter_rows(named=True):
@@ -73,12 +99,15 @@ def tables(session) -> dict[str, tuple[list[str], list[list]]]:
     out: dict[str, tuple[list[str], list[list]]] = {}
     for kind, name, card, file in session.entries():
         cols = list(columns[kind])
-        header = cols + [c for c in PROVENANCE_COLUMNS if c not in cols] + [ID]
+        own = extras.get(kind, [])
+        header = cols + own + [c for c in PROVENANCE_COLUMNS if c not in cols] + [ID]
         row = cells[(kind, name)]
         values = []
         for col in header:
             if col in ("name", ID):
                 values.append(name)
+            elif col in own:
+                values.append((card.get(extra_fields.EXTRA) or {}).get(col))
             elif col == "provenance" and "provenance" not in cols:
                 values.append(card.get("provenance") or (file.get("provenance") if isinstance(file, dict)
                                                          and isinstance(file.get("provenance"), str) else None))
@@ -174,6 +203,8 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
     cards) but not yet validated."""
     current = tables(session)
     fixed = set(decks(session))
+    extras = extra_columns(session)
+    inherited = _inherited_provenance(session)
     result = ImportResult()
     seen: set[tuple[str, str]] = set()
     for sheet in sheets:
@@ -186,12 +217,20 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
                                  f"the sheets are {', '.join(current)}")
         header, rows = current[sheet.name]
         by_name = {str(r[0]).lower(): r for r in rows}
+        added_columns = []
         for i, col in enumerate(sheet.header):
             if col not in header:
-                raise _refuse(sheet, f"no column {col!r} for a {sheet.name}{suggest(col, header)}; "
-                                     f"its columns are {', '.join(header)}", 1, i)
+                problem = _not_an_extra(session, sheet.name, col, header, fixed)
+                if problem:
+                    raise _refuse(sheet, problem, 1, i)
+                added_columns.append(col)
             if sheet.header.index(col) != i:
                 raise _refuse(sheet, f"column {col!r} appears twice", 1, i)
+        own = set(extras.get(sheet.name, [])) | set(added_columns)
+        if added_columns:
+            result.notes.append(f"{sheet.name}: new column(s) {', '.join(map(repr, added_columns))} kept on each "
+                                f"card as its own field ({extra_fields.EXTRA}.NAME: a print layout reads it, "
+                                "the rules do not)")
         if "name" not in sheet.header:
             raise _refuse(sheet, "no 'name' column: it says which card each row is", 1)
         name_at = sheet.header.index("name")
@@ -215,9 +254,12 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
                 result.added.append((sheet.name, name))
                 for i, col in enumerate(sheet.header):
                     value = _cell_value(row[i], None)
-                    if col in ("name", ID) or value is None:
+                    if col in ("name", ID) or value is None or (col in own and _is_clear(row[i])):
                         continue
-                    result.changes.append(Change(sheet.name, name, col, None, _typed(col, value, None),
+                    if col == "provenance" and _same(value, inherited.get(sheet.name, "")):
+                        continue            # the file's own mark, which the new card takes as its cards do
+                    field_ = f"{extra_fields.EXTRA}.{col}" if col in own else col
+                    result.changes.append(Change(sheet.name, name, field_, None, _typed(field_, value, None),
                                                  _where(sheet, number, i), sheet.source))
                 continue
             key = (was if was is not None else name).lower()
@@ -234,8 +276,22 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
             kept.add(key)
             rename = None
             for i, col in enumerate(sheet.header):
-                before = old[header.index(col)]
+                before = old[header.index(col)] if col in header else None
                 if col == ID:
+                    continue
+                if col in own:          # the designer's own field: (clear) removes it
+                    field_ = f"{extra_fields.EXTRA}.{col}"
+                    if _is_clear(row[i]):
+                        if before is not None:
+                            result.changes.append(Change(sheet.name, str(old[0]), field_, before, None,
+                                                         _where(sheet, number, i), sheet.source))
+                        continue
+                    value = _cell_value(row[i], before)
+                    if value is None or _same(extra_fields.from_cell(value), before):
+                        continue
+                    result.changes.append(Change(sheet.name, str(old[0]), field_, before,
+                                                 _typed(field_, value, before), _where(sheet, number, i),
+                                                 sheet.source))
                     continue
                 if col == "name":
                     if name and name != str(old[0]):
@@ -262,6 +318,48 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
     return result
 
 
+def _inherited_provenance(session) -> dict[str, str]:
+    """Kind -> the provenance its new cards take from their file: a kind whose
+    blank card has no ``provenance`` of its own, in a file that marks all its
+    cards at once (Mandate's Headlines). The sheet shows that mark on every row;
+    a new row repeating it sets nothing (the card models have no such field)."""
+    blanks = getattr(session.game, "card_blanks", {}) or {}
+    out: dict[str, str] = {}
+    for kind, _, card, file in session.entries():
+        if kind in blanks and "provenance" not in blanks[kind] and "provenance" not in card \
+                and isinstance(file, dict) and isinstance(file.get("provenance"), str):
+            out.setdefault(kind, file["provenance"])
+    return out
+
+
+def _not_an_extra(session, kind: str, col: str, header: list[str], fixed: set[str]) -> str | None:
+    """Why a column the export did not write cannot be a field of the designer's
+    own (None: it can). A name that reads like one of the sheet's columns is
+    taken for a typo, never kept silently as a new field."""
+    import difflib
+    known = [c for c in header if c != ID]
+    if kind in fixed or kind not in getattr(session, "extra_kinds", frozenset()):
+        why = ("its cards are made from the game's data" if kind in fixed
+               else f"a {kind} is part of the rules, not a card")
+        return (f"no column {col!r} for a {kind}{suggest(col, header)}; its columns are {', '.join(header)} "
+                f"(a {kind} keeps no columns of your own: {why})")
+    try:
+        extra_fields.check_name(col)
+    except ValueError as exc:
+        return f"a column of your own is kept as a field of each card, and {exc}"
+    close = [c for c in known if c.casefold() == col.casefold()] or \
+        difflib.get_close_matches(col.casefold(), [c.casefold() for c in known], n=1, cutoff=0.8)
+    if close:
+        like = next(c for c in known if c.casefold() == close[0].casefold())
+        return (f"no column {col!r} for a {kind} (did you mean {like!r}?); a column of your own needs a name "
+                "unlike the sheet's columns, so a typo is never kept as a new field")
+    return None
+
+
+def _is_clear(value: Any) -> bool:
+    return isinstance(value, str) and value.strip() == CLEAR
+
+
 def _cell_value(value: Any, before: Any) -> Any:
     """None for an empty cell (no change); the cleared value for :data:`CLEAR`."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -274,6 +372,8 @@ def _cell_value(value: Any, before: Any) -> Any:
 
 
 def _typed(col: str, value: Any, before: Any) -> Any:
+    if col.startswith(extra_fields.EXTRA + "."):
+        return extra_fields.from_cell(value)
     if isinstance(before, int) and isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value)      # a CSV cell is text; the card had a number
     if col == "draft_fields":

@@ -154,9 +154,13 @@ def _write_xlsx(tables, path: Path) -> None:
     wb.remove(wb.active)
     for name, (header, rows) in tables.items():
         ws = wb.create_sheet(name)
-        for row in [header, *rows]:
-            ws.append(row)
-            for cell, value in zip(ws[ws.max_row], row):
+        # cell by cell with the row counted here: ws[ws.max_row] after each append
+        # scans every cell of the sheet (an export of 2,500 cards took 40 s)
+        for r, row in enumerate([header, *rows], start=1):
+            for c, value in enumerate(row, start=1):
+                if value is None:
+                    continue
+                cell = ws.cell(row=r, column=c, value=value)
                 if isinstance(value, str):
                     cell.data_type = "s"     # text stays text: openpyxl would make '=...' a formula
         for cell in ws[1]:
@@ -301,21 +305,41 @@ def _unpacked(raw: bytes, source: str):
     return archive
 
 
+def _has_formulas(archive) -> bool:
+    """Whether any worksheet of the xlsx holds a formula element (``<f>`` or
+    ``<f ...>``, with or without a namespace prefix): only then is the workbook
+    read a second time for its formulas."""
+    import re
+    pattern = re.compile(rb"<(?:\w+:)?f[\s>/]")
+    for info in archive.infolist():
+        if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
+            with archive.open(info) as part:
+                tail = b""
+                while chunk := part.read(1 << 20):
+                    if pattern.search(tail + chunk):
+                        return True
+                    tail = chunk[-16:]
+    return False
+
+
 def _read_xlsx(raw: bytes, source: str) -> list[Sheet]:
     from openpyxl import load_workbook
-    _unpacked(raw, source)
+    archive = _unpacked(raw, source)
     values = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-    formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+    # a second reading for the formulas only when a sheet holds one (most sheets hold none)
+    formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False) if _has_formulas(archive) else None
     try:
         out = []
-        for ws, wf in zip(values.worksheets, formulas.worksheets):
+        for ws, wf in zip(values.worksheets, formulas.worksheets if formulas else [None] * len(values.worksheets)):
             # the dimension the sheet declares: refused before a row is read
             _grid_limits(ws.max_row or 0, ws.max_column or 0, ws.title, source)
             # then read every row there is (a declared dimension may also be too small)
             ws.reset_dimensions()
-            wf.reset_dimensions()
             grid = _bounded_rows(ws.iter_rows(values_only=True), ws.title, source)
-            for n, row in enumerate(_bounded_rows(wf.iter_rows(values_only=False), ws.title, source), start=1):
+            if wf is not None:
+                wf.reset_dimensions()
+            for n, row in enumerate(_bounded_rows(wf.iter_rows(values_only=False), ws.title, source)
+                                    if wf is not None else [], start=1):
                 for cell in row:
                     if getattr(cell, "data_type", None) != "f":
                         continue
@@ -330,7 +354,8 @@ def _read_xlsx(raw: bytes, source: str) -> list[Sheet]:
         return out
     finally:
         values.close()
-        formulas.close()
+        if formulas is not None:
+            formulas.close()
 
 
 def _bounded_rows(rows, name: str, source: str) -> list[list]:

@@ -3,12 +3,16 @@
 A printable card is a plain dict of texts (already in the chosen language) that the
 kind's Typst template lays out. Every record carries ``name``, ``draft_all`` (the
 whole card is ``provenance: draft``) and ``draft`` (the fields authored by us), which
-the templates turn into the printed draft mark.
+the templates turn into the printed draft mark, and ``extra``: the designer's own
+fields of the card (:mod:`workbench.core.extra_fields`) as texts, name -> text, for
+a template to place (``c.extra.at("art", default: "")``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
+
+from workbench.core.extra_fields import as_texts
 
 
 def provenance(entry: Mapping, *, default: str = "seed") -> dict:
@@ -18,7 +22,7 @@ def provenance(entry: Mapping, *, default: str = "seed") -> dict:
 
 
 def record(name: str, entry: Mapping | None = None, *, default: str = "seed", **fields: Any) -> dict:
-    rec = {"name": name, **provenance(entry or {}, default=default)}
+    rec = {"name": name, **provenance(entry or {}, default=default), "extra": as_texts(dict(entry or {}))}
     rec.update(fields)
     return rec
 

@@ -304,7 +304,9 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
         # the scope of "once": once an Era become once (in the game), or once per turn
         out += _sub_each(r"\bonce (?:an?|per|each|every) (?:Era|round|turn|game)\b", text,
                          lambda m: rng.choice(["once", "once in the game"]))
-        out += _sub_each(r"\bonce\b(?! (?:an?|per|each|every|in)\b)", text,
+        # ("at once" is "immediately", and a sentence's "Once ..." is "when": no count)
+        out += _sub_each(r"(?<![Aa]t )\bonce\b(?! (?:an?|per|each|every|in|the|you|it|they|all|that|this|its|their|"
+                         r"your)\b)", text,
                          lambda m: rng.choice(["once per round", "once each turn"]))
         # "up to 3" (a bound, not "face up to"): only before a count
         out += _sub_each(r"\b[Uu]p to (?=\d|(?:" + "|".join(EN_NUMBERS[1:]) + r")\b)", text,
@@ -312,7 +314,10 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
         # "only" added before a count that had none ("gain 1 marker" -> "gain only 1 marker")
         nums = "|".join(EN_NUMBERS[1:])
         out += _sub_each(r"(?<!only )(?<!least )(?<!most )(?<!than )(?<![\w.$-])(?=(?:\d+|" + nums + r") [a-z])",
-                         text, lambda m: "only ")
+                         text, lambda m: None if re.search(r"\bonly(?:\W+\w+){0,2}\W*$", text[:m.start()], re.I)
+                         else "only ")
+        # idioms that hold a quantifier word and count nothing ("above all", "in all")
+        out = [(new, note) for new, note in out if not _in_idiom(text, new)]
     else:
         out = _swap_choice(text, {
             "minden": ["egy", "bármelyik", "egyetlen"], "mindegyik": ["egyik", "bármelyik"],
@@ -323,11 +328,23 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
         out += _sub_each(r"\b[Cc]sak ", text, lambda m: "")
         # the scope of "once": once per Era become once (in the game), or the other way
         out += _sub_each(r"\b(\w{3,}(?:onként|enként|önként|nként)) (egyszer)\b", text, lambda m: m.group(2))
+        # (not where a distributive already stands a few words before: "fordulónként legfeljebb egyszer")
         out += _sub_each(r"(?<!\w)(?<!nként )(egyszer)\b", text,
-                         lambda m: rng.choice(["fordulónként egyszer", "körönként egyszer"]))
+                         lambda m: None if re.search(r"nként(?:\W+\w+){0,2}\W*$", text[:m.start()])
+                         else rng.choice(["fordulónként egyszer", "körönként egyszer"]))
         out += _sub_each(r"(?<!csak )(?<!legalább )(?<!legfeljebb )(?<![\w.$-])(?=\d+ [a-záéíóöőúüű])", text,
                          lambda m: "csak ")
     return _outside_placeholders(text, out)
+
+
+_IDIOMS = re.compile(r"\b(?:above all|at all|in all|after all|all in all|all the same|any more|at once|each other|"
+                     r"one another)\b", re.I)
+
+
+def _in_idiom(text: str, new: str) -> bool:
+    """Did the change fall inside an idiom of ``text`` ("above all" is "mainly")?"""
+    i = next((k for k, (x, y) in enumerate(zip(text, new)) if x != y), min(len(text), len(new)))
+    return any(m.start() <= i < m.end() for m in _IDIOMS.finditer(text))
 
 
 # --------------------------------------------------------------------------- terms and units
@@ -437,22 +454,38 @@ def mutate_placeholder_roles(text: str, lang: str, rng: random.Random, icon_term
     for i in range(len(found)):
         for j in range(i + 1, len(found)):
             (mi, ki, fi), (mj, kj, fj) = found[i], found[j]
-            if ki == kj:
+            ta = re.match(r"-?[^\W\d_]*", text[mi.end():]).group(0)
+            tb = re.match(r"-?[^\W\d_]*", text[mj.end():]).group(0)
+            if ki == kj or _listed_together(text[mi.end() + len(ta):mj.start()], ta, tb):
                 continue
             new = text[:mi.start()] + "${" + kj + fi + "}" + text[mi.end():mj.start()] + "${" + ki + fj + "}" + \
                 text[mj.end():]
             out.append((new, f"{ki} <-> {kj}"))
     # icon-marked written-out terms (🌟Meaning) trade places, each keeping its suffix
+    from .text import icons
     words = list(_ICON_WORD.finditer(text))
     terms = icon_terms or []
     for i in range(len(words)):
         for j in range(i + 1, len(words)):
             a, b = words[i], words[j]
-            if a.group(1) == b.group(1):
+            if a.group(1) == b.group(1) or len(icons(a.group(1))) != 1 or len(icons(b.group(1))) != 1:
                 continue
             sa, sb = _stem_of(a.group(2), terms), _stem_of(b.group(2), terms)
             if not sa or not sb:
                 continue
+            ea, eb = a.group(2)[len(sa):], b.group(2)[len(sb):]
+            # two items of one list (the same ending, only commas and "and" between): their
+            # order is no rule, so trading them is no mistake
+            hu = lang == "hu"
+            if _listed_together(text[a.end():b.start()], ea if hu else "", eb if hu else ""):
+                continue
+            # each stem takes the other's ending as it stands: Hungarian only where both stems
+            # end alike (vowel or consonant) and take the same vowel harmony, else the planted
+            # word is no word ("Kezdeményezésekra", "Rétegn"), which no translator writes
+            if lang == "hu" and (_back(sa) != _back(sb) or _ends_vowel(sa) != _ends_vowel(sb)):
+                continue
+            if lang != "hu":
+                sa, sb = a.group(2), b.group(2)     # English: the whole words trade places
             na = b.group(1) + sb + a.group(2)[len(sa):]
             nb = a.group(1) + sa + b.group(2)[len(sb):]
             new = text[:a.start()] + na + text[a.end():b.start()] + nb + text[b.end():]
@@ -531,6 +564,10 @@ def mutate_role(text: str, lang: str, rng: random.Random, glossary_words: list[s
                 t1, t2 = text[x1:y1], text[x2:y2]
                 if t1.lower() == t2.lower() or y1 > x2 or lang == "hu" and _back(t1) != _back(t2):
                     continue
+                e1 = re.match(r"[^\W\d_]*", text[y1:]).group(0)
+                e2 = re.match(r"[^\W\d_]*", text[y2:]).group(0)
+                if _listed_together(text[y1 + len(e1):x2], e1, e2):
+                    continue
                 new = text[:x1] + _case_at(t2, t1) + text[y1:x2] + _case_at(t1, t2) + text[y2:]
                 out.append((new, f"{t1!r} <-> {t2!r}"))
     if lang == "en":
@@ -545,6 +582,22 @@ def mutate_role(text: str, lang: str, rng: random.Random, glossary_words: list[s
         out += _sub_each(pat, text, lambda m: m.group(1) + _HU_ROLE_CASE[m.group(2)], re.I)
         out += _swap_choice(text, _HU_POSSESSOR, rng)
     return _outside_placeholders(text, out)
+
+
+def _ends_vowel(word: str) -> bool:
+    return word[-1:].lower() in "aáeéiíoóöőuúüű"
+
+
+_LIST_JOIN = re.compile(r"(?:[^,.;:()\[\]!?]{0,40}?(?:,\s*(?:(?:and|or|és|vagy|valamint)\s+)?|"
+                        r"\s+(?:and|or|és|vagy|valamint)\s+))+", re.I)
+
+
+def _listed_together(between: str, tail_a: str, tail_b: str) -> bool:
+    """Do two terms stand in one list: only commas, "and", "or" and short items between
+    them (``between``), and each term with the same ending (``tail_a``, ``tail_b``)? Two
+    items of a list trade places without changing what the rule says ("Fundraise,
+    Syndicate ... and Import", *Érintkezésekből, Kezdeményezésekből*)."""
+    return bool(_LIST_JOIN.fullmatch(between)) and tail_a.lstrip("-")[-3:] == tail_b.lstrip("-")[-3:]
 
 
 def _back(word: str) -> bool:

@@ -328,6 +328,21 @@ def scope_change(src: str, src_lang: str, src_terms: tuple, tr: str, tr_lang: st
     return None
 
 
+def frequency_added(src: str, src_lang: str, src_terms: tuple, tr: str, tr_lang: str,
+                    tr_terms: tuple) -> str | None:
+    """A span of time the translation counts by ("once each turn", "per round",
+    *fordulónként*) where its source sentence counts by nothing and names no such span at
+    all: the rule is now limited per turn (or round, Era), or repeats with it."""
+    from collections import Counter
+    from .meaning import concepts
+    a = Counter(quantified_heads(src, src_lang, src_terms))
+    b = Counter(quantified_heads(tr, tr_lang, tr_terms))
+    added = [h for h in b - a if h.startswith("time.")]
+    if len(added) == 1 and not (a - b) and not concepts(src, src_lang)[added[0]]:
+        return added[0]
+    return None
+
+
 def _names(text: str, lang: str, terms: tuple, head: str) -> bool:
     """Does ``text`` name what ``head`` stands for (with "each" or without)?"""
     from .glossary import find_term
@@ -337,3 +352,258 @@ def _names(text: str, lang: str, terms: tuple, head: str) -> bool:
     if head.startswith("actor."):
         return False    # "each player" said as "the players" is no narrower scope
     return concepts(text, lang)[head] > 0
+
+
+# --------------------------------------------------------------------------- terms' grammatical roles
+# Each term of a sentence (placeholder or icon-marked word) gets the role its grammar gives
+# it: English by the preposition before it ("from" source, "to" goal, "in/on/at" place,
+# "with", "than"), by "'s" after it (possessor), by standing first in its clause (subject)
+# or right after a verb of the rules (object); Hungarian by its case ending (-ból source,
+# -ba/-ra/-hoz goal, -nak/-nek dative, -ban/-on/-nál place, -val with, -t object, none:
+# nominative). The two languages' roles are not one to one ("who has the Layer" is *akinél
+# megvan a Réteg*; "in the area" is often *a területre*, a goal), so a pair of roles is only
+# judged as *compatible*; a role that says nothing ("of", "for", "by", a list item) is
+# compatible with every other. Two terms traded roles where each stands in a role its
+# source gives the other and neither in one its own source role allows.
+_EN_PREP = {"from": "source", "to": "goal", "into": "goal", "onto": "goal", "towards": "goal", "in": "place",
+            "on": "place", "at": "place", "inside": "place", "with": "with", "than": "compared"}
+_EN_DET = {"the", "a", "an", "your", "their", "its", "his", "her", "my", "our", "each", "every", "any", "all", "no",
+           "that", "this", "these", "those", "one", "two", "three", "four", "five", "six", "another", "other",
+           "own", "more", "extra", "further", "new", "some", "both", "either", "1", "2", "3", "4", "5", "6"}
+# ("and" and "or" join nouns as often as clauses: a term after them has no role from them)
+_EN_CLAUSE_START = {"but", "when", "if", "while", "then", "whenever", "unless", "so", "once"}
+_EN_VERBS = frozenset(
+    v + s for v in ("gain", "take", "pay", "draw", "lose", "score", "place", "get", "receive", "discard", "return",
+                    "add", "remove", "choose", "keep", "spend", "play", "reveal", "raise", "bring", "use", "hold",
+                    "load", "complete", "build", "give", "meet", "cover", "commit", "need", "lower", "reduce",
+                    "protect", "own", "reach", "resolve", "trigger", "flip", "put", "trade", "swap", "move",
+                    "steady", "pick", "buy", "hire", "fund", "advance", "drop", "contribute", "restore", "replace")
+    for s in ("", "s")) | {"has", "have", "supplies", "supply", "touches", "touch", "finishes", "finish"}
+_HU_ENDINGS = (("source", ("ból", "ből", "ról", "ről", "tól", "től")),
+               ("goal", ("ba", "be", "ra", "re", "hoz", "hez", "höz")),
+               ("dative", ("nak", "nek")), ("place", ("ban", "ben", "nál", "nél")), ("for", ("ért",)),
+               ("with", ("val", "vel")))
+# English role -> the Hungarian roles that may render it (see above)
+_COMPATIBLE = {"subject": {"nominative", "dative"}, "possessor": {"nominative", "dative"},
+               "object": {"object", "nominative"}, "source": {"source"}, "goal": {"goal", "dative", "place"},
+               "place": {"place", "goal", "compared", "superessive"}, "with": {"with"},
+               "compared": {"compared", "place"}}
+
+
+def _compatible(a: str, b: str, a_lang: str) -> bool:
+    """May role ``a`` (in ``a_lang``) render role ``b`` (in the other language)?"""
+    if not a or not b:
+        return True
+    en, hu = (a, b) if a_lang == "en" else (b, a)
+    if hu == "superessive":      # -on/-en/-ön: "on", "at", or a place the verb goes onto
+        return en in ("place", "goal")
+    return hu in _COMPATIBLE.get(en, {hu})
+
+
+def _en_term_role(text: str, start: int, end: int) -> str:
+    after = text[end:end + 2]
+    if after in ("'s", "’s"):
+        return "possessor"
+    before = re.findall(r"[A-Za-z0-9]+(?:['’]s)?|[,;:()]", text[max(0, start - 80):start])
+    # determiners, a possessor ("some Player's") and an adjective or two ("a completed") stand
+    # between a preposition or verb and its term
+    while before and (before[-1].lower() in _EN_DET or before[-1].endswith(("'s", "’s")) or
+                      re.fullmatch(r"[a-z]+(?:est|ed)|current|required|same|single|whole|first|last|next",
+                                   before[-1])):
+        before.pop()
+    if not before or before[-1] in ",;:(" or before[-1].lower() in _EN_CLAUSE_START:
+        return "subject"
+    w = before[-1].lower()
+    if w in _EN_PREP:
+        return _EN_PREP[w]
+    if w in _EN_VERBS:
+        return "object"
+    return ""
+
+
+def _hu_role_of(word: str, bases: frozenset) -> str:
+    w = word.lower()
+    if len(w) <= 3:
+        return ""
+    if w.endswith(("i", "-")):
+        return ""            # an adjective of a longer term (🌀Stabilitási ablakban): its case is further on
+    if w in bases:
+        return "nominative"
+    for role, ends in _HU_ENDINGS:
+        if w.endswith(ends):
+            return role
+    if re.search(r"([bcdfghjklmnprstvz])\1[ae]l$", w):
+        return "with"                                  # assimilated -val: Játékossal, kockákkal
+    if re.search(r"(?:[aáeéioóöőuúüű]t|[aeoö]t)$", w):
+        return "object"
+    if re.search(r"[aáeéoóöőuúüű]n$|(?:on|en|ön)$", w):
+        return "superessive"
+    if any(w.startswith(b) and len(w) - len(b) <= 3 for b in bases):
+        return "nominative"                            # plural or possessed: no case
+    return ""
+
+
+@functools.lru_cache(maxsize=8192)
+def grammatical_roles(text: str, lang: str, bases: frozenset = frozenset()) -> tuple[tuple[str, str], ...]:
+    """``(term key, role)`` for each term of ``text`` (see above), in text order;
+    ``bases`` holds the Hungarian terms' dictionary forms (lower case), which carry no
+    case ending."""
+    from .text import icons
+    lang = base_lang(lang)
+    out = []
+    blank = _PLACEHOLDER.sub(lambda x: " " * len(x.group(0)), text)
+    for m in _PLACEHOLDER.finditer(text):
+        inner = m.group(0)[2:-1]
+        key = inner.split("|")[0].strip()
+        if not key.startswith("terms."):
+            continue
+        if lang == "en":
+            role = _en_term_role(text, m.start(), m.end())
+        else:
+            tail = re.match(r"-?([^\W\d_]*)", text[m.end():]).group(1).lower()
+            role = "object" if "acc" in inner.split("|")[1:] or tail in ("t", "at", "et", "ot", "öt") else \
+                next((r for r, ends in _HU_ENDINGS if tail.endswith(ends)), "" if tail else "nominative")
+        out.append((m.start(), key, role))
+    for m in _ICON_TERM.finditer(blank):
+        marks = icons(m.group(1))
+        if len(marks) != 1:
+            continue
+        from .text import icon_key
+        key = "icon:" + icon_key(marks[0])
+        if lang == "en":
+            # the term's words run on while capitalised ("🎨Pattern Palette's")
+            end = m.end()
+            nxt = re.match(r"(?: [A-Z][a-z]+)+", text[end:])
+            role = _en_term_role(text, m.start(), end + (nxt.end() if nxt else 0))
+        else:
+            role = _hu_role_of(m.group(2), bases)
+        out.append((m.start(), key, role))
+    return tuple((k, r) for _, k, r in sorted(out))
+
+
+def _unmatched(a: list[str], b: list[str], a_lang: str) -> tuple[list[str], list[str]]:
+    """The roles of ``a`` and ``b`` left when each role of ``a`` takes a compatible one of ``b``."""
+    left = list(b)
+    rest = []
+    for r in sorted(a, key=lambda x: x == ""):
+        j = next((i for i, x in enumerate(left) if x == r or (x and r and _compatible(r, x, a_lang))), None)
+        if j is None:
+            j = next((i for i, x in enumerate(left) if _compatible(r, x, a_lang)), None)
+        if j is None:
+            rest.append(r)
+        else:
+            left.pop(j)
+    return rest, left
+
+
+def role_trades(src: str, src_lang: str, tr: str, tr_lang: str, src_bases: frozenset = frozenset(),
+                tr_bases: frozenset = frozenset()) -> list[tuple[str, str, str, str]]:
+    """``(term u, term v, u's source role, v's source role)`` for two terms of one sentence
+    that traded roles (see above): u stands in a role its source gives v, v in one its
+    source gives u, and neither keeps a role its own source allows."""
+    if base_lang(src_lang) == base_lang(tr_lang):
+        return []
+    a = grammatical_roles(src, src_lang, src_bases)
+    b = grammatical_roles(tr, tr_lang, tr_bases)
+    ra: dict[str, list[str]] = {}
+    rb: dict[str, list[str]] = {}
+    for k, r in a:
+        ra.setdefault(k, []).append(r)
+    for k, r in b:
+        rb.setdefault(k, []).append(r)
+    keys = [k for k in ra if k in rb and len(ra[k]) == len(rb[k])]
+    left = {k: _unmatched(ra[k], rb[k], base_lang(src_lang)) for k in keys}
+    out = []
+    for u, v in itertools.combinations(keys, 2):
+        (su, tu), (sv, tv) = left[u], left[v]
+        if not (su and tu and sv and tv):
+            continue
+        x = next((r for r in su if any(_compatible(r, y, base_lang(src_lang)) for y in tv)), None)
+        y = next((r for r in sv if any(_compatible(r, z, base_lang(src_lang)) for z in tu)), None)
+        if x and y and x != y:
+            out.append((u, v, x, y))
+    return out
+
+
+# --------------------------------------------------------------------------- terms put in each other's place
+def _lcs(a: list, b: list) -> tuple[int, set[int]]:
+    """Length of the longest common subsequence of ``a`` and ``b``, and the positions of
+    ``b`` on one such subsequence."""
+    n, m = len(a), len(b)
+    t = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            t[i][j] = t[i + 1][j + 1] + 1 if a[i] == b[j] else max(t[i + 1][j], t[i][j + 1])
+    on, i, j = set(), 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            on.add(j)
+            i, j = i + 1, j + 1
+        elif t[i + 1][j] >= t[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return t[0][0], on
+
+
+# a sentence with more terms than this is judged as a whole only by the other checks (the
+# search below tries each pair of terms out of order)
+ORDER_MAX_TERMS = 40
+
+
+def written_terms(forms: tuple) -> tuple[re.Pattern, dict[str, int]] | None:
+    """A pattern that finds the written-out, capitalised game terms (no icon) of a glossary
+    side, inflected (a Hungarian ending, an English plural), and each stem's term index:
+    ``forms`` holds each glossary pair's forms on that side."""
+    stems: dict[str, int] = {}
+    for i, fs in enumerate(forms):
+        for f in fs:
+            if not f[:1].isupper() or " " in f or len(f) < 3:
+                continue          # an icon-marked term is found by its icon; a lower-case word is also a plain word
+            stems.setdefault(f[:max(3, len(f) - 2)], i)
+    if not stems:
+        return None
+    alt = "|".join(re.escape(x) for x in sorted(stems, key=len, reverse=True))
+    return re.compile(r"(?<![\w$\-])(" + alt + r")[^\W\d_]*"), stems
+
+
+def term_sequence(text: str, written: tuple | None = None) -> tuple[str, ...]:
+    """The keys of the terms of ``text`` in order (:func:`term_places`), with the written-out
+    glossary terms (``written``, from :func:`written_terms`) as ``g:<index>``."""
+    places = term_places(text)
+    if written:
+        pat, stems = written
+        blank = _PLACEHOLDER.sub(lambda x: " " * len(x.group(0)), text)
+        for m in pat.finditer(blank):
+            if m.start() and not blank[m.start() - 1].isspace() and blank[m.start() - 1] not in "(„\"'":
+                continue          # glued to an icon: the icon's term
+            places.append((m.start(), f"g:{stems[m.group(1)]}"))
+    return tuple(k for _, k in sorted(places))
+
+
+@functools.lru_cache(maxsize=4096)
+def order_trade(a: tuple, b: tuple) -> tuple[str, str] | None:
+    """Two terms that stand in each other's place in the translation: the sequence of the
+    terms both texts name (``a``, ``b`` from :func:`term_sequence`, with repeats) comes
+    back to the source's order by two more terms when the two are put back. Terms a
+    language reorders by grammar stand next to each other (a possessor goes first in
+    Hungarian: "the Layers of the Palette" / *a Paletta Rétegei*), which puts back one
+    term, not two."""
+    common = set(a) & set(b)
+    a = [k for k in a if k in common]
+    b = [k for k in b if k in common]
+    if len(b) < 3 or len(b) > ORDER_MAX_TERMS or len(set(b)) < 2:
+        return None
+    base, on = _lcs(a, b)
+    # (only the terms one longest common order leaves out are tried: trying every pair also
+    # puts back a Hungarian nested phrase, "the Palette of the Players of the Initiative" /
+    # *a Kezdeményezés Játékosainak Palettája*, which a bundled sentence has)
+    off = [j for j in range(len(b)) if j not in on]
+    for x, y in itertools.combinations(off, 2):
+        if b[x] == b[y]:
+            continue
+        c = list(b)
+        c[x], c[y] = c[y], c[x]
+        if _lcs(a, c)[0] >= base + 2:
+            return b[y], b[x]
+    return None

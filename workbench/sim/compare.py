@@ -20,6 +20,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.rng import derive_seed
 
 from . import SimResult, SimSpec, simulate
+from .intervals import SMALL_SAMPLE
 from .metrics import METRICS, compute_all, flat_labels, flatten
 
 
@@ -115,6 +116,8 @@ def compare_results(a: SimResult, b: SimResult, *, resamples: int = 300, seed: i
         if diffs[k]:
             tail = (1 - level) / 2 * 100
             lo, hi = (float(q) for q in np.percentile(diffs[k], [tail, 100 - tail]))
+            if hi - lo <= 0.0 and n < SMALL_SAMPLE:
+                lo = hi = None   # every resample alike on too few games: no interval of width 0
         rows.append({"metric": label, "key": k, "a": x, "b": y,
                      "diff": (y - x) if x is not None and y is not None else None,
                      "ci_low": lo, "ci_high": hi})

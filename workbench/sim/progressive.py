@@ -502,13 +502,19 @@ def paired_t_interval(d: np.ndarray, level: float) -> tuple[float | None, float 
     differences of a per-game quantity are independent across games, so the
     interval holds at any level a look asks for, where a bootstrap's
     percentiles would run out of resamples in the far tails a corrected level
-    reads."""
+    reads. Under :data:`~workbench.sim.intervals.SMALL_SAMPLE` pairs that all
+    differ by the same amount (identical pairs: by 0) there is no spread to
+    bound and no interval either: never one of width 0."""
+    from .intervals import SMALL_SAMPLE
     d = d[~np.isnan(d)]
     if len(d) < 2:
         return (None, None)
+    sd = float(d.std(ddof=1))
+    if sd == 0.0 and len(d) < SMALL_SAMPLE:
+        return (None, None)
     from scipy.special import stdtrit
     mean = float(d.mean())
-    half = float(stdtrit(len(d) - 1, 1 - (1 - level) / 2)) * float(d.std(ddof=1)) / math.sqrt(len(d))
+    half = float(stdtrit(len(d) - 1, 1 - (1 - level) / 2)) * sd / math.sqrt(len(d))
     return mean - half, mean + half
 
 
@@ -646,6 +652,9 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
                 same_games = _same_games(a, b)
             row["identical"] = bool(same_games and n >= 2)
             spread = se.get(key)
+            from .intervals import SMALL_SAMPLE
+            if spread == 0.0 and n < SMALL_SAMPLE:
+                spread = None   # no spread across the resamples: no interval of width 0
             if row["diff"] is not None and spread is not None and n > 1:
                 q = float(stdtrit(n - 1, 1 - (1 - level) / 2))
                 row["ci_low"], row["ci_high"] = row["diff"] - q * spread, row["diff"] + q * spread
@@ -675,6 +684,10 @@ def _look(a: SimResult, b: SimResult, watch, margin_of, alpha, alpha_k, look, lo
         row["verdict"] = _verdict_name(word, goals.get(key, 0))
         need = (games_to_decide(n, row["ci_low"], row["ci_high"], margin)
                 if word == UNDECIDED else None)
+        if word == UNDECIDED and row["ci_low"] is None and (row["pairs"] or 0) >= 2:
+            # pairs with no spread under SMALL_SAMPLE: an interval needs that many at least
+            from .intervals import SMALL_SAMPLE
+            need = SMALL_SAMPLE
         if need is not None and row["ci_low"] is not None and row["ci_low"] <= 0 <= row["ci_high"]:
             # an interval around 0 decides only as an equivalence: not before its floor
             need = max(need, rule_k.equivalence_from)

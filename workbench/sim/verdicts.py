@@ -138,7 +138,7 @@ def leading_watch(game, cards=()) -> list[str]:
 
 def verdict_rows(update) -> list[dict]:
     """One look's rows in the shape ``workbench compare --json`` prints
-    (DESIGN 3.1): metric, key, old, new (the means over the games paired in
+    (docs/reference/json-output.md): metric, key, old, new (the means over the games paired in
     both arms), diff, low, high, margin, verdict, direction (``higher`` /
     ``lower`` for any decided change, inside the margin or not), size
     (``beyond margin``, ``inside margin``, ``unclear`` or None), identical

@@ -28,7 +28,7 @@ import polars as pl
 
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
-from workbench.core import cardfile, storage
+from workbench.core import cardfile, extra_fields, storage
 
 from workbench.graphs import pool_edit
 from .session import EditReport, TweakSession, check_text
@@ -76,8 +76,6 @@ class PoolTweakSession(TweakSession):
         self.baseline = self.cards
         self._undo: list[tuple[dict, str, str]] = []
         self._redo: list[tuple[dict, str, str]] = []
-        self._graph = self.graphs.build_graph(self.cards)
-        self._analyses = self.graphs.analyses(self.cards, self._graph)
         self.dirty = False
 
     # -- reading --------------------------------------------------------------
@@ -99,6 +97,13 @@ class PoolTweakSession(TweakSession):
         mappings are the session's own (read them, never change them)."""
         for ref in pool_edit.cards(self.raw, self.catalogue):
             yield ref.kind.kind, ref.name, ref.card, self.raw[ref.kind.file]
+
+    @property
+    def extra_kinds(self) -> frozenset[str]:
+        """The card kinds whose cards keep extra fields of the designer's own
+        (:mod:`workbench.core.extra_fields`; edited as column ``extra.NAME``): every
+        kind of separate cards (a kind that is one block of the rules has none)."""
+        return frozenset(k.kind for k in self.catalogue.kinds if k.single is None)
 
     def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
         """Decks kept outside the card lists, as the game's card graph module shows
@@ -123,7 +128,8 @@ class PoolTweakSession(TweakSession):
             row: dict[str, Any] = {"name": ref.name, "kind": ref.kind.kind}
             for col in cols:
                 path = ref.kind.columns.get(col)
-                row[col] = pool_edit.text_of(pool_edit.get_path(ref.card, path)) if path else None
+                row[col] = pool_edit.text_of(pool_edit.get_path(ref.card, path),
+                                             phrases=col in ref.kind.phrases) if path else None
             rows.append(row)
         schema = {"name": pl.Utf8, "kind": pl.Utf8}
         for col in cols:
@@ -181,10 +187,19 @@ class PoolTweakSession(TweakSession):
         if column == "name":
             self._names = None
         file = str(self.folder / ref.kind.file)
+        if column.startswith(extra_fields.EXTRA + "."):   # the designer's own field; None removes it
+            if ref.kind.kind not in self.extra_kinds:
+                raise DataError(f"a {ref.kind.kind} keeps no extra fields (it is part of the rules, not a card)",
+                                file=file, card=ref.name, field=column)
+            try:
+                old = extra_fields.put(ref.card, column[len(extra_fields.EXTRA) + 1:], value)
+            except ValueError as exc:
+                raise DataError(str(exc), file=file, card=ref.name, field=column) from None
+            return ref.name, old, value, {"card": ref.name, "column": column, "key": ref.key}
         path = self._path(ref, column, file)
         old = pool_edit.get_path(ref.card, path)
         try:
-            new = pool_edit.coerce(value, old, column)
+            new = pool_edit.coerce(value, old, column, phrases=column in ref.kind.phrases)
             pool_edit.set_path(ref.card, path, new)
             self._follow(ref, path)
         except (ValueError, TypeError, AttributeError) as exc:
@@ -226,7 +241,7 @@ class PoolTweakSession(TweakSession):
                 storage.scratch_write(tmp_path, name, text)
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
-                check_pool_names(tmp_path, self.spec.files)
+                check_pool_names(tmp_path, self.spec.files, raw)   # the edited data, not read again
                 return self.spec.load(tmp_path)
             except DataError as exc:
                 real = str(self.folder / Path(exc.file).name) if exc.file else None
@@ -236,11 +251,19 @@ class PoolTweakSession(TweakSession):
             except (ValueError, TypeError, KeyError) as exc:  # a rule the models do not cover
                 raise DataError(f"the game cannot read this value: {exc}", card=card, field=column) from None
 
+    def _build_graph(self, cards):
+        return self.graphs.build_graph(cards)
+
+    def _run_analyses(self, cards, graph) -> dict:
+        return self.graphs.analyses(cards, graph)
+
     def _commit(self, raw: dict, cards, card, column, old, new) -> EditReport:
+        if not self.analysing:
+            self.raw, self.cards, self._graph, self.dirty = raw, cards, None, True
+            return EditReport(card=card, field=column, old=old, new=new, live_word="live")
         before = self._analyses
         self.raw, self.cards = raw, cards
-        self._graph = self.graphs.build_graph(cards)
-        self._analyses = self.graphs.analyses(cards, self._graph)
+        self._graph = None
         self.dirty = True
         return diff_status(before, self._analyses, card=card, field=column, old=old, new=new)
 

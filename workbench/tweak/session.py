@@ -36,7 +36,7 @@ from typing import Any
 
 import polars as pl
 
-from workbench.core import cardfile
+from workbench.core import cardfile, extra_fields
 from workbench.core.names import check_pool_names
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
@@ -266,6 +266,42 @@ class TweakSession(CardOperations):
     _names = None
     #: the history version the last save made (:mod:`workbench.core.versions`)
     last_version = None
+    #: whether an edit reports what the card graph's analyses say of it. A command
+    #: that only takes values in (``cards import``) turns it off: the graph and its
+    #: analyses (a betweenness over every card) are then built only when asked for
+    analysing = True
+    _graph_built = None
+    _analyses_built = None
+
+    # the card graph and its analyses of the pool as it is, built when first asked
+    # for (opening a session or taking an edit builds neither)
+    @property
+    def _graph(self):
+        if self._graph_built is None:
+            self._graph_built = self._build_graph(self.cards)
+        return self._graph_built
+
+    @_graph.setter
+    def _graph(self, graph) -> None:
+        self._graph_built = graph
+        if graph is None:
+            self._analyses_built = None
+
+    @property
+    def _analyses(self) -> dict:
+        if self._analyses_built is None:
+            self._analyses_built = self._run_analyses(self.cards, self._graph)
+        return self._analyses_built
+
+    @_analyses.setter
+    def _analyses(self, analyses) -> None:
+        self._analyses_built = analyses
+
+    def _build_graph(self, cards):
+        return dependency.build_graph(cards)
+
+    def _run_analyses(self, cards, graph) -> dict:
+        return dependency.analyses(cards, graph)
 
     def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
@@ -282,8 +318,6 @@ class TweakSession(CardOperations):
         self.baseline = self.cards
         self._undo: list[tuple[dict, str, str]] = []
         self._redo: list[tuple[dict, str, str]] = []
-        self._graph = dependency.build_graph(self.cards)
-        self._analyses = dependency.analyses(self.cards, self._graph)
         self.dirty = False
 
     # -- reading ------------------------------------------------------------
@@ -353,6 +387,12 @@ class TweakSession(CardOperations):
         mappings are the session's own (read them, never change them)."""
         for file, kind, entry in self._entries():
             yield kind, str(entry.get("name", "")), entry, self.raw[file]
+
+    @property
+    def extra_kinds(self) -> frozenset[str]:
+        """The card kinds whose cards keep extra fields of the designer's own
+        (:mod:`workbench.core.extra_fields`; edited as column ``extra.NAME``)."""
+        return frozenset(k.kind for k in LIST_KINDS)
 
     def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
         """Decks kept outside the card lists, as a spreadsheet shows them: the Event
@@ -461,6 +501,7 @@ class TweakSession(CardOperations):
         cards = self._validate(raw, **where)
         previous = self.raw
         report = self._commit(raw, cards, name, column, old, new)
+        report.notes += _own_fields_note([(card, column)])
         self._undo.append((previous, name, column))
         self._redo.clear()
         return report
@@ -485,6 +526,8 @@ class TweakSession(CardOperations):
 
     def _set(self, entry: dict, kind: str, column: str, value):
         """Write ``value`` into ``entry``; returns the previous flat value."""
+        if column.startswith(extra_fields.EXTRA + "."):   # the designer's own field; None removes it
+            return extra_fields.put(entry, column[len(extra_fields.EXTRA) + 1:], value)
         req = entry.setdefault("requirement", {})
         tokens = req.setdefault("tokens", {})
         if "." in column:
@@ -550,7 +593,7 @@ class TweakSession(CardOperations):
                 storage.scratch_write(tmp_path, name, dump_yaml(raw[name], fast=True))
             try:
                 # an edited name that looks like another card's is refused as the loader refuses it
-                check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")))
+                check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")), raw)
                 return self._load_cards(tmp_path)
             except DataError as exc:
                 real = str(self.folder / Path(exc.file).name) if exc.file else None
@@ -558,10 +601,12 @@ class TweakSession(CardOperations):
                 raise DataError(message, file=real, card=exc.card, field=exc.field) from None
 
     def _commit(self, raw: dict, cards, card, column, old, new) -> EditReport:
+        if not self.analysing:
+            self.raw, self.cards, self._graph, self.dirty = raw, cards, None, True
+            return EditReport(card=card, field=column, old=old, new=new)
         before = self._analyses
         self.raw, self.cards = raw, cards
-        self._graph = dependency.build_graph(cards)
-        self._analyses = dependency.analyses(cards, self._graph)
+        self._graph = None
         self.dirty = True
         return diff_analyses(before, self._analyses, card=card, field=column, old=old, new=new)
 
@@ -624,6 +669,7 @@ class TweakSession(CardOperations):
             report = self._commit(raw, cards, name, edits[0][1], old, new)
         else:
             report = self._commit(raw, cards, None, None, None, None)
+        report.notes += _own_fields_note([(item[0], item[1]) for item in edits])
         self._undo.append((previous, label, counted(len(puts), "value")))
         self._redo.clear()
         return [report]
@@ -632,7 +678,8 @@ class TweakSession(CardOperations):
         """:meth:`edit_many` with cards added or deleted: each item validated in
         turn (an added card must exist before its values are set), the session put
         back as it was on the first refusal, one undo step for all."""
-        kept = (self.raw, self.cards, self._graph, self._analyses, self.dirty, len(self._undo), list(self._redo))
+        kept = (self.raw, self.cards, self._graph_built, self._analyses_built, self.dirty, len(self._undo),
+                list(self._redo))
         reports = []
         for i, item in enumerate(edits):
             try:
@@ -644,7 +691,7 @@ class TweakSession(CardOperations):
                     card, column, value = item
                     reports.append(self.edit(card, column, value))
             except WorkbenchError as exc:
-                self.raw, self.cards, self._graph, self._analyses, self.dirty = kept[:5]
+                self.raw, self.cards, self._graph_built, self._analyses_built, self.dirty = kept[:5]
                 del self._undo[kept[5]:]
                 self._redo[:] = kept[6]
                 raise EditRefused(i, exc) from None
@@ -712,11 +759,18 @@ class TweakSession(CardOperations):
         from workbench.core import versions
         # the pool as it was before this save becomes a version first (when the
         # history has not seen it, e.g. edited by hand), so the save's edits are known
-        versions.note_version(self.game, self.folder)
+        if not versions.history_disabled():     # (with it off, this only computed a version nobody keeps)
+            versions.note_version(self.game, self.folder)
         changes = [(self.files[name], self.raw[name]) for name in self.file_names]
-        saved = cardfile.save_files(changes)
+        # every text a file had in this session (as loaded, as saved): an undo back
+        # to one of them saves that text again, byte for byte
+        earlier = self.__dict__.setdefault("_earlier", {})
+        for loaded in self.files.values():
+            _remember(earlier, loaded)
+        saved = cardfile.save_files(changes, earlier=earlier)
         for loaded in saved:
             self.files[loaded.path.name] = loaded
+            _remember(earlier, loaded)
         self.baseline = self.cards
         self.dirty = False
         self.history_problem = None
@@ -931,6 +985,28 @@ class TweakSession(CardOperations):
         return PairedResult(update_summary(update), list(update.flipped), update.games,
                             update.a.spec.players or self.game.default_players, card, update.elapsed,
                             pools=pools if all(p is not None for p in pools) else (), bots=update.a.spec.bots)
+
+
+def _own_fields_note(edits: list[tuple[str, str]]) -> list[str]:
+    """A line for the report when edits set the cards' own fields (``extra.NAME``):
+    the card graph cannot show them, since no rule reads them."""
+    own = [(card, column) for card, column in edits if str(column).startswith(extra_fields.EXTRA + ".")]
+    if not own:
+        return []
+    names = sorted({column.split(".", 1)[1] for _, column in own})
+    return [f"{counted(len(own), 'value')} of the cards' own fields ({', '.join(names)}): a print layout "
+            "reads them, no rule does"]
+
+
+#: how many earlier texts of one file a session keeps for :meth:`TweakSession.save`
+EARLIER_KEPT = 16
+
+
+def _remember(earlier: dict, loaded) -> None:
+    versions = earlier.setdefault(loaded.path, [])
+    if not versions or versions[-1][1] != loaded.text:
+        versions.append((copy.deepcopy(loaded.data), loaded.text))
+        del versions[:-EARLIER_KEPT]
 
 
 def update_summary(update) -> pl.DataFrame:

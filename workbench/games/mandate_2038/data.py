@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from workbench.core.cards import PoolSpec, load_pool
 from workbench.core.data import CardName, load_yaml, validation_error
+from workbench.core.extra_fields import ExtraFields
 from workbench.core.errors import DataError
 
 GAME_ID = "mandate-2038"
@@ -57,6 +58,7 @@ class TileKind(_Model):
     yield_: dict[Literal["runway", "compute"], Amount] = Field(alias="yield")
     provenance: Provenance
     draft_fields: list[str] = []
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
     @model_validator(mode="after")
     def _production_says_the_yield(self):
@@ -91,12 +93,14 @@ class Faction(_Model):
     ability: Literal[ABILITIES]  # type: ignore[valid-type]
     ability_name: str
     ability_text: str
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 class TrainingCard(_Model):
     name: CardName
     kind: Literal["domain", "curated_corpus", "benchmark_leak", "human_evaluation"]
     copies: int = Field(ge=1)
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 MEASURES = ("runway", "compute", "capability", "customers", "trust", "mandate", "scrutiny")
@@ -127,6 +131,7 @@ class Headline(_Model):
     era: int = Field(ge=1, le=4)
     text: str
     effects: list[HeadlineEffect]
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 CRITERIA = ("customers", "capability_gained", "best_run", "compute_produced", "controlled_hexes",
@@ -140,6 +145,7 @@ class MandateCard(_Model):
     criterion: Literal[CRITERIA]  # type: ignore[valid-type]
     minimum: int = Field(ge=0)
     text: str
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 class Project(_Model):
@@ -148,6 +154,7 @@ class Project(_Model):
     cost: dict[Literal["runway", "compute"], Amount]
     backText: str
     produces: dict[Literal["runway", "compute", "capability"], Amount]
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 class Generator(_Model):
@@ -155,6 +162,7 @@ class Generator(_Model):
     cost: int = Field(ge=0)
     trustOnBuild: int = Field(ge=0)
     productionScrutiny: int = Field(ge=0)
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 class AgiThresholds(_Model):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from workbench.core.data import cards_dir, load_yaml
 
+from workbench.core.extra_fields import as_texts
 from workbench.print.cardlist import record
 from workbench.print.words import Words
 
@@ -52,7 +53,7 @@ def cards(w: Words) -> dict[str, list[dict]]:
     from .data import CORE_ACTIONS
     fac = load_yaml(folder / "factions.yaml") or {}
     out["actions"] = [record(w.term(f"actions.{a}"), fac, title=w.term(f"actions.{a}"), action=a,
-                             faction=f["name"], order=i + 1)
+                             faction=f["name"], order=i + 1, extra={})   # made from the rules: no fields of its own
                       for f in fac.get("factions", []) for i, a in enumerate(CORE_ACTIONS)]
 
     ctx = context_for(GAME_ID, w.lang)
@@ -65,7 +66,7 @@ def cards(w: Words) -> dict[str, list[dict]]:
         for seat in range(1, seats + 1):
             chips.append(record(str(p["name"]), projects, default="seed", id=pid, era=int(p.get("era") or 0),
                                 cost=_amounts(w, p.get("cost") or {}), seat=seat,
-                                text=str(p.get("backText") or "")))
+                                text=str(p.get("backText") or ""), extra=as_texts(p)))
     out["projects"] = chips
 
     out["factions"] = [record(f["name"], f, ability=w.card_text(f["name"], "ability_name", f.get("ability_name")),

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from workbench.core.cards import PoolSpec, load_pool
 from workbench.core.data import CardName, Int, cards_dir, load_yaml, validation_error
+from workbench.core.extra_fields import ExtraFields
 from workbench.core.errors import DataError, suggest
 
 GAME_ID = "meaning-made"
@@ -97,6 +98,7 @@ class Pattern(_Strict):
     provenance: Provenance
     draft_fields: list[str] = []
     flavour: str = ""
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
     @field_validator("layer")
     @classmethod
@@ -155,6 +157,7 @@ class Initiative(_Strict):
     provenance: Provenance
     draft_fields: list[str] = []
     flavour: str = ""
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
     @field_validator("layer")
     @classmethod

@@ -1,4 +1,4 @@
-"""The Meaning Made action notation (DESIGN.md §3.2): action objects, parsing
+"""The Meaning Made action notation (docs/meaning-made.md, "Notation"): action objects, parsing
 and formatting.
 
 Each action is a small frozen dataclass whose ``str()`` is its canonical text,

@@ -42,7 +42,7 @@ KIND_ROW = {"idea": 1, "tipping point": 2, "plurality": 3}
 CATALOGUE = Catalogue("pax-transhumanity", (
     CardKind("idea", "ideas.yaml", ("ideas",),
              {"type": "kind", "heat": "heat", "spheres": "disciplines", "arrows": "arrows", "effects": "effects",
-              "provenance": "provenance"}, played=True),
+              "provenance": "provenance"}, played=True, phrases=("effects",)),
     CardKind("board", "boards.yaml", ("spheres",),
              {"problem": "problem", "problem_tokens": "problem_tokens", "developing_world": "developing_world",
               "rows": "rows", "provenance": "provenance"}, name_key=None, name_format="{} board"),

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from workbench.core.cards import PoolSpec, load_pool
 from workbench.core.data import CardName, cards_dir, load_yaml, validation_error
+from workbench.core.extra_fields import ExtraFields
 from workbench.core.errors import DataError
 
 GAME_ID = "pax-transhumanity"
@@ -69,6 +70,7 @@ class Idea(BaseModel):
     effects: tuple[str, ...] = ()
     provenance: Literal["seed", "draft"]
     draft_fields: tuple[str, ...] = ()
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
     @field_validator("effects")
     @classmethod
@@ -91,6 +93,7 @@ class Board(BaseModel):
     problem: str
     problem_tokens: int = Field(strict=True, ge=0, le=20)  # strict: true is not 1
     rows: tuple[Row, ...]
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 class Setting(BaseModel):
@@ -98,6 +101,7 @@ class Setting(BaseModel):
     value: object
     provenance: Literal["seed", "draft"]
     note: str | None = None
+    extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
 
 @dataclass(frozen=True)

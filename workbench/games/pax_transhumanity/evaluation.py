@@ -22,6 +22,7 @@ from .regime import commercialize_subsidized, dominant_sphere, surge_colours, sy
 from .syndicate import agents_needed
 from .labour import action_cost, is_subsidized_labour, labour_keys, labour_places
 from .research import lowest_card
+from .flow import apply_action as flow_apply_action
 from .state import PaxState
 
 DEFAULT_WEIGHTS = {
@@ -657,6 +658,71 @@ class LookaheadKeys:
             return ("hire", from_unemployed, action.sell, free, gain, place.sphere, place.side,
                     place.kind == "barrier", is_subsidized_labour(state, place_key))
         return "hire", from_unemployed, action.sell, free, gain
+
+
+def action_values(state: PaxState, seat: int, actions: list, weights=None) -> list:
+    """What the greedy bot compares (:func:`evaluate` after each action), with
+    three savings that leave every value exactly as plain look-ahead gives it
+    (``PaxGame.action_values`` calls this; here so that the compiled build runs
+    the loop too):
+
+    - Imports, Syndicates and Hires are most of a position's actions; many
+      lead to positions the evaluation cannot tell apart.
+      :class:`LookaheadKeys` says which (its docstring lists what each kind
+      changes that the evaluation reads); each key is looked ahead once.
+    - The copy an action is applied to shares every container that action
+      cannot change (:meth:`.PaxState.clone_for`).
+    - Syndicate, Hire and Import leave some features as they were
+      (:data:`STATIC`) and the Splay, Regime and Think Tanks alone (Syndicate
+      and Import the labour too): those features and facts
+      (:class:`PositionFacts`) are worked out once, on the position looked
+      ahead from."""
+    out: list = []
+    if not actions:
+        return out
+    apply = flow_apply_action
+    static: dict | None = None
+    facts: PositionFacts | None = None
+    keyer = LookaheadKeys(state, seat, bool(weights and weights.get("card_value")))
+    routes = not keyer.tipping
+    where, held = keyer.where, keyer.held_ideas
+    seen: dict = {}
+    # Imports by (from sphere, to sphere, the idea if the player syndicated
+    # it): without a Tipping Point to watch, equal here means equal keys
+    by_route: dict = {}
+    for action in actions:
+        kind = action.kind
+        route = None
+        if routes and kind == "import":
+            idea = action.args[0]
+            route = (where[idea][0], action.args[1], idea if idea in held else None)
+            value = by_route.get(route)
+            if value is not None:
+                out.append(value)
+                continue
+        key = keyer.key(action)
+        if key is not None:
+            value = seen.get(key)
+            if value is not None:
+                if route is not None:
+                    by_route[route] = value
+                out.append(value)
+                continue
+        nxt = state.clone_for(kind)
+        apply(nxt, action)
+        if kind in STATIC_KINDS:
+            if static is None or facts is None:
+                static = static_features(state, seat)
+                facts = PositionFacts(state, seat)
+            value = evaluate(nxt, seat, weights, static, facts, kind != "hire")
+        else:
+            value = evaluate(nxt, seat, weights)
+        if key is not None:
+            seen[key] = value
+            if route is not None:
+                by_route[route] = value
+        out.append(value)
+    return out
 
 
 #: the order of :func:`features`' keys, which :func:`evaluate` weighs by

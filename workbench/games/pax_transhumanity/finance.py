@@ -146,11 +146,15 @@ def plan_payment(state: PaxState, seat: int, cost: int, reserve=None, sell=None)
 def _plan_chosen(state: PaxState, seat: int, cost: int, reserve: dict, sell: tuple):
     """A payment with the Patents the player named; refuses a sale that is
     impossible or raises money nobody needs (it would be lost)."""
-    from collections import Counter
     listed = " ".join(sell)
     if cost <= 0:
         raise IllegalAction(f"this costs nothing: drop 'selling {listed}'")
-    for colour, n in Counter(sell).items():
+    # counted in a plain dict, in the order first named (collections.Counter is
+    # interpreted Python: a greedy bot's listing asks this per sale variant)
+    named: dict = {}
+    for colour in sell:
+        named[colour] = named.get(colour, 0) + 1
+    for colour, n in named.items():
         have = state.patents[seat].get(colour, 0) - reserve.get(colour, 0)
         if n > have:
             kept = " (the action itself uses the others)" if reserve.get(colour) else ""

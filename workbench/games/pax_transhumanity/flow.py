@@ -15,7 +15,7 @@ from . import commercialize, effects, fundraise, hire, import_idea, placate, res
 from .ending import check_round_limit
 from .finance import has_patents, sale_variant
 from .labour import labour_keys
-from .notation import PAYING, A, Action, Parser
+from .notation import PAYING, A, Action, Parser, new_action
 from .setup import choose_secret
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ def with_sale_variants(state: PaxState, seat: int, actions: list) -> list:
             sell = variants[key] = sale_variant(state, seat, cost, reserve)
         if not sell:
             continue
-        variant = a._replace(sell=sell)
+        variant = new_action(a.kind, a.args, sell)     # a._replace, without its interpreted code
         state.sell_choice = sell
         try:
             check_paying(state, seat, variant)

@@ -133,67 +133,12 @@ class PaxGame(Game):
         return evaluation.evaluate(state, seat, weights)
 
     def action_values(self, state: PaxState, seat: int, actions, weights=None) -> list[float]:
-        """What the greedy bot compares (``evaluate`` after each action), with
-        three savings that leave every value exactly as plain look-ahead gives it:
-
-        - Imports, Syndicates and Hires are most of a position's actions; many
-          lead to positions the evaluation cannot tell apart.
-          :class:`.evaluation.LookaheadKeys` says which (its docstring lists
-          what each kind changes that the evaluation reads); each key is looked
-          ahead once.
-        - The copy an action is applied to shares every container that action
-          cannot change (:meth:`.PaxState.clone_for`).
-        - Syndicate, Hire and Import leave some features as they were
-          (:data:`.evaluation.STATIC`) and the Splay, Regime and Think Tanks
-          alone (Syndicate and Import the labour too): those features and facts
-          (:class:`.evaluation.PositionFacts`) are worked out once, on the
-          position looked ahead from."""
+        """What the greedy bot compares (``evaluate`` after each action), with the
+        savings of :func:`.evaluation.action_values` (the same values as plain
+        look-ahead, worked out in the compiled build)."""
         if type(self).evaluate is not PaxGame.evaluate:
             return super().action_values(state, seat, actions, weights)
-        evaluate, apply = evaluation.evaluate, flow.apply_action
-        keyer = static = facts = None
-        static_kinds = evaluation.STATIC_KINDS
-        seen: dict = {}
-        # Imports by (from sphere, to sphere, the idea if the player syndicated
-        # it): without a Tipping Point to watch, equal here means equal keys
-        by_route: dict = {}
-        out = []
-        for action in actions:
-            if keyer is None:
-                keyer = evaluation.LookaheadKeys(state, seat, bool(weights and weights.get("card_value")))
-                routes = not keyer.tipping
-                where, held = keyer.where, keyer.held_ideas
-            route = None
-            if routes and action.kind == "import":
-                idea, to, _ = action.args
-                route = (where[idea][0], to, idea if idea in held else None)
-                value = by_route.get(route)
-                if value is not None:
-                    out.append(value)
-                    continue
-            key = keyer.key(action)
-            if key is not None:
-                value = seen.get(key)
-                if value is not None:
-                    if route is not None:
-                        by_route[route] = value
-                    out.append(value)
-                    continue
-            nxt = state.clone_for(action.kind)
-            apply(nxt, action)
-            if action.kind in static_kinds:
-                if static is None:
-                    static = evaluation.static_features(state, seat)
-                    facts = evaluation.PositionFacts(state, seat)
-                value = evaluate(nxt, seat, weights, static, facts, action.kind != "hire")
-            else:
-                value = evaluate(nxt, seat, weights)
-            if key is not None:
-                seen[key] = value
-                if route is not None:
-                    by_route[route] = value
-            out.append(value)
-        return out
+        return evaluation.action_values(state, seat, actions, weights)
 
     def public_move(self, before, action, after) -> str:
         """What the table saw of a move: :mod:`.public`."""
