@@ -45,6 +45,28 @@ def no_history(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _no_borrowed_event_loop(request):
+    """A test outside tests/browser runs with no event loop marked running in its thread.
+
+    The browser tests' Playwright (its sync API, a session fixture of the worker)
+    leaves its own loop marked as running in the main thread between its calls, so a
+    later test in the same worker that runs asyncio itself (``asyncio.run``, a page
+    handing work to Panel's loop) would find a loop that never turns: "cannot be
+    called from a running event loop", or a step that never runs. The mark is lifted
+    for the test and put back after it, for the browser tests still to come."""
+    import asyncio.events as events
+    borrowed = events._get_running_loop()
+    if borrowed is None or "browser" in Path(str(request.node.fspath)).parts:
+        yield
+        return
+    events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        events._set_running_loop(borrowed)
+
+
+@pytest.fixture(autouse=True)
 def _rooms_apart(monkeypatch, tmp_path_factory):
     """No test's rooms reach another's: the playtest journal is a file of this
     test session (not ``playtest-journal.sqlite`` in the checkout) unless the
