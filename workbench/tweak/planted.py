@@ -57,6 +57,16 @@ class PlantedEdit:
                 "expect": [list(e) for e in self.expect], "note": self.note}
 
 
+def player_count(kind: str, i: int, rng, counts) -> int:
+    """The player count of a game's ``i``-th planted edit of ``kind``: a card made
+    stronger or weaker goes through every count in turn (so each count gets its
+    share of the power kinds), any other kind draws its count with ``rng``."""
+    counts = list(counts)
+    if kind in ("stronger-card", "weaker-card"):
+        return counts[i % len(counts)]
+    return rng.choice(counts)
+
+
 def provenance_flip(kind: str, table, rng, n: int) -> PlantedEdit:
     """A no-op edit: one card's provenance mark (``seed`` <-> ``draft``), which no
     rule reads, on a card of ``table`` (the Cards page's table) that carries one."""

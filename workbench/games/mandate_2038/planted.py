@@ -34,7 +34,7 @@ lasts four Eras, so no End card makes it longer.
 
 from __future__ import annotations
 
-from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, provenance_flip, rename
+from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, player_count, provenance_flip, rename
 
 KINDS = ("dearer-card", "larger-rewards", "stronger-card", "weaker-card", RENAME, NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
@@ -52,11 +52,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
     out = []
     projects = sorted(table.filter(table["kind"] == "project")["name"].to_list())
     for i in range(count):
-        if kind in ("stronger-card", "weaker-card"):
-            counts = list(players or PLAYERS)
-            n = counts[i % len(counts)]
-        else:
-            n = rng.choice(players or PLAYERS)
+        n = player_count(kind, i, rng, players or PLAYERS)
         if kind == "dearer-card":
             rates = pick_rates(n) if pick_rates else {}
             costs = [c for c in COSTS if rates.get(c[2], 1.0) >= 0.2] or list(COSTS)

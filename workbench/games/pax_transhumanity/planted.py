@@ -51,7 +51,7 @@ rewards (the scores are counts the rules fix, not values of the cards).
 
 from __future__ import annotations
 
-from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, provenance_flip, rename
+from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, player_count, provenance_flip, rename
 
 KINDS = ("dearer-card", "dearer-end", "stronger-card", "weaker-card", RENAME, NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
@@ -72,11 +72,7 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
     ideas = table.filter(table["kind"] == "idea")
     out = []
     for i in range(count):
-        if kind in ("stronger-card", "weaker-card"):
-            counts = list(players or PLAYERS)
-            n = counts[i % len(counts)]
-        else:
-            n = rng.choice(players or PLAYERS)
+        n = player_count(kind, i, rng, players or PLAYERS)
         if kind == "dearer-card":
             rates = pick_rates(n) if pick_rates else {}
             names = sorted(c for c in ideas["name"].to_list() if rates.get(c, 0) >= 0.2) or sorted(ideas["name"])
