@@ -56,8 +56,10 @@ def test_commands_work_on_it(tiny, capsys, tmp_path):
     assert doc["game"] == GID and doc["ending"] in ("goal", "timeout") and doc["log"]
     assert main(["simulate", GID, "--games", "6", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)
-    assert main(["check", GID]) == 0
-    capsys.readouterr()
+    assert main(["check", GID, "--conformance"]) == 0
+    out = capsys.readouterr().out
+    from workbench.testing import CHECKS
+    assert f"conformance kit: {len(CHECKS)} of {len(CHECKS)} checks pass" in out
     scenario = tiny / "tiny_market" / "cards" / "scenarios" / "buy-with-discount.yaml"
     assert main(["scenario", "run", str(scenario)]) == 0
     assert "1 passed" in capsys.readouterr().out

@@ -32,6 +32,7 @@ import yaml
 from pydantic import AfterValidator, Strict
 
 from .errors import DataError
+from .workspace import current
 
 
 def bundled_cards_root() -> Path:
@@ -53,9 +54,10 @@ def bundled_is_installed() -> bool:
 
 
 def cards_root() -> Path:
-    """The folder of game folders the current workspace reads."""
-    from .workspace import current
-    return current().cards_root()
+    """The folder of game folders the current workspace reads (its card folder,
+    else the bundled cards)."""
+    own = current().cards
+    return own if own is not None else bundled_cards_root()
 
 
 def bundled_cards_dir(game_id: str) -> Path:
@@ -68,10 +70,17 @@ def bundled_cards_dir(game_id: str) -> Path:
 
 
 def cards_dir(game_id: str) -> Path:
-    """The game's card folder in the current workspace
-    (:meth:`~workbench.core.workspace.Workspace.game_folder`)."""
-    from .workspace import current
-    return current().game_folder(game_id)
+    """The game's card folder: in the workspace's card folder when it holds the
+    game, otherwise the bundled one (so ``workbench init DIR --game X`` and
+    ``--cards DIR`` still leave the other games playable)."""
+    root = current().cards
+    if root is None:
+        return bundled_cards_dir(game_id)
+    own = root / game_id.replace("-", "_")
+    if own.is_dir():
+        return own
+    bundled = bundled_cards_dir(game_id)
+    return bundled if bundled.is_dir() else own
 
 
 #: the largest file the workbench reads (card files are a few dozen KB, a rulebook

@@ -6,7 +6,8 @@ and hands it down: it sits on ``args.workspace`` for the command and is the
 active workspace (:func:`current`) while the command runs, so every card read,
 history entry and journal of the run follows the same object. Code run without
 the command line (a notebook, a test, a worker process started by a command)
-gets :meth:`Workspace.from_environment`: this module is the one place that reads
+gets :meth:`Workspace.from_environment`. Where a game's cards are found in a
+workspace is :func:`workbench.core.data.cards_dir`'s. This module is the one place that reads
 ``$WORKBENCH_CARDS`` and ``$WORKBENCH_JOURNAL``, and :meth:`Workspace.environment`
 is the one place that writes them for a child process.
 
@@ -59,26 +60,6 @@ class Workspace:
         """The same workspace keeping its playtest journal at ``path``."""
         return replace(self, journal=None if path is None else Path(path))
 
-    def cards_root(self) -> Path:
-        """The folder of game folders cards are read from."""
-        if self.cards is not None:
-            return self.cards
-        from .data import bundled_cards_root
-        return bundled_cards_root()
-
-    def game_folder(self, game_id: str) -> Path:
-        """The game's card folder: in the designer's folder when it holds the game,
-        otherwise the bundled one (so ``workbench init DIR --game X`` and ``--cards
-        DIR`` still leave the other games playable)."""
-        from .data import bundled_cards_dir
-        if self.cards is None:
-            return bundled_cards_dir(game_id)
-        own = self.cards / game_id.replace("-", "_")
-        if own.is_dir():
-            return own
-        bundled = bundled_cards_dir(game_id)
-        return bundled if bundled.is_dir() else own
-
     def journal_path(self) -> Path:
         """The playtest journal: ``journal``, else in the card folder, else in the
         folder the command runs in."""
@@ -114,11 +95,9 @@ def current() -> Workspace:
 def using(workspace: Workspace) -> Iterator[Workspace]:
     """Run the block in ``workspace`` (card reads, histories, the journal),
     the previous one back afterwards."""
-    from .cards import forget
+    # (the card cache is keyed by the workspace's folder: nothing to forget here)
     _active.append(workspace)
-    forget()
     try:
         yield workspace
     finally:
         _active.pop()
-        forget()

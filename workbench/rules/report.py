@@ -39,7 +39,7 @@ NOT_RUN = "scenarios, Python checks and the clause table not run: fix the card d
 
 @dataclass
 class CheckResult:
-    kind: str              # scenario | python | example
+    kind: str              # scenario | python | example | conformance (the shipped kit, `check --conformance`)
     name: str              # file name or function name
     clauses: list[str]
     status: str            # pass | fail | errata | assumption (fails only with the pool's changed values)
