@@ -116,6 +116,34 @@ def test_the_generic_graph_finds_a_dominated_and_a_dead_card(tiny):
     assert not status["Sawmill"]["dead"] and status["Sawmill"]["dominated_by"] == ""
 
 
+def test_the_graph_cannot_judge_a_cheaper_card_with_fewer_copies(tiny):
+    """A cheaper Palace with fewer copies (or another value in a field the model does
+    not weigh) is not called dominating: the graph says it cannot judge, and why."""
+    from workbench.graphs.generic import GenericGraph
+    game = registry.get_game(GID)
+    raw = {"cards": [c.model_dump() for c in game.cards().cards]}
+    palace = next(c for c in raw["cards"] if c["name"] == "Palace")
+    raw["cards"].append({**palace, "name": "Rare Palace", "cost": {"wood": 1, "stone": 1, "gold": 1},
+                         "copies": palace["copies"] + 3})
+    raw["cards"].append({**palace, "name": "Cheap Palace", "cost": {"wood": 1, "stone": 1, "gold": 1}})
+    mod = GenericGraph(game)
+    status = {r["card"]: r for r in mod.analyses(raw)["card_status"].iter_rows(named=True)}
+    assert status["Palace"]["dominated_by"] == "Cheap Palace"
+    assert status["Palace"]["cannot_judge"] == "Rare Palace (copies differ)"
+    assert status["Rare Palace"]["copies"] == palace["copies"] + 3
+
+
+def test_print_holds_every_copy(tiny):
+    """The printed deck (and so the Tabletop Simulator deck built from it) holds
+    as many cards as the copies of the card file add up to."""
+    from workbench.print.sheets import build_deck
+    game = registry.get_game(GID)
+    deck = build_deck(GID, "en")
+    total = sum(c.copies for c in game.cards().cards)
+    assert total > len(game.cards().cards)
+    assert sum(len(k.cards) for k in deck.kinds) == total
+
+
 def test_its_cards_are_added_duplicated_and_deleted_on_the_cards_page(tiny, monkeypatch):
     """The scaffold declares a blank card (Game.card_blanks): the Cards page's
     add, duplicate and delete work on the plugin's own folder, the round-trip way."""
