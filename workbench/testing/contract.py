@@ -22,7 +22,8 @@ from .walks import player_counts, random_walk, restore, snapshot
 def check_declarations(game: Game, kit) -> list[str]:
     """Id, name, player counts, version, options with a doc line and a valid
     default, numeric default weights naming weights the game reads, features
-    with a default weight each, and every declared capability importable."""
+    with a default weight each, the game's type record (``game_type()``), and
+    every declared capability importable."""
     from workbench.core.game import resolve
     out = []
     if not (game.id and game.name):
@@ -50,6 +51,12 @@ def check_declarations(game: Game, kit) -> list[str]:
         out.append("features() is not a dict")
     elif feats and game.default_weights and not set(feats) <= set(game.default_weights):
         out.append(f"features without a default weight: {sorted(set(feats) - set(game.default_weights))}")
+    try:
+        kind = game.game_type()
+        if kind.information != ("imperfect" if game.hidden_information else "perfect"):
+            out.append("game_type() reads another information than hidden_information declares")
+    except (ValueError, TypeError) as exc:
+        out.append(f"game_type() cannot be built from the declarations: {exc}")
     for attr in ("card_graph", "tweak_session", "table_drawer", "board", "print_cards"):
         ref = getattr(game, attr, None)
         if ref is not None:
