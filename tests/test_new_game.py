@@ -133,6 +133,27 @@ def test_the_graph_cannot_judge_a_cheaper_card_with_fewer_copies(tiny):
     assert status["Rare Palace"]["copies"] == palace["copies"] + 3
 
 
+def test_every_declared_field_is_edited_on_the_cards_page(tiny, monkeypatch):
+    """The Cards table's columns are the fields the game declares (a tokens field
+    one column per key), each edits as its type says, and a wrong value is refused
+    with the card and field named, changing nothing."""
+    from workbench.core.errors import WorkbenchError
+    from workbench.tweak import open_session
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+    session = open_session(GID)
+    columns = set(session.table().columns)
+    assert {"points", "copies", "cost_wood", "discount_stone"} <= columns
+    for column, text, value in (("copies", "3", 3), ("points", "5", 5), ("cost_wood", "1", 1),
+                                ("discount_gold", "2", 2)):
+        session.edit("Sawmill", column, text)
+        row = session.table().filter(session.table()["name"] == "Sawmill").row(0, named=True)
+        assert row[column] == value, column
+    before = session.table()
+    with pytest.raises(WorkbenchError, match="Sawmill"):
+        session.edit("Sawmill", "copies", "{wood: 1}")
+    assert session.table().equals(before)
+
+
 def test_print_holds_every_copy(tiny):
     """The printed deck (and so the Tabletop Simulator deck built from it) holds
     as many cards as the copies of the card file add up to."""

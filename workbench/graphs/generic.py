@@ -47,6 +47,15 @@ class CardFields:
     kind: str = "card"                     # the card kind's table label
     extra_columns: dict[str, str] = field(default_factory=dict)   # more flat columns -> dotted path
     copies: str | None = None              # the field saying how many copies of a card there are
+    #: the fields the Cards page edits and what each holds (:data:`FIELD_TYPES`): a
+    #: "tokens" field is a mapping key -> count, one column per key (the resources
+    #: for the cost and rewards, else the keys the cards use); empty: the cost and
+    #: reward columns and ``extra_columns``
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+#: what a declared card field holds
+FIELD_TYPES = ("count", "number", "text", "list", "tokens")
 
 
 def _amounts(card: dict, key: str) -> dict[str, float]:
@@ -68,13 +77,35 @@ class GenericGraph:
     def __init__(self, game) -> None:
         self.fields: CardFields = game.card_fields
         f = self.fields
-        columns = {f"{f.cost}_{r}": f"{f.cost}.{r}" for r in f.resources}
-        for reward in f.rewards:
-            columns.update({f"{reward}_{r}": f"{reward}.{r}" for r in f.resources}
-                           if self._is_mapping_field(game, reward) else {reward: reward})
+        if f.fields:
+            columns = self._declared_columns(game)
+        else:
+            columns = {f"{f.cost}_{r}": f"{f.cost}.{r}" for r in f.resources}
+            for reward in f.rewards:
+                columns.update({f"{reward}_{r}": f"{reward}.{r}" for r in f.resources}
+                               if self._is_mapping_field(game, reward) else {reward: reward})
         columns.update(f.extra_columns)
         self.CATALOGUE = Catalogue(game.id, (CardKind(f.kind, f.file, f.path, columns, played=True),))
         self._game = game
+
+    def _declared_columns(self, game) -> dict[str, str]:
+        """The Cards table's columns of the declared fields: one per field, and one
+        per key of a ``tokens`` field."""
+        f = self.fields
+        cards = _cards_of(game.cards(), f)
+        columns = {}
+        for name, kind in f.fields.items():
+            if kind not in FIELD_TYPES:
+                raise ValueError(f"card field {name!r}: {kind!r} is not one of {', '.join(FIELD_TYPES)}")
+            if kind != "tokens":
+                columns[name] = name
+                continue
+            keys = list(f.resources) if name in (f.cost, *f.rewards) else []
+            for card in cards:
+                value = card.get(name)
+                keys += [str(k) for k in value if str(k) not in keys] if isinstance(value, dict) else []
+            columns.update({f"{name}_{k}": f"{name}.{k}" for k in keys})
+        return columns
 
     @staticmethod
     def _is_mapping_field(game, reward: str) -> bool:
