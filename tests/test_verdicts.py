@@ -137,6 +137,51 @@ def test_what_the_taker_gains_is_read_against_the_other_seats_of_the_same_game()
     assert np.isnan(values).sum() < len(values)
 
 
+def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_later_less_before():
+    """card_taker_soon per game: the first taker's score minus the other seats'
+    mean, ``taker_horizon`` rounds after the take's round (at the end when the
+    game ends sooner), less the same just before the take; replayed here move
+    by move with the same seeds and bots. Without a horizon the cards table
+    has no such column (``simulate``'s tables are unchanged)."""
+    from workbench.core.play import bot_rngs
+    from workbench.sim.runner import game_config, resolve_game
+    plain = simulate(SimSpec("meaning-made", games=2, players=3, bots="random", seed=5, trace=False), workers=0)
+    assert "taker_soon_edge" not in plain.cards.columns
+    spec = SimSpec("meaning-made", games=2, players=3, bots="random", seed=5, trace=False, taker_horizon=2)
+    res = simulate(spec, workers=0)
+    game = resolve_game(spec.game)
+
+    def edge(scores, seat):
+        return scores[seat] - np.mean([v for i, v in enumerate(scores) if i != seat])
+
+    checked = 0
+    for index in range(2):
+        config = game_config(spec, index)
+        names, rngs = list(config.players), bot_rngs(config)
+        state, looks, first, actions = game.new_initial_state(config), [], {}, 0
+        while not state.is_terminal():
+            scores = [game.result(state).scores[m] for m in names]
+            # the runner looks once per round, at the first multiple of 3 actions in it
+            if actions % 3 == 0 and (not looks or looks[-1][0] != game.turn_count(state)):
+                looks.append((game.turn_count(state), scores))
+            seat = state.current_player()
+            action = state.sample_legal_action(rngs[seat])[0]
+            for card in game.action_cards(state, action):
+                first.setdefault(card, (game.turn_count(state), seat, scores))
+            state.apply_action(action)
+            actions += 1
+        final = [game.result(state).scores[m] for m in names]
+        rows = res.cards.filter((pl.col("index") == index) & (pl.col("times_taken") > 0))
+        for r in rows.iter_rows(named=True):
+            rnd, seat, before = first[r["card"]]
+            later = next((sc for t, sc in looks if t >= rnd + 2), final)
+            assert r["first_seat"] == seat and r["first_round"] == rnd
+            assert r["taker_soon_edge"] == pytest.approx(edge(later, seat) - edge(before, seat)), r["card"]
+            checked += 1
+    assert checked > 5
+    assert not np.isnan(series(res, f"card_taker_soon:{rows['card'][0]}")).all()
+
+
 def test_a_renamed_card_is_the_same_card(capsys):
     """A renamed card is watched under its old name and read under its new
     one in the edited pool (its identity is its place in its file)."""

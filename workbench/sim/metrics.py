@@ -781,7 +781,7 @@ def card_summary(result):
         blocks = [cards] if not lazy else []
     base = {"index", "seed", "card", "times_taken", "takers", "first_action", "first_fraction",
             "first_round", "first_seat", "taker_won", "taker_win_share", "taker_score", "others_win_share",
-            "taker_win_edge", "taker_score_edge", "taker_margin", "stat_rows"}
+            "taker_win_edge", "taker_score_edge", "taker_margin", "taker_soon_edge", "stat_rows"}
     taken = pl.col("times_taken") > 0
     # (output column, source column, counted only in games where the card was taken)
     means = [("mean_times", "times_taken", True)]
@@ -790,7 +790,8 @@ def card_summary(result):
                                                        ("taker_win_share", "win_rate_when_taken"),
                                                        ("taker_win_edge", "taker_win_edge"),
                                                        ("taker_score_edge", "taker_score_edge"),
-                                                       ("taker_margin", "taker_margin"))
+                                                       ("taker_margin", "taker_margin"),
+                                                       ("taker_soon_edge", "taker_soon_edge"))
               if name in schema]
     means += [(f"mean_{name}", name, False) for name, dtype in schema.items()
               if name not in base and (dtype.is_numeric() or dtype == pl.Boolean)]
@@ -860,12 +861,19 @@ CARD_SERIES: dict[str, CardMetric] = {m.key: m for m in (
     CardMetric("card_taker_margin", "{card}'s takers' margin over the best other seat",
                "per taker, its final score minus the highest final score of any other seat, mean over "
                "the takers, range (-inf, inf)", margin=1.0),
+    # the same gain read soon after the take: what the card gives shows in
+    # the next rounds, before the rest of the game adds its spread (written
+    # when the batch asks for it: SimSpec.taker_horizon, Game.taker_horizon)
+    CardMetric("card_taker_soon", "{card}'s taker's gain over the other seats in the rounds after taking it",
+               "the first taker's score minus the other seats' mean score, ``Game.taker_horizon`` rounds "
+               "after the round of the take (or at the end), less the same at the start of that round, "
+               "range (-inf, inf)", margin=1.0),
 )}
 
 #: card metric -> the cards table's column it reads (per game, NaN where absent)
 _CARD_COLUMNS = {"card_first_round": "first_round", "card_win_when_taken": "taker_win_share",
                  "card_taker_win": "taker_win_edge", "card_taker_score": "taker_score_edge",
-                 "card_taker_margin": "taker_margin"}
+                 "card_taker_margin": "taker_margin", "card_taker_soon": "taker_soon_edge"}
 
 
 def is_card_key(key: str) -> bool:

@@ -121,9 +121,9 @@ def games_to_decide(n: int, lo: float | None, hi: float | None, margin: float | 
 #: gains over the other seats of the same game (a stronger card wins its taker
 #: more, whether or not the bots take it differently)
 EDITED_CARD_METRICS = ("card_times", "card_use", "card_first_round", "card_taker_win", "card_taker_score",
-                       "card_taker_margin")
+                       "card_taker_margin", "card_taker_soon")
 #: the taker metrics, read for "the card is dead"
-TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin")
+TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin", "card_taker_soon")
 
 
 def leading_watch(game, cards=()) -> list[str]:

@@ -38,7 +38,7 @@ from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, player_count, pr
 
 KINDS = ("dearer-card", "larger-rewards", "stronger-card", "weaker-card", RENAME, NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
 #: the tracks a project may produce (data.Project.produces)
 YIELDS = ("runway", "compute", "capability")
 PLAYERS = (2, 3, 4, 5)

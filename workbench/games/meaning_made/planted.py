@@ -52,7 +52,7 @@ from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, rename
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger-card", "weaker-card", RENAME,
          NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
 PLAYERS = (2, 3, 4, 5)
 #: the largest share of players ending at the Legacy cap (baseline games at that
 #: player count) at which a larger reward is planted (our draft: a quarter of the
