@@ -471,3 +471,16 @@ def test_compare_plays_variants_and_options_and_enters_the_pool_history(cards_co
     assert row["before"] == old["duration_rounds"] and row["verdict"] in (BETTER, WORSE, HIGHER, LOWER, SAME, UNDECIDED)
     assert main(["history", "meaning-made"]) == 0
     assert "compare  20 games of Shell E: 1 -> 4" in capsys.readouterr().out
+
+
+def test_the_taker_metrics_share_half_the_alpha_by_fixed_weights():
+    """Weighted Bonferroni: the shares add up to 1, the taker metrics hold
+    TAKER_SHARE, the gain soon after the take as much as the other three."""
+    from workbench.sim.verdicts import TAKER_METRICS, TAKER_SHARE, alpha_shares
+    watch = ["score_mean", "duration_rounds", "card_use:Shell"] + [f"{m}:Shell" for m in TAKER_METRICS]
+    shares = alpha_shares(watch)
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert sum(shares[f"{m}:Shell"] for m in TAKER_METRICS) == pytest.approx(TAKER_SHARE)
+    assert shares["card_taker_soon:Shell"] == pytest.approx(3 * shares["card_taker_score:Shell"])
+    assert shares["score_mean"] == pytest.approx((1 - TAKER_SHARE) / 3)
+    assert alpha_shares(["score_mean", "duration_rounds"]) == {"score_mean": 0.5, "duration_rounds": 0.5}
