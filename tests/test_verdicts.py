@@ -484,3 +484,37 @@ def test_the_taker_metrics_share_half_the_alpha_by_fixed_weights():
     assert shares["card_taker_soon:Shell"] == pytest.approx(3 * shares["card_taker_score:Shell"])
     assert shares["score_mean"] == pytest.approx((1 - TAKER_SHARE) / 3)
     assert alpha_shares(["score_mean", "duration_rounds"]) == {"score_mean": 0.5, "duration_rounds": 0.5}
+
+
+def test_the_gain_soon_after_a_take_reads_the_seat_that_took_it_in_both_pools():
+    """paired_soon: the seat and round of the old pool's take (the new pool's
+    where only it takes the card) read in both pools, whether or not that seat
+    takes the card there: from the last look before the take's round to the
+    first look ``horizon`` rounds later (the end when sooner)."""
+    from types import SimpleNamespace
+
+    from workbench.sim.metrics import paired_soon
+
+    def pool(looks, takes):
+        games = pl.DataFrame({"index": [0, 1, 2], "score_looks": looks})
+        cards = pl.DataFrame({"index": [i for i, _, _ in takes], "card": ["Shell"] * len(takes),
+                              "times_taken": [1] * len(takes), "first_seat": [s for _, s, _ in takes],
+                              "first_round": [r for _, _, r in takes]},
+                             schema={"index": pl.Int64, "card": pl.Utf8, "times_taken": pl.Int64,
+                                     "first_seat": pl.Int64, "first_round": pl.Int64})
+        return SimpleNamespace(games=games, cards=cards)
+
+    old = pool(["1:0,0,0;2:1,1,1;3:2,1,0;4:4,1,1;1000000:9,3,3",     # seat 0 takes it in round 2
+                "1:0,0,0;2:0,0,0;1000000:1,1,1",                      # nobody takes it
+                "1:0,0,0;2:1,2,3;1000000:5,5,5"], [(0, 0, 2), (2, 2, 2)])
+    new = pool(["1:0,0,0;2:1,1,1;3:1,2,0;4:1,3,2;1000000:3,6,6",     # seat 0 passes it by
+                "1:0,0,0;2:0,2,0;1000000:2,4,0",                      # seat 1 takes it in round 2
+                "1:0,0,0;2:1,2,3;1000000:4,4,7"], [(1, 1, 2), (2, 2, 1)])
+    x, y = paired_soon(old, new, "Shell", horizon=2)
+    # game 0: from the round-1 look (0,0,0) to the round-4 look: seat 0's edge 4 - 1 = 3, then 1 - 2.5
+    assert x[0] == pytest.approx(3.0) and y[0] == pytest.approx(-1.5)
+    # game 1: only the new pool takes it (seat 1, round 2): the end look is the final one
+    assert x[1] == pytest.approx(0.0) and y[1] == pytest.approx(4 - 1)
+    # game 2: the old pool's take (seat 2, round 2) decides, though the new took it in round 1
+    assert x[2] == pytest.approx(0.0) and y[2] == pytest.approx(7 - 4)
+    assert paired_soon(SimpleNamespace(games=pl.DataFrame({"index": [0]}), cards=old.cards), new, "Shell") is None

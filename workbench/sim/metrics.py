@@ -910,6 +910,68 @@ def card_series(result, key: str) -> np.ndarray:
     return out
 
 
+def _score_looks(text) -> list[tuple[int, list[float]]]:
+    """The games table's ``score_looks`` of one game: (round, every seat's score)."""
+    out = []
+    for part in (text or "").split(";"):
+        if part:
+            r, _, values = part.partition(":")
+            out.append((int(r), [float(v) for v in values.split(",")]))
+    return out
+
+
+def paired_soon(a, b, card: str, card_b: str | None = None, horizon: int = 2):
+    """``(x, y)``: per game (index order) what the seat that took ``card`` gained
+    over the other seats in the ``horizon`` rounds from its take, in the old
+    pool ``a`` and the edited pool ``b`` (``card_b``: its name there), for
+    ``card_taker_soon`` in a paired comparison. The seat and the round are
+    those of the take in ``a`` (in ``b`` where only ``b`` takes the card), and
+    both pools are read for that seat, whether or not it takes the card in
+    the other: a weaker card that the bots now pass by costs the seat that
+    took it before its best move, and a stronger one taken where it was not
+    gains the new taker, so the comparison is never only over the games
+    whose bots still choose alike. From the games tables' ``score_looks``
+    (every seat's score once per round, when the batch asked for them):
+    the seat's score minus the other seats' mean at the first look
+    ``horizon`` rounds after the take's round (the end when sooner), less
+    the same at the last look before that round. NaN where neither pool
+    takes the card; None when the tables hold no looks."""
+    import polars as pl
+    if "score_looks" not in a.games.columns or "score_looks" not in b.games.columns:
+        return None
+    n = a.games.height
+    x, y = np.full(n, np.nan), np.full(n, np.nan)
+    position = {idx: k for k, idx in enumerate(a.games["index"].to_list())}
+
+    def takes(res, name):
+        rows = res.cards.filter((pl.col("card") == name) & (pl.col("times_taken") > 0)) if res.cards.height else None
+        if rows is None or not rows.height:
+            return {}
+        return {i: (s, r) for i, s, r in zip(rows["index"].to_list(), rows["first_seat"].to_list(),
+                                                rows["first_round"].to_list())}
+
+    ta, tb = takes(a, card), takes(b, card_b or card)
+    looks_a, looks_b = a.games["score_looks"].to_list(), b.games["score_looks"].to_list()
+    for i in set(ta) | set(tb):
+        k = position.get(i)
+        if k is None or k >= b.games.height:
+            continue
+        seat, rnd = ta.get(i) or tb[i]
+        for out, text in ((x, looks_a[k]), (y, looks_b[k])):
+            looks = _score_looks(text)
+            if not looks or len(looks[0][1]) < 2:
+                continue
+            before = [sc for r, sc in looks if r < rnd] or [looks[0][1]]
+            end = next(sc for r, sc in looks if r >= rnd + horizon)   # the end look always is
+            out[k] = _seat_edge(end, seat) - _seat_edge(before[-1], seat)
+    return x, y
+
+
+def _seat_edge(scores: list[float], seat: int) -> float:
+    others = [v for i, v in enumerate(scores) if i != seat]
+    return scores[seat] - sum(others) / len(others)
+
+
 def card_label(key: str) -> str:
     head, _, card = key.partition(":")
     return CARD_SERIES[head].label.format(card=card)

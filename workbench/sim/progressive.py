@@ -582,6 +582,13 @@ def _per_game(a: SimResult, b: SimResult, key: str, renames: dict | None):
     """``(x, y)``: the per-game values of ``key`` in each arm, for a metric that
     is the mean of one per-game quantity (a card's, a game's own column, or a
     metric's column); None for a metric computed over the whole batch."""
+    if key.startswith("card_taker_soon:"):
+        # the seat that took the card, read in both pools (metrics.paired_soon)
+        from .metrics import paired_soon
+        pair = paired_soon(a, b, key.partition(":")[2], _renamed(key, renames).partition(":")[2],
+                           a.spec.taker_horizon or 2)
+        if pair is not None:
+            return pair
     if is_series_key(key):
         return series(a, key), series(b, _renamed(key, renames))
     from .metrics import METRIC_BY_KEY

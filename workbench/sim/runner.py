@@ -26,6 +26,8 @@ from workbench.core.play import bot_rngs
 from workbench.core.rng import derive_seed
 
 TIMEOUT = "timeout"
+#: the round written for the final scores in the games table's ``score_looks``
+END_LOOK = 1_000_000
 
 #: columns of the per-game table that the runner itself writes (the rest come
 #: from ``Game.game_stats``)
@@ -259,6 +261,10 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                for s in range(n)]
     cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions, scores)
     if horizon:
+        # every seat's score once per round and at the end, for what the seat
+        # that took a card in one pool gains in the other (metrics.paired_soon)
+        row["score_looks"] = ";".join(f"{r}:" + ",".join(f"{v:g}" for v in sc)
+                                      for r, sc in snaps + [(END_LOOK, scores)])
         soon = _soon_edges(taken, snaps, scores, horizon)
         for card_row in cards:
             card_row["taker_soon_edge"] = soon.get(card_row["card"])
