@@ -15,7 +15,7 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   least a fifth of them, ``pick_rates``) produces much more: 2-3 more of two
   of Runway, Compute and Capability at every Production while its host is
   connected: its takers end further ahead of the other seats of the same game
-  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win`` higher).
+  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win``, ``card_taker_soon`` higher).
 * ``weaker-card``: such a project that yields something produces nothing
   (its chip still costs what it did; Fusion Demonstrator yields nothing to
   take away, its power is a rule): its takers fall behind the other seats (the same metrics lower).

@@ -26,7 +26,7 @@ variations (which card, which token, by how much, at which player count).
   baseline games) gives much more: 2-4 more of each of two or three of E, I,
   S and Legacy in its one-time Pattern Bonus (the Shell case of
   docs/verdicts.md is one such edit): its takers end further ahead of the
-  other seats of the same game (``card_taker_score``, ``card_taker_margin``,
+  other seats of the same game (``card_taker_score``, ``card_taker_margin``, ``card_taker_soon``,
   ``card_taker_win`` higher).
 * ``weaker-card``: one Pattern that games take has its bonus replaced by a
   loss of 3-6 Legacy (our draft of "much weaker in what it gives"): its
