@@ -495,8 +495,8 @@ def test_the_gain_soon_after_a_take_reads_the_seat_that_took_it_in_both_pools():
 
     from workbench.sim.metrics import paired_soon
 
-    def pool(looks, takes):
-        games = pl.DataFrame({"index": [0, 1, 2], "score_looks": looks})
+    def pool(looks, takes, digests=("1;2;3;4;5", "1;2;3", "1;2;3")):
+        games = pl.DataFrame({"index": [0, 1, 2], "score_looks": looks, "play_digests": list(digests)})
         cards = pl.DataFrame({"index": [i for i, _, _ in takes], "card": ["Shell"] * len(takes),
                               "times_taken": [1] * len(takes), "first_seat": [s for _, s, _ in takes],
                               "first_round": [r for _, _, r in takes]},
@@ -518,3 +518,10 @@ def test_the_gain_soon_after_a_take_reads_the_seat_that_took_it_in_both_pools():
     # game 2: the old pool's take (seat 2, round 2) decides, though the new took it in round 1
     assert x[2] == pytest.approx(0.0) and y[2] == pytest.approx(7 - 4)
     assert paired_soon(SimpleNamespace(games=pl.DataFrame({"index": [0]}), cards=old.cards), new, "Shell") is None
+    # game 2 played differently from its first look on (other deals): each pool reads its own first taker
+    parted = pool(new.games["score_looks"].to_list(), [(1, 1, 2), (2, 2, 1)], ("1;2;3;4;5", "1;2;3", "9;9;9"))
+    parted = SimpleNamespace(games=parted.games, cards=new.cards)
+    x, y = paired_soon(old, parted, "Shell", horizon=2)
+    assert x[2] == pytest.approx(0.0)                       # the old pool's own taker, seat 2 from round 2
+    assert y[2] == pytest.approx(7 - 4)                     # the new pool's, seat 2 from round 1: to the end
+    assert x[0] == pytest.approx(3.0) and y[0] == pytest.approx(-1.5)   # game 0 still alike until its take

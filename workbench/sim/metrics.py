@@ -930,7 +930,11 @@ def paired_soon(a, b, card: str, card_b: str | None = None, horizon: int = 2):
     the other: a weaker card that the bots now pass by costs the seat that
     took it before its best move, and a stronger one taken where it was not
     gains the new taker, so the comparison is never only over the games
-    whose bots still choose alike. From the games tables' ``score_looks``
+    whose bots still choose alike. Where the two games had already played
+    differently before that round (``play_digests``, a digest of the actions
+    played at each look: a rename that deals other games), that seat is no
+    one in particular in the other game, and each pool reads its own first
+    taker instead. From the games tables' ``score_looks``
     (every seat's score once per round, when the batch asked for them):
     the seat's score minus the other seats' mean at the first look
     ``horizon`` rounds after the take's round (the end when sooner), less
@@ -952,19 +956,43 @@ def paired_soon(a, b, card: str, card_b: str | None = None, horizon: int = 2):
 
     ta, tb = takes(a, card), takes(b, card_b or card)
     looks_a, looks_b = a.games["score_looks"].to_list(), b.games["score_looks"].to_list()
+    digests_a, digests_b = _digests(a), _digests(b)
+
+    def gain(text, seat, rnd):
+        looks = _score_looks(text)
+        if not looks or len(looks[0][1]) < 2:
+            return np.nan, None
+        before = [j for j, (r, _) in enumerate(looks) if r < rnd] or [0]
+        end = next(sc for r, sc in looks if r >= rnd + horizon)   # the end look always is
+        return _seat_edge(end, seat) - _seat_edge(looks[before[-1]][1], seat), before[-1]
+
     for i in set(ta) | set(tb):
         k = position.get(i)
         if k is None or k >= b.games.height:
             continue
         seat, rnd = ta.get(i) or tb[i]
-        for out, text in ((x, looks_a[k]), (y, looks_b[k])):
-            looks = _score_looks(text)
-            if not looks or len(looks[0][1]) < 2:
-                continue
-            before = [sc for r, sc in looks if r < rnd] or [looks[0][1]]
-            end = next(sc for r, sc in looks if r >= rnd + horizon)   # the end look always is
-            out[k] = _seat_edge(end, seat) - _seat_edge(before[-1], seat)
+        x[k], at = gain(looks_a[k], seat, rnd)
+        y[k], _ = gain(looks_b[k], seat, rnd)
+        if at is not None and _parted(digests_a[k], digests_b[k], at):
+            # the pools' games parted before the take (a rename that deals
+            # other games): the seat that took it in one pool is no one in
+            # particular in the other, so each pool reads its own first taker
+            x[k] = gain(looks_a[k], *ta[i])[0] if i in ta else np.nan
+            y[k] = gain(looks_b[k], *tb[i])[0] if i in tb else np.nan
     return x, y
+
+
+def _digests(res) -> list:
+    """The games table's ``play_digests`` split per game (None without the column)."""
+    if "play_digests" not in res.games.columns:
+        return [None] * res.games.height
+    return [text.split(";") if text else None for text in res.games["play_digests"].to_list()]
+
+
+def _parted(da, db, at: int) -> bool:
+    """Whether two pools' games had played differently by look ``at`` (their
+    digests of the actions played differ there; unknown counts as parted)."""
+    return da is None or db is None or at >= len(da) or at >= len(db) or da[at] != db[at]
 
 
 def _seat_edge(scores: list[float], seat: int) -> float:

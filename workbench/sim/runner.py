@@ -17,6 +17,7 @@ and at the end, from which lead changes, drama and decisiveness follow.
 from __future__ import annotations
 
 import importlib
+import zlib
 from dataclasses import asdict, dataclass, field
 
 from workbench.core.bots import RandomBot, make_bots
@@ -176,6 +177,10 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     kinds: dict[str, int] = {}
     # (round, every seat's score) at the first action of each round, when asked for
     snaps: list[tuple[int, list[float]]] = []
+    # a digest of the actions played so far at each of those looks: two pools'
+    # games played alike until a look when their digests there are equal
+    digests: list[int] = []
+    played = 0
     names = list(config.players)
     while not state.is_terminal():
         if actions >= max_actions:
@@ -186,6 +191,7 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
             res = game.result(state)
             if not snaps or snaps[-1][0] != res.turns:
                 snaps.append((res.turns, [float(res.scores.get(name, 0)) for name in names]))
+                digests.append(played)
         if track is not None:
             track_low, _ = _read_track(game, state, track, track_low, danger_rounds)
         # one evaluation sample per round: the round is looked at every n
@@ -220,6 +226,8 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
             kind = kind_of(state, action)
             if kind is not None:
                 kinds[kind] = kinds.get(kind, 0) + 1
+        if horizon:
+            played = zlib.crc32(repr(action).encode(), played)
         state.apply_action(action)
         actions += 1
     # cut off here at the action limit, or by the game's own limit (ending "timeout")
@@ -265,6 +273,7 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
         # that took a card in one pool gains in the other (metrics.paired_soon)
         row["score_looks"] = ";".join(f"{r}:" + ",".join(f"{v:g}" for v in sc)
                                       for r, sc in snaps + [(END_LOOK, scores)])
+        row["play_digests"] = ";".join(str(d) for d in digests + [played])
         soon = _soon_edges(taken, snaps, scores, horizon)
         for card_row in cards:
             card_row["taker_soon_edge"] = soon.get(card_row["card"])
