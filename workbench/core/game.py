@@ -294,6 +294,11 @@ class Game(abc.ABC):
     #: below which it is in danger (Meaning 2). None: no shared track
     group_track_collapse: float | None = None
     group_track_danger: float | None = None
+    #: rounds (``turn_count``) after a card's first take over which a paired
+    #: comparison reads what its taker gained (``card_taker_soon``): long
+    #: enough for what the card gives to be spent, short enough that the
+    #: rest of the game has not yet added its spread (our draft: 2 rounds)
+    taker_horizon: int = 2
 
     # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
     #: action kind -> the games-table column counting how often it was chosen
