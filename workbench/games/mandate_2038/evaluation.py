@@ -243,9 +243,10 @@ def era_mandate_standing(state: MandateState, seat: int, base: StandingBase | No
     else:
         values = _counts(state, card.criterion)
     mine = values[seat]
-    out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
-    qualified = [v for v in values if v >= card.minimum]
-    if mine >= card.minimum and mine == max(qualified):
+    minimum = card.minimum                # read once: an attribute of interpreted card data
+    out = min(1.0, mine / minimum) if minimum > 0 else 1.0
+    qualified = [v for v in values if v >= minimum]
+    if mine >= minimum and mine == max(qualified):
         out += 1.0 if qualified.count(mine) == 1 else 0.5
     return out
 
@@ -569,9 +570,14 @@ def _productions_left(state: MandateState) -> int:
 def _best_open_yield(state: MandateState, eco: _Economy) -> int:
     """The largest printed output of a district with a free Facility space."""
     room = state.content.facility_spaces
-    players = state.players
+    # Facilities standing on each district, counted once (not per district)
+    taken: dict[int, int] = {}
+    for q in state.players:
+        for at in q.facilities:
+            if at is not None:
+                taken[at] = taken.get(at, 0) + 1
     for output, pos in eco.districts_by_yield(state.tiles):
-        if sum(q.facilities.count(pos) for q in players) < room:
+        if taken.get(pos, 0) < room:
             return output
     return 0
 
