@@ -28,9 +28,15 @@ import re
 import subprocess
 import sys
 
-#: the game whose greedy figure the others are measured against (issue 47)
-REFERENCE = "meaning-made"
-GAMES = ("meaning-made", "mandate-2038", "pax-transhumanity")
+
+
+def _reference_and_games() -> tuple[str | None, list[str]]:
+    """The game with its own greedy target (``Game.bench_greedy_target``, what
+    the others are measured against) and every installed game, in listing order."""
+    from workbench.core import registry
+    games = registry.load_all()
+    reference = next((gid for gid, g in games.items() if g.bench_greedy_target is not None), None)
+    return reference, list(games)
 
 
 def _play(what: str, seeds: list[int]) -> int:
@@ -69,8 +75,10 @@ def main() -> int:
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", default="0,1", help="comma-separated game seeds (default 0,1)")
-    ap.add_argument("games", nargs="*", default=list(GAMES))
+    ap.add_argument("games", nargs="*", help="game ids (default: every bundled game)")
     args = ap.parse_args()
+    reference, listed = _reference_and_games()
+    args.games = args.games or listed
     seeds = [int(s) for s in args.seeds.split(",")]
     from workbench import native      # importing workbench chose the build
     print(f"build: {native.status}; seeds {seeds}; greedy bots in every seat, default players")
@@ -81,10 +89,10 @@ def main() -> int:
         print(f"{what}: {per_game[what] / 1e6:,.1f} M instructions a game, "
               f"{instructions / max(actions, 1) / 1e3:,.1f} k an action ({len(seeds)} games, {actions} actions)",
               flush=True)
-    if REFERENCE in per_game:
+    if reference in per_game:
         for what, cost in per_game.items():
-            if what != REFERENCE:
-                print(f"{what}: {per_game[REFERENCE] / cost:.2f}x {REFERENCE}'s greedy games per instruction")
+            if what != reference:
+                print(f"{what}: {per_game[reference] / cost:.2f}x {reference}'s greedy games per instruction")
     return 0
 
 
