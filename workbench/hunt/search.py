@@ -6,11 +6,15 @@ Budget and stopping rules (docs/hunt.md says the same for designers):
 1. **Probe.** The baseline (every seat on the base bot) plays ``first_games``
    screen games; the cards its seats took and the kinds of move seen make
    the arms (:func:`workbench.hunt.space.arms_for`).
-2. **Screen.** Every arm plays ``2 x players`` games (each seat restricted
-   in turn). Each round, the questions still open are scored by an upper
-   confidence bound (mean + 2 standard errors, the spread floored at
-   ``SD_FLOOR`` so a few alike games do not look certain); the arms behind
-   the highest bounds get their games doubled (at most ``step`` more). A
+2. **Screen.** Each round spends about a sixth of the budget. The arms
+   are ranked: one already screened by how far the upper confidence bound
+   of its best open question (mean + 2 standard errors, the spread floored
+   at ``SD_FLOOR`` so a few alike games do not look certain) reaches past
+   the question's margin, in margins; one not yet screened at
+   ``UNSCREENED`` plus ``PRIOR_WEIGHT`` x its prior (for a card: its takers'
+   mean edge in the baseline, shrunk when few games took it). From the top,
+   an unscreened arm gets ``2 x players`` games (each seat restricted in
+   turn), a screened one its games doubled (at most ``step`` more). A
    question whose screening interval (mean ± 2 se) lies wholly below its
    margin is dropped; one whose interval is above zero with the estimate at
    its margin becomes a *candidate*.
@@ -39,6 +43,10 @@ from .space import BASELINE, KIND_WORDS, MARGINS, Arm, Hypothesis, arms_for, hyp
 #: screening: the bound's width in standard errors, and the spread assumed at least
 Z_SCREEN = 2.0
 SD_FLOOR = 0.3
+#: the allocation score of an arm not yet screened (a screened one scores how far
+#: its upper bound reaches past its margin, in margins) and the weight of its prior
+UNSCREENED = 2.0
+PRIOR_WEIGHT = 10.0
 
 
 @dataclass
@@ -117,7 +125,8 @@ def hunt(game, played: Played, settings: HuntSettings, *, backend: str = "pool",
     taken = set()
     for row in played.rows["screen"][BASELINE].values():
         taken |= set(row.taker_edge)
-    cards = [(c, sum(v) / len(v)) for c, v in edges.items()]
+    # a card's hint: its takers' mean edge, shrunk toward 0 when few games took it
+    cards = [(c, sum(v) / len(v) * min(1.0, len(v) / 8)) for c, v in edges.items()]
     kinds = probe_kinds(game, played)
     stall = [k for k in kinds if k in set(getattr(game, "passing_kinds", ()) or ())]
     arms = arms_for(cards, kinds, stall_kinds=stall, card_limit=s.card_limit)
@@ -178,9 +187,14 @@ def hunt(game, played: Played, settings: HuntSettings, *, backend: str = "pool",
         best: dict[str, float] = {}
         for h in open_:
             n = played.have("screen", h.arm)
-            score = float("inf") if n < first else ((h.screen["high"] or 0) - h.margin) / max(h.margin, 1e-9)
+            if n < first:
+                # not yet screened: as promising as an arm whose bound reaches twice past
+                # its margin, moved by what the baseline hints about it (its prior)
+                score = UNSCREENED + PRIOR_WEIGHT * by_arm[h.arm].prior
+            else:
+                score = ((h.screen["high"] or 0) - h.margin) / max(h.margin, 1e-9)
             best[h.arm] = max(best.get(h.arm, -float("inf")), score)
-        ranked = sorted(best, key=lambda k: (-best[k], -by_arm[k].prior, k))
+        ranked = sorted(best, key=lambda k: (-best[k], k))
         room = s.budget - played.games
         # one round spends about a sixth of the budget, so later rounds can follow the leaders
         spend = min(room, max(s.budget // 6, 4 * played.players))
