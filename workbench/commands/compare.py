@@ -253,7 +253,7 @@ def run(args) -> int:
     record_compare_run(game, params, rows)
     explanation = None
     if not args.no_explain and any(r.get("direction") for r in rows):
-        from workbench.sim.explain import explain
+        from workbench.tweak.explain import explain
         explanation = explain(last, typed, game_id=game.id, workers=args.workers, pairs=args.explain_pairs,
                               rows=rows)
     doc = {"game": game.id, "players": params["players"], "bots": bots, "seed": seed,

@@ -34,7 +34,7 @@ def record(spec, index: int) -> list[tuple[str, str, tuple[str, ...]]]:
     from workbench.core.play import bot_rngs
     from workbench.core.policies import action_kind_of
 
-    from .runner import game_config, resolve_game
+    from workbench.sim.runner import game_config, resolve_game
     game = resolve_game(spec.game)
     config = game_config(spec, index)
     bots, rngs = make_bots(spec.bots, len(config.players)), bot_rngs(config)
@@ -100,7 +100,7 @@ def card_use_shift(a, b, top: int = 6) -> list[dict]:
 
 
 def _flat(result) -> dict:
-    from .metrics import compute_all, flatten
+    from workbench.sim.metrics import compute_all, flatten
     return flatten(compute_all(result.metric_data()))
 
 
@@ -116,7 +116,7 @@ def edit_shares(game_id: str, edits, spec, key: str, *, workers=None, baseline=N
     the fully edited pool when already known. ``edits``: (card, field, value)."""
     from workbench.tweak import open_session
 
-    from . import simulate
+    from workbench.sim import simulate
     k = len(edits)
     cache: dict[frozenset, float | None] = {}
     if baseline is not None:
@@ -180,8 +180,8 @@ def explain(update, edits, *, game_id: str, folder=None, workers=None, pairs: in
     cards whose use moved most and, for several edits, each edit's share."""
     import time
 
-    from .compare import flipped_games
-    from .verdicts import HIGHER, LOWER
+    from workbench.sim.compare import flipped_games
+    from workbench.sim.verdicts import HIGHER, LOWER
     start = time.perf_counter()
     # only a metric of the whole batch can be recomputed on each subset of the edits
     known = set(_flat(update.a))
