@@ -10,6 +10,8 @@ from workbench.sim import SimSpec, simulate
 from workbench.tweak.explain import card_use_shift, divergence, edit_shares
 
 TOY = "workbench.games.pebble_race:GAME"
+# compare enters its run in the card folder's history: not the checkout's
+pytestmark = pytest.mark.usefixtures("no_history")
 
 
 def test_paired_games_part_ways_where_the_bots_first_differ():
@@ -47,3 +49,21 @@ def test_shapley_shares_add_up_and_a_no_op_gets_nothing():
     assert out["shares"][1]["contribution"] == 0
     if out["effect"]:
         assert out["shares"][0]["share"] == pytest.approx(1.0)
+
+
+def test_compare_explains_a_decided_change_with_each_edits_share(capsys):
+    import json
+
+    from workbench.cli import main
+    code = main(["compare", "meaning-made", "--edit", "settings.meaning=1", "--edit", "Shell.flavour=Moss.",
+                 "--games", "40", "--players", "4", "--bots", "random", "--workers", "0", "--explain-pairs", "4",
+                 "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    doc = json.loads(out.out)
+    e = doc["explanation"]
+    assert e is not None and e["metric"]
+    assert e["parting"]["games"] == 4 and e["parting"]["parted"] >= 1
+    shares = {s["edit"][0]: s for s in e["shares"]["shares"]}
+    assert shares["Shell"]["contribution"] == 0
+    assert abs(shares["settings"]["contribution"]) == pytest.approx(abs(e["shares"]["effect"]))
