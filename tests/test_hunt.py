@@ -90,3 +90,11 @@ def test_bad_options_are_one_line(args, words):
     assert proc.returncode == 1
     assert words in proc.stderr and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_hunt_is_the_same_in_this_process_and_on_a_pool():
+    from workbench.hunt import run_hunt
+    one = run_hunt(TOY, players=3, bots="random", budget=150, workers=0, witnesses=False, seed=3)
+    two = run_hunt(TOY, players=3, bots="random", budget=150, workers=2, witnesses=False, seed=3)
+    strip = lambda d: {k: v for k, v in d.items() if k != "elapsed"}  # noqa: E731 (wall clock only)
+    assert strip(one) == strip(two)
