@@ -150,16 +150,13 @@ def summary(x: np.ndarray, z: float, *, sd_floor: float = 0.0) -> dict:
 
 
 def t_interval(x: np.ndarray, level: float) -> dict:
-    """Student's t interval of the mean at ``level`` (two-sided), for the
-    confirm stage; None bounds with fewer than 5 games or no spread at all
-    below 30 games (no interval of width 0 from a handful of games)."""
-    from scipy.stats import t
+    """The confirm stage's interval of the mean at ``level`` (two-sided), as
+    every interval the workbench prints (:func:`workbench.sim.intervals.mean`):
+    Wilson for a share of games (values 0 and 1: timeouts), Student's t
+    otherwise; None bounds with too few games or no spread to bound, never an
+    interval of width 0 from a handful of games."""
+    from workbench.sim.intervals import mean
+    iv = mean(x, level)
     n = len(x)
-    if n < 5:
-        return {"n": n, "mean": float(x.mean()) if n else None, "low": None, "high": None, "level": level}
-    mean = float(x.mean())
-    sd = float(x.std(ddof=1))
-    if sd == 0.0 and n < 30:
-        return {"n": n, "mean": mean, "low": None, "high": None, "level": level}
-    half = float(t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
-    return {"n": n, "mean": mean, "low": mean - half, "high": mean + half, "level": level}
+    return {"n": n, "mean": float(x.mean()) if n else None, "low": iv.low, "high": iv.high, "level": level,
+            "method": iv.method}

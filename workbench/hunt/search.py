@@ -21,7 +21,7 @@ Budget and stopping rules (docs/hunt.md says the same for designers):
 3. **Confirm.** A candidate is played again on the confirm stage's own seeds
    (games never looked at while searching): ``max(confirm_games, 2 x its
    screen games)`` games of the arm and as many of the baseline. It is a
-   **finding** when the confirm games' t interval, at the level
+   **finding** when the confirm games' interval (Wilson for a share of games, t otherwise), at the level
    1 - ``alpha`` / ``max_confirmations`` (Bonferroni over every confirmation
    a run may make), lies above zero and the estimate is at least half its
    margin. Otherwise it is reported as *not confirmed*, never as a finding.
