@@ -18,7 +18,7 @@ import importlib
 import sys
 
 COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "init",
-            "print", "export", "balance", "cards", "journal", "new_game", "compare", "history"]
+            "print", "export", "balance", "cards", "journal", "new_game", "compare", "history", "hunt"]
 
 
 def _leaf_parsers(parser: argparse.ArgumentParser):
