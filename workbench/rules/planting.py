@@ -588,8 +588,11 @@ def _ends_vowel(word: str) -> bool:
     return word[-1:].lower() in "aáeéiíoóöőuúüű"
 
 
+# (each item may open with its own article or quantifier: "an Employee, a Syndication",
+# *minden Ügynök és minden Létesítmény*)
 _LIST_JOIN = re.compile(r"(?:[^,.;:()\[\]!?]{0,40}?(?:,\s*(?:(?:and|or|és|vagy|valamint)\s+)?|"
-                        r"\s+(?:and|or|és|vagy|valamint)\s+))+", re.I)
+                        r"\s+(?:and|or|és|vagy|valamint)\s+))+(?:(?:a|an|the|az|egy|each|every|minden)\s+)?",
+                        re.I)
 
 
 def _listed_together(between: str, tail_a: str, tail_b: str) -> bool:
