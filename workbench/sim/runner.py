@@ -171,8 +171,8 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     # read before every action: its lowest value and the rounds spent in danger
     track = game.group_track if type(game).group_track is not Game.group_track else None
     track_low, danger_rounds = None, set()
-    # the action kinds a game counts through Game.action_kind (Meaning Made's
-    # turn actions), tallied per game into its action_kind_counts columns
+    # the action kinds a game counts through Game.action_kind (a game's
+    # kinds of turn action), tallied per game into its action_kind_counts columns
     kind_of = game.action_kind if type(game).action_kind is not Game.action_kind else None
     kinds: dict[str, int] = {}
     # (round, every seat's score) at the first action of each round, when asked for

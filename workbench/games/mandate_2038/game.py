@@ -71,6 +71,8 @@ class Mandate2038(Game):
     default_weights = DEFAULT_WEIGHTS
     #: face-down Core Action picks, unrevealed Mandates, deck orders (:mod:`.hidden`)
     hidden_information = True
+    #: every seat picks its Core Action face down, the picks revealed together
+    simultaneity = "simultaneous"
 
     # -- verdicts (issue 25): what a paired comparison leads with ---------------
     # four Eras always, so the length in rounds never moves: the spread of the
