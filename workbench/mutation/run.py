@@ -41,6 +41,9 @@ class Outcome:
     checks_run: int = 0
     seconds: float = 0.0
     clauses: tuple[str, ...] = ()   # clauses of the checks that reach the mutated line
+    #: the clause the mutant belongs to: the first clause of the narrowest check reaching its
+    #: line (fewest lines reached in the mutated module), None when no check reaches it
+    clause: str | None = None
     before: str = ""
     after: str = ""
     proposal: dict | None = None    # set by :mod:`.propose`
@@ -48,7 +51,7 @@ class Outcome:
     def to_dict(self) -> dict:
         d = self.mutant.to_dict()
         d.update({"status": self.status, "by": self.by, "why": self.why, "checks_run": self.checks_run,
-                  "clauses": list(self.clauses), "before": self.before, "after": self.after})
+                  "clause": self.clause, "clauses": list(self.clauses), "before": self.before, "after": self.after})
         if self.proposal is not None:
             d["proposal"] = self.proposal
         return d
@@ -90,6 +93,14 @@ def sample(all_mutants: list[Mutant], budget: int | None, seed: int) -> list[Mut
 def _covering(base: Baseline, mutant: Mutant, files: dict[str, str]):
     key = (files[mutant.module], mutant.stmt_line)
     return sorted((c for c in base.checks if key in c.lines), key=lambda c: c.seconds)
+
+
+def _narrowest(covering, file: str) -> str | None:
+    with_clauses = [c for c in covering if c.clauses]
+    if not with_clauses:
+        return None
+    best = min(with_clauses, key=lambda c: (sum(f == file for f, _ in c.lines), c.name))
+    return best.clauses[0]
 
 
 def _child(mutant: Mutant, source: str, checks, fd: int) -> None:
@@ -135,7 +146,8 @@ def run_mutants(game_id: str, *, budget: int | None = 300, seed: int = 1, worker
         covering = _covering(base, m, files)
         clauses = tuple(sorted({cl for c in covering for cl in c.clauses}))
         before, after = snippet(sources[m.module], m)
-        out = Outcome(m, "unreached", clauses=clauses, before=before, after=after)
+        out = Outcome(m, "unreached", clauses=clauses, clause=_narrowest(covering, files[m.module]),
+                      before=before, after=after)
         run.outcomes.append(out)
         if covering:
             pending.append((out, covering))
