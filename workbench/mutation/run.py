@@ -4,7 +4,7 @@ The parent process loads the game, runs the checks once under coverage
 (:func:`workbench.mutation.suite.baseline`) and then forks one child per mutant, ``workers``
 at a time: the child plants the mutant (:mod:`.plant`), runs only the checks that reach the
 mutated line (fastest first, stopping at the first that differs) and writes its verdict to a
-pipe. A child that overruns its time (a mutant that loops) is killed, and that counts as
+pipe (:mod:`.forks`). A child that overruns its time (a mutant that loops) is killed, and that counts as
 killed: a designer's check would hang too. A mutant no check reaches survives without a run.
 
 Outcomes: ``killed`` (with the check), ``survived`` (reached, no check differs),
@@ -14,15 +14,14 @@ live process; left out of the rate and listed).
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import select
-import signal
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
+from .forks import fork_each
 from .operators import Mutant, mutants
 from .suite import Baseline, baseline, rules_modules
 
@@ -103,28 +102,18 @@ def _narrowest(covering, file: str) -> str | None:
     return best.clauses[0]
 
 
-def _child(mutant: Mutant, source: str, checks, fd: int) -> None:
-    """Runs in the forked child: plant, run the checks, write one JSON line, never return."""
+def _verdict(mutant: Mutant, source: str, checks) -> dict:
+    """Runs in the forked child: plant, run the checks, answer with the verdict."""
     from .plant import NotPlanted, plant
-    out: dict = {"status": "survived", "checks_run": 0}
     try:
-        try:
-            plant(mutant, source)
-        except NotPlanted as exc:
-            out = {"status": "not planted", "why": str(exc)}
-        else:
-            for chk in checks:
-                out["checks_run"] += 1
-                diff = chk.differs()
-                if diff is not None:
-                    out.update(status="killed", by=chk.name, why=diff[:300])
-                    break
-    except BaseException as exc:  # anything else the mutant breaks kills it
-        out.update(status="killed", by="(the check run)", why=f"{type(exc).__name__}: {exc}"[:300])
-    try:
-        os.write(fd, (json.dumps(out) + "\n").encode())
-    finally:
-        os._exit(0)
+        plant(mutant, source)
+    except NotPlanted as exc:
+        return {"status": "not planted", "why": str(exc)}
+    for n, chk in enumerate(checks, start=1):
+        diff = chk.differs()
+        if diff is not None:
+            return {"status": "killed", "by": chk.name, "why": diff[:300], "checks_run": n}
+    return {"status": "survived", "checks_run": len(checks)}
 
 
 def run_mutants(game_id: str, *, budget: int | None = 300, seed: int = 1, workers: int | None = None,
@@ -151,57 +140,24 @@ def run_mutants(game_id: str, *, budget: int | None = 300, seed: int = 1, worker
         run.outcomes.append(out)
         if covering:
             pending.append((out, covering))
-    running: dict[int, tuple[Outcome, int, float, float, bytearray]] = {}
-    done = 0
-    total = len(pending)
-    while pending or running:
-        while pending and len(running) < run.workers:
-            out, covering = pending.pop(0)
-            timeout = max(MIN_TIMEOUT, SLOWDOWN * sum(c.seconds for c in covering))
-            r, w = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                os.close(r)
-                _child(out.mutant, sources[out.mutant.module], covering, w)
-            os.close(w)
-            running[pid] = (out, r, time.monotonic(), timeout, bytearray())
-        fds = {v[1]: pid for pid, v in running.items()}
-        ready, _, _ = select.select(list(fds), [], [], 0.5)
-        for fd in ready:
-            chunk = os.read(fd, 65536)
-            running[fds[fd]][4].extend(chunk)
-        now = time.monotonic()
-        for pid in list(running):
-            out, fd, started, timeout, buf = running[pid]
-            finished = os.waitpid(pid, os.WNOHANG)[0] == pid
-            if finished:
-                while True:
-                    chunk = os.read(fd, 65536)
-                    if not chunk:
-                        break
-                    buf.extend(chunk)
-            elif now - started > timeout:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                out.status, out.by, out.why = "killed", "(time limit)", f"no answer in {timeout:.0f} s"
-                finished = True
-                buf = bytearray()
-            if finished:
-                os.close(fd)
-                out.seconds = now - started
-                if buf:
-                    try:
-                        verdict = json.loads(bytes(buf).decode().strip().splitlines()[-1])
-                    except (ValueError, IndexError):
-                        verdict = {"status": "killed", "by": "(the check run)", "why": "the run died"}
-                    out.status = verdict.get("status", "killed")
-                    out.by, out.why = verdict.get("by"), verdict.get("why")
-                    out.checks_run = verdict.get("checks_run", 0)
-                elif out.status == "unreached":
-                    out.status, out.by, out.why = "killed", "(the check run)", "the run died"
-                del running[pid]
-                done += 1
-                if progress is not None:
-                    progress(done, total, out)
+    count = [0]
+
+    def done(out: Outcome, answer: dict, seconds: float) -> None:
+        out.seconds = seconds
+        if "timeout" in answer:
+            out.status, out.by, out.why = "killed", "(time limit)", f"no answer in {answer['timeout']:.0f} s"
+        elif "crashed" in answer or "died" in answer:  # the mutant broke the check run itself
+            out.status, out.by = "killed", "(the check run)"
+            out.why = answer.get("crashed", "the run died")
+        else:
+            out.status, out.by, out.why = answer["status"], answer.get("by"), answer.get("why")
+            out.checks_run = answer.get("checks_run", 0)
+        count[0] += 1
+        if progress is not None:
+            progress(count[0], len(pending), out)
+
+    jobs = [(out, partial(_verdict, out.mutant, sources[out.mutant.module], covering),
+             max(MIN_TIMEOUT, SLOWDOWN * sum(c.seconds for c in covering))) for out, covering in pending]
+    fork_each(jobs, run.workers, done)
     run.seconds = time.perf_counter() - t0
     return run
