@@ -70,6 +70,9 @@ def run_mutants(args) -> int:
         if not args.json and (done % 25 == 0 or done == total):
             print(f"  {done}/{total} mutants run", file=sys.stderr, flush=True)
 
+    if args.propose is not None:  # refused before the long run, not after it
+        from workbench.core import storage
+        storage.make_folder(args.propose, "--propose")
     result = run_all(args.game, budget=args.budget or None, seed=args.mutant_seed, workers=args.workers,
                      progress=progress)
     if args.propose is not None:

@@ -102,6 +102,10 @@ def format_run(run: MutationRun) -> str:
                 p = o.proposal
                 if p.get("file"):
                     out.append(f"      proposed scenario: {p['file']} ({p['summary']})")
+                elif "scenario" in p:
+                    out.append(f"      a difference found ({p['summary']}), but its scenario "
+                               + ("passes on the mutant" if p.get("passes_on_real_engine")
+                                  else "fails on the real engine") + ": not written")
                 else:
                     out.append(f"      no difference found: {p['summary']}")
     notp = [o for o in run.outcomes if o.status == "not planted"]
