@@ -117,7 +117,9 @@ def _verdict(mutant: Mutant, source: str, checks) -> dict:
 
 
 def run_mutants(game_id: str, *, budget: int | None = 300, seed: int = 1, workers: int | None = None,
-                progress=None) -> MutationRun:
+                progress=None, select=None) -> MutationRun:
+    """Sample ``budget`` mutants (all: None) of the game's rules modules, those ``select``
+    keeps when given, and run the checks reaching each."""
     from workbench.core.registry import get_game
 
     from .operators import snippet
@@ -125,6 +127,8 @@ def run_mutants(game_id: str, *, budget: int | None = 300, seed: int = 1, worker
     game = get_game(game_id)
     modules = rules_modules(game)
     everything, sources = population(modules)
+    if select is not None:
+        everything = [m for m in everything if select(m)]
     chosen = sample(everything, budget, seed)
     base = baseline(game_id, modules)
     run = MutationRun(game_id, seed, len(everything), modules, broken=base.broken, checks=len(base.checks),
