@@ -24,8 +24,8 @@ def add_parser(sub) -> None:
     m.add_argument("--propose", default=None, metavar="DIR",
                    help="search play for a position where each survivor differs from the real engine and write "
                         "it to DIR as a scenario")
-    m.add_argument("--games", type=int, default=6, metavar="G",
-                   help="seeded random games searched per survivor with --propose (default 6)")
+    m.add_argument("--games", type=int, default=12, metavar="G",
+                   help="seeded random and greedy games searched per survivor with --propose (default 12)")
     p.set_defaults(func=run)
 
 

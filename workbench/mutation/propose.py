@@ -1,8 +1,8 @@
 """A scenario proposed for each surviving mutant: a position where it and the real engine differ.
 
 The parent plays a few seeded games on the real engine, from the game's scenario setups
-(``{seed, players}``, every player count in turn), half with random play and half with the
-greedy bot, recording after every step the action taken, the legal actions and
+(``{seed, players}``, every player count in turn, each game after the first with a variant
+and one ruling switch on its other side), half with random play and half with the greedy bot, recording after every step the action taken, the legal actions and
 ``Game.observe``. A child with the mutant planted replays the same actions from the same
 setups and stops at the first difference:
 
@@ -47,11 +47,23 @@ def reference_games(game, games: int) -> list[dict]:
     from workbench.core.rng import Rng
 
     counts = list(range(game.min_players, game.max_players + 1))
+    variants = [None] + list(game.variants)
+    switches = _switches(game)
     out = []
     for g in range(games):
         n = counts[g % len(counts)]
         setup = {"seed": SEED_BASE + g, "players": list(default_names(n))}
-        state = game.scenario_state(dict(setup))
+        # every game but the first plays a variant and a ruling's other side, in turn
+        if g and variants[g % len(variants)] is not None:
+            setup["variants"] = [variants[g % len(variants)]]
+        if g and switches:
+            name, value = switches[(g - 1) % len(switches)]
+            setup["options"] = {name: value}
+        try:
+            state = game.scenario_state(dict(setup))
+        except Exception:  # a variant or switch this player count does not take: play it plain
+            setup = {"seed": SEED_BASE + g, "players": list(default_names(n))}
+            state = game.scenario_state(dict(setup))
         bot = RandomBot() if g % 2 == 0 else GreedyBot()
         rng = Rng(SEED_BASE + 1000 + g)
         trace = {"setup": setup, "initial": _plain(game.observe(state)), "steps": []}
@@ -72,6 +84,17 @@ def reference_games(game, games: int) -> list[dict]:
 #: a differing list longer than this (a list of every legal action) goes in the expect only
 #: when nothing shorter differs
 LONG_LIST = 20
+
+
+def _switches(game) -> list[tuple[str, object]]:
+    """(option, value other than its default) for every option with a closed list of values."""
+    out = []
+    for name, opt in sorted(game.options.items()):
+        for value in opt.choices() or ():
+            if value != opt.default:
+                out.append((name, value))
+                break
+    return out
 
 
 def _expect_of(reference: dict, diffs) -> dict:
@@ -168,7 +191,7 @@ def _fails_on_mutant(outcome: Outcome, source: str, game, data: dict) -> dict:
     return {"fails": not res.passed}
 
 
-def propose_all(run: MutationRun, folder: str | Path | None, *, games: int = 6, workers: int | None = None,
+def propose_all(run: MutationRun, folder: str | Path | None, *, games: int = 12, workers: int | None = None,
                 sources: dict[str, str] | None = None) -> None:
     """Search a difference for every survivor of ``run`` and set ``Outcome.proposal``; with a
     folder, write each verified proposal there as ``<module>-<line>-<index>.yaml``."""
