@@ -24,7 +24,7 @@ def add_parser(sub) -> None:
                    help="players per game (default: each game's usual table, 4 / 4 / 3)")
     p.add_argument("--quick", action="store_true",
                    help="shorter slices, a tenth of each sweep (a fiftieth of the greedy one) and of the "
-                        "paired playtest, extrapolated, said so beside each figure")
+                        "paired playtest, extrapolated, said so beside each figure; no callgrind count")
     p.add_argument("--only", action="append", default=[], metavar="NAME",
                    help="run only these figures: engine, greedy, paired (per game), sweep-random, "
                         "sweep-greedy, scaling, dask, startup, rooms, rooms-resume (repeatable)")
