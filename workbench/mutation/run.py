@@ -8,8 +8,9 @@ pipe (:mod:`.forks`). A child that overruns its time (a mutant that loops) is ki
 killed: a designer's check would hang too. A mutant no check reaches survives without a run.
 
 Outcomes: ``killed`` (with the check), ``survived`` (reached, no check differs),
-``unreached`` (no check reaches its line: survives), ``not planted`` (cannot be planted in a
-live process; left out of the rate and listed).
+``unreached`` (no check reaches its line: survives), ``equivalent`` (a survivor the game's
+``equivalent_mutants.yaml`` rules cannot change play, with why), ``not planted`` (cannot be
+planted in a live process; left out of the rate and listed).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ MIN_TIMEOUT = 20.0
 @dataclass
 class Outcome:
     mutant: Mutant
-    status: str                 # killed | survived | unreached | not planted
+    status: str                 # killed | survived | unreached | equivalent | not planted
     by: str | None = None       # the check that killed it
     why: str | None = None      # what the check reported, or why it was not planted
     checks_run: int = 0
@@ -102,6 +103,32 @@ def _narrowest(covering, file: str) -> str | None:
     return best.clauses[0]
 
 
+#: beside a game's rules: the survivors its designer ruled equivalent, each with why
+EQUIVALENTS = "equivalent_mutants.yaml"
+
+
+def _ruling_key(out: Outcome) -> tuple[str, str, str, str]:
+    # the statement before and after, not the line: a ruling outlives edits above it
+    return (out.mutant.module.rpartition(".")[2], out.mutant.scope, out.before, out.after)
+
+
+def equivalence_rulings(game) -> dict[tuple[str, str, str, str], str]:
+    """``equivalent_mutants.yaml`` of the game's package: a list of ``{module, scope, before,
+    after, why}`` (as the report prints them), each a mutant that cannot change play."""
+    import importlib
+
+    from workbench.core.data import load_yaml
+    package = type(game).__module__.rpartition(".")[0]
+    path = Path(importlib.import_module(package).__file__).parent / EQUIVALENTS
+    if not path.exists():
+        return {}
+    out = {}
+    for entry in load_yaml(path) or []:
+        out[(str(entry["module"]), str(entry["scope"]), str(entry["before"]), str(entry["after"]))] = \
+            str(entry["why"])
+    return out
+
+
 def _verdict(mutant: Mutant, source: str, checks) -> dict:
     """Runs in the forked child: plant, run the checks, answer with the verdict."""
     from .plant import NotPlanted, plant
@@ -160,8 +187,15 @@ def run_mutants(game_id: str, *, budget: int | None = 300, seed: int = 1, worker
         if progress is not None:
             progress(count[0], len(pending), out)
 
+    rulings = equivalence_rulings(game)
+    for out in run.outcomes:
+        if out.status == "unreached" and (why := rulings.get(_ruling_key(out))):
+            out.status, out.why = "equivalent", why
     jobs = [(out, partial(_verdict, out.mutant, sources[out.mutant.module], covering),
              max(MIN_TIMEOUT, SLOWDOWN * sum(c.seconds for c in covering))) for out, covering in pending]
     fork_each(jobs, run.workers, done)
+    for out in run.outcomes:
+        if out.status == "survived" and (why := rulings.get(_ruling_key(out))):
+            out.status, out.why = "equivalent", why
     run.seconds = time.perf_counter() - t0
     return run
