@@ -105,6 +105,15 @@ def test_seen_by_reads_each_seats_own_view():
     assert _run("pax-transhumanity", {"setup": setup, "expect": shown})
 
 
+def test_offers_pins_the_listed_legal_actions():
+    setup = {"seed": 4, "players": ["Alex", "Brooke"], "start": "secret"}
+    good = [{"offers": ["secret blue", "SECRET green"], "does_not_offer": ["secret yellow"]}]
+    assert _run("pax-transhumanity", {"setup": setup, "steps": good}) == []
+    bad = _run("pax-transhumanity", {"setup": setup, "steps": [{"offers": ["secret yellow"]},
+                                                               {"does_not_offer": ["secret blue"]}]})
+    assert [d.message for d in bad] == ["'secret yellow' is not listed as legal"]
+
+
 def test_over_seeds_needs_every_value_and_no_other():
     base = {"setup": {"players": ["Alex", "Brooke", "Casey"]}}
     assert _run("mandate-2038", {**base, "over_seeds": {"seeds": 8, "key": "initiative",

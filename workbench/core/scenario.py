@@ -17,6 +17,9 @@ Step forms:
 - ``{player: Alex, do: donate, illegal: true}``: the action must be refused;
 - ``{do: gather 2E}``: whoever is to move takes the action;
 - ``{expect: {...}}``: values that must hold at this point;
+- ``{offers: [...], does_not_offer: [...]}``: actions the engine must / must not list as
+  legal at this point (the text it lists them by; an action it accepts when typed need not
+  be listed, so this pins the list a player is shown);
 - any other key is offered to the game (``Game.scenario_step``), e.g. a worked
   example stating what an Event did.
 
@@ -54,6 +57,9 @@ from .errors import ScenarioError, WorkbenchError
 from .game import Game, resolve_seat
 
 STEP_KEYS = {"player", "do", "illegal", "expect", "note", "because"}
+#: the step keys stating which actions the engine lists as legal now (``Game.format_action`` of
+#: ``State.legal_actions``): each one named must be listed / none of them may be
+OFFER_KEYS = ("offers", "does_not_offer")
 #: the ``setup`` key stating the card values a scenario relies on (see
 #: :func:`stated_pool_game`); read here, never passed to the game
 CARDS_KEY = "cards"
@@ -371,6 +377,8 @@ class ScenarioRunner:
         line = _describe(raw)
         if "expect" in raw and len(set(raw) - {"note", "because"}) == 1:
             return self._expect(state, raw["expect"], number, result, line)
+        if set(raw) & set(OFFER_KEYS) and not set(raw) - set(OFFER_KEYS) - {"note", "because"}:
+            return self._offers(state, raw, number, result, line)
         player, action, illegal = None, None, bool(raw.get("illegal", False))
         if "do" in raw:
             player, action = raw.get("player"), raw["do"]
@@ -430,6 +438,19 @@ class ScenarioRunner:
             self.game.scenario_skip(state, action)
         except WorkbenchError:
             pass
+
+    def _offers(self, state, raw: Mapping, number, result: ScenarioResult, line: str) -> bool:
+        listed = {self.game.format_action(state, a).lower() for a in state.legal_actions()}
+        stop = False
+        for key in OFFER_KEYS:
+            named = raw.get(key) or []
+            if not isinstance(named, list):
+                raise TypeError(f"{key} is a list of actions")
+            for text in named:
+                if (str(text).lower() in listed) != (key == "offers"):
+                    what = "is not listed as legal" if key == "offers" else "is listed as legal"
+                    stop = self._fail(result, Divergence(number, "value", f"{text!r} {what}", line=line)) or stop
+        return stop
 
     def _expect(self, state, expect: Mapping, number, result: ScenarioResult, line: str) -> bool:
         seats = expect.get(SEEN_BY) if isinstance(expect, Mapping) else None

@@ -10,8 +10,8 @@ setups and stops at the first difference:
   engine's) as the ``expect``;
 - the mutant refuses the action the real engine took: the steps up to and with it (the
   scenario fails on the mutant at that step);
-- the mutant offers an action the real engine refuses: the steps so far and that action
-  marked ``illegal: true``.
+- the mutant lists an action as legal that the real engine does not, or the other way
+  round: the steps so far and a ``does_not_offer`` / ``offers`` step naming it.
 
 The proposal is checked both ways before it is written: it must fail with the mutant planted
 and pass on the real engine. A survivor for which the search finds no difference is listed
@@ -112,9 +112,7 @@ def _expect_of(reference: dict, diffs) -> dict:
     return out
 
 
-def _step(player, text: str, illegal: bool = False) -> dict:
-    if illegal:
-        return {"player": player, "do": text, "illegal": True} if player else {"do": text, "illegal": True}
+def _step(player, text: str) -> dict:
     return {player: text} if player else {"do": text}
 
 
@@ -146,8 +144,12 @@ def _search(game, traces: list[dict]) -> dict:
                                    f"({type(exc).__name__})"}
             extra = [a for a in legal if a not in set(step["legal"])]
             if extra:
-                return {**base, "steps": done + [_step(player, extra[0], illegal=True)], "expect": None,
-                        "summary": f"the mutant allows {extra[0]!r} at step {i}"}
+                return {**base, "steps": done + [{"does_not_offer": [extra[0]]}], "expect": None,
+                        "summary": f"the mutant lists {extra[0]!r} as legal at step {i}"}
+            missing = [a for a in step["legal"] if a not in set(legal)]
+            if missing:
+                return {**base, "steps": done + [{"offers": [missing[0]]}], "expect": None,
+                        "summary": f"the mutant does not list {missing[0]!r} as legal at step {i}"}
             try:
                 state.apply_action(game.coerce_action(state, text))
             except Exception as exc:
