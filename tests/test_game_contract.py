@@ -258,7 +258,8 @@ def test_scenario_files_load(game):
             played = game if stated is None else stated_pool_game(game, stated)
             played.scenario_state(setup)
         except WorkbenchError as exc:  # a scenario that checks a refusal of its own setup
-            assert data.get("expect_error") or "error" in str(data), f"{path.name}: {exc}"
+            assert data.get("expect_refused") or data.get("expect_error") or "error" in str(data), \
+                f"{path.name}: {exc}"
 
 
 def test_drawing_is_a_figure_or_none(game):
