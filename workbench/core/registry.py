@@ -98,6 +98,10 @@ def refresh() -> None:
     _PLUGINS = None
     _LOADED.clear()
     _BROKEN.clear()
+    # pools read before hold instances of the classes imported then: a plugin imported
+    # again (a test's scaffold, a reinstalled package) must not meet its old pool
+    from .cards import forget
+    forget()
     metadata_cache = getattr(importlib, "invalidate_caches", None)
     if metadata_cache:
         metadata_cache()
