@@ -26,13 +26,18 @@ def tiny(request, monkeypatch):
     from workbench.commands.new_game import write_package
     before = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
     dest = request.getfixturevalue("scaffolded")   # written after the status is taken
+    from workbench.core.cards import forget
     monkeypatch.syspath_prepend(str(dest))
     registry.refresh()
+    # each test imports the package afresh: a pool cached by an earlier test holds
+    # the earlier import's classes, which the kit's snapshots (pickle) cannot name
+    forget()
     yield dest
     for name in [m for m in sys.modules if m == "tiny_market" or m.startswith("tiny_market.")]:
         sys.modules.pop(name)
     monkeypatch.undo()
     registry.refresh()
+    forget()
     after = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
     assert after == before, "new-game or the commands on it changed the workbench's files"
     assert write_package  # the helper the command uses is importable on its own
