@@ -128,7 +128,7 @@ def hunt(game, played: Played, settings: HuntSettings, *, backend: str = "pool",
     # a card's hint: its takers' mean edge, shrunk toward 0 when few games took it
     cards = [(c, sum(v) / len(v) * min(1.0, len(v) / 8)) for c, v in edges.items()]
     kinds = probe_kinds(game, played)
-    stall = [k for k in kinds if k in set(getattr(game, "passing_kinds", ()) or ())]
+    stall = [k for k in kinds if k in {p.lower() for p in game.passing_kinds}]
     arms = arms_for(cards, kinds, stall_kinds=stall, card_limit=s.card_limit)
     roles = sorted({r for row in played.rows["screen"][BASELINE].values() for r in row.roles if r})
     hyps = hypotheses_for(arms, played.players, roles, s.margins, sorted(edges))
