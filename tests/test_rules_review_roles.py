@@ -154,3 +154,62 @@ def test_two_items_of_one_list_are_not_planted_as_a_trade():
                                                                          "Agent"])]
     assert not any("'Fundraise'" in n and "'Import'" in n for n in notes)
     assert any("'Hire'" in n and "'Agent'" in n for n in notes)
+
+
+def test_list_items_with_their_own_articles_are_not_planted_as_a_trade():
+    rng = random.Random(5)
+    notes = [n for _, n in MUTATORS["placeholder-roles"]("When hiring (as an Employee, a Partner or a Patent), pay "
+                                                         "the Agent.", "en", rng,
+                                                         glossary_words=["Employee", "Partner", "Patent", "Agent"])]
+    assert not any("'Employee'" in n and "'Partner'" in n for n in notes)
+    assert any("'Employee'" in n and "'Agent'" in n for n in notes)
+    notes = [n for _, n in MUTATORS["placeholder-roles"]("Minden Ügynök és minden Gyár egy jelenlét.", "hu", rng,
+                                                         glossary_words=["Ügynök", "Gyár"])]
+    assert not any("'Ügynök'" in n and "'Gyár'" in n for n in notes)
+
+
+def test_a_table_is_aligned_row_by_row():
+    from workbench.rules.meaning import aligned_sentences
+    src = "| 🌟Meaning | Outcome |\n| --- | --- |\n| 0 | Collapse. Nothing holds. |\n| 1 | Critical. It holds; barely. |"
+    # the last row says in one sentence what its source says in two: the other rows still pair
+    tr = "| 🌟Értelem | Kimenet |\n| --- | --- |\n| 0 | Összeomlás. Semmi sem tart. |\n| 1 | Kritikus, épp hogy tart. |"
+    units = aligned_sentences(src, "en", tr, "hu")
+    pairs = {(x.strip("| "), y.strip("| ")) for x, y in units}
+    assert ("0 | Collapse.", "0 | Összeomlás.") in pairs and ("Nothing holds.", "Semmi sem tart.") in pairs
+    assert ("Critical. It holds; barely.", "Kritikus, épp hogy tart.") in pairs
+
+
+def test_a_term_turned_from_source_to_goal_is_caught():
+    from workbench.rules.roles import role_flips
+    en = "Take 2 🎟️Tokens from the 🌀Pool."
+    assert role_flips(en, "en", "Vegyél el 2 🎟️Zsetont a 🌀Készletből.", "hu") == []
+    assert role_flips(en, "en", "Vegyél el 2 🎟️Zsetont a 🌀Készletbe.", "hu") == [("icon:🌀", "source", "goal")]
+    assert role_flips(en, "en", "Vegyél el 2 🎟️Zsetont a 🌀Készletnek.", "hu") == [("icon:🌀", "source", "dative")]
+
+
+def test_half_a_trade_of_roles_is_caught_and_a_list_is_not():
+    from workbench.rules.roles import role_trades
+    hu = "Amíg az 🌟Értelem 3 vagy kevesebb, az 💬Érintkezés nem ad 🛡️Életerőt."
+    bases = frozenset({"értelem", "érintkezés", "életerő"})
+    ok = "While 🌟Meaning is 3 or lower, 💬Touchpoint gives no 🛡️Vitals."
+    assert role_trades(hu, "hu", ok, "en", bases) == []
+    assert role_trades(hu, "hu", "While 🌟Meaning is 3 or lower, 🛡️Vitals gives no 💬Touchpoint.", "en", bases)
+    # a list item after a comma reads as a subject in English: no trade with its neighbour
+    en = "Results cost 🌟Meaning, but they can also touch 🛡️Vitals, 🎟️Tokens or other parts."
+    hu = "Az eredmény 🌟Értelembe kerül, de érintheti az 🛡️Életerőt, a 🎟️Zsetonokat vagy más részeket."
+    assert role_trades(en, "en", hu, "hu", frozenset(), frozenset({"életerőt"})) == []
+
+
+def test_a_trade_in_a_short_sentence_is_found_and_a_moved_clause_is_not():
+    from workbench.rules.roles import order_trade
+    # (Heat, Agent, Heat, Market, Splay): one longest common order keeps the first Heat's
+    # partner, so every pair is tried in a sentence of a few terms
+    assert set(order_trade(tuple("HAHMS"), tuple("HASMH"))) == {"H", "S"}
+    # a "when" clause moved behind the main clause moves a block of terms: no trade
+    assert order_trade(tuple("TLPL"), tuple("PLTL")) is None
+
+
+def test_everyone_become_someone_is_caught():
+    src = "Everyone is dealt 2 ideas."
+    assert not _findings(src, "Mindenki 2 ötletet kap.", "en", "hu")
+    assert _findings(src, "Valaki 2 ötletet kap.", "en", "hu")

@@ -278,7 +278,30 @@ def aligned_sentences(src: str, src_lang: str, tr: str, tr_lang: str) -> list[tu
     """The sentences of ``src`` and ``tr`` paired by position when both have as many
     (a translation keeps its source's sentences in nearly every bundled clause: 412 of
     486 pairs), else the whole texts as one pair: a count compared per sentence is not
-    hidden by the same word elsewhere in the clause."""
+    hidden by the same word elsewhere in the clause. Where both have as many lines (a
+    table, a list: a translator keeps its rows), each pair of lines is aligned on its
+    own, by sentence, else by table cell, else as one pair: one row that says in two
+    sentences what its source says in one neither merges the whole table into one unit
+    nor, with another row that does the opposite, pairs the sentences of every row after
+    it wrongly."""
+    if "\n" not in src or "\n" not in tr:
+        return _aligned_whole(src, src_lang, tr, tr_lang)
+    a = [x for x in src.split("\n") if x.strip()]
+    b = [y for y in tr.split("\n") if y.strip()]
+    if len(a) != len(b) or len(a) < 2:
+        return _aligned_whole(src, src_lang, tr, tr_lang)
+    out: list[tuple[str, str]] = []
+    for x, y in zip(a, b):
+        units = _aligned_whole(x, src_lang, y, tr_lang)
+        if len(units) == 1 and x.lstrip().startswith("|") and y.lstrip().startswith("|"):
+            cx, cy = [c for c in x.split("|") if c.strip()], [c for c in y.split("|") if c.strip()]
+            if len(cx) == len(cy) > 1:
+                units = [u for c, d in zip(cx, cy) for u in _aligned_whole(c.strip(), src_lang, d.strip(), tr_lang)]
+        out += units
+    return out
+
+
+def _aligned_whole(src: str, src_lang: str, tr: str, tr_lang: str) -> list[tuple[str, str]]:
     from .review_checks.sentences import sentences, statements
     a, b = split_sentences(src), split_sentences(tr)
     # (and as many sentences read with ordinals: "a IV. Korszak" is one sentence there)

@@ -588,8 +588,11 @@ def _ends_vowel(word: str) -> bool:
     return word[-1:].lower() in "aáeéiíoóöőuúüű"
 
 
+# (each item may open with its own article or quantifier: "an Employee, a Syndication",
+# *minden Ügynök és minden Létesítmény*)
 _LIST_JOIN = re.compile(r"(?:[^,.;:()\[\]!?]{0,40}?(?:,\s*(?:(?:and|or|és|vagy|valamint)\s+)?|"
-                        r"\s+(?:and|or|és|vagy|valamint)\s+))+", re.I)
+                        r"\s+(?:and|or|és|vagy|valamint)\s+))+(?:(?:a|an|the|az|egy|each|every|minden)\s+)?",
+                        re.I)
 
 
 def _listed_together(between: str, tail_a: str, tail_b: str) -> bool:
@@ -908,9 +911,13 @@ def findings_of(pair: ClausePair, tr: str, cache: dict) -> set[tuple[str, str]]:
                             heading=pair.heading)
 
 
-def measure(games: list[str], *, seed: int = 2038, per_kind: int | None = 200) -> dict[str, KindResult]:
+def measure(games: list[str], *, seed: int = 2038, per_kind: int | None = 200,
+            only: Iterable[str] | None = None) -> dict[str, KindResult]:
     """Plant mistakes and rewordings over ``games`` and review each; at most
-    ``per_kind`` variants of each kind (sampled with ``seed``; None for all)."""
+    ``per_kind`` variants of each kind (sampled with ``seed``; None for all). ``only``
+    reviews just those kinds: every kind is still planted and sampled, so a kind's
+    figure is the one a full run gives."""
+    only = set(only) if only else None
     pairs = [p for g in games for p in bundled_pairs(g)]
     rng = random.Random(seed)
     results: dict[str, KindResult] = {}
@@ -924,6 +931,8 @@ def measure(games: list[str], *, seed: int = 2038, per_kind: int | None = 200) -
         for kind, items in by_kind.items():
             if per_kind is not None and len(items) > per_kind:
                 items = rng.sample(items, per_kind)
+            if only is not None and kind not in only:
+                continue
             res = results.setdefault(kind, KindResult(kind))
             for v in items:
                 bkey = (v.pair.game, v.pair.clause, v.pair.src_lang)

@@ -522,6 +522,73 @@ def role_trades(src: str, src_lang: str, tr: str, tr_lang: str, src_bases: froze
         y = next((r for r in sv if any(_compatible(r, z, base_lang(src_lang)) for z in tu)), None)
         if x and y and x != y:
             out.append((u, v, x, y))
+    # half a trade: two terms named once, v in a role its source does not allow, u in one
+    # its source allows, and each in the role the other's source gives ("💬Touchpoint gives
+    # no 🛡️Vitals" / "🛡️Vitals gives no 💬Touchpoint" where the source has *az 💬Érintkezés nem
+    # ad 🛡️Életerőt*: a Hungarian nominative may render an English object, so only Vitals,
+    # an accusative become a subject, is off)
+    sl = base_lang(src_lang)
+    for u, v in itertools.permutations([k for k in keys if len(ra[k]) == 1], 2):
+        (su, tu), (sv, tv) = left[u], left[v]
+        if su or tu or not (sv and tv) or any({w, t} == {u, v} for w, t, *_ in out) or \
+                _listed(src, u, v) or _listed(tr, u, v):
+            continue
+        x, y, xu, yv = ra[u][0], ra[v][0], rb[u][0], rb[v][0]
+        if x and y and xu and yv and x != y and _compatible(x, yv, sl) and _compatible(y, xu, sl):
+            out.append((u, v, x, y))
+    return out
+
+
+_LIST_GAP = re.compile(r"[\s,]*(?:(?:and|or|és|vagy|valamint|a|az|the|an)\s+)*", re.I)
+
+
+def _listed(text: str, u: str, v: str) -> bool:
+    """Do the first ``u`` and ``v`` of ``text`` stand next to each other in a list (only a
+    comma, "and", "or" or an article between)? A list item after a comma reads as a
+    subject in English ("touch 🛡️Vitals, 🎟️Tokens or ...") and has no role of its own."""
+    places = {}
+    for pos, key in term_places(text):
+        places.setdefault(key, pos)
+    if u not in places or v not in places:
+        return False
+    x, y = sorted((places[u], places[v]))
+    # (from the end of the first term's word to the second's icon or placeholder)
+    between = re.sub(r"[^\w\s,]+$", "", re.sub(r"^\S+", "", text[x:y], count=1))
+    return bool(_LIST_GAP.fullmatch(between))
+
+
+# a term's role turned round: where it comes from become where it goes ("from the 🌈Pattern
+# Prism" / *a 🌈Mintaprizmába*), or whom it is given to (*a 👤Játékosnak*). Pairs of (English
+# role, Hungarian role); none stands for one term named once on both sides of the 486 bundled
+# sentence pairs, where every other pair of roles a translator uses does (a subject said as
+# *-tól* in a passive, "through X" / *X-ből*)
+_OPPOSED = {("source", "goal"), ("source", "dative"), ("goal", "source")}
+
+
+def role_flips(src: str, src_lang: str, tr: str, tr_lang: str, src_bases: frozenset = frozenset(),
+               tr_bases: frozenset = frozenset()) -> list[tuple[str, str, str]]:
+    """``(term, source role, translation role)`` for a term of one sentence that stands in
+    the opposite role (see :data:`_OPPOSED`) and in no role its source gives it, named as
+    often on both sides."""
+    sl, tl = base_lang(src_lang), base_lang(tr_lang)
+    if sl == tl:
+        return []
+    ra: dict[str, list[str]] = {}
+    rb: dict[str, list[str]] = {}
+    for k, r in grammatical_roles(src, src_lang, src_bases):
+        ra.setdefault(k, []).append(r)
+    for k, r in grammatical_roles(tr, tr_lang, tr_bases):
+        rb.setdefault(k, []).append(r)
+    out = []
+    for k in ra:
+        if k not in rb or len(ra[k]) != len(rb[k]):
+            continue
+        su, tu = _unmatched(ra[k], rb[k], sl)
+        for x in su:
+            y = next((y for y in tu if ((x, y) if sl == "en" else (y, x)) in _OPPOSED), None)
+            if y:
+                out.append((k, x, y))
+                break
     return out
 
 
@@ -549,6 +616,7 @@ def _lcs(a: list, b: list) -> tuple[int, set[int]]:
 # a sentence with more terms than this is judged as a whole only by the other checks (the
 # search below tries each pair of terms out of order)
 ORDER_MAX_TERMS = 40
+ORDER_ALL_PAIRS = 8
 
 
 def written_terms(forms: tuple) -> tuple[re.Pattern, dict[str, int]] | None:
@@ -598,12 +666,36 @@ def order_trade(a: tuple, b: tuple) -> tuple[str, str] | None:
     # (only the terms one longest common order leaves out are tried: trying every pair also
     # puts back a Hungarian nested phrase, "the Palette of the Players of the Initiative" /
     # *a Kezdeményezés Játékosainak Palettája*, which a bundled sentence has)
-    off = [j for j in range(len(b)) if j not in on]
+    # In a sentence of a few terms every pair is tried: the one longest common order
+    # chosen may hold one of the two traded terms ("an Agent on a black Heat, in the Market
+    # or in the Splay" become "... Splay, ... Heat": Agent, Heat kept and Splay, Market left
+    # out), and a few terms leave a translator little room to reorder; the bundled
+    # sentences that come back by two on some pair all name more than ORDER_ALL_PAIRS terms
+    off = [j for j in range(len(b)) if j not in on] if len(b) > ORDER_ALL_PAIRS else list(range(len(b)))
     for x, y in itertools.combinations(off, 2):
         if b[x] == b[y]:
             continue
         c = list(b)
         c[x], c[y] = c[y], c[x]
         if _lcs(a, c)[0] >= base + 2:
-            return b[y], b[x]
+            # a clause moved to the other end of its sentence moves one block of terms,
+            # which may look like a trade where a term is named twice ("When every 🎟️Token
+            # box ... a 🪪Layer ..., a 👤Player who has that 🪪Layer may" with the "when"
+            # clause moved behind): one block moved is a reordering, not a trade
+            return None if _one_block_moved(a, b) else (b[y], b[x])
     return None
+
+
+def _one_block_moved(a: list, b: list) -> bool:
+    """Is ``b`` ``a`` with one run of consecutive items moved elsewhere?"""
+    n = len(a)
+    if n != len(b) or sorted(map(str, a)) != sorted(map(str, b)):
+        return False
+    for i in range(n):
+        for j in range(i + 1, n + 1):
+            rest = a[:i] + a[j:]
+            block = a[i:j]
+            for k in range(len(rest) + 1):
+                if k != i and rest[:k] + block + rest[k:] == b:
+                    return True
+    return False

@@ -9,8 +9,8 @@ import functools
 import re
 
 from ..meaning import aligned_sentences
-from ..roles import (bound_changes, clause_swap, frequency_added, order_trade, people_role_changes, role_trades,
-                     scope_change, term_sequence, written_terms)
+from ..roles import (bound_changes, clause_swap, frequency_added, order_trade, people_role_changes, role_flips,
+                     role_trades, scope_change, term_sequence, written_terms)
 from .base import ClauseCheck, Pair
 
 _BOUND_WORDS = {"min": "at least", "max": "at most", "exact": "exactly"}
@@ -52,6 +52,13 @@ class ClauseRolesCheck(ClauseCheck):
                 out.append((f"roles {u} / {v}",
                             f"sentence {i}: in the source {u} is the {ru} and {v} the {rv}; the translation gives "
                             "each the other's role: check who does what to whom"))
+        traded = {k for d, _ in out if d.startswith("roles ") for k in d[6:].split(" / ")}
+        for i, (x, y) in enumerate(units, 1):
+            for k, ra, rb in role_flips(x, p.src_lang, y, p.tr_lang, src_bases, tr_bases):
+                if k not in traded:
+                    out.append((f"role {k}: {ra} -> {rb}",
+                                f"sentence {i}: in the source {k} is the {ra}, in the translation the {rb}: check "
+                                "from whom to whom"))
         for i, (x, y) in enumerate(units, 1):
             for change in people_role_changes(x, p.src_lang, y, p.tr_lang):
                 out.append((f"people {change}", f"sentence {i}: {change} (who gives, who receives): check who does "
