@@ -45,7 +45,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("native",),                               # the optional compiled build: standard library only
     ("workbench", "build_native", "core"),     # the game contract, files, registry, bots
     ("rules", "sim", "graphs", "testing"),     # rulebook model; batch play; card graphs; conformance kit
-    ("print", "tweak", "tabletop"),            # printing; live-tweak sessions; the table drawing from an observation
+    ("print", "tweak", "tabletop", "mutation"),  # printing; live-tweak sessions; the table drawing; mutation score
     ("rooms", "balance", "interop", "callgrind", "hunt"),  # playtest rooms; auto-balancing; OpenSpiel, sheets; callgrind; hunts
     ("bench", "bench_table"),                  # the measurements of `workbench bench`; their README table
     ("dashboard",),                            # the Panel pages

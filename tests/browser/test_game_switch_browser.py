@@ -1,5 +1,5 @@
-"""Every dashboard page names its own game: on each page with a game selector,
-choosing another game changes the page's title, its selector and what it draws,
+"""Every dashboard page names its own game: each page opens with content (not
+blank), and on each page with a game selector, choosing another game changes the page's title, its selector and what it draws,
 and nothing of the game before is left on screen (a card name in a box, a title,
 a rules text). While it switches, the page says so: its progress line names
 the game it loads (sampled on every frame, as a person would see it). The Rules
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from page_checks import shows_content
 from playwright.sync_api import expect
 
 #: pages with a game selector
@@ -121,10 +122,15 @@ def test_every_page_switches_games_whole(ui, console_errors):
         holder = page.locator(f".page-{tab.lower()}").first
         title = page.locator(f".page-title-{tab.lower()}").first
         expect(title.locator("h2")).to_contain_text(tab)
+        # no blank page: its text, and the pages that draw show their drawing
+        shows_content(page, tab)
         select, options = _selector(holder, names)
         shown = [o for o in options if o in names.values() or o in names]
         assert len(shown) >= 2 or tab == "Board", (tab, options)
-        for option in reversed(shown):   # the last first: every page starts on the first
+        # every page starts on the first game: to the last and back again, so each
+        # direction of a switch leaves nothing of the game before (the games between
+        # are drawn by each page's own tests and the scaffolded game's)
+        for option in dict.fromkeys([shown[-1], shown[0]]):
             wanted = names.get(option, option)
             switching = option != select.input_value() and names.get(select.input_value()) != option
             page.evaluate("() => window.__said.clear()")

@@ -1,4 +1,5 @@
-"""``workbench check``: card data, scenarios, Python checks, the clause table and the errata."""
+"""``workbench check``: card data, scenarios, Python checks, the clause table and the errata;
+with ``--mutants``, the mutation score of one game's checks (:mod:`workbench.mutation`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,19 @@ def add_parser(sub) -> None:
                                    "errata found by replaying worked examples. Exits 1 on any failure.")
     p.add_argument("game", nargs="?", default=None, help="one game id (default: all games)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    m = p.add_argument_group("mutation score (--mutants)")
+    m.add_argument("--mutants", action="store_true",
+                   help="plant mutants in the game's rules modules and report how many its checks kill, per "
+                        "module and per clause, with every survivor")
+    m.add_argument("--budget", type=int, default=300, metavar="N",
+                   help="mutants sampled from all of the rules modules' (default 300; 0: all of them)")
+    m.add_argument("--mutant-seed", type=int, default=1, metavar="S", help="seed of the sample (default 1)")
+    m.add_argument("--workers", type=int, default=None, metavar="K", help="processes (default: every core)")
+    m.add_argument("--propose", default=None, metavar="DIR",
+                   help="search play for a position where each survivor differs from the real engine and write "
+                        "it to DIR as a scenario")
+    m.add_argument("--games", type=int, default=12, metavar="G",
+                   help="seeded random and greedy games searched per survivor with --propose (default 12)")
     p.add_argument("--conformance", action="store_true",
                    help="also run the shipped conformance kit (workbench.testing) on each game: the contract, "
                         "observation leaks over determinize samples, sampling, options, round trips")
@@ -29,6 +43,10 @@ def run(args) -> int:
             raise WorkbenchError(f"unknown game {args.game!r}{suggest(args.game, ids)}; choose one of "
                                  + ", ".join(ids))
         ids = [args.game]
+    if args.mutants:
+        if args.game is None:
+            raise WorkbenchError("--mutants scores one game: name it (workbench check GAME --mutants)")
+        return run_mutants(args)
     reports = check_report(ids)
     if args.conformance:
         for rep in reports:
@@ -43,6 +61,36 @@ def run(args) -> int:
     return 1 if failures else 0
 
 
+def run_mutants(args) -> int:
+    """Exit 0 when the run finished (whatever the score: it is a measure, not a check)."""
+    import sys
+
+    from workbench.core.errors import WorkbenchError
+    from workbench.mutation.report import format_run, to_dict
+    from workbench.mutation.run import run_mutants as run_all
+
+    if args.budget < 0:
+        raise WorkbenchError(f"--budget must be 0 (all) or more, not {args.budget}")
+    if args.workers is not None and args.workers < 1:
+        raise WorkbenchError(f"--workers must be 1 or more, not {args.workers}")
+
+    def progress(done: int, total: int, outcome) -> None:
+        if not args.json and (done % 25 == 0 or done == total):
+            print(f"  {done}/{total} mutants run", file=sys.stderr, flush=True)
+
+    if args.propose is not None:  # refused before the long run, not after it
+        from workbench.core import storage
+        storage.make_folder(args.propose, "--propose")
+    result = run_all(args.game, budget=args.budget or None, seed=args.mutant_seed, workers=args.workers,
+                     progress=progress)
+    if args.propose is not None:
+        from workbench.mutation.propose import propose_all
+        propose_all(result, args.propose, games=args.games, workers=args.workers)
+    if args.json:
+        emit_json(to_dict(result))
+    else:
+        print(format_run(result))
+    return 0
 def add_conformance(rep) -> None:
     """The kit's checks on the report's game, one ``conformance`` check each
     (a failing one counts as a failure of ``workbench check``)."""

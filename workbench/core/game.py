@@ -253,6 +253,10 @@ class Game(abc.ABC):
     #: the cards a new player learns first: which card kind the Cards page opens on
     #: (None: the catalogue's first)
     first_card_kind: ClassVar[str | None] = None
+    #: the modules of the game's package that hold its rules, which ``workbench check
+    #: --mutants`` plants mutants in (names relative to the package); None: the modules its
+    #: ``compiled.txt`` lists, less ``evaluation`` (a bot's judgement, not a rule)
+    rules_modules: ClassVar[tuple[str, ...] | None] = None
 
     # -- cards a designer adds, duplicates and deletes (issue 26; the Cards page,
     # workbench.tweak.card_ops) ---------------------------------------------------

@@ -17,8 +17,24 @@ Step forms:
 - ``{player: Alex, do: donate, illegal: true}``: the action must be refused;
 - ``{do: gather 2E}``: whoever is to move takes the action;
 - ``{expect: {...}}``: values that must hold at this point;
+- ``{offers: [...], does_not_offer: [...]}``: actions the engine must / must not list as
+  legal at this point (the text it lists them by; an action it accepts when typed need not
+  be listed, so this pins the list a player is shown);
 - any other key is offered to the game (``Game.scenario_step``), e.g. a worked
   example stating what an Event did.
+
+Three kinds state what a position and steps cannot:
+
+- ``expect_refused: true`` (or a text the refusal must contain): the ``setup`` itself is one
+  the rules forbid (a player count outside the range, a variant that needs another count),
+  and the game must refuse it;
+- ``seen_by: {Alex: {...}}`` inside any ``expect``: what that seat's observation
+  (``Game.observation``, the view a playtest seat receives) shows; the value ``not shown``
+  says a key must be missing from that view;
+- ``over_seeds: {seeds: N, key: PATH, takes: [...]}``: a choice the rules make at random.
+  The scenario runs once per seed 1..N (its ``setup.seed`` replaced), each run must pass,
+  and the observed value at ``PATH`` (dotted: ``players.Alex.secret``) must take every listed
+  value at least once and no other. A choice fixed instead is a ``setup`` key of the game.
 
 Strict mode stops at the first failure. Report mode (``--report``) records every
 divergence and goes on: an illegal step is skipped, and a value that differs is
@@ -41,6 +57,9 @@ from .errors import ScenarioError, WorkbenchError
 from .game import Game, resolve_seat
 
 STEP_KEYS = {"player", "do", "illegal", "expect", "note", "because"}
+#: the step keys stating which actions the engine lists as legal now (``Game.format_action`` of
+#: ``State.legal_actions``): each one named must be listed / none of them may be
+OFFER_KEYS = ("offers", "does_not_offer")
 #: the ``setup`` key stating the card values a scenario relies on (see
 #: :func:`stated_pool_game`); read here, never passed to the game
 CARDS_KEY = "cards"
@@ -55,7 +74,15 @@ MAX_STEPS = 10_000
 _SHAPE = {"game": ((str,), "a game id"), "title": ((str,), "a line of text"),
           "checks": ((list,), "a list of clause ids"), "setup": ((dict,), "a mapping"),
           "steps": ((list,), "a list of steps"), "expect": ((dict,), "a mapping"),
-          "notes": ((str, list), "text"), "source": ((str, dict, list), "text")}
+          "notes": ((str, list), "text"), "source": ((str, dict, list), "text"),
+          "expect_refused": ((bool, str), "true or a text the refusal contains"),
+          "over_seeds": ((dict,), "a mapping: seeds, key, takes")}
+#: the ``expect`` key naming what each seat's own observation shows
+SEEN_BY = "seen_by"
+#: the value saying a key is missing from a seat's observation
+NOT_SHOWN = "not shown"
+#: the most seeds ``over_seeds`` may run
+MAX_SEEDS = 500
 
 
 @dataclass
@@ -164,6 +191,15 @@ def load_scenario(path: Path) -> dict:
         raise ScenarioError(f"{path}: 'checks' lists clause ids (text)")
     if len(data.get("steps") or []) > MAX_STEPS:
         raise ScenarioError(f"{path}: more than {MAX_STEPS} steps")
+    if data.get("expect_refused") not in (None, False) and (data.get("steps") or data.get("expect")):
+        raise ScenarioError(f"{path}: a scenario with expect_refused states a setup only (no steps, no expect)")
+    seeds = data.get("over_seeds")
+    if seeds is not None:
+        n, key, takes = seeds.get("seeds"), seeds.get("key"), seeds.get("takes")
+        if set(seeds) - {"seeds", "key", "takes"} or not isinstance(n, int) or isinstance(n, bool) \
+                or not 1 <= n <= MAX_SEEDS or not isinstance(key, str) or not isinstance(takes, list) or not takes:
+            raise ScenarioError(f"{path}: over_seeds is {{seeds: 1..{MAX_SEEDS}, key: a dotted state key, "
+                                "takes: [the values it must take]}")
     return data
 
 
@@ -196,6 +232,26 @@ def compare(expected: Any, observed: Any, path: str = "") -> list[tuple[str, Any
     return [] if expected == observed else [(path, expected, observed)]
 
 
+def seen_differences(expected: Any, view: Any, path: str) -> list[tuple[str, Any, Any]]:
+    """:func:`compare` for one seat's observation, where the value ``not shown`` says the
+    key must be missing from that view."""
+    if not isinstance(expected, Mapping) or not isinstance(view, Mapping):
+        return compare(expected, view, path)
+    out: list[tuple[str, Any, Any]] = []
+    lowered = {str(k).lower(): k for k in view}
+    for key, want in expected.items():
+        sub = f"{path}.{key}"
+        real = lowered.get(str(key).lower())
+        if isinstance(want, str) and want.lower() == NOT_SHOWN:
+            if real is not None:
+                out.append((sub, NOT_SHOWN, view[real]))
+        elif real is None:
+            out.append((sub, want, "<not observable>"))
+        else:
+            out.extend(seen_differences(want, view[real], sub))
+    return out
+
+
 def _reason(exc: BaseException) -> str:
     text = " ".join(str(exc).split())[:200]
     return f"{text} ({type(exc).__name__})" if text else type(exc).__name__
@@ -213,21 +269,80 @@ class ScenarioRunner:
         self.folder = folder
 
     def run(self, data: Mapping, file: str = "<scenario>") -> ScenarioResult:
+        if data.get("over_seeds") is not None:
+            return self._over_seeds(data, file)
         result = ScenarioResult(file=file, title=str(data.get("title", Path(file).stem)),
                                 game=self.game.id, checks=list(data.get("checks") or []))
         setup = dict(data.get("setup") or {})
         stated = result.stated_cards = setup.pop(CARDS_KEY, None)
+        refused = data.get("expect_refused")
         try:
             game = self.game if stated is None else stated_pool_game(self.game, stated, self.folder)
             state = game.scenario_state(setup)
         except WorkbenchError as exc:
+            if refused not in (None, False):
+                if isinstance(refused, str) and refused.lower() not in str(exc).lower():
+                    result.divergences.append(Divergence(0, "value", f"setup refused, but not for {refused!r}: "
+                                                                     f"{exc}", claimed=refused, actual=str(exc)))
+                return result
             result.divergences.append(Divergence(0, "error", f"setup: {exc}"))
             return result
         except MALFORMED as exc:
             result.divergences.append(Divergence(0, "error", f"setup cannot be read: {_reason(exc)}"))
             return result
+        if refused not in (None, False):
+            result.divergences.append(Divergence(0, "legal", "the setup was accepted but the rules forbid it"))
+            return result
         runner = self if game is self.game else ScenarioRunner(game, report=self.report, folder=self.folder)
         runner._play(state, data, result)
+        return result
+
+    def _over_seeds(self, data: Mapping, file: str) -> ScenarioResult:
+        """Run the scenario once per seed and compare the values its key takes with ``takes``."""
+        spec = data["over_seeds"]
+        result = ScenarioResult(file=file, title=str(data.get("title", Path(file).stem)),
+                                game=self.game.id, checks=list(data.get("checks") or []))
+        seen: list = []
+        for seed in range(1, spec["seeds"] + 1):
+            one = {k: v for k, v in data.items() if k != "over_seeds"}
+            one["setup"] = {**(data.get("setup") or {}), "seed": seed}
+            sub = ScenarioRunner(self.game, folder=self.folder)
+            res = ScenarioResult(file=file, title=result.title, game=self.game.id, checks=result.checks)
+            try:
+                setup = dict(one["setup"])
+                stated = setup.pop(CARDS_KEY, None)
+                game = self.game if stated is None else stated_pool_game(self.game, stated, self.folder)
+                state = game.scenario_state(setup)
+            except (WorkbenchError, *MALFORMED) as exc:
+                result.divergences.append(Divergence(0, "error", f"seed {seed}: setup: {exc}"))
+                return result
+            (sub if game is self.game else ScenarioRunner(game, folder=self.folder))._play(state, one, res)
+            if res.divergences:
+                d = res.divergences[0]
+                result.divergences.append(Divergence(d.step, d.kind, f"seed {seed}: {d.message}", d.claimed,
+                                                     d.actual, d.line))
+                return result
+            value: Any = game.observe(state)
+            for part in spec["key"].split("."):
+                lowered = {str(k).lower(): k for k in value} if isinstance(value, Mapping) else {}
+                if part.lower() not in lowered:
+                    result.divergences.append(Divergence(None, "error", f"over_seeds: {spec['key']} is not "
+                                                                        "observable"))
+                    return result
+                value = value[lowered[part.lower()]]
+            if value not in seen:
+                seen.append(value)
+            result.steps_run = len(data.get("steps") or [])
+        norm = lambda v: v.lower() if isinstance(v, str) else v
+        want = [norm(v) for v in spec["takes"]]
+        got = [norm(v) for v in seen]
+        missing = [v for v, w in zip(spec["takes"], want) if w not in got]
+        extra = [v for v, g in zip(seen, got) if g not in want]
+        if missing or extra:
+            result.divergences.append(Divergence(
+                None, "value", f"over {spec['seeds']} seeds {spec['key']} took {seen!r}"
+                + (f"; never {missing!r}" if missing else "") + (f"; also {extra!r}" if extra else ""),
+                claimed=spec["takes"], actual=seen))
         return result
 
     def _play(self, state, data: Mapping, result: ScenarioResult) -> None:
@@ -262,6 +377,8 @@ class ScenarioRunner:
         line = _describe(raw)
         if "expect" in raw and len(set(raw) - {"note", "because"}) == 1:
             return self._expect(state, raw["expect"], number, result, line)
+        if set(raw) & set(OFFER_KEYS) and not set(raw) - set(OFFER_KEYS) - {"note", "because"}:
+            return self._offers(state, raw, number, result, line)
         player, action, illegal = None, None, bool(raw.get("illegal", False))
         if "do" in raw:
             player, action = raw.get("player"), raw["do"]
@@ -322,8 +439,30 @@ class ScenarioRunner:
         except WorkbenchError:
             pass
 
+    def _offers(self, state, raw: Mapping, number, result: ScenarioResult, line: str) -> bool:
+        listed = {self.game.format_action(state, a).lower() for a in state.legal_actions()}
+        stop = False
+        for key in OFFER_KEYS:
+            named = raw.get(key) or []
+            if not isinstance(named, list):
+                raise TypeError(f"{key} is a list of actions")
+            for text in named:
+                if (str(text).lower() in listed) != (key == "offers"):
+                    what = "is not listed as legal" if key == "offers" else "is listed as legal"
+                    stop = self._fail(result, Divergence(number, "value", f"{text!r} {what}", line=line)) or stop
+        return stop
+
     def _expect(self, state, expect: Mapping, number, result: ScenarioResult, line: str) -> bool:
-        diffs = compare(expect, self.game.observe(state))
+        seats = expect.get(SEEN_BY) if isinstance(expect, Mapping) else None
+        if seats is not None:
+            expect = {k: v for k, v in expect.items() if k != SEEN_BY}
+        diffs = compare(expect, self.game.observe(state)) if expect else []
+        if seats is not None:
+            if not isinstance(seats, Mapping):
+                raise TypeError(f"{SEEN_BY} is a mapping of seat names to what each sees")
+            for who, want in seats.items():
+                view = self.game.observation(state, resolve_seat(state, str(who)))
+                diffs += seen_differences(want, view, f"{SEEN_BY}.{who}")
         if not diffs:
             return False
         for path, want, got in diffs:

@@ -558,7 +558,7 @@ def _unpaired(key: str, x: np.ndarray, y: np.ndarray) -> bool:
     own takers when the games taking it in both pools are fewer than
     :data:`PAIRED_TAKES` of the games taking it in either; else the pairs,
     which keep what the paired seeds share (the scores before the take, the
-    deal), so their interval is the narrower (a Pattern planted weaker at 4
+    deal), so their interval is the narrower (a card planted weaker at 4
     players, 150 greedy games: 38 games took it in both pools, 58 in either;
     the gain soon after the take -1.5 points, paired t -2.9, Welch -2.3)."""
     if key.partition(":")[0] not in TAKER_METRICS:

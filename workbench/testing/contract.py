@@ -329,7 +329,7 @@ def check_scenarios_load(game: Game, kit) -> list[str]:
             played = game if stated is None else stated_pool_game(game, stated)
             played.scenario_state(setup)
         except WorkbenchError as exc:  # a scenario that checks a refusal of its own setup
-            if not (data.get("expect_error") or "error" in str(data)):
+            if not (data.get("expect_refused") or data.get("expect_error") or "error" in str(data)):
                 out.append(f"{path.name}: {exc}")
     return out
 

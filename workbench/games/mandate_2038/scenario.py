@@ -165,9 +165,28 @@ def _set_player(s, seat: int, values: Mapping) -> None:
     p.cap_milestones = [t for t in r["capabilityMilestones"] if t <= p.capability]
 
 
+#: the modifiers a ``cost`` step may name, as :func:`costs.modified_cost` takes them
+COST_MODIFIERS = ("base", "replacement", "waived", "surcharges", "discounts")
+
+
 def step(game, state: MandateState, raw: Mapping) -> bool:
-    """Extra step kind: ``{stack: [cards]}`` puts Training cards on top of the deck
-    (first named is drawn first)."""
+    """Extra step kinds: ``{stack: [cards]}`` puts Training cards on top of the deck
+    (first named is drawn first); ``{cost: {base, replacement, waived, surcharges,
+    discounts}, is: N}`` states what a cost comes to under several modifiers at once, which
+    the order of the modifiers decides (the engine's own cost rule is asked)."""
+    if "cost" in raw:
+        from . import costs
+        mods, want = raw["cost"], raw.get("is")
+        if not isinstance(mods, Mapping) or set(mods) - set(COST_MODIFIERS) or "base" not in mods \
+                or isinstance(want, bool) or not isinstance(want, int):
+            raise ScenarioError("a cost step is {cost: {base: N, replacement: N, waived: true, surcharges: N, "
+                                "discounts: N}, is: N}")
+        got = costs.modified_cost(int(mods["base"]), waived=bool(mods.get("waived", False)),
+                                  replacement=None if mods.get("replacement") is None else int(mods["replacement"]),
+                                  surcharges=int(mods.get("surcharges", 0)), discounts=int(mods.get("discounts", 0)))
+        if got != want:
+            raise ScenarioError(f"cost: the engine makes it {got}, the scenario says {want}")
+        return True
     if "stack" in raw:
         top = [str(c) for c in raw["stack"]]
         rest = list(state.deck)

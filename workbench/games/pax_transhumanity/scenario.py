@@ -43,6 +43,11 @@ def observe(game, state: PaxState) -> dict:
         "regime": state.regime, "cutting_edge": cutting_edge(state.splay),
         "splay": [card for card, _, _ in state.splay],
         "bands": [band for _, band, _ in state.splay],
+        # each Splay card as the setup writes it: the side put down and whose Future Shock
+        # agent stands on each Heat square (null: none)
+        "splay_squares": [{"card": card, "down": band,
+                           "future_shock": [None if o is None else names[o] for o in owners]}
+                          for card, band, owners in state.splay],
         "market": {s: list(state.market[s]) for s in SPHERES},
         "deck_size": len(state.deck), "problems": dict(state.problems),
         "turn": names[state.turn], "round": state.round, "actions_left": state.actions_left,

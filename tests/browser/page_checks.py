@@ -1,0 +1,40 @@
+"""What the browser tests ask of any dashboard page: it is not blank (its text and,
+for the pages that draw, its drawings are on screen)."""
+
+from __future__ import annotations
+
+import time
+
+#: pages with a bokeh drawing on screen from the start, and how many
+DRAWN = {"Play": 0, "Cards": 1, "Graph": 1, "Board": 1}
+
+#: the visible text (characters) and drawn canvases inside a page holder,
+#: looking inside Panel's shadow roots
+CONTENT = """(host) => {
+    let text = 0, drawn = 0;
+    const walk = (node) => {
+        if (node.nodeType === Node.TEXT_NODE) {
+            const el = node.parentElement;
+            if (el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+                text += node.textContent.trim().length;
+            return;
+        }
+        if (node.tagName === 'CANVAS' && node.width > 0 && node.getClientRects().length) drawn += 1;
+        if (node.shadowRoot) walk(node.shadowRoot);
+        for (const child of node.childNodes) walk(child);
+    };
+    walk(host);
+    return [text, drawn];
+}"""
+
+
+def shows_content(page, name: str, timeout: float = 60) -> None:
+    """Page ``name`` is not blank: 200 characters of visible text or more, and its drawings drawn."""
+    holder = page.locator(f".page-{name.lower()}").first
+    deadline = time.monotonic() + timeout
+    while True:
+        text, drawn = holder.evaluate(CONTENT)
+        if text >= 200 and drawn >= DRAWN.get(name, 0):
+            return
+        assert time.monotonic() < deadline, f"the {name} page looks blank: {text} characters, {drawn} drawings"
+        page.wait_for_timeout(250)

@@ -1,0 +1,178 @@
+"""Mutation testing (``workbench check GAME --mutants``) and the scenario kinds it asked for.
+
+Quick by design: the operators and the planting run on a small module written here; the whole
+loop (sample, run the checks, propose a scenario for a survivor) runs on the scaffold's game
+with the mutants of one function. The full runs of the bundled games are ``workbench check
+GAME --mutants`` (docs/rules.md), never a test."""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+import textwrap
+
+import pytest
+
+from workbench.core.registry import get_game
+from workbench.core.scenario import ScenarioRunner
+from workbench.mutation.operators import apply, mutants, snippet
+
+SOURCE = textwrap.dedent('''
+    """A docstring is never mutated."""
+    LIMIT = 3
+
+
+    def cost(base: int, discount: int = 1) -> int:
+        """Never below zero."""
+        total = base - discount
+        if total < 0 and base > 0:
+            return 0
+        return max(total, 0)
+
+
+    class Track:
+        def bump(self, n):
+            self.value += n
+            record(self)
+
+
+    def record(x):
+        return x
+''')
+
+
+def test_operators_find_each_kind_and_skip_docstrings_and_defaults():
+    found = mutants(SOURCE, "m")
+    kinds = {m.operator for m in found}
+    assert kinds == {"compare", "arith", "constant", "boolean", "branch", "remove"}
+    assert all(m.line != 2 for m in found)                       # the docstring
+    assert not [m for m in found if m.line == 6 and m.operator == "constant"]  # the default value
+    assert {m.scope for m in found} == {"LIMIT", "cost", "Track.bump"}
+    for m in found:                                              # every mutant compiles and differs
+        mutated = ast.unparse(apply(SOURCE, m))
+        assert mutated != ast.unparse(ast.parse(SOURCE))
+        compile(apply(SOURCE, m), "m.py", "exec")
+    lt = next(m for m in found if m.change == "< -> <=")
+    assert snippet(SOURCE, lt) == ("if total < 0 and base > 0:", "if total <= 0 and base > 0:")
+
+
+def test_planting_changes_every_reference_and_only_in_the_child(tmp_path, monkeypatch):
+    from workbench.mutation.forks import fork_each
+    from workbench.mutation.plant import plant
+    (tmp_path / "mutmod_probe.py").write_text(SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import mutmod_probe
+    alias = mutmod_probe.cost                                    # a reference taken before planting
+    swap = next(m for m in mutants(SOURCE, "mutmod_probe") if m.change == "- -> +")
+    limit = next(m for m in mutants(SOURCE, "mutmod_probe") if m.scope == "LIMIT")
+    answers = {}
+
+    def job(m):
+        plant(m, SOURCE)
+        return {"cost": alias(5, 2), "limit": sys.modules["mutmod_probe"].LIMIT}
+
+    fork_each([("swap", lambda: job(swap), 30.0), ("limit", lambda: job(limit), 30.0)], 2,
+              lambda key, answer, _s: answers.__setitem__(key, answer))
+    assert answers == {"swap": {"cost": 7, "limit": 3}, "limit": {"cost": 3, "limit": 4}}
+    assert alias(5, 2) == 3 and mutmod_probe.LIMIT == 3        # the parent still runs the real code
+    sys.modules.pop("mutmod_probe")
+
+
+# -- the scenario kinds ----------------------------------------------------------------------
+
+def _run(game_id: str, data: dict) -> list:
+    return ScenarioRunner(get_game(game_id)).run({"game": game_id, **data}).divergences
+
+
+def test_expect_refused_passes_only_when_the_setup_is_refused():
+    assert _run("pax-transhumanity", {"setup": {"players": 5}, "expect_refused": True}) == []
+    assert _run("pax-transhumanity", {"setup": {"players": 5}, "expect_refused": "1 to 4"}) == []
+    wrong_reason = _run("pax-transhumanity", {"setup": {"players": 5}, "expect_refused": "no such text"})
+    assert wrong_reason and "not for" in wrong_reason[0].message
+    accepted = _run("pax-transhumanity", {"setup": {"players": 3}, "expect_refused": True})
+    assert accepted and "accepted" in accepted[0].message
+
+
+def test_seen_by_reads_each_seats_own_view():
+    setup = {"seed": 4, "players": ["Alex", "Brooke"], "start": "secret"}
+    own = {"seen_by": {"Alex": {"table": {"players": {"Alex": {"secret_offer": [
+        "green", "blue", "orange"]}}}}}}
+    assert _run("pax-transhumanity", {"setup": setup, "expect": own}) == []
+    peek = {"seen_by": {"Brooke": {"table": {"players": {"Alex": {"secret_offer": ["green", "blue", "orange"]}}}}}}
+    assert _run("pax-transhumanity", {"setup": setup, "expect": peek})
+    shown = {"seen_by": {"Alex": {"table": {"players": {"Alex": {"secret_offer": "not shown"}}}}}}
+    assert _run("pax-transhumanity", {"setup": setup, "expect": shown})
+
+
+def test_offers_pins_the_listed_legal_actions():
+    setup = {"seed": 4, "players": ["Alex", "Brooke"], "start": "secret"}
+    good = [{"offers": ["secret blue", "SECRET green"], "does_not_offer": ["secret yellow"]}]
+    assert _run("pax-transhumanity", {"setup": setup, "steps": good}) == []
+    bad = _run("pax-transhumanity", {"setup": setup, "steps": [{"offers": ["secret yellow"]},
+                                                               {"does_not_offer": ["secret blue"]}]})
+    assert [d.message for d in bad] == ["'secret yellow' is not listed as legal"]
+
+
+def test_over_seeds_needs_every_value_and_no_other():
+    base = {"setup": {"players": ["Alex", "Brooke", "Casey"]}}
+    assert _run("mandate-2038", {**base, "over_seeds": {"seeds": 8, "key": "initiative",
+                                                        "takes": ["Alex", "Brooke", "Casey"]}}) == []
+    short = _run("mandate-2038", {**base, "over_seeds": {"seeds": 8, "key": "initiative",
+                                                         "takes": ["Alex", "Brooke"]}})
+    assert short and "also" in short[0].message
+    never = _run("mandate-2038", {**base, "over_seeds": {"seeds": 8, "key": "initiative",
+                                                         "takes": ["Alex", "Brooke", "Casey", "Drew"]}})
+    assert never and "never" in never[0].message
+
+
+def test_the_cost_step_states_the_modifier_order():
+    setup = {"players": ["Alex", "Brooke"]}
+    assert _run("mandate-2038", {"setup": setup, "steps": [{"cost": {"base": 1, "surcharges": 2,
+                                                                     "discounts": 2}, "is": 1}]}) == []
+    assert _run("mandate-2038", {"setup": setup, "steps": [{"cost": {"base": 1, "surcharges": 2,
+                                                                     "discounts": 2}, "is": 2}]})
+
+
+# -- the whole loop on the scaffold's game ---------------------------------------------------
+
+@pytest.fixture
+def tiny(scaffolded, monkeypatch):
+    from workbench.core import registry
+    monkeypatch.syspath_prepend(str(scaffolded))
+    registry.refresh()
+    yield scaffolded
+    for name in [m for m in sys.modules if m == "tiny_market" or m.startswith("tiny_market.")]:
+        sys.modules.pop(name)
+    monkeypatch.undo()
+    registry.refresh()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="mutants run in forked children")
+def test_a_survivor_of_the_scaffold_gets_a_scenario_that_kills_it(tiny, tmp_path):
+    """The scaffold's one scenario never ends a game, so a planted change to how a game ends
+    survives; the proposed scenario, saved unchanged, fails on the mutant and passes on the
+    real engine."""
+    from workbench.core.scenario import run_file
+    from workbench.mutation.forks import fork_each
+    from workbench.mutation.plant import plant
+    from workbench.mutation.propose import propose_all
+    from workbench.mutation.run import run_mutants
+
+    def only_finish(m):
+        return m.scope == "_finish" and m.operator == "compare"
+
+    run = run_mutants("tiny-market", budget=None, seed=1, workers=2, select=only_finish)
+    assert run.outcomes and all(o.mutant.scope == "_finish" for o in run.outcomes)
+    survivors = [o for o in run.outcomes if o.status in ("survived", "unreached")]
+    assert survivors, "the scaffold's scenarios were expected to miss how a game ends"
+    propose_all(run, tmp_path / "proposed", games=1, workers=2)
+    written = [o for o in survivors if o.proposal and o.proposal.get("file")]
+    assert written
+    o = written[0]
+    assert run_file(o.proposal["file"]).passed                   # the real engine
+    source = open(sys.modules[o.mutant.module].__file__, encoding="utf-8").read()
+    verdict = {}
+    fork_each([(0, lambda: (plant(o.mutant, source), run_file(o.proposal["file"]).passed)[1], 60.0)], 1,
+              lambda _k, answer, _s: verdict.__setitem__("passed", answer))
+    assert verdict["passed"] is False                            # the mutant
