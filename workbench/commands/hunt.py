@@ -77,7 +77,8 @@ def run(args) -> int:
     margins = _margins(args.margin)
     if args.budget < 1 or args.seconds <= 0:
         raise WorkbenchError("--budget and --seconds must be above 0")
-    validate.out_path(args.out, "--out", None, folder_ok=True)
+    if not args.no_witness:
+        validate.out_path(args.out, "--out", None, folder_ok=True)
     ref, edits = game.id, []
     if args.edit:
         if args.scheduler:

@@ -313,6 +313,11 @@ class Game(abc.ABC):
     #: kinds another way (``action_kinds`` that are card names, Mandate's Core
     #: Actions) or not at all
     action_kind_counts: Mapping[str, str] = {}
+    #: kinds of move (``Game.action_kind``, else the notation's first word) that
+    #: let a seat wait without doing anything ("pass"): ``workbench hunt`` seats a
+    #: whole table on each to see whether a stalling table can keep a game from
+    #: ending. Empty: the game declares none
+    passing_kinds: tuple[str, ...] = ()
 
     def group_track(self, state: State) -> float | None:
         """The shared track the whole table survives or falls by (Meaning Made:

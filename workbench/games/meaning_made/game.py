@@ -54,6 +54,8 @@ class MeaningMade(Game):
     view_drawer = "workbench.games.meaning_made.tabletop:mm_view"
     #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)
     move_help = MOVE_HELP
+    #: the Stability Window's pass: a seat may keep passing (workbench hunt's stalling table)
+    passing_kinds = ("pass",)
     ending_words = {
         "survived": "The world held: the End Initiative was completed (or, in the competitive game, "
                     "the last round was played).",

@@ -53,6 +53,7 @@ class PebbleRace(Game):
     ideal_rounds = (4, 8)
     version = "1"
     #: one line per move kind beside a playtest seat page's buttons
+    passing_kinds = ("pass",)
     move_help = {"take": "Take a card from the market (the slot is refilled from the deck); a third Shell costs 6.",
                  "gamble": "Roll a die: 5 or 6 gains 2 points, 1 loses 1.",
                  "pass": "Do nothing this turn."}
