@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def cards_copy(tmp_path, monkeypatch):
     """A private copy of ``cards/`` that the test may edit; WORKBENCH_CARDS points at it."""
     dest = tmp_path / "cards"
-    shutil.copytree(ROOT / "cards", dest)
+    # a pool history left in the checkout (a run outside the suite) is not the copy's
+    shutil.copytree(ROOT / "cards", dest, ignore=shutil.ignore_patterns(".workbench"))
     monkeypatch.setenv("WORKBENCH_CARDS", str(dest))
     return dest
 
