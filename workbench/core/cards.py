@@ -38,6 +38,7 @@ from .data import cards_dir, file_digest, validation_error
 from .workspace import current
 from .errors import DataError
 from .names import check_pool_names
+from . import registry
 
 #: a file modified this close (seconds) to the load is also checked by content
 RACY_SECONDS = 2.0
@@ -155,6 +156,9 @@ def forget(game_id: str | None = None) -> None:
         for key in [k for k in cache if game_id is None or k[0] == game_id]:
             del cache[key]
     _RESOLVED.clear()
+
+
+registry.on_refresh(forget)
 
 
 def validate_rows(model: type[BaseModel], rows: Iterable, *, file: Path, name_key: str = "name") -> list:

@@ -92,16 +92,27 @@ def _discover() -> dict[str, Plugin]:
     return found
 
 
+#: what :func:`refresh` calls besides forgetting the registry's own (registered by
+#: the modules that cache something of a loaded game, so the registry imports none)
+_ON_REFRESH: list = []
+
+
+def on_refresh(forget) -> None:
+    """Call ``forget()`` whenever :func:`refresh` forgets what was loaded."""
+    _ON_REFRESH.append(forget)
+
+
 def refresh() -> None:
     """Forget what was discovered and loaded (after installing a plugin, in tests)."""
     global _PLUGINS
     _PLUGINS = None
     _LOADED.clear()
     _BROKEN.clear()
-    # pools read before hold instances of the classes imported then: a plugin imported
-    # again (a test's scaffold, a reinstalled package) must not meet its old pool
-    from .cards import forget
-    forget()
+    # what other modules keep of loaded games goes too (the card cache: pools read
+    # before hold instances of the classes imported then, and a plugin imported again,
+    # a test's scaffold or a reinstalled package, must not meet its old pool)
+    for forget in _ON_REFRESH:
+        forget()
     metadata_cache = getattr(importlib, "invalidate_caches", None)
     if metadata_cache:
         metadata_cache()
