@@ -99,8 +99,11 @@ def test_takers_gain_is_read_from_each_pools_takers_when_the_pools_take_the_card
     from workbench.sim.progressive import _unpaired, welch_t_interval
     nan = float("nan")
     x = np.array([1.0, 2.0, nan, 4.0, 0.5, 3.0, nan])
-    y = np.array([2.0, nan, nan, 6.0, 1.5, 5.0, 2.5])
+    y = np.array([2.0, nan, nan, 6.0, nan, nan, 2.5])
+    # 2 games take it in both pools of 6 in either: each pool's own takers
     assert _unpaired("card_taker_score:Shell", x, y)
+    # 4 in both of 6 in either: the pairs (chosen by the takes alone)
+    assert not _unpaired("card_taker_score:Shell", x, np.array([2.0, nan, nan, 6.0, 1.5, 5.0, 2.5]))
     assert not _unpaired("card_taker_score:Shell", x, np.where(np.isnan(x), nan, x + 1))   # the same games
     assert not _unpaired("card_first_round:Shell", x, y)                                   # not a taker metric
     lo, hi = welch_t_interval(x, y, 0.9)

@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("workbench", "build_native", "core"),     # the game contract, files, registry, bots
     ("rules", "sim", "graphs", "testing"),     # rulebook model; batch play; card graphs; conformance kit
     ("print", "tweak", "tabletop"),            # printing; live-tweak sessions; the table drawing from an observation
-    ("rooms", "balance", "interop", "callgrind"),  # playtest rooms; auto-balancing; OpenSpiel, sheets; callgrind
+    ("rooms", "balance", "interop", "callgrind", "hunt"),  # playtest rooms; auto-balancing; OpenSpiel, sheets; callgrind; hunts
     ("bench", "bench_table"),                  # the measurements of `workbench bench`; their README table
     ("dashboard",),                            # the Panel pages
     ("commands", "cli", "games", "scaffold"),  # the command line; game plugins (named by no one)

@@ -204,8 +204,8 @@ def test_ci_runs_the_compiled_build():
 
 @pytest.mark.slow
 def test_the_other_build_plays_the_same_games():
-    """The differential test (fixed seeds, byte-identical play JSON and simulate
-    tables) on the build this process does not run: plain Python when the suite
+    """The differential test (fixed seeds, byte-identical play JSON on a covering
+    sample of the cases, every simulate table) on the build this process does not run: plain Python when the suite
     runs compiled, which is what CI does, and the compiled build otherwise."""
     env = dict(os.environ)
     if native.status == "compiled (mypyc)":
@@ -219,6 +219,9 @@ def test_the_other_build_plays_the_same_games():
     probe = subprocess.run([sys.executable, "-c", "from workbench import native; print(native.status)"],
                            cwd=ROOT, env=env, capture_output=True, text=True)
     assert probe.stdout.strip() == expected, probe.stdout + probe.stderr
+    # a covering sample of the play cases (every player count, bot kind, variant and
+    # option value): the build the suite runs plays them all in test_differential
+    env["WORKBENCH_DIFFERENTIAL_SAMPLE"] = "cover"
     test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                            str(ROOT / "tests" / "test_differential.py")],
                           cwd=ROOT, env=env, capture_output=True, text=True)

@@ -56,8 +56,10 @@ def test_commands_work_on_it(tiny, capsys, tmp_path):
     assert doc["game"] == GID and doc["ending"] in ("goal", "timeout") and doc["log"]
     assert main(["simulate", GID, "--games", "6", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)
-    assert main(["check", GID]) == 0
-    capsys.readouterr()
+    assert main(["check", GID, "--conformance"]) == 0
+    out = capsys.readouterr().out
+    from workbench.testing import CHECKS
+    assert f"conformance kit: {len(CHECKS)} of {len(CHECKS)} checks pass" in out
     scenario = tiny / "tiny_market" / "cards" / "scenarios" / "buy-with-discount.yaml"
     assert main(["scenario", "run", str(scenario)]) == 0
     assert "1 passed" in capsys.readouterr().out
@@ -112,6 +114,55 @@ def test_the_generic_graph_finds_a_dominated_and_a_dead_card(tiny):
     assert "Cheap Palace" in status["Palace"]["dominated_by"]
     assert status["Temple"]["dead"] and "marble" in status["Temple"]["dead_reason"]
     assert not status["Sawmill"]["dead"] and status["Sawmill"]["dominated_by"] == ""
+
+
+def test_the_graph_cannot_judge_a_cheaper_card_with_fewer_copies(tiny):
+    """A cheaper Palace with fewer copies (or another value in a field the model does
+    not weigh) is not called dominating: the graph says it cannot judge, and why."""
+    from workbench.graphs.generic import GenericGraph
+    game = registry.get_game(GID)
+    raw = {"cards": [c.model_dump() for c in game.cards().cards]}
+    palace = next(c for c in raw["cards"] if c["name"] == "Palace")
+    raw["cards"].append({**palace, "name": "Rare Palace", "cost": {"wood": 1, "stone": 1, "gold": 1},
+                         "copies": palace["copies"] + 3})
+    raw["cards"].append({**palace, "name": "Cheap Palace", "cost": {"wood": 1, "stone": 1, "gold": 1}})
+    mod = GenericGraph(game)
+    status = {r["card"]: r for r in mod.analyses(raw)["card_status"].iter_rows(named=True)}
+    assert status["Palace"]["dominated_by"] == "Cheap Palace"
+    assert status["Palace"]["cannot_judge"] == "Rare Palace (copies differ)"
+    assert status["Rare Palace"]["copies"] == palace["copies"] + 3
+
+
+def test_every_declared_field_is_edited_on_the_cards_page(tiny, monkeypatch):
+    """The Cards table's columns are the fields the game declares (a tokens field
+    one column per key), each edits as its type says, and a wrong value is refused
+    with the card and field named, changing nothing."""
+    from workbench.core.errors import WorkbenchError
+    from workbench.tweak import open_session
+    monkeypatch.setenv("WORKBENCH_NO_HISTORY", "1")
+    session = open_session(GID)
+    columns = set(session.table().columns)
+    assert {"points", "copies", "cost_wood", "discount_stone"} <= columns
+    for column, text, value in (("copies", "3", 3), ("points", "5", 5), ("cost_wood", "1", 1),
+                                ("discount_gold", "2", 2)):
+        session.edit("Sawmill", column, text)
+        row = session.table().filter(session.table()["name"] == "Sawmill").row(0, named=True)
+        assert row[column] == value, column
+    before = session.table()
+    with pytest.raises(WorkbenchError, match="Sawmill"):
+        session.edit("Sawmill", "copies", "{wood: 1}")
+    assert session.table().equals(before)
+
+
+def test_print_holds_every_copy(tiny):
+    """The printed deck (and so the Tabletop Simulator deck built from it) holds
+    as many cards as the copies of the card file add up to."""
+    from workbench.print.sheets import build_deck
+    game = registry.get_game(GID)
+    deck = build_deck(GID, "en")
+    total = sum(c.copies for c in game.cards().cards)
+    assert total > len(game.cards().cards)
+    assert sum(len(k.cards) for k in deck.kinds) == total
 
 
 def test_its_cards_are_added_duplicated_and_deleted_on_the_cards_page(tiny, monkeypatch):

@@ -242,3 +242,22 @@ def test_register_in_process_and_take_out_again():
         registry.unregister("local-toy")
     with pytest.raises(WorkbenchError, match="unknown game"):
         registry.get_game("local-toy")
+
+
+def test_every_game_has_a_frozen_type_record_apart_from_its_rules():
+    """``Game.game_type()``: OpenSpiel's GameType for our games, plain JSON, frozen,
+    and the registry's capability answers read from it agree with ``provides``."""
+    import dataclasses
+    import json
+
+    from workbench.core.gametype import GameType
+    for gid, game in registry.load_all().items():
+        kind = game.game_type()
+        assert isinstance(kind, GameType) and kind.id == gid
+        assert json.loads(json.dumps(kind.to_dict())) == kind.to_dict()
+        assert kind.offered() == [c for c in CAPABILITIES if game.provides(c)]
+        assert kind.information == ("imperfect" if game.hidden_information else "perfect")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            kind.name = "x"
+    with pytest.raises(ValueError, match="chance"):
+        dataclasses.replace(kind, chance="dice")

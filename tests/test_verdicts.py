@@ -137,6 +137,51 @@ def test_what_the_taker_gains_is_read_against_the_other_seats_of_the_same_game()
     assert np.isnan(values).sum() < len(values)
 
 
+def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_later_less_before():
+    """card_taker_soon per game: the first taker's score minus the other seats'
+    mean, ``taker_horizon`` rounds after the take's round (at the end when the
+    game ends sooner), less the same just before the take; replayed here move
+    by move with the same seeds and bots. Without a horizon the cards table
+    has no such column (``simulate``'s tables are unchanged)."""
+    from workbench.core.play import bot_rngs
+    from workbench.sim.runner import game_config, resolve_game
+    plain = simulate(SimSpec("meaning-made", games=2, players=3, bots="random", seed=5, trace=False), workers=0)
+    assert "taker_soon_edge" not in plain.cards.columns
+    spec = SimSpec("meaning-made", games=2, players=3, bots="random", seed=5, trace=False, taker_horizon=2)
+    res = simulate(spec, workers=0)
+    game = resolve_game(spec.game)
+
+    def edge(scores, seat):
+        return scores[seat] - np.mean([v for i, v in enumerate(scores) if i != seat])
+
+    checked = 0
+    for index in range(2):
+        config = game_config(spec, index)
+        names, rngs = list(config.players), bot_rngs(config)
+        state, looks, first, actions = game.new_initial_state(config), [], {}, 0
+        while not state.is_terminal():
+            scores = [game.result(state).scores[m] for m in names]
+            # the runner looks once per round, at the first multiple of 3 actions in it
+            if actions % 3 == 0 and (not looks or looks[-1][0] != game.turn_count(state)):
+                looks.append((game.turn_count(state), scores))
+            seat = state.current_player()
+            action = state.sample_legal_action(rngs[seat])[0]
+            for card in game.action_cards(state, action):
+                first.setdefault(card, (game.turn_count(state), seat, scores))
+            state.apply_action(action)
+            actions += 1
+        final = [game.result(state).scores[m] for m in names]
+        rows = res.cards.filter((pl.col("index") == index) & (pl.col("times_taken") > 0))
+        for r in rows.iter_rows(named=True):
+            rnd, seat, before = first[r["card"]]
+            later = next((sc for t, sc in looks if t >= rnd + 2), final)
+            assert r["first_seat"] == seat and r["first_round"] == rnd
+            assert r["taker_soon_edge"] == pytest.approx(edge(later, seat) - edge(before, seat)), r["card"]
+            checked += 1
+    assert checked > 5
+    assert not np.isnan(series(res, f"card_taker_soon:{rows['card'][0]}")).all()
+
+
 def test_a_renamed_card_is_the_same_card(capsys):
     """A renamed card is watched under its old name and read under its new
     one in the edited pool (its identity is its place in its file)."""
@@ -426,3 +471,57 @@ def test_compare_plays_variants_and_options_and_enters_the_pool_history(cards_co
     assert row["before"] == old["duration_rounds"] and row["verdict"] in (BETTER, WORSE, HIGHER, LOWER, SAME, UNDECIDED)
     assert main(["history", "meaning-made"]) == 0
     assert "compare  20 games of Shell E: 1 -> 4" in capsys.readouterr().out
+
+
+def test_the_taker_metrics_share_half_the_alpha_by_fixed_weights():
+    """Weighted Bonferroni: the shares add up to 1, the taker metrics hold
+    TAKER_SHARE, the gain soon after the take as much as the other three."""
+    from workbench.sim.verdicts import TAKER_METRICS, TAKER_SHARE, alpha_shares
+    watch = ["score_mean", "duration_rounds", "card_use:Shell"] + [f"{m}:Shell" for m in TAKER_METRICS]
+    shares = alpha_shares(watch)
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert sum(shares[f"{m}:Shell"] for m in TAKER_METRICS) == pytest.approx(TAKER_SHARE)
+    assert shares["card_taker_soon:Shell"] == pytest.approx(3 * shares["card_taker_score:Shell"])
+    assert shares["score_mean"] == pytest.approx((1 - TAKER_SHARE) / 3)
+    assert alpha_shares(["score_mean", "duration_rounds"]) == {"score_mean": 0.5, "duration_rounds": 0.5}
+
+
+def test_the_gain_soon_after_a_take_reads_the_seat_that_took_it_in_both_pools():
+    """paired_soon: the seat and round of the old pool's take (the new pool's
+    where only it takes the card) read in both pools, whether or not that seat
+    takes the card there: from the last look before the take's round to the
+    first look ``horizon`` rounds later (the end when sooner)."""
+    from types import SimpleNamespace
+
+    from workbench.sim.metrics import paired_soon
+
+    def pool(looks, takes, digests=("1;2;3;4;5", "1;2;3", "1;2;3")):
+        games = pl.DataFrame({"index": [0, 1, 2], "score_looks": looks, "play_digests": list(digests)})
+        cards = pl.DataFrame({"index": [i for i, _, _ in takes], "card": ["Shell"] * len(takes),
+                              "times_taken": [1] * len(takes), "first_seat": [s for _, s, _ in takes],
+                              "first_round": [r for _, _, r in takes]},
+                             schema={"index": pl.Int64, "card": pl.Utf8, "times_taken": pl.Int64,
+                                     "first_seat": pl.Int64, "first_round": pl.Int64})
+        return SimpleNamespace(games=games, cards=cards)
+
+    old = pool(["1:0,0,0;2:1,1,1;3:2,1,0;4:4,1,1;1000000:9,3,3",     # seat 0 takes it in round 2
+                "1:0,0,0;2:0,0,0;1000000:1,1,1",                      # nobody takes it
+                "1:0,0,0;2:1,2,3;1000000:5,5,5"], [(0, 0, 2), (2, 2, 2)])
+    new = pool(["1:0,0,0;2:1,1,1;3:1,2,0;4:1,3,2;1000000:3,6,6",     # seat 0 passes it by
+                "1:0,0,0;2:0,2,0;1000000:2,4,0",                      # seat 1 takes it in round 2
+                "1:0,0,0;2:1,2,3;1000000:4,4,7"], [(1, 1, 2), (2, 2, 1)])
+    x, y = paired_soon(old, new, "Shell", horizon=2)
+    # game 0: from the round-1 look (0,0,0) to the round-4 look: seat 0's edge 4 - 1 = 3, then 1 - 2.5
+    assert x[0] == pytest.approx(3.0) and y[0] == pytest.approx(-1.5)
+    # game 1: only the new pool takes it (seat 1, round 2): the end look is the final one
+    assert x[1] == pytest.approx(0.0) and y[1] == pytest.approx(4 - 1)
+    # game 2: the old pool's take (seat 2, round 2) decides, though the new took it in round 1
+    assert x[2] == pytest.approx(0.0) and y[2] == pytest.approx(7 - 4)
+    assert paired_soon(SimpleNamespace(games=pl.DataFrame({"index": [0]}), cards=old.cards), new, "Shell") is None
+    # game 2 played differently from its first look on (other deals): each pool reads its own first taker
+    parted = pool(new.games["score_looks"].to_list(), [(1, 1, 2), (2, 2, 1)], ("1;2;3;4;5", "1;2;3", "9;9;9"))
+    parted = SimpleNamespace(games=parted.games, cards=new.cards)
+    x, y = paired_soon(old, parted, "Shell", horizon=2)
+    assert x[2] == pytest.approx(0.0)                       # the old pool's own taker, seat 2 from round 2
+    assert y[2] == pytest.approx(7 - 4)                     # the new pool's, seat 2 from round 1: to the end
+    assert x[0] == pytest.approx(3.0) and y[0] == pytest.approx(-1.5)   # game 0 still alike until its take

@@ -18,7 +18,7 @@ import importlib
 import sys
 
 COMMANDS = ["serve", "play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "init",
-            "print", "export", "balance", "cards", "journal", "new_game", "compare", "history"]
+            "print", "export", "balance", "cards", "journal", "new_game", "compare", "history", "hunt"]
 
 
 def _leaf_parsers(parser: argparse.ArgumentParser):
@@ -84,8 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from workbench.core.errors import WorkbenchError
     try:
-        _use_cards(getattr(args, "cards", None))
-        return int(args.func(args) or 0)
+        from workbench.core.workspace import using
+        args.workspace = _workspace(getattr(args, "cards", None))
+        with using(args.workspace):
+            return int(args.func(args) or 0)
     except WorkbenchError as exc:
         print(f"workbench {args.command}: {exc}", file=sys.stderr)
         return 1
@@ -108,18 +110,24 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def _use_cards(folder: str | None) -> None:
-    """Point every card read of this run at ``folder`` (``--cards DIR``)."""
+def _workspace(folder: str | None):
+    """The run's workspace: the environment's, reading the cards of ``folder``
+    when ``--cards DIR`` is given."""
     import os
     from pathlib import Path
 
     from workbench.core.errors import WorkbenchError
+    from workbench.core.workspace import Workspace
+    workspace = Workspace.from_environment()
     if folder is None:
-        return
+        return workspace
     path = Path(folder).expanduser()
     if not path.is_dir():
         raise WorkbenchError(f"--cards {folder}: no such folder (make one with `workbench init {folder}`)")
-    os.environ["WORKBENCH_CARDS"] = str(path.resolve())
+    workspace = workspace.with_cards(path.resolve())
+    # a worker process started without fork (Dask's) builds its workspace from the environment
+    os.environ.update(workspace.environment({}))
+    return workspace
 
 
 if __name__ == "__main__":

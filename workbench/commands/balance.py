@@ -134,10 +134,14 @@ def run(args) -> int:
     from workbench.core.bots import check_specs
     check_specs(session.game, args.bots)
     targets = [parse_target(t) for t in args.target]
+    # the examples are the game's own declared defaults, in its own words
+    declared = dict(session.game.balance or {})
     if not targets:
-        raise WorkbenchError("give at least one --target, e.g. --target 'survival=0.55..0.8 @players=2..5'")
+        example = next(iter(declared.get("targets") or ()), "seat_gap<=0.1")
+        raise WorkbenchError(f"give at least one --target, e.g. --target '{example}'")
     if not args.vary:
-        raise WorkbenchError("give at least one --vary, e.g. --vary 'patterns.*.cost'")
+        example = next(iter(declared.get("vary") or ()), "KIND.NAME.FIELD")
+        raise WorkbenchError(f"give at least one --vary, e.g. --vary '{example}'")
     if args.undo and not args.study:
         raise WorkbenchError("--undo takes back the proposal of a study: give its --study file")
     check_sizes(args, session.game, targets)

@@ -12,6 +12,9 @@ def add_parser(sub) -> None:
                                    "errata found by replaying worked examples. Exits 1 on any failure.")
     p.add_argument("game", nargs="?", default=None, help="one game id (default: all games)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--conformance", action="store_true",
+                   help="also run the shipped conformance kit (workbench.testing) on each game: the contract, "
+                        "observation leaks over determinize samples, sampling, options, round trips")
     p.set_defaults(func=run)
 
 
@@ -27,9 +30,37 @@ def run(args) -> int:
                                  + ", ".join(ids))
         ids = [args.game]
     reports = check_report(ids)
+    if args.conformance:
+        for rep in reports:
+            add_conformance(rep)
     failures = sum(r.failures for r in reports)
     if args.json:
         emit_json({"ok": failures == 0, "failures": failures, "games": [r.to_dict() for r in reports]})
     else:
         print(format_report(reports))
+        if args.conformance:
+            print(format_conformance(reports))
     return 1 if failures else 0
+
+
+def add_conformance(rep) -> None:
+    """The kit's checks on the report's game, one ``conformance`` check each
+    (a failing one counts as a failure of ``workbench check``)."""
+    from workbench.core.registry import get_game
+    from workbench.rules.report import CheckResult
+    from workbench.testing import conformance
+    if rep.engine_error:
+        return
+    for name, problems in conformance(get_game(rep.game)).items():
+        rep.checks.append(CheckResult("conformance", name, [], "fail" if problems else "pass",
+                                      "; ".join(problems[:3])))
+
+
+def format_conformance(reports) -> str:
+    out = []
+    for rep in reports:
+        kit = [c for c in rep.checks if c.kind == "conformance"]
+        failed = [c for c in kit if c.status == "fail"]
+        out.append(f"{rep.name} ({rep.game}): conformance kit: {len(kit) - len(failed)} of {len(kit)} checks pass")
+        out += [f"  FAIL {c.name}: {c.message}" for c in failed]
+    return "\n".join(out)

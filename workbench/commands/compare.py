@@ -37,6 +37,11 @@ def add_parser(sub) -> None:
     p.add_argument("--workers", type=int, default=None,
                    help="processes (default: every core; 0 plays in this process)")
     p.add_argument("--no-stop", action="store_true", help="play the whole budget even once all is decided")
+    p.add_argument("--no-explain", action="store_true",
+                   help="skip the explanation of a decided change (where paired games part ways, the cards "
+                        "whose use moved, each edit's share)")
+    p.add_argument("--explain-pairs", type=int, default=12, metavar="N",
+                   help="paired games replayed to find where they part ways (default 12)")
     p.add_argument("--adapt", action="store_true",
                    help="seat in each arm a greedy bot tuned to that arm's pool by self-play (what players who "
                         "learned the new cards would do); cached per pool version and edits")
@@ -108,6 +113,32 @@ def describe(row: dict) -> str:
     return line
 
 
+def print_explanation(e: dict) -> None:
+    """The explanation under the verdict, in a few lines."""
+    part = e["parting"]
+    print(f"why ({e['seconds_to_parting']:.1f} s after the verdict"
+          + (f", shares {e['seconds']:.1f} s" if "shares" in e else "") + "):")
+    if part["parted"]:
+        kinds = ", ".join(f"{k['kind']} {k['games']}" for k in part["by_kind"][:4])
+        cards = ", ".join(f"{c['card']} {c['games']}" for c in part["by_card"][:4])
+        print(f"  paired games part ways in {part['parted']} of {part['games']} replayed "
+              f"(median move {part['median_move']}): by kind of move {kinds}" + (f"; by card {cards}" if cards else ""))
+        for x in part["examples"][:2]:
+            print(f"    game {x['index']}, move {x['move']}: {x['old']!r} on the old pool, {x['new']!r} on the new")
+    else:
+        print(f"  the {part['games']} replayed paired games are move for move the same")
+    if e["card_use"]:
+        print("  cards whose use moved most (times taken per game): "
+              + ", ".join(f"{c['card']} {c['old']:.2f} -> {c['new']:.2f}" for c in e["card_use"][:5]))
+    sh = e.get("shares")
+    if sh and sh.get("shares"):
+        print(f"  each edit's share of {e['metric']} {sh['old']:.3g} -> {sh['new']:.3g} ({sh['method']}, "
+              f"{sh['games']} more games):")
+        for s in sorted(sh["shares"], key=lambda s: -abs(s["contribution"])):
+            share = "-" if s["share"] is None else f"{s['share']:.0%}"
+            print(f"    {s['edit'][0]}.{s['edit'][1]}={s['edit'][2]}: {s['contribution']:+.3g} ({share})")
+
+
 def adapt(game, session, edits, args, players: int, options: dict) -> dict:
     """Tune a greedy bot to each arm's pool by self-play (:func:`workbench.sim.tune.tune`),
     bounded by ``--adapt-trials``, ``--adapt-games`` and ``--adapt-seconds``;
@@ -172,9 +203,10 @@ def run(args) -> int:
         raise WorkbenchError("compare needs at least one --edit CARD.FIELD=VALUE")
     session = open_session(game.id)
     names = list(session.card_names()) + ["settings"]
-    edits = []
+    edits, typed = [], []
     for text in args.edit:
         card, field, value = parse_edit(text, names)
+        typed.append((card, field, value))
         report = session.edit(card, field, value)
         # the value as the session stored it (a number, not the text typed)
         edits.append({"card": report.card, "field": report.field, "old": report.old,
@@ -219,6 +251,11 @@ def run(args) -> int:
               "seed": seed, "variants": list(args.variant), "options": options,
               "edits": [{k: e[k] for k in ("card", "field", "old", "new")} for e in edits]}
     record_compare_run(game, params, rows)
+    explanation = None
+    if not args.no_explain and any(r.get("direction") for r in rows):
+        from workbench.tweak.explain import explain
+        explanation = explain(last, typed, game_id=game.id, workers=args.workers, pairs=args.explain_pairs,
+                              rows=rows)
     doc = {"game": game.id, "players": params["players"], "bots": bots, "seed": seed,
            "variants": list(args.variant), "options": options, "edits": edits, "budget": budget, "games": last.games, "stopped_early": last.stopped_early,
            "decided": last.decided, "elapsed": round(last.elapsed, 3),
@@ -229,7 +266,9 @@ def run(args) -> int:
            # with --adapt: each arm's tuned bot, its self-play score and the plain greedy bot's
            "adapted": tuned,
            # per bot (skill level) seated, on each pool: a mixed table read per level
-           "per_bot": {"old": bot_summary(last.a), "new": bot_summary(last.b)}}
+           "per_bot": {"old": bot_summary(last.a), "new": bot_summary(last.b)},
+           # why a decided change happened (None when nothing was decided or with --no-explain)
+           "explanation": explanation}
     if args.json:
         emit_json(doc)
         return 0
@@ -239,6 +278,8 @@ def run(args) -> int:
         print(f"  {describe(r)}")
     for note in notes:
         print(f"  {note}")
+    if explanation:
+        print_explanation(explanation)
     if len(doc["per_bot"]["old"]) > 1:
         print("per bot (skill level), old -> new pool:")
         for o, n in zip(doc["per_bot"]["old"], doc["per_bot"]["new"]):

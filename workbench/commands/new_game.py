@@ -79,6 +79,13 @@ def check_name(gid: str) -> None:
                              "would clash with it, choose another name")
 
 
+def class_name(gid: str) -> str:
+    """The game's class name, its id in CamelCase (``tiny-market``: ``TinyMarket``;
+    a leading digit gets ``Game`` before it, as a class name cannot start with one)."""
+    name = "".join(part[:1].upper() + part[1:] for part in gid.split("-"))
+    return name if name[:1].isalpha() else f"Game{name}"
+
+
 def write_package(gid: str, dest) -> list:
     """Copy the template with the game's id, package and display name filled in."""
     from importlib import resources
@@ -87,7 +94,8 @@ def write_package(gid: str, dest) -> list:
     from workbench.core import storage
     pkg = gid.replace("-", "_")
     storage.make_folder(dest, "DIR")
-    words = {"__ID__": gid, "__PKG__": pkg, "__DIST__": gid, "__NAME__": gid.replace("-", " ").title()}
+    words = {"__ID__": gid, "__PKG__": pkg, "__DIST__": gid, "__NAME__": gid.replace("-", " ").title(),
+             "__CLASS__": class_name(gid)}
     root = Path(str(resources.files("workbench.scaffold") / "template"))
     written = []
     for src in sorted(root.rglob("*.tmpl")):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 from workbench.core.counting import counted
 
 from .common import add_game_options, emit_json, game_setup
@@ -34,7 +32,7 @@ def run(args) -> int:
     where = played_pool(game)
     # the JSON stays the same on every machine (docs/reference/json-output.md): the bundled folder is
     # named "bundled", not by the path it happens to have here
-    doc.update({**where, "cards": where["cards"] if os.environ.get("WORKBENCH_CARDS") else "bundled"}
+    doc.update({**where, "cards": where["cards"] if args.workspace.cards is not None else "bundled"}
                if where else {})
     if args.json:
         emit_json(doc)

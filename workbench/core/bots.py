@@ -118,8 +118,8 @@ def check_specs(game, specs) -> None:
             if cards is not None and card and card.lower() not in {c.lower() for c in cards}:
                 raise WorkbenchError(f"bot {spec!r}: {game.name} has no card {card!r}{suggest(card, cards)}")
             check(inner or "greedy")
-        elif kind == "skill":
-            # skill:LEVEL:BOT plays BOT: its cards and weights are checked too
+        elif kind in ("skill", "always", "never"):
+            # skill:LEVEL:BOT and always/never:KIND:BOT play BOT: its cards and weights are checked too
             check(arg.partition(":")[2].strip() or "greedy")
         elif kind == "greedy" and arg:
             for name in _parse_weights(arg) or {}:
@@ -189,7 +189,8 @@ def make_bot(spec: str) -> Bot:
 def _load_optional_bots() -> None:
     """Bots defined outside this module register themselves on import."""
     import importlib
-    for module in ("workbench.core.mcts", "workbench.core.restricted", "workbench.core.skill"):
+    for module in ("workbench.core.mcts", "workbench.core.restricted", "workbench.core.skill",
+                   "workbench.core.policies"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError:

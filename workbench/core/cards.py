@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable
 from pydantic import BaseModel, ValidationError
 
 from .data import cards_dir, file_digest, validation_error
+from .workspace import current
 from .errors import DataError
 from .names import check_pool_names
 
@@ -102,8 +103,8 @@ def _digest(path: Path) -> str:
 
 
 def _folder(spec: PoolSpec, folder: str | Path | None) -> _Where:
-    # resolved once per (folder, $WORKBENCH_CARDS): new games ask for the pool often
-    key = (spec.game_id, str(folder) if folder else None, os.environ.get("WORKBENCH_CARDS"))
+    # resolved once per (folder, workspace): new games ask for the pool often
+    key = (spec.game_id, str(folder) if folder else None, current().cards)
     found = _RESOLVED.get(key)
     if found is None:
         path = Path(folder) if folder else cards_dir(spec.game_id)

@@ -2,8 +2,9 @@
 
 Where the cards are read from, first match wins:
 
-1. ``--cards DIR`` on the command line (the CLI sets ``$WORKBENCH_CARDS``) or
-   ``$WORKBENCH_CARDS``: a folder the designer owns, made by ``workbench init``;
+1. the card folder of the workspace (:mod:`workbench.core.workspace`: ``--cards
+   DIR`` on the command line, else ``$WORKBENCH_CARDS``): a folder the designer
+   owns, made by ``workbench init``;
 2. the cards bundled inside the installed package (``workbench/_cards`` in a
    wheel, read through :mod:`importlib.resources`);
 3. ``cards/`` of the repository checkout an editable install points at.
@@ -31,6 +32,7 @@ import yaml
 from pydantic import AfterValidator, Strict
 
 from .errors import DataError
+from .workspace import current
 
 
 def bundled_cards_root() -> Path:
@@ -52,8 +54,10 @@ def bundled_is_installed() -> bool:
 
 
 def cards_root() -> Path:
-    env = os.environ.get("WORKBENCH_CARDS")
-    return Path(env) if env else bundled_cards_root()
+    """The folder of game folders the current workspace reads (its card folder,
+    else the bundled cards)."""
+    own = current().cards
+    return own if own is not None else bundled_cards_root()
 
 
 def bundled_cards_dir(game_id: str) -> Path:
@@ -66,12 +70,13 @@ def bundled_cards_dir(game_id: str) -> Path:
 
 
 def cards_dir(game_id: str) -> Path:
-    """The game's card folder: in the designer's folder when it holds the game,
-    otherwise the bundled one (so ``workbench init DIR --game X`` and ``--cards
-    DIR`` still leave the other games playable)."""
-    if not os.environ.get("WORKBENCH_CARDS"):
+    """The game's card folder: in the workspace's card folder when it holds the
+    game, otherwise the bundled one (so ``workbench init DIR --game X`` and
+    ``--cards DIR`` still leave the other games playable)."""
+    root = current().cards
+    if root is None:
         return bundled_cards_dir(game_id)
-    own = cards_root() / game_id.replace("-", "_")
+    own = root / game_id.replace("-", "_")
     if own.is_dir():
         return own
     bundled = bundled_cards_dir(game_id)

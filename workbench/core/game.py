@@ -294,6 +294,11 @@ class Game(abc.ABC):
     #: below which it is in danger (Meaning 2). None: no shared track
     group_track_collapse: float | None = None
     group_track_danger: float | None = None
+    #: rounds (``turn_count``) after a card's first take over which a paired
+    #: comparison reads what its taker gained (``card_taker_soon``): long
+    #: enough for what the card gives to be spent, short enough that the
+    #: rest of the game has not yet added its spread (our draft: 2 rounds)
+    taker_horizon: int = 2
 
     # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
     #: action kind -> the games-table column counting how often it was chosen
@@ -506,6 +511,24 @@ class Game(abc.ABC):
     #: True when some seat may not see part of the position; False for a
     #: perfect-information game, whose observation is the whole public view
     hidden_information: bool = False
+    #: how chance enters play (:data:`workbench.core.gametype.CHANCE`): "sampled"
+    #: when the rules draw from the game's seeded stream, "deterministic" otherwise
+    chance: ClassVar[str] = "sampled"
+    #: "simultaneous" when some decisions are made at once (face-down picks
+    #: revealed together), else "sequential" (:data:`workbench.core.gametype.SIMULTANEITY`)
+    simultaneity: ClassVar[str] = "sequential"
+
+    def game_type(self):
+        """What the game is, apart from its rules: a frozen
+        :class:`~workbench.core.gametype.GameType` built from its declarations."""
+        from .gametype import GameType
+        return GameType(
+            id=self.id, name=self.name, version=self.version, min_players=self.min_players,
+            max_players=self.max_players, default_players=self.default_players or self.min_players,
+            information="imperfect" if self.hidden_information else "perfect", chance=self.chance,
+            simultaneity=self.simultaneity, role_label=self.role_label, group_fate=bool(self.group_fate),
+            offers=tuple((name, bool(test(self))) for name, test in CAPABILITIES.items()),
+            options=tuple(self.options), variants=tuple(self.variants))
 
     def public_move(self, before: State, action, after: State) -> str:
         """What the whole table saw of ``action`` (played in ``before``, giving

@@ -56,7 +56,7 @@ Values. Without a depth limit a playout runs to the end and is worth
 ``1/len(winners)`` to each winner and 0 to everyone else (a game where all
 lose is worth nothing to anybody). With ``d=`` every leaf, finished or cut
 off, is worth each seat's ``Game.evaluate``: absolute, so a shared danger such
-as Meaning Made's collapse lowers everybody's value, not just the relative
+as a table that can collapse together lowers everybody's value, not just the relative
 standing. Because evaluations have a game-specific scale, the tree compares
 each mean normalised by the smallest and largest value backed up so far in
 this search for that seat (as MuZero does, per seat: one seat's evaluation may

@@ -60,6 +60,23 @@ def refuse_inside_installed_package(path: Path) -> None:
             f"`workbench init DIR` and pass `--cards DIR`")
 
 
+def refuse_inside_game_package(path: Path) -> None:
+    """A pool's history and the journal belong to the designer's workspace, never
+    to the folder of a game's Python package (a plugin that ships its cards in its
+    package): a run on those cards records nothing rather than write there."""
+    import sys
+
+    from .registry import load_all
+    real = Path(path).resolve()
+    for game in load_all().values():
+        module = sys.modules.get(type(game).__module__)
+        file = getattr(module, "__file__", None)
+        if file and real.is_relative_to(Path(file).resolve().parent):
+            raise WorkbenchError(
+                f"{path} is inside the package of the game {game.id}; make your own card folder with "
+                f"`workbench init DIR --game {game.id}` and pass `--cards DIR`")
+
+
 class PathRefused(WorkbenchError):
     """A path the workbench will not write: a link out of its folder, a name
     leaving its root, a special file."""

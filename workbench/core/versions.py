@@ -19,8 +19,8 @@ never blocks a save; git-ignored in the repository's ``cards/``). It holds:
 - ``runs``: a simulation, comparison or balance run against a version, with its
   parameters and headline metrics.
 
-A folder the workbench may not write (inside an installed package, read-only)
-has no history: recording is skipped, never an error, since a run or a game must
+A folder the workbench may not write (inside an installed package, read-only,
+or inside a game's own package folder, where a plugin ships its cards) has no history: recording is skipped, never an error, since a run or a game must
 not fail because its bookkeeping could not be written. Reading a folder without
 a history gives an empty list.
 """
@@ -161,10 +161,11 @@ def _connect(folder: Path, *, create: bool) -> Iterator[sqlite3.Connection | Non
     (:mod:`.databases`); ``create`` opens it to record (creating, stamping and
     bringing its schema up to date), else read-only, None when there is none."""
     from . import databases
-    from .storage import refuse_inside_installed_package
+    from .storage import refuse_inside_game_package, refuse_inside_installed_package
     path = history_path(folder)
     if create:
         refuse_inside_installed_package(path)
+        refuse_inside_game_package(path)
     con = databases.open_database(path, databases.HISTORY, write=create,
                                   timeout=BUSY_MS / 1000 if create else READ_WAIT_S)
     if con is None:

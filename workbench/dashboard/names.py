@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 def game_name(game_id: str) -> str:
-    """The game's name (``Meaning Made``), or the id of one that is not registered."""
+    """The game's name (``Game.name``), or the id of one that is not registered."""
     from workbench.core.registry import load_all
     game = load_all().get(game_id)
     return getattr(game, "name", None) or game_id

@@ -50,6 +50,8 @@ class PlayModel(param.Parameterized):
     variants = param.ListSelector(default=[], objects=[], doc="variants switched on")
     seats = param.List(default=[], item_type=str, doc="per seat: 'human' or a bot spec")
     auto_bots = param.Boolean(default=True, doc="bots answer at once after a human move")
+    whole_view = param.Boolean(default=False, doc="show the designer the whole position (every hand, the "
+                               "deck order) rather than what the human seat may see")
     message = param.String(default="", doc="the last refusal or notice, one line")
     position = param.Parameter(default=None, doc="what the table shows, as an immutable snapshot: game, "
                                "pool label, match, cursor, actions, the spare line, seats and message; views "
@@ -194,18 +196,62 @@ class PlayModel(param.Parameterized):
             return None
         return self.seats[self.state.current_player()]
 
+    # -- what the table shows: a seat's observation, not the whole position -----
+    def hides(self) -> bool:
+        """True when the page shows a seat's observation: the game hides
+        something from some seat and the designer has not asked for the whole view."""
+        return bool(self.game.hidden_information) and not self.whole_view
+
+    def viewer(self) -> int | None:
+        """The seat whose observation the table shows (hot-seat): the human seat
+        to move, else the human seat that moved last, else the first human seat;
+        None when every seat is a bot (the table then shows what all seats know)."""
+        humans = [i for i, kind in enumerate(self.seats) if kind == HUMAN]
+        if not humans:
+            return None
+        state = self.state
+        if not state.is_terminal() and state.current_player() in humans:
+            return state.current_player()
+        for before in reversed(self.match.states[:self.ply]):
+            if not before.is_terminal() and before.current_player() in humans:
+                return before.current_player()
+        return humans[0]
+
+    def seat_view(self) -> dict | None:
+        """The observation the table shows (``Game.observation`` of :meth:`viewer`,
+        or the spectator's when no seat is human); None: the whole position."""
+        if not self.hides():
+            return None
+        seat = self.viewer()
+        if seat is None:
+            from workbench.core.observation import public_observation
+            return public_observation(self.game, self.state)
+        return self.game.observation(self.state, seat)
+
+    def view_label(self) -> str:
+        if not self.hides():
+            return "the whole position" if self.game.hidden_information else ""
+        seat = self.viewer()
+        return "what every seat knows" if seat is None else f"what {self.state.player_name(seat)} sees"
+
     def move_groups(self) -> dict[str, list[str]]:
         """The legal moves grouped by kind (the notation's first word), kinds
-        in the order the engine first lists them."""
+        in the order the engine first lists them. While the table shows a
+        seat's observation, only that seat's own moves are listed (a rival's
+        options can tell what it holds)."""
         groups: dict[str, list[str]] = {}
+        if self.hides() and (self.state.is_terminal() or self.viewer() != self.state.current_player()):
+            return groups
         for text in self.legal_moves():
             groups.setdefault(move_kind(text), []).append(text)
         return groups
 
     def inspect(self) -> dict:
-        """The shown position as the engine observes it (``Game.observe``),
-        made JSON-safe for the state inspector."""
-        return json.loads(json.dumps(self.game.observe(self.state), default=str))
+        """The shown position as the engine observes it (``Game.observe``; the
+        seat's observation while the table shows one), JSON-safe for the state inspector."""
+        view = self.seat_view()
+        shown = self.game.observe(self.state) if view is None else view["table"]
+        return json.loads(json.dumps(shown, default=str))
 
     def alternate(self) -> str:
         """One line about the spare line a fork kept, empty when there is none."""
@@ -222,11 +268,17 @@ class PlayModel(param.Parameterized):
         self._changed()
 
     def log(self) -> list[dict]:
-        """The actions so far: ply, who acted, the notation."""
+        """The actions so far: ply, who acted, the notation (a rival's move as
+        the whole table saw it, ``Game.public_move``, while a seat's view is shown)."""
         rows = []
+        hides, viewer = self.hides(), self.viewer()
         for i, text in enumerate(self.match.actions):
             before = self.match.states[i]
             who = "" if before.is_terminal() else before.player_name(before.current_player())
+            if hides and (before.is_terminal() or before.current_player() != viewer):
+                after = self.match.states[i + 1]
+                line = self.game.public_move(before, self.game.parse_action(before, text), after)
+                text = line[len(who) + 2:] if line.startswith(f"{who}: ") else line.removeprefix(f"{who} ")
             rows.append({"ply": i + 1, "player": who, "action": text})
         return rows
 
@@ -243,7 +295,8 @@ class PlayModel(param.Parameterized):
             res = game.result(state)
             winners = ", ".join(res.winners) or "nobody"
             return f"Game over ({res.ending}) after {res.turns} rounds; winners: {winners}. {position}"
-        return f"{self.to_move()} ({self.seat_kind()}) to move; {position}"
+        shown = self.view_label()
+        return f"{self.to_move()} ({self.seat_kind()}) to move; {position}" + (f"; showing {shown}" if shown else "")
 
     # -- acting ------------------------------------------------------------------
     def move(self, text: str) -> bool:
@@ -454,6 +507,8 @@ class PlayPage(pn.viewable.Viewer):
         self._variants = pn.widgets.MultiChoice(label="Variants", options=list(m.param.variants.objects),
                                                 value=list(m.variants), width=200)
         self._new = pn.widgets.Button(label="New game", color="primary", width=200)
+        self._whole = pn.widgets.Checkbox(name="Show the whole position (every hand)", value=m.whole_view,
+                                          width=220, css_classes=["play-whole-view"])
         self._seats = pn.Column(sizing_mode="stretch_width")
         self._kind = pn.widgets.Select(label="Kind of move", options=[ALL_KINDS], width=320,
                                        css_classes=["play-kind"])
@@ -462,7 +517,7 @@ class PlayPage(pn.viewable.Viewer):
         self._moves = pn.widgets.Select(label="Legal moves", options=[], size=12, width=320,
                                         css_classes=["play-moves"])
         self._typed = pn.widgets.AutocompleteInput(
-            label="…or type a move", placeholder="e.g. gather E I", width=320, options=[],
+            label="…or type a move", placeholder="", width=320, options=[],
             restrict=False, case_sensitive=False, search_strategy="includes", min_characters=1,
             css_classes=["play-typed"])
         self._play = pn.widgets.Button(label="Play move", color="success", width=100)
@@ -499,6 +554,7 @@ class PlayPage(pn.viewable.Viewer):
         self._other.on_click(lambda e: self._guard(m.switch_line))
         self._slider.param.watch(self._on_slider, "value_throttled")
         self._upload.param.watch(self._on_upload, "value")
+        self._whole.param.watch(self._on_whole_view, "value")
         # the inspector is filled only while open: observe() of a big game is not free
         self._inspect_card.param.watch(
             lambda e: None if e.new else setattr(self._inspector, "object", self.model.inspect()),
@@ -516,6 +572,10 @@ class PlayPage(pn.viewable.Viewer):
         except WorkbenchError as exc:
             self.model.message = str(exc)
             self._refresh()
+
+    def _on_whole_view(self, event):
+        self.model.whole_view = bool(event.new)
+        self._refresh()
 
     def _on_log_click(self, ply: int):
         if ply != self.model.ply:
@@ -677,6 +737,8 @@ class PlayPage(pn.viewable.Viewer):
             self._kind.value = ALL_KINDS
         self._show_moves()
         self._typed.options = [t for g in groups.values() for t in g]
+        # the example is a move of the selected game, in its own notation
+        self._typed.placeholder = f"e.g. {self._typed.options[0]}" if self._typed.options else ""
         over = m.state.is_terminal()
         for w in (self._play, self._bot, self._end, self._moves, self._typed, self._kind, self._filter):
             w.disabled = over
@@ -699,7 +761,8 @@ class PlayPage(pn.viewable.Viewer):
         if not self._inspect_card.collapsed:
             self._inspector.object = m.inspect()
         try:
-            drawn = draw_table(m.game, m.state)
+            view = m.seat_view()
+            drawn = draw_table(m.game if view is None else SeatTable(m.game, view["table"]), m.state)
         except Exception as exc:  # noqa: BLE001 - a drawing bug must not kill the page
             drawn = pn.pane.Alert(f"cannot draw this position: {md(exc)}", alert_type="danger")
         if not (self._table.objects and update_in_place(self._table.objects[0], drawn)):
@@ -707,7 +770,7 @@ class PlayPage(pn.viewable.Viewer):
 
     def __panel__(self):
         settings = pn.Column("### Setup", self._game, pn.Row(self._players, self._seed),
-                             self._variants, "#### Seats", self._seats, self._new,
+                             self._variants, "#### Seats", self._seats, self._whole, self._new,
                              "#### Save / load", self._download, self._upload, width=230)
         moves = pn.Column("### Moves", self._kind, self._filter, self._moves, self._typed,
                           pn.Row(self._play, self._bot, self._end),
@@ -717,6 +780,21 @@ class PlayPage(pn.viewable.Viewer):
                                   sizing_mode="stretch_width"),
                            self._table, self._inspect_card, sizing_mode="stretch_width")
         return pn.Row(settings, middle, moves, sizing_mode="stretch_width")
+
+
+class SeatTable:
+    """The game as a table drawer sees it while a seat's observation is shown:
+    ``observe`` answers with that observation's table (what the seat may know,
+    masked values reading ``hidden``), everything else is the game's."""
+
+    def __init__(self, game, table: dict):
+        self._game, self._table = game, table
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def observe(self, state) -> dict:
+        return json.loads(json.dumps(self._table))
 
 
 def update_in_place(old, new) -> bool:

@@ -33,7 +33,7 @@ class PoolHistoryView(pn.viewable.Viewer):
     def __init__(self, game, folder, **params):
         super().__init__(**params)
         self._game, self._folder = game, folder
-        self.note = pn.widgets.TextInput(label="Note for the next save", placeholder="e.g. dearer Shell",
+        self.note = pn.widgets.TextInput(label="Note for the next save", placeholder="e.g. one point less on the strongest card",
                                          width=300, css_classes=["cards-note"])
         self._list = pn.pane.Markdown("", css_classes=["cards-history"])
         self._old = pn.widgets.Select(label="Version", options=[], width=140)

@@ -12,7 +12,11 @@ graph``, the Cards and Graph pages and the balance search work on the game:
   every resource a card costs and card -> resource for every resource it gives;
 - ``card_status``: a card is dead when it costs a resource that nothing gives and
   the game does not hand out (``CardFields.base``), dominated when another card of
-  its kind costs no more of anything and gives no less of anything (and differs);
+  its kind costs no more of anything and gives no less of anything (and differs)
+  and the two cards are alike in everything else; where they differ in a field
+  the model does not weigh (how many copies there are, a set size, a rule text),
+  the pair is listed under ``cannot_judge`` with that field instead: the model
+  cannot see whether that difference makes up for the cost;
 - ``bottlenecks``: per resource, the cards that need it and give it, the total
   asked; the bottleneck is the resource asked most per card that gives it.
 
@@ -42,6 +46,16 @@ class CardFields:
     base: tuple[str, ...] = ()             # resources every player gets without a card
     kind: str = "card"                     # the card kind's table label
     extra_columns: dict[str, str] = field(default_factory=dict)   # more flat columns -> dotted path
+    copies: str | None = None              # the field saying how many copies of a card there are
+    #: the fields the Cards page edits and what each holds (:data:`FIELD_TYPES`): a
+    #: "tokens" field is a mapping key -> count, one column per key (the resources
+    #: for the cost and rewards, else the keys the cards use); empty: the cost and
+    #: reward columns and ``extra_columns``
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+#: what a declared card field holds
+FIELD_TYPES = ("count", "number", "text", "list", "tokens")
 
 
 def _amounts(card: dict, key: str) -> dict[str, float]:
@@ -63,13 +77,35 @@ class GenericGraph:
     def __init__(self, game) -> None:
         self.fields: CardFields = game.card_fields
         f = self.fields
-        columns = {f"{f.cost}_{r}": f"{f.cost}.{r}" for r in f.resources}
-        for reward in f.rewards:
-            columns.update({f"{reward}_{r}": f"{reward}.{r}" for r in f.resources}
-                           if self._is_mapping_field(game, reward) else {reward: reward})
+        if f.fields:
+            columns = self._declared_columns(game)
+        else:
+            columns = {f"{f.cost}_{r}": f"{f.cost}.{r}" for r in f.resources}
+            for reward in f.rewards:
+                columns.update({f"{reward}_{r}": f"{reward}.{r}" for r in f.resources}
+                               if self._is_mapping_field(game, reward) else {reward: reward})
         columns.update(f.extra_columns)
         self.CATALOGUE = Catalogue(game.id, (CardKind(f.kind, f.file, f.path, columns, played=True),))
         self._game = game
+
+    def _declared_columns(self, game) -> dict[str, str]:
+        """The Cards table's columns of the declared fields: one per field, and one
+        per key of a ``tokens`` field."""
+        f = self.fields
+        cards = _cards_of(game.cards(), f)
+        columns = {}
+        for name, kind in f.fields.items():
+            if kind not in FIELD_TYPES:
+                raise ValueError(f"card field {name!r}: {kind!r} is not one of {', '.join(FIELD_TYPES)}")
+            if kind != "tokens":
+                columns[name] = name
+                continue
+            keys = list(f.resources) if name in (f.cost, *f.rewards) else []
+            for card in cards:
+                value = card.get(name)
+                keys += [str(k) for k in value if str(k) not in keys] if isinstance(value, dict) else []
+            columns.update({f"{name}_{k}": f"{name}.{k}" for k in keys})
+        return columns
 
     @staticmethod
     def _is_mapping_field(game, reward: str) -> bool:
@@ -89,9 +125,12 @@ class GenericGraph:
                 gives.update({(f"{reward}:{k}" if k != reward else reward): v
                               for k, v in _amounts(card, reward).items()})
             node = f"{f.kind}:{card['name']}"
+            weighed = {"name", "provenance", "draft_fields", f.cost, *f.rewards}
+            copies = card.get(f.copies, 1) if f.copies else 1
             g.add_node(node, kind=f.kind, name=card["name"], layer=int(sum(cost.values())),
                        requirement=_text(cost), bonus=_text(gives), provenance=card.get("provenance", "draft"),
-                       cost=cost, gives=gives)
+                       cost=cost, gives=gives, copies=copies,
+                       unweighed={k: v for k, v in card.items() if k not in weighed})
             for r, n in cost.items():
                 if n > 0:
                     g.add_edge(f"resource:{r}", node, relation="costs", amount=n)
@@ -110,14 +149,18 @@ class GenericGraph:
         rows = []
         for d in cards:
             missing = sorted(r for r, n in d["cost"].items() if n > 0 and r not in available)
-            dominated = sorted(o["name"] for o in cards if o is not d and _dominates(o, d))
+            better = [o for o in cards if o is not d and _dominates(o, d)]
+            dominated = sorted(o["name"] for o in better if not _unseen(o, d))
+            unsure = sorted(f"{o['name']} ({', '.join(_unseen(o, d))} differ)" for o in better if _unseen(o, d))
             rows.append({"card": d["name"], "kind": d["kind"], "dead": bool(missing),
                          "dead_reason": (f"costs {', '.join(missing)}, which nothing gives" if missing else ""),
                          "never_reachable": bool(missing), "dominated_by": ", ".join(dominated),
+                         "cannot_judge": ", ".join(unsure), "copies": d["copies"],
                          "cost": float(sum(d["cost"].values())), "gives": d["bonus"]})
         status = pl.DataFrame(rows, schema={"card": pl.Utf8, "kind": pl.Utf8, "dead": pl.Boolean,
                                             "dead_reason": pl.Utf8, "never_reachable": pl.Boolean,
-                                            "dominated_by": pl.Utf8, "cost": pl.Float64, "gives": pl.Utf8})
+                                            "dominated_by": pl.Utf8, "cannot_judge": pl.Utf8,
+                                            "copies": pl.Int64, "cost": pl.Float64, "gives": pl.Utf8})
         pressure = []
         for r in f.resources:
             needing = [d for d in cards if d["cost"].get(r, 0) > 0]
@@ -142,6 +185,12 @@ def _dominates(a: dict, b: dict) -> bool:
     differs = any(a["cost"].get(k, 0) != b["cost"].get(k, 0) for k in keys_c) or \
         any(a["gives"].get(k, 0) != b["gives"].get(k, 0) for k in keys_g)
     return no_dearer and no_poorer and differs
+
+
+def _unseen(a: dict, b: dict) -> list[str]:
+    """The fields the model does not weigh (copies included) in which ``a`` and ``b`` differ."""
+    keys = set(a["unweighed"]) | set(b["unweighed"])
+    return sorted(k for k in keys if a["unweighed"].get(k) != b["unweighed"].get(k))
 
 
 def _cards_of(pool, f: CardFields) -> list[dict]:

@@ -1,5 +1,5 @@
 """Editing a card pool held as the YAML of its files, for games whose cards are
-spread over several files and shapes (Mandate 2038, Pax Transhumanity).
+spread over several files and shapes (a catalogue of card kinds).
 
 A game's :class:`Catalogue` lists its card kinds: where each kind's cards live
 (file and path inside it), how a card is named and which flat columns the

@@ -27,5 +27,18 @@ def record(name: str, entry: Mapping | None = None, *, default: str = "seed", **
     return rec
 
 
+def with_copies(records: list[dict]) -> list[dict]:
+    """Each record as many times as its ``copies`` says (a whole number of at
+    least 1; absent: once), so a sheet and a Tabletop Simulator deck hold every
+    copy the card file declares. The copies are separate dicts (a sheet writes
+    its geometry into each) and each knows which one it is (``copy``: 1, 2...)."""
+    out = []
+    for rec in records:
+        n = rec.get("copies", 1)
+        n = n if isinstance(n, int) and not isinstance(n, bool) and n >= 1 else 1
+        out += [{**rec, "copy": k + 1} for k in range(n)]
+    return out
+
+
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n).replace("-", "−")

@@ -121,7 +121,9 @@ def build_deck(game_id: str, lang: str, *, paper: str = "a4", emoji: bool | None
         raise DataError("no print manifest (print.yaml)", file=str(manifest_path))
     manifest = load_yaml(manifest_path) or {}
     words = load_words(game_id, lang, emoji=emoji)
-    by_kind = resolve(game.print_cards).cards(words)
+    from .cardlist import with_copies
+    # every copy a card declares is printed (and dealt into a Tabletop Simulator deck)
+    by_kind = {key: with_copies(list(cards)) for key, cards in resolve(game.print_cards).cards(words).items()}
     version = pool_version(game_id)
     game_name = game.name
     kinds = []

@@ -56,7 +56,9 @@ def _api(base: str, method: str, path: str = "", body=None):
 
 def start_server(journal: Path, port: int):
     # a benchmark leaves the card folder's history alone
-    env = {**os.environ, "WORKBENCH_JOURNAL": str(journal), "BOKEH_LOG_LEVEL": "warn", "WORKBENCH_NO_HISTORY": "1"}
+    from workbench.core.workspace import current
+    env = current().with_journal(journal).environment({**os.environ, "BOKEH_LOG_LEVEL": "warn",
+                                                        "WORKBENCH_NO_HISTORY": "1"})
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port), "--no-browser"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -370,6 +372,7 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
     games resumed on another pool than recorded, and paused rooms found unpaused."""
     from workbench.core import storage
     from workbench.core.data import cards_dir
+    from workbench.core.workspace import current
     from workbench.rooms.journal import Journal
     from workbench.rooms.pools import playing_version
     from workbench.rooms.room import RoomHall
@@ -383,7 +386,7 @@ def edited_resume_tries(tries: int = 20, game: str | None = None, seed: int = 1)
         source = cards_dir(game)
         cards = Path(tmp) / "cards"
         storage.copy_tree(source, cards / source.name, "the benchmark's scratch card folder")
-        env = {**os.environ, "WORKBENCH_CARDS": str(cards)}
+        env = current().with_cards(cards).environment()
         env.pop("WORKBENCH_NO_HISTORY", None)    # saves enter the scratch folder's history
         journal = str(Path(tmp) / "journal.sqlite")
         for attempt in range(tries):

@@ -19,19 +19,15 @@ import time
 from pathlib import Path
 
 from workbench.core.errors import WorkbenchError
+from workbench.core.workspace import JOURNAL_FILE, current
 
-FILE_NAME = "playtest-journal.sqlite"
-JOURNAL_ENV = "WORKBENCH_JOURNAL"
+FILE_NAME = JOURNAL_FILE
 
 
 def journal_path() -> Path:
-    """Where the journal lives: ``$WORKBENCH_JOURNAL``, else the designer's card
-    folder (``$WORKBENCH_CARDS``, set by ``--cards``), else the folder the
-    command runs in."""
-    import os
-    if os.environ.get(JOURNAL_ENV):
-        return Path(os.environ[JOURNAL_ENV])
-    return Path(os.environ.get("WORKBENCH_CARDS") or ".") / FILE_NAME
+    """Where the journal lives: the workspace's journal (``$WORKBENCH_JOURNAL``),
+    else its card folder (``--cards``), else the folder the command runs in."""
+    return current().journal_path()
 
 MIGRATIONS = [
     # 1: the first schema

@@ -21,7 +21,6 @@ the bundled one) a failing check is a failure.
 from __future__ import annotations
 
 import contextlib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -145,19 +144,10 @@ def worked_example_on_reference(path: Path, game, res, folder: Path, reference: 
 @contextlib.contextmanager
 def reading_cards(root: Path):
     """Every card read inside points at ``root`` (a folder of game folders)."""
-    from workbench.core.cards import forget
+    from workbench.core.workspace import current, using
 
-    before = os.environ.get("WORKBENCH_CARDS")
-    os.environ["WORKBENCH_CARDS"] = str(root)
-    forget()
-    try:
+    with using(current().with_cards(root)):
         yield
-    finally:
-        if before is None:
-            os.environ.pop("WORKBENCH_CARDS", None)
-        else:
-            os.environ["WORKBENCH_CARDS"] = before
-        forget()
 
 
 def rerun_python_check(chk, game, message: str, folder: Path, reference: Path) -> Assumption | None:

@@ -54,12 +54,18 @@ def check(*clauses: str):
     return wrap
 
 
+def checks_module(game) -> str:
+    """The dotted name of ``game``'s checks module: ``checks`` beside the module
+    of its ``Game`` class, wherever that package is installed."""
+    package = type(game).__module__.rpartition(".")[0]
+    return f"{package}.checks" if package else "checks"
+
+
 def load_game_checks(game_id: str) -> list[PythonCheck]:
     """Import the game's checks module (``checks`` beside the module of its
     ``Game`` class; a game without one has none) and return the checks of its clauses."""
     from workbench.core.registry import get_game
-    package = type(get_game(game_id)).__module__.rpartition(".")[0]
-    name = f"{package}.checks" if package else "checks"
+    name = checks_module(get_game(game_id))
     try:
         importlib.import_module(name)
     except ModuleNotFoundError as exc:

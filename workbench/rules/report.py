@@ -39,7 +39,7 @@ NOT_RUN = "scenarios, Python checks and the clause table not run: fix the card d
 
 @dataclass
 class CheckResult:
-    kind: str              # scenario | python | example
+    kind: str              # scenario | python | example | conformance (the shipped kit, `check --conformance`)
     name: str              # file name or function name
     clauses: list[str]
     status: str            # pass | fail | errata | assumption (fails only with the pool's changed values)
@@ -138,7 +138,7 @@ def game_report(game_id: str) -> GameReport:
     from workbench.core.scenario import run_file, scenario_files
 
     from .catalog import entries_by_context, load_source, po_path, read_catalog, translation_languages
-    from .checks import load_game_checks
+    from .checks import checks_module, load_game_checks
 
     rep = GameReport(game_id, game_id)
     game = None
@@ -196,7 +196,7 @@ def game_report(game_id: str) -> GameReport:
             python_checks = load_game_checks(game_id)
         except Exception as exc:
             python_checks = []
-            rep.checks.append(CheckResult("python", f"workbench.games.{game_id.replace('-', '_')}.checks", [],
+            rep.checks.append(CheckResult("python", checks_module(game), [],
                                           "fail", f"cannot import: {type(exc).__name__}: {exc}"))
         for chk in python_checks:
             passed, message = chk.run()

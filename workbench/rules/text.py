@@ -1,7 +1,7 @@
 """Small text helpers shared by the rules model: slugs, icons (emoji), words.
 
-Icons matter because Meaning Made marks its terms with them (🌟Meaning,
-🛡️Vitals); an icon is a symbol character together with the variation selectors,
+Icons matter because a rulebook may mark its terms with them (🌟 before a
+term, 🛡️ before another); an icon is a symbol character together with the variation selectors,
 skin tones and zero-width joiners that belong to it, so 🛡️ counts as one icon.
 """
 

@@ -46,7 +46,7 @@ from .tables import Chunk, join_chunks
 Progress = Callable[[int], None]
 Task = tuple  # (spec as a dict, list of game indices)
 
-#: the largest chunk: about 0.4 s of random Meaning Made play, 5 s of greedy
+#: the largest chunk: about 0.4 s of random play of the quickest bundled game, 5 s of greedy
 MAX_CHUNK = 200
 
 

@@ -781,7 +781,7 @@ def card_summary(result):
         blocks = [cards] if not lazy else []
     base = {"index", "seed", "card", "times_taken", "takers", "first_action", "first_fraction",
             "first_round", "first_seat", "taker_won", "taker_win_share", "taker_score", "others_win_share",
-            "taker_win_edge", "taker_score_edge", "taker_margin", "stat_rows"}
+            "taker_win_edge", "taker_score_edge", "taker_margin", "taker_soon_edge", "stat_rows"}
     taken = pl.col("times_taken") > 0
     # (output column, source column, counted only in games where the card was taken)
     means = [("mean_times", "times_taken", True)]
@@ -790,7 +790,8 @@ def card_summary(result):
                                                        ("taker_win_share", "win_rate_when_taken"),
                                                        ("taker_win_edge", "taker_win_edge"),
                                                        ("taker_score_edge", "taker_score_edge"),
-                                                       ("taker_margin", "taker_margin"))
+                                                       ("taker_margin", "taker_margin"),
+                                                       ("taker_soon_edge", "taker_soon_edge"))
               if name in schema]
     means += [(f"mean_{name}", name, False) for name, dtype in schema.items()
               if name not in base and (dtype.is_numeric() or dtype == pl.Boolean)]
@@ -860,12 +861,19 @@ CARD_SERIES: dict[str, CardMetric] = {m.key: m for m in (
     CardMetric("card_taker_margin", "{card}'s takers' margin over the best other seat",
                "per taker, its final score minus the highest final score of any other seat, mean over "
                "the takers, range (-inf, inf)", margin=1.0),
+    # the same gain read soon after the take: what the card gives shows in
+    # the next rounds, before the rest of the game adds its spread (written
+    # when the batch asks for it: SimSpec.taker_horizon, Game.taker_horizon)
+    CardMetric("card_taker_soon", "{card}'s taker's gain over the other seats in the rounds after taking it",
+               "the first taker's score minus the other seats' mean score, ``Game.taker_horizon`` rounds "
+               "after the round of the take (or at the end), less the same at the start of that round, "
+               "range (-inf, inf)", margin=1.0),
 )}
 
 #: card metric -> the cards table's column it reads (per game, NaN where absent)
 _CARD_COLUMNS = {"card_first_round": "first_round", "card_win_when_taken": "taker_win_share",
                  "card_taker_win": "taker_win_edge", "card_taker_score": "taker_score_edge",
-                 "card_taker_margin": "taker_margin"}
+                 "card_taker_margin": "taker_margin", "card_taker_soon": "taker_soon_edge"}
 
 
 def is_card_key(key: str) -> bool:
@@ -900,6 +908,96 @@ def card_series(result, key: str) -> np.ndarray:
     elif _CARD_COLUMNS[head] in rows.columns:   # (a table written before the column existed: NaN)
         out[at] = rows[_CARD_COLUMNS[head]].cast(pl.Float64).fill_null(np.nan).to_numpy()
     return out
+
+
+def _score_looks(text) -> list[tuple[int, list[float]]]:
+    """The games table's ``score_looks`` of one game: (round, every seat's score)."""
+    out = []
+    for part in (text or "").split(";"):
+        if part:
+            r, _, values = part.partition(":")
+            out.append((int(r), [float(v) for v in values.split(",")]))
+    return out
+
+
+def paired_soon(a, b, card: str, card_b: str | None = None, horizon: int = 2):
+    """``(x, y)``: per game (index order) what the seat that took ``card`` gained
+    over the other seats in the ``horizon`` rounds from its take, in the old
+    pool ``a`` and the edited pool ``b`` (``card_b``: its name there), for
+    ``card_taker_soon`` in a paired comparison. The seat and the round are
+    those of the take in ``a`` (in ``b`` where only ``b`` takes the card), and
+    both pools are read for that seat, whether or not it takes the card in
+    the other: a weaker card that the bots now pass by costs the seat that
+    took it before its best move, and a stronger one taken where it was not
+    gains the new taker, so the comparison is never only over the games
+    whose bots still choose alike. Where the two games had already played
+    differently before that round (``play_digests``, a digest of the actions
+    played at each look: a rename that deals other games), that seat is no
+    one in particular in the other game, and each pool reads its own first
+    taker instead. From the games tables' ``score_looks``
+    (every seat's score once per round, when the batch asked for them):
+    the seat's score minus the other seats' mean at the first look
+    ``horizon`` rounds after the take's round (the end when sooner), less
+    the same at the last look before that round. NaN where neither pool
+    takes the card; None when the tables hold no looks."""
+    import polars as pl
+    if "score_looks" not in a.games.columns or "score_looks" not in b.games.columns:
+        return None
+    n = a.games.height
+    x, y = np.full(n, np.nan), np.full(n, np.nan)
+    position = {idx: k for k, idx in enumerate(a.games["index"].to_list())}
+
+    def takes(res, name):
+        rows = res.cards.filter((pl.col("card") == name) & (pl.col("times_taken") > 0)) if res.cards.height else None
+        if rows is None or not rows.height:
+            return {}
+        return {i: (s, r) for i, s, r in zip(rows["index"].to_list(), rows["first_seat"].to_list(),
+                                                rows["first_round"].to_list())}
+
+    ta, tb = takes(a, card), takes(b, card_b or card)
+    looks_a, looks_b = a.games["score_looks"].to_list(), b.games["score_looks"].to_list()
+    digests_a, digests_b = _digests(a), _digests(b)
+
+    def gain(text, seat, rnd):
+        looks = _score_looks(text)
+        if not looks or len(looks[0][1]) < 2:
+            return np.nan, None
+        before = [j for j, (r, _) in enumerate(looks) if r < rnd] or [0]
+        end = next(sc for r, sc in looks if r >= rnd + horizon)   # the end look always is
+        return _seat_edge(end, seat) - _seat_edge(looks[before[-1]][1], seat), before[-1]
+
+    for i in set(ta) | set(tb):
+        k = position.get(i)
+        if k is None or k >= b.games.height:
+            continue
+        seat, rnd = ta.get(i) or tb[i]
+        x[k], at = gain(looks_a[k], seat, rnd)
+        y[k], _ = gain(looks_b[k], seat, rnd)
+        if at is not None and _parted(digests_a[k], digests_b[k], at):
+            # the pools' games parted before the take (a rename that deals
+            # other games): the seat that took it in one pool is no one in
+            # particular in the other, so each pool reads its own first taker
+            x[k] = gain(looks_a[k], *ta[i])[0] if i in ta else np.nan
+            y[k] = gain(looks_b[k], *tb[i])[0] if i in tb else np.nan
+    return x, y
+
+
+def _digests(res) -> list:
+    """The games table's ``play_digests`` split per game (None without the column)."""
+    if "play_digests" not in res.games.columns:
+        return [None] * res.games.height
+    return [text.split(";") if text else None for text in res.games["play_digests"].to_list()]
+
+
+def _parted(da, db, at: int) -> bool:
+    """Whether two pools' games had played differently by look ``at`` (their
+    digests of the actions played differ there; unknown counts as parted)."""
+    return da is None or db is None or at >= len(da) or at >= len(db) or da[at] != db[at]
+
+
+def _seat_edge(scores: list[float], seat: int) -> float:
+    others = [v for i, v in enumerate(scores) if i != seat]
+    return scores[seat] - sum(others) / len(others)
 
 
 def card_label(key: str) -> str:

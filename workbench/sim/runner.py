@@ -17,6 +17,7 @@ and at the end, from which lead changes, drama and decisiveness follow.
 from __future__ import annotations
 
 import importlib
+import zlib
 from dataclasses import asdict, dataclass, field
 
 from workbench.core.bots import RandomBot, make_bots
@@ -26,6 +27,8 @@ from workbench.core.play import bot_rngs
 from workbench.core.rng import derive_seed
 
 TIMEOUT = "timeout"
+#: the round written for the final scores in the games table's ``score_looks``
+END_LOOK = 1_000_000
 
 #: columns of the per-game table that the runner itself writes (the rest come
 #: from ``Game.game_stats``)
@@ -43,7 +46,9 @@ class SimSpec:
     ``game`` is a registry id or ``package.module:ATTR`` for a game outside the
     registry (the tests' toy game is one).
     ``max_actions`` ends a runaway game with ending ``timeout``. ``trace=False``
-    skips the evaluation samples (lead change, drama, decisiveness become null)."""
+    skips the evaluation samples (lead change, drama, decisiveness become null).
+    ``taker_horizon`` > 0 reads every seat's score once per round, for what a
+    card's taker gains in the rounds right after taking it."""
 
     game: str
     games: int
@@ -54,6 +59,10 @@ class SimSpec:
     options: dict = field(default_factory=dict)
     max_actions: int = 20000
     trace: bool = True
+    #: rounds after a card's first take over which its taker's gain is read
+    #: (the cards table's ``taker_soon_edge``, :func:`_soon_edges`); 0 writes no
+    #: such column (``workbench simulate``'s tables stay as they were)
+    taker_horizon: int = 0
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -120,7 +129,8 @@ def play_one(spec: SimSpec, index: int) -> dict:
         k = state.legal_action_count()
         return bot.choose(game, state, rngs[seat]), k
 
-    return game_record(game, config, index, decide, [repr(b) for b in bots], spec.trace, spec.max_actions)
+    return game_record(game, config, index, decide, [repr(b) for b in bots], spec.trace, spec.max_actions,
+                       horizon=spec.taker_horizon)
 
 
 def replayed_record(game, config, actions: list[str], index: int, who: list[str], trace: bool = True) -> dict:
@@ -142,9 +152,12 @@ def replayed_record(game, config, actions: list[str], index: int, who: list[str]
     return game_record(game, config, index, decide, who, trace, len(actions))
 
 
-def game_record(game, config, index: int, decide, bot_names: list[str], trace: bool, max_actions: int) -> dict:
+def game_record(game, config, index: int, decide, bot_names: list[str], trace: bool, max_actions: int,
+                horizon: int = 0) -> dict:
     """Play one game from ``config``, each decision ``decide(state, seat) ->
-    (action, legal count)``, and return its batch record."""
+    (action, legal count)``, and return its batch record. ``horizon`` > 0: every
+    seat's score is read once per round and before each card's first take
+    (``Game.result`` of the unfinished game), for :func:`_soon_edges`."""
     n = len(config.players)
     state = game.new_initial_state(config)
     evaluate, action_cards = game.evaluate, game.action_cards
@@ -158,13 +171,27 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     # read before every action: its lowest value and the rounds spent in danger
     track = game.group_track if type(game).group_track is not Game.group_track else None
     track_low, danger_rounds = None, set()
-    # the action kinds a game counts through Game.action_kind (Meaning Made's
-    # turn actions), tallied per game into its action_kind_counts columns
+    # the action kinds a game counts through Game.action_kind (a game's
+    # kinds of turn action), tallied per game into its action_kind_counts columns
     kind_of = game.action_kind if type(game).action_kind is not Game.action_kind else None
     kinds: dict[str, int] = {}
+    # (round, every seat's score) at the first action of each round, when asked for
+    snaps: list[tuple[int, list[float]]] = []
+    # a digest of the actions played so far at each of those looks: two pools'
+    # games played alike until a look when their digests there are equal
+    digests: list[int] = []
+    played = 0
+    names = list(config.players)
     while not state.is_terminal():
         if actions >= max_actions:
             break
+        if horizon and actions % n == 0:
+            # looked at every n actions, as the evaluation samples (a game's
+            # turn_count may read its whole result)
+            res = game.result(state)
+            if not snaps or snaps[-1][0] != res.turns:
+                snaps.append((res.turns, [float(res.scores.get(name, 0)) for name in names]))
+                digests.append(played)
         if track is not None:
             track_low, _ = _read_track(game, state, track, track_low, danger_rounds)
         # one evaluation sample per round: the round is looked at every n
@@ -186,8 +213,12 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
             for card in cards:
                 entry = taken.get(card)
                 if entry is None:
-                    taken[card] = {"times": 1, "seats": {seat}, "first_action": actions,
-                                   "first_round": rnd, "first_seat": seat}
+                    taken[card] = entry = {"times": 1, "seats": {seat}, "first_action": actions,
+                                           "first_round": rnd, "first_seat": seat}
+                    if horizon:
+                        # every seat's score just before the take: where the taker's gain starts
+                        now = game.result(state).scores
+                        entry["scores"] = [float(now.get(name, 0)) for name in names]
                 else:
                     entry["times"] += 1
                     entry["seats"].add(seat)
@@ -195,6 +226,8 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
             kind = kind_of(state, action)
             if kind is not None:
                 kinds[kind] = kinds.get(kind, 0) + 1
+        if horizon:
+            played = zlib.crc32(repr(action).encode(), played)
         state.apply_action(action)
         actions += 1
     # cut off here at the action limit, or by the game's own limit (ending "timeout")
@@ -204,7 +237,6 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     if trace:
         samples.append([evaluate(state, s) for s in range(n)])
     res = game.result(state)
-    names = list(config.players)
     timed_out = timed_out or res.ending == TIMEOUT
     winners = [] if timed_out else [names.index(w) for w in res.winners if w in names]
     ending = TIMEOUT if timed_out else res.ending
@@ -236,6 +268,15 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                 "win_credit": credit if s in winners else 0.0}
                for s in range(n)]
     cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions, scores)
+    if horizon:
+        # every seat's score once per round and at the end, for what the seat
+        # that took a card in one pool gains in the other (metrics.paired_soon)
+        row["score_looks"] = ";".join(f"{r}:" + ",".join(f"{v:g}" for v in sc)
+                                      for r, sc in snaps + [(END_LOOK, scores)])
+        row["play_digests"] = ";".join(str(d) for d in digests + [played])
+        soon = _soon_edges(taken, snaps, scores, horizon)
+        for card_row in cards:
+            card_row["taker_soon_edge"] = soon.get(card_row["card"])
     return {"game": row, "players": players, "cards": cards}
 
 
@@ -272,6 +313,35 @@ def _taker_gain(takers: set, winner_set: set, scores: list[float]) -> dict:
     out["taker_score_edge"] = out["taker_score"] - sum(scores[s] for s in others) / len(others)
     out["taker_margin"] = sum(scores[s] - max(scores[o] for o in range(n) if o != s) for s in takers) / len(takers)
     return out
+
+
+def _soon_edges(taken: dict, snaps: list, final: list[float], horizon: int) -> dict:
+    """Per card taken, what its first taker gained over the other seats in the
+    ``horizon`` rounds after taking it: the taker's score minus the other seats'
+    mean score at the first look ``horizon`` rounds after the round of the take
+    (``snaps``: every seat's score once per round; at the end when the game
+    ends sooner), less the same just before the take.
+
+    Why beside the final score's edge: what a card gives shows in the rounds
+    right after the take, while the rest of the game adds its own spread (in a
+    paired comparison the two pools' games part after the take, and every later
+    round's choices differ); the final score also stops at a game's caps. The
+    scores just before the take are the same in both pools of a paired game
+    when they played alike until then, so the pair compares the gains alone."""
+    out = {}
+    for card, e in taken.items():
+        if len(final) < 2 or "scores" not in e:
+            out[card] = None
+            continue
+        end = next((sc for r, sc in snaps if r >= e["first_round"] + horizon), final)
+        out[card] = _edge(end, e["first_seat"]) - _edge(e["scores"], e["first_seat"])
+    return out
+
+
+def _edge(scores: list[float], seat: int) -> float:
+    """``seat``'s score minus the other seats' mean score."""
+    others = [s for i, s in enumerate(scores) if i != seat]
+    return scores[seat] - sum(others) / len(others)
 
 
 def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int, actions: int,
@@ -313,7 +383,7 @@ def _card_rows(game, state, taken: dict, winner_set: set, index: int, seed: int,
 _RUNNER_CARD_KEYS = frozenset({"index", "seed", "card", "times_taken", "takers", "first_action",
                                "first_fraction", "first_round", "first_seat", "taker_won",
                                "taker_win_share", "taker_score", "others_win_share", "taker_win_edge",
-                               "taker_score_edge", "taker_margin", "stat_rows"})
+                               "taker_score_edge", "taker_margin", "taker_soon_edge", "stat_rows"})
 
 
 def _trace_metrics(samples: list[list[float]], winners: list[int]) -> dict:

@@ -121,9 +121,9 @@ def games_to_decide(n: int, lo: float | None, hi: float | None, margin: float | 
 #: gains over the other seats of the same game (a stronger card wins its taker
 #: more, whether or not the bots take it differently)
 EDITED_CARD_METRICS = ("card_times", "card_use", "card_first_round", "card_taker_win", "card_taker_score",
-                       "card_taker_margin")
+                       "card_taker_margin", "card_taker_soon")
 #: the taker metrics, read for "the card is dead"
-TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin")
+TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin", "card_taker_soon")
 
 
 def leading_watch(game, cards=()) -> list[str]:
@@ -174,16 +174,26 @@ def earned(row: dict) -> bool:
 TAKER_SHARE = 0.5
 
 
+#: the weight of each taker metric within :data:`TAKER_SHARE`: the gain soon
+#: after the take, the least noisy reading of what a card gives (docs/verdicts.md,
+#: "Soon after the take"), weighs as much as the three final-score readings together
+TAKER_WEIGHTS = {"card_taker_soon": 3.0, "card_taker_win": 1.0, "card_taker_score": 1.0, "card_taker_margin": 1.0}
+
+
 def alpha_shares(watch) -> dict[str, float]:
     """Each watched key's share of the run's alpha (adding up to 1): the
-    taker metrics share :data:`TAKER_SHARE` equally, the other keys the rest
-    equally; without taker metrics every key gets ``1 / M``."""
+    taker metrics share :data:`TAKER_SHARE` by :data:`TAKER_WEIGHTS`, the
+    other keys the rest equally; without taker metrics every key gets ``1 / M``.
+    The weights are fixed before any game is played, so the run's error stays
+    at alpha (weighted Bonferroni)."""
     watch = list(dict.fromkeys(watch))
     takers = [k for k in watch if k.partition(":")[0] in TAKER_METRICS and ":" in k]
     rest = [k for k in watch if k not in takers]
     if not takers or not rest:
         return {k: 1 / len(watch) for k in watch}
-    return {k: (TAKER_SHARE / len(takers) if k in takers else (1 - TAKER_SHARE) / len(rest)) for k in watch}
+    weight = {k: TAKER_WEIGHTS.get(k.partition(":")[0], 1.0) for k in takers}
+    total = sum(weight.values())
+    return {k: (TAKER_SHARE * weight[k] / total if k in takers else (1 - TAKER_SHARE) / len(rest)) for k in watch}
 
 
 def card_notes(rows: list[dict], cards, renames: Mapping[str, str] | None = None) -> list[str]:

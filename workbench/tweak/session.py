@@ -950,7 +950,9 @@ class TweakSession(CardOperations):
 
         ref_old, ref_new = _register_pool(self.baseline, self.game_id), _register_pool(self.cards, self.game_id)
         base = dict(games=n, players=players or self.game.default_players, bots=bots, seed=seed, trace=False,
-                    variants=tuple(variants), options=dict(options or {}))
+                    variants=tuple(variants), options=dict(options or {}),
+                    # what a card's taker gains in the rounds after the take (card_taker_soon)
+                    taker_horizon=self.game.taker_horizon)
         renames = self.renamed_cards()
         old_name = {new: old for old, new in renames.items()}
         if watch is None:

@@ -151,7 +151,7 @@ def expand_vary(patterns: list[str], raw: dict, *, allow_seed: bool = False) -> 
     return list(out.values()), protected
 
 
-# -- games whose cards are a catalogue of kinds (Mandate 2038, Pax Transhumanity) --------
+# -- games whose cards are a catalogue of kinds (graphs.pool_edit.Catalogue) --------------
 
 _POOL_VARY = re.compile(r"^\s*(?P<kind>[a-z_*]+)\.(?P<name>[^.]+)\.(?P<field>[A-Za-z_][A-Za-z0-9_.]*?)"
                         r"\s*(?:=\s*(?P<lo>\d+)\s*\.\.\s*(?P<hi>\d+)|(?:\+-|±)\s*(?P<delta>\d+))?\s*$")

@@ -157,3 +157,33 @@ def iter_all(game: str) -> Iterator[tuple[str, dict]]:
         yield "play", case
     for case in sim_cases(game):
         yield "simulate", case
+
+
+# -- a covering sample, for the build the suite does not run ---------------------
+
+def _features(case: dict) -> set[tuple]:
+    """What a case exercises: its player count, each seat's bot, each variant,
+    each option value, and each pairing of players with a bot kind."""
+    bots = case["bots"].split(",")
+    out = {("players", case["players"])} | {("bot", b.split(":")[0]) for b in bots}
+    out |= {("with", case["players"], b.split(":")[0]) for b in bots}
+    out |= {("variant", v) for v in case["variants"]}
+    out |= {("option", k, str(v)) for k, v in case["options"].items()}
+    return out
+
+
+def covering_sample(cases: list[dict], every: int = 5) -> list[int]:
+    """Positions of a sample of ``cases`` that still exercises every player count,
+    bot kind (and each with each player count), variant and option value at least once: a greedy set cover over :func:`_features` (first
+    case first on ties, so the sample is fixed by the recipe), then every
+    ``every``-th case besides. The other build's differential run plays these
+    (the compiled build the suite runs plays every case)."""
+    wanted = set().union(*(_features(c) for c in cases))
+    chosen: set[int] = set(range(0, len(cases), every))
+    for i in chosen:
+        wanted -= _features(cases[i])
+    while wanted:
+        best = max(range(len(cases)), key=lambda i: (len(_features(cases[i]) & wanted), -i))
+        chosen.add(best)
+        wanted -= _features(cases[best])
+    return sorted(chosen)

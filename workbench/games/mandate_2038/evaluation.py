@@ -46,6 +46,72 @@ DEFAULT_WEIGHTS = {
 }
 
 
+
+class Weights:
+    """``DEFAULT_WEIGHTS`` with a caller's changes, each feature's weight a typed
+    field: the compiled build reads and multiplies them as machine floats, where a
+    dict of weights cost a lookup and a boxed product per term of every rated
+    candidate (about a tenth of a greedy game, callgrind, issue 47). ``mapping``
+    keeps the merged dict for the terms that read a weight by name."""
+
+    __slots__ = ("mapping", "mandate", "capability", "customers", "trust", "runway", "compute",
+                 "connected", "offline", "scrutiny", "agents", "short_runway", "generator", "projects",
+                 "provisional", "blocked_selection", "agi_readiness", "outlook", "ventures",
+                 "era_mandate", "buys", "output", "card_value")
+
+    mapping: dict
+    mandate: float
+    capability: float
+    customers: float
+    trust: float
+    runway: float
+    compute: float
+    connected: float
+    offline: float
+    scrutiny: float
+    agents: float
+    short_runway: float
+    generator: float
+    projects: float
+    provisional: float
+    blocked_selection: float
+    agi_readiness: float
+    outlook: float
+    ventures: float
+    era_mandate: float
+    buys: float
+    output: float
+    card_value: float
+
+    def __init__(self, w: dict) -> None:
+        self.mapping = w
+        self.mandate, self.capability = float(w["mandate"]), float(w["capability"])
+        self.customers, self.trust = float(w["customers"]), float(w["trust"])
+        self.runway, self.compute = float(w["runway"]), float(w["compute"])
+        self.connected, self.offline = float(w["connected"]), float(w["offline"])
+        self.scrutiny, self.agents = float(w["scrutiny"]), float(w["agents"])
+        self.short_runway, self.generator = float(w["short_runway"]), float(w["generator"])
+        self.projects, self.provisional = float(w["projects"]), float(w["provisional"])
+        self.blocked_selection, self.agi_readiness = float(w["blocked_selection"]), float(w["agi_readiness"])
+        self.outlook, self.ventures = float(w.get("outlook", 1.0)), float(w["ventures"])
+        self.era_mandate, self.buys = float(w["era_mandate"]), float(w["buys"])
+        self.output, self.card_value = float(w["output"]), float(w.get("card_value", 0.0))
+
+
+def weights_of(weights: Any) -> Weights:
+    """The :class:`Weights` of ``weights`` (None: the defaults, made once; a
+    :class:`Weights` as it is; a mapping: the defaults updated with it)."""
+    if isinstance(weights, Weights):
+        return weights
+    if not weights:
+        return _DEFAULT
+    w = dict(DEFAULT_WEIGHTS)
+    w.update(weights)
+    return Weights(w)
+
+
+_DEFAULT: Final = Weights(dict(DEFAULT_WEIGHTS))
+
 #: Mandate criteria that Training runs decide: left out of the standing, because
 #: the run's own valuation (expected banked Capability, no peeking at the deck)
 #: already plays for them, and counting their realised values mid-run made the
@@ -134,9 +200,9 @@ class StandingBase:
     def __init__(self, state: MandateState, seat: int) -> None:
         self.card = card = _era_card(state)
         self.seat = seat
-        #: purchasing_power by what it reads of the seat (the rest of the board is
+        #: purchasing_power's offers by the seat's pieces (the rest of the board is
         #: the same for every copy rated against this base)
-        self.buys: dict[tuple, float] = {}
+        self.buys: dict[tuple, list] = {}
         self.counts = self.presence = self.control = self.pieces = None
         if card is None:
             return
@@ -177,9 +243,10 @@ def era_mandate_standing(state: MandateState, seat: int, base: StandingBase | No
     else:
         values = _counts(state, card.criterion)
     mine = values[seat]
-    out = min(1.0, mine / card.minimum) if card.minimum > 0 else 1.0
-    qualified = [v for v in values if v >= card.minimum]
-    if mine >= card.minimum and mine == max(qualified):
+    minimum = card.minimum                # read once: an attribute of interpreted card data
+    out = min(1.0, mine / minimum) if minimum > 0 else 1.0
+    qualified = [v for v in values if v >= minimum]
+    if mine >= minimum and mine == max(qualified):
         out += 1.0 if qualified.count(mine) == 1 else 0.5
     return out
 
@@ -215,7 +282,7 @@ def _expected_run(content: Content, on_research: bool) -> int:
     return values[on_research]
 
 
-def evaluate(state: MandateState, seat: int, weights: Mapping[str, float] | None = None) -> float:
+def evaluate(state: MandateState, seat: int, weights: Any = None) -> float:
     """Weighted features of ``seat``'s position (``DEFAULT_WEIGHTS`` names them).
 
     While ``seat`` has a selected Core Action still to resolve, the position is
@@ -223,64 +290,97 @@ def evaluate(state: MandateState, seat: int, weights: Mapping[str, float] | None
     *outlook*), so a one-ply greedy bot selects the Action that will do most for
     it instead of picking blind. After a Training draw the realised card is
     replaced by the draw's expected value, so the look-ahead cannot peek at the
-    deck."""
-    w = dict(DEFAULT_WEIGHTS)
-    if weights:
-        w.update(weights)
+    deck. ``weights``: a mapping of changed weights, or :class:`Weights`."""
+    w = weights_of(weights)
     action = _unresolved_selection(state, seat)
-    if action is not None and w.get("outlook", 1.0):
+    if action is not None and w.outlook:
         return _outlook(state, seat, action, w)
     return features_value(state, seat, w)
 
 
-def _outlook(state: MandateState, seat: int, action: str, w: dict) -> float:
+def _outlook(state: MandateState, seat: int, action: str, weights: Any) -> float:
     """The best feature value among the resolutions of ``seat``'s selected Action,
     each applied to a copy of the position (a Training run counts its expected
-    banked Capability from a full deck, never the real cards)."""
+    banked Capability from a full deck, never the real cards). ``weights``: a
+    :class:`Weights` or a mapping (:func:`weights_of`)."""
+    w = weights_of(weights)
     rules = ACTION_RULES[action]
     index = CORE_ACTIONS.index(action)
     best, tried = None, set()
     # the candidates change only the seat's own Player: the Mandate counts of
     # the position are kept once here (era_mandate_standing)
-    base = StandingBase(state, seat) if w["era_mandate"] else None
+    base = StandingBase(state, seat) if w.era_mandate else None
     kinds = _alike_by_kind(state, action, w)
-    for move in flow.resolutions(state, seat, action):
-        pos = state.tile_ids.index(move.tile)
-        # which identical Agent moves changes nothing here; nor, when the Action
-        # and the evaluation read the district only through its kind, which
-        # district of that kind (_alike_by_kind)
-        key = _district_key(state, move, pos, kinds) if kinds is not None else (move.mode, move.tile)
-        if key in tried:
-            continue
-        tried.add(key)
-        c = _scratch(state, seat)
-        c.players[seat].agents[move.agent - 1] = pos
-        if move.mode != "blocked":
-            if action == "research":
-                c.players[seat].compute -= research.compute_cost(c, pos)
-                costs.gain(c, seat, "capability", _expected_run(c.content, c.tiles[pos] == "research"))
-            elif rules.resolve(c, seat, pos, move.mode):
-                influence.accept(c)       # a proposal is rated as if the partner agreed
-                c.pending = None
-        if pos == board.FRONTIER_POS:
-            costs.gain(c, seat, "runway", 1)
-        c.players[seat].ready[index] = False
-        value = features_value(c, seat, w, base)
-        if best is None or value > best:
-            best = value
+    listed = flow.resolutions(state, seat, action)
+    if not listed.agents:
+        return features_value(state, seat, w)
+    # the listing's rows read directly, in its order (district, effect, Agent):
+    # no Move is built, and of identical Agents only the first listed is tried,
+    # since which one moves changes nothing rated here (the key names no Agent)
+    agent = listed.agents[0]
+    positions = tile_positions(state)
+    for tile, modes in listed.rows:
+        pos = positions[tile]
+        for mode in modes:
+            # nor, when the Action and the evaluation read the district only
+            # through its kind, which district of that kind (_alike_by_kind)
+            key = _district_key(state, mode, pos, kinds) if kinds is not None else (mode, tile)
+            if key in tried:
+                continue
+            tried.add(key)
+            c = _scratch(state, seat)
+            c.players[seat].agents[agent] = pos
+            if mode != "blocked":
+                if action == "research":
+                    c.players[seat].compute -= research.compute_cost(c, pos)
+                    costs.gain(c, seat, "capability", _expected_run(c.content, c.tiles[pos] == "research"))
+                elif rules.resolve(c, seat, pos, mode):
+                    influence.accept(c)       # a proposal is rated as if the partner agreed
+                    c.pending = None
+            if pos == board.FRONTIER_POS:
+                costs.gain(c, seat, "runway", 1)
+            c.players[seat].ready[index] = False
+            value = features_value(c, seat, w, base)
+            if best is None or value > best:
+                best = value
     return best if best is not None else features_value(state, seat, w)
 
 
-def _reads_control(state: MandateState, w: Mapping[str, float]) -> bool:
+class _TilePositions:
+    """District id -> board position, for the board asked about last (a board's
+    ``tile_ids`` list is shared by every copy of its game): a dictionary read
+    where ``tile_ids.index`` scanned the list, about a twentieth of a greedy
+    game (callgrind, issue 47)."""
+
+    __slots__ = ("ids", "positions")
+
+    def __init__(self) -> None:
+        self.ids: Any = None
+        self.positions: dict[str, int] = {}
+
+
+_TILES: Final = _TilePositions()
+
+
+def tile_positions(state: MandateState) -> dict[str, int]:
+    """``{district id: position}`` of ``state``'s board."""
+    ids = state.tile_ids
+    if _TILES.ids is not ids:
+        _TILES.positions = {tile: pos for pos, tile in enumerate(ids)}
+        _TILES.ids = ids
+    return _TILES.positions
+
+
+def _reads_control(state: MandateState, w: Weights) -> bool:
     """Whether the evaluation reads where Agents stand beyond their number: only
     board control does, and only through an Era card that counts control."""
-    if not w["era_mandate"]:
+    if not w.era_mandate:
         return False
     card = _era_card(state)
     return card is not None and card.criterion in mandate_scoring.CONTROL_CRITERIA
 
 
-def _alike_by_kind(state: MandateState, action: str, w: Mapping[str, float]):
+def _alike_by_kind(state: MandateState, action: str, w: Weights):
     """The district kinds ``action``'s resolutions are told apart by, when two
     districts of one class (a kind named there, or all other kinds; Frontier's
     visit bonus is its own) are rated alike: the Action reads the district only
@@ -290,10 +390,11 @@ def _alike_by_kind(state: MandateState, action: str, w: Mapping[str, float]):
     return None if kinds is None or _reads_control(state, w) else kinds
 
 
-def _district_key(state: MandateState, move, pos: int, kinds) -> tuple:
-    """The class of ``move``'s district under :func:`_alike_by_kind`'s ``kinds``."""
+def _district_key(state: MandateState, mode: str, pos: int, kinds) -> tuple:
+    """The class of a move's district (its effect ``mode``, at ``pos``) under
+    :func:`_alike_by_kind`'s ``kinds``."""
     kind = state.tiles[pos]
-    return (move.mode, kind if kind in kinds else "", pos == board.FRONTIER_POS)
+    return (mode, kind if kind in kinds else "", pos == board.FRONTIER_POS)
 
 
 def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[str, float] | None = None):
@@ -322,19 +423,18 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
     if last and state.cycle >= state.content.rules["cyclesPerEra"]:
         return out
     action = state.selections[seat]
-    w = dict(DEFAULT_WEIGHTS)
-    if weights:
-        w.update(weights)
-    base = StandingBase(state, seat) if w["era_mandate"] else None
+    w = weights_of(weights)
+    base = StandingBase(state, seat) if w.era_mandate else None
     kinds = _alike_by_kind(state, action, w)
     by_agent = not _reads_control(state, w)
+    positions = tile_positions(state)
     rated: dict = {}
     for i, move in enumerate(moves):
         if getattr(move, "verb", None) != action:
             continue
-        pos = state.tile_ids.index(move.tile)
+        pos = positions[move.tile]
         if kinds is not None:
-            key = _district_key(state, move, pos, kinds)
+            key = _district_key(state, move.mode, pos, kinds)
         elif by_agent:
             key = (move.mode, move.tile)
         else:
@@ -344,7 +444,7 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
             if last:
                 c = state.clone()
                 c.apply_action(move)
-                value = evaluate(c, seat, weights)
+                value = evaluate(c, seat, w)
             else:
                 c = _scratch(state, seat)
                 c.rng = state.rng.copy()  # a Training run may reshuffle the discard
@@ -352,7 +452,7 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
                 if _unresolved_selection(c, seat) is None:
                     value = features_value(c, seat, w, base)
                 else:                     # not reached after a resolution; kept exact all the same
-                    value = evaluate(c, seat, weights)
+                    value = evaluate(c, seat, w)
             rated[key] = value
         out[i] = value
     return out
@@ -417,6 +517,13 @@ def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str
     first, while the Runway lasts. Before, a Runway was worth 0.12 whatever it
     could pay for (issue 15: Fund was 2.6% of greedy selections; it still is
     about 3%, but now follows Fund's yield, see docs/balancing.md)."""
+    return _spend(_offers(state, seat, w), runway)
+
+
+def _offers(state: MandateState, seat: int, w: Mapping[str, float]) -> list[tuple[float, int, float]]:
+    """What :func:`purchasing_power` may buy for ``seat``, best worth per Runway
+    first: ``(-worth per Runway, Runway cost, worth)``. The same for every Runway
+    amount, so a look-ahead keeps it per piece holdings (:func:`features_value`)."""
     p = state.players[seat]
     eco = _economy(state.content)
     offers: list[tuple[float, int, float]] = []   # (-worth per Runway, Runway cost, worth)
@@ -442,6 +549,11 @@ def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str
             else:
                 offer(w["projects"], cost)
     offers.sort()                         # best worth per Runway first, then the cheaper
+    return offers
+
+
+def _spend(offers: list[tuple[float, int, float]], runway: int) -> float:
+    """The worth of the :func:`_offers` that ``runway`` buys, best first, while it lasts."""
     total, left = 0.0, runway
     for _, cost, worth in offers:
         if cost <= left:
@@ -458,9 +570,14 @@ def _productions_left(state: MandateState) -> int:
 def _best_open_yield(state: MandateState, eco: _Economy) -> int:
     """The largest printed output of a district with a free Facility space."""
     room = state.content.facility_spaces
-    players = state.players
+    # Facilities standing on each district, counted once (not per district)
+    taken: dict[int, int] = {}
+    for q in state.players:
+        for at in q.facilities:
+            if at is not None:
+                taken[at] = taken.get(at, 0) + 1
     for output, pos in eco.districts_by_yield(state.tiles):
-        if sum(q.facilities.count(pos) for q in players) < room:
+        if taken.get(pos, 0) < room:
             return output
     return 0
 
@@ -482,8 +599,10 @@ def future_output(state: MandateState, seat: int, connected: list[int] | None = 
     return total * left
 
 
-def features_value(state: MandateState, seat: int, w: dict, base: StandingBase | None = None) -> float:
-    """The weighted sum of ``seat``'s features (``base``: see :func:`era_mandate_standing`)."""
+def features_value(state: MandateState, seat: int, weights: Any, base: StandingBase | None = None) -> float:
+    """The weighted sum of ``seat``'s features (``weights``: :class:`Weights` or a
+    mapping; ``base``: see :func:`era_mandate_standing`)."""
+    w = weights_of(weights)
     p = state.players[seat]
     trust: float    # an expected value after a Training draw (the compiled build checks types)
     bag: float
@@ -510,30 +629,34 @@ def features_value(state: MandateState, seat: int, w: dict, base: StandingBase |
     pend = state.pending
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
         ventures += 0.5                   # a proposal waiting for the partner's answer
-    readiness = agi.readiness(state, seat, capability, connected, trust) if w["agi_readiness"] else 0.0
-    standing = era_mandate_standing(state, seat, base) if w["era_mandate"] else 0.0
+    readiness = agi.readiness(state, seat, capability, connected, trust) if w.agi_readiness else 0.0
+    standing = era_mandate_standing(state, seat, base) if w.era_mandate else 0.0
     short = 4 - runway if runway < 4 else 0
-    if not w["buys"]:
+    if not w.buys:
         buys = 0.0
     elif base is not None and base.seat == seat:
-        key = (runway, tuple(p.facilities), None in p.agents, p.generator, tuple(p.projects))
-        cached = base.buys.get(key)
-        if cached is None:
-            cached = base.buys[key] = purchasing_power(state, seat, runway, w)
-        buys = cached
+        # what the Runway may buy depends on the pieces, not on the Runway:
+        # kept per pieces, spent per Runway amount
+        key = (tuple(p.facilities), None in p.agents, p.generator, tuple(p.projects))
+        offers = base.buys.get(key)
+        if offers is None:
+            offers = base.buys[key] = _offers(state, seat, w.mapping)
+        buys = _spend(offers, runway)
     else:
-        buys = purchasing_power(state, seat, runway, w)
-    output = future_output(state, seat, connected_list) if w["output"] else 0
-    value = (w["era_mandate"] * standing + w["short_runway"] * short + w["agi_readiness"] * readiness + w["mandate"] * mandate + w["capability"] * capability
-            + w["customers"] * p.customers
-            + w["trust"] * trust + w["runway"] * runway + w["compute"] * p.compute
-            + w["connected"] * connected + w["offline"] * (built - connected)
-            + w["scrutiny"] * bag + w["agents"] * (len(p.agents) - p.agents.count(None))
-            + w["generator"] * (p.generator is not None) + w["projects"] * len(p.projects)
-            + w["provisional"] * prov + w["blocked_selection"] * blocked + w["ventures"] * ventures
-            + w["buys"] * buys + w["output"] * output)
-    if w.get("card_value", 0.0):
-        value += w["card_value"] * own_projects_worth(state, seat, w, connected_list)
+        buys = purchasing_power(state, seat, runway, w.mapping)
+    output = future_output(state, seat, connected_list) if w.output else 0
+    # the same products summed in the same order as ever (the fast-path tests
+    # compare values float for float)
+    value = (w.era_mandate * standing + w.short_runway * short + w.agi_readiness * readiness + w.mandate * mandate + w.capability * capability
+            + w.customers * p.customers
+            + w.trust * trust + w.runway * runway + w.compute * p.compute
+            + w.connected * connected + w.offline * (built - connected)
+            + w.scrutiny * bag + w.agents * (len(p.agents) - p.agents.count(None))
+            + w.generator * (p.generator is not None) + w.projects * len(p.projects)
+            + w.provisional * prov + w.blocked_selection * blocked + w.ventures * ventures
+            + w.buys * buys + w.output * output)
+    if w.card_value:
+        value += w.card_value * own_projects_worth(state, seat, w.mapping, connected_list)
     return value
 
 

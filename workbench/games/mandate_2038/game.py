@@ -71,6 +71,8 @@ class Mandate2038(Game):
     default_weights = DEFAULT_WEIGHTS
     #: face-down Core Action picks, unrevealed Mandates, deck orders (:mod:`.hidden`)
     hidden_information = True
+    #: every seat picks its Core Action face down, the picks revealed together
+    simultaneity = "simultaneous"
 
     # -- verdicts (issue 25): what a paired comparison leads with ---------------
     # four Eras always, so the length in rounds never moves: the spread of the
@@ -87,6 +89,9 @@ class Mandate2038(Game):
                            "stat:agi_short_of_compute": 0.1,
                            "decided_by_score": 0.03, "duration_actions": 5.0}
     metric_goals = {"role_gap": -1, "decided_by_score": 1}
+    # what a project gives comes at the Era's Production, after the last of its
+    # three cycles: three cycles after the take always hold the next one
+    taker_horizon = 3
     card_pool_type = Content
     pool_spec = POOL
 

@@ -15,7 +15,7 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   least a fifth of them, ``pick_rates``) produces much more: 2-3 more of two
   of Runway, Compute and Capability at every Production while its host is
   connected: its takers end further ahead of the other seats of the same game
-  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win`` higher).
+  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win``, ``card_taker_soon`` higher).
 * ``weaker-card``: such a project that yields something produces nothing
   (its chip still costs what it did; Fusion Demonstrator yields nothing to
   take away, its power is a rule): its takers fall behind the other seats (the same metrics lower).
@@ -38,7 +38,7 @@ from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, player_count, pr
 
 KINDS = ("dearer-card", "larger-rewards", "stronger-card", "weaker-card", RENAME, NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
 #: the tracks a project may produce (data.Project.produces)
 YIELDS = ("runway", "compute", "capability")
 PLAYERS = (2, 3, 4, 5)

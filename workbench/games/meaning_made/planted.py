@@ -26,7 +26,7 @@ variations (which card, which token, by how much, at which player count).
   baseline games) gives much more: 2-4 more of each of two or three of E, I,
   S and Legacy in its one-time Pattern Bonus (the Shell case of
   docs/verdicts.md is one such edit): its takers end further ahead of the
-  other seats of the same game (``card_taker_score``, ``card_taker_margin``,
+  other seats of the same game (``card_taker_score``, ``card_taker_margin``, ``card_taker_soon``,
   ``card_taker_win`` higher).
 * ``weaker-card``: one Pattern that games take has its bonus replaced by a
   loss of 3-6 Legacy (our draft of "much weaker in what it gives"): its
@@ -52,7 +52,7 @@ from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, rename
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger-card", "weaker-card", RENAME,
          NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
 PLAYERS = (2, 3, 4, 5)
 #: the largest share of players ending at the Legacy cap (baseline games at that
 #: player count) at which a larger reward is planted (our draft: a quarter of the

@@ -23,7 +23,7 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   baseline games), not one that ends the game, gives much more: two more
   ``solve any`` terms (two problems of the commercializer's choice solved):
   its takers end further ahead of the other seats of the same game
-  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win`` higher).
+  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win``, ``card_taker_soon`` higher).
 * ``weaker-card``: such an idea gives nothing (its effects removed): its
   takers fall behind the other seats (the same metrics lower). Both go round
   the player counts (2, 3, 4, 2, ...). "Taking" an idea is any of the ways
@@ -55,7 +55,7 @@ from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, player_count, pr
 
 KINDS = ("dearer-card", "dearer-end", "stronger-card", "weaker-card", RENAME, NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win")
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
 #: the terms a much stronger idea gains
 STRONGER = ("solve any", "solve any")
 PLAYERS = (2, 3, 4)

@@ -1,0 +1,100 @@
+"""workbench hunt on the toy game: the bandit finds a card that beats the field,
+confirms it on fresh games, and its witness replays; policy bots obey their
+kind; bad options are one line. (Recall on planted defects in the bundled
+games is measured by analyses/hunt_planted.py, too slow for the suite.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from workbench.core.bots import make_bot
+from workbench.core.play import bot_rngs, play_game
+from workbench.core.policies import action_kind_of
+from workbench.sim.runner import resolve_game
+
+TOY = "workbench.games.pebble_race:GAME"
+# the bad-option runs stop before a game; no hunt writes the checkout's history
+pytestmark = pytest.mark.usefixtures("no_history")
+
+
+@pytest.fixture(scope="module")
+def toy_hunt(tmp_path_factory):
+    from workbench.hunt import run_hunt
+    out = tmp_path_factory.mktemp("witness")
+    return run_hunt(TOY, players=3, bots="random", budget=500, workers=0, out=out), out
+
+
+def test_a_card_that_wins_is_found_with_an_interval(toy_hunt):
+    doc, _ = toy_hunt
+    json.dumps(doc)  # the report is one JSON document
+    found = {(f["kind"], f["restriction"] or f["subject"]) for f in doc["findings"]}
+    # Gem (4 points) is the best card of the toy: random players who always take it beat the field
+    assert ("beats-field", "force:Gem") in found or ("taker-wins", "Gem") in found
+    for f in doc["findings"]:
+        assert f["low"] > 0 and f["low"] <= f["effect"] <= f["high"]
+        assert f["games"] >= 5
+    assert doc["games"] <= doc["budget"]
+
+
+def test_witness_games_replay_and_open_as_saved_games(toy_hunt):
+    from workbench.core.history import Match
+    doc, out = toy_hunt
+    assert doc["findings"]
+    for f in doc["findings"]:
+        wit = f["witness"]
+        assert wit is not None and wit["replays"], f["title"]
+        saved = json.loads(open(wit["file"], encoding="utf-8").read())
+        match = Match.from_dict(saved, game=resolve_game(TOY))
+        assert len(match) == wit["moves"]
+        assert match.game.result(match.states[-1]).winners == wit["winners"]
+        assert all(0 <= m["ply"] < wit["moves"] for m in wit["marks"])
+        assert str(out) in wit["file"]
+
+
+def test_kind_policies_keep_to_their_kind():
+    game = resolve_game(TOY)
+    config = game.config(3, seed=5)
+    for spec, check in (("always:pass:random", lambda kinds: kinds == {"pass"}),
+                        ("never:take:random", lambda kinds: "take" not in kinds),
+                        ("first", lambda kinds: True)):
+        bots = [make_bot(spec), make_bot("random"), make_bot("random")]
+        state = game.new_initial_state(config)
+        rngs = bot_rngs(config)
+        kinds = set()
+        while not state.is_terminal():
+            seat = state.current_player()
+            action = bots[seat].choose(game, state, rngs[seat])
+            if seat == 0:
+                kinds.add(action_kind_of(game, state, action))
+                if spec == "first":
+                    assert action == state.legal_actions()[0]
+            state.apply_action(action)
+        assert check(kinds), (spec, kinds)
+    state, log = play_game(game, config, [make_bot("first")] * 3)
+    again, log2 = play_game(game, config, [make_bot("first")] * 3)
+    assert log == log2
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--margin", "bogus=1"], "--margin"),
+    (["--budget", "0"], "--budget"),
+    (["--bots", "always:"], "always"),
+])
+def test_bad_options_are_one_line(args, words):
+    proc = subprocess.run([sys.executable, "-m", "workbench", "hunt", "pax-transhumanity", *args, "--no-witness"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert words in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_hunt_is_the_same_in_this_process_and_on_a_pool():
+    from workbench.hunt import run_hunt
+    one = run_hunt(TOY, players=3, bots="random", budget=150, workers=0, witnesses=False, seed=3)
+    two = run_hunt(TOY, players=3, bots="random", budget=150, workers=2, witnesses=False, seed=3)
+    strip = lambda d: {k: v for k, v in d.items() if k != "elapsed"}  # noqa: E731 (wall clock only)
+    assert strip(one) == strip(two)
