@@ -213,3 +213,13 @@ def test_everyone_become_someone_is_caught():
     src = "Everyone is dealt 2 ideas."
     assert not _findings(src, "Mindenki 2 ötletet kap.", "en", "hu")
     assert _findings(src, "Valaki 2 ötletet kap.", "en", "hu")
+
+
+def test_whose_piece_is_caught():
+    src = "Another player's Employee may work for you if it stands at your own Company."
+    ok = "Egy másik játékos Alkalmazottja is dolgozhat neked, ha a saját Cégednél áll."
+    assert not _findings(src, ok, "en", "hu")
+    assert _findings(src, "A saját Alkalmazottja is dolgozhat neked, ha a saját Cégednél áll.", "en", "hu")
+    hu = "A lapot a saját táblája alá csúsztatja."
+    assert not _findings(hu, "The player slides the card under their own board.", "hu", "en")
+    assert _findings(hu, "The player slides the card under another player's board.", "hu", "en")

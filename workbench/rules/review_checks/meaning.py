@@ -37,6 +37,7 @@ OPPOSITES = {frozenset(p) for p in (
     ("actor.active", "actor.others"), ("actor.active", "actor.each"), ("actor.you", "actor.rival"),
     ("actor.each", "actor.others"), ("actor.group", "actor.you"), ("actor.each", "actor.group"),
     ("actor.group", "actor.alone"), ("actor.each", "actor.someone"),
+    ("actor.own", "actor.others"), ("actor.own", "actor.rival"),
     ("time.turn", "time.round"), ("time.era", "time.game"), ("time.round", "time.era"),
     ("time.turn", "time.cycle"), ("when.start", "when.end"), ("when.next", "when.previous"),
     ("cond.if", "cond.unless"), ("cond.only", "cond.if"),
