@@ -23,11 +23,7 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
-import re
-import subprocess
 import sys
-
 
 
 def _reference_and_games() -> tuple[str | None, list[str]]:
@@ -57,16 +53,12 @@ def _play(what: str, seeds: list[int]) -> int:
 
 def count(what: str, seeds: list[int]) -> tuple[int, int]:
     """``(instructions, actions)`` of the counted games of ``what``."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          "--collect-atstart=no", "--toggle-collect=functools_reduce",
-                          sys.executable, __file__, "--child", what, ",".join(map(str, seeds))],
-                         capture_output=True, text=True, env=env)
-    found = re.search(r"Collected : (\d+)", out.stderr)
-    actions = re.search(r"^actions (\d+)$", out.stdout, re.M)
-    if not found or not actions:
-        raise SystemExit(f"callgrind run of {what} failed:\n{out.stderr[-2000:]}")
-    return int(found.group(1)), int(actions.group(1))
+    from workbench.callgrind import collected
+    try:
+        return collected([__file__, "--child", what, ",".join(map(str, seeds))], what,
+                         ("--collect-atstart=no", "--toggle-collect=functools_reduce"))
+    except RuntimeError as err:
+        raise SystemExit(str(err)) from None
 
 
 def main() -> int:

@@ -30,17 +30,23 @@ def available() -> bool:
     return shutil.which("valgrind") is not None
 
 
-def count(loop: str, what: str, games: int) -> tuple[int, int]:
-    """``(instructions, actions)`` of one child run under callgrind."""
+def collected(child: list[str], label: str, options: tuple[str, ...] = ()) -> tuple[int, int]:
+    """``(instructions, actions)`` of the Python child ``child`` (its arguments
+    after the interpreter) run under callgrind with ``options``; the child
+    prints ``actions N`` on a line of its own."""
     env = dict(os.environ, PYTHONHASHSEED="0")
-    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          sys.executable, "-m", "workbench.bench", "--loop", loop, what, str(games)],
-                         capture_output=True, text=True, env=env)
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *options,
+                          sys.executable, *child], capture_output=True, text=True, env=env)
     found = re.search(r"Collected : (\d+)", out.stderr)
     actions = re.search(r"^actions (\d+)$", out.stdout, re.M)
     if not found or not actions:
-        raise RuntimeError(f"callgrind run of {loop} {what} failed:\n{out.stderr[-2000:]}")
+        raise RuntimeError(f"callgrind run of {label} failed:\n{out.stderr[-2000:]}")
     return int(found.group(1)), int(actions.group(1))
+
+
+def count(loop: str, what: str, games: int) -> tuple[int, int]:
+    """``(instructions, actions)`` of one child run of a bench loop under callgrind."""
+    return collected(["-m", "workbench.bench", "--loop", loop, what, str(games)], f"{loop} {what}")
 
 
 def per_game(loop: str, what: str, games: int) -> dict:
