@@ -74,17 +74,18 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def served(folder: Path, log_level: str = "warn", env: dict | None = None):
+def served(folder: Path, log_level: str = "warn", env: dict | None = None, args: tuple[str, ...] = ()):
     """``workbench serve`` on a free port over a private copy of the cards in
     ``folder``, its output in ``folder/serve.log``; stopped on leaving. ``env``:
-    more environment for the server (a plugin's folder on PYTHONPATH)."""
+    more environment for the server (a plugin's folder on PYTHONPATH); ``args``:
+    more of ``workbench serve``'s options."""
     cards = folder / "cards"
     shutil.copytree(ROOT / "cards", cards)
     port = _free_port()
     env = {**os.environ, "WORKBENCH_CARDS": str(cards), "BOKEH_LOG_LEVEL": log_level, **(env or {})}
     log = (folder / "serve.log").open("w")
     proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(port),
-                             "--no-browser"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                             "--no-browser", *args], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 300
     while True:

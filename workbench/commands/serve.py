@@ -35,6 +35,10 @@ def add_parser(sub) -> None:
     p.add_argument("--read-only", action="store_true",
                    help="no card edits, no saves, no sweeps: for showing the dashboard to playtesters")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser tab")
+    p.add_argument("--session-lifetime", type=float, default=15.0, metavar="SECONDS",
+                   help="how long a closed tab's session is kept before it is let go (default 15, "
+                        "bokeh's own). It also bounds the time from a page's loading to its tab connecting: "
+                        "keep it above a few seconds")
     p.add_argument("--tts-images", default=None, metavar="DIR",
                    help="also serve this folder (from `workbench export tts --host`) at /tts/ for "
                         "Tabletop Simulator players on your network")
@@ -81,6 +85,8 @@ def run(args) -> int:
 
     number = port(args.port)
     host(args.host, number)  # before a password or token is printed
+    if not 3 <= args.session_lifetime <= 86400:
+        raise WorkbenchError(f"--session-lifetime {args.session_lifetime:g}: give seconds between 3 and 86400")
     password = login_password(args.host)
     from workbench.dashboard.app import serve
 
@@ -96,7 +102,8 @@ def run(args) -> int:
     names = allowed_hosts(args.host, getattr(args, "allow_host", None) or ())
     try:
         serve(port=number, host=args.host, show=not args.no_browser, password=password,
-              read_only=args.read_only, tts_images=images, allowed=names)
+              read_only=args.read_only, tts_images=images, allowed=names,
+              session_lifetime=args.session_lifetime)
     except OSError as exc:
         raise WorkbenchError(f"cannot listen on {args.host}:{number}: {exc.strerror or exc}") from None
     return 0

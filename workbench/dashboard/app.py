@@ -223,12 +223,14 @@ def create_app(served: bool = False, bench: Workbench | None = None, read_only: 
 
 
 def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password: str | None = None,
-          read_only: bool = False, tts_images=None, allowed=None):
+          read_only: bool = False, tts_images=None, allowed=None, session_lifetime: float = 15.0):
     """Serve the dashboard until interrupted; with ``password``, behind Panel's
     basic-auth login (a fresh cookie secret per run, so old logins expire).
     Only requests addressed to a name of ``allowed`` (default:
     :func:`workbench.rooms.hosts.allowed_hosts` of ``host``) are answered; any
-    other Host gets 403 on every route (:mod:`workbench.rooms.hosts`)."""
+    other Host gets 403 on every route (:mod:`workbench.rooms.hosts`).
+    ``session_lifetime``: seconds a session with no open tab is kept before bokeh
+    lets it go (bokeh's default, 15 s, unless a caller wants closed tabs let go sooner)."""
     import secrets
 
     from tornado.ioloop import IOLoop
@@ -260,9 +262,16 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
     # Tabletop Simulator fetches the exported images over plain HTTP (it cannot log
     # in), so that one folder of content-named PNGs is served as static files
     static = {"tts": str(tts_images)} if tts_images else {}
+    # bokeh looks for unused sessions on a timer (17 s by default): looking four times
+    # per lifetime lets a closed tab's session go within 1.25 lifetimes. The lifetime
+    # also runs from a session's making to its tab's first connection, so a very short
+    # one could let a slow tab's session go before the tab connects
+    lifetime_ms = max(500, int(session_lifetime * 1000))
     server = pn.serve({"/": app}, port=port, address=host,
                       websocket_origin=origins, show=show, start=False, title=TITLE, threaded=False, loop=loop,
-                      extra_patterns=routes(password), static_dirs=static, **auth)
+                      extra_patterns=routes(password), static_dirs=static,
+                      unused_session_lifetime_milliseconds=lifetime_ms,
+                      check_unused_sessions_milliseconds=min(17_000, max(250, lifetime_ms // 4)), **auth)
     guard_application(server._tornado)   # before the first request is read
     server.start()
     loop.start()
