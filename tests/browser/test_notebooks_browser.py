@@ -2,7 +2,9 @@
 itself): Run All, no cell fails, every Panel and Bokeh output is drawn (not an
 empty box, as when BokehJS is fetched from a CDN that cannot be reached), and
 where the notebook has an ipywidgets control, changing it changes its output.
-One test per notebook, each bounded by the timeouts below."""
+One test per notebook, each bounded by the timeouts below, all in one lab page
+(each closes the notebook before it and its kernel). These notebooks run here
+only, not under nbval as well (notebooks/conftest.py)."""
 
 from __future__ import annotations
 
@@ -21,17 +23,29 @@ NOTEBOOKS = {
 }
 RUN_TIMEOUT_MS = 300_000
 
+#: the open notebook: the one document in the main area with a kernel session
+#: (each test closes the one before; the shell's current widget follows focus,
+#: which a headless page does not always move)
+NOTEBOOK = ("(window.jupyterapp && Array.from(window.jupyterapp.shell.widgets('main'))"
+            ".find(w => w.sessionContext && !w.isDisposed))")
+
 KERNEL_READY = """() => {
-    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const w = """ + NOTEBOOK + """;
     const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
     return !!k && k.status === 'idle' && k.connectionStatus === 'connected';
 }"""
-RUN_ALL = "() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); return true; }"
+#: Run All on the open notebook (made the shell's current widget first: the command acts on that)
+RUN_ALL = """() => {
+    const w = """ + NOTEBOOK + """;
+    window.jupyterapp.shell.activateById(w.id);
+    window.jupyterapp.commands.execute('notebook:run-all-cells');
+    return true;
+}"""
 CELLS_STARTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]
     .some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))"""
 
 SETTLED = """() => {
-    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const w = """ + NOTEBOOK + """;
     const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
     const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
     return !!k && k.status === 'idle' && !prompts.some(p => p.textContent.includes('*'));
@@ -44,7 +58,7 @@ CELLS_DONE = """() => {
 
 #: every Bokeh/Panel root in the outputs: the largest drawn element inside it
 #: (through shadow roots) and its drawn canvases
-BOKEH_ROOTS = """() => {
+BOKEH_ROOTS = r"""() => {
     function walk(node, acc) {
         for (const e of node.querySelectorAll('*')) {
             const r = e.getBoundingClientRect();
@@ -63,28 +77,75 @@ BOKEH_ROOTS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("name", list(NOTEBOOKS))
-def test_notebook_runs_and_renders_offline(page, jupyter_lab, name, screenshots):
-    lab = jupyter_lab
+#: closes every open document (shutting its kernel down first), so the next
+#: notebook opened is the only one in the page; dispose() skips the "unsaved
+#: changes" question a run notebook would ask
+CLOSE_ALL = """async () => {
+    for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) {
+        if (w.sessionContext && w.sessionContext.session) await w.sessionContext.shutdown();
+        w.dispose();
+    }
+    return true;
+}"""
+OPEN = "(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); return true; }"
+OPENED = """(path) => {
+    const w = """ + NOTEBOOK + """;
+    return !!w && w.context.path === path && !!w.node.querySelector('.jp-Notebook');
+}"""
+
+
+def test_every_notebook_is_run_here_or_under_nbval():
+    """Each notebook runs once in the suite: JupyterLab runs those this file names,
+    nbval the others (notebooks/conftest.py leaves this file's out)."""
+    import importlib.util
+    from pathlib import Path
+    folder = Path(__file__).resolve().parents[2] / "notebooks"
+    spec = importlib.util.spec_from_file_location("notebooks_conftest", folder / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert sorted(module.collect_ignore) == sorted(NOTEBOOKS)
+    assert set(NOTEBOOKS) <= {p.name for p in folder.glob("*.ipynb")}
+
+
+@pytest.fixture(scope="module")
+def lab(browser, jupyter_lab):
+    """One JupyterLab page for every notebook of this file (the lab's own page is
+    loaded once, not once a notebook), with what it asked of other origins and its
+    console errors, both emptied by each test."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1000})
+    page = context.new_page()
     page.set_default_timeout(120_000)
-    offsite: list[str] = []
-    errors: list[str] = []
+    seen = {"offsite": [], "errors": []}
 
     def route(r):
-        if r.request.url.startswith(lab["url"]) or r.request.url.startswith(("data:", "blob:")):
+        if r.request.url.startswith(jupyter_lab["url"]) or r.request.url.startswith(("data:", "blob:")):
             r.continue_()
         else:
-            offsite.append(r.request.url)
+            seen["offsite"].append(r.request.url)
             r.abort()
     page.route("**/*", route)
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: seen["errors"].append(m.text) if m.type == "error" else None)
+    # ?reset: a fresh workspace, not the notebooks a former run left open
+    page.goto(f"{jupyter_lab['url']}lab?reset&token={jupyter_lab['token']}", wait_until="domcontentloaded")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=120_000)
+    # restored: the workspace (reset) is laid out, so nothing it does closes what a test opens
+    page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+    yield page, seen
+    context.close()
+
+
+@pytest.mark.parametrize("name", list(NOTEBOOKS))
+def test_notebook_runs_and_renders_offline(lab, name, screenshots):
+    page, seen = lab
+    page.evaluate(CLOSE_ALL)
+    seen["offsite"].clear()
+    seen["errors"].clear()
+    offsite, errors = seen["offsite"], seen["errors"]
     # the lab's own restore step, unrelated to the notebook
     ignored = ("Could not restore the debugger state",)
 
-    # ?reset: a fresh workspace, not the notebooks an earlier test left open
-    page.goto(f"{lab['url']}lab/tree/{name}?reset&token={lab['token']}", wait_until="domcontentloaded")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=120_000)
-    page.locator(".jp-Notebook").first.wait_for(timeout=120_000)
+    page.evaluate(OPEN, name)
+    page.wait_for_function(OPENED, arg=name, timeout=120_000, polling=250)
     page.wait_for_function(KERNEL_READY, timeout=120_000, polling=500)
     # Run All through JupyterLab's own command (not awaited: its promise waits for
     # every cell); a kernel that was still settling may drop it, so ask again
