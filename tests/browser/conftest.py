@@ -182,6 +182,15 @@ def ui(page, server, screenshots):
     return UI(page, server, screenshots)
 
 
+@pytest.fixture
+def make_ui(screenshots):
+    """:class:`UI` on a page and server of the test's own (a server started with
+    :func:`served` for a plugin or other options)."""
+    from playwright.sync_api import expect
+    expect.set_options(timeout=60_000)
+    return lambda page, server: UI(page, server, screenshots)
+
+
 @pytest.fixture(scope="session")
 def jupyter_lab(tmp_path_factory, _require_browser):
     """JupyterLab on loopback with a token, over a copy of ``notebooks/`` (so

@@ -8,10 +8,18 @@ out of tests)."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 import time
+from pathlib import Path
 
 from page_checks import shows_content
 from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a designer's own game, written by ``workbench new-game`` (the ``scaffolded`` fixture)
+PLUGIN = "tiny-market"
 
 #: pages with a game selector
 PAGES = ("Play", "Cards", "Graph", "Board", "Rules", "Sweeps", "Print", "Balance", "Playtest")
@@ -112,10 +120,51 @@ def _wait_for(page, holder, title, wanted: str, others: list[str], draws: bool, 
         page.wait_for_timeout(250)
 
 
-def test_every_page_switches_games_whole(ui, console_errors):
+def _status() -> str:
+    return subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
+
+
+def test_every_page_switches_games_whole(browser, tmp_path, start_server, scaffolded, make_ui):
+    """Served with a designer's own game as a plugin (its folder on the server's
+    PYTHONPATH with the dist-info ``pip install -e`` leaves, nothing of the
+    workbench changed), so the same visit of each page also finds that game in
+    the page's selector, and the plugin's pool opens on the Cards and Graph pages
+    (the command-line side is tests/test_new_game.py)."""
     names = _game_names()
+    before = _status()
+    path = os.pathsep.join(p for p in (str(scaffolded), os.environ.get("PYTHONPATH", "")) if p)
+    (tmp_path / "served").mkdir()
+    with start_server(tmp_path / "served", env={"PYTHONPATH": path}) as srv:
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        page.set_default_timeout(60_000)
+        console_errors: list[str] = []
+        page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+        ui = make_ui(page, srv)
+        ui.open()
+        _plugin_pool_opens(page)
+        _switch_every_page(ui, names)
+        page.close()
+        log = srv["log"].read_text(errors="replace")
+    assert console_errors == [] and "Traceback" not in log, (console_errors, log[-3000:])
+    assert _status() == before, "serving the plugin changed the workbench's files"
+
+
+def _plugin_pool_opens(page):
+    """The plugin's pool opens on the Cards page, and the Graph page, choosing the same game, draws it."""
+    page.locator(".bk-tab", has_text=re.compile(r"^Cards$")).click()
+    page.locator(".cards-game select").select_option(PLUGIN)
+    expect(page.locator(".page-cards .tabulator-row", has_text="Sawmill").first).to_be_visible()
+    page.locator(".bk-tab", has_text=re.compile(r"^Graph$")).click()
+    page.locator(".graph-game select").select_option(PLUGIN)
+    box = page.get_by_placeholder("type a card name")
+    box.fill("Sawmill")
+    box.press("Enter")
+    expect(page.locator(".graph-links")).to_contain_text("Sawmill needs")
+
+
+def _switch_every_page(ui, names):
     page = ui.page
-    ui.open()
     page.evaluate(SAMPLER, list(SAYING))
     for tab in PAGES:
         ui.tab(tab)
@@ -125,9 +174,13 @@ def test_every_page_switches_games_whole(ui, console_errors):
         # no blank page: its text, and the pages that draw show their drawing
         shows_content(page, tab)
         select, options = _selector(holder, names)
+        # the plugin is offered on every page with a game selector; the Board page
+        # lists the games that declare a board, and the scaffold declares none
+        assert (PLUGIN in options) == (tab != "Board"), (tab, options)
         shown = [o for o in options if o in names.values() or o in names]
         assert len(shown) >= 2 or tab == "Board", (tab, options)
-        # every page starts on the first game: to the last and back again, so each
+        # to the last game and back to the first (the plugin's pool opened on the Cards
+        # and Graph pages before does not count), so each
         # direction of a switch leaves nothing of the game before (the games between
         # are drawn by each page's own tests and the scaffolded game's)
         for option in dict.fromkeys([shown[-1], shown[0]]):
@@ -140,7 +193,6 @@ def test_every_page_switches_games_whole(ui, console_errors):
             if switching:   # the page said what it was loading, naming the game, while it did
                 said = page.evaluate("() => [...window.__said]")
                 assert any(wanted in s and "…" in s for s in said), (tab, wanted, said)
-    assert console_errors == []
 
 
 def test_the_graph_page_never_keeps_another_games_card(ui):
