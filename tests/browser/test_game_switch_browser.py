@@ -139,7 +139,8 @@ def test_every_page_switches_games_whole(browser, tmp_path, start_server, scaffo
         page.set_default_timeout(60_000)
         console_errors: list[str] = []
         page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+        # with its stack, as the console_errors fixture records it: the script that threw
+        page.on("pageerror", lambda exc: console_errors.append(f"{exc}\n{getattr(exc, 'stack', '')}"))
         ui = make_ui(page, srv)
         ui.open()
         _plugin_pool_opens(page)
