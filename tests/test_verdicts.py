@@ -184,15 +184,20 @@ def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_lat
 
 def test_a_renamed_card_is_the_same_card(capsys):
     """A renamed card is watched under its old name and read under its new
-    one in the edited pool (its identity is its place in its file)."""
-    code, out = _compare(capsys, "meaning-made", "--edit", "Shell.name=Husk", "--games", "40", "--players", "3",
+    one in the edited pool, and a rename plays the very same games (Meaning
+    Made lays its decks out in the files' order before the seeded shuffle,
+    ruling deck-order-before-shuffle): every metric with pairs reads "the bots
+    never chose differently" and the run stops at its first deciding look."""
+    code, out = _compare(capsys, "meaning-made", "--edit", "Shell.name=Husk", "--games", "60", "--players", "3",
                          "--bots", "random", "--workers", "0", "--json")
     assert code == 0, out.err
     doc = json.loads(out.out)
-    assert doc["renamed"] == {"Shell": "Husk"}
+    assert doc["renamed"] == {"Shell": "Husk"} and doc["decided"] and doc["games"] == 40
     rows = {m["key"]: m for m in doc["metrics"]}
     assert "card_use:Shell" in rows and "card_taker_score:Shell" in rows
     assert not any("Husk" in k for k in rows) and "named Husk in the new pool" in rows["card_use:Shell"]["metric"]
+    assert rows["card_use:Shell"]["verdict"] == IDENTICAL
+    assert all(m["verdict"] in (IDENTICAL, UNDECIDED) and not m["direction"] for m in doc["metrics"])
     assert all(earned(m) for m in doc["metrics"])
 
 

@@ -49,7 +49,10 @@ def stability_window_cap_and_donors():
         p, q = before.players[seat], after.players[seat]
         if p.fragile:
             problems.append(f"seed {before.config.seed} round {before.round}: a Fragile player donated")
-        if q.S != p.S - 1:
+        # a donation that closes the window also plays the next round's Event
+        # phase within the same action, and an Event may take Support: the
+        # cost is read only where the action stayed inside the round
+        if after.round == before.round and q.S != p.S - 1:
             problems.append(f"seed {before.config.seed} round {before.round}: a donation cost {p.S - q.S} Support")
         if donated[key] > before.rules.stability_cap:
             problems.append(f"seed {before.config.seed} round {before.round}: {donated[key]} donations, "
