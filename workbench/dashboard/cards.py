@@ -290,7 +290,7 @@ class CardsPage(pn.viewable.Viewer):
         if drawn is not None and drawn[0] is m.pool.raw and drawn[1] == (m.pool.game_id, m.selected):
             return  # this snapshot and selection are on screen already
         self._drawn = (m.pool.raw, (m.pool.game_id, m.selected))
-        if m.pool.layered:
+        if m.pool.layout != "grouped":
             self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
             if self._graph.objects != [self._view_pane]:
                 self._graph.objects = [self._view_pane]

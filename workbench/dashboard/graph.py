@@ -199,7 +199,7 @@ class GraphPage(pn.viewable.Viewer):
 
     def _draw_graph(self) -> None:
         m = self.model
-        if m.pool.layered:
+        if m.pool.layout != "grouped":
             self._view.update(m.pool.graph(), m.pool.analyses(), m.selected or None)
             self._grouping.visible = False
             if self._plot.objects != [self._view_pane]:

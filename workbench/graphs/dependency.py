@@ -64,7 +64,7 @@ def build_graph(cards) -> nx.DiGraph:
     the ``CardSet`` of the game that names this module as its card graph)."""
     g = nx.DiGraph()
     for layer in ALL_LAYERS:
-        g.add_node(node_id("layer", layer), kind="layer", layer=layer, name=f"Layer {layer}",
+        g.add_node(node_id("layer", layer), kind="layer", hub=True, layer=layer, name=f"Layer {layer}",
                    requirement="", bonus="", provenance="seed")
     for p in cards.patterns.values():
         tokens = p.requirement.tokens.as_dict()

@@ -118,8 +118,8 @@ def dependency_figure(graph: nx.DiGraph, analyses: dict | None = None, selected:
 
 
 def _hub(data: dict) -> bool:
-    """Nodes that link cards (Layers; Eras, tracks, spheres, Regimes of the other games)."""
-    return data["kind"] == "layer" or bool(data.get("hub"))
+    """Nodes that link cards rather than being cards (a card graph marks them ``hub``)."""
+    return bool(data.get("hub"))
 
 
 def card_links(graph: nx.DiGraph, card: str) -> dict[str, list[str]]:

@@ -9,7 +9,7 @@ the class its ``Game.tweak_session`` names, else
 :class:`~.pool_session.PoolTweakSession` over its card graph.
 
 * :mod:`.session`: :class:`~.session.TweakSession`, what every session shares
-  (and Meaning Made's Layers, tokens and tables);
+  (a game with a pool no catalogue describes subclasses it in its own package);
 * :mod:`.pool_session`: the session of a game with a card catalogue;
 * :mod:`.variables` and :mod:`.mm_cells`: the card values a ``--vary`` pattern
   or a balance variable names (the balance search varies them, a session sets them);
