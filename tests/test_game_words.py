@@ -21,10 +21,9 @@ GAMES_DIR = PACKAGE / "games"
 STILL_NAMING = {
     "balance/shifts.py", "bench.py", "commands/balance.py", "core/game.py",
     "dashboard/board.py", "dashboard/cards.py", "dashboard/graph.py",
-    "dashboard/progress.py", "dashboard/sweeps.py", "graphs/dependency.py", "graphs/drawing.py",
+    "dashboard/progress.py", "dashboard/sweeps.py", "graphs/drawing.py",
     "interop/card_sheets.py", "rules/term_icons.py", "sim/__init__.py",
-    "sim/metrics.py", "sim/progressive.py", "tweak/__init__.py",
-    "tweak/mm_cells.py", "tweak/pool_session.py",
+    "sim/metrics.py", "sim/progressive.py",
 }
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from workbench.core.errors import DataError, WorkbenchError
 from workbench.games.meaning_made.data import load_cards
-from workbench.graphs import dependency
+from workbench.games.meaning_made import card_graph as dependency
 from workbench.graphs.drawing import card_links, dependency_figure, layered_layout
 from workbench.tweak import open_session
 

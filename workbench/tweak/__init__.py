@@ -11,8 +11,8 @@ the class its ``Game.tweak_session`` names, else
 * :mod:`.session`: :class:`~.session.TweakSession`, what every session shares
   (a game with a pool no catalogue describes subclasses it in its own package);
 * :mod:`.pool_session`: the session of a game with a card catalogue;
-* :mod:`.variables` and :mod:`.mm_cells`: the card values a ``--vary`` pattern
-  or a balance variable names (the balance search varies them, a session sets them);
+* :mod:`.variables`: the card values a ``--vary`` pattern or a balance variable
+  names (the balance search varies them, a session sets them);
 * :mod:`.planted`: planted edits of known direction, applied through a session,
   that measure the verdicts.
 

@@ -24,12 +24,13 @@ from workbench.core.counting import counted
 from workbench.core.data import cards_dir, dump_yaml
 from workbench.core.errors import DataError, WorkbenchError, suggest
 from workbench.core.names import check_pool_names
-from workbench.graphs import dependency, pool_edit
-from workbench.tweak import mm_cells
+from workbench.graphs import pool_edit
 from workbench.tweak.session import EditReport, TweakSession, _first_card_game, _int, check_text
 
+from . import card_graph, cells, vary
+
 #: the files a session edits: the card lists, and (for balance variables and edits by
-#: name, workbench.tweak.mm_cells) the settings, Resolution Tables and Event deck
+#: name, .cells) the settings, Resolution Tables and Event deck
 EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
 TOKEN_COLUMNS = ("E", "I", "S")
 #: the card lists of those files, as the Cards page's add, duplicate and delete find them
@@ -145,10 +146,10 @@ class MeaningMadeSession(TweakSession):
         self.dirty = False
 
     def _build_graph(self, cards):
-        return dependency.build_graph(cards)
+        return card_graph.build_graph(cards)
 
     def _run_analyses(self, cards, graph) -> dict:
-        return dependency.analyses(cards, graph)
+        return card_graph.analyses(cards, graph)
 
     def _compare_analyses(self, before: dict, after: dict, **edit) -> EditReport:
         return diff_analyses(before, after, **edit)
@@ -251,9 +252,8 @@ class MeaningMadeSession(TweakSession):
     # -- balance ---------------------------------------------------------------
     def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
         """The numeric draft values the vary ``patterns`` name (``Variable``
-        list) and the seed values they leave out (see workbench.tweak.variables)."""
-        from workbench.tweak.variables import expand_vary
-        return expand_vary(patterns, self.raw, allow_seed=allow_seed)
+        list) and the seed values they leave out (see .vary)."""
+        return vary.expand_vary(patterns, self.raw, allow_seed=allow_seed)
 
     def with_values(self, values: dict[str, int], variables: list) -> dict:
         """A copy of the card files with each variable set to ``values[name]``
@@ -264,7 +264,7 @@ class MeaningMadeSession(TweakSession):
             value = values.get(var.name, var.current)
             if value != var.current:
                 if var.kind == "cell":
-                    mm_cells.put(raw, var.card, var.field, int(value))
+                    cells.put(raw, var.card, var.field, int(value))
                     continue
                 _, _, entry = self._find(var.card, raw)
                 self._set(entry, var.kind, var.field, int(value))
@@ -273,12 +273,11 @@ class MeaningMadeSession(TweakSession):
 
     def value_of(self, card: str, field: str) -> int | str:
         """A variable's value in the session's files now."""
-        from workbench.tweak.variables import field_value
         if self._is_cell(card):
-            return mm_cells.get(self.raw, card, field)
+            return cells.get(self.raw, card, field)
         _, _, entry = self._find(card, self.raw)
         try:
-            return field_value(entry, field)
+            return vary.field_value(entry, field)
         except (TypeError, ValueError):
             return entry.get(field)   # a text field (flavour, art): its text as stored
 
@@ -286,7 +285,7 @@ class MeaningMadeSession(TweakSession):
         """Whether ``card`` names a setting, table row or Event card rather than
         a Pattern or Initiative (a card of the pool wins: a Pattern may be
         called "Event Horizon")."""
-        if not mm_cells.is_cell(card):
+        if not cells.is_cell(card):
             return False
         wanted = card.strip().lower()
         return not any(str(e.get("name", "")).lower() == wanted for _, _, e in self._entries())
@@ -298,7 +297,7 @@ class MeaningMadeSession(TweakSession):
         check_text(value, card, column)
         if self._is_cell(card):
             try:
-                old = mm_cells.put(raw, card, column, _int(value, column))
+                old = cells.put(raw, card, column, _int(value, column))
             except (ValueError, WorkbenchError) as exc:
                 raise DataError(str(exc), card=card, field=column) from None
             return card, old, value, {}
@@ -387,7 +386,7 @@ class MeaningMadeSession(TweakSession):
 
 
 def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:
-    """Compare two runs of :func:`dependency.analyses`: Patterns that became dead or
+    """Compare two runs of :func:`.card_graph.analyses`: Patterns that became dead or
     loadable or changed dominance, cheapest loads, Initiative feasibility."""
     rep = EditReport(card=card, field=field, old=old, new=new)
     vb = {r["pattern"]: r for r in before["pattern_viability"].iter_rows(named=True)}
