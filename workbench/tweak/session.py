@@ -75,7 +75,7 @@ class EditReport:
     became_dead: list[str] = field(default_factory=list)
     became_loadable: list[str] = field(default_factory=list)
     cost_changes: list[dict] = field(default_factory=list)      # card, before, after (actions/tokens)
-    feasibility_changes: list[dict] = field(default_factory=list)  # initiative, players, before, after
+    feasibility_changes: list[dict] = field(default_factory=list)  # card, players, before, after
     dominance_changes: list[dict] = field(default_factory=list)  # card, before, after (dominated_by)
     notes: list[str] = field(default_factory=list)               # game-specific lines (a new bottleneck...)
     live_word: str = "loadable"                                  # what a card no longer dead became
@@ -91,7 +91,7 @@ class EditReport:
         out += [f"{c} became {self.live_word}" for c in self.became_loadable]
         out += [f"{d['card']}: {d.get('what', 'cheapest load')} {d['before']} -> {d['after']}"
                 for d in self.cost_changes]
-        out += [f"{d['initiative']} at {counted(d['players'], 'player')}: "
+        out += [f"{d['card']} at {counted(d['players'], 'player')}: "
                 f"{'feasible' if d['after'] else 'infeasible'} (was {'feasible' if d['before'] else 'infeasible'})"
                 for d in self.feasibility_changes]
         out += [f"{d['card']}: dominated by '{d['after'] or 'nothing'}' (was '{d['before'] or 'nothing'}')"
@@ -331,10 +331,11 @@ class TweakSession(CardOperations):
         return pool_figure(self._graph, self._analyses.get("card_status"), selected=selected, width=width,
                            height=height, title=f"{self.game.name}: card graph")
 
-    def live_view(self, on_select=None):
+    def live_view(self, on_select=None, **size):
         """The drawing a page keeps and updates edit by edit, for a session whose
         :attr:`layout` is its own: an object with ``figure`` (bokeh) and
-        ``update(graph, analyses, selected)``. The grouped layout is the pages'
+        ``update(graph, analyses, selected)``, made with ``size`` (``width``,
+        ``height``) and calling ``on_select(name)`` when a card is clicked. The grouped layout is the pages'
         own (:class:`workbench.graphs.drawing.PoolView`), so none here."""
         return None
 

@@ -459,5 +459,5 @@ def report(tables: dict[str, pl.DataFrame]) -> list[tuple[str, pl.DataFrame]]:
 
 def figure(graph: nx.DiGraph, tables: dict, *, title: str = ""):
     """The layered drawing of the graph with the analyses marked."""
-    from workbench.graphs.drawing import dependency_figure
+    from .graph_view import dependency_figure
     return dependency_figure(graph, tables)

@@ -161,13 +161,13 @@ class MeaningMadeSession(TweakSession):
 
     def figure(self, selected: str | None = None, *, width: int = 760, height: int = 520):
         """The layered drawing of the card graph with the analyses marked."""
-        from workbench.graphs.drawing import dependency_figure
+        from .graph_view import dependency_figure
         return dependency_figure(self._graph, self._analyses, selected=selected, width=width, height=height)
 
-    def live_view(self, on_select=None):
+    def live_view(self, on_select=None, **size):
         """The layered drawing a page keeps and updates edit by edit."""
-        from workbench.dashboard.graph import LayerView
-        return LayerView(on_select=on_select)
+        from .graph_view import DependencyView
+        return DependencyView(on_select=on_select, **size)
 
     def _node_place(self, node: dict) -> str:
         return f"Layer {node['layer']}"
@@ -413,6 +413,6 @@ def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None,
     fa = {(r["initiative"], r["players"]): r["feasible"] for r in after["initiative_feasibility"].iter_rows(named=True)}
     for key in sorted(set(fb) | set(fa)):
         if fb.get(key) != fa.get(key):
-            rep.feasibility_changes.append({"initiative": key[0], "players": key[1],
+            rep.feasibility_changes.append({"card": key[0], "players": key[1],
                                             "before": bool(fb.get(key)), "after": bool(fa.get(key))})
     return rep
