@@ -121,7 +121,7 @@ class GraphPage(pn.viewable.Viewer):
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
         # a layout the game's session draws itself (its live_view), made once per game
         self._own = OwnView(on_select=self._on_tap)
-        # the other games' card graphs: grouped by kind, sphere or Era, filterable
+        # every other card graph: grouped by kind or the graph's other groupings, filterable
         from workbench.graphs.drawing import PoolView
         self._pool_view = PoolView(on_select=self._on_tap)
         self._pool_pane = pn.pane.Bokeh(self._pool_view.figure)

@@ -80,7 +80,7 @@ def add_legend(fig) -> None:
 
 # -- grouped layout ---------------------------------------------------------------------
 #
-# The cards stand in columns, one group (a kind, a sphere, an Era: the graph
+# The cards stand in columns, one group (a kind, or another of the graph
 # module's ``groupings``) after another under its title, each card's name to the
 # right of its dot. Coordinates are screen pixels of the plot frame, so a label's
 # box follows from its length and the font size and the layout can keep them apart.
@@ -152,7 +152,7 @@ def grouped_layout(graph: nx.DiGraph, by: str = "kind", show=None, *,
     for title, nodes in members.items():
         if title not in wanted or not nodes:
             continue
-        # a group's hub (its sphere, its Era) first, then its cards by kind and name
+        # a group's hub first, then its cards by kind and name
         nodes.sort(key=lambda n: (not _hub(graph.nodes[n]), str(graph.nodes[n]["kind"]),
                                   str(graph.nodes[n]["name"]).lower()))
         col = columns[-1]

@@ -16,7 +16,7 @@ the class its ``Game.tweak_session`` names, else
 * :mod:`.planted`: planted edits of known direction, applied through a session,
   that measure the verdicts.
 
-Layer: above :mod:`workbench.graphs` and :mod:`workbench.sim` (a session draws
+Place in the import order: above :mod:`workbench.graphs` and :mod:`workbench.sim` (a session draws
 the card graph and runs paired playtests), below :mod:`workbench.balance`
 (which applies its proposals through a session) and the pages.
 """

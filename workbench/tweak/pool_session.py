@@ -206,8 +206,8 @@ class PoolTweakSession(TweakSession):
         return name, old, new, {"card": ref.name, "column": column, "key": ref.key}
 
     def _follow(self, ref: pool_edit.CardRef, path: str) -> None:
-        """Let the game rewrite what restates the value just set (a Mandate
-        tile's production text says its yield), so a numeric edit or a balance
+        """Let the game rewrite what restates the value just set (a card's
+        printed text that says the number), so a numeric edit or a balance
         proposal never leaves the printed card saying the old number."""
         follow = getattr(self.graphs, "follow_edit", None)
         if follow is not None:
