@@ -590,10 +590,15 @@ CAPABILITIES = {
 }
 
 
-def resolve(ref: str) -> Any:
+def resolve(ref: Any) -> Any:
     """The object a capability reference names: ``"pkg.mod"`` is the module,
-    ``"pkg.mod:attr"`` an attribute of it."""
+    ``"pkg.mod:attr"`` an attribute of it. A capability may also be registered as
+    the object itself (a module, a class, a function: ``tweak_session =
+    MySession``); it is then returned as it is. A string keeps the import lazy
+    (the registry loads every game, and a page may never need the part)."""
     import importlib
+    if not isinstance(ref, str):
+        return ref
     module, _, attr = ref.partition(":")
     obj = importlib.import_module(module)
     return getattr(obj, attr) if attr else obj
