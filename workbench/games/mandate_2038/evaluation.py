@@ -479,7 +479,8 @@ class _Economy:
     """What the Runway valuation reads of a card pool, worked out once per pool:
     each district kind's printed output, the base prices, the projects."""
 
-    __slots__ = ("kind_yield", "facility_cost", "recruit_cost", "generator_cost", "projects", "by_yield")
+    __slots__ = ("kind_yield", "facility_cost", "recruit_cost", "generator_cost", "projects", "by_yield",
+                 "last_tiles", "last_order")
 
     def __init__(self, content: Content) -> None:
         r = content.rules
@@ -489,14 +490,23 @@ class _Economy:
         self.generator_cost = min(g["cost"] for g in content.generators.values())
         self.projects = [(pid, proj.era, proj.cost.get("runway", 0)) for pid, proj in content.projects.items()]
         self.by_yield: dict[tuple, list[tuple[int, int]]] = {}   # board layout -> (output, position), best first
+        #: the board asked about last (a game's ``tiles`` list is shared by every
+        #: copy of its position and replaced, never changed in place) and its order:
+        #: checked by identity before the layout is made a key (a tuple built and
+        #: hashed per rated candidate was half of _best_open_yield, callgrind, issue 47)
+        self.last_tiles: Any = None
+        self.last_order: list[tuple[int, int]] = []
 
     def districts_by_yield(self, tiles: list[str]) -> list[tuple[int, int]]:
+        if tiles is self.last_tiles:
+            return self.last_order
         key = tuple(tiles)
         order = self.by_yield.get(key)
         if order is None:
             order = self.by_yield[key] = sorted(
                 ((self.kind_yield[kind], pos) for pos, kind in enumerate(tiles) if pos != board.FRONTIER_POS),
                 key=lambda t: -t[0])
+        self.last_tiles, self.last_order = tiles, order
         return order
 
 
