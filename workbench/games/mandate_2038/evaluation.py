@@ -616,7 +616,9 @@ def features_value(state: MandateState, seat: int, weights: Any, base: StandingB
     p = state.players[seat]
     trust: float    # an expected value after a Training draw (the compiled build checks types)
     bag: float
-    capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
+    # made floats here, as the compiled build always did (the products below are
+    # the same for an int and its float)
+    capability, trust, bag, mandate, runway = p.capability, float(p.trust), float(p.bag), p.mandate, p.runway
     prov = 0.0
     if state.pre_draw is not None and state.pre_draw[0] == seat:
         snap = state.pre_draw
