@@ -251,13 +251,19 @@ def era_mandate_standing(state: MandateState, seat: int, base: StandingBase | No
     return out
 
 
+#: Core Action -> its index in ``CORE_ACTIONS``: a compiled dictionary read where
+#: ``CORE_ACTIONS.index`` was a method call on interpreted card data, once per
+#: rated position (callgrind, issue 47)
+_ACTION_INDEX: Final[dict[str, int]] = {a: i for i, a in enumerate(CORE_ACTIONS)}
+
+
 def _unresolved_selection(state: MandateState, seat: int) -> str | None:
     """The Core Action ``seat`` has selected this cycle and not yet resolved (None
     outside selection and resolution, and once its resolution has begun)."""
     if state.phase not in ("select", "act", "answer") or state.run is not None:
         return None
     action = state.selections[seat]
-    if action is None or not state.players[seat].ready[CORE_ACTIONS.index(action)]:
+    if action is None or not state.players[seat].ready[_ACTION_INDEX[action]]:
         return None
     if state.acting is not None and state.acting[0] == seat:
         return None
