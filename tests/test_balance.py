@@ -423,7 +423,7 @@ def test_meaning_made_seed_setting_cli_as_typed_applies_and_undoes(cards_copy, t
     # a seed setting is refused without --allow-seed, in one line
     base = ["balance", "meaning-made", "--target", "legacy_cap_share<=0.3 @players=2",
             "--vary", "settings.order_rewards.0=0..1", "--vary", "settings.order_rewards.1=0..1",
-            "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0"]
+            "--trials", "3", "--games-per-trial", "4", "--fresh-games", "2", "--workers", "0"]
     assert main(base) == 1
     assert "--allow-seed" in capsys.readouterr().err
     args = base + ["--allow-seed", "--study", str(tmp_path / "mm.sqlite")]
