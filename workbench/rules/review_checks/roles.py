@@ -10,7 +10,7 @@ import re
 
 from ..meaning import aligned_sentences
 from ..roles import (bound_changes, clause_swap, frequency_added, order_trade, people_role_changes, role_flips,
-                     role_trades, scope_change, term_sequence, written_terms)
+                     role_trades, scope_change, sentence_trade, term_aligned, term_sequence, written_terms)
 from .base import ClauseCheck, Pair
 
 _BOUND_WORDS = {"min": "at least", "max": "at most", "exact": "exactly"}
@@ -24,7 +24,18 @@ class ClauseRolesCheck(ClauseCheck):
 
     def run(self, p: Pair):
         out = []
-        units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)     # (read once: the loops below share it)
+        ws = _written(tuple(tuple(g.source) for g in p.glossary))
+        wt = _written(tuple(tuple(g.target) for g in p.glossary))
+        # (read once: the loops below share it; a paragraph kept whole is cut where its terms
+        # anchor the sentences)
+        units = term_aligned(aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang), ws, wt)
+        trade = sentence_trade(p.src, p.tr, ws, wt)
+        if trade:
+            u, v, i, j = trade
+            u, v = _key_name(u, p), _key_name(v, p)
+            out.append((f"sentences {u} / {v}",
+                        f"sentences {i} and {j}: sentence {i} names {u} where its source names {v}, and sentence "
+                        f"{j} the other way round: check who does what to whom"))
         for i, (x, y) in enumerate(units, 1):
             swap = clause_swap(x, y)
             if swap:
@@ -36,8 +47,6 @@ class ClauseRolesCheck(ClauseCheck):
         # sentence names (repeats too), where the clauses alone do not tell (fewer than four
         # terms named once)
         if not out:
-            ws = _written(tuple(tuple(g.source) for g in p.glossary))
-            wt = _written(tuple(tuple(g.target) for g in p.glossary))
             for i, (x, y) in enumerate(units, 1):
                 swap = order_trade(term_sequence(x, ws), term_sequence(y, wt))
                 if swap:
