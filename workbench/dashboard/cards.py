@@ -121,7 +121,7 @@ class CardsPage(pn.viewable.Viewer):
         self._run = pn.widgets.Button(label="Quick paired playtest", color="success", width=200)
         self._bar = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width")
         self._playtest = pn.Column(sizing_mode="stretch_width", css_classes=["cards-playtest"])
-        self._flipped = pn.widgets.Tabulator(None, disabled=True, selectable=1, height=200, show_index=False,
+        self._flipped = pn.widgets.Tabulator(flipped_frame([]), disabled=True, selectable=1, height=200, show_index=False,
                                              sizing_mode="stretch_width", css_classes=["cards-flipped"])
         self._open_old = pn.widgets.Button(label="Open selected game (old pool) in Play", disabled=True)
         self._open_new = pn.widgets.Button(label="Open selected game (new pool) in Play", disabled=True)
@@ -341,8 +341,7 @@ class CardsPage(pn.viewable.Viewer):
                                      sizing_mode="stretch_width", layout="fit_data_stretch",
                                      widths={"verdict": 220}, formatters={"verdict": {"type": "textarea"}})]
             rows = m.flipped_rows()
-            import pandas as pd
-            self._flipped.value = pd.DataFrame(rows) if rows else pd.DataFrame({"game": [], "seed": []})
+            self._flipped.value = flipped_frame(rows)
             self._flipped_box.visible = bool(rows)
 
     def _on_flip_select(self, event):
@@ -381,3 +380,14 @@ class CardsPage(pn.viewable.Viewer):
         right = pn.Column(self._info, playtest, self._report, self._graph, self._versions, width=780,
                           styles={"flex": "0 0 780px"})
         return pn.FlexBox(left, right, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
+
+
+#: the flipped-games table's columns, empty or not: a Tabulator whose columns change
+#: while the browser is still building it (hidden, or just shown) throws in setColumns
+FLIPPED_COLUMNS = ["game", "seed", "old ending", "old winners", "new ending", "new winners"]
+
+
+def flipped_frame(rows: list[dict]):
+    """The flipped games as the table's frame, with every column even when empty."""
+    import pandas as pd
+    return pd.DataFrame(rows, columns=FLIPPED_COLUMNS)

@@ -470,8 +470,8 @@ class SweepsPage(pn.viewable.Viewer):
         self._flipped.value = pd.DataFrame([{
             "game": f["index"], "seed": seed_text(f["seed"]),
             "A ending": f["a"]["ending"], "A winners": ", ".join(f["a"]["winners"]),
-            "B ending": f["b"]["ending"], "B winners": ", ".join(f["b"]["winners"])} for f in flips]) \
-            if flips else pd_empty()
+            "B ending": f["b"]["ending"], "B winners": ", ".join(f["b"]["winners"])} for f in flips],
+            columns=FLIPPED_COLUMNS)
 
     def _on_select(self, event):
         ok = bool(event.new) and self.bench is not None
@@ -511,6 +511,11 @@ def _pane(obj):
     return obj if isinstance(obj, pn.viewable.Viewable) else pn.pane.Bokeh(obj, sizing_mode="stretch_width")
 
 
+#: the flipped-games table's columns, empty or not: a Tabulator whose columns change
+#: while it is still being built in the browser throws there (Tabulator's setColumns)
+FLIPPED_COLUMNS = ["game", "seed", "A ending", "A winners", "B ending", "B winners"]
+
+
 def pd_empty():
     import pandas as pd
-    return pd.DataFrame({"game": [], "seed": []})
+    return pd.DataFrame(columns=FLIPPED_COLUMNS)
