@@ -29,7 +29,7 @@ GAMES = ["meaning-made", "mandate-2038", "pax-transhumanity"]
 
 #: set by the other-build test (tests/test_meaning_made_native.py): play only a
 #: covering sample of the cases (every player count, bot kind, variant and option
-#: value, and every fifth case), as the build the suite runs plays all of them
+#: value), as the build the suite runs plays all of them
 SAMPLE = os.environ.get("WORKBENCH_DIFFERENTIAL_SAMPLE") == "cover"
 
 

@@ -209,6 +209,9 @@ def test_every_game_plants_valid_edits_of_each_kind(game_id):
         assert len(edits) == 4
         for planted in edits:
             fresh = open_session(game_id)
+            # the session's checks are what is asked here, not the graph's analyses
+            # of each edit (a betweenness over every card; tested on their own)
+            fresh.analysing = False
             for card, column, value in planted.edits:
                 fresh.edit(card, column, value)      # every planted edit passes the session's checks
             for key, want in planted.expect:

@@ -133,7 +133,9 @@ def console_errors(page):
     """Console errors and uncaught page errors seen during the test."""
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # the stack says which script threw: a message alone ("reading 'firstChild'")
+    # cannot be traced to the widget that raised it
+    page.on("pageerror", lambda exc: errors.append(f"{exc}\n{getattr(exc, 'stack', '')}"))
     return errors
 
 

@@ -35,7 +35,8 @@ def write_pool(raw: dict, source: Path, dest: Path) -> Path:
         if item.suffix == ".yaml" and item.name not in raw:
             storage.write_bytes(storage.inside(real, item.name), read_file_bytes(item))
     for name, data in raw.items():
-        storage.write_text(storage.inside(real, name), dump_yaml(data))
+        # only the loader reads a trial's folder: libyaml's emitter is several times faster
+        storage.write_text(storage.inside(real, name), dump_yaml(data, fast=True))
     return dest
 
 

@@ -23,7 +23,10 @@ alias bomb is refused instead of filling memory)."""
 from __future__ import annotations
 
 import os
+import pickle
 import re
+import threading
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -298,10 +301,46 @@ def _expanded_size(root) -> int:
     return 0
 
 
+#: texts parsed lately (text -> pickled values), most recent last. A balance search,
+#: a paired playtest or a prune writes trial folders in which most files are the
+#: same text as the designer's and reads them back dozens of times: parsing (and
+#: the depth and alias checks) was most of such a run. Only a text that parsed
+#: without any problem is kept; each caller gets its own fresh copy.
+_PARSED: OrderedDict[str, bytes] = OrderedDict()
+_PARSED_LOCK = threading.Lock()
+_PARSED_MAX = 256
+_PARSED_MAX_TEXT = 4_000_000
+#: the other way round: (fast, repr of the values) -> YAML text (see :func:`dump_yaml`)
+_DUMPED: OrderedDict[tuple[bool, str], str] = OrderedDict()
+_DUMPED_MAX = 64
+
+
 def safe_load_text(text: str, *, file: str | None = None) -> Any:
     """Parse YAML text with :class:`_LimitedLoader`; every problem is a
     :class:`DataError` naming the file and line. A document the fast libyaml
-    loader reads without any problem is read by it (the same values)."""
+    loader reads without any problem is read by it (the same values). A text
+    read before gives a fresh copy of the same values without parsing again."""
+    with _PARSED_LOCK:
+        kept = _PARSED.get(text)
+        if kept is not None:
+            _PARSED.move_to_end(text)
+    if kept is not None:
+        return pickle.loads(kept)
+    data = _parse_text(text, file=file)
+    if len(text) <= _PARSED_MAX_TEXT:
+        try:
+            kept = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - a value pickle cannot keep is simply not cached
+            return data
+        with _PARSED_LOCK:
+            _PARSED[text] = kept
+            while len(_PARSED) > _PARSED_MAX:
+                _PARSED.popitem(last=False)
+    return data
+
+
+def _parse_text(text: str, *, file: str | None = None) -> Any:
+    """:func:`safe_load_text` without the cache."""
     if _FastLoader is not None:
         fast = None
         try:
@@ -480,5 +519,20 @@ def dump_yaml(data: Any, *, fast: bool = False) -> str:
     unicode kept. ``fast``: libyaml's emitter (several times faster; the same
     values, though a long line may break elsewhere), for a text only the
     loader reads, such as the copy a tweak session validates."""
-    dumper = yaml.CSafeDumper if fast and getattr(yaml, "__with_libyaml__", False) else yaml.SafeDumper
-    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100)
+    fast = fast and getattr(yaml, "__with_libyaml__", False)
+    # a session validates, and a search writes, the same unchanged files again and
+    # again: the same values (repr tells 1 from True from 1.0 and keeps key order)
+    # give the same text, so a recent one is reused
+    key = (fast, repr(data))
+    with _PARSED_LOCK:
+        text = _DUMPED.get(key)
+        if text is not None:
+            _DUMPED.move_to_end(key)
+            return text
+    text = yaml.dump(data, Dumper=yaml.CSafeDumper if fast else yaml.SafeDumper, sort_keys=False,
+                     allow_unicode=True, width=100)
+    with _PARSED_LOCK:
+        _DUMPED[key] = text
+        while len(_DUMPED) > _DUMPED_MAX:
+            _DUMPED.popitem(last=False)
+    return text

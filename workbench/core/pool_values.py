@@ -210,7 +210,7 @@ def overlay_pool(spec, folder: Path, values: Mapping):
                 storage.scratch_copy(item, tmp_path)
         for name, data in raw.items():
             if data is not None:
-                storage.scratch_write(tmp_path, name, dump_yaml(data))
+                storage.scratch_write(tmp_path, name, dump_yaml(data, fast=True))
         try:
             return spec.load(tmp_path)
         except DataError as exc:

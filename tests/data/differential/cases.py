@@ -172,14 +172,14 @@ def _features(case: dict) -> set[tuple]:
     return out
 
 
-def covering_sample(cases: list[dict], every: int = 5) -> list[int]:
+def covering_sample(cases: list[dict], every: int = 0) -> list[int]:
     """Positions of a sample of ``cases`` that still exercises every player count,
     bot kind (and each with each player count), variant and option value at least once: a greedy set cover over :func:`_features` (first
-    case first on ties, so the sample is fixed by the recipe), then every
-    ``every``-th case besides. The other build's differential run plays these
+    case first on ties, so the sample is fixed by the recipe), and, when
+    ``every`` is given, every ``every``-th case besides. The other build's differential run plays these
     (the compiled build the suite runs plays every case)."""
     wanted = set().union(*(_features(c) for c in cases))
-    chosen: set[int] = set(range(0, len(cases), every))
+    chosen: set[int] = set(range(0, len(cases), every)) if every else set()
     for i in chosen:
         wanted -= _features(cases[i])
     while wanted:
