@@ -87,6 +87,19 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+    # The long files first: the README's command hands whole files to the workers
+    # (--dist loadfile) in this order (--no-loadscope-reorder in pyproject.toml:
+    # xdist would otherwise order files by their number of tests, which put the
+    # one-test browser files, the longest, last), so a long file started last
+    # would leave one core idle while the other finishes it. Browser files and notebooks, then
+    # files with a test marked slow, then the rest; a file keeps its own order.
+    rank: dict[str, int] = {}
+    for item in items:
+        path = str(item.fspath)
+        mine = 0 if item.get_closest_marker("browser") else 1 if (
+            path.endswith(".ipynb") or item.get_closest_marker("slow")) else 2
+        rank[path] = min(rank.get(path, 2), mine)
+    items.sort(key=lambda item: rank[str(item.fspath)])   # stable: each file's own order stays
 
 
 # Test helpers such as the toy game live beside the tests.

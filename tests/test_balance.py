@@ -11,7 +11,7 @@ import pytest
 from workbench.balance.report import apply_edits, card_diff, fresh_check, proposal_raw, undo_edits
 from workbench.balance.search import BalanceSpec, open_session, run_study
 from workbench.balance.targets import parse_target, player_counts
-from workbench.tweak.variables import expand_vary
+from workbench.games.meaning_made.vary import expand_vary
 from workbench.cli import main
 from workbench.core.errors import WorkbenchError
 from workbench import tweak
@@ -114,7 +114,7 @@ def test_bad_vary_patterns(raw, text, words):
         expand_vary([text], raw)
 
 
-# -- settings, Resolution Table cells and Event codes (workbench.tweak.mm_cells) --------
+# -- settings, Resolution Table cells and Event codes (games/meaning_made/cells.py) --------
 
 def test_settings_cells_follow_the_settings_provenance(raw):
     # order_rewards is seed (the source's 5 and 3): protected unless allowed
@@ -423,7 +423,7 @@ def test_meaning_made_seed_setting_cli_as_typed_applies_and_undoes(cards_copy, t
     # a seed setting is refused without --allow-seed, in one line
     base = ["balance", "meaning-made", "--target", "legacy_cap_share<=0.3 @players=2",
             "--vary", "settings.order_rewards.0=0..1", "--vary", "settings.order_rewards.1=0..1",
-            "--trials", "3", "--games-per-trial", "2", "--fresh-games", "2", "--workers", "0"]
+            "--trials", "3", "--games-per-trial", "4", "--fresh-games", "2", "--workers", "0"]
     assert main(base) == 1
     assert "--allow-seed" in capsys.readouterr().err
     args = base + ["--allow-seed", "--study", str(tmp_path / "mm.sqlite")]

@@ -236,6 +236,15 @@ def test_scenario_strict_and_report_modes():
     assert kinds == ["turn", "value", "illegal"]
 
 
+def test_an_illegal_step_can_name_the_reason_of_the_refusal():
+    def run(reason):
+        return ScenarioRunner(GAME).run(_scenario([{"player": "Ann", "do": "take Gem", "illegal": reason}]))
+    assert run("NOT IN THE MARKET").passed          # the message contains it, in any case
+    wrong = run("your hand is full")
+    assert not wrong.passed and wrong.divergences[0].kind == "illegal"
+    assert "not in the market" in wrong.divergences[0].message
+
+
 def test_atomic_write_refuses_a_file_changed_on_disk(tmp_path):
     path = tmp_path / "cards.yaml"
     atomic_write_text(path, "a: 1\n")

@@ -27,22 +27,22 @@ def test_edit_on_cards_reaches_the_hidden_graph_page_when_it_is_shown(bench):
     from workbench.dashboard.graph import GraphPage
     cards, graph = CardsPage(bench=bench), GraphPage(bench=bench)
     assert cards.model.pool is graph.model.pool is bench.pool
-    figure, source = graph._view.figure, graph._view.nodes
-    before = _requirement(graph._view, "Shell")
+    figure, source = graph._own.view.figure, graph._own.view.nodes
+    before = _requirement(graph._own.view, "Shell")
     old = cards.model.cell("Shell", "I")
     assert cards.model.edit("Shell", "I", old + 2)
     # the Cards page (on screen) shows it at once, in its table and its graph
     assert cards._table.value.set_index("name").loc["Shell", "I"] == old + 2
-    assert _requirement(cards._view, "Shell") != before
+    assert _requirement(cards._own.view, "Shell") != before
     # the Graph page is hidden: it has not redrawn
-    assert _requirement(graph._view, "Shell") == before
+    assert _requirement(graph._own.view, "Shell") == before
     bench.page = TITLES.index("Graph")
-    after = _requirement(graph._view, "Shell")
+    after = _requirement(graph._own.view, "Shell")
     assert after != before and f"{old + 2}I" in after
     # the same figure and data source, patched in place
-    assert graph._view.figure is figure and graph._view.nodes is source
+    assert graph._own.view.figure is figure and graph._own.view.nodes is source
     cards.model.undo()  # the Graph page is on screen now: it follows at once
-    assert _requirement(graph._view, "Shell") == before
+    assert _requirement(graph._own.view, "Shell") == before
 
 
 def test_a_hidden_page_redraws_once_for_many_changes(bench, monkeypatch):

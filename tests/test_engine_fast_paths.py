@@ -34,7 +34,7 @@ def _walk(game, players: int, seed: int, steps: int, **options):
 def test_meaning_made_action_values_equal_one_look_ahead_per_action(players, options):
     game = get_game("meaning-made")
     checked = 0
-    for seed in (3, 4):
+    for seed in (3, 4, 5):   # three seeds: a random solo game may end early
         for state in _walk(game, players, seed, 120, **options):
             actions = state.legal_actions()
             for seat in range(players):

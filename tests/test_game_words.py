@@ -1,5 +1,7 @@
 """No game is named outside its own package, counted by its display name
-(``Game.name``, "Mandate 2038"), as tests/test_registry.py counts ids.
+(``Game.name``, "Mandate 2038"), as tests/test_registry.py counts ids; and the
+card tools (tweak sessions, card graphs, the Cards and Graph pages) name no
+game's card kinds either (:func:`test_card_tools_name_no_card_kind`).
 
 A ratchet until the move of issue 41 is finished: the generic modules that still
 name a game are listed in :data:`STILL_NAMING` (most of them in a comment or an
@@ -18,14 +20,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 GAMES_DIR = PACKAGE / "games"
 
 #: module (relative to workbench/) -> the game names it still holds; shrink it, never grow it
-STILL_NAMING = {
-    "balance/shifts.py", "bench.py", "commands/balance.py", "core/game.py",
-    "dashboard/board.py", "dashboard/cards.py", "dashboard/graph.py",
-    "dashboard/progress.py", "dashboard/sweeps.py", "graphs/dependency.py", "graphs/drawing.py",
-    "interop/card_sheets.py", "rules/term_icons.py", "sim/__init__.py",
-    "sim/metrics.py", "sim/progressive.py", "tweak/__init__.py",
-    "tweak/mm_cells.py", "tweak/pool_session.py",
-}
+STILL_NAMING = {"sim/metrics.py"}
 
 
 def naming_modules() -> dict[str, set[str]]:
@@ -53,3 +48,48 @@ def test_no_new_module_names_a_game():
 
 def test_game_packages_name_no_other_game():
     assert sorted(m for m in naming_modules() if m.startswith("games/")) == []
+
+
+#: the generic layers the card tools live in: they name no game's card kinds either
+KIND_FREE = ("tweak", "graphs", "dashboard/graph.py", "dashboard/cards.py", "dashboard/cards_model.py",
+             "dashboard/pool.py")
+
+
+def kind_words() -> dict[str, set[str]]:
+    """Each game with a card graph -> the names of the kinds of its graph's nodes
+    as a reader sees them capitalised (``Layer``, ``Tipping Point``, ``AGI``)."""
+    from workbench.tweak.pool_session import graph_module
+    out = {}
+    for gid, game in load_all().items():
+        try:
+            graph = graph_module(gid).build_graph(game.cards())
+        except Exception:  # a game without a card graph has no kinds to name
+            continue
+        kinds = {str(d["kind"]).replace("_", " ") for _, d in graph.nodes(data=True)}
+        out[gid] = {k.title() for k in kinds} | {k.upper() for k in kinds if len(k) <= 3}
+    return out
+
+
+def kinds_named(text: str, words: dict[str, set[str]]) -> set[str]:
+    return {w for ws in words.values() for w in ws if re.search(r"(?<![\w-])" + re.escape(w) + r"s?(?![\w-])", text)}
+
+
+def test_card_tools_name_no_card_kind():
+    """The tweak sessions, card graphs and the Cards and Graph pages name no
+    game's card kind (capitalised, as a game's term is written)."""
+    words = kind_words()
+    offences = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if not rel.startswith(KIND_FREE):
+            continue
+        found = kinds_named(path.read_text(encoding="utf-8"), words)
+        offences += [f"{rel}: {w}" for w in sorted(found)]
+    assert offences == []
+
+
+def test_the_kind_search_finds_a_planted_kind():
+    words = kind_words()
+    text = (PACKAGE / "tweak" / "session.py").read_text(encoding="utf-8")
+    some = next(iter(next(iter(words.values()))))
+    assert not kinds_named(text, words) and kinds_named(text + f"\n# a {some} here\n", words) == {some}

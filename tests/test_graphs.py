@@ -11,8 +11,9 @@ import pytest
 
 from workbench.core.errors import DataError, WorkbenchError
 from workbench.games.meaning_made.data import load_cards
-from workbench.graphs import dependency
-from workbench.graphs.drawing import card_links, dependency_figure, layered_layout
+from workbench.games.meaning_made import card_graph as dependency
+from workbench.games.meaning_made.graph_view import dependency_figure, layered_layout
+from workbench.graphs.drawing import card_links
 from workbench.tweak import open_session
 
 

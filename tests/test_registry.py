@@ -261,3 +261,12 @@ def test_every_game_has_a_frozen_type_record_apart_from_its_rules():
             kind.name = "x"
     with pytest.raises(ValueError, match="chance"):
         dataclasses.replace(kind, chance="dice")
+
+
+def test_a_capability_is_a_reference_or_the_object_itself():
+    """``resolve`` imports a ``"module:attr"`` reference, and hands back an object
+    a game registered directly (a class, a module) as it is."""
+    import workbench.core.game as game_module
+    assert resolve("workbench.core.game:resolve") is resolve
+    assert resolve("workbench.core.game") is game_module
+    assert resolve(game_module) is game_module and resolve(Game) is Game

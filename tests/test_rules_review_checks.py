@@ -30,6 +30,10 @@ def test_every_check_has_a_name_and_an_explanation():
     ("the number of uncovered Barriers", "en", 1),
     ("the unlocked project", "en", 0),                  # a reversal, not a negation
     ("közvetlenül és függetlenül", "hu", 0),
+    # English has no negative concord: a second marker close by is a second negation
+    ("A Facility is not never destroyed.", "en", 2),
+    ("if there is not none left", "en", 2),
+    ("It is neither blue nor red.", "en", 1),
 ])
 def test_negations(text, lang, n):
     assert negations(text, lang) == n

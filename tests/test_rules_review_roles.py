@@ -223,3 +223,30 @@ def test_whose_piece_is_caught():
     hu = "A lapot a saját táblája alá csúsztatja."
     assert not _findings(hu, "The player slides the card under their own board.", "hu", "en")
     assert _findings(hu, "The player slides the card under another player's board.", "hu", "en")
+
+
+def test_terms_put_in_each_others_sentence_are_caught():
+    from workbench.rules.roles import sentence_trade
+    hu = "Az 🌟Értelem 0-tól 12-ig tart. A 📅Események lefelé mozgatják. A ❤️Támogatás felfelé viszi."
+    en = "🌟Meaning runs from 0 to 12. 📅Events move it down. ❤️Support moves it up."
+    assert sentence_trade(hu, en) is None
+    traded = "📅Events runs from 0 to 12. 🌟Meaning move it down. ❤️Support moves it up."
+    assert sentence_trade(hu, traded) == ("icon:📅", "icon:🌟", 1, 2)
+    # one term said as a pronoun in one sentence changes one sentence's terms, not two
+    assert sentence_trade(hu, "🌟Meaning runs from 0 to 12. Events move it down. ❤️Support moves it up.") is None
+    assert any(d.startswith("sentences") for c, d in _findings(hu, traded, "hu", "en") if c == "roles")
+
+
+def test_a_paragraph_kept_whole_is_cut_where_its_terms_anchor_the_sentences():
+    from workbench.rules.roles import term_aligned
+    a = "Ha 🌟Értelem 0, mindenki veszít. Ha kész, vége; ekkor minden 👤Játékos összeadja 🛡️Életerejét."
+    b = "If 🌟Meaning is 0, everyone loses. If it is done, it ends; then each 👤Player adds 🛡️Vitals."
+    assert len(term_aligned([(a, b)])) == 2
+    # the sentences name other terms: the pair stays whole
+    assert term_aligned([(a, b.replace("🌟Meaning", "Meaning"))]) == [(a, b.replace("🌟Meaning", "Meaning"))]
+
+
+def test_a_verb_in_ing_takes_an_object():
+    from workbench.rules.roles import grammatical_roles
+    assert grammatical_roles("pay for loading 🧬Patterns and during 🌀Stability", "en") == (
+        ("icon:🧬", "object"), ("icon:🌀", ""))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import numpy as np
 import polars as pl
@@ -184,15 +185,20 @@ def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_lat
 
 def test_a_renamed_card_is_the_same_card(capsys):
     """A renamed card is watched under its old name and read under its new
-    one in the edited pool (its identity is its place in its file)."""
-    code, out = _compare(capsys, "meaning-made", "--edit", "Shell.name=Husk", "--games", "40", "--players", "3",
+    one in the edited pool, and a rename plays the very same games (Meaning
+    Made lays its decks out in the files' order before the seeded shuffle,
+    ruling deck-order-before-shuffle): every metric with pairs reads "the bots
+    never chose differently" and the run stops at its first deciding look."""
+    code, out = _compare(capsys, "meaning-made", "--edit", "Shell.name=Husk", "--games", "60", "--players", "3",
                          "--bots", "random", "--workers", "0", "--json")
     assert code == 0, out.err
     doc = json.loads(out.out)
-    assert doc["renamed"] == {"Shell": "Husk"}
+    assert doc["renamed"] == {"Shell": "Husk"} and doc["decided"] and doc["games"] == 40
     rows = {m["key"]: m for m in doc["metrics"]}
     assert "card_use:Shell" in rows and "card_taker_score:Shell" in rows
     assert not any("Husk" in k for k in rows) and "named Husk in the new pool" in rows["card_use:Shell"]["metric"]
+    assert rows["card_use:Shell"]["verdict"] == IDENTICAL
+    assert all(m["verdict"] in (IDENTICAL, UNDECIDED) and not m["direction"] for m in doc["metrics"])
     assert all(earned(m) for m in doc["metrics"])
 
 
@@ -209,6 +215,9 @@ def test_every_game_plants_valid_edits_of_each_kind(game_id):
         assert len(edits) == 4
         for planted in edits:
             fresh = open_session(game_id)
+            # the session's checks are what is asked here, not the graph's analyses
+            # of each edit (a betweenness over every card; tested on their own)
+            fresh.analysing = False
             for card, column, value in planted.edits:
                 fresh.edit(card, column, value)      # every planted edit passes the session's checks
             for key, want in planted.expect:
@@ -277,6 +286,31 @@ def test_planted_dearer_ideas_get_white_heat_and_rewards_need_room_under_the_cap
     edits = planted_module(mm).planted_edits(TweakSession("meaning-made"), random.Random(1), "larger-rewards",
                                              12, pick_rates=at_cap)
     assert {e.players for e in edits} and 2 not in {e.players for e in edits}
+
+
+def test_meaning_made_power_plants_bite_by_the_rules(monkeypatch):
+    """A weaker Meaning Made card (a Legacy loss) is planted only on a Pattern
+    whose takers hold at least that much Legacy when they load it (Legacy
+    stops at 0: a loss taken while holding none costs nothing), and a
+    stronger one always gains Legacy (score at once, where tokens are score
+    only through later loads). ``legacy_at_take`` reads what takers hold
+    from greedy games."""
+    from workbench.tweak import open_session as TweakSession
+    planted = planted_module(get_game("meaning-made"))
+    session = TweakSession("meaning-made")
+    held = planted.legacy_at_take(session, 3, games=1)
+    assert held and set(held) <= set(session.cards.patterns) and all(v >= 0 for v in held.values())
+    taken = sorted(session.cards.patterns)[:12]
+    rich = {c: (8.0 if i % 3 == 0 else 0.0) for i, c in enumerate(taken)}
+    monkeypatch.setattr(planted, "legacy_at_take", lambda s, n: rich)
+    rates = lambda n: {**{c: 0.5 for c in taken}, "stat:players_at_cap": 0.3 * n}   # noqa: E731
+    for e in planted.planted_edits(session, random.Random(2), "weaker-card", 8, pick_rates=rates):
+        (card, field, value), = e.edits
+        assert field == "bonus" and rich[card] >= 3 and int(value.split("legacy")[1]) >= -rich[card], e.note
+    for e in planted.planted_edits(session, random.Random(2), "stronger-card", 8, pick_rates=rates):
+        (card, _, value), = e.edits
+        gained = {k: int(v) for k, v in re.findall(r"(\w+?)([+-]\d+)", value)}
+        assert gained.get("legacy", 0) >= (session.value_of(card, "bonus") or {}).get("legacy", 0) + 2, e.note
 
 
 def test_action_kind_share_from_the_games_own_counts():

@@ -37,7 +37,7 @@ Batch figures (``--game``'s first game, :data:`BATCH_FIGURES`)
 ``sweep-greedy``  10,000 games with greedy bots on every core (target 60 s).
 ``scaling``       the same random sweep on 2 workers vs 1 (target 1.85x), best
                   of two runs each, 10,000 games (quick: 2,000): with the
-                  compiled Meaning Made rules 2,000 games take under a second
+                  compiled rules of the first listed game 2,000 games take under a second
                   on 2 workers, where fixed costs (forking, the first chunk)
                   are no longer small beside the work.
 ``dask``          the same sweep (10,000 games) on a 2-worker Dask LocalCluster vs a 2-process

@@ -6,12 +6,11 @@ this package:
 
 * :mod:`.targets`: target expressions (``survival=0.55..0.8 @players=2..5``,
   ``legacy_cap_share<=0.1``) and how far a measured value lies outside them;
-* :mod:`workbench.tweak.variables`: vary patterns (``patterns.*.cost``) expanded
-  over the card files into integer variables; values with ``provenance: seed``
-  are protected unless the designer allows them (they live with the tweak
-  session, which sets them; :mod:`workbench.tweak.mm_cells` addresses Meaning
-  Made's settings, Resolution Table cells and Event codes,
-  ``settings.order_rewards.0``, ``event_table.*.meaning@7..10``);
+* :mod:`workbench.tweak.variables`: balance variables, and vary patterns
+  (``KIND.NAME.COLUMN``) expanded over a catalogue game's card files into
+  integer variables; values with ``provenance: seed`` are protected unless the
+  designer allows them (they live with the tweak session, which sets them: a
+  game with a session of its own reads its own patterns there);
 * :mod:`.pools`: a game reference for a card folder on disk that any worker
   process (pool or Dask) can resolve;
 * :mod:`.search`: the Optuna study (TPE, paired seeds across trials, stored in
@@ -23,9 +22,9 @@ this package:
 
 from __future__ import annotations
 
-from workbench.tweak.variables import Variable, expand_vary
+from workbench.tweak.variables import Variable
 
 from .search import BalanceSpec, run_study
 from .targets import Target, parse_target
 
-__all__ = ["BalanceSpec", "run_study", "Target", "parse_target", "Variable", "expand_vary"]
+__all__ = ["BalanceSpec", "run_study", "Target", "parse_target", "Variable"]

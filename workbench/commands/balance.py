@@ -20,10 +20,10 @@ def add_parser(sub) -> None:
     p.add_argument("--target", action="append", default=[], metavar="EXPR",
                    help="e.g. 'survival=0.55..0.8 @players=2..5' or 'legacy_cap_share<=0.1' (repeatable)")
     p.add_argument("--vary", action="append", default=[], metavar="PATTERN",
-                   help="card values to search, e.g. 'patterns.*.cost' or 'initiatives.*.order_spaces=1..4' "
-                        "(Meaning Made), 'tiles.*.runway=0..3' (Mandate), 'boards.*.problem_tokens' (Pax); "
-                        "PATTERN+=LO..HI moves every value it names by one searched step, e.g. "
-                        "'initiatives.*.cost+=0..2'; see docs/balancing.md (repeatable)")
+                   help="card values to search: KIND.NAME.FIELD with a range, e.g. 'cards.*.cost=0..3' "
+                        "(the kinds and fields are the game's: without --vary the command names the "
+                        "game's own example); PATTERN+=LO..HI moves every value it names by one searched "
+                        "step; see docs/balancing.md (repeatable)")
     p.add_argument("--trials", type=int, default=20, help="trials in the study (default 20)")
     p.add_argument("--games-per-trial", type=int, default=16,
                    help="games per player count in each trial (default 16)")

@@ -44,7 +44,7 @@ def _card_graph(args, game) -> int:
     the bottleneck, the generic pool drawing, every table but ``card_summary``."""
     import polars as pl
 
-    from workbench.graphs import dependency
+    from workbench.graphs.generic import graph_json
     from workbench.tweak.pool_session import graph_module
 
     mod = graph_module(args.game)
@@ -55,7 +55,7 @@ def _card_graph(args, game) -> int:
         _write_html(args.html, mod, graph, tables, title=f"{game.name}: card graph")
     if args.json:
         skip = getattr(mod, "JSON_SKIP", ("card_summary",))
-        emit_json({"game": args.game, **dependency.graph_json(_plain(graph)),
+        emit_json({"game": args.game, **graph_json(_plain(graph)),
                    "analyses": {k: v.to_dicts() for k, v in tables.items() if k not in skip}})
         return 0
     report = getattr(mod, "report", None)

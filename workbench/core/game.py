@@ -139,7 +139,7 @@ class Option:
 
 
 def options_from_tuples(table: Mapping[str, tuple]) -> dict[str, Option]:
-    """``{name: (default, allowed, doc)}`` (Meaning Made's ``OPTIONS`` shape) as
+    """``{name: (default, allowed, doc)}`` (a game's ``OPTIONS`` table) as
     :class:`Option` objects."""
     return {name: Option(*spec) for name, spec in table.items()}
 
@@ -172,7 +172,7 @@ class Game(abc.ABC):
     #: what the Completion metric (games that ended with a winner) means at this
     #: table, as pages name it: "survival rate" where the table falls together
     completion_label: str = "games with a winner"
-    #: the whole table can lose together (Meaning Made: a collapsed world has no
+    #: the whole table can lose together (a cooperative game: a lost game has no
     #: winner), so pages lead with the completion rate under ``completion_label``
     #: before any seat's win rate; declared, never inferred from games played
     group_fate: bool = False
@@ -294,8 +294,8 @@ class Game(abc.ABC):
     #: "better"/"worse" (the metric's own ``goal`` applies when left out)
     metric_goals: Mapping[str, int] = {}
     #: for a game the table can lose together: the value of the shared track at
-    #: which the group has fallen (Meaning Made: Meaning 0), and the value at or
-    #: below which it is in danger (Meaning 2). None: no shared track
+    #: which the group has fallen (e.g. 0), and the value at or
+    #: below which it is in danger (e.g. 2). None: no shared track
     group_track_collapse: float | None = None
     group_track_danger: float | None = None
     #: rounds (``turn_count``) after a card's first take over which a paired
@@ -306,7 +306,7 @@ class Game(abc.ABC):
 
     # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
     #: action kind -> the games-table column counting how often it was chosen
-    #: in a game (Pax Transhumanity: ``{"Research": "n_researches", ...}``), for
+    #: in a game (e.g. ``{"Research": "n_researches", ...}``), for
     #: the share of choices by action kind. The column is the game's own
     #: ``game_stats`` count, or, for a game that defines :meth:`action_kind`,
     #: the runner's tally of the actions it names. Empty: the game names its
@@ -320,8 +320,8 @@ class Game(abc.ABC):
     passing_kinds: tuple[str, ...] = ()
 
     def group_track(self, state: State) -> float | None:
-        """The shared track the whole table survives or falls by (Meaning Made:
-        Meaning), read once per round by batch simulation for the margin
+        """The shared track the whole table survives or falls by (a cooperative
+        game's common score), read once per round by batch simulation for the margin
         metrics (lowest value reached, rounds in danger, near-collapse); None
         for a game without one (the default: the runner then reads nothing)."""
         return None
@@ -463,7 +463,7 @@ class Game(abc.ABC):
         return None
 
     def player_role(self, state: State, seat: int) -> str | None:
-        """The asymmetric role ``seat`` plays in ``state`` (Mandate 2038: its
+        """The asymmetric role ``seat`` plays in ``state`` (e.g. its
         faction), fixed from setup to the end; None for a game without roles
         (:attr:`role_label` None). Batch simulation records it in the players
         table's ``role`` column, and the role metrics read it."""
@@ -566,7 +566,7 @@ class Game(abc.ABC):
         return {}
 
     def drawing(self, state: State) -> Any | None:
-        """A bokeh figure of the table (e.g. Mandate 2038's hex board) or None
+        """A bokeh figure of the table (e.g. a hex board) or None
         for a game without one. Imports bokeh only when called."""
         return None
 
@@ -590,10 +590,15 @@ CAPABILITIES = {
 }
 
 
-def resolve(ref: str) -> Any:
+def resolve(ref: Any) -> Any:
     """The object a capability reference names: ``"pkg.mod"`` is the module,
-    ``"pkg.mod:attr"`` an attribute of it."""
+    ``"pkg.mod:attr"`` an attribute of it. A capability may also be registered as
+    the object itself (a module, a class, a function: ``tweak_session =
+    MySession``); it is then returned as it is. A string keeps the import lazy
+    (the registry loads every game, and a page may never need the part)."""
     import importlib
+    if not isinstance(ref, str):
+        return ref
     module, _, attr = ref.partition(":")
     obj = importlib.import_module(module)
     return getattr(obj, attr) if attr else obj

@@ -14,7 +14,8 @@ those cards. ``workbench check`` says where the folder holds other values
 Step forms:
 
 - ``{Alex: donate}``: the named player takes the action (it must be their turn);
-- ``{player: Alex, do: donate, illegal: true}``: the action must be refused;
+- ``{player: Alex, do: donate, illegal: true}``: the action must be refused; with a text
+  instead of ``true``, the refusal's message must contain it (the reason a player is told);
 - ``{do: gather 2E}``: whoever is to move takes the action;
 - ``{expect: {...}}``: values that must hold at this point;
 - ``{offers: [...], does_not_offer: [...]}``: actions the engine must / must not list as
@@ -380,6 +381,8 @@ class ScenarioRunner:
         if set(raw) & set(OFFER_KEYS) and not set(raw) - set(OFFER_KEYS) - {"note", "because"}:
             return self._offers(state, raw, number, result, line)
         player, action, illegal = None, None, bool(raw.get("illegal", False))
+        # a text: the refusal must give this reason (what the player reads), not just any
+        reason = raw["illegal"] if isinstance(raw.get("illegal"), str) else None
         if "do" in raw:
             player, action = raw.get("player"), raw["do"]
         else:
@@ -413,6 +416,9 @@ class ScenarioRunner:
             obj = game.coerce_action(state, str(action))
             state.apply_action(obj)
         except WorkbenchError as exc:
+            if illegal and reason is not None and reason.lower() not in str(exc).lower():
+                return self._fail(result, Divergence(
+                    number, "illegal", f"refused, but not because {reason!r}: {exc}", line=line))
             if illegal:
                 return False
             stop = self._fail(result, Divergence(number, "illegal", f"refused: {exc}", line=line))

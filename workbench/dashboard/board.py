@@ -1,5 +1,5 @@
 """The Board page: the board a seed lays out for a game that declares one
-(``Game.board``; Mandate 2038's hex map with its adjacency and local Power). A
+(``Game.board``, e.g. a hex map with its adjacency and what connects). A
 seed box and a "new layout" button reshuffle; bots can play some actions first
 so that a board in play shows.
 

@@ -36,7 +36,7 @@ from workbench.core.errors import WorkbenchError
 from .background import ProgressPoll
 from .cards_model import CardsModel, card_games
 from .escape import md
-from .graph import DependencyView
+from .graph import OwnView
 from .pool import update_figure
 from .progress import ProgressLine
 from .tables import patch_table, table_frame
@@ -80,15 +80,14 @@ class CardsPage(pn.viewable.Viewer):
         self._report = pn.pane.Markdown("", css_classes=["cards-report"])
         self._info = pn.pane.Markdown("", css_classes=["cards-info"])
         self._doing = ProgressLine("cards")
-        # Meaning Made's graph is redrawn in place (its data only); the other
-        # games' card graphs come from the session as a new figure
-        self._view = DependencyView(width=760, height=560, on_select=self._on_graph_select)
-        self._view_pane = pn.pane.Bokeh(self._view.figure)
+        # a layout the game's session draws itself is redrawn in place (its data
+        # only); a grouped card graph comes from the session as a new figure
+        self._own = OwnView(width=760, height=560, on_select=self._on_graph_select)
         self._pool_pane: pn.pane.Bokeh | None = None  # another game's graph, updated in place
         from .pool_history import PoolHistoryView
         self._versions = PoolHistoryView(lambda: self.model.pool.game, lambda: self.model.pool.folder)
         self._pool_game = ""
-        self._graph = pn.Column(self._view_pane, sizing_mode="stretch_width")
+        self._graph = pn.Column(sizing_mode="stretch_width")
         # a new card from the game's blank of a kind, a copy of the selected card, its delete
         self._add_kind = pn.widgets.Select(options=m.blank_kinds, width=130, css_classes=["cards-add-kind"],
                                            disabled=m.read_only or not m.blank_kinds)
@@ -290,10 +289,10 @@ class CardsPage(pn.viewable.Viewer):
         if drawn is not None and drawn[0] is m.pool.raw and drawn[1] == (m.pool.game_id, m.selected):
             return  # this snapshot and selection are on screen already
         self._drawn = (m.pool.raw, (m.pool.game_id, m.selected))
-        if m.pool.layered:
-            self._view.update(m.session.graph(), m.session.analyses(), m.selected or None)
-            if self._graph.objects != [self._view_pane]:
-                self._graph.objects = [self._view_pane]
+        if m.pool.layout != "grouped":
+            pane = self._own.show(m.session, m.selected or None)
+            if self._graph.objects != [pane]:
+                self._graph.objects = [pane]
         else:
             fig = m.session.figure(m.selected or None, width=760, height=520)
             shown = self._pool_pane

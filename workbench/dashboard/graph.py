@@ -7,9 +7,10 @@ game's live pool (the one the Cards page edits for the same game) and depends on
 its snapshot, so an edit there, or a proposal applied on the Balance page,
 shows here. Choosing another game clears the card chosen, so a card of one game
 is never shown above another game's graph. The graph and its analyses are
-:mod:`workbench.graphs.dependency`; this module lays them out
-(:class:`DependencyView`, shared with the Cards page) and updates the drawing
-in place (patched data sources) rather than rebuilding it."""
+the game's card graph module; a session with a layout of its own hands the page
+the view it draws in (its ``live_view``, see :class:`OwnView`), every other
+graph is grouped by :class:`workbench.graphs.drawing.PoolView`; either is
+updated in place (patched data sources) rather than rebuilt."""
 
 from __future__ import annotations
 
@@ -118,11 +119,9 @@ class GraphPage(pn.viewable.Viewer):
         from .progress import ProgressLine
         self._doing = ProgressLine("graph")
         self._message = pn.pane.Alert("", alert_type="warning", visible=False)
-        # Meaning Made's Layer layout is DependencyView; the other games' card
-        # graphs are the session's own figure, patched in place on a change
-        self._view = DependencyView(on_select=self._on_tap)
-        self._view_pane = pn.pane.Bokeh(self._view.figure)
-        # the other games' card graphs: grouped by kind, sphere or Era, filterable
+        # a layout the game's session draws itself (its live_view), made once per game
+        self._own = OwnView(on_select=self._on_tap)
+        # every other card graph: grouped by kind or the graph's other groupings, filterable
         from workbench.graphs.drawing import PoolView
         self._pool_view = PoolView(on_select=self._on_tap)
         self._pool_pane = pn.pane.Bokeh(self._pool_view.figure)
@@ -134,7 +133,7 @@ class GraphPage(pn.viewable.Viewer):
                                 self._show, visible=False)
         self._group_by.param.watch(self._on_group_by, "value")
         self._show.param.watch(lambda e: setattr(self.model, "show", list(e.new)), "value")
-        self._plot = pn.Column(self._view_pane, sizing_mode="stretch_width")
+        self._plot = pn.Column(sizing_mode="stretch_width")
         self._summary = pn.widgets.Tabulator(None, disabled=True, show_index=False, height=300,
                                              sizing_mode="stretch_width", pagination=None)
         self._card.param.watch(self._on_card, "value")
@@ -199,11 +198,11 @@ class GraphPage(pn.viewable.Viewer):
 
     def _draw_graph(self) -> None:
         m = self.model
-        if m.pool.layered:
-            self._view.update(m.pool.graph(), m.pool.analyses(), m.selected or None)
+        if m.pool.layout != "grouped":
+            pane = self._own.show(m.pool, m.selected or None)
             self._grouping.visible = False
-            if self._plot.objects != [self._view_pane]:
-                self._plot.objects = [self._view_pane]
+            if self._plot.objects != [pane]:
+                self._plot.objects = [pane]
             return
         from workbench.graphs.drawing import groupings
         graph = m.pool.graph()
@@ -249,130 +248,20 @@ class GraphPage(pn.viewable.Viewer):
 
 # -- the drawing ---------------------------------------------------------------------------
 
-from workbench.graphs.drawing import OUTLINES, ROLES, add_legend  # noqa: E402  (the one legend of card graphs)
-#: label offsets below/above a node, cycled along a Layer so neighbours' names do not collide
-LABEL_OFFSETS = (-0.2, 0.19, -0.33)
+class OwnView:
+    """The drawing of a session whose :attr:`~workbench.tweak.session.TweakSession.layout`
+    is its own: the session's ``live_view`` (made once per game and kept, so an
+    edit patches its data and never rebuilds the figure) in a bokeh pane."""
 
+    def __init__(self, on_select=None, **size):
+        self.on_select, self.size = on_select, size
+        self.game_id: str | None = None
+        self.view = self.pane = None
 
-def _outline_kind(status: str) -> str:
-    if status.startswith(("dead", "infeasible")):
-        return "dead"
-    return "dominated" if status.startswith("dominated") else "ok"
-
-
-def link_nodes(graph, node: str) -> tuple[set[str], set[str], list[tuple[str, str]]]:
-    """What ``node`` needs, what it unlocks (through Layer hubs) and the
-    graph's edges between them, as node ids."""
-    needs = set(graph.predecessors(node))
-    unlocks: set[str] = set()
-    edges = [(u, node) for u in needs]
-    for v in graph.successors(node):
-        edges.append((node, v))
-        if graph.nodes[v]["kind"] == "layer":
-            for w in graph.successors(v):
-                unlocks.add(w)
-                edges.append((v, w))
-        unlocks.add(v)
-    return needs, unlocks, edges
-
-
-class DependencyView:
-    """The dependency graph as one bokeh figure built once and updated in
-    place: an edit or a new selection changes its data sources, never the
-    figure. Edges are drawn only for the selected card (what it needs, in
-    green; what it unlocks, in purple), so the 80-odd cards stay readable; the
-    legend names the outlines (dead, dominated) and the selection colours.
-    A click on a card calls ``on_select(name)``."""
-
-    def __init__(self, width: int = 1100, height: int = 680, on_select=None):
-        from bokeh.models import (ColumnDataSource, HoverTool, LabelSet, Range1d,
-                                  TapTool)
-        from bokeh.plotting import figure
-        self.on_select = on_select
-        self.names: list[str] = []
-        self.nodes = ColumnDataSource({k: [] for k in (
-            "x", "y", "name", "kind", "layer", "requirement", "bonus", "provenance", "status", "fill",
-            "outline", "width", "alpha", "radius", "role")})
-        self.edges = ColumnDataSource({"xs": [], "ys": [], "colour": []})
-        self.labels = ColumnDataSource({"x": [], "y": [], "text": [], "alpha": []})
-        fig = figure(width=width, height=height, x_range=Range1d(-1.6, 10.4), y_range=Range1d(0.4, 10.7),
-                     tools="pan,wheel_zoom,box_zoom,reset,save", toolbar_location="above",
-                     title="Card dependency graph: select a card to see what it needs and unlocks")
-        fig.xaxis.visible = False
-        fig.yaxis.axis_label = "Layer"
-        fig.grid.visible = False
-        fig.multi_line("xs", "ys", line_color="colour", line_width=2, line_alpha=0.8, source=self.edges)
-        nodes = fig.circle("x", "y", radius="radius", fill_color="fill", fill_alpha="alpha",
-                           line_color="outline", line_width="width", line_alpha="alpha", source=self.nodes)
-        # bokeh's own selection look would fade the cards we mean to highlight: the
-        # roles in the data do the highlighting
-        nodes.selection_glyph = nodes.glyph
-        nodes.nonselection_glyph = nodes.glyph
-        fig.add_layout(LabelSet(x="x", y="y", text="text", source=self.labels, text_font_size="7pt",
-                                text_align="center", text_baseline="middle", text_color="#222222",
-                                text_alpha="alpha"))
-        fig.add_tools(HoverTool(renderers=[nodes], tooltips=[
-            ("card", "@name"), ("Layer", "@layer"), ("requirement", "@requirement"), ("bonus", "@bonus"),
-            ("provenance", "@provenance"), ("status", "@status")]), TapTool(renderers=[nodes]))
-        add_legend(fig)
-        self.figure = fig
-        self.nodes.selected.on_change("indices", self._on_tap)
-
-    def _on_tap(self, attr, old, new):
-        if new and self.on_select is not None and new[0] < len(self.names):
-            name = self.names[new[0]]
-            self.nodes.selected.indices = []
-            self.on_select(name)
-
-    def update(self, graph, analyses, selected: str | None = None) -> None:
-        """Show ``graph`` with ``selected`` (a card name) and its links."""
-        from workbench.graphs.drawing import LAYER_COLOURS, _status, layered_layout
-        pos = layered_layout(graph)
-        node = next((n for n, d in graph.nodes(data=True) if selected and d["kind"] != "layer"
-                     and str(d["name"]).lower() == selected.lower()), None)
-        needs, unlocks, edges = link_nodes(graph, node) if node is not None else (set(), set(), [])
-        data = {k: [] for k in self.nodes.data}
-        labels = {"x": [], "y": [], "text": [], "alpha": []}
-        # a card's place along its Layer, left to right, picks its label offset
-        rank = {n: i for row in _rows(pos, graph) for i, n in enumerate(row)}
-        for n, d in graph.nodes(data=True):
-            x, y = pos[n]
-            status = _status(str(d["name"]), d["kind"], analyses)
-            role = "selected" if n == node else "needs" if n in needs else "unlocks" if n in unlocks else ""
-            hub = d["kind"] == "layer"
-            faded = node is not None and not role
-            for key, value in (("x", x), ("y", y), ("name", str(d["name"])), ("kind", d["kind"]),
-                               ("layer", int(d["layer"])), ("requirement", str(d.get("requirement", ""))),
-                               ("bonus", str(d.get("bonus", ""))), ("provenance", str(d.get("provenance", ""))),
-                               ("status", status), ("fill", LAYER_COLOURS.get(int(d["layer"]), "#dddddd")),
-                               ("outline", ROLES[role] if role else OUTLINES[_outline_kind(status)]),
-                               ("width", 4 if role else 2), ("alpha", 0.25 if faded else 1.0),
-                               ("radius", 0.16 if hub else 0.11), ("role", role)):
-                data[key].append(value)
-            if hub:
-                labels["x"].append(x - 0.32)
-                labels["y"].append(y)
-                labels["text"].append(f"L{d['layer']}")
-            else:
-                labels["x"].append(x)
-                labels["y"].append(y + LABEL_OFFSETS[rank[n] % len(LABEL_OFFSETS)])
-                labels["text"].append(str(d["name"]))
-            labels["alpha"].append(0.3 if faded else 1.0)
-        self.names = list(data["name"])
-        # an edit changes a few cells (a requirement, a status, an outline): only those are sent
-        patch_source(self.nodes, data)
-        patch_source(self.labels, labels)
-        patch_source(self.edges, {
-            "xs": [[pos[u][0], pos[v][0]] for u, v in edges],
-            "ys": [[pos[u][1], pos[v][1]] for u, v in edges],
-            "colour": [ROLES["needs"] if v == node else ROLES["unlocks"] for u, v in edges]})
-        self.figure.title.text = (f"{selected}: needs in green, unlocks in purple" if node is not None
-                                  else "Card dependency graph: select a card to see what it needs and unlocks")
-
-
-def _rows(pos, graph) -> list[list[str]]:
-    rows: dict[float, list[str]] = {}
-    for n, d in graph.nodes(data=True):
-        if d["kind"] != "layer":
-            rows.setdefault(pos[n][1], []).append(n)
-    return [sorted(r, key=lambda n: pos[n][0]) for r in rows.values()]
+    def show(self, pool, selected: str | None = None) -> pn.pane.Bokeh:
+        """The pane with ``pool``'s graph and ``selected`` drawn in it."""
+        if self.view is None or self.game_id != pool.game_id:
+            self.view = pool.live_view(on_select=self.on_select, **self.size)
+            self.pane, self.game_id = pn.pane.Bokeh(self.view.figure), pool.game_id
+        self.view.update(pool.graph(), pool.analyses(), selected)
+        return self.pane

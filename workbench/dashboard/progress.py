@@ -1,5 +1,5 @@
 """The progress line of a page: a spinner and one sentence saying what the page
-is doing ("Loading Mandate 2038's cards…"), shown under the page's controls
+is doing ("Loading the game's cards…"), shown under the page's controls
 while anything that can take more than a second runs (choosing another game, a
 layout with bots playing first, opening a room), and hidden when it is done.
 

@@ -132,7 +132,7 @@ class SweepsModel(BackgroundWork, param.Parameterized):
 
     def survival(self) -> dict[str, float]:
         """Share of games each arm ended with a winner: the ``completion`` metric
-        (Meaning Made's survival rate)."""
+        (a cooperative game's survival rate)."""
         return {arm: res.metrics()["completion"] for arm, res in self.results.items()}
 
     def group_fate(self) -> bool:

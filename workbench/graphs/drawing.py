@@ -1,15 +1,13 @@
-"""Bokeh drawing of the card dependency graph, shared by notebooks and the dashboard.
+"""Bokeh drawing of a card graph, shared by notebooks, ``workbench graph --html``
+and the dashboard.
 
-Layout is by Layer, 1 at the bottom and 10 at the top, cards of a Layer spread
-left to right in name order, so the same pool always draws the same picture.
-Hover shows a card's requirement, bonus and provenance; clicking a card selects
-it together with its links (what it needs and what it unlocks). Dead cards have a
-red outline, dominated ones an orange one.
-
-The other games' card graphs (Mandate 2038, Pax Transhumanity) have no Layers:
-:func:`grouped_layout` stands their cards in columns of groups (the ``groupings``
-their graph module declares: kind, sphere, Era), names beside the dots, so no two
-labels overlap; :class:`PoolView` draws them with the same legend and highlight.
+:func:`grouped_layout` stands the cards in columns of groups (the ``groupings``
+a graph declares: kind, or any field its nodes carry), names beside the dots, so
+no two labels overlap; :class:`PoolView` draws them, hover shows a card's
+requirement, bonus and provenance, clicking a card selects it together with its
+links (what it needs and what it unlocks). Dead cards have a red outline,
+dominated ones an orange one: :func:`add_legend` is the one legend of every card
+graph, a game's own layout (drawn in its package) included.
 """
 
 from __future__ import annotations
@@ -18,113 +16,14 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-LAYER_COLOURS = {
-    1: "#8dd3c7", 2: "#bebada", 3: "#fb8072", 4: "#80b1d3", 5: "#fdb462",
-    6: "#b3de69", 7: "#fccde5", 8: "#bc80bd", 9: "#ccebc5", 10: "#ffed6f",
-}
-EDGE_COLOURS = {"requires": "#7f7f7f", "supplies": "#2c7fb8", "prerequisite": "#d95f0e"}
-
-
-def layered_layout(graph: nx.DiGraph, width: float = 10.0) -> dict[str, tuple[float, float]]:
-    """Deterministic positions: y is the Layer, x spreads a Layer's cards evenly;
-    Layer nodes sit in a column at the left."""
-    rows: dict[int, list[str]] = {}
-    pos: dict[str, tuple[float, float]] = {}
-    for n, data in graph.nodes(data=True):
-        if data["kind"] == "layer":
-            pos[n] = (-1.0, float(data["layer"]))
-        else:
-            rows.setdefault(data["layer"], []).append(n)
-    for layer, nodes in rows.items():
-        nodes.sort(key=lambda n: graph.nodes[n]["name"].lower())
-        step = width / max(1, len(nodes))
-        for i, n in enumerate(nodes):
-            pos[n] = (step * (i + 0.5), float(layer))
-    return pos
-
-
-def _status(name: str, kind: str, analyses) -> str:
-    if not analyses:
-        return ""
-    if kind == "pattern":
-        via = analyses["pattern_viability"]
-        row = via.filter(via["pattern"] == name)
-        if row.height and row["dead"][0]:
-            return "dead: " + row["dead_reason"][0]
-        if row.height and row["dominated_by"][0]:
-            return "dominated by " + row["dominated_by"][0]
-    if kind == "initiative":
-        feas = analyses["initiative_feasibility"]
-        ok = feas.filter((feas["initiative"] == name) & feas["feasible"])["players"].to_list()
-        return f"feasible at {','.join(map(str, ok))} players" if ok else "infeasible at every player count"
-    return ""
-
-
-def dependency_figure(graph: nx.DiGraph, analyses: dict | None = None, selected: str | None = None,
-                      *, width: int = 1100, height: int = 700, title: str = "Card dependency graph"):
-    """A bokeh figure of the dependency graph. ``analyses`` (from
-    :func:`workbench.graphs.dependency.analyses`) marks dead and dominated cards;
-    ``selected`` (a card name) starts selected."""
-    from bokeh.models import (Circle, HoverTool, LabelSet, MultiLine, NodesAndLinkedEdges, Range1d,
-                              TapTool, ColumnDataSource)
-    from bokeh.plotting import figure, from_networkx
-
-    pos = layered_layout(graph)
-    clean = nx.DiGraph()
-    for n, d in graph.nodes(data=True):
-        status = _status(d["name"], d["kind"], analyses)
-        outline = "#d62728" if status.startswith(("dead", "infeasible")) else (
-            "#ff7f0e" if status.startswith("dominated") else "#333333")
-        clean.add_node(n, name=str(d["name"]), kind=d["kind"], layer=int(d["layer"]),
-                       requirement=str(d.get("requirement", "")), bonus=str(d.get("bonus", "")),
-                       provenance=str(d.get("provenance", "")), status=status,
-                       colour=LAYER_COLOURS.get(int(d["layer"]), "#dddddd"), outline=outline,
-                       size=0.16 if d["kind"] == "layer" else 0.11)
-    for u, v, d in graph.edges(data=True):
-        clean.add_edge(u, v, kind=d["kind"], colour=EDGE_COLOURS.get(d["kind"], "#999999"))
-
-    fig = figure(width=width, height=height, title=title, x_range=Range1d(-1.6, 10.4),
-                 y_range=Range1d(0.3, 10.7), tools="pan,wheel_zoom,box_zoom,reset,save",
-                 toolbar_location="above")
-    fig.xaxis.visible = False
-    fig.yaxis.axis_label = "Layer"
-    fig.grid.visible = False
-    rend = from_networkx(clean, pos)
-    rend.node_renderer.glyph = Circle(radius="size", fill_color="colour", line_color="outline", line_width=2)
-    rend.node_renderer.selection_glyph = Circle(radius="size", fill_color="colour", line_color="#000000",
-                                                line_width=4)
-    rend.node_renderer.nonselection_glyph = Circle(radius="size", fill_color="colour", fill_alpha=0.25,
-                                                   line_color="outline", line_alpha=0.3)
-    rend.edge_renderer.glyph = MultiLine(line_color="colour", line_alpha=0.35, line_width=1)
-    rend.edge_renderer.selection_glyph = MultiLine(line_color="colour", line_alpha=1.0, line_width=3)
-    rend.edge_renderer.nonselection_glyph = MultiLine(line_color="colour", line_alpha=0.08, line_width=1)
-    rend.selection_policy = NodesAndLinkedEdges()
-    rend.inspection_policy = NodesAndLinkedEdges()
-    fig.renderers.append(rend)
-    fig.add_tools(HoverTool(renderers=[rend.node_renderer], tooltips=[
-        ("card", "@name"), ("Layer", "@layer"), ("requirement", "@requirement"), ("bonus", "@bonus"),
-        ("provenance", "@provenance"), ("status", "@status")]), TapTool(renderers=[rend.node_renderer]))
-
-    names = list(rend.node_renderer.data_source.data["index"])
-    labels = ColumnDataSource({
-        "x": [pos[n][0] for n in names], "y": [pos[n][1] - 0.22 for n in names],
-        "text": [clean.nodes[n]["name"] for n in names]})
-    fig.add_layout(LabelSet(x="x", y="y", text="text", source=labels, text_font_size="7pt",
-                            text_align="center", text_color="#333333"))
-    if selected is not None:
-        target = [i for i, n in enumerate(names) if clean.nodes[n]["name"].lower() == selected.lower()]
-        rend.node_renderer.data_source.selected.indices = target
-    return fig
-
-
 def _hub(data: dict) -> bool:
-    """Nodes that link cards (Layers; Eras, tracks, spheres, Regimes of the other games)."""
-    return data["kind"] == "layer" or bool(data.get("hub"))
+    """Nodes that link cards rather than being cards (a card graph marks them ``hub``)."""
+    return bool(data.get("hub"))
 
 
 def card_links(graph: nx.DiGraph, card: str) -> dict[str, list[str]]:
     """What a card needs and what it unlocks, by name (for a selection panel);
-    a hub (a Layer, an Era, a track, a sphere) is looked through to the cards
+    a hub (a node that links cards: ``hub=True``) is looked through to the cards
     beyond it on the unlocking side."""
     node = next((n for n, d in graph.nodes(data=True)
                  if not _hub(d) and str(d["name"]).lower() == card.lower()), None)
@@ -138,17 +37,26 @@ def card_links(graph: nx.DiGraph, card: str) -> dict[str, list[str]]:
     return {"needs": needs, "unlocks": unlocks}
 
 
-KIND_COLOURS = {
-    "tile": "#8dd3c7", "facility": "#bebada", "generator": "#fb8072", "project": "#80b1d3", "agi": "#fdb462",
-    "headline": "#b3de69", "mandate": "#fccde5", "faction": "#d9d9d9", "training": "#bc80bd",
-    "era": "#ffed6f", "track": "#ccebc5", "idea": "#80b1d3", "tipping_point": "#fb8072",
-    "plurality": "#fdb462", "board": "#bebada", "regime": "#ffed6f",
-    "sphere:yellow": "#ffd92f", "sphere:green": "#66c2a5", "sphere:blue": "#8da0cb", "sphere:orange": "#fc8d62",
-}
+#: fills for the kinds of a graph that names no colours of its own, given out in
+#: the order of the kinds' names (so the same pool always gets the same colours)
+PALETTE = ("#8dd3c7", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5", "#d9d9d9",
+           "#bc80bd", "#ccebc5", "#ffed6f")
+
+
+def fill_of(graph: nx.DiGraph, node: str) -> str:
+    """A node's fill: the colour its graph declares for the node or its kind
+    (``graph.graph["colours"]``, a card graph module's choice), else the
+    palette's colour of its kind."""
+    kind = str(graph.nodes[node]["kind"])
+    declared = graph.graph.get("colours") or {}
+    if node in declared or kind in declared:
+        return declared.get(node) or declared[kind]
+    kinds = sorted({str(d["kind"]) for _, d in graph.nodes(data=True)})
+    return PALETTE[kinds.index(kind) % len(PALETTE)]
 
 
 #: outline of a card by its analysis status, and the colours of a selection: the
-#: one legend every card graph shows (Meaning Made's layered one and the grouped ones)
+#: one legend every card graph shows (the grouped ones and any layout a game draws itself)
 OUTLINES = {"dead": "#c62828", "dominated": "#e65100", "ok": "#37474f"}
 ROLES = {"selected": "#000000", "needs": "#1b7837", "unlocks": "#6a3d9a"}
 
@@ -170,9 +78,9 @@ def add_legend(fig) -> None:
                           label_text_font_size="9pt", click_policy="none"), "below")
 
 
-# -- grouped layout (Mandate 2038, Pax Transhumanity) --------------------------------------
+# -- grouped layout ---------------------------------------------------------------------
 #
-# The cards stand in columns, one group (a kind, a sphere, an Era: the graph
+# The cards stand in columns, one group (a kind, or another of the graph
 # module's ``groupings``) after another under its title, each card's name to the
 # right of its dot. Coordinates are screen pixels of the plot frame, so a label's
 # box follows from its length and the font size and the layout can keep them apart.
@@ -244,7 +152,7 @@ def grouped_layout(graph: nx.DiGraph, by: str = "kind", show=None, *,
     for title, nodes in members.items():
         if title not in wanted or not nodes:
             continue
-        # a group's hub (its sphere, its Era) first, then its cards by kind and name
+        # a group's hub first, then its cards by kind and name
         nodes.sort(key=lambda n: (not _hub(graph.nodes[n]), str(graph.nodes[n]["kind"]),
                                   str(graph.nodes[n]["name"]).lower()))
         col = columns[-1]
@@ -328,11 +236,10 @@ def _status_marks(status) -> dict[str, str]:
 
 
 class PoolView:
-    """A grouped card graph (Mandate 2038, Pax Transhumanity) as one bokeh figure
-    built once and updated in place, drawn and highlighted as Meaning Made's
-    layered graph is: edges only for the selected card (what it needs in green,
-    what it unlocks in purple), the rest faded, the same legend. A click on a
-    card calls ``on_select(name)``."""
+    """A grouped card graph as one bokeh figure built once and updated in place:
+    edges only for the selected card (what it needs in green, what it unlocks in
+    purple), the rest faded, the common legend. A click on a card calls
+    ``on_select(name)``."""
 
     def __init__(self, frame: tuple[int, int] = FRAME, on_select=None, title: str = "Card graph"):
         from bokeh.models import ColumnDataSource, HoverTool, LabelSet, Range1d, TapTool
@@ -400,7 +307,7 @@ class PoolView:
                                ("kind", str(d["kind"]).replace("_", " ")), ("group", group_of(d, by)),
                                ("requirement", str(d.get("requirement", ""))), ("bonus", str(d.get("bonus", ""))),
                                ("provenance", str(d.get("provenance", ""))), ("status", note),
-                               ("fill", KIND_COLOURS.get(n if n.startswith("sphere:") else str(d["kind"]), "#dddddd")),
+                               ("fill", fill_of(graph, n)),
                                ("outline", ROLES[role] if role else outline), ("width", 3 if role else 1.5),
                                ("alpha", 0.25 if faded else 1.0), ("role", role)):
                 data[key].append(value)
@@ -423,8 +330,7 @@ class PoolView:
 
 def pool_figure(graph: nx.DiGraph, status=None, selected: str | None = None, *, by: str = "kind", show=None,
                 width: int = FRAME[0], height: int = FRAME[1], title: str = "Card graph"):
-    """A bokeh figure of a card graph with hubs (Mandate 2038, Pax
-    Transhumanity), grouped ``by`` one of :func:`groupings` and filtered to the
+    """A bokeh figure of a card graph with hubs, grouped ``by`` one of :func:`groupings` and filtered to the
     groups ``show`` names (None: all). ``status`` is the analyses' ``card_status``
     table: dead cards get a red outline, dominated ones an orange one;
     ``selected`` is highlighted with what it needs and unlocks."""

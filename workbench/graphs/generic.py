@@ -201,3 +201,10 @@ def _cards_of(pool, f: CardFields) -> list[dict]:
     for key in f.path:
         node = node[key] if isinstance(node, dict) and key in node else node
     return [c for c in (node or []) if isinstance(c, dict) and "name" in c]
+
+
+def graph_json(graph) -> dict:
+    """Nodes and edges as plain JSON (node-link form with sorted, stable order)."""
+    nodes = [{"id": n, **{k: v for k, v in d.items()}} for n, d in sorted(graph.nodes(data=True))]
+    edges = [{"source": u, "target": v, **d} for u, v, d in sorted(graph.edges(data=True))]
+    return {"nodes": nodes, "edges": edges}

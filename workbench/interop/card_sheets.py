@@ -1,7 +1,7 @@
 """A game's cards as a spreadsheet, and a spreadsheet back into the cards.
 
-Export: one sheet per card kind (Meaning Made's ``pattern`` and ``initiative``,
-Mandate 2038's ``tile``, ``project``, ``headline``...), one row per card, one
+Export: one sheet per card kind (the kinds of the game's catalogue or its
+session), one row per card, one
 column per flat field the Cards page edits (the session's ``kind_columns``),
 plus the provenance columns ``provenance`` (the card's own, or its file's when
 the card has none) and ``draft_fields``.

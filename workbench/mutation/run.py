@@ -91,6 +91,10 @@ def sample(all_mutants: list[Mutant], budget: int | None, seed: int) -> list[Mut
 
 
 def _covering(base: Baseline, mutant: Mutant, files: dict[str, str]):
+    if mutant.kind == "constant":
+        # a module constant's line runs at import, before any check: coverage cannot say
+        # which checks read it, so every check does (fastest first, as always)
+        return sorted(base.checks, key=lambda c: c.seconds)
     key = (files[mutant.module], mutant.stmt_line)
     return sorted((c for c in base.checks if key in c.lines), key=lambda c: c.seconds)
 

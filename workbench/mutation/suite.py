@@ -1,4 +1,5 @@
-"""A game's checks, one at a time: its scenario files and its Python checks.
+"""A game's checks, one at a time: its scenario files, its Python checks and the quick
+promises of the conformance kit every game is held to (:data:`KIT_CHECKS`).
 
 Each :class:`Check` runs alone and answers with a *signature*: ``None`` when it passes, else
 a short text of what failed. A worked example (a scenario replayed leniently to list the
@@ -21,7 +22,7 @@ WORKED_PREFIX = "worked-example"
 
 @dataclass
 class Check:
-    name: str                      # "scenario:<file>" or "python:<function>"
+    name: str                      # "scenario:<file>", "python:<function>" or "kit:<check>"
     clauses: tuple[str, ...]
     run: Callable[[], str | None]  # None: as on the real engine; else what differs
     #: signature on the real engine (worked examples diverge; others pass with None)
@@ -67,8 +68,29 @@ def _python_check(chk) -> Check:
     return Check(f"python:{chk.name.rsplit('.', 1)[-1]}", tuple(chk.clauses), run)
 
 
+#: the conformance kit's checks (workbench.testing) a mutant is also run against: the quick
+#: ones (a second or two on a loaded machine). A copy that shares what it should own, a seed
+#: that no longer rebuilds the game, a listed move the notation cannot read back or a sample
+#: the listing lacks breaks a promise of the contract, though no rule's scenario shows it.
+#: Left out for time: the made-up-action and refused-action walks, the observation-leak
+#: samples, the drawing and the scenario loading (tens of seconds each).
+KIT_CHECKS = ("options", "seed-rebuilds-the-game", "random-games-end", "player-roles",
+              "notation-round-trips", "unlisted-actions-are-listed-ones", "clones-are-independent",
+              "observe-is-json", "sampling-matches-the-listing", "acting-from-the-observation")
+
+
+def _kit_check(name: str, game) -> Check:
+    from workbench.testing import run_check
+
+    def run() -> str | None:
+        problems = run_check(game, name)
+        return "; ".join(problems)[:300] if problems else None
+    return Check(f"kit:{name}", (), run)
+
+
 def game_checks(game_id: str) -> list[Check]:
-    """Every scenario file and Python check of the game, as :class:`Check` objects."""
+    """Every scenario file and Python check of the game, and the kit's :data:`KIT_CHECKS`,
+    as :class:`Check` objects."""
     from workbench.core.registry import get_game
     from workbench.core.scenario import scenario_files
     from workbench.rules.checks import load_game_checks
@@ -76,6 +98,7 @@ def game_checks(game_id: str) -> list[Check]:
     game = get_game(game_id)
     out = [_scenario_check(p, game) for p in scenario_files(game_id)]
     out += [_python_check(c) for c in load_game_checks(game_id)]
+    out += [_kit_check(name, game) for name in KIT_CHECKS]
     return out
 
 

@@ -377,8 +377,13 @@ _EN_VERBS = frozenset(
                     "add", "remove", "choose", "keep", "spend", "play", "reveal", "raise", "bring", "use", "hold",
                     "load", "complete", "build", "give", "meet", "cover", "commit", "need", "lower", "reduce",
                     "protect", "own", "reach", "resolve", "trigger", "flip", "put", "trade", "swap", "move",
-                    "steady", "pick", "buy", "hire", "fund", "advance", "drop", "contribute", "restore", "replace")
+                    "steady", "pick", "buy", "hire", "fund", "advance", "drop", "contribute", "restore", "replace",
+                    "push", "cost", "claim", "donate", "refill", "install", "owe")
     for s in ("", "s")) | {"has", "have", "supplies", "supply", "touches", "touch", "finishes", "finish"}
+_EN_GERUND = re.compile(r"[a-z]{2,}[^aeiou\W]ing")
+_EN_NOT_GERUND = {"during", "according", "including", "regarding", "following", "notwithstanding", "nothing",
+                  "something", "anything", "everything", "morning", "evening", "string", "thing", "building",
+                  "setting", "opening", "ending", "beginning", "starting", "remaining", "matching", "king"}
 _HU_ENDINGS = (("source", ("ból", "ből", "ról", "ről", "tól", "től")),
                ("goal", ("ba", "be", "ra", "re", "hoz", "hez", "höz")),
                ("dative", ("nak", "nek")), ("place", ("ban", "ben", "nál", "nél")), ("for", ("ért",)),
@@ -416,8 +421,8 @@ def _en_term_role(text: str, start: int, end: int) -> str:
     w = before[-1].lower()
     if w in _EN_PREP:
         return _EN_PREP[w]
-    if w in _EN_VERBS:
-        return "object"
+    if w in _EN_VERBS or _EN_GERUND.fullmatch(w) and w not in _EN_NOT_GERUND:
+        return "object"       # ("loading 🧬Patterns": a verb's -ing form takes its object as the verb does)
     return ""
 
 
@@ -699,3 +704,58 @@ def _one_block_moved(a: list, b: list) -> bool:
                 if k != i and rest[:k] + block + rest[k:] == b:
                     return True
     return False
+
+
+# --------------------------------------------------------------------------- sentences told apart by their terms
+# a sentence ends at ". ! ?" before a capital, a digit or an icon: an English sentence
+# opens with an icon-marked term as often as with a word ("... up to 12. 📅Events move")
+_TERM_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-ZÁÉÍÓÖŐÚÜŰ0-9$*(„\"]|[^\x00-\u2000\s])|\n\s*\n")
+
+
+def _sentences(text: str) -> list[str]:
+    return [x.strip() for x in _TERM_SENTENCE.split(text) if x.strip() and re.search(r"[^\W\d_]", x)]
+
+
+def _term_bags(sentences: list[str], written) -> list:
+    from collections import Counter
+    return [Counter(term_sequence(s, written)) for s in sentences]
+
+
+def term_aligned(units: list[tuple[str, str]], written_src=None, written_tr=None) -> list[tuple[str, str]]:
+    """``units`` (from :func:`~workbench.rules.meaning.aligned_sentences`) with each pair
+    that holds as many sentences on both sides, but was kept whole (the two texts end
+    their statements differently: "; then" / *; ekkor*), cut into sentence pairs where
+    every pair names the same terms as often: the terms anchor the pairing that the
+    punctuation alone could not, so the roles of a long paragraph are compared sentence
+    by sentence."""
+    out = []
+    for x, y in units:
+        a, b = _sentences(x), _sentences(y)
+        if len(a) == len(b) > 1:
+            ka, kb = _term_bags(a, written_src), _term_bags(b, written_tr)
+            if ka == kb and sum(1 for k in ka if k) >= 2:
+                out += list(zip(a, b))
+                continue
+        out.append((x, y))
+    return out
+
+
+def sentence_trade(src: str, tr: str, written_src=None, written_tr=None) -> tuple[str, str, int, int] | None:
+    """``(term u, term v, sentence i, sentence j)`` where two texts of as many sentences
+    name the same terms sentence by sentence except in two: sentence i of the translation
+    names u where its source names v, and sentence j v where its source names u (two
+    terms put in each other's sentence), or None. A pronoun or a term said once for two
+    sentences changes one sentence's terms, not two in this crossed way."""
+    a, b = _sentences(src), _sentences(tr)
+    if len(a) != len(b) or len(a) < 2:
+        return None
+    ka, kb = _term_bags(a, written_src), _term_bags(b, written_tr)
+    off = [i for i in range(len(a)) if ka[i] != kb[i]]
+    if len(off) != 2:
+        return None
+    i, j = off
+    gain_i, lost_i = kb[i] - ka[i], ka[i] - kb[i]
+    gain_j, lost_j = kb[j] - ka[j], ka[j] - kb[j]
+    if sum(gain_i.values()) == 1 and sum(lost_i.values()) == 1 and gain_i == lost_j and lost_i == gain_j:
+        return next(iter(gain_i)), next(iter(lost_i)), i + 1, j + 1
+    return None

@@ -4,10 +4,10 @@ sheet and rulebook asks.
 A term's icon is read from ``cards/<game>/terms/<lang>.yaml``, in one of two ways:
 
 * written in front of the term's text (``vitals: 🛡️Vitals``): the rulebook's
-  ``${terms...}`` placeholders then print it with the word (Meaning Made);
+  ``${terms...}`` placeholders then print it with the word;
 * given as the leaf's ``icon`` field (``runway: {text: Runway, icon: 💵}``): the
   rulebook prints the plain word, while pages and printed cards put the icon
-  beside it (Mandate 2038, Pax Transhumanity).
+  beside it.
 
 A term with neither has no icon. :func:`icon_problems` finds an icon shown beside a
 term word that is not that term's icon (a heart beside "Vitals" when the terms give

@@ -88,7 +88,7 @@ class SimResult:
 
     def game_stats_summary(self) -> dict:
         """Mean of every numeric column the game adds through ``Game.game_stats``
-        (e.g. Meaning Made's Initiatives completed), ``{column: mean}``."""
+        (e.g. the cards of some kind completed), ``{column: mean}``."""
         import polars as pl
         from .runner import GAME_COLUMNS
         out = {}

@@ -310,7 +310,7 @@ def _validate(spec: SimSpec) -> None:
     """Fail in this process, before any worker starts, on a bad game, seat count
     or bot. Then, unless every seat plays at random, value the first decision's
     moves as a greedy bot does: tables a game builds once per process for its
-    evaluation (Mandate 2038's odds of the Training deck, 0.19 s) are then built
+    evaluation (e.g. the odds of a push-your-luck deck, 0.19 s) are then built
     here, once, and every worker forked afterwards starts with them."""
     from workbench.core.bots import make_bots
     from .runner import game_config, resolve_game
@@ -552,7 +552,7 @@ def _unpaired(key: str, x: np.ndarray, y: np.ndarray) -> bool:
     pools take the card in different games. A bot that values what a card
     gives takes a stronger card in more games and a weaker one in fewer, and
     the games taking it in both pools then dwindle to a handful (a weaker
-    Meaning Made Pattern: 3 to 5 pairs of 200 games); the gain of each pool's
+    card of the cooperative worked example: 3 to 5 pairs of 200 games); the gain of each pool's
     takers is what a designer asks about ("is this card too strong?"). Chosen
     by which games take the card, never by the values compared: each pool's
     own takers when the games taking it in both pools are fewer than

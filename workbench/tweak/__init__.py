@@ -9,14 +9,14 @@ the class its ``Game.tweak_session`` names, else
 :class:`~.pool_session.PoolTweakSession` over its card graph.
 
 * :mod:`.session`: :class:`~.session.TweakSession`, what every session shares
-  (and Meaning Made's Layers, tokens and tables);
+  (a game with a pool no catalogue describes subclasses it in its own package);
 * :mod:`.pool_session`: the session of a game with a card catalogue;
-* :mod:`.variables` and :mod:`.mm_cells`: the card values a ``--vary`` pattern
-  or a balance variable names (the balance search varies them, a session sets them);
+* :mod:`.variables`: the card values a ``--vary`` pattern or a balance variable
+  names (the balance search varies them, a session sets them);
 * :mod:`.planted`: planted edits of known direction, applied through a session,
   that measure the verdicts.
 
-Layer: above :mod:`workbench.graphs` and :mod:`workbench.sim` (a session draws
+Place in the import order: above :mod:`workbench.graphs` and :mod:`workbench.sim` (a session draws
 the card graph and runs paired playtests), below :mod:`workbench.balance`
 (which applies its proposals through a session) and the pages.
 """

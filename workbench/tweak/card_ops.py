@@ -110,7 +110,7 @@ class CardOperations:
         return self._take(raw, ref.name, "deleted", f"deleted {ref.name} ({ref.kind.kind})")
 
     def named_by(self, card: str) -> list[str]:
-        """Who names ``card``: ``"initiative Common Future"``, ``"settings.yaml"``,
+        """Who names ``card``: ``"<kind> <card name>"``, ``"settings.yaml"``,
         ``"scenario load-pattern.yaml"``... (empty: it can be deleted)."""
         ref = pool_edit.find(self.raw, self._card_catalogue(), card)
         words = {ref.name.casefold()} | ({ref.key.casefold()} if ref.key and len(ref.key) > 2 else set())

@@ -117,7 +117,7 @@ def pick_rates(game_id: str, players: int, *, games: int = 40, seed: int = 99, b
     """Share of baseline games in which each card is taken, and the baseline
     mean of each of the game's own per-game numbers as ``stat:COLUMN`` (a
     generator plants dearer-card edits only on what games take or build: a
-    card never taken cannot be taken less, an AGI never declared cannot be
+    card never taken cannot be taken less, a goal never declared cannot be
     declared less), and the share of games ending each way as ``ending:NAME``
     (an End no game reaches cannot make games longer). Played on its own
     seed, apart from the comparisons."""

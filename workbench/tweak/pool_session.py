@@ -12,7 +12,7 @@ loader (the same pydantic models that check the files), refused with the file,
 card and field when bad (the pool stays as it was), and then the card graph and
 its analyses are rebuilt and compared: what became dead or live, dominated,
 cheaper, the bottleneck. Undo, redo, atomic save, export and the paired
-playtest are the Meaning Made session's.
+playtest are the generic session's.
 """
 
 from __future__ import annotations
@@ -50,10 +50,8 @@ def graph_module(game_id: str):
 
 
 class PoolTweakSession(TweakSession):
-    """An editable card pool of a game with a catalogue (Mandate 2038, Pax
-    Transhumanity): validation, graph analyses, undo/redo, save, playtest."""
-
-    layered = False
+    """An editable card pool of a game with a card catalogue: validation, graph
+    analyses, undo/redo, save, playtest."""
 
     def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
         from workbench.core.registry import get_game
@@ -116,7 +114,7 @@ class PoolTweakSession(TweakSession):
         ``deck_edit``), or its refusal."""
         edit = getattr(self.graphs, "deck_edit", None)
         if edit is None:
-            raise WorkbenchError(f"a {kind} card is made from the game's other data; a sheet does not edit it")
+            return super().deck_edit(kind, name, column, value)
         return edit(kind, name, column, value)
 
     def table(self) -> pl.DataFrame:
@@ -208,8 +206,8 @@ class PoolTweakSession(TweakSession):
         return name, old, new, {"card": ref.name, "column": column, "key": ref.key}
 
     def _follow(self, ref: pool_edit.CardRef, path: str) -> None:
-        """Let the game rewrite what restates the value just set (a Mandate
-        tile's production text says its yield), so a numeric edit or a balance
+        """Let the game rewrite what restates the value just set (a card's
+        printed text that says the number), so a numeric edit or a balance
         proposal never leaves the printed card saying the old number."""
         follow = getattr(self.graphs, "follow_edit", None)
         if follow is not None:
@@ -257,15 +255,8 @@ class PoolTweakSession(TweakSession):
     def _run_analyses(self, cards, graph) -> dict:
         return self.graphs.analyses(cards, graph)
 
-    def _commit(self, raw: dict, cards, card, column, old, new) -> EditReport:
-        if not self.analysing:
-            self.raw, self.cards, self._graph, self.dirty = raw, cards, None, True
-            return EditReport(card=card, field=column, old=old, new=new, live_word="live")
-        before = self._analyses
-        self.raw, self.cards = raw, cards
-        self._graph = None
-        self.dirty = True
-        return diff_status(before, self._analyses, card=card, field=column, old=old, new=new)
+    def _compare_analyses(self, before: dict, after: dict, **edit) -> EditReport:
+        return diff_status(before, after, **edit)
 
     def _travel(self, source: list, target: list, what: str) -> EditReport:
         if not source:

@@ -1,19 +1,21 @@
-"""Live tweaking of a card pool: the engine behind the Cards page.
+"""Live tweaking of a card pool: the engine behind the Cards page, and what
+every game's session shares.
 
-:func:`workbench.tweak.open_session` opens the session of every game with a
-card graph: a game names its session class in ``Game.tweak_session`` (Meaning
-Made names this module's class, which also holds what all sessions share: the
-report, undo/redo, the paired playtest, the session game); every other game gets
-a :class:`~workbench.tweak.pool_session.PoolTweakSession`, which edits its files
-through the game's card catalogue and card graph. This module knows no
-subclass of its class (the choice is :func:`~workbench.tweak.open_session`'s).
+:class:`TweakSession` is the generic session: the report, undo/redo, edits one
+by one or many at once (all or none), save and reload, export, the paired
+playtest and the session games. It knows no game: how the pool's files are
+read into a table, how one value is written, which graph is built and how two
+runs of its analyses differ are hooks a subclass fills in. Most games get a
+:class:`~workbench.tweak.pool_session.PoolTweakSession`, which fills them from
+the game's card catalogue; a game with a pool no catalogue describes names its
+own subclass in ``Game.tweak_session`` (the choice is
+:func:`~workbench.tweak.open_session`'s; this module knows no subclass).
 
-A :class:`TweakSession` holds the designer's card files as plain data. Each edit
-is validated exactly as a file on disk would be (a bad value is refused with the
-file, card and field, and the last good pool stays), the dependency graph and
-its analyses are recomputed, and an :class:`EditReport` says what changed: cards
-that became dead or loadable, cheapest-cost changes, Initiatives that became
-feasible or infeasible at some player count, dominance changes.
+A session holds the designer's card files as plain data. Each edit is validated
+exactly as a file on disk would be (a bad value is refused with the file, card
+and field, and the last good pool stays), the card graph and its analyses are
+recomputed, and an :class:`EditReport` says what changed: cards that became dead
+or live, cost changes, feasibility and dominance changes, game-specific notes.
 
 ``quick_playtest`` plays the same seeds on the pool as loaded (or last saved) and
 on the edited pool and compares them with :mod:`workbench.sim.compare`. Edits can
@@ -29,7 +31,6 @@ from __future__ import annotations
 import copy
 import json
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,46 +38,13 @@ from typing import Any
 import polars as pl
 
 from workbench.core import cardfile, extra_fields
-from workbench.core.names import check_pool_names
-from workbench.core.data import cards_dir, dump_yaml
-from workbench.core.errors import DataError, WorkbenchError, suggest
+from workbench.core.errors import DataError, WorkbenchError
 
 from workbench.core.counting import counted
 
-from workbench.graphs import dependency, pool_edit
 
 from .card_ops import CardOperations
 
-#: the files a session edits: the card lists, and (for balance variables and edits by
-#: name, workbench.tweak.mm_cells) the settings, Resolution Tables and Event deck
-EDITABLE_FILES = ("patterns.yaml", "initiatives.yaml", "settings.yaml", "tables.yaml", "events.yaml")
-TOKEN_COLUMNS = ("E", "I", "S")
-#: the card lists of those files, as the Cards page's add, duplicate and delete find them
-LIST_KINDS = (pool_edit.CardKind("pattern", "patterns.yaml", ("patterns",), {}),
-              pool_edit.CardKind("initiative", "initiatives.yaml", ("initiatives",), {}))
-
-#: flat column -> (applies to, meaning) for the editable table
-COLUMNS = {
-    "name": ("both", "card name (unique)"),
-    "layer": ("both", "Layer 1-6 (Pattern) or 7-10 (Initiative)"),
-    "E": ("both", "Energy required"),
-    "I": ("both", "Insight required"),
-    "S": ("both", "Support required"),
-    "V": ("initiative", "Vitals boxes"),
-    "icons": ("both", "Layer icons required, e.g. '1 1 2'"),
-    "vitals": ("pattern", "Vitals paid to load"),
-    "bonus": ("both", "one-time bonus, e.g. 'E+1' or 'vitals+1' ('' for none)"),
-    "consequence": ("pattern", "Consequence code, e.g. 'individual 2' ('' for none)"),
-    "contributors": ("initiative", "contributors required"),
-    "completed": ("initiative", "Initiative Layers that must be completed first, e.g. '7 8'"),
-    "patterns_in_play": ("initiative", "Patterns in play required"),
-    "order_spaces": ("initiative", "Contribution Order spaces"),
-    "meaning": ("initiative", "Meaning reward"),
-    "penalty": ("initiative", "Completion Penalty code, e.g. 'group 3' ('' for none)"),
-    "provenance": ("both", "seed or draft"),
-    "flavour": ("both", "flavour text"),
-}
-EFFECT_KEYS = ("meaning", "vitals", "legacy", "E", "I", "S", "lose_tokens")
 #: how the playtest summary names the metrics it shows
 PLAYTEST_LABELS = {"completion": "survival rate", "duration_rounds": "game length (rounds)",
                    "duration_actions": "game length (actions)", "score_spread": "score spread"}
@@ -107,7 +75,7 @@ class EditReport:
     became_dead: list[str] = field(default_factory=list)
     became_loadable: list[str] = field(default_factory=list)
     cost_changes: list[dict] = field(default_factory=list)      # card, before, after (actions/tokens)
-    feasibility_changes: list[dict] = field(default_factory=list)  # initiative, players, before, after
+    feasibility_changes: list[dict] = field(default_factory=list)  # card, players, before, after
     dominance_changes: list[dict] = field(default_factory=list)  # card, before, after (dominated_by)
     notes: list[str] = field(default_factory=list)               # game-specific lines (a new bottleneck...)
     live_word: str = "loadable"                                  # what a card no longer dead became
@@ -123,7 +91,7 @@ class EditReport:
         out += [f"{c} became {self.live_word}" for c in self.became_loadable]
         out += [f"{d['card']}: {d.get('what', 'cheapest load')} {d['before']} -> {d['after']}"
                 for d in self.cost_changes]
-        out += [f"{d['initiative']} at {counted(d['players'], 'player')}: "
+        out += [f"{d['card']} at {counted(d['players'], 'player')}: "
                 f"{'feasible' if d['after'] else 'infeasible'} (was {'feasible' if d['before'] else 'infeasible'})"
                 for d in self.feasibility_changes]
         out += [f"{d['card']}: dominated by '{d['after'] or 'nothing'}' (was '{d['before'] or 'nothing'}')"
@@ -190,77 +158,24 @@ def _int(value, what: str) -> int:
         raise ValueError(f"{what} must be a whole number, not {value!r}") from None
 
 
-def _int_list(value, what: str) -> list[int]:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        items = list(value)
-    else:
-        items = [x for x in str(value).replace(",", " ").split() if x]
-    return sorted(_int(x, what) for x in items)
-
-
-def _effect(value) -> dict | None:
-    """'E+1 vitals+1' (or a mapping) -> an effect mapping; '' -> None."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, dict):
-        return dict(value)
-    effect: dict[str, Any] = {}
-    for part in str(value).replace(",", " ").split():
-        if part.startswith("(") and part.endswith(")"):
-            effect["target"] = part[1:-1]
-            continue
-        for sign in "+-":
-            if sign in part[1:]:
-                key, _, num = part.partition(sign)
-                break
-        else:
-            raise ValueError(f"cannot read {part!r}: write e.g. E+1 or vitals+1")
-        key = {"e": "E", "i": "I", "s": "S"}.get(key.lower(), key.lower())
-        if key not in EFFECT_KEYS:
-            raise ValueError(f"unknown bonus {key!r}{suggest(key, EFFECT_KEYS)}")
-        effect[key] = _int(num, key) * (-1 if sign == "-" else 1)
-    return effect
-
-
-def _code(value) -> dict | None:
-    """'group 3' / 'individual 2' -> {table, code}; '' -> None."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    if isinstance(value, dict):
-        return dict(value)
-    parts = str(value).split()
-    if len(parts) != 2 or parts[0] not in ("group", "individual"):
-        raise ValueError(f"write 'group N' or 'individual N', not {value!r}")
-    return {"table": parts[0], "code": _int(parts[1], "code")}
-
-
-def _effect_text(effect: dict | None) -> str:
-    if not effect:
-        return ""
-    parts = [f"{k}{effect[k]:+d}" for k in EFFECT_KEYS if effect.get(k)]
-    if effect.get("target") and effect["target"] != "affected":
-        parts.append(f"({effect['target']})")
-    return " ".join(parts)
-
-
-def _code_text(code: dict | None) -> str:
-    return f"{code['table']} {code['code']}" if code else ""
-
-
 class TweakSession(CardOperations):
     """An editable card pool with validation, analyses, undo and save.
 
     :func:`workbench.tweak.open_session` (``open_session(game_id)``; no id: the
     first game listed with a card graph, the one the pages open on) makes the
-    session class the game declares in ``Game.tweak_session`` (this one for the
-    game whose files it reads), else a
-    :class:`~workbench.tweak.pool_session.PoolTweakSession` with the same API."""
+    session class the game declares in ``Game.tweak_session``, else a
+    :class:`~workbench.tweak.pool_session.PoolTweakSession`; all have this API.
+    This class is abstract: a subclass opens the files (``__init__`` sets
+    ``game_id``, ``game``, ``folder``, ``file_names``, ``files``, ``raw``,
+    ``cards``, ``baseline``, ``_load_cards``, the undo lists and ``dirty``) and
+    fills in the hooks below that raise :class:`NotImplementedError`."""
 
-    #: cards sit on numbered Layers and the dependency drawing draws them (the
-    #: pool sessions say False: their cards have kinds and a generic drawing)
-    layered = True
+    #: how the pages draw this session's card graph: ``"grouped"`` (the generic
+    #: drawing, cards grouped by kind or another field) or a layout the game's
+    #: session draws itself through :meth:`live_view` (a subclass says which)
+    layout = "grouped"
+    #: what a card no longer dead became, in an edit report
+    live_word = "live"
     #: True inside :meth:`edit_many` (a session may keep look-ups for the one pool being edited)
     _batching = False
     _names = None
@@ -297,28 +212,87 @@ class TweakSession(CardOperations):
     def _analyses(self, analyses) -> None:
         self._analyses_built = analyses
 
+    # -- the hooks a subclass fills in ---------------------------------------
     def _build_graph(self, cards):
-        return dependency.build_graph(cards)
+        """The card graph (networkx) of ``cards``."""
+        raise NotImplementedError
 
     def _run_analyses(self, cards, graph) -> dict:
-        return dependency.analyses(cards, graph)
+        """The graph's analyses: table name -> polars table."""
+        raise NotImplementedError
 
-    def __init__(self, game_id: str | None = None, folder: str | Path | None = None):
-        from workbench.core.registry import get_game
-        game_id = game_id or _first_card_game()
-        self.game_id = game_id
-        self.game = get_game(game_id)
-        load_cards = self.game.pool_spec.load
-        self._load_cards = load_cards
-        self.folder = Path(folder) if folder else cards_dir(game_id)
-        self.file_names: tuple[str, ...] = EDITABLE_FILES
-        self.files = {name: cardfile.load(self.folder / name) for name in self.file_names}
-        self.raw = {name: copy.deepcopy(f.data) for name, f in self.files.items()}
-        self.cards = load_cards(self.folder)
-        self.baseline = self.cards
-        self._undo: list[tuple[dict, str, str]] = []
-        self._redo: list[tuple[dict, str, str]] = []
-        self.dirty = False
+    def _compare_analyses(self, before: dict, after: dict, **edit) -> EditReport:
+        """What changed between two runs of :meth:`_run_analyses` (``edit``:
+        card, field, old, new)."""
+        raise NotImplementedError
+
+    def _put(self, raw: dict, card: str, column: str, value) -> tuple[str, Any, Any, dict]:
+        """Write one edit into ``raw`` (not yet validated): the card's name, the old
+        and new values, and what :meth:`_validate` needs to name the edit in a refusal."""
+        raise NotImplementedError
+
+    def _validate(self, raw: dict, **where):
+        """The pool ``raw`` describes, validated exactly as the loader validates files."""
+        raise NotImplementedError
+
+    @property
+    def columns(self) -> dict[str, tuple[str, str]]:
+        """Editable flat columns: name -> (card kinds it applies to, meaning)."""
+        raise NotImplementedError
+
+    @property
+    def kind_columns(self) -> dict[str, list[str]]:
+        """Card kind -> the flat columns that apply to it, in table order."""
+        raise NotImplementedError
+
+    def entries(self):
+        """``(kind, name, card mapping, file)`` of every card, in table order."""
+        raise NotImplementedError
+
+    def table(self) -> pl.DataFrame:
+        """The pool, one row per card, with the editable columns."""
+        raise NotImplementedError
+
+    @property
+    def extra_kinds(self) -> frozenset[str]:
+        """The card kinds whose cards keep extra fields of the designer's own."""
+        return frozenset()
+
+    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
+        """Decks kept outside the card lists, as a spreadsheet shows them (none here)."""
+        return {}
+
+    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
+        """The :meth:`edit_many` item that sets a deck card's cell, or its refusal."""
+        raise WorkbenchError(f"a {kind} card is made from the game's other data; a sheet does not edit it")
+
+    # The public face a balance search uses (workbench.balance), the same on
+    # every session kind: which values a --vary names, a trial pool with values
+    # set (validated), and a value as the files hold it now.
+    def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
+        """The numeric draft values the vary ``patterns`` name and the seed values they leave out."""
+        raise NotImplementedError
+
+    def with_values(self, values: dict[str, int], variables: list) -> dict:
+        """A copy of the card files with each variable set, validated; the session is unchanged."""
+        raise NotImplementedError
+
+    def value_of(self, card: str, field: str):
+        """A variable's value in the session's files now."""
+        raise NotImplementedError
+
+    def _is_cell(self, card: str) -> bool:
+        """Whether ``card`` names a value kept outside the card lists (a setting,
+        a table cell) rather than a card: games do not count its use."""
+        return False
+
+    def _node_place(self, node: dict) -> str:
+        """Where a card sits, as :meth:`card_info` says it (its kind here)."""
+        return str(node["kind"]).replace("_", " ")
+
+    def _node_gives(self, node: dict) -> str:
+        """What a card gives, as :meth:`card_info` says it."""
+        return f"; gives {node['bonus']}" if node.get("bonus") else ""
 
     # -- reading ------------------------------------------------------------
     def graph(self):
@@ -327,13 +301,8 @@ class TweakSession(CardOperations):
     def analyses(self) -> dict[str, pl.DataFrame]:
         return self._analyses
 
-    @property
-    def columns(self) -> dict[str, tuple[str, str]]:
-        """Editable flat columns: name -> (card kinds it applies to, meaning)."""
-        return dict(COLUMNS)
-
     def card_names(self) -> list[str]:
-        """Every card of the graph by name (hubs such as Layers, Eras, spheres left out)."""
+        """Every card of the graph by name (the hubs that link cards left out)."""
         return sorted(str(d["name"]) for _, d in self._graph.nodes(data=True) if not _is_hub(d))
 
     def card_links(self, card: str) -> dict[str, list[str]]:
@@ -351,151 +320,30 @@ class TweakSession(CardOperations):
         if node is None:
             return f"{card}: not in the graph"
         links = self.card_links(card)
-        where = f"Layer {node['layer']}" if self.layered else node["kind"].replace("_", " ")
-        gives = f"; gives {node['bonus']}" if node.get("bonus") and not self.layered else ""
+        where, gives = self._node_place(node), self._node_gives(node)
         return (f"{node['name']} ({where}): requires {node.get('requirement') or 'nothing'}{gives}; "
                 f"needs {', '.join(links['needs']) or 'nothing'}; "
                 f"unlocks {', '.join(links['unlocks']) or 'nothing'}")
 
     def figure(self, selected: str | None = None, *, width: int = 760, height: int = 520):
         """A bokeh drawing of the card graph with the analyses marked."""
-        if self.layered:
-            from workbench.graphs.drawing import dependency_figure
-            return dependency_figure(self._graph, self._analyses, selected=selected, width=width, height=height)
         from workbench.graphs.drawing import pool_figure
-        return pool_figure(self._graph, self._analyses["card_status"], selected=selected, width=width,
+        return pool_figure(self._graph, self._analyses.get("card_status"), selected=selected, width=width,
                            height=height, title=f"{self.game.name}: card graph")
 
-    def _entries(self):
-        for kind in LIST_KINDS:
-            for entry in self.raw[kind.file][kind.path[0]]:
-                yield kind.file, kind.kind, entry
-
-    def _card_catalogue(self) -> pool_edit.Catalogue:
-        """The card kinds as :mod:`workbench.tweak.card_ops` finds them."""
-        return pool_edit.Catalogue(self.game_id, LIST_KINDS)
-
-    @property
-    def kind_columns(self) -> dict[str, list[str]]:
-        """Card kind -> the flat columns that apply to it, in table order (the
-        columns of one sheet when the pool goes to a spreadsheet)."""
-        return {kind: [c for c, (applies, _) in COLUMNS.items() if applies in ("both", kind)]
-                for kind in ("pattern", "initiative")}
-
-    def entries(self):
-        """``(kind, name, card mapping, file)`` of every card, in table order; the
-        mappings are the session's own (read them, never change them)."""
-        for file, kind, entry in self._entries():
-            yield kind, str(entry.get("name", "")), entry, self.raw[file]
-
-    @property
-    def extra_kinds(self) -> frozenset[str]:
-        """The card kinds whose cards keep extra fields of the designer's own
-        (:mod:`workbench.core.extra_fields`; edited as column ``extra.NAME``)."""
-        return frozenset(k.kind for k in LIST_KINDS)
-
-    def deck_sheets(self) -> dict[str, tuple[list[str], list[list]]]:
-        """Decks kept outside the card lists, as a spreadsheet shows them: the Event
-        deck (its letter is its name, its Consequence Code the one value it has)."""
-        rows = [[str(e["id"]), e.get("code"), e.get("provenance")] for e in self.raw["events.yaml"]["events"]]
-        return {"event": (["name", "code", "provenance"], rows)}
-
-    def deck_edit(self, kind: str, name: str, column: str, value) -> tuple:
-        """The :meth:`edit_many` item that sets ``column`` of a deck card, or a
-        refusal saying what a sheet can change there."""
-        if kind == "event" and column == "code":
-            return (f"event {name}", "code", value)
-        raise WorkbenchError(f"an Event card's {column} is not edited from a sheet (only its code); "
-                             "change it in events.yaml")
-
-    def table(self) -> pl.DataFrame:
-        """The pool, one row per card, with the editable columns of :data:`COLUMNS`."""
-        rows = []
-        for _, kind, e in self._entries():
-            req = e.get("requirement") or {}
-            tokens = req.get("tokens") or {}
-            rows.append({
-                "name": e["name"], "kind": kind, "layer": e["layer"],
-                "E": tokens.get("E", 0), "I": tokens.get("I", 0), "S": tokens.get("S", 0),
-                "V": tokens.get("V", 0) if kind == "initiative" else 0,
-                "icons": " ".join(str(x) for x in req.get("layers") or []),
-                "vitals": req.get("vitals", 0) if kind == "pattern" else 0,
-                "bonus": _effect_text(e.get("bonus")),
-                "consequence": _code_text(e.get("consequence")) if kind == "pattern" else "",
-                "contributors": req.get("contributors", 1) if kind == "initiative" else 0,
-                "completed": " ".join(str(x) for x in req.get("completed") or []),
-                "patterns_in_play": req.get("patterns_in_play", 0) if kind == "initiative" else 0,
-                "order_spaces": e.get("order_spaces", 0) if kind == "initiative" else 0,
-                "meaning": e.get("meaning", 0) if kind == "initiative" else 0,
-                "penalty": _code_text(e.get("penalty")) if kind == "initiative" else "",
-                "provenance": e.get("provenance", ""), "flavour": e.get("flavour", ""),
-            })
-        return pl.DataFrame(rows)
-
-    def _find(self, card: str, raw: dict):
-        for kind in LIST_KINDS:
-            for entry in raw[kind.file][kind.path[0]]:
-                if str(entry.get("name", "")).lower() == card.strip().lower():
-                    return kind.file, kind.kind, entry
-        names = [e["name"] for _, _, e in self._entries()]
-        raise DataError(f"no card named {card!r}{suggest(card, names)}", card=card)
-
-    # -- balance ---------------------------------------------------------------
-    # The public face a balance search uses (workbench.balance), the same on
-    # every session kind: which values a --vary names, a trial pool with values
-    # set (validated), and a value as the files hold it now.
-    def variables(self, patterns: list[str], *, allow_seed: bool = False) -> tuple[list, list[str]]:
-        """The numeric draft values the vary ``patterns`` name (``Variable``
-        list) and the seed values they leave out (see workbench.tweak.variables)."""
-        from workbench.tweak.variables import expand_vary
-        return expand_vary(patterns, self.raw, allow_seed=allow_seed)
-
-    def with_values(self, values: dict[str, int], variables: list) -> dict:
-        """A copy of the card files with each variable set to ``values[name]``
-        (written as an edit writes it), validated by the game's loader; a bad
-        pool raises DataError and the session is unchanged."""
-        from workbench.tweak import mm_cells
-        raw = copy.deepcopy(self.raw)
-        for var in variables:
-            value = values.get(var.name, var.current)
-            if value != var.current:
-                if var.kind == "cell":
-                    mm_cells.put(raw, var.card, var.field, int(value))
-                    continue
-                _, _, entry = self._find(var.card, raw)
-                self._set(entry, var.kind, var.field, int(value))
-        self._validate(raw)
-        return raw
-
-    def value_of(self, card: str, field: str) -> int | str:
-        """A variable's value in the session's files now."""
-        from workbench.tweak import mm_cells
-        from workbench.tweak.variables import field_value
-        if self._is_cell(card):
-            return mm_cells.get(self.raw, card, field)
-        _, _, entry = self._find(card, self.raw)
-        try:
-            return field_value(entry, field)
-        except (TypeError, ValueError):
-            return entry.get(field)   # a text field (flavour, art): its text as stored
-
-    def _is_cell(self, card: str) -> bool:
-        """Whether ``card`` names a setting, table row or Event card rather than
-        a Pattern or Initiative (a card of the pool wins: a Pattern may be
-        called "Event Horizon")."""
-        from workbench.tweak import mm_cells
-        if not mm_cells.is_cell(card):
-            return False
-        wanted = card.strip().lower()
-        return not any(str(e.get("name", "")).lower() == wanted for _, _, e in self._entries())
+    def live_view(self, on_select=None, **size):
+        """The drawing a page keeps and updates edit by edit, for a session whose
+        :attr:`layout` is its own: an object with ``figure`` (bokeh) and
+        ``update(graph, analyses, selected)``, made with ``size`` (``width``,
+        ``height``) and calling ``on_select(name)`` when a card is clicked. The grouped layout is the pages'
+        own (:class:`workbench.graphs.drawing.PoolView`), so none here."""
+        return None
 
     # -- editing -------------------------------------------------------------
     def edit(self, card: str, column: str, value) -> EditReport:
         """Set one field of one card. ``column`` is a flat column name (see
-        :data:`COLUMNS`) or a dotted path inside the card (``requirement.tokens.I``).
-        A setting, Resolution Table cell or Event code is named as a balance
-        variable names it (card ``settings``, field ``order_rewards[0]``; ``event
-        table A``, ``meaning@7``; ``event G``, ``code``)."""
+        :attr:`columns`) or a dotted path inside the card; a value kept outside
+        the card lists is named as a balance variable names it."""
         raw = copy.deepcopy(self.raw)
         name, old, new, where = self._put(raw, card, column, value)
         cards = self._validate(raw, **where)
@@ -506,109 +354,15 @@ class TweakSession(CardOperations):
         self._redo.clear()
         return report
 
-    def _put(self, raw: dict, card: str, column: str, value) -> tuple[str, Any, Any, dict]:
-        """Write one edit into ``raw`` (not yet validated): the card's name, the old
-        and new values, and what :meth:`_validate` needs to name the edit in a refusal."""
-        from workbench.tweak import mm_cells
-        check_text(value, card, column)
-        if self._is_cell(card):
-            try:
-                old = mm_cells.put(raw, card, column, _int(value, column))
-            except (ValueError, WorkbenchError) as exc:
-                raise DataError(str(exc), card=card, field=column) from None
-            return card, old, value, {}
-        file, kind, entry = self._find(card, raw)
-        try:
-            old = self._set(entry, kind, column, value)
-        except ValueError as exc:
-            raise DataError(str(exc), file=str(self.folder / file), card=entry["name"], field=column) from None
-        return entry["name"], old, value, {}
-
-    def _set(self, entry: dict, kind: str, column: str, value):
-        """Write ``value`` into ``entry``; returns the previous flat value."""
-        if column.startswith(extra_fields.EXTRA + "."):   # the designer's own field; None removes it
-            return extra_fields.put(entry, column[len(extra_fields.EXTRA) + 1:], value)
-        req = entry.setdefault("requirement", {})
-        tokens = req.setdefault("tokens", {})
-        if "." in column:
-            *path, last = column.split(".")
-            target = entry
-            for step in path:
-                if not isinstance(target.get(step), dict):
-                    target[step] = {}
-                target = target[step]
-            old = target.get(last)
-            target[last] = value
-            return old
-        if column == "draft_fields":   # provenance of single fields (docs/conventions.md)
-            old = entry.get("draft_fields", [])
-            words = [w for w in str(value or "").replace(",", " ").split() if w] \
-                if not isinstance(value, list) else list(value)
-            if words:
-                entry["draft_fields"] = words
-            else:
-                entry.pop("draft_fields", None)
-            return old
-        if column not in COLUMNS:
-            raise ValueError(f"no editable column {column!r}{suggest(column, COLUMNS)}")
-        applies = COLUMNS[column][0]
-        if applies not in ("both", kind):
-            raise ValueError(f"{column!r} does not apply to a {kind}")
-        if column == "name":
-            old, entry["name"] = entry["name"], str(value).strip()
-        elif column == "layer":
-            old, entry["layer"] = entry["layer"], _int(value, "layer")
-        elif column in ("E", "I", "S", "V"):
-            old = tokens.get(column, 0)
-            n = _int(value, column)
-            if n:
-                tokens[column] = n
-            else:
-                tokens.pop(column, None)
-        elif column == "icons":
-            old, req["layers"] = req.get("layers", []), _int_list(value, "icons")
-        elif column == "completed":
-            old, req["completed"] = req.get("completed", []), _int_list(value, "completed")
-        elif column in ("vitals", "contributors", "patterns_in_play"):
-            old, req[column] = req.get(column), _int(value, column)
-        elif column in ("order_spaces", "meaning"):
-            old, entry[column] = entry.get(column), _int(value, column)
-        elif column == "bonus":
-            old, entry["bonus"] = entry.get("bonus"), _effect(value)
-        elif column in ("consequence", "penalty"):
-            old, entry[column] = entry.get(column), _code(value)
-        else:  # provenance, flavour
-            old, entry[column] = entry.get(column), value if value is not None else ""
-        return old
-
-    def _validate(self, raw: dict, **where):
-        """The pool ``raw`` describes, validated exactly as the loader validates files."""
-        with tempfile.TemporaryDirectory(prefix="workbench-tweak-") as tmp:
-            tmp_path = Path(tmp)
-            from workbench.core import storage
-            for item in self.folder.iterdir():
-                if item.suffix == ".yaml" and item.name not in EDITABLE_FILES:
-                    storage.scratch_copy(item, tmp_path)  # bytes: the loader judges them
-            for name in EDITABLE_FILES:
-                storage.scratch_write(tmp_path, name, dump_yaml(raw[name], fast=True))
-            try:
-                # an edited name that looks like another card's is refused as the loader refuses it
-                check_pool_names(tmp_path, sorted(q.name for q in tmp_path.glob("*.yaml")), raw)
-                return self._load_cards(tmp_path)
-            except DataError as exc:
-                real = str(self.folder / Path(exc.file).name) if exc.file else None
-                message = str(exc).split(": ", 1)[-1] if exc.file or exc.card or exc.field else str(exc)
-                raise DataError(message, file=real, card=exc.card, field=exc.field) from None
-
     def _commit(self, raw: dict, cards, card, column, old, new) -> EditReport:
         if not self.analysing:
             self.raw, self.cards, self._graph, self.dirty = raw, cards, None, True
-            return EditReport(card=card, field=column, old=old, new=new)
+            return EditReport(card=card, field=column, old=old, new=new, live_word=self.live_word)
         before = self._analyses
         self.raw, self.cards = raw, cards
         self._graph = None
         self.dirty = True
-        return diff_analyses(before, self._analyses, card=card, field=column, old=old, new=new)
+        return self._compare_analyses(before, self._analyses, card=card, field=column, old=old, new=new)
 
     def undo(self) -> EditReport:
         return self._travel(self._undo, self._redo, "undo")
@@ -1102,37 +856,5 @@ def _first_card_game() -> str:
 
 
 def _is_hub(data: dict) -> bool:
-    """Graph nodes that link cards rather than being cards (Layers, Eras, tracks, spheres)."""
-    return data.get("kind") == "layer" or bool(data.get("hub"))
-
-
-def diff_analyses(before: dict, after: dict, *, card=None, field=None, old=None, new=None) -> EditReport:
-    """Compare two runs of :func:`dependency.analyses`."""
-    rep = EditReport(card=card, field=field, old=old, new=new)
-    vb = {r["pattern"]: r for r in before["pattern_viability"].iter_rows(named=True)}
-    va = {r["pattern"]: r for r in after["pattern_viability"].iter_rows(named=True)}
-    for name in sorted(set(vb) | set(va)):
-        was, now = vb.get(name), va.get(name)
-        was_dead = was["dead"] if was else True
-        now_dead = now["dead"] if now else True
-        if now_dead and not was_dead:
-            rep.became_dead.append(name)
-        if was_dead and not now_dead:
-            rep.became_loadable.append(name)
-        if was and now and was["dominated_by"] != now["dominated_by"]:
-            rep.dominance_changes.append({"card": name, "before": was["dominated_by"], "after": now["dominated_by"]})
-    lb = {r["pattern"]: r for r in before["cheapest_loads"].iter_rows(named=True)}
-    la = {r["pattern"]: r for r in after["cheapest_loads"].iter_rows(named=True)}
-    for name in sorted(set(lb) & set(la)):
-        b, a = lb[name], la[name]
-        if (b["actions"], b["tokens"]) != (a["actions"], a["tokens"]):
-            rep.cost_changes.append({"card": name,
-                                     "before": f"{counted(b['actions'], 'action')} / {counted(b['tokens'], 'token')}",
-                                     "after": f"{counted(a['actions'], 'action')} / {counted(a['tokens'], 'token')}"})
-    fb = {(r["initiative"], r["players"]): r["feasible"] for r in before["initiative_feasibility"].iter_rows(named=True)}
-    fa = {(r["initiative"], r["players"]): r["feasible"] for r in after["initiative_feasibility"].iter_rows(named=True)}
-    for key in sorted(set(fb) | set(fa)):
-        if fb.get(key) != fa.get(key):
-            rep.feasibility_changes.append({"initiative": key[0], "players": key[1],
-                                            "before": bool(fb.get(key)), "after": bool(fa.get(key))})
-    return rep
+    """Graph nodes that link cards rather than being cards (a card graph marks them ``hub``)."""
+    return bool(data.get("hub"))

@@ -110,9 +110,15 @@ def _amounts(d: dict) -> str:
     return ", ".join(f"{v} {k}" for k, v in d.items() if v) or "nothing"
 
 
+#: the fill of each kind of card and hub in the drawing of this graph
+GRAPH_COLOURS = {"tile": "#8dd3c7", "facility": "#bebada", "generator": "#fb8072", "project": "#80b1d3",
+                 "agi": "#fdb462", "headline": "#b3de69", "mandate": "#fccde5", "faction": "#d9d9d9",
+                 "training": "#bc80bd", "era": "#ffed6f", "track": "#ccebc5"}
+
+
 def build_graph(content) -> nx.DiGraph:
     """The graph of a loaded :class:`~workbench.games.mandate_2038.data.Content`."""
-    g = nx.DiGraph()
+    g = nx.DiGraph(colours=GRAPH_COLOURS)
     r = content.rules
     for era in range(1, r["eras"] + 1):
         _node(g, f"era:{era}", "era", f"Era {era}", era, hub=True)

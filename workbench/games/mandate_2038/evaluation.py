@@ -251,13 +251,19 @@ def era_mandate_standing(state: MandateState, seat: int, base: StandingBase | No
     return out
 
 
+#: Core Action -> its index in ``CORE_ACTIONS``: a compiled dictionary read where
+#: ``CORE_ACTIONS.index`` was a method call on interpreted card data, once per
+#: rated position (callgrind, issue 47)
+_ACTION_INDEX: Final[dict[str, int]] = {a: i for i, a in enumerate(CORE_ACTIONS)}
+
+
 def _unresolved_selection(state: MandateState, seat: int) -> str | None:
     """The Core Action ``seat`` has selected this cycle and not yet resolved (None
     outside selection and resolution, and once its resolution has begun)."""
     if state.phase not in ("select", "act", "answer") or state.run is not None:
         return None
     action = state.selections[seat]
-    if action is None or not state.players[seat].ready[CORE_ACTIONS.index(action)]:
+    if action is None or not state.players[seat].ready[_ACTION_INDEX[action]]:
         return None
     if state.acting is not None and state.acting[0] == seat:
         return None
@@ -479,7 +485,8 @@ class _Economy:
     """What the Runway valuation reads of a card pool, worked out once per pool:
     each district kind's printed output, the base prices, the projects."""
 
-    __slots__ = ("kind_yield", "facility_cost", "recruit_cost", "generator_cost", "projects", "by_yield")
+    __slots__ = ("kind_yield", "facility_cost", "recruit_cost", "generator_cost", "projects", "by_yield",
+                 "last_tiles", "last_order")
 
     def __init__(self, content: Content) -> None:
         r = content.rules
@@ -489,14 +496,23 @@ class _Economy:
         self.generator_cost = min(g["cost"] for g in content.generators.values())
         self.projects = [(pid, proj.era, proj.cost.get("runway", 0)) for pid, proj in content.projects.items()]
         self.by_yield: dict[tuple, list[tuple[int, int]]] = {}   # board layout -> (output, position), best first
+        #: the board asked about last (a game's ``tiles`` list is shared by every
+        #: copy of its position and replaced, never changed in place) and its order:
+        #: checked by identity before the layout is made a key (a tuple built and
+        #: hashed per rated candidate was half of _best_open_yield, callgrind, issue 47)
+        self.last_tiles: Any = None
+        self.last_order: list[tuple[int, int]] = []
 
     def districts_by_yield(self, tiles: list[str]) -> list[tuple[int, int]]:
+        if tiles is self.last_tiles:
+            return self.last_order
         key = tuple(tiles)
         order = self.by_yield.get(key)
         if order is None:
             order = self.by_yield[key] = sorted(
                 ((self.kind_yield[kind], pos) for pos, kind in enumerate(tiles) if pos != board.FRONTIER_POS),
                 key=lambda t: -t[0])
+        self.last_tiles, self.last_order = tiles, order
         return order
 
 
@@ -606,7 +622,9 @@ def features_value(state: MandateState, seat: int, weights: Any, base: StandingB
     p = state.players[seat]
     trust: float    # an expected value after a Training draw (the compiled build checks types)
     bag: float
-    capability, trust, bag, mandate, runway = p.capability, p.trust, p.bag, p.mandate, p.runway
+    # made floats here, as the compiled build always did (the products below are
+    # the same for an int and its float)
+    capability, trust, bag, mandate, runway = p.capability, float(p.trust), float(p.bag), p.mandate, p.runway
     prov = 0.0
     if state.pre_draw is not None and state.pre_draw[0] == seat:
         snap = state.pre_draw

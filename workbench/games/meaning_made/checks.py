@@ -2,8 +2,8 @@
 
 Each check plays seeded games with random moves and compares what the engine did
 with the rule written out again here, independently of the engine's own
-bookkeeping: the Stability Window's cap and who may donate, and Fragile
-following Vitals. (``rulings.yaml`` is checked beside the switches it names,
+bookkeeping: the Stability Window's cap and who may donate, Fragile
+following Vitals, and a new game's setup. (``rulings.yaml`` is checked beside the switches it names,
 :func:`.variants.rulings_problems`.)
 """
 
@@ -49,7 +49,10 @@ def stability_window_cap_and_donors():
         p, q = before.players[seat], after.players[seat]
         if p.fragile:
             problems.append(f"seed {before.config.seed} round {before.round}: a Fragile player donated")
-        if q.S != p.S - 1:
+        # a donation that closes the window also plays the next round's Event
+        # phase within the same action, and an Event may take Support: the
+        # cost is read only where the action stayed inside the round
+        if after.round == before.round and q.S != p.S - 1:
             problems.append(f"seed {before.config.seed} round {before.round}: a donation cost {p.S - q.S} Support")
         if donated[key] > before.rules.stability_cap:
             problems.append(f"seed {before.config.seed} round {before.round}: {donated[key]} donations, "
@@ -66,4 +69,32 @@ def fragile_follows_vitals():
             if p.fragile != (p.vitals == 0):
                 problems.append(f"seed {after.config.seed}, after {action}: seat {seat} Vitals {p.vitals}, "
                                 f"Fragile {p.fragile}")
+    return problems[:5]
+
+
+@check(f"{G}/setup/initiative-index", f"{G}/setup/first-player", f"{G}/setup/decks")
+def a_new_game_is_set_up():
+    """A new game (not a scenario's position, which states its own) at every player count:
+    three different face-up Initiatives, none of them the End Initiative, the rest in the
+    Initiative deck; the first seat (or the one option first_player names) starts round 1
+    at World Layer 1."""
+    from .game import GAME
+    problems = []
+    for n in range(1, 7):
+        state = GAME.new_initial_state(GAME.config(n, seed=derive_seed(14, "setup", n)))
+        index = list(state.index)
+        total = len(state.cards.initiatives)
+        if None in index or len(set(index)) != 3 or state.end in index:
+            problems.append(f"{n} players: face-up Initiatives {index} (End Initiative {state.end})")
+        if len(state.init_deck) + len(index) + 1 != total or set(state.init_deck) & set(index):
+            problems.append(f"{n} players: {len(state.init_deck)} in the Initiative deck beside {index}, of {total}")
+        if (state.first, state.seat, state.round, state.world_layer) != (0, 0, 1, 1):
+            problems.append(f"{n} players: first seat {state.first}, to move {state.seat}, round {state.round}, "
+                            f"World Layer {state.world_layer}")
+        if n > 1:   # a chosen starting player (option first_player): the last seat
+            config = GAME.config(n, seed=derive_seed(14, "setup", n))
+            last = config.players[-1]
+            state = GAME.new_initial_state(GAME.config(n, seed=config.seed, first_player=last))
+            if (state.first, state.seat) != (n - 1, n - 1):
+                problems.append(f"{n} players, {last} chosen to start: first seat {state.first}, to move {state.seat}")
     return problems[:5]

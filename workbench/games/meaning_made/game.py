@@ -48,8 +48,8 @@ class MeaningMade(Game):
 
     # -- what the game offers the pages and commands (core/game.py, issue 26) --
     listing_order = 0   # the worked example: the game pages open on
-    card_graph = "workbench.graphs.dependency"
-    tweak_session = "workbench.tweak.session:TweakSession"
+    card_graph = "workbench.games.meaning_made.card_graph"
+    tweak_session = "workbench.games.meaning_made.session:MeaningMadeSession"
     table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
     view_drawer = "workbench.games.meaning_made.tabletop:mm_view"
     #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)

@@ -23,14 +23,24 @@ variations (which card, which token, by how much, at which player count).
 * ``dearer-end``: the End Initiative needs 2-5 more of one token: games last
   longer, with fewer rounds to spare.
 * ``stronger-card``: one Pattern that games take (in at least a fifth of
-  baseline games) gives much more: 2-4 more of each of two or three of E, I,
-  S and Legacy in its one-time Pattern Bonus (the Shell case of
+  baseline games) gives much more: 2-4 more Legacy and 2-4 more of each of
+  one or two of E, I and S in its one-time Pattern Bonus (the Shell case of
   docs/verdicts.md is one such edit): its takers end further ahead of the
   other seats of the same game (``card_taker_score``, ``card_taker_margin``, ``card_taker_soon``,
-  ``card_taker_win`` higher).
+  ``card_taker_win`` higher). Legacy is in every such bonus because the End
+  Score is Vitals + Legacy: Legacy is score the moment it is gained, while
+  tokens turn into score only through later loads, which a bonus of tokens
+  alone does not make certain (held-out seed 6733: every stronger card the
+  verdict named carried Legacy; ``E+1 -> E+4 S+4`` moved its taker by
+  -0.01 points over the next two rounds).
 * ``weaker-card``: one Pattern that games take has its bonus replaced by a
   loss of 3-6 Legacy (our draft of "much weaker in what it gives"): its
-  takers fall behind the other seats (the same metrics lower).
+  takers fall behind the other seats (the same metrics lower). Planted only
+  on a Pattern whose takers hold at least that much Legacy when they take it
+  (the median over baseline greedy games, :func:`legacy_at_take`): Legacy
+  stops at 0 (``tracks.change_legacy``), so a loss taken while holding none
+  costs nothing and the card is not weaker by the rules (seed 6733's
+  Homeostat, taken in round 2).
   The stronger and weaker kinds go round the player counts that leave room
   under the Legacy cap (as ``larger-rewards``, :data:`CAP_ROOM`; greedy
   games: 3, 4, 5, 3, ...), so each such count is measured. Not at 2 players:
@@ -125,15 +135,25 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             card = rng.choice(taken_at(n))
             old = dict(session.value_of(card, "bonus") or {})
             new = dict(old)
-            for key in rng.sample(("E", "I", "S", "legacy"), rng.randint(2, 3)):
+            for key in ["legacy"] + rng.sample(("E", "I", "S"), rng.randint(1, 2)):
                 new[key] = new.get(key, 0) + rng.randint(2, 4)
             out.append(PlantedEdit(kind, [(card, "bonus", _text(new))], n,
                                    [(f"{k}:{card}", "higher") for k in TAKER_KEYS],
                                    f"{card} bonus {_text(old) or 'none'} -> {_text(new)}"))
         elif kind == "weaker-card":
-            card = rng.choice(taken_at(n))
+            loss = rng.randint(3, 6)
+            # read from baseline games only when the generator has them (as
+            # ``pick_rates``): without, every taken Pattern may be drawn
+            held = legacy_at_take(session, n) if pick_rates else {}
+            # only where the takers hold what the loss takes away (Legacy stops at 0)
+            names = [c for c in taken_at(n) if held.get(c, 0) >= loss] if held else taken_at(n)
+            if not names:
+                # no Pattern's takers hold that much: the largest loss some hold (at least 3)
+                loss = int(max(3, min(loss, max((held.get(c, 0) for c in taken_at(n)), default=0))))
+                names = [c for c in taken_at(n) if held.get(c, 0) >= loss] or taken_at(n)
+            card = rng.choice(names)
             old = dict(session.value_of(card, "bonus") or {})
-            new = {"legacy": -rng.randint(3, 6)}
+            new = {"legacy": -loss}
             out.append(PlantedEdit(kind, [(card, "bonus", _text(new))], n,
                                    [(f"{k}:{card}", "lower") for k in TAKER_KEYS],
                                    f"{card} bonus {_text(old) or 'none'} -> {_text(new)}"))
@@ -150,6 +170,46 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
         else:
             raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
     return out
+
+
+#: baseline games read by :func:`legacy_at_take` (their own seed, apart from
+#: the comparisons' and ``pick_rates``')
+HELD_GAMES = 40
+HELD_SEED = 98
+_held: dict = {}
+
+
+def legacy_at_take(session, players: int, games: int = HELD_GAMES) -> dict[str, float]:
+    """Per Pattern, the median Legacy its taker holds just before loading it,
+    over ``games`` baseline greedy games at ``players`` (every load of the
+    card counted; the session's pool as it is before the edit)."""
+    import statistics
+
+    from workbench.core.bots import make_bots
+    from workbench.core.play import bot_rngs
+    from workbench.core.rng import derive_seed
+    from workbench.sim.runner import game_record
+
+    key = (id(session), players, games)
+    if key in _held:
+        return _held[key]
+    game = session.game
+    held: dict[str, list[int]] = {}
+    for index in range(games):
+        config = game.config(players, seed=derive_seed(HELD_SEED, "game", index))
+        bots = make_bots("greedy", players)
+        rngs = bot_rngs(config)
+
+        def decide(state, seat):
+            action = bots[seat].choose(game, state, rngs[seat])
+            for card in game.action_cards(state, action):
+                if card in state.cards.patterns:
+                    held.setdefault(card, []).append(state.players[seat].legacy)
+            return action, state.legal_action_count()
+
+        game_record(game, config, index, decide, ["greedy"] * players, False, 20_000)
+    _held[key] = {card: float(statistics.median(v)) for card, v in held.items()}
+    return _held[key]
 
 
 def _text(bonus: dict) -> str:

@@ -15,13 +15,16 @@ def new_state(config, rules, cards) -> MMState:
     from workbench.core.rng import Rng
     state = MMState(config, rules, cards, Rng(config.seed))
     rng = state.rng
-    # every deck keeps its top card at index 0
-    state.pattern_deck = sorted(cards.patterns)
+    # every deck keeps its top card at index 0; the decks are laid out in the
+    # cards' order in their files before the seeded shuffle, not by name, so a
+    # renamed card is dealt where it was (a card's identity is its place in
+    # its file: rulings.yaml, deck-order-before-shuffle)
+    state.pattern_deck = list(cards.patterns)
     rng.shuffle(state.pattern_deck)
     state.end = rules.end_initiative
-    state.init_deck = sorted(n for n in cards.initiatives if n != rules.end_initiative)
+    state.init_deck = [n for n in cards.initiatives if n != rules.end_initiative]
     rng.shuffle(state.init_deck)
-    state.event_deck = sorted(cards.events)
+    state.event_deck = list(cards.events)
     rng.shuffle(state.event_deck)
     state.prism = [None] * rules.prism_size
     for slot in range(rules.prism_size):

@@ -72,9 +72,15 @@ def _effect_spheres(term: str) -> list[tuple[str, str]]:
     return out
 
 
+#: the fill of each kind of card, and of each sphere hub, in the drawing of this graph
+GRAPH_COLOURS = {"idea": "#80b1d3", "tipping_point": "#fb8072", "plurality": "#fdb462", "board": "#bebada",
+                 "regime": "#ffed6f", "sphere:yellow": "#ffd92f", "sphere:green": "#66c2a5",
+                 "sphere:blue": "#8da0cb", "sphere:orange": "#fc8d62"}
+
+
 def build_graph(content) -> nx.DiGraph:
     """The graph of a loaded :class:`~workbench.games.pax_transhumanity.data.Content`."""
-    g = nx.DiGraph()
+    g = nx.DiGraph(colours=GRAPH_COLOURS)
     for i, s in enumerate(SPHERES):
         g.add_node(f"sphere:{s}", kind="sphere", name=s.capitalize(), layer=0, hub=True, requirement="",
                    bonus="", provenance="")

@@ -36,7 +36,7 @@ OPTION_DOCS = {
     "subsidy_rule": "a Subsidy on either the labour or the act halves the cost, or only both (ruling subsidy-doubling)",
     "surge_reach": "a Surge reaches any higher idea in the column, or only the adjacent one (ruling surge-reach)",
     "plurality_commercialized": "scoring when Plurality is commercialized: its own, or the normal one",
-    "round_limit": "safety stop after this many rounds, 0 for none (default from settings.yaml)",
+    "round_limit": "safety stop after this many rounds, a whole number from 1 (default from settings.yaml)",
     "solo_target": "solo: points needed to win (default from settings.yaml)",
 }
 

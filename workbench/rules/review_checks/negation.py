@@ -10,7 +10,7 @@ from .lexicon import (BOUNDS, CONCORD_ONLY, CORE_BOUNDS, EXPLETIVE, NEEDS_MARKER
                       PRIVATIVE)
 from .tokens import base_lang
 
-_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[.;!?]|,")
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|[.;!?|]|,")
 _CONCORD_GAP = 3   # markers this close (no sentence break between) are one negation
 
 
@@ -42,10 +42,10 @@ def negations(text: str, lang: str) -> int:
     priv, not_priv = PRIVATIVE.get(lang), NOT_PRIVATIVE.get(lang, set())
     count, last, expletive = 0, None, False
     for i, w in enumerate(toks):
-        if w in ".;!?,":
+        if w in ".;!?,|":
             expletive = False
             if w != ",":
-                last = None
+                last = None       # (a table cell says its own thing, as a sentence does)
             continue
         if w in EXPLETIVE.get(lang, ()):
             expletive = True
@@ -65,10 +65,21 @@ def negations(text: str, lang: str) -> int:
             hit = True
         if not hit:
             continue
-        if last is None or i - last > _CONCORD_GAP:
+        if last is None or i - last > _CONCORD_GAP or lang in _NO_CONCORD and not _joined(toks[last + 1:i + 1]):
             count += 1
         last = i
     return count
+
+
+# English has no negative concord: two markers close together are two negations ("is not
+# never destroyed" says it is destroyed), unless a conjunction joins them into one ("cannot
+# or will not", "neither ... nor"), as Hungarian *nem tud vagy nem akar* is one
+_NO_CONCORD = {"en"}
+_JOINING = {"or", "nor", "and"}
+
+
+def _joined(between: list[str]) -> bool:
+    return any(t in _JOINING for t in between)
 
 
 def _units(text: str, lang: str) -> list[str]:

@@ -10,7 +10,7 @@ import re
 
 from ..meaning import aligned_sentences
 from ..roles import (bound_changes, clause_swap, frequency_added, order_trade, people_role_changes, role_flips,
-                     role_trades, scope_change, term_sequence, written_terms)
+                     role_trades, scope_change, sentence_trade, term_aligned, term_sequence, written_terms)
 from .base import ClauseCheck, Pair
 
 _BOUND_WORDS = {"min": "at least", "max": "at most", "exact": "exactly"}
@@ -24,7 +24,21 @@ class ClauseRolesCheck(ClauseCheck):
 
     def run(self, p: Pair):
         out = []
+        ws = _written(tuple(tuple(g.source) for g in p.glossary))
+        wt = _written(tuple(tuple(g.target) for g in p.glossary))
         units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)     # (read once: the loops below share it)
+        # grammatical roles are compared sentence by sentence also in a paragraph kept whole,
+        # cut where its terms anchor the sentences (the order of terms keeps the whole: a
+        # Hungarian possessor put first reverses a nested phrase, which in one sentence of a
+        # few terms looks like a trade)
+        role_units = term_aligned(units, ws, wt)
+        trade = sentence_trade(p.src, p.tr, ws, wt)
+        if trade:
+            u, v, i, j = trade
+            u, v = _key_name(u, p), _key_name(v, p)
+            out.append((f"sentences {u} / {v}",
+                        f"sentences {i} and {j}: sentence {i} names {u} where its source names {v}, and sentence "
+                        f"{j} the other way round: check who does what to whom"))
         for i, (x, y) in enumerate(units, 1):
             swap = clause_swap(x, y)
             if swap:
@@ -36,8 +50,6 @@ class ClauseRolesCheck(ClauseCheck):
         # sentence names (repeats too), where the clauses alone do not tell (fewer than four
         # terms named once)
         if not out:
-            ws = _written(tuple(tuple(g.source) for g in p.glossary))
-            wt = _written(tuple(tuple(g.target) for g in p.glossary))
             for i, (x, y) in enumerate(units, 1):
                 swap = order_trade(term_sequence(x, ws), term_sequence(y, wt))
                 if swap:
@@ -47,13 +59,13 @@ class ClauseRolesCheck(ClauseCheck):
                                 "way round: check who does what to whom"))
         # two terms that traded grammatical roles (case ending, preposition, subject or object)
         src_bases, tr_bases = _bases(p.glossary, "source"), _bases(p.glossary, "target")
-        for i, (x, y) in enumerate(units, 1):
+        for i, (x, y) in enumerate(role_units, 1):
             for u, v, ru, rv in role_trades(x, p.src_lang, y, p.tr_lang, src_bases, tr_bases):
                 out.append((f"roles {u} / {v}",
                             f"sentence {i}: in the source {u} is the {ru} and {v} the {rv}; the translation gives "
                             "each the other's role: check who does what to whom"))
         traded = {k for d, _ in out if d.startswith("roles ") for k in d[6:].split(" / ")}
-        for i, (x, y) in enumerate(units, 1):
+        for i, (x, y) in enumerate(role_units, 1):
             for k, ra, rb in role_flips(x, p.src_lang, y, p.tr_lang, src_bases, tr_bases):
                 if k not in traded:
                     out.append((f"role {k}: {ra} -> {rb}",

@@ -64,7 +64,7 @@ def build_graph(cards) -> nx.DiGraph:
     the ``CardSet`` of the game that names this module as its card graph)."""
     g = nx.DiGraph()
     for layer in ALL_LAYERS:
-        g.add_node(node_id("layer", layer), kind="layer", layer=layer, name=f"Layer {layer}",
+        g.add_node(node_id("layer", layer), kind="layer", hub=True, layer=layer, name=f"Layer {layer}",
                    requirement="", bonus="", provenance="seed")
     for p in cards.patterns.values():
         tokens = p.requirement.tokens.as_dict()
@@ -441,13 +441,6 @@ def analyses(cards, graph: nx.DiGraph | None = None) -> dict[str, pl.DataFrame]:
     }
 
 
-def graph_json(graph: nx.DiGraph) -> dict:
-    """Nodes and edges as plain JSON (node-link form with sorted, stable order)."""
-    nodes = [{"id": n, **{k: v for k, v in d.items()}} for n, d in sorted(graph.nodes(data=True))]
-    edges = [{"source": u, "target": v, **d} for u, v, d in sorted(graph.edges(data=True))]
-    return {"nodes": nodes, "edges": edges}
-
-
 # -- what `workbench graph` shows of this graph (see commands/graph.py) ---------
 #: every analysis goes into ``--json``
 JSON_SKIP: tuple[str, ...] = ()
@@ -466,5 +459,5 @@ def report(tables: dict[str, pl.DataFrame]) -> list[tuple[str, pl.DataFrame]]:
 
 def figure(graph: nx.DiGraph, tables: dict, *, title: str = ""):
     """The layered drawing of the graph with the analyses marked."""
-    from .drawing import dependency_figure
+    from .graph_view import dependency_figure
     return dependency_figure(graph, tables)
