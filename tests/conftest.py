@@ -88,7 +88,7 @@ def pytest_collection_modifyitems(config, items):
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
     # The long files first: the README's command hands whole files to the workers
-    # (--dist loadfile) in this order (--no-loadscope-reorder in pyproject.toml:
+    # (--dist loadfile) in this order (--no-loadscope-reorder in the README's test command:
     # xdist would otherwise order files by their number of tests, which put the
     # one-test browser files, the longest, last), so a long file started last
     # would leave one core idle while the other finishes it. Browser files and notebooks, then

@@ -91,7 +91,9 @@ def test_openspiel_mcts_with_random_rollouts_plays_the_test_game():
 
 def test_a_whole_meaning_made_game_with_openspiel_mcts():
     game = load("meaning-made", players=4)
-    rs = np.random.RandomState(1)
+    # seed 3: a game long enough to meet chance again after the deal (seed 1 did
+    # before the decks were laid out in file order; under that deal it meets none)
+    rs = np.random.RandomState(3)
     bot = mcts.MCTSBot(game, 2, 4, heuristic_evaluator(game), random_state=rs, solve=False)
     state = game.new_initial_state()
     moves = draws = 0

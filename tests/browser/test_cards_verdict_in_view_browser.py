@@ -35,7 +35,13 @@ def test_a_decided_verdict_shows_without_scrolling(ui, console_errors):
     expect(page.get_by_role("button", name="Quick paired playtest")).to_be_enabled(timeout=240_000)
     expect(decided).to_be_visible()
     assert page.evaluate("() => window.scrollY") == 0
+    # the last look's table may still be laying out: its box exists once it is drawn
     box = decided.bounding_box()
+    for _ in range(120):
+        if box is not None:
+            break
+        page.wait_for_timeout(250)
+        box = decided.bounding_box()
     viewport = page.viewport_size
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], (box, viewport)
     assert 0 <= box["x"] and box["x"] + box["width"] <= viewport["width"], (box, viewport)

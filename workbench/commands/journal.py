@@ -68,7 +68,10 @@ def run_list(args) -> int:
 
     from workbench.rooms.journal import journal_path
     path = Path(args.journal) if args.journal else journal_path()
-    if not path.exists() and not path.is_symlink():   # nothing played yet is an empty list, not an error
+    # nothing played yet is an empty list, not an error: no file, or the empty file a
+    # journal opened for recording leaves before its first room (SQLite writes lazily)
+    if (not path.exists() and not path.is_symlink()) or (path.is_file() and not path.is_symlink()
+                                                         and path.stat().st_size == 0):
         if args.json:
             emit_json({"journal": str(path), "rooms": []})
         else:

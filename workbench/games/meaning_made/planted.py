@@ -57,7 +57,12 @@ variations (which card, which token, by how much, at which player count).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, rename
+
+if TYPE_CHECKING:
+    from .state import MMState
 
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger-card", "weaker-card", RENAME,
          NO_OP)
@@ -200,7 +205,7 @@ def legacy_at_take(session, players: int, games: int = HELD_GAMES) -> dict[str, 
         bots = make_bots("greedy", players)
         rngs = bot_rngs(config)
 
-        def decide(state, seat):
+        def decide(state: MMState, seat: int):
             action = bots[seat].choose(game, state, rngs[seat])
             for card in game.action_cards(state, action):
                 if card in state.cards.patterns:

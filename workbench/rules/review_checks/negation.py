@@ -73,9 +73,11 @@ def negations(text: str, lang: str) -> int:
 
 # English has no negative concord: two markers close together are two negations ("is not
 # never destroyed" says it is destroyed), unless a conjunction joins them into one ("cannot
-# or will not", "neither ... nor"), as Hungarian *nem tud vagy nem akar* is one
+# or will not", "neither ... nor"), as Hungarian *nem tud vagy nem akar* is one; a comma
+# between them also parts the double negative ("B never, unless named": a clause of its
+# own, counted as the Hungarian *B soha, hacsak meg nem nevezik* counts it)
 _NO_CONCORD = {"en"}
-_JOINING = {"or", "nor", "and"}
+_JOINING = {"or", "nor", "and", ","}
 
 
 def _joined(between: list[str]) -> bool:
