@@ -68,10 +68,14 @@ def run_list(args) -> int:
 
     from workbench.rooms.journal import journal_path
     path = Path(args.journal) if args.journal else journal_path()
-    # nothing played yet is an empty list, not an error: no file, or the empty file a
-    # journal opened for recording leaves before its first room (SQLite writes lazily)
-    if (not path.exists() and not path.is_symlink()) or (path.is_file() and not path.is_symlink()
-                                                         and path.stat().st_size == 0):
+    # nothing played yet is an empty list, not an error: no file, or a file with nothing
+    # recorded in it (the empty database a journal opened for recording leaves before
+    # its first room); a file that is not a journal is still refused, by open_database
+    from workbench.core import databases
+    con = databases.open_database(path, databases.JOURNAL, write=False, timeout=3.0)
+    if con is not None:
+        con.close()
+    if con is None:
         if args.json:
             emit_json({"journal": str(path), "rooms": []})
         else:
