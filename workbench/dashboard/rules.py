@@ -152,8 +152,8 @@ class RulesModel(param.Parameterized):
                 if not self.hold_reviews:
                     self._review_later(key)
                 return None
-            from workbench.rules.review import review
-            self._reviews[key] = review(self.game_id, lang, spelling=self.spelling)
+            from workbench.rules.review_memo import memo_review
+            self._reviews[key] = memo_review(self.game_id, lang, spelling=self.spelling)
         return self._reviews[key]
 
     def _review_later(self, key) -> None:
@@ -161,12 +161,13 @@ class RulesModel(param.Parameterized):
             return
         import threading
 
-        from workbench.rules.review import review
+        from workbench.rules.review_memo import memo_review
         reviews, game_id = self._reviews, self.game_id   # a game chosen meanwhile starts new ones
 
         def work():
             try:
-                reviews[key] = review(game_id, key[0], spelling=key[1])
+                # another session's review of the same unchanged files is handed over
+                reviews[key] = memo_review(game_id, key[0], spelling=key[1])
             except Exception as exc:  # noqa: BLE001 - shown on the page instead of the findings
                 reviews[key] = exc
             finally:
