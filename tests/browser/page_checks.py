@@ -32,9 +32,13 @@ def shows_content(page, name: str, timeout: float = 60) -> None:
     """Page ``name`` is not blank: 200 characters of visible text or more, and its drawings drawn."""
     holder = page.locator(f".page-{name.lower()}").first
     deadline = time.monotonic() + timeout
+    pause = 250
     while True:
         text, drawn = holder.evaluate(CONTENT)
         if text >= 200 and drawn >= DRAWN.get(name, 0):
             return
         assert time.monotonic() < deadline, f"the {name} page looks blank: {text} characters, {drawn} drawings"
-        page.wait_for_timeout(250)
+        # each read walks the whole page with its computed styles: a page still being
+        # built is read less and less often, not four times a second for a minute
+        page.wait_for_timeout(pause)
+        pause = min(2 * pause, 2000)
