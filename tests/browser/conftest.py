@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from page_checks import console_line
 
 ROOT = Path(__file__).resolve().parents[2]
 #: where the README's pictures live; only ``python -m tests.browser.refresh_screenshots``
@@ -133,7 +134,7 @@ def server(tmp_path_factory, _require_browser):
 def console_errors(page):
     """Console errors and uncaught page errors seen during the test."""
     errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("console", lambda msg: errors.append(console_line(msg)) if msg.type == "error" else None)
     # the stack says which script threw: a message alone ("reading 'firstChild'")
     # cannot be traced to the widget that raised it
     page.on("pageerror", lambda exc: errors.append(f"{exc}\n{getattr(exc, 'stack', '')}"))

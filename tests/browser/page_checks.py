@@ -1,5 +1,6 @@
 """What the browser tests ask of any dashboard page: it is not blank (its text and,
-for the pages that draw, its drawings are on screen)."""
+for the pages that draw, its drawings are on screen); and how a console error is
+written down (with the address it names)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,11 @@ def shows_content(page, name: str, timeout: float = 60) -> None:
         # built is read less and less often, not four times a second for a minute
         page.wait_for_timeout(pause)
         pause = min(2 * pause, 2000)
+
+
+def console_line(msg) -> str:
+    """A console error with where it came from: a failed load's message
+    ("Failed to load resource: net::ERR_NAME_NOT_RESOLVED") names no address, its
+    location does."""
+    where = (msg.location or {}).get("url") or ""
+    return f"{msg.text} ({where})" if where else msg.text

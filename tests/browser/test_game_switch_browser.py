@@ -13,7 +13,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from page_checks import shows_content
+from page_checks import console_line, shows_content
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,7 +153,7 @@ def test_every_page_switches_games_whole(browser, tmp_path, start_server, scaffo
         page = browser.new_page(viewport={"width": 1500, "height": 1000})
         page.set_default_timeout(60_000)
         console_errors: list[str] = []
-        page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
+        page.on("console", lambda msg: console_errors.append(console_line(msg)) if msg.type == "error" else None)
         # with its stack, as the console_errors fixture records it: the script that threw
         page.on("pageerror", lambda exc: console_errors.append(f"{exc}\n{getattr(exc, 'stack', '')}"))
         ui = make_ui(page, srv)
