@@ -351,7 +351,8 @@ def test_cards_page_offers_every_game(ui, console_errors):
     # every game's pool opens for tweaking, with its card graph beside it
     for game, card in (("mandate-2038", "Frontier"), ("pax-transhumanity", "Gene Drive")):
         page.locator(".cards-game select").select_option(game)
-        expect(page.locator(".tabulator-row", has_text=card).first).to_be_visible()
+        # opening another game's pool reads and checks its cards: over 60 s at load 40
+        expect(page.locator(".tabulator-row", has_text=card).first).to_be_visible(timeout=300_000)
         expect(page.locator(".cards-message")).to_be_hidden()
     expect(page.locator(".page-cards canvas").first).to_be_visible()
     # the Graph page follows the game chosen on the Cards page (same session)
