@@ -54,14 +54,10 @@ VISIBLE = """(host) => {
 #: the lines where a page says what it is doing while it switches games
 SAYING = ("page-progress", "rules-progress", "play-status", "print-status")
 
-#: samples, on every animation frame while ``window.__sampling`` is set (from a
-#: game's choice until the page shows it), the visible text of those lines into
-#: window.__said (a set of the texts seen), looking inside Panel's shadow roots;
-#: between switches it does nothing (it walked the whole page five times a second
-#: for the whole test, beside the server's work)
+#: samples, on every animation frame, the visible text of those lines into
+#: window.__said (a set of the texts seen), looking inside Panel's shadow roots
 SAMPLER = """(classes) => {
     window.__said = new Set();
-    window.__sampling = false;
     let lines = [];
     const text = (node) => {
         let out = '';
@@ -81,7 +77,7 @@ SAMPLER = """(classes) => {
         return found;
     };
     const frame = () => {
-        if (window.__sampling) for (const line of lines) {
+        for (const line of lines) {
             if (line.isConnected && line.getClientRects().length) {
                 const said = text(line);
                 if (said) window.__said.add(said);
@@ -89,12 +85,10 @@ SAMPLER = """(classes) => {
         }
         requestAnimationFrame(frame);
     };
-    window.__startSampling = () => { lines = find(document.body, []); window.__sampling = true; };
-    setInterval(() => { if (window.__sampling) lines = find(document.body, []); }, 200);
+    lines = find(document.body, []);
+    setInterval(() => { lines = find(document.body, []); }, 200);
     requestAnimationFrame(frame);
 }"""
-START_SAMPLING = "() => { window.__said.clear(); window.__startSampling(); }"
-STOP_SAMPLING = "() => { window.__sampling = false; return [...window.__said]; }"
 
 
 def _game_names():
@@ -113,26 +107,16 @@ def _selector(holder, names):
 
 
 def _wait_for(page, holder, title, wanted: str, others: list[str], draws: bool, timeout: float = 120):
-    """Until the page's title names ``wanted`` only and nothing of ``others`` is
-    left on it. The title is read first, cheaply, every 250 ms; the whole page's
-    visible text (a walk of every text node with its computed style) is read
-    once the title has followed, and again each second only while something of
-    another game is still there."""
     deadline = time.monotonic() + timeout
-    left, drawn = ["(not read yet)"], 0
     while True:
+        text, drawn = holder.evaluate(VISIBLE)
         heading = " ".join(title.locator("h2").all_inner_texts())   # inside the pane's shadow root
-        if wanted in heading and not any(o in heading for o in others):
-            text, drawn = holder.evaluate(VISIBLE)
-            left = [o for o in others if o in text]
-            if not left and (drawn or not draws):
-                return
-            pause = 1000
-        else:
-            pause = 250
+        left = [o for o in others if o in text]
+        if wanted in heading and not any(o in heading for o in others) and not left and (drawn or not draws):
+            return
         assert time.monotonic() < deadline, (f"title {heading!r}; other games still on the page: {left}; "
                                              f"{drawn} drawings")
-        page.wait_for_timeout(pause)
+        page.wait_for_timeout(250)
 
 
 def _status() -> str:
@@ -205,12 +189,12 @@ def _switch_every_page(ui, names):
         for option in dict.fromkeys([shown[-1], shown[0]]):
             wanted = names.get(option, option)
             switching = option != select.input_value() and names.get(select.input_value()) != option
-            page.evaluate(START_SAMPLING)
+            page.evaluate("() => window.__said.clear()")
             select.select_option(label=option)
             others = [n for n in names.values() if n != wanted and n in [names.get(o, o) for o in shown]]
             _wait_for(page, holder, title, wanted, others, tab in DRAWS)
-            said = page.evaluate(STOP_SAMPLING)
             if switching:   # the page said what it was loading, naming the game, while it did
+                said = page.evaluate("() => [...window.__said]")
                 assert any(wanted in s and "…" in s for s in said), (tab, wanted, said)
 
 
