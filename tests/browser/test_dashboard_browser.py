@@ -216,7 +216,8 @@ def test_board_page_reshuffles(ui, console_errors):
 def test_rules_page_shows_both_languages(ui, console_errors):
     page = ui.page
     ui.open("Rules")
-    expect(page.locator("th", has_text=re.compile("^en$"))).to_be_visible()
+    # the clauses' table follows the page's controls; at load 19 it took over 60 s
+    expect(page.locator("th", has_text=re.compile("^en$"))).to_be_visible(timeout=300_000)
     expect(page.locator("th", has_text=re.compile("^hu$"))).to_be_visible()
     overview = page.locator("tr[data-clause='meaning-made/overview/layers']")
     expect(overview.locator("td.rules-en")).to_contain_text("Layers")
