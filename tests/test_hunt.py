@@ -123,3 +123,19 @@ def test_score_questions_read_the_paired_seat_in_score_spreads():
     kinds = lambda sc: {h.kind for h in hypotheses_for(arms, 2, [], MARGINS, ["Gem"], score_cards=sc)}  # noqa: E731
     assert {"ban-costs", "taker-scores"} <= kinds(["Gem"])
     assert not {"ban-costs", "taker-scores"} & kinds(None)
+
+
+def test_the_hunt_section_model_shows_findings_and_refuses_bad_bots(tmp_path):
+    # the Balance page's Hunt section: its model only (no browser), on the toy game
+    from workbench.dashboard.hunt import HuntModel
+    m = HuntModel(game_id=TOY, players=3, bots="random", budget=200, workers=0, out=str(tmp_path))
+    m.run()
+    assert not m.running and m.report is not None, m.message
+    table = m.findings_table()
+    assert not table.empty and "Gem" in " ".join(table["finding"])
+    assert set(table["replays"]) == {"yes"}
+    assert all(str(tmp_path) in w for w in table["witness"])
+    assert f"{m.report['games']} games" in m.message
+    bad = HuntModel(game_id=TOY, bots="always:", workers=0, out=str(tmp_path))
+    bad.run()
+    assert bad.message.startswith("cannot hunt:") and bad.report is None and not bad.running
