@@ -116,7 +116,7 @@ class HuntModel(BackgroundWork, param.Parameterized):
         rows = []
         for f in (self.report or {}).get("findings", []):
             w = f.get("witness") or {}
-            rows.append({"finding": f["title"], "kind": f["kind"], "effect": f["effect"],
+            rows.append({"finding": f["title"], "kind": f["kind"], "effect": _round(f["effect"]),
                          "interval": _interval(f["low"], f["high"]), "fresh games": f["games"],
                          "margin": f["margin"],
                          "involves": ", ".join(f"{k} {v}" for k, v in (f.get("involves") or {}).items()),
@@ -128,9 +128,14 @@ class HuntModel(BackgroundWork, param.Parameterized):
         """The candidates the fresh games did not confirm: never findings."""
         import pandas as pd
         return pd.DataFrame([{"kind": c["kind"], "subject": c["subject"],
-                              "screen": c["screen"].get("mean"), "screen games": c["screen"].get("n"),
-                              "confirm": c["confirm"].get("mean"), "confirm games": c["confirm"].get("n")}
+                              "screen": _round(c["screen"].get("mean")), "screen games": c["screen"].get("n"),
+                              "confirm": _round(c["confirm"].get("mean")), "confirm games": c["confirm"].get("n")}
                              for c in (self.report or {}).get("not_confirmed", [])])
+
+
+def _round(v):
+    # three places, as the command line prints an effect
+    return None if v is None else round(float(v), 3)
 
 
 def _interval(lo, hi) -> str:
