@@ -139,3 +139,15 @@ def test_the_hunt_section_model_shows_findings_and_refuses_bad_bots(tmp_path):
     bad = HuntModel(game_id=TOY, bots="always:", workers=0, out=str(tmp_path))
     bad.run()
     assert bad.message.startswith("cannot hunt:") and bad.report is None and not bad.running
+
+
+def test_a_read_only_dashboard_refuses_a_hunt():
+    from workbench.dashboard.hunt import HuntModel, HuntSection
+
+    class Bench:
+        read_only = True
+
+    section = HuntSection(bench=Bench(), model=HuntModel(game_id=TOY, workers=0))
+    section._on_run()
+    assert "read-only" in section._status.object
+    assert not section.model.running and section.model.report is None

@@ -151,7 +151,7 @@ class HuntSection(pn.viewable.Viewer):
     def __init__(self, bench=None, model: HuntModel | None = None, **params):
         self.bench = bench
         if model is None:
-            model = HuntModel(open_pool=bench.tweak_session if bench is not None else None)
+            model = HuntModel(open_pool=getattr(bench, "tweak_session", None))
         super().__init__(model=model, **params)
         m, W = model, pn.widgets
         self._game = W.Select.from_param(m.param.game_id, label="Game", options=list(m.param.game_id.objects))
