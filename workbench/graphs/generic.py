@@ -21,7 +21,7 @@ graph``, the Cards and Graph pages and the balance search work on the game:
   asked; the bottleneck is the resource asked most per card that gives it.
 
 What it cannot tell: how often a resource comes, the order of play, any rule
-text; a game that needs those writes its own graph module (docs/adding-a-game.md).
+text; a game that needs those writes its own graph module (docs/reference/game-contract.md).
 """
 
 from __future__ import annotations
