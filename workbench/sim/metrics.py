@@ -15,8 +15,8 @@ game ``g`` (possibly empty; a game cut off at the action limit has none),
 by the formulas given here.
 
 Card statistics (how often and how early a card is taken, win rate when
-taken, and each game's own per-card figures such as an Initiative's
-contributors) are in :func:`card_summary`; the per-card pick rate is also a
+taken, and each game's own per-card figures such as how many players
+contributed to a card) are in :func:`card_summary`; the per-card pick rate is also a
 metric (:class:`CardUsage`, kept out of the default table because it has a row
 per card).
 
