@@ -19,7 +19,7 @@ from .commercialize import WAYS, cost as commercialize_cost, feasible
 from .data import SPHERES
 from .finance import can_pay, plan_payment
 from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
-from .syndicate import agents_needed
+from .syndicate import agents_needed, market_price
 from .labour import action_cost, is_subsidized_labour, labour_keys, labour_places
 from .research import lowest_card
 from .flow import apply_action as flow_apply_action
@@ -197,9 +197,16 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
         facts = PositionFacts(state, seat)
     elif not labour:
         facts = _LabourOf(facts, state)
-    fin = state.fin[seat]
+    return _values(state, seat, static, facts, state.fin[seat], state.patents[seat], None)
+
+
+def _values(state: PaxState, seat: int, static: dict, facts: PositionFacts, fin: list, held: dict,
+            joined: str | None) -> list:
+    """:func:`feature_values` with the player's finance track ``fin`` and
+    Patents ``held`` given, and with the Market idea ``joined`` (None: none)
+    counted as syndicated by the player although ``state.synd`` does not say so
+    yet: how a Syndicate is rated without applying it (:func:`syndicate_value`)."""
     track = 2 * fin[0] + fin[1]                         # finance.track_money
-    held = state.patents[seat]
     value_of = facts.value_of
     liquid = track + sum((value_of[c] + 1) * n for c, n in held.items())
     market, synd = state.market, state.synd
@@ -216,7 +223,7 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
             if lowest is None:
                 lowest = idea
             owners = synd.get(idea)
-            if owners and seat in owners:
+            if (owners and seat in owners) or idea == joined:
                 if own is None:
                     own = []
                 own.append(idea)
@@ -240,7 +247,8 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
         static["solved"],                                               # solved
         sum(held.values()),                                             # patents
         sum(value_of[c] * n for c, n in held.items()),                  # patent_value
-        min(3, sum(1 for owners in synd.values() if seat in owners)),   # syndications
+        min(3, sum(1 for owners in synd.values() if seat in owners)
+            + (0 if joined is None else 1)),                            # syndications
         feasible_count,                                                 # feasible
         best_progress,                                                  # progress
         static["commercialized"],                                       # commercialized
@@ -357,9 +365,14 @@ def rounds_elapsed(state: PaxState, by_turn: bool = True) -> float:
     move that did not end the game one round's ``stall`` more (and shrank its
     holdings by one round more) than the other seats' did, which made the last
     seat end games sooner and win them more often (issue 15)."""
+    return _elapsed(state.round, state.turn, state.num_players, by_turn)
+
+
+def _elapsed(round_: int, turn: int, players: int, by_turn: bool) -> float:
+    """:func:`rounds_elapsed` of a position in round ``round_`` with ``turn`` to move."""
     if not by_turn:
-        return state.round
-    return state.round + state.turn / state.num_players
+        return round_
+    return round_ + turn / players
 
 
 def _resolving(state: PaxState) -> bool:
@@ -665,6 +678,92 @@ class LookaheadKeys:
         return "hire", from_unemployed, action.sell, free, gain
 
 
+def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dict, facts: PositionFacts,
+                    w: Mapping, coef: "_Coefficients"):
+    """:func:`evaluate` of the position a legal Syndicate ``action`` of ``seat``
+    leads to, worked out from the position it is taken in without copying or
+    applying anything, or None where this does not apply (the caller then
+    looks ahead as usual). Most of a Pax greedy game's look-aheads were
+    Syndicates, each a copy, the rules' checks and payment, and a whole
+    evaluation (callgrind, issue 47).
+
+    A Syndicate changes what the evaluation reads only through the player's
+    finance track (the payment as ``syndicate.apply`` plans it, then one agent
+    installed per Syndication and Heat square covered, as ``place_agents``
+    does), the Patents sold, the idea now held, and the clock: the turn moves
+    on when the action was the player's last one, unless a Surge Arrow opens a
+    question (the test of ``syndicate.surge_targets``). The features the action
+    cannot change come from ``static`` and ``facts`` (of the position looked
+    ahead from, as :func:`action_values` passes them). ``where``: idea ->
+    (sphere, slot) of the Market. Not worked out here (None): a player owning
+    a Company (a free Hire may keep the turn open), a payment choice being
+    resolved, and the card-value term. ``tests/test_pax_bots.py`` and
+    ``tests/test_greedy_fast_path.py`` compare the values with plain
+    look-ahead, float for float."""
+    if w["card_value"] or state.sell_choice or state.decision is not None:
+        return None
+    idea, black = action.args
+    sphere, slot = where[idea]
+    cost = market_price(slot, bool(state.synd.get(idea, ())), syndication_is_free(state))
+    plan = plan_payment(state, seat, cost, sell=action.sell)
+    if plan is None:
+        return None                 # not legal: the rules refuse it
+    fin = list(state.fin[seat])
+    held = dict(state.patents[seat])
+    sales, moves = plan
+    for colour in sales:            # finance.pay: a sold Patent's agent goes to Wealth
+        held[colour] -= 1
+        fin[1] += 1
+    for _ in range(moves):          # finance.move_finance_agent
+        if fin[0]:
+            fin[0] -= 1
+            fin[1] += 1
+        else:
+            fin[1] -= 1
+            fin[2] += 1
+    # syndicate.place_agents: the Syndication, then each Heat square it covers
+    installs = 1
+    owners = state.heat[idea]
+    card = state.idea(idea)
+    for i, colour in enumerate(card.heat):
+        if owners[i] is None and (colour == "white" or black):
+            installs += 1
+    for _ in range(installs):       # finance.install: the topmost box first
+        box = 0 if fin[0] else (1 if fin[1] else 2)
+        fin[box] -= 1
+    round_, turn = state.round, state.turn
+    if not _surge_opens(state, seat, card, sphere, slot, fin[0] + fin[1] + fin[2]) \
+            and state.actions_left <= 1:
+        if seat in state.companies.values():
+            return None             # a free Hire into an own Company may keep the turn
+        turn = (turn + 1) % state.num_players       # flow.next_turn
+        if turn == 0:
+            round_ += 1
+    f = _values(state, seat, static, facts, fin, held, idea)
+    elapsed = _elapsed(round_, turn, state.num_players, w["turn_clock"] != 0)
+    keep = max(0.0, 1.0 - elapsed / w["spend_by"]) if w["spend_by"] > 0 else 1.0
+    # the round limit's safety stop (timeout) is valued as an unfinished position
+    return coef.weigh(f, keep) - w["stall"] * elapsed
+
+
+def _surge_opens(state: PaxState, seat: int, card, sphere: str, slot: int, agents: int) -> bool:
+    """Does syndicating ``card`` (at ``slot`` of ``sphere``) leave a Surge
+    question open, with ``agents`` left on the player's track
+    (``syndicate.offer_surge``)?"""
+    colours = surge_colours(state, card)
+    if not colours:
+        return False
+    col = state.market[sphere]
+    top = len(col) if state.options.get("surge_reach", "any") == "any" else min(slot + 2, len(col))
+    for j in range(slot + 1, top):
+        target = col[j]
+        if target is None or seat in state.synd.get(target, ()):
+            continue
+        if set(colours) & set(state.idea(target).disciplines) and agents >= agents_needed(state, target, False):
+            return True
+    return False
+
+
 def action_values(state: PaxState, seat: int, actions: list, weights=None) -> list:
     """What the greedy bot compares (:func:`evaluate` after each action), with
     three savings that leave every value exactly as plain look-ahead gives it
@@ -695,9 +794,24 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
     # Imports by (from sphere, to sphere, the idea if the player syndicated
     # it): without a Tipping Point to watch, equal here means equal keys
     by_route: dict = {}
+    w: Mapping = DEFAULT_WEIGHTS
+    if weights:
+        merged = dict(DEFAULT_WEIGHTS)
+        merged.update(weights)      # as evaluate() merges them
+        w = merged
+    coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _Coefficients(w)
     for action in actions:
         kind = action.kind
         route = None
+        if kind == "syndicate":
+            # rated from the position itself (syndicate_value), no copy
+            if static is None or facts is None:
+                static = static_features(state, seat)
+                facts = PositionFacts(state, seat)
+            direct = syndicate_value(state, seat, action, where, static, facts, w, coef)
+            if direct is not None:
+                out.append(direct)
+                continue
         if routes and kind == "import":
             idea = action.args[0]
             route = (where[idea][0], action.args[1], idea if idea in held else None)
