@@ -18,6 +18,7 @@ from . import scoring
 from .commercialize import WAYS, cost as commercialize_cost, feasible
 from .data import SPHERES
 from .finance import can_pay, plan_payment
+from .hire import hire_cost
 from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
 from .syndicate import agents_needed, market_price
 from .labour import action_cost, is_subsidized_labour, labour_keys, labour_places
@@ -197,11 +198,12 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
         facts = PositionFacts(state, seat)
     elif not labour:
         facts = _LabourOf(facts, state)
-    return _values(state, seat, static, facts, state.fin[seat], state.patents[seat], None)
+    return _values(state, seat, static, facts, state.fin[seat], state.patents[seat], None,
+                   state.stats.get("imports", 0))
 
 
 def _values(state: PaxState, seat: int, static: dict, facts: PositionFacts, fin: list, held: dict,
-            joined: str | None) -> list:
+            joined: str | None, imports: int) -> list:
     """:func:`feature_values` with the player's finance track ``fin`` and
     Patents ``held`` given, and with the Market idea ``joined`` (None: none)
     counted as syndicated by the player although ``state.synd`` does not say so
@@ -258,7 +260,7 @@ def _values(state: PaxState, seat: int, static: dict, facts: PositionFacts, fin:
         1 if track < 3 else 0,                                          # broke
         sum(fin),                                                       # agents
         fin[2],                                                         # debt
-        state.stats.get("imports", 0),                                  # imports
+        imports,                                                        # imports
         static["clock"],                                                # clock
         static["future_shock"],                                         # future_shock
         static["think_tank"],                                           # think_tank
@@ -695,9 +697,8 @@ def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dic
     question (the test of ``syndicate.surge_targets``). The features the action
     cannot change come from ``static`` and ``facts`` (of the position looked
     ahead from, as :func:`action_values` passes them). ``where``: idea ->
-    (sphere, slot) of the Market. Not worked out here (None): a player owning
-    a Company (a free Hire may keep the turn open), a payment choice being
-    resolved, and the card-value term. ``tests/test_pax_bots.py`` and
+    (sphere, slot) of the Market. Not worked out here (None): a payment
+    choice or a question being resolved, and the card-value term. ``tests/test_pax_bots.py`` and
     ``tests/test_greedy_fast_path.py`` compare the values with plain
     look-ahead, float for float."""
     if w["card_value"] or state.sell_choice or state.decision is not None:
@@ -731,19 +732,98 @@ def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dic
     for _ in range(installs):       # finance.install: the topmost box first
         box = 0 if fin[0] else (1 if fin[1] else 2)
         fin[box] -= 1
+    if _surge_opens(state, seat, card, sphere, slot, fin[0] + fin[1] + fin[2]):
+        elapsed = rounds_elapsed(state, w["turn_clock"] != 0)      # the action goes on
+    else:
+        elapsed = _elapsed_after(state, seat, fin, held, facts, w)
+    f = _values(state, seat, static, facts, fin, held, idea, state.stats.get("imports", 0))
+    return _unfinished(f, elapsed, w, coef)
+
+
+def import_value(state: PaxState, seat: int, action, where: dict, static: dict, facts: PositionFacts,
+                 w: Mapping, coef: "_Coefficients"):
+    """:func:`evaluate` of the position a legal Import ``action`` of ``seat``
+    leads to, as :func:`syndicate_value` works it out (None where that
+    answers None): an Import moves one card and counts one Import more
+    (``import_idea.apply``), so the card is moved in this very position's
+    Market, the features read, and the card put back; then the turn moves on
+    as after any action."""
+    if w["card_value"] or state.sell_choice or state.decision is not None:
+        return None
+    idea, to, slot = action.args
+    src, at = where[idea]
+    market = state.market
+    source, col = market[src], market[to]
+    if col[slot] is not None:
+        return None                 # not legal: the rules refuse it
+    fin, held = state.fin[seat], state.patents[seat]
+    source[at] = None
+    col[slot] = idea
+    try:
+        f = _values(state, seat, static, facts, fin, held, None, state.stats.get("imports", 0) + 1)
+    finally:
+        col[slot] = None            # put back (the slot was empty)
+        source[at] = idea
+    return _unfinished(f, _elapsed_after(state, seat, fin, held, facts, w), w, coef)
+
+
+def _elapsed_after(state: PaxState, seat: int, fin: list, held: dict, facts: PositionFacts, w: Mapping) -> float:
+    """:func:`rounds_elapsed` once an action of ``seat`` is over that left its
+    finance track ``fin`` and its Patents ``held`` (``flow.action_done``): the
+    turn goes on while actions are left or a free Hire into an own Company is
+    legal, else it moves on (``flow.next_turn``)."""
     round_, turn = state.round, state.turn
-    if not _surge_opens(state, seat, card, sphere, slot, fin[0] + fin[1] + fin[2]) \
-            and state.actions_left <= 1:
-        if seat in state.companies.values():
-            return None             # a free Hire into an own Company may keep the turn
-        turn = (turn + 1) % state.num_players       # flow.next_turn
+    if state.actions_left <= 1 and (seat not in state.companies.values()
+                                    or not _free_hire_after(state, seat, fin, held, facts.value_of)):
+        turn = (turn + 1) % state.num_players
         if turn == 0:
             round_ += 1
-    f = _values(state, seat, static, facts, fin, held, idea)
-    elapsed = _elapsed(round_, turn, state.num_players, w["turn_clock"] != 0)
+    return _elapsed(round_, turn, state.num_players, w["turn_clock"] != 0)
+
+
+def _unfinished(f: list, elapsed: float, w: Mapping, coef: "_Coefficients") -> float:
+    """:func:`evaluate`'s value of an unfinished position with features ``f``
+    (the round limit's safety stop, ``timeout``, is valued as one)."""
     keep = max(0.0, 1.0 - elapsed / w["spend_by"]) if w["spend_by"] > 0 else 1.0
-    # the round limit's safety stop (timeout) is valued as an unfinished position
     return coef.weigh(f, keep) - w["stall"] * elapsed
+
+
+def _free_hire_after(state: PaxState, seat: int, fin: list, held: dict, value_of: dict) -> bool:
+    """Is a Hire into one of ``seat``'s own Companies legal once the player's
+    finance track is ``fin`` and its Patents ``held`` (``hire.legal`` with
+    ``free_only``)? ``value_of``: a Patent's sale value per colour
+    (:class:`PositionFacts`)."""
+    cost = hire_cost(state)
+    money = 2 * fin[0] + fin[1]
+    sold = 0
+    if cost > 0 and cost > money:
+        # finance.plan_payment's default: the most valuable Patents sold first,
+        # each sold one's agent paying $1 more, until the cost is met
+        values = sorted([value_of[c] for c, n in held.items() for _ in range(n)], reverse=True)
+        raised = 0
+        paid = False
+        for value in values:
+            sold += 1
+            raised += value
+            if raised + money + sold >= cost:
+                paid = True
+                break
+        if not paid:
+            return False            # it cannot be paid
+    from_track = fin[0] + fin[1] + fin[2] + sold >= 1     # finance.agents_after_payment
+    companies, staff, unemployed = state.companies, state.staff, state.unemployed
+    for key, kind, sphere in state.content.place_rows:
+        if companies.get(key) != seat:
+            continue
+        here = staff.get(key)                       # labour.can_hire_at, as hire.legal inlines it
+        if kind == "utility":
+            if here and seat in here:
+                continue
+        elif here or (kind == "company" and key not in companies):
+            continue
+        if from_track or unemployed[sphere][seat]:
+            return True
+    return False
 
 
 def _surge_opens(state: PaxState, seat: int, card, sphere: str, slot: int, agents: int) -> bool:
@@ -804,7 +884,8 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
         kind = action.kind
         route = None
         if kind == "syndicate":
-            # rated from the position itself (syndicate_value), no copy
+            # rated from the position itself (syndicate_value), no copy; their
+            # keys rarely meet (each slot has its own price)
             if static is None or facts is None:
                 static = static_features(state, seat)
                 facts = PositionFacts(state, seat)
@@ -827,14 +908,22 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
                     by_route[route] = value
                 out.append(value)
                 continue
-        nxt = state.clone_for(kind)
-        apply(nxt, action)
+        direct = None
         if kind in STATIC_KINDS:
             if static is None or facts is None:
                 static = static_features(state, seat)
                 facts = PositionFacts(state, seat)
+            if kind == "import":
+                direct = import_value(state, seat, action, where, static, facts, w, coef)
+        if direct is not None:
+            value = direct
+        elif kind in STATIC_KINDS:
+            nxt = state.clone_for(kind)
+            apply(nxt, action)
             value = evaluate(nxt, seat, weights, static, facts, kind != "hire")
         else:
+            nxt = state.clone_for(kind)
+            apply(nxt, action)
             value = evaluate(nxt, seat, weights)
         if key is not None:
             seen[key] = value
