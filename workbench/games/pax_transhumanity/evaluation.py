@@ -709,19 +709,7 @@ def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dic
     plan = plan_payment(state, seat, cost, sell=action.sell)
     if plan is None:
         return None                 # not legal: the rules refuse it
-    fin = list(state.fin[seat])
-    held = dict(state.patents[seat])
-    sales, moves = plan
-    for colour in sales:            # finance.pay: a sold Patent's agent goes to Wealth
-        held[colour] -= 1
-        fin[1] += 1
-    for _ in range(moves):          # finance.move_finance_agent
-        if fin[0]:
-            fin[0] -= 1
-            fin[1] += 1
-        else:
-            fin[1] -= 1
-            fin[2] += 1
+    fin, held = _paid(state, seat, plan)
     # syndicate.place_agents: the Syndication, then each Heat square it covers
     installs = 1
     owners = state.heat[idea]
@@ -729,13 +717,12 @@ def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dic
     for i, colour in enumerate(card.heat):
         if owners[i] is None and (colour == "white" or black):
             installs += 1
-    for _ in range(installs):       # finance.install: the topmost box first
-        box = 0 if fin[0] else (1 if fin[1] else 2)
-        fin[box] -= 1
+    for _ in range(installs):
+        _install(fin)
     if _surge_opens(state, seat, card, sphere, slot, fin[0] + fin[1] + fin[2]):
         elapsed = rounds_elapsed(state, w["turn_clock"] != 0)      # the action goes on
     else:
-        elapsed = _elapsed_after(state, seat, fin, held, facts, w)
+        elapsed = _elapsed_after(state, seat, fin, held, facts, w, state.actions_left - 1)
     f = _values(state, seat, static, facts, fin, held, idea, state.stats.get("imports", 0))
     return _unfinished(f, elapsed, w, coef)
 
@@ -764,17 +751,86 @@ def import_value(state: PaxState, seat: int, action, where: dict, static: dict, 
     finally:
         col[slot] = None            # put back (the slot was empty)
         source[at] = idea
-    return _unfinished(f, _elapsed_after(state, seat, fin, held, facts, w), w, coef)
+    return _unfinished(f, _elapsed_after(state, seat, fin, held, facts, w, state.actions_left - 1), w, coef)
 
 
-def _elapsed_after(state: PaxState, seat: int, fin: list, held: dict, facts: PositionFacts, w: Mapping) -> float:
+def hire_value(state: PaxState, seat: int, action, static: dict, facts: PositionFacts, w: Mapping,
+               coef: "_Coefficients"):
+    """:func:`evaluate` of the position a legal Hire ``action`` of ``seat``
+    leads to, as :func:`syndicate_value` works it out (None where that answers
+    None). A Hire pays (``hire.apply``), takes its Employee from the track or
+    from the sphere's unemployed, and staffs the place: the staff and the
+    unemployed are changed in this very position while the features are read
+    (the labour facts worked out again, as after any Hire), and put back; the
+    action is used unless the place is an own Company."""
+    if w["card_value"] or state.sell_choice or state.decision is not None:
+        return None
+    key, from_unemployed = action.args
+    plan = plan_payment(state, seat, hire_cost(state), sell=action.sell)
+    if plan is None:
+        return None                 # not legal: the rules refuse it
+    fin, held = _paid(state, seat, plan)
+    if not from_unemployed:
+        _install(fin)
+    sphere = state.content.places[key].sphere
+    staff, unemployed = state.staff, state.unemployed
+    had = key in staff
+    before = staff.get(key)
+    idle = unemployed[sphere]
+    if from_unemployed:
+        row = list(idle)
+        row[seat] -= 1
+        unemployed[sphere] = tuple(row)
+    staff[key] = (before or ()) + (seat,)         # labour.add_staff
+    try:
+        f = _values(state, seat, static, _LabourOf(facts, state), fin, held, None, state.stats.get("imports", 0))
+        left = state.actions_left - (0 if state.companies.get(key) == seat else 1)
+        elapsed = _elapsed_after(state, seat, fin, held, facts, w, left)
+    finally:
+        if had:
+            staff[key] = before
+        else:
+            del staff[key]
+        unemployed[sphere] = idle
+    return _unfinished(f, elapsed, w, coef)
+
+
+def _paid(state: PaxState, seat: int, plan: tuple) -> tuple:
+    """``(fin, held)``: copies of ``seat``'s finance track and Patents once the
+    payment ``plan`` (:func:`.finance.plan_payment`) is paid as
+    :func:`.finance.pay` pays it: a sold Patent's agent goes to Wealth, then
+    each $1 moves the topmost agent one box down."""
+    fin = list(state.fin[seat])
+    held = dict(state.patents[seat])
+    sales, moves = plan
+    for colour in sales:
+        held[colour] -= 1
+        fin[1] += 1
+    for _ in range(moves):
+        if fin[0]:
+            fin[0] -= 1
+            fin[1] += 1
+        else:
+            fin[1] -= 1
+            fin[2] += 1
+    return fin, held
+
+
+def _install(fin: list) -> None:
+    """:func:`.finance.install` on a copy of a finance track: the topmost agent leaves."""
+    fin[0 if fin[0] else (1 if fin[1] else 2)] -= 1
+
+
+def _elapsed_after(state: PaxState, seat: int, fin: list, held: dict, facts: PositionFacts, w: Mapping,
+                   left: int) -> float:
     """:func:`rounds_elapsed` once an action of ``seat`` is over that left its
-    finance track ``fin`` and its Patents ``held`` (``flow.action_done``): the
-    turn goes on while actions are left or a free Hire into an own Company is
-    legal, else it moves on (``flow.next_turn``)."""
+    finance track ``fin``, its Patents ``held`` and ``left`` actions
+    (``flow.action_done``): the turn goes on while actions are left or a free
+    Hire into an own Company is legal (read on ``state`` as it stands), else it
+    moves on (``flow.next_turn``)."""
     round_, turn = state.round, state.turn
-    if state.actions_left <= 1 and (seat not in state.companies.values()
-                                    or not _free_hire_after(state, seat, fin, held, facts.value_of)):
+    if left <= 0 and (seat not in state.companies.values()
+                      or not _free_hire_after(state, seat, fin, held, facts.value_of)):
         turn = (turn + 1) % state.num_players
         if turn == 0:
             round_ += 1
@@ -915,6 +971,8 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
                 facts = PositionFacts(state, seat)
             if kind == "import":
                 direct = import_value(state, seat, action, where, static, facts, w, coef)
+            elif kind == "hire":
+                direct = hire_value(state, seat, action, static, facts, w, coef)
         if direct is not None:
             value = direct
         elif kind in STATIC_KINDS:
