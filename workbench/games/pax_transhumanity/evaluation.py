@@ -916,7 +916,12 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
       (:data:`STATIC`) and the Splay, Regime and Think Tanks alone (Syndicate
       and Import the labour too): those features and facts
       (:class:`PositionFacts`) are worked out once, on the position looked
-      ahead from."""
+      ahead from.
+    - Syndicate, Hire and Import are rated from the position itself, with no
+      copy and without the rules' checks (:func:`syndicate_value`,
+      :func:`import_value`, :func:`hire_value`): they were most of a greedy
+      game's look-aheads (callgrind, issue 47). The other kinds, and these
+      where those answer None, are copied and applied."""
     out: list = []
     if not actions:
         return out
