@@ -415,4 +415,7 @@ class BalancePage(pn.viewable.Viewer):
                              pn.Row(self._apply, self._undo), width=300)
         balance = pn.Row(settings, pn.Column(self._doing.pane, self._status, self._bar, self._results,
                                              sizing_mode="stretch_width"), sizing_mode="stretch_width")
-        return pn.Column(balance, pn.layout.Divider(), self._hunt, sizing_mode="stretch_width")
+        # a rule drawn by the page itself: Panel's Divider fetches its stylesheet from
+        # cdn.holoviz.org, which an offline machine cannot reach (a console error)
+        return pn.Column(balance, pn.pane.HTML("<hr>", sizing_mode="stretch_width"), self._hunt,
+                         sizing_mode="stretch_width")
