@@ -27,7 +27,7 @@ variations (which card, which token, by how much, at which player count).
   one or two of E, I and S in its one-time Pattern Bonus (the Shell case of
   docs/verdicts.md is one such edit): its takers end further ahead of the
   other seats of the same game (``card_taker_score``, ``card_taker_margin``, ``card_taker_soon``,
-  ``card_taker_win`` higher). Legacy is in every such bonus because the End
+  ``card_taker_win``, ``card_taker_take`` higher). Legacy is in every such bonus because the End
   Score is Vitals + Legacy: Legacy is score the moment it is gained, while
   tokens turn into score only through later loads, which a bonus of tokens
   alone does not make certain (held-out seed 6733: every stronger card the
@@ -67,7 +67,8 @@ if TYPE_CHECKING:
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger-card", "weaker-card", RENAME,
          NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
+#: (the take itself too: a Bonus's Legacy is score at once, Game.take_scores)
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon", "card_taker_take")
 PLAYERS = (2, 3, 4, 5)
 #: the largest share of players ending at the Legacy cap (baseline games at that
 #: player count) at which a larger reward is planted (our draft: a quarter of the
