@@ -97,6 +97,7 @@ def test_leading_watch_adds_the_edited_cards():
     assert "card_times:Shell" in keys and "card_first_round:Shell" in keys
     # a Pattern's Bonus can score at once, so what the take gave is watched; not where takes score later
     assert "card_taker_take:Shell" in keys and game.take_scores
+    from types import SimpleNamespace
     later = SimpleNamespace(leading_metrics=("score_spread",), take_scores=False)
     assert leading_watch(later, ["X"])[0] == "score_spread"
     assert not any(k.startswith("card_taker_take:") for k in leading_watch(later, ["X"]))
