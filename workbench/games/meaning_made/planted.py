@@ -40,7 +40,14 @@ variations (which card, which token, by how much, at which player count).
   (the median over baseline greedy games, :func:`legacy_at_take`): Legacy
   stops at 0 (``tracks.change_legacy``), so a loss taken while holding none
   costs nothing and the card is not weaker by the rules (seed 6733's
-  Homeostat, taken in round 2).
+  Homeostat, taken in round 2). The median leaves the loads below it: a bot
+  that sees the loss passes the card where it bites and keeps loading it
+  where it costs nothing (Metabolic Reserve ``legacy-3`` at 4 players, 60
+  greedy games: loads at 3 Legacy or more 9 -> 4, at 0 or 1 Legacy 8 -> 6),
+  so its remaining takers lose about a point at the take, not 3, and the
+  final-score readings compare few takers across different games; what the
+  take itself gave (``card_taker_take``) reads that point without the rest
+  of the game's spread (docs/verdicts.md, "The take itself").
   The stronger and weaker kinds go round the player counts that leave room
   under the Legacy cap (as ``larger-rewards``, :data:`CAP_ROOM`; greedy
   games: 3, 4, 5, 3, ...), so each such count is measured. Not at 2 players:
