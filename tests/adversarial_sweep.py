@@ -416,8 +416,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_case(case: Case, tmp: Path, python: str) -> dict:
-    """Run one case on a fresh cards copy; the classification and what was seen."""
+def run_case(case: Case, tmp: Path, python: str, runner=None) -> dict:
+    """Run one case on a fresh cards copy; the classification and what was seen.
+    ``runner``: a :class:`forked_cli.ForkedCli` that runs the command in a process
+    forked from one that imported the workbench already (the test suite's way: the
+    same process boundary without a second of imports per case); else a subprocess."""
     cards = tmp / f"cards-{case.id}"
     if cards.exists():
         shutil.rmtree(cards)
@@ -432,8 +435,13 @@ def run_case(case: Case, tmp: Path, python: str) -> dict:
     env.pop("WORKBENCH_DEBUG", None)
     start = time.perf_counter()
     try:
-        proc = subprocess.run([python, "-m", "workbench.cli", *argv], capture_output=True, text=True,
-                              timeout=TIMEOUT, env=env, cwd=tmp)
+        if runner is not None and runner.can_run(env):
+            out_dir = tmp / f"out-{case.id}"
+            out_dir.mkdir(exist_ok=True)
+            proc = subprocess.CompletedProcess(argv, *runner.run(argv, env, tmp, TIMEOUT, out_dir))
+        else:
+            proc = subprocess.run([python, "-m", "workbench.cli", *argv], capture_output=True, text=True,
+                                  timeout=TIMEOUT, env=env, cwd=tmp)
     except subprocess.TimeoutExpired:
         shutil.rmtree(cards, ignore_errors=True)
         return {"id": case.id, "verdict": "hang", "seconds": TIMEOUT, "argv": argv}

@@ -433,7 +433,7 @@ def test_meaning_made_seed_setting_cli_as_typed_applies_and_undoes(cards_copy, t
     assert "not offered" in out and "--fresh-games 40" in out
     assert load_cards_of(cards_copy).settings.order_rewards == [5, 3]
     # enough fresh games for the interval to land inside the band: offered, applied
-    args[args.index("--fresh-games") + 1] = "200"
+    args[args.index("--fresh-games") + 1] = "60"
     assert main(args + ["--apply"]) == 0
     out = capsys.readouterr().out
     assert "2 values searched (2 seed)" in out and "offered: every target" in out and "applied: wrote" in out

@@ -1,8 +1,9 @@
 """Bad input on the command line, as typed: exit 1 and one clear line, never a
 traceback, a hang or a silent acceptance. The cases are the quick part of the
 adversarial sweep's table (tests/adversarial_sweep.py, figures in
-docs/reliability.md); each runs ``workbench`` in a subprocess on a private copy
-of the card folder."""
+docs/reliability.md); each runs ``workbench`` in a process of its own on a private
+copy of the card folder (forked from one helper that imported the workbench once:
+see tests/forked_cli.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ def sweep_dir(tmp_path_factory) -> Path:
     return tmp
 
 
+@pytest.fixture(scope="module")
+def runner():
+    import os
+
+    from forked_cli import ForkedCli
+    forked = ForkedCli(sys.executable, {**os.environ, "PYTHONPATH": str(sweep.ROOT)})
+    yield forked
+    forked.close()
+
+
 def test_the_table_covers_every_command():
     commands = {c.argv[0] for c in sweep.cases()}
     assert {"play", "simulate", "scenario", "check", "graph", "board", "rules", "bench", "serve"} <= commands
@@ -30,7 +41,7 @@ def test_the_table_covers_every_command():
 
 
 @pytest.mark.parametrize("case", QUICK, ids=[c.id for c in QUICK])
-def test_bad_input_is_one_clear_line_and_exit_1(case, sweep_dir):
-    result = sweep.run_case(case, sweep_dir, sys.executable)
+def test_bad_input_is_one_clear_line_and_exit_1(case, sweep_dir, runner):
+    result = sweep.run_case(case, sweep_dir, sys.executable, runner)
     expected = "ok" if case.expect == "ok" else "refused"
     assert result["verdict"] == expected, result
