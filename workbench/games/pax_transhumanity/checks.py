@@ -294,11 +294,19 @@ class _Index:
 def every_drawn_action_is_the_listed_one():
     """A random player's draw of a main action (``sample_legal_action``, which counts the
     Syndicates and Hires without listing them) gives, for every index, the action at that
-    index of the list of legal actions, in positions of seeded games of 1 to 4 players."""
+    index of the list of legal actions, in positions of seeded games of 1 to 4 players and
+    in a position where the player to move cannot pay for a Hire."""
     from workbench.core.rng import Rng
 
     from .game import GAME
     problems = []
+    broke = _state({"players": 2, "players_state": {"Alex": {"capital": 0, "wealth": 0, "debt": 2}}})
+    legal = broke.legal_actions()
+    for i in range(len(legal)):
+        got, k = broke.sample_legal_action(_Index(i))
+        if got != legal[i] or k != len(legal):
+            problems.append(f"no money: index {i} drew {got} of {k}, the listing has {legal[i]} of {len(legal)}")
+            return problems
     for players, seed in ((1, 5), (2, 7), (3, 11), (4, 13)):
         state = GAME.new_initial_state(GAME.config(players, seed=seed, round_limit=6))
         walk = Rng(seed)
