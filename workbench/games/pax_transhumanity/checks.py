@@ -310,7 +310,7 @@ def every_drawn_action_is_the_listed_one():
     for players, seed in ((1, 5), (2, 7), (3, 11), (4, 13)):
         state = GAME.new_initial_state(GAME.config(players, seed=seed, round_limit=6))
         walk = Rng(seed)
-        for step in range(70):
+        for step in range(40):
             if state.is_terminal():
                 break
             legal = state.legal_actions()
