@@ -142,11 +142,24 @@ def main() -> None:
     p.add_argument("--confirm-budget", type=int, default=4000)
     args = p.parse_args()
     games = args.game or ["meaning-made", "mandate-2038", "pax-transhumanity"]
+    rows = {}
     for g in games:
         if args.unchanged:
             unchanged(g, args.unchanged, args)
         else:
-            planted(g, args.per_kind, args.seed, args)
+            rows[g] = planted(g, args.per_kind, args.seed, args)
+    if len(rows) > 1:
+        # every game's kinds in one table, as docs/hunt.md shows them
+        print(f"\nall games, seed {args.seed}, budget {args.budget} games, {args.seconds:.0f} s bound\n")
+        print("| game | kind | defects | flagged | named by | median games | median s |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for g, rs in rows.items():
+            for kind in dict.fromkeys(r["kind"] for r in rs):
+                k_rows = [r for r in rs if r["kind"] == kind]
+                named = sorted({f["kind"] for r in k_rows if r["flagged"] for f in r["findings"]})
+                print(f"| {g} | {kind} | {len(k_rows)} | {sum(r['flagged'] for r in k_rows)} | "
+                      f"{', '.join(named) or '-'} | {statistics.median(r['games'] for r in k_rows):.0f} | "
+                      f"{statistics.median(r['seconds'] for r in k_rows):.0f} |")
 
 
 if __name__ == "__main__":

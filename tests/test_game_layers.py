@@ -19,7 +19,7 @@ Two rules hold over that graph (docs/architecture.md, "Layers"):
 
 Each game package is also a DAG of its own and has the same file roles, so a
 reader finds the same thing in the same place in every game
-(docs/adding-a-game.md)."""
+(docs/reference/game-contract.md)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__", "docs_reference"),            # `python -m workbench`; the reference pages made from the parsers
 )
 
-#: the roles every game package has (docs/adding-a-game.md); a game with no
+#: the roles every game package has (docs/reference/game-contract.md); a game with no
 #: board has ``drawing.py`` say so
 ROLES = ("data", "state", "actions", "flow", "notation", "scenario", "evaluation", "checks", "drawing", "game")
 
@@ -269,7 +269,7 @@ def test_engine_modules_annotate_their_states(package):
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_the_state_never_imports_the_rules(package):
-    """docs/adding-a-game.md: a state hands ``legal_actions`` and ``apply_action``
+    """docs/reference/game-contract.md: a state hands ``legal_actions`` and ``apply_action``
     to the ``engine`` its game binds; it imports (at run time, late imports
     included, through any module) neither the flow, nor the actions, nor the game."""
     reached = nx.descendants(import_graph(package), "state")

@@ -3,11 +3,9 @@
 card tools (tweak sessions, card graphs, the Cards and Graph pages) name no
 game's card kinds either (:func:`test_card_tools_name_no_card_kind`).
 
-A ratchet until the move of issue 41 is finished: the generic modules that still
-name a game are listed in :data:`STILL_NAMING` (most of them in a comment or an
-example); a module not listed that names a game fails. Take a module off the list
-when it stops naming one (other work may do so at any time, so that is not
-asserted here: ``python -m pytest tests/test_game_words.py -q -rA`` prints what is left)."""
+Issue 41 moved every game's words into its own package; these tests keep them
+there: a generic module that names a game, or a card tool that names a card
+kind, fails."""
 
 from __future__ import annotations
 
@@ -18,9 +16,6 @@ from workbench.core.registry import load_all
 
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 GAMES_DIR = PACKAGE / "games"
-
-#: module (relative to workbench/) -> the game names it still holds; shrink it, never grow it
-STILL_NAMING = {"sim/metrics.py"}
 
 
 def naming_modules() -> dict[str, set[str]]:
@@ -42,8 +37,7 @@ def naming_modules() -> dict[str, set[str]]:
 
 def test_no_new_module_names_a_game():
     found = {m for m in naming_modules() if not m.startswith("games/")}
-    assert sorted(found - STILL_NAMING) == [], "a generic module names a game: say it in the game's package"
-    print(f"{len(found)} generic modules still name a game: {', '.join(sorted(found))}")
+    assert sorted(found) == [], "a generic module names a game: say it in the game's package"
 
 
 def test_game_packages_name_no_other_game():

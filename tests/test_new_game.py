@@ -138,6 +138,27 @@ def test_the_graph_cannot_judge_a_cheaper_card_with_fewer_copies(tiny):
     assert status["Rare Palace"]["copies"] == palace["copies"] + 3
 
 
+def test_a_graph_without_resources_reports_an_edit(tiny):
+    """A game with no cost economy (set collection: a card's set size and points,
+    no resources) gets a bottlenecks table with its columns and no bottleneck, and
+    an edit's report compares two of them (the plugin trial found the report failing
+    on a table with no columns)."""
+    from workbench.graphs.generic import CardFields, GenericGraph
+    from workbench.tweak.pool_session import diff_status
+    game = registry.get_game(GID)
+
+    class Sets(type(game)):
+        card_fields = CardFields(file="cards.yaml", path=("cards",), resources=(), rewards=("points",),
+                                 copies="copies", fields={"points": "count", "copies": "count"})
+    mod = GenericGraph(Sets())
+    raw = {"cards": [{"name": c.name, "points": c.points, "copies": c.copies} for c in game.cards().cards]}
+    before = mod.analyses(raw)
+    assert before["bottlenecks"].columns[0] == "resource" and before["bottlenecks"].height == 0
+    raw["cards"][0] = {**raw["cards"][0], "points": raw["cards"][0]["points"] + 3}
+    report = diff_status(before, mod.analyses(raw), card=raw["cards"][0]["name"], field="points", old=0, new=3)
+    assert [c["what"] for c in report.cost_changes] == ["gives"] and report.notes == []
+
+
 def test_every_declared_field_is_edited_on_the_cards_page(tiny, monkeypatch):
     """The Cards table's columns are the fields the game declares (a tokens field
     one column per key), each edits as its type says, and a wrong value is refused

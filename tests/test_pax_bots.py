@@ -294,6 +294,39 @@ def test_action_values_equal_plain_lookahead(weights):
     assert compared > 10000
 
 
+@pytest.mark.parametrize("options", [{"surge_reach": "adjacent", "round_limit": 5},
+                                     {"subsidy_rule": "either", "labour_move": "unemployment"}])
+def test_actions_rated_in_place_equal_plain_lookahead_under_the_switches(options):
+    """Syndicates, Imports and Hires are rated from the position itself (their
+    payment replayed, a card moved or a place staffed and put back): under the
+    rulings' switches that change what they do (how far a Surge reaches, the
+    round limit's stop, the subsidy and labour rules) the values are still
+    exactly those of plain look-ahead, and the position is left as it was."""
+    import pickle
+    from workbench.core.game import Game
+    from workbench.core.rng import Rng
+    from workbench.games.pax_transhumanity.state import fields
+
+    def position(state):        # every field but the card data (it keeps caches of its own)
+        return pickle.dumps({k: v for k, v in fields(state).items() if k != "content"})
+
+    compared = 0
+    for seed, n, bots in ((21, 3, "random"), (22, 2, "greedy")):
+        state = GAME.new_initial_state(GAME.config(n, seed=seed, **options))
+        seats, rng = make_bots(bots, n), Rng(seed)
+        for step in range(90):
+            if state.is_terminal():
+                break
+            seat, actions = state.current_player(), state.legal_actions()
+            if step % 3 == 0:
+                before = position(state)
+                assert GAME.action_values(state, seat, actions) == Game.action_values(GAME, state, seat, actions)
+                assert position(state) == before
+                compared += len(actions)
+            state.apply_action(seats[seat].choose(GAME, state, rng))
+    assert compared > 1000
+
+
 def test_clone_for_copies_what_the_action_changes():
     """Applying an action to ``clone_for(kind)`` leaves the original untouched
     and gives the same position as applying it to a full clone."""

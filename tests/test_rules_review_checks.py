@@ -131,3 +131,17 @@ def test_checks_never_fail_and_a_text_agrees_with_itself(a, b):
         if src == tr:
             loud = {k: v for k, v in found.items() if v and k not in ("untranslated", "article")}
             assert loud == {}, loud
+
+
+def test_a_doubled_word_is_not_read_across_a_placeholder():
+    """A placeholder stands for a word: "a ${term} a pakliból" doubles nothing
+    (the plugin trial's draft translation met this false alarm), while a word
+    really written twice is still found beside one."""
+    from workbench.rules.review_checks.base import Pair
+    from workbench.rules.review_checks.typography import DoubledWordCheck
+
+    def run(tr, src="the ${terms.cards.market} refills from the deck"):
+        return [d for d, _ in DoubledWordCheck().run(Pair("x", src, tr, src, tr, "en", "hu"))]
+    assert run("a ${terms.cards.market} a pakliból töltődik fel") == []
+    assert run("a ${terms.cards.market} a a pakliból töltődik fel") == ["a a"]
+    assert run("az az ${terms.cards.market} töltődik fel") == ["az az"]

@@ -201,7 +201,7 @@ class Game(abc.ABC):
     # "which games provide X" from them (:func:`workbench.core.registry.providing`)
     # and no page or command names a game. A reference is "package.module" or
     # "package.module:attribute", imported only when used, so declaring a
-    # capability costs nothing at start-up. See docs/adding-a-game.md.
+    # capability costs nothing at start-up. See docs/reference/game-contract.md.
     #: where the game stands in the lists pages offer (lower first, then the
     #: order plugins are found); the first game listed is the one pages open on
     listing_order: ClassVar[int] = 100

@@ -19,7 +19,10 @@ are shown under its table, as ``workbench balance`` prints them.
 :class:`BalanceModel` holds everything the page shows and runs the search
 (:mod:`workbench.balance`) on a background thread; the page only draws it, so
 the model is what the tests drive. The settings widgets are bound to the
-model's params (``from_param``)."""
+model's params (``from_param``).
+
+Below it, the Hunt section (:mod:`.hunt`) looks for what nobody asked:
+broken strategies, seat advantages, stalls."""
 
 from __future__ import annotations
 
@@ -319,6 +322,8 @@ class BalancePage(pn.viewable.Viewer):
         self._apply.on_click(lambda e: self._guarded(self.model.apply))
         self._undo.on_click(lambda e: self._guarded(self.model.undo))
         self._poll = None
+        from .hunt import HuntSection
+        self._hunt = HuntSection(bench=bench)  # what nobody asked: its own game, settings and run
 
     def _read_only(self) -> bool:
         if getattr(self.bench, "read_only", False):
@@ -408,5 +413,6 @@ class BalancePage(pn.viewable.Viewer):
         settings = pn.Column("### Balance", self._game, self._targets, self._vary, self._trials, self._games,
                              self._fresh, self._seed, self._bots, self._workers, self._study, self._margin, self._allow, self._run,
                              pn.Row(self._apply, self._undo), width=300)
-        return pn.Row(settings, pn.Column(self._doing.pane, self._status, self._bar, self._results, sizing_mode="stretch_width"),
-                      sizing_mode="stretch_width")
+        balance = pn.Row(settings, pn.Column(self._doing.pane, self._status, self._bar, self._results,
+                                             sizing_mode="stretch_width"), sizing_mode="stretch_width")
+        return pn.Column(balance, pn.layout.Divider(), self._hunt, sizing_mode="stretch_width")

@@ -207,8 +207,8 @@ class SweepsModel(BackgroundWork, param.Parameterized):
                 if rows else pl.DataFrame())
 
     def role_balance(self):
-        """polars: arm, role, win_rate: the ``role_win_rate`` metric (Mandate:
-        each faction's win rate over the games it was dealt in); empty for a
+        """polars: arm, role, win_rate: the ``role_win_rate`` metric (each
+        role's win rate over the games it was dealt in); empty for a
         game whose seats play no roles."""
         import polars as pl
         rows = [{"arm": arm, "role": role, "win_rate": rate}

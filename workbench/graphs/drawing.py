@@ -235,7 +235,22 @@ def _status_marks(status) -> dict[str, str]:
     return marks
 
 
-class PoolView:
+class TapSelect:
+    """What every live card-graph view shares: a click on a card of ``nodes``
+    (a ColumnDataSource whose rows follow ``names``) calls ``on_select(name)``
+    and clears bokeh's own selection (the view marks the selection itself)."""
+
+    names: list[str]
+    on_select = None
+
+    def _on_tap(self, attr, old, new):
+        if new and self.on_select is not None and new[0] < len(self.names):
+            name = self.names[new[0]]
+            self.nodes.selected.indices = []
+            self.on_select(name)
+
+
+class PoolView(TapSelect):
     """A grouped card graph as one bokeh figure built once and updated in place:
     edges only for the selected card (what it needs in green, what it unlocks in
     purple), the rest faded, the common legend. A click on a card calls
@@ -278,12 +293,6 @@ class PoolView:
         self.layout: GroupedLayout | None = None
         if on_select is not None:   # a Python callback only where a server runs it
             self.nodes.selected.on_change("indices", self._on_tap)
-
-    def _on_tap(self, attr, old, new):
-        if new and self.on_select is not None and new[0] < len(self.names):
-            name = self.names[new[0]]
-            self.nodes.selected.indices = []
-            self.on_select(name)
 
     def update(self, graph: nx.DiGraph, status=None, selected: str | None = None, *, by: str = "kind",
                show=None) -> None:

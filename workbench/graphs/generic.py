@@ -21,7 +21,7 @@ graph``, the Cards and Graph pages and the balance search work on the game:
   asked; the bottleneck is the resource asked most per card that gives it.
 
 What it cannot tell: how often a resource comes, the order of play, any rule
-text; a game that needs those writes its own graph module (docs/adding-a-game.md).
+text; a game that needs those writes its own graph module (docs/reference/game-contract.md).
 """
 
 from __future__ import annotations
@@ -171,7 +171,11 @@ class GenericGraph:
         top = max((p["asked_per_giver"] for p in pressure), default=0.0)
         for p in pressure:
             p["bottleneck"] = bool(top) and p["asked_per_giver"] == top
-        return {"card_status": status, "bottlenecks": pl.DataFrame(pressure)}
+        # a game with no resources (set collection) still gets the table's columns:
+        # the Cards page's edit report reads its first column and ``bottleneck``
+        return {"card_status": status, "bottlenecks": pl.DataFrame(pressure, schema={
+            "resource": pl.Utf8, "cards_needing": pl.Int64, "cards_giving": pl.Int64, "asked": pl.Float64,
+            "asked_per_giver": pl.Float64, "bottleneck": pl.Boolean})}
 
 
 def _dominates(a: dict, b: dict) -> bool:

@@ -26,6 +26,10 @@ def title(result: HuntResult, h) -> str:
         return f"{h.subject} wins more than its share"
     if h.kind == "taker-wins":
         return f"whoever takes {h.subject} wins far more often"
+    if h.kind == "taker-scores":
+        return f"whoever takes {h.subject} scores far more"
+    if h.kind == "ban-costs":
+        return f"a seat that never takes {h.subject} scores far less"
     if h.kind == "timeouts":
         return "games time out"
     arm = result.arm(h.arm)
@@ -71,6 +75,7 @@ def report(result: HuntResult, *, out=None, game_id: str, extra: dict | None = N
             "seed": played.seed, "variants": list(played.variants), "options": played.options,
             "budget": s.budget, "seconds_bound": s.seconds, "alpha": s.alpha,
             "max_confirmations": s.max_confirmations, "margins": s.margins,
+            "score_scale": played.score_scale,
             "games": played.games, "elapsed": round(result.elapsed, 2), "stopped": result.stopped,
             "arms": len(result.arms) - 1, "questions": len(result.hypotheses),
             "findings": findings,
@@ -81,7 +86,7 @@ def report(result: HuntResult, *, out=None, game_id: str, extra: dict | None = N
 
 
 def _involves(arm, h) -> dict:
-    if h.kind == "taker-wins":
+    if h.kind in ("taker-wins", "taker-scores", "ban-costs"):
         return {"card": h.subject}
     if h.kind in ("seat-advantage",):
         return {"seat": int(h.subject) + 1}

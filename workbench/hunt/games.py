@@ -32,6 +32,8 @@ class GameRow:
     timeout: bool
     roles: list[str | None]
     taker_edge: dict[str, float] = field(default_factory=dict)   # card -> takers' win edge
+    score: list[float] = field(default_factory=list)             # per seat: final score
+    taker_score: dict[str, float] = field(default_factory=dict)  # card -> takers' score edge
 
 
 class Played:
@@ -44,6 +46,21 @@ class Played:
         self.max_actions = max_actions
         self.rows: dict[str, dict[str, dict[int, GameRow]]] = {s: {} for s in STAGES}
         self.games = 0
+        # the spread of the seats' final scores in the first baseline games: the
+        # unit of the score questions, so one margin fits every game's scale
+        # (None: no spread to measure by, and no score question is asked)
+        self.score_scale: float | None = None
+
+    def fix_score_scale(self) -> float | None:
+        """Set :attr:`score_scale` from the screen baseline games played so far
+        (once: later values stay comparable with the first)."""
+        if self.score_scale is None:
+            # by game index: the same spread however the games came back from the workers
+            rows = self.rows["screen"].get(BASELINE, {})
+            xs = [v for i in sorted(rows) for v in rows[i].score]
+            sd = float(np.std(xs, ddof=1)) if len(xs) > 1 else 0.0
+            self.score_scale = sd if sd > 1e-9 else None
+        return self.score_scale
 
     def master_seed(self, stage: str) -> int:
         return derive_seed(self.seed, "hunt", stage)
@@ -89,32 +106,47 @@ class Played:
 def _rows(chunk, players: int) -> dict[int, GameRow]:
     """A finished chunk's games as :class:`GameRow` objects by index."""
     g, p, c = chunk.games, chunk.players, chunk.cards
-    out = {i: GameRow([0.0] * players, bool(t), [None] * players)
+    out = {i: GameRow([0.0] * players, bool(t), [None] * players, score=[0.0] * players)
            for i, t in zip(g["index"], g["timeout"])}
-    for i, seat, credit, role in zip(p["index"], p["seat"], p["win_credit"], p.get("role", [None] * len(p["index"]))):
+    none = [None] * len(p["index"])
+    for i, seat, credit, role, score in zip(p["index"], p["seat"], p["win_credit"], p.get("role", none),
+                                            p.get("score", none)):
         out[i].credit[seat] = float(credit)
         out[i].roles[seat] = role
+        out[i].score[seat] = float(score or 0.0)
     if c:
-        for i, card, edge in zip(c["index"], c["card"], c.get("taker_win_edge", [None] * len(c["index"]))):
-            if edge is not None and not (isinstance(edge, float) and math.isnan(edge)):
+        blank = [None] * len(c["index"])
+        for i, card, edge, score_edge in zip(c["index"], c["card"], c.get("taker_win_edge", blank),
+                                             c.get("taker_score_edge", blank)):
+            if _known(edge):
                 out[i].taker_edge[card] = float(edge)
+            if _known(score_edge):
+                out[i].taker_score[card] = float(score_edge)
     return out
+
+
+def _known(v) -> bool:
+    return v is not None and not (isinstance(v, float) and math.isnan(v))
 
 
 def values(played: Played, stage: str, kind: str, arm: str, subject: str) -> np.ndarray:
     """The per-game values of one question in one stage (see :mod:`.space`)."""
     base = played.rows[stage].get(BASELINE, {})
     n = played.players
-    if kind in ("beats-field", "stalls"):
+    scale = played.score_scale
+    if kind in ("beats-field", "stalls", "ban-costs"):
         rows = played.rows[stage].get(arm, {})
         out = []
         for i, row in rows.items():
             b = base.get(i)
             if b is None:
                 continue
+            seat = i % n
             if kind == "beats-field":
-                seat = i % n
                 out.append(row.credit[seat] - b.credit[seat])
+            elif kind == "ban-costs":
+                # what the same seat scored in the paired game where it could take the card
+                out.append((b.score[seat] - row.score[seat]) / scale if scale else 0.0)
             else:
                 out.append(float(row.timeout) - float(b.timeout))
         return np.asarray(out, dtype=float)
@@ -131,6 +163,10 @@ def values(played: Played, stage: str, kind: str, arm: str, subject: str) -> np.
         return np.asarray(out, dtype=float)
     if kind == "taker-wins":
         return np.asarray([r.taker_edge[subject] for r in rows if subject in r.taker_edge], dtype=float)
+    if kind == "taker-scores":
+        if not scale:
+            return np.asarray([], dtype=float)
+        return np.asarray([r.taker_score[subject] / scale for r in rows if subject in r.taker_score], dtype=float)
     if kind == "timeouts":
         return np.asarray([float(r.timeout) for r in rows], dtype=float)
     raise ValueError(f"unknown question kind {kind!r}")

@@ -47,6 +47,14 @@ SD_FLOOR = 0.3
 #: its upper bound reaches past its margin, in margins) and the weight of its prior
 UNSCREENED = 2.0
 PRIOR_WEIGHT = 10.0
+#: the weight of a card's takers' score edge (in score spreads) in its hint,
+#: beside their win edge
+SCORE_HINT = 0.2
+
+
+def _shrunk(v: list[float]) -> float:
+    """The mean of a card's per-game edges, shrunk toward 0 when few games took it."""
+    return sum(v) / len(v) * min(1.0, len(v) / 8) if v else 0.0
 
 
 @dataclass
@@ -117,24 +125,29 @@ def hunt(game, played: Played, settings: HuntSettings, *, backend: str = "pool",
     baseline = Arm(BASELINE, None, BASELINE)
     run = dict(backend=backend, workers=workers, scheduler=scheduler)
     played.play([(baseline, "screen", s.first_games)], **run)
-    # the cards the baseline took, ranked by how much their takers gained
+    # the cards the baseline took, ranked by how much their takers gained: their
+    # win edge, and (in score spreads, a fifth of the weight) their score edge,
+    # since a card far too strong shows in its takers' scores before their wins
+    scale = played.fix_score_scale()
     edges: dict[str, list[float]] = {}
+    score_edges: dict[str, list[float]] = {}
     for row in played.rows["screen"][BASELINE].values():
         for card, e in row.taker_edge.items():
             edges.setdefault(card, []).append(e)
-    taken = set()
-    for row in played.rows["screen"][BASELINE].values():
-        taken |= set(row.taker_edge)
+        for card, e in row.taker_score.items():
+            score_edges.setdefault(card, []).append(e / scale if scale else 0.0)
+    taken = sorted(set(edges) | set(score_edges))
     # a card's hint: its takers' mean edge, shrunk toward 0 when few games took it
     # (a card whose name holds ':' or ',' cannot be written inside a bot spec: no
     # force or ban arm for it; the baseline's questions about it still stand)
-    cards = [(c, sum(v) / len(v) * min(1.0, len(v) / 8)) for c, v in edges.items()
-             if ":" not in c and "," not in c]
+    cards = [(c, _shrunk(edges.get(c, [])) + SCORE_HINT * max(0.0, _shrunk(score_edges.get(c, []))))
+             for c in taken if ":" not in c and "," not in c]
     kinds = probe_kinds(game, played)
     stall = [k for k in kinds if k in {p.lower() for p in game.passing_kinds}]
     arms = arms_for(cards, kinds, stall_kinds=stall, card_limit=s.card_limit)
     roles = sorted({r for row in played.rows["screen"][BASELINE].values() for r in row.roles if r})
-    hyps = hypotheses_for(arms, played.players, roles, s.margins, sorted(edges))
+    hyps = hypotheses_for(arms, played.players, roles, s.margins, sorted(edges),
+                          score_cards=sorted(score_edges) if scale else None)
     by_arm = {a.key: a for a in arms}
     say(f"{len(arms) - 1} restricted arms ({len(cards)} cards taken, {len(kinds)} kinds of move), "
         f"{len(hyps)} questions; budget {s.budget} games, {s.seconds:.0f} s")

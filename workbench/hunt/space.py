@@ -11,8 +11,11 @@ the baseline (same seed, same shuffle).
 
 A hypothesis is one number per game whose mean, if its interval lies on the
 far side of zero and the estimate reaches the hypothesis' margin, is a
-finding: a restriction that beats the field, a card whose takers win far more
-often, a seat or role (faction) advantage, games that time out. The kinds,
+finding: a restriction that beats the field, a card whose takers win or score
+far more, a card a seat scores far less without, a seat or role (faction)
+advantage, games that time out. Score questions are in units of the spread
+of the seats' final scores in the first baseline games, so one margin fits
+every game's scale. The kinds,
 their per-game values and their default margins are all here; nothing names a
 game.
 """
@@ -32,6 +35,8 @@ MARGINS = {
     "seat-advantage": 0.08,   # a seat's win credit above the table's mean credit
     "role-advantage": 0.08,   # a role's (faction's) win credit above the table's mean credit
     "taker-wins": 0.30,       # takers' win share above the other seats' in games where the card was taken
+    "taker-scores": 1.0,      # takers' score above the other seats', in score spreads (the baseline's sd)
+    "ban-costs": 0.5,         # what never taking a card costs the seat's score, in score spreads
     "timeouts": 0.05,         # share of baseline games that time out
 }
 
@@ -41,6 +46,8 @@ KIND_WORDS = {
     "seat-advantage": "a seat advantage",
     "role-advantage": "a role advantage",
     "taker-wins": "a card whose takers win far more often",
+    "taker-scores": "a card whose takers score far more",
+    "ban-costs": "a card a seat scores far less without",
     "timeouts": "games that time out",
 }
 
@@ -99,7 +106,9 @@ def arms_for(cards: list[tuple[str, float]], kinds: list[str], *, stall_kinds=()
         ranked = ranked[:card_limit]
     for name, hint in ranked:
         arms.append(Arm(f"force:{name}", f"force:{name}", "card", name, prior=hint))
-        arms.append(Arm(f"ban:{name}", f"ban:{name}", "card", name, prior=-hint))
+        # a ban is worth a look both for a trap card (takers lose) and for a card
+        # far too strong (what a seat loses without it): the hint's size, not its sign
+        arms.append(Arm(f"ban:{name}", f"ban:{name}", "card", name, prior=abs(hint)))
     for kind in kinds:
         arms.append(Arm(f"always:{kind}", f"always:{kind}", "action-kind", kind))
         arms.append(Arm(f"never:{kind}", f"never:{kind}", "action-kind", kind))
@@ -111,20 +120,28 @@ def arms_for(cards: list[tuple[str, float]], kinds: list[str], *, stall_kinds=()
 
 
 def hypotheses_for(arms: list[Arm], players: int, roles: list[str], margins: dict,
-                   cards: list[str]) -> list[Hypothesis]:
+                   cards: list[str], *, score_cards: list[str] | None = None) -> list[Hypothesis]:
     """The questions asked: of each restricted arm whether it beats the field
-    and whether it stalls, of the baseline each seat's and role's advantage,
-    each card's takers' edge and its timeouts."""
+    and whether it stalls, of each ban arm whether the seat scores far less
+    without the card, of the baseline each seat's and role's advantage, each
+    card's takers' win edge (and, of ``score_cards``, their score edge) and
+    the timeouts. ``score_cards`` None: the games' scores have no spread to
+    measure by, and no score question is asked."""
     out = []
     for arm in arms:
         if arm.restriction is None:
             continue
         if not arm.whole_table:
             out.append(Hypothesis("beats-field", arm.key, arm.key, margins["beats-field"]))
+            # a card far too strong is one the base bot takes anyway, so forcing it
+            # changes little: banning it shows what it is worth to its taker
+            if score_cards is not None and arm.restriction.startswith("ban:"):
+                out.append(Hypothesis("ban-costs", arm.key, arm.subject, margins["ban-costs"]))
         out.append(Hypothesis("stalls", arm.key, arm.key, margins["stalls"]))
     if players > 1:
         out += [Hypothesis("seat-advantage", BASELINE, str(s), margins["seat-advantage"]) for s in range(players)]
     out += [Hypothesis("role-advantage", BASELINE, r, margins["role-advantage"]) for r in roles]
     out += [Hypothesis("taker-wins", BASELINE, c, margins["taker-wins"]) for c in cards]
+    out += [Hypothesis("taker-scores", BASELINE, c, margins["taker-scores"]) for c in score_cards or ()]
     out.append(Hypothesis("timeouts", BASELINE, "all seats", margins["timeouts"]))
     return out

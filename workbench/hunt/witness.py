@@ -3,8 +3,11 @@ by move, with the decisive moves marked, saved as a game the Play page opens.
 
 A witness is chosen among the finding's own confirm games: for a restriction,
 a game the restricted seat won where the same seat in the paired baseline
-game (same seed) did not; for a seat or role, a game that seat won; for a
-card, a game its taker won; for timeouts, a game that timed out. It is played
+game (same seed) did not; for a ban that costs score, the game where the
+seat without the card fell furthest below its paired game; for a seat or
+role, a game that seat won; for a card, a game its taker won (or, for its
+takers' score, the game they outscored the others most); for timeouts, a game
+that timed out. It is played
 again here with the same bots and seed, and ``replays`` says whether that
 replay ended as the batch game did (it must: the same seed and actions give
 the same game). Marks name the moves that carry the finding: where the
@@ -76,6 +79,18 @@ def choose(result, h) -> tuple[str, int] | None:
             b = base.get(i)
             if b is not None and row.credit[i % n] > 0 and b.credit[i % n] == 0:
                 return "confirm", i
+    if h.kind == "ban-costs":
+        # the game where the seat without the card fell furthest below its paired game
+        losses = [(b.score[i % n] - row.score[i % n], i) for i, row in sorted(rows.get(h.arm, {}).items())
+                  if (b := base.get(i)) is not None and b.score and row.score]
+        gap, i = max(losses, key=lambda t: (t[0], -t[1]), default=(0.0, None))
+        if i is not None and gap > 0:
+            return "confirm", i
+    if h.kind == "taker-scores":
+        gains = [(row.taker_score[h.subject], i) for i, row in sorted(base.items()) if h.subject in row.taker_score]
+        gap, i = max(gains, key=lambda t: (t[0], -t[1]), default=(0.0, None))
+        if i is not None and gap > 0:
+            return "confirm", i
     if h.kind == "stalls":
         for i, row in sorted(rows.get(h.arm, {}).items()):
             b = base.get(i)
@@ -104,6 +119,7 @@ def witness(result, h, expected_row) -> dict | None:
     arm = result.arm(h.arm)
     game_ = replay(played, arm, stage, index)
     marks = []
+    pair_marks = []   # plies of the paired baseline game, kept beside its moves
     seat = game_["restricted_seat"]
     names = list(game_["config"].players)
     pair = None
@@ -122,10 +138,27 @@ def witness(result, h, expected_row) -> dict | None:
             hit = (subject in {c.lower() for c in m["cards"]}) if arm.kind == "card" else m["kind"] == subject
             if hit and arm.restriction.startswith(("force", "always")):
                 marks.append({"ply": m["ply"], "why": f"{names[m['seat']]} plays the restriction: {m['move']}"})
+        if h.kind == "ban-costs" and pair is not None:
+            mine, theirs = game_["scores"][names[seat]], pair["scores"][names[seat]]
+            for m in pair["moves"]:
+                if m["seat"] == seat and subject in {c.lower() for c in m["cards"]}:
+                    pair_marks.append({"ply": m["ply"], "why": f"in this paired baseline game {names[seat]} takes "
+                                                          f"{arm.subject} here; banned from it, "
+                                                          f"{names[seat]} ends on {mine:g} instead of {theirs:g}"})
+                    break
     elif h.kind == "taker-wins":
         for m in game_["moves"]:
             if h.subject.lower() in {c.lower() for c in m["cards"]} and names[m["seat"]] in game_["winners"]:
                 marks.append({"ply": m["ply"], "why": f"{names[m['seat']]} takes {h.subject} and goes on to win"})
+    elif h.kind == "taker-scores":
+        others = {}
+        for m in game_["moves"]:
+            if h.subject.lower() in {c.lower() for c in m["cards"]} and names[m["seat"]] not in others:
+                who = names[m["seat"]]
+                rest = [v for k, v in game_["scores"].items() if k != who]
+                others[who] = sum(rest) / len(rest) if rest else 0.0
+                marks.append({"ply": m["ply"], "why": f"{who} takes {h.subject} and ends on "
+                                                      f"{game_['scores'][who]:g} (the others' mean {others[who]:g})"})
     elif h.kind in ("seat-advantage", "role-advantage"):
         winner = next((s for s in range(len(names)) if names[s] in game_["winners"]), None)
         if winner is not None:
@@ -138,7 +171,8 @@ def witness(result, h, expected_row) -> dict | None:
     marks.sort(key=lambda m: m["ply"])
     row = expected_row(stage, h.arm, index)
     replays = (row is not None and bool(row.timeout) == (game_["ending"] == TIMEOUT)
-               and [c > 0 for c in row.credit] == [n in game_["winners"] for n in names])
+               and [c > 0 for c in row.credit] == [n in game_["winners"] for n in names]
+               and (not row.score or row.score == [float(game_["scores"][n]) for n in names]))
     doc = {"format": SAVE_FORMAT, "game": game_["game"].id, "config": game_["config"].to_dict(),
            "actions": [m["move"] for m in game_["moves"]], "cursor": marks[0]["ply"] if marks else 0,
            "seats": game_["bots"],
@@ -147,7 +181,9 @@ def witness(result, h, expected_row) -> dict | None:
                     "restricted_seat": names[seat] if h.arm != BASELINE else None, "replays": replays}}
     if pair is not None:
         doc["hunt"]["baseline"] = {"winners": pair["winners"], "ending": pair["ending"], "seats": pair["bots"],
-                                   "actions": [m["move"] for m in pair["moves"]]}
+                                   "actions": [m["move"] for m in pair["moves"]], "marks": pair_marks,
+                                   "scores": pair["scores"]}
+    doc["hunt"]["scores"] = game_["scores"]
     return doc
 
 

@@ -321,7 +321,7 @@ def changes(session, sheets: list[spreadsheet.Sheet]) -> ImportResult:
 def _inherited_provenance(session) -> dict[str, str]:
     """Kind -> the provenance its new cards take from their file: a kind whose
     blank card has no ``provenance`` of its own, in a file that marks all its
-    cards at once (Mandate's Headlines). The sheet shows that mark on every row;
+    cards at once (a file-wide ``provenance:``). The sheet shows that mark on every row;
     a new row repeating it sets nothing (the card models have no such field)."""
     blanks = getattr(session.game, "card_blanks", {}) or {}
     out: dict[str, str] = {}

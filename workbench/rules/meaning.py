@@ -132,15 +132,9 @@ def lexicon(lang: str) -> Lexicon | None:
 @functools.lru_cache(maxsize=65536)
 def _lemma(word: str, lang: str) -> str | None:
     """The word's longest hunspell stem (its most specific lemma), or None without a dictionary."""
-    from .review_checks.dictionary import dictionary
-    d = dictionary(lang)
-    if d is None:
-        return None
-    try:
-        stems = {f.stem.lower() for f in d.lookuper.good_forms(word)}
-    except Exception:   # noqa: BLE001 - a dictionary that cannot analyse a word says nothing about it
-        return None
-    return max(stems, key=len) if stems else None
+    from .review_checks.dictionary import stems
+    found = stems(lang, word)
+    return max(found, key=len) if found else None
 
 
 def word_is(token: str, lemma: str, lex: Lexicon) -> bool:

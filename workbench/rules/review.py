@@ -44,7 +44,7 @@ from . import catalog as cat_mod
 from .glossary import find_term, game_glossary, icon_counts
 from .review_checks import CATALOGUE_CHECKS, CLAUSE_CHECKS, Pair
 from .review_checks.catalogue import TermsSpellingCheck
-from .review_checks.dictionary import dictionary, dictionary_path, spelling_locale
+from .review_checks.dictionary import dictionary_path, lookup, save_cache, spelling_locale
 from .placeholders import (PLACEHOLDER_RE, Unresolved, context_for, find_placeholders, is_defined,
                            resolve_one, stray_placeholders)
 from .text import strip_icons, words
@@ -306,10 +306,6 @@ def check_length(src: str, tr: str, band=LENGTH_BAND):
 
 
 # --------------------------------------------------------------------------- spelling
-def _dictionary(lang: str):
-    return dictionary(lang)
-
-
 def spelling_available(lang: str) -> bool:
     """Is there a hunspell dictionary for ``lang`` (a language or a locale such as ``en-GB``)?"""
     return dictionary_path(lang) is not None
@@ -319,8 +315,7 @@ _MARKUP = re.compile(r"<!--.*?-->|\$\{[^}]*\}|https?://\S+|`[^`]*`", re.S)
 
 
 def unknown_words(text: str, lang: str, known: set[str]) -> list[str]:
-    d = _dictionary(lang)
-    if d is None:
+    if dictionary_path(lang) is None:
         return []
     out = []
     for w in words(strip_icons(_MARKUP.sub(" ", text))):
@@ -329,7 +324,7 @@ def unknown_words(text: str, lang: str, known: set[str]) -> list[str]:
         if any(ch.isupper() for ch in w[1:]):
             continue  # acronyms and CamelCase names
         parts = [p for p in re.split(r"[-'’]", w) if p]
-        if all(d.lookup(p) or d.lookup(p.lower()) for p in parts):
+        if all(lookup(lang, p) or lookup(lang, p.lower()) for p in parts):
             continue
         if w not in out:
             out.append(w)
@@ -485,6 +480,7 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
             continue
         if not was_used:
             rev.stale.append(dict(entry))
+    save_cache()   # the next review (another process) reads these answers instead of loading dictionaries
     return rev
 
 

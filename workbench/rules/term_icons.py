@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from .text import icon_key, icons, is_icon_char
+from .text import icon_end, icon_key, is_icon_char
 
 
 @dataclass(frozen=True)
@@ -41,9 +41,9 @@ def split_icon(text: str) -> tuple[str, str]:
     lead = ""
     rest = text
     while rest and is_icon_char(rest[0]):
-        first = icons(rest)[0]
-        lead += first
-        rest = rest[len(first):]
+        end = icon_end(rest, 0)
+        lead += rest[:end]
+        rest = rest[end:]
     return lead, rest.strip()
 
 
@@ -127,12 +127,12 @@ def icon_problems(game_id: str, text: str, lang: str = "en") -> list[str]:
             continue
         lead, j = "", i
         while j < n and is_icon_char(text[j]):
-            first = icons(text[j:])[0]
-            lead += first
-            j += len(first)
-        after = text[j + 1:] if text[j:j + 1] == " " else text[j:]
+            end = icon_end(text, j)   # the next icon only: reading the rest each time made this quadratic
+            lead += text[j:end]
+            j = end
+        at = j + 1 if text[j:j + 1] == " " else j
         # every term word the text starts with (Játékos and Játékosok): the icon must be one of theirs
-        hits = [w for w in words if after.startswith(w)]
+        hits = [w for w in words if text.startswith(w, at)]
         allowed = {ic for w in hits for ic in by_word[w]}
         if hits and not any(icon_key(lead).endswith(ic) for ic in allowed):
             out.append(f"{lead} {hits[0]} (the terms give {' or '.join(sorted(allowed))})")

@@ -41,17 +41,23 @@ def is_icon_char(ch: str) -> bool:
     return 0x1F1E6 <= ord(ch) <= 0x1F1FF or 0x1F3FB <= ord(ch) <= 0x1F3FF
 
 
+def icon_end(text: str, i: int) -> int:
+    """Where the icon starting at ``text[i]`` (an icon character) ends, its joined
+    parts included; only the characters of that icon are read."""
+    j, n = i + 1, len(text)
+    while j < n and (text[j] in _JOINERS or 0x1F3FB <= ord(text[j]) <= 0x1F3FF
+                     or (text[j - 1] == "\u200d" and is_icon_char(text[j]))):
+        j += 1
+    return j
+
+
 def icons(text: str) -> list[str]:
     """The icons of ``text`` in order, each with its joined parts (🛡️, 👨‍👩‍👧)."""
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
-        ch = text[i]
-        if is_icon_char(ch):
-            j = i + 1
-            while j < n and (text[j] in _JOINERS or 0x1F3FB <= ord(text[j]) <= 0x1F3FF
-                             or (text[j - 1] == "\u200d" and is_icon_char(text[j]))):
-                j += 1
+        if is_icon_char(text[i]):
+            j = icon_end(text, i)
             out.append(text[i:j])
             i = j
         else:

@@ -80,7 +80,7 @@ class SimResult:
         return pl.DataFrame({"metric": labels, "value": numbers}, schema={"metric": pl.Utf8, "value": pl.Float64})
 
     def role_summary(self) -> list[dict]:
-        """Per role (Mandate: faction) played: player-games, wins, win rate with
+        """Per role (e.g. a faction) played: player-games, wins, win rate with
         its 95 % interval and the fair rate (see :func:`workbench.sim.metrics.role_summary`);
         empty for a game without roles."""
         from .metrics import role_summary

@@ -15,15 +15,15 @@ game ``g`` (possibly empty; a game cut off at the action limit has none),
 by the formulas given here.
 
 Card statistics (how often and how early a card is taken, win rate when
-taken, and each game's own per-card figures such as an Initiative's
-contributors) are in :func:`card_summary`; the per-card pick rate is also a
+taken, and each game's own per-card figures such as how many players
+contributed to a card) are in :func:`card_summary`; the per-card pick rate is also a
 metric (:class:`CardUsage`, kept out of the default table because it has a row
 per card).
 
 The balancing questions (issue 15) read these same classes: who wins by seat
 (:class:`SeatWinRate`, the one definition the Sweeps page and the Balance view
-share) and by role where seats play asymmetric roles such as Mandate's
-factions (:class:`RoleWinRate`, :class:`RoleGap`), how often a tie-break
+share) and by role where seats play asymmetric roles (a faction, a character)
+(:class:`RoleWinRate`, :class:`RoleGap`), how often a tie-break
 decides (:class:`TieBreakShare`), how many players end at a score cap
 (:class:`CapSaturation`), which actions are chosen (:class:`ActionUsage`),
 and which cards are used (:class:`CardUsage`).
@@ -45,10 +45,10 @@ class MetricData:
     scores: np.ndarray | None = None
     #: card -> per-game times taken, shape (G,) (from the cards table)
     card_counts: dict[str, np.ndarray] = field(default_factory=dict)
-    #: the game's action kinds that are also card names (Mandate's Core Actions);
+    #: the game's action kinds that are also card names (actions chosen by playing a card);
     #: empty when the game does not name its action kinds
     action_kinds: tuple[str, ...] = ()
-    #: shape (G, S), the role (Mandate: faction) each seat played as an index
+    #: shape (G, S), the role (e.g. a faction) each seat played as an index
     #: into ``role_names`` (-1: none), from the players table's ``role``
     #: column; None when the game deals no roles. Whole numbers, so that the
     #: bootstrap's resamples compare them fast
@@ -159,7 +159,7 @@ class Metric:
 class Completion(Metric):
     """Completion: share of games that end with at least one winner.
 
-    ``completion = #{g : |W_g| > 0} / G``, range [0, 1]. For Meaning Made this
+    ``completion = #{g : |W_g| > 0} / G``, range [0, 1]. For a cooperative game this
     is the survival rate (a collapse has no winner)."""
 
     key, label, column = "completion", "Completion (games with a winner)", "completed"
@@ -168,7 +168,7 @@ class Completion(Metric):
 
 class NoWinner(Metric):
     """No-winner rate: share of games that end by the rules with nobody winning
-    (Meaning Made: collapse). ``#{g : ended, |W_g| = 0} / G``, range [0, 1].
+    (a cooperative game's collapse). ``#{g : ended, |W_g| = 0} / G``, range [0, 1].
     Completion + no-winner + timeout = 1."""
 
     key, label, column = "no_winner", "No winner (collapse)", "no_winner"
@@ -177,8 +177,8 @@ class NoWinner(Metric):
 
 class Timeout(Metric):
     """Timeout rate: share of games cut off before the rules ended them, at the
-    runner's action limit or by the game's own safety stop (Pax Transhumanity's
-    ``round_limit``: ending ``timeout``). ``#{g : timed out} / G``, range [0, 1].
+    runner's action limit or by the game's own safety stop (a
+    round limit ending ``timeout``). ``#{g : timed out} / G``, range [0, 1].
     A timed-out game has no winner."""
 
     key, label, column = "timeout", "Timeout (action limit)", "timeout"
@@ -186,8 +186,8 @@ class Timeout(Metric):
 
 
 class TrackLow(Metric):
-    """Lowest track: the lowest value the group's shared track reached (Meaning
-    Made: Meaning), read before every action and at the end
+    """Lowest track: the lowest value the group's shared track reached (a
+    cooperative game's common score), read before every action and at the end
     (``Game.group_track``). ``mean_g min_t track_g(t)``, range [collapse, top].
     The margin by which the table survives: survival may sit at its ceiling
     while this still moves. Not computed for a game without a shared track."""
@@ -207,8 +207,8 @@ class NearCollapse(Metric):
 
 class DangerRounds(Metric):
     """Rounds in danger: the number of rounds in which the shared track was at
-    or below the game's danger value (``Game.group_track_danger``; Meaning
-    Made: Meaning 2) at some reading, mean over games, range [0, inf)."""
+    or below the game's danger value (``Game.group_track_danger``, e.g. 2)
+    at some reading, mean over games, range [0, inf)."""
 
     key, label, range, column = ("track_danger_rounds", "Rounds spent in danger (mean)", (0, None),
                                  "track_danger_rounds")
@@ -465,7 +465,7 @@ def role_summary(d: MetricData) -> list[dict]:
 
 
 class RoleWinRate(Metric):
-    """Role win rate: how often a player of each role (Mandate 2038: faction)
+    """Role win rate: how often a player of each role (e.g. a faction)
     is among the winners.
 
     Over the player-games ``(g, s)`` in which role ``f`` was played (``n_f`` of
@@ -555,7 +555,7 @@ class CapSaturation(Metric):
     """Cap saturation: share of player-games that end at the score track's cap.
 
     ``sum_g at_cap_g / sum_g players_g`` where ``at_cap_g`` is the game's
-    ``players_at_cap`` column (Meaning Made: Legacy at its maximum), range
+    ``players_at_cap`` column (a score track at its maximum), range
     [0, 1]. Not computed for games that report no cap. A paired comparison
     (one player count, so every ``players_g`` is the same) resamples the
     per-game share ``at_cap_g / players_g`` (column ``cap_share``), whose mean
@@ -621,13 +621,11 @@ class ActionUsage(Metric):
     For the game's action kinds, ``u_k = sum_g times_g[k] / sum_g sum_k' times_g[k']``,
     range [0, 1]; returns ``{kind: u_k}`` (a kind never chosen is 0). The
     times come from the game's per-game counts where it declares them
-    (``Game.action_kind_counts``: the game's own ``game_stats`` counts, Pax
-    Transhumanity's main actions, Fundraise to Import, an early end of the
-    turn not counted; or the runner's tally through ``Game.action_kind``,
-    Meaning Made's six turn actions, a Touchpoint's answer and the Stability
-    Window's donations not counted), else from the cards table for
-    ``action_kinds`` that are card names (Mandate 2038: its Core Actions,
-    recorded once per selection). Not computed for games that name no action
+    (``Game.action_kind_counts``: the game's own ``game_stats`` counts; or the runner's tally through
+    ``Game.action_kind``, which says which actions are counted, e.g. a turn's
+    main actions and not the answers asked in between), else from the cards
+    table for ``action_kinds`` that are card names (actions chosen by playing
+    a card, recorded once per selection). Not computed for games that name no action
     kinds."""
 
     key, label, per = "action_usage", "Action usage", "kind"
@@ -762,7 +760,7 @@ def card_summary(result):
       taken (round, and share of the game's actions elapsed);
     * ``win_rate_when_taken``: mean share of its takers who won the game;
     * the mean of every other numeric per-card column a game reports through
-      ``Game.card_stats`` (e.g. Meaning Made's Initiative contributors).
+      ``Game.card_stats`` (e.g. how many players contributed to a card).
     """
     import polars as pl
 
@@ -1015,9 +1013,8 @@ def card_label(key: str) -> str:
 
 # -- a number the game reports per game ------------------------------------------
 #: ``stat:COLUMN`` is the mean over games of a column the game writes through
-#: ``Game.game_stats`` (Mandate 2038's ``facilities_built``, Meaning Made's
-#: ``initiatives_completed``...); its meaning is the game's, its goal and
-#: margin come from ``Game.metric_goals`` / ``Game.equivalence_margins``
+#: ``Game.game_stats`` (``cards_bought``, ``sets_laid``...); its meaning is the
+#: game's, its goal and margin come from ``Game.metric_goals`` / ``Game.equivalence_margins``
 STAT = "stat:"
 
 
@@ -1043,7 +1040,7 @@ def series_label(key: str) -> str:
     if is_card_key(key):
         return card_label(key)
     column = key[len(STAT):]
-    # a game's counters are often named n_THING (Pax's n_commercializations): the label says THING
+    # a game's counters are often named n_THING (n_sales): the label says THING
     column = column[2:] if column.startswith("n_") and len(column) > 2 else column
     return column.replace("_", " ") + " (mean per game)"
 

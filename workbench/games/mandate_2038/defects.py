@@ -2,8 +2,8 @@
 :mod:`workbench.hunt.planted`).
 
 * ``strong-card``: one Project produces 3-5 more of two yields and costs no
-  Runway (strong and free). Named by a ``force`` of it beating the field or
-  its takers winning far more often.
+  Runway (strong and free). Named by a ``force`` of it beating the field, its
+  takers winning or scoring far more, or a seat scoring far less without it.
 * ``seat-advantage``: one faction (factions are dealt from the seed, so it
   sits at every seat in turn) starts with 5-8 more Mandate and 3-5 more
   Runway. Named by that faction's advantage (a role advantage).
@@ -35,7 +35,8 @@ def planted_defects(session, rng, kind: str, count: int, players=None, pick_rate
                 produces[y] = produces.get(y, 0) + rng.randint(3, 5)
             text = "{" + ", ".join(f"{k}: {v}" for k, v in produces.items() if v) + "}"
             out.append(PlantedDefect(kind, [(card, "produces", text), (card, "runway", 0)], n,
-                                     [("beats-field", f"force:{card}"), ("taker-wins", card)],
+                                     [("beats-field", f"force:{card}"), ("taker-wins", card),
+                                      ("taker-scores", card), ("ban-costs", card)],
                                      note=f"{card} produces {text}, costs no Runway"))
         elif kind == "seat-advantage":
             factions = sorted(table.filter(table["kind"] == "faction")["name"].to_list())

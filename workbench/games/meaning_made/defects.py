@@ -3,8 +3,9 @@
 
 * ``strong-card``: a Pattern that baseline games take (a fifth of games or
   more) gets a Pattern Bonus far beyond any printed one: 8-12 Legacy and 2-4
-  of two tokens. Named by a ``force`` of the card beating the field or by its
-  takers winning far more often.
+  of two tokens. Named by a ``force`` of the card beating the field, by its
+  takers winning or scoring far more, or by a seat scoring far less without
+  it (its ``ban``).
 * ``seat-advantage``: every Initiative's first contributor is paid 12-20
   Legacy (``order_rewards[0]``, printed 5): the turn order decides who
   contributes first, so some seat gains (measured before planting, reward 15:
@@ -38,7 +39,8 @@ def planted_defects(session, rng, kind: str, count: int, players=None, pick_rate
                 bonus[token] = rng.randint(2, 4)
             text = " ".join(f"{k}{v:+d}" for k, v in bonus.items())
             out.append(PlantedDefect(kind, [(card, "bonus", text)], n,
-                                     [("beats-field", f"force:{card}"), ("taker-wins", card)],
+                                     [("beats-field", f"force:{card}"), ("taker-wins", card),
+                                      ("taker-scores", card), ("ban-costs", card)],
                                      note=f"{card} bonus -> {text}"))
         elif kind == "seat-advantage":
             reward = rng.randint(12, 20)

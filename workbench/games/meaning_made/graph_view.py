@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from workbench.graphs.drawing import OUTLINES, ROLES, add_legend, patch_source
+from workbench.graphs.drawing import OUTLINES, ROLES, TapSelect, add_legend, patch_source
 
 LAYER_COLOURS = {
     1: "#8dd3c7", 2: "#bebada", 3: "#fb8072", 4: "#80b1d3", 5: "#fdb462",
@@ -142,7 +142,7 @@ def link_nodes(graph, node: str) -> tuple[set[str], set[str], list[tuple[str, st
     return needs, unlocks, edges
 
 
-class DependencyView:
+class DependencyView(TapSelect):
     """The dependency graph as one bokeh figure built once and updated in
     place: an edit or a new selection changes its data sources, never the
     figure. Edges are drawn only for the selected card (what it needs, in
@@ -183,12 +183,6 @@ class DependencyView:
         add_legend(fig)
         self.figure = fig
         self.nodes.selected.on_change("indices", self._on_tap)
-
-    def _on_tap(self, attr, old, new):
-        if new and self.on_select is not None and new[0] < len(self.names):
-            name = self.names[new[0]]
-            self.nodes.selected.indices = []
-            self.on_select(name)
 
     def update(self, graph, analyses, selected: str | None = None) -> None:
         """Show ``graph`` with ``selected`` (a card name) and its links."""

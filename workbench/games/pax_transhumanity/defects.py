@@ -2,8 +2,8 @@
 :mod:`workbench.hunt.planted`).
 
 * ``strong-card``: one plain Idea (no type, not a game end) gains 3-4 more
-  ``solve any`` effects. Named by a ``force`` of it beating the field or its
-  takers winning far more often.
+  ``solve any`` effects. Named by a ``force`` of it beating the field, its
+  takers winning or scoring far more, or a seat scoring far less without it.
 * ``stall``: the rule option ``round_limit`` (our safety stop) set to 4-7
   rounds: games are cut off before any End. Named by timeouts.
 * No ``seat-advantage`` yet: every seat starts alike and no value of the pool
@@ -36,7 +36,8 @@ def planted_defects(session, rng, kind: str, count: int, players=None, pick_rate
             old = list(session.value_of(card, "effects") or [])
             new = old + ["solve any"] * rng.randint(3, 4)
             out.append(PlantedDefect(kind, [(card, "effects", "; ".join(new))], n,
-                                     [("beats-field", f"force:{card}"), ("taker-wins", card)],
+                                     [("beats-field", f"force:{card}"), ("taker-wins", card),
+                                      ("taker-scores", card), ("ban-costs", card)],
                                      note=f"{card} effects -> {'; '.join(new)}"))
         elif kind == "stall":
             limit = rng.randint(4, 7)

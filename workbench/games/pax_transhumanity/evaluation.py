@@ -18,8 +18,9 @@ from . import scoring
 from .commercialize import WAYS, cost as commercialize_cost, feasible
 from .data import SPHERES
 from .finance import can_pay, plan_payment
+from .hire import hire_cost
 from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
-from .syndicate import agents_needed
+from .syndicate import agents_needed, market_price
 from .labour import action_cost, is_subsidized_labour, labour_keys, labour_places
 from .research import lowest_card
 from .flow import apply_action as flow_apply_action
@@ -197,9 +198,17 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
         facts = PositionFacts(state, seat)
     elif not labour:
         facts = _LabourOf(facts, state)
-    fin = state.fin[seat]
+    return _values(state, seat, static, facts, state.fin[seat], state.patents[seat], None,
+                   state.stats.get("imports", 0))
+
+
+def _values(state: PaxState, seat: int, static: dict, facts: PositionFacts, fin: list, held: dict,
+            joined: str | None, imports: int) -> list:
+    """:func:`feature_values` with the player's finance track ``fin`` and
+    Patents ``held`` given, and with the Market idea ``joined`` (None: none)
+    counted as syndicated by the player although ``state.synd`` does not say so
+    yet: how a Syndicate is rated without applying it (:func:`syndicate_value`)."""
     track = 2 * fin[0] + fin[1]                         # finance.track_money
-    held = state.patents[seat]
     value_of = facts.value_of
     liquid = track + sum((value_of[c] + 1) * n for c, n in held.items())
     market, synd = state.market, state.synd
@@ -216,7 +225,7 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
             if lowest is None:
                 lowest = idea
             owners = synd.get(idea)
-            if owners and seat in owners:
+            if (owners and seat in owners) or idea == joined:
                 if own is None:
                     own = []
                 own.append(idea)
@@ -240,7 +249,8 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
         static["solved"],                                               # solved
         sum(held.values()),                                             # patents
         sum(value_of[c] * n for c, n in held.items()),                  # patent_value
-        min(3, sum(1 for owners in synd.values() if seat in owners)),   # syndications
+        min(3, sum(1 for owners in synd.values() if seat in owners)
+            + (0 if joined is None else 1)),                            # syndications
         feasible_count,                                                 # feasible
         best_progress,                                                  # progress
         static["commercialized"],                                       # commercialized
@@ -250,7 +260,7 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
         1 if track < 3 else 0,                                          # broke
         sum(fin),                                                       # agents
         fin[2],                                                         # debt
-        state.stats.get("imports", 0),                                  # imports
+        imports,                                                        # imports
         static["clock"],                                                # clock
         static["future_shock"],                                         # future_shock
         static["think_tank"],                                           # think_tank
@@ -357,9 +367,14 @@ def rounds_elapsed(state: PaxState, by_turn: bool = True) -> float:
     move that did not end the game one round's ``stall`` more (and shrank its
     holdings by one round more) than the other seats' did, which made the last
     seat end games sooner and win them more often (issue 15)."""
+    return _elapsed(state.round, state.turn, state.num_players, by_turn)
+
+
+def _elapsed(round_: int, turn: int, players: int, by_turn: bool) -> float:
+    """:func:`rounds_elapsed` of a position in round ``round_`` with ``turn`` to move."""
     if not by_turn:
-        return state.round
-    return state.round + state.turn / state.num_players
+        return round_
+    return round_ + turn / players
 
 
 def _resolving(state: PaxState) -> bool:
@@ -665,6 +680,226 @@ class LookaheadKeys:
         return "hire", from_unemployed, action.sell, free, gain
 
 
+def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dict, facts: PositionFacts,
+                    w: Mapping, coef: "_Coefficients"):
+    """:func:`evaluate` of the position a legal Syndicate ``action`` of ``seat``
+    leads to, worked out from the position it is taken in without copying or
+    applying anything, or None where this does not apply (the caller then
+    looks ahead as usual). Most of a Pax greedy game's look-aheads were
+    Syndicates, each a copy, the rules' checks and payment, and a whole
+    evaluation (callgrind, issue 47).
+
+    A Syndicate changes what the evaluation reads only through the player's
+    finance track (the payment as ``syndicate.apply`` plans it, then one agent
+    installed per Syndication and Heat square covered, as ``place_agents``
+    does), the Patents sold, the idea now held, and the clock: the turn moves
+    on when the action was the player's last one, unless a Surge Arrow opens a
+    question (the test of ``syndicate.surge_targets``). The features the action
+    cannot change come from ``static`` and ``facts`` (of the position looked
+    ahead from, as :func:`action_values` passes them). ``where``: idea ->
+    (sphere, slot) of the Market. Not worked out here (None): a payment
+    choice or a question being resolved, and the card-value term. ``tests/test_pax_bots.py`` and
+    ``tests/test_greedy_fast_path.py`` compare the values with plain
+    look-ahead, float for float."""
+    if w["card_value"] or state.sell_choice or state.decision is not None:
+        return None
+    idea, black = action.args
+    sphere, slot = where[idea]
+    cost = market_price(slot, bool(state.synd.get(idea, ())), syndication_is_free(state))
+    plan = plan_payment(state, seat, cost, sell=action.sell)
+    if plan is None:
+        return None                 # not legal: the rules refuse it
+    fin, held = _paid(state, seat, plan)
+    # syndicate.place_agents: the Syndication, then each Heat square it covers
+    installs = 1
+    owners = state.heat[idea]
+    card = state.idea(idea)
+    for i, colour in enumerate(card.heat):
+        if owners[i] is None and (colour == "white" or black):
+            installs += 1
+    for _ in range(installs):
+        _install(fin)
+    if _surge_opens(state, seat, card, sphere, slot, fin[0] + fin[1] + fin[2]):
+        elapsed = rounds_elapsed(state, w["turn_clock"] != 0)      # the action goes on
+    else:
+        elapsed = _elapsed_after(state, seat, fin, held, facts, w, state.actions_left - 1)
+    f = _values(state, seat, static, facts, fin, held, idea, state.stats.get("imports", 0))
+    return _unfinished(f, elapsed, w, coef)
+
+
+def import_value(state: PaxState, seat: int, action, where: dict, static: dict, facts: PositionFacts,
+                 w: Mapping, coef: "_Coefficients"):
+    """:func:`evaluate` of the position a legal Import ``action`` of ``seat``
+    leads to, as :func:`syndicate_value` works it out (None where that
+    answers None): an Import moves one card and counts one Import more
+    (``import_idea.apply``), so the card is moved in this very position's
+    Market, the features read, and the card put back; then the turn moves on
+    as after any action."""
+    if w["card_value"] or state.sell_choice or state.decision is not None:
+        return None
+    idea, to, slot = action.args
+    src, at = where[idea]
+    market = state.market
+    source, col = market[src], market[to]
+    if col[slot] is not None:
+        return None                 # not legal: the rules refuse it
+    fin, held = state.fin[seat], state.patents[seat]
+    source[at] = None
+    col[slot] = idea
+    try:
+        f = _values(state, seat, static, facts, fin, held, None, state.stats.get("imports", 0) + 1)
+    finally:
+        col[slot] = None            # put back (the slot was empty)
+        source[at] = idea
+    return _unfinished(f, _elapsed_after(state, seat, fin, held, facts, w, state.actions_left - 1), w, coef)
+
+
+def hire_value(state: PaxState, seat: int, action, static: dict, facts: PositionFacts, w: Mapping,
+               coef: "_Coefficients"):
+    """:func:`evaluate` of the position a legal Hire ``action`` of ``seat``
+    leads to, as :func:`syndicate_value` works it out (None where that answers
+    None). A Hire pays (``hire.apply``), takes its Employee from the track or
+    from the sphere's unemployed, and staffs the place: the staff and the
+    unemployed are changed in this very position while the features are read
+    (the labour facts worked out again, as after any Hire), and put back; the
+    action is used unless the place is an own Company."""
+    if w["card_value"] or state.sell_choice or state.decision is not None:
+        return None
+    key, from_unemployed = action.args
+    plan = plan_payment(state, seat, hire_cost(state), sell=action.sell)
+    if plan is None:
+        return None                 # not legal: the rules refuse it
+    fin, held = _paid(state, seat, plan)
+    if not from_unemployed:
+        _install(fin)
+    sphere = state.content.places[key].sphere
+    staff, unemployed = state.staff, state.unemployed
+    had = key in staff
+    before = staff.get(key)
+    idle = unemployed[sphere]
+    if from_unemployed:
+        row = list(idle)
+        row[seat] -= 1
+        unemployed[sphere] = tuple(row)
+    staff[key] = (before or ()) + (seat,)         # labour.add_staff
+    try:
+        f = _values(state, seat, static, _LabourOf(facts, state), fin, held, None, state.stats.get("imports", 0))
+        left = state.actions_left - (0 if state.companies.get(key) == seat else 1)
+        elapsed = _elapsed_after(state, seat, fin, held, facts, w, left)
+    finally:
+        if had:
+            staff[key] = before
+        else:
+            del staff[key]
+        unemployed[sphere] = idle
+    return _unfinished(f, elapsed, w, coef)
+
+
+def _paid(state: PaxState, seat: int, plan: tuple) -> tuple:
+    """``(fin, held)``: copies of ``seat``'s finance track and Patents once the
+    payment ``plan`` (:func:`.finance.plan_payment`) is paid as
+    :func:`.finance.pay` pays it: a sold Patent's agent goes to Wealth, then
+    each $1 moves the topmost agent one box down."""
+    fin = list(state.fin[seat])
+    held = dict(state.patents[seat])
+    sales, moves = plan
+    for colour in sales:
+        held[colour] -= 1
+        fin[1] += 1
+    for _ in range(moves):
+        if fin[0]:
+            fin[0] -= 1
+            fin[1] += 1
+        else:
+            fin[1] -= 1
+            fin[2] += 1
+    return fin, held
+
+
+def _install(fin: list) -> None:
+    """:func:`.finance.install` on a copy of a finance track: the topmost agent leaves."""
+    fin[0 if fin[0] else (1 if fin[1] else 2)] -= 1
+
+
+def _elapsed_after(state: PaxState, seat: int, fin: list, held: dict, facts: PositionFacts, w: Mapping,
+                   left: int) -> float:
+    """:func:`rounds_elapsed` once an action of ``seat`` is over that left its
+    finance track ``fin``, its Patents ``held`` and ``left`` actions
+    (``flow.action_done``): the turn goes on while actions are left or a free
+    Hire into an own Company is legal (read on ``state`` as it stands), else it
+    moves on (``flow.next_turn``)."""
+    round_, turn = state.round, state.turn
+    if left <= 0 and (seat not in state.companies.values()
+                      or not _free_hire_after(state, seat, fin, held, facts.value_of)):
+        turn = (turn + 1) % state.num_players
+        if turn == 0:
+            round_ += 1
+    return _elapsed(round_, turn, state.num_players, w["turn_clock"] != 0)
+
+
+def _unfinished(f: list, elapsed: float, w: Mapping, coef: "_Coefficients") -> float:
+    """:func:`evaluate`'s value of an unfinished position with features ``f``
+    (the round limit's safety stop, ``timeout``, is valued as one)."""
+    keep = max(0.0, 1.0 - elapsed / w["spend_by"]) if w["spend_by"] > 0 else 1.0
+    return coef.weigh(f, keep) - w["stall"] * elapsed
+
+
+def _free_hire_after(state: PaxState, seat: int, fin: list, held: dict, value_of: dict) -> bool:
+    """Is a Hire into one of ``seat``'s own Companies legal once the player's
+    finance track is ``fin`` and its Patents ``held`` (``hire.legal`` with
+    ``free_only``)? ``value_of``: a Patent's sale value per colour
+    (:class:`PositionFacts`)."""
+    cost = hire_cost(state)
+    money = 2 * fin[0] + fin[1]
+    sold = 0
+    if cost > 0 and cost > money:
+        # finance.plan_payment's default: the most valuable Patents sold first,
+        # each sold one's agent paying $1 more, until the cost is met
+        values = sorted([value_of[c] for c, n in held.items() for _ in range(n)], reverse=True)
+        raised = 0
+        paid = False
+        for value in values:
+            sold += 1
+            raised += value
+            if raised + money + sold >= cost:
+                paid = True
+                break
+        if not paid:
+            return False            # it cannot be paid
+    from_track = fin[0] + fin[1] + fin[2] + sold >= 1     # finance.agents_after_payment
+    companies, staff, unemployed = state.companies, state.staff, state.unemployed
+    for key, kind, sphere in state.content.place_rows:
+        if companies.get(key) != seat:
+            continue
+        here = staff.get(key)                       # labour.can_hire_at, as hire.legal inlines it
+        if kind == "utility":
+            if here and seat in here:
+                continue
+        elif here or (kind == "company" and key not in companies):
+            continue
+        if from_track or unemployed[sphere][seat]:
+            return True
+    return False
+
+
+def _surge_opens(state: PaxState, seat: int, card, sphere: str, slot: int, agents: int) -> bool:
+    """Does syndicating ``card`` (at ``slot`` of ``sphere``) leave a Surge
+    question open, with ``agents`` left on the player's track
+    (``syndicate.offer_surge``)?"""
+    colours = surge_colours(state, card)
+    if not colours:
+        return False
+    col = state.market[sphere]
+    top = len(col) if state.options.get("surge_reach", "any") == "any" else min(slot + 2, len(col))
+    for j in range(slot + 1, top):
+        target = col[j]
+        if target is None or seat in state.synd.get(target, ()):
+            continue
+        if set(colours) & set(state.idea(target).disciplines) and agents >= agents_needed(state, target, False):
+            return True
+    return False
+
+
 def action_values(state: PaxState, seat: int, actions: list, weights=None) -> list:
     """What the greedy bot compares (:func:`evaluate` after each action), with
     three savings that leave every value exactly as plain look-ahead gives it
@@ -681,7 +916,12 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
       (:data:`STATIC`) and the Splay, Regime and Think Tanks alone (Syndicate
       and Import the labour too): those features and facts
       (:class:`PositionFacts`) are worked out once, on the position looked
-      ahead from."""
+      ahead from.
+    - Syndicate, Hire and Import are rated from the position itself, with no
+      copy and without the rules' checks (:func:`syndicate_value`,
+      :func:`import_value`, :func:`hire_value`): they were most of a greedy
+      game's look-aheads (callgrind, issue 47). The other kinds, and these
+      where those answer None, are copied and applied."""
     out: list = []
     if not actions:
         return out
@@ -695,9 +935,25 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
     # Imports by (from sphere, to sphere, the idea if the player syndicated
     # it): without a Tipping Point to watch, equal here means equal keys
     by_route: dict = {}
+    w: Mapping = DEFAULT_WEIGHTS
+    if weights:
+        merged = dict(DEFAULT_WEIGHTS)
+        merged.update(weights)      # as evaluate() merges them
+        w = merged
+    coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _Coefficients(w)
     for action in actions:
         kind = action.kind
         route = None
+        if kind == "syndicate":
+            # rated from the position itself (syndicate_value), no copy; their
+            # keys rarely meet (each slot has its own price)
+            if static is None or facts is None:
+                static = static_features(state, seat)
+                facts = PositionFacts(state, seat)
+            direct = syndicate_value(state, seat, action, where, static, facts, w, coef)
+            if direct is not None:
+                out.append(direct)
+                continue
         if routes and kind == "import":
             idea = action.args[0]
             route = (where[idea][0], action.args[1], idea if idea in held else None)
@@ -713,14 +969,24 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
                     by_route[route] = value
                 out.append(value)
                 continue
-        nxt = state.clone_for(kind)
-        apply(nxt, action)
+        direct = None
         if kind in STATIC_KINDS:
             if static is None or facts is None:
                 static = static_features(state, seat)
                 facts = PositionFacts(state, seat)
+            if kind == "import":
+                direct = import_value(state, seat, action, where, static, facts, w, coef)
+            elif kind == "hire":
+                direct = hire_value(state, seat, action, static, facts, w, coef)
+        if direct is not None:
+            value = direct
+        elif kind in STATIC_KINDS:
+            nxt = state.clone_for(kind)
+            apply(nxt, action)
             value = evaluate(nxt, seat, weights, static, facts, kind != "hire")
         else:
+            nxt = state.clone_for(kind)
+            apply(nxt, action)
             value = evaluate(nxt, seat, weights)
         if key is not None:
             seen[key] = value

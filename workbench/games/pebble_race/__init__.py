@@ -1,5 +1,5 @@
 """Pebble Race: the toy game, and the template a fourth game copies
-(docs/adding-a-game.md). Not in the registry: tests and examples load it as
+(docs/reference/game-contract.md). Not in the registry: tests and examples load it as
 ``workbench.games.pebble_race:GAME``."""
 
 from .game import GAME, PebbleRace

@@ -1,5 +1,5 @@
 """Pebble Race: a tiny card race used to exercise the playtesting machinery, and
-the template of a new game (docs/adding-a-game.md): this module ties the parts
+the template of a new game (docs/reference/game-contract.md): this module ties the parts
 (:mod:`.data`, :mod:`.state`, :mod:`.actions`, :mod:`.flow`, :mod:`.notation`,
 :mod:`.scenario`, :mod:`.evaluation`, :mod:`.checks`, :mod:`.drawing`) into the
 workbench's :class:`~workbench.core.game.Game` contract.

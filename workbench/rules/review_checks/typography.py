@@ -8,6 +8,7 @@ import re
 from .base import ClauseCheck, Pair
 
 _STRIP = re.compile(r"<!--.*?-->|\$\{[^}]*\}|`[^`]*`", re.S)
+_PLACEHOLDER = re.compile(r"\$\{[^}]*\}")
 _DOUBLED = re.compile(r"(?<![\w-])([^\W\d_]+)\s+\1(?![\w-])", re.I)
 _PAIRS = {"(": ")", "[": "]", "{": "}", "„": "”", "«": "»"}
 
@@ -18,9 +19,16 @@ class DoubledWordCheck(ClauseCheck):
     name = "doubled-word"
 
     def run(self, p: Pair):
-        src = {m.group(1).lower() for m in _DOUBLED.finditer(_STRIP.sub(" ", p.src))}
-        found = [m.group(0) for m in _DOUBLED.finditer(_STRIP.sub(" ", p.tr)) if m.group(1).lower() not in src]
+        src = {m.group(1).lower() for m in _DOUBLED.finditer(_words(p.src))}
+        found = [m.group(0) for m in _DOUBLED.finditer(_words(p.tr)) if m.group(1).lower() not in src]
         return [(f, f"{f!r} repeats a word; write it once") for f in found]
+
+
+def _words(text: str) -> str:
+    """``text`` without comments, code and placeholders; a placeholder leaves a
+    mark between its neighbours, since it stands for a word ("a ${term} a
+    pakliból" doubles nothing)."""
+    return _STRIP.sub(" ", _PLACEHOLDER.sub(" \u2060\u00a4 ", text))
 
 
 def bracket_problem(text: str) -> str:
