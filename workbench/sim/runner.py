@@ -355,12 +355,12 @@ def _take_edges(taken: dict) -> dict:
     Why beside the gain over the next rounds: a bot that sees a card made
     weaker passes it by where it can, so fewer games take it in the edited
     pool and the pools' takers are compared across different games, whose
-    scores after the take spread by the rest of the game (a Pattern planted
+    scores after the take spread by the rest of the game (a card planted
     weaker at 4 players, 120 greedy games: taken in 0.26 fewer games, its
-    takers' score over the others -3.3 [-7.6, 1.1]); what the take itself
-    gives has no such spread. It reads only what scores at once (a bonus of
-    points, a loss): what a card gives later (tokens spent on later loads, a
-    yield at each Production) stays with the other taker metrics."""
+    takers' score over the others -3.3 [-7.6, 1.1]; docs/verdicts.md); what
+    the take itself gives has no such spread. It reads only what scores at
+    once (a bonus of points, a loss): what a card gives later (resources spent
+    on later takes, a yield each round) stays with the other taker metrics."""
     out = {}
     for card, e in taken.items():
         if "after" not in e or len(e["scores"]) < 2:
