@@ -57,6 +57,18 @@ def test_operators_find_each_kind_and_skip_docstrings_and_defaults():
     assert snippet(SOURCE, lt) == ("if total < 0 and base > 0:", "if total <= 0 and base > 0:")
 
 
+def test_functions_named_compiled_only_are_not_mutated():
+    """A module's ``__compiled_only__`` functions (code the interpreted build never runs) get
+    no mutant, and the tuple itself is not a constant to mutate; the rest keep theirs, with
+    the same numbering as the module without the tuple's functions."""
+    source = SOURCE + '__compiled_only__ = ("record", "cost")\n'
+    found = mutants(source, "m")
+    assert {m.scope for m in found} == {"LIMIT", "Track.bump"}
+    for m in found:
+        compile(apply(source, m), "m.py", "exec")
+    assert [m.change for m in found] == [m.change for m in mutants(SOURCE, "m") if m.scope != "cost"]
+
+
 def test_planting_changes_every_reference_and_only_in_the_child(tmp_path, monkeypatch):
     from workbench.mutation.forks import fork_each
     from workbench.mutation.plant import plant

@@ -95,6 +95,12 @@ def test_leading_watch_adds_the_edited_cards():
     keys = leading_watch(game, ["Shell"])
     assert keys[:len(game.leading_metrics)] == list(game.leading_metrics)
     assert "card_times:Shell" in keys and "card_first_round:Shell" in keys
+    # a Pattern's Bonus can score at once, so what the take gave is watched; not where takes score later
+    assert "card_taker_take:Shell" in keys and game.take_scores
+    from types import SimpleNamespace
+    later = SimpleNamespace(leading_metrics=("score_spread",), take_scores=False)
+    assert leading_watch(later, ["X"])[0] == "score_spread"
+    assert not any(k.startswith("card_taker_take:") for k in leading_watch(later, ["X"]))
 
 
 def test_classify_planted_outcomes():
@@ -141,13 +147,14 @@ def test_what_the_taker_gains_is_read_against_the_other_seats_of_the_same_game()
 def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_later_less_before():
     """card_taker_soon per game: the first taker's score minus the other seats'
     mean, ``taker_horizon`` rounds after the take's round (at the end when the
-    game ends sooner), less the same just before the take; replayed here move
-    by move with the same seeds and bots. Without a horizon the cards table
-    has no such column (``simulate``'s tables are unchanged)."""
+    game ends sooner), less the same just before the take; card_taker_take the
+    same just after the action that took it; replayed here move by move with
+    the same seeds and bots. Without a horizon the cards table has no such
+    column (``simulate``'s tables are unchanged)."""
     from workbench.core.play import bot_rngs
     from workbench.sim.runner import game_config, resolve_game
     plain = simulate(SimSpec("meaning-made", games=2, players=3, bots="random", seed=5, trace=False), workers=0)
-    assert "taker_soon_edge" not in plain.cards.columns
+    assert "taker_soon_edge" not in plain.cards.columns and "taker_take_edge" not in plain.cards.columns
     spec = SimSpec("meaning-made", games=2, players=3, bots="random", seed=5, trace=False, taker_horizon=2)
     res = simulate(spec, workers=0)
     game = resolve_game(spec.game)
@@ -155,7 +162,8 @@ def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_lat
     def edge(scores, seat):
         return scores[seat] - np.mean([v for i, v in enumerate(scores) if i != seat])
 
-    checked = 0
+    checked = moved = 0
+    after = {}
     for index in range(2):
         config = game_config(spec, index)
         names, rngs = list(config.players), bot_rngs(config)
@@ -167,10 +175,14 @@ def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_lat
                 looks.append((game.turn_count(state), scores))
             seat = state.current_player()
             action = state.sample_legal_action(rngs[seat])[0]
-            for card in game.action_cards(state, action):
-                first.setdefault(card, (game.turn_count(state), seat, scores))
+            new = [c for c in game.action_cards(state, action) if c not in first]
+            for card in new:
+                first[card] = (game.turn_count(state), seat, scores)
             state.apply_action(action)
             actions += 1
+            for card in new:
+                # what the take itself gave: the scores just after the action that took it
+                after[(index, card)] = [game.result(state).scores[m] for m in names]
         final = [game.result(state).scores[m] for m in names]
         rows = res.cards.filter((pl.col("index") == index) & (pl.col("times_taken") > 0))
         for r in rows.iter_rows(named=True):
@@ -178,9 +190,15 @@ def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_lat
             later = next((sc for t, sc in looks if t >= rnd + 2), final)
             assert r["first_seat"] == seat and r["first_round"] == rnd
             assert r["taker_soon_edge"] == pytest.approx(edge(later, seat) - edge(before, seat)), r["card"]
+            took = edge(after[(index, r["card"])], seat) - edge(before, seat)
+            assert r["taker_take_edge"] == pytest.approx(took), r["card"]
+            moved += took != 0
             checked += 1
     assert checked > 5
+    # some take scored at once (a Bonus with Legacy, the World Layer's Legacy): the reading is not all zeros
+    assert moved
     assert not np.isnan(series(res, f"card_taker_soon:{rows['card'][0]}")).all()
+    assert not np.isnan(series(res, f"card_taker_take:{rows['card'][0]}")).all()
 
 
 def test_a_renamed_card_is_the_same_card(capsys):
@@ -516,6 +534,7 @@ def test_the_taker_metrics_share_half_the_alpha_by_fixed_weights():
     assert sum(shares.values()) == pytest.approx(1.0)
     assert sum(shares[f"{m}:Shell"] for m in TAKER_METRICS) == pytest.approx(TAKER_SHARE)
     assert shares["card_taker_soon:Shell"] == pytest.approx(3 * shares["card_taker_score:Shell"])
+    assert shares["card_taker_take:Shell"] == pytest.approx(shares["card_taker_soon:Shell"])
     assert shares["score_mean"] == pytest.approx((1 - TAKER_SHARE) / 3)
     assert alpha_shares(["score_mean", "duration_rounds"]) == {"score_mean": 0.5, "duration_rounds": 0.5}
 

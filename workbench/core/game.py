@@ -303,6 +303,11 @@ class Game(abc.ABC):
     #: enough for what the card gives to be spent, short enough that the
     #: rest of the game has not yet added its spread (our draft: 2 rounds)
     taker_horizon: int = 2
+    #: whether taking a card can change a score at once (a card that pays
+    #: points when taken): then a comparison also reads what the take itself
+    #: gave its taker (``card_taker_take``); False where every take scores
+    #: only later (the reading would be 0 in every game, saying nothing)
+    take_scores: bool = False
 
     # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
     #: action kind -> the games-table column counting how often it was chosen

@@ -15,7 +15,9 @@ body (where the rules run) or in the value of a module-level ``NAME = ...`` cons
 - ``remove``: a statement that only acts (a call, an assignment to an attribute or an item,
   an augmented assignment) removed, a ``break``/``continue`` removed.
 
-Docstrings, annotations, strings, decorators and default values are never changed. Mutants
+Docstrings, annotations, strings, decorators and default values are never changed, nor the
+functions a module names in its ``__compiled_only__`` tuple: mutants are planted in the
+interpreted build, where code only the compiled build runs is never reached. Mutants
 are numbered in tree order, so ``(module, index)`` names one across runs of the same source;
 :func:`apply` rebuilds the tree with one of them planted.
 """
@@ -164,16 +166,28 @@ def _walk(tree: ast.Module):
             visit(child, scope, kind, stmt, classes, here_skip)
 
     yield_list: list = []
+    compiled_only = _compiled_only(tree)
     for top in tree.body:
+        if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) and top.name in compiled_only:
+            continue
         if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             visit(top, None, None, top, [], set())
         elif isinstance(top, ast.Assign) and len(top.targets) == 1 and isinstance(top.targets[0], ast.Name) \
-                and top.targets[0].id != "__all__" and _constant_value(top.value):
+                and top.targets[0].id not in ("__all__", "__compiled_only__") and _constant_value(top.value):
             visit(top.value, top.targets[0].id, "constant", top, [], set())
         elif isinstance(top, ast.AnnAssign) and isinstance(top.target, ast.Name) and top.value is not None \
                 and _constant_value(top.value):
             visit(top.value, top.target.id, "constant", top, [], set())
     return yield_list
+
+
+def _compiled_only(tree: ast.Module) -> set[str]:
+    """The names in the module's ``__compiled_only__ = ("name", ...)``, if it has one."""
+    for top in tree.body:
+        if isinstance(top, ast.Assign) and len(top.targets) == 1 and isinstance(top.targets[0], ast.Name) \
+                and top.targets[0].id == "__compiled_only__" and isinstance(top.value, (ast.Tuple, ast.List)):
+            return {e.value for e in top.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return set()
 
 
 def _constant_value(node: ast.AST) -> bool:

@@ -866,12 +866,20 @@ CARD_SERIES: dict[str, CardMetric] = {m.key: m for m in (
                "the first taker's score minus the other seats' mean score, ``Game.taker_horizon`` rounds "
                "after the round of the take (or at the end), less the same at the start of that round, "
                "range (-inf, inf)", margin=1.0),
+    # what the take itself gave its taker, read from each game's first take
+    # alone: what a card gives at once, before any later choice spreads the
+    # scores (a game offers it when its takes can score at once:
+    # Game.take_scores; written with card_taker_soon)
+    CardMetric("card_taker_take", "{card}'s taker's gain over the other seats from the take itself",
+               "the first taker's score minus the other seats' mean score just after the action that "
+               "took the card, less the same just before it, range (-inf, inf)", margin=1.0),
 )}
 
 #: card metric -> the cards table's column it reads (per game, NaN where absent)
 _CARD_COLUMNS = {"card_first_round": "first_round", "card_win_when_taken": "taker_win_share",
                  "card_taker_win": "taker_win_edge", "card_taker_score": "taker_score_edge",
-                 "card_taker_margin": "taker_margin", "card_taker_soon": "taker_soon_edge"}
+                 "card_taker_margin": "taker_margin", "card_taker_soon": "taker_soon_edge",
+                 "card_taker_take": "taker_take_edge"}
 
 
 def is_card_key(key: str) -> bool:

@@ -122,8 +122,11 @@ def games_to_decide(n: int, lo: float | None, hi: float | None, margin: float | 
 #: more, whether or not the bots take it differently)
 EDITED_CARD_METRICS = ("card_times", "card_use", "card_first_round", "card_taker_win", "card_taker_score",
                        "card_taker_margin", "card_taker_soon")
+#: what the take itself gave its taker: watched besides, for a game whose
+#: takes can score at once (``Game.take_scores``)
+TAKE_METRIC = "card_taker_take"
 #: the taker metrics, read for "the card is dead"
-TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin", "card_taker_soon")
+TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin", "card_taker_soon", TAKE_METRIC)
 
 
 def leading_watch(game, cards=()) -> list[str]:
@@ -131,8 +134,9 @@ def leading_watch(game, cards=()) -> list[str]:
     (``Game.leading_metrics``), then each edited card's metrics
     (:data:`EDITED_CARD_METRICS`), without repeats."""
     keys = list(getattr(game, "leading_metrics", None) or ("completion", "duration_rounds", "score_spread"))
+    heads = EDITED_CARD_METRICS + ((TAKE_METRIC,) if getattr(game, "take_scores", False) else ())
     for card in cards:
-        keys += [f"{m}:{card}" for m in EDITED_CARD_METRICS]
+        keys += [f"{m}:{card}" for m in heads]
     return list(dict.fromkeys(keys))
 
 
@@ -177,7 +181,10 @@ TAKER_SHARE = 0.5
 #: the weight of each taker metric within :data:`TAKER_SHARE`: the gain soon
 #: after the take, the least noisy reading of what a card gives (docs/verdicts.md,
 #: "Soon after the take"), weighs as much as the three final-score readings together
-TAKER_WEIGHTS = {"card_taker_soon": 3.0, "card_taker_win": 1.0, "card_taker_score": 1.0, "card_taker_margin": 1.0}
+TAKER_WEIGHTS = {"card_taker_soon": 3.0, "card_taker_win": 1.0, "card_taker_score": 1.0, "card_taker_margin": 1.0,
+                 # what the take itself gave: no later choice spreads it, so it is read as
+                 # the soon gain is (where a game watches it, Game.take_scores)
+                 TAKE_METRIC: 3.0}
 
 
 def alpha_shares(watch) -> dict[str, float]:

@@ -243,6 +243,10 @@ def check_clones_are_independent(game: Game, kit) -> list[str]:
         twin = state.clone()
         if snapshot(twin) != before:
             return ["a clone differs from its original"]
+        # a stream shared with the copy shows only when the copy draws
+        state.clone().rng.random()
+        if snapshot(state) != before:
+            return ["drawing from a clone's random stream moved the original's"]
         twin.apply_action(action)
         if snapshot(state) != before:
             return ["applying to a clone changed the original"]

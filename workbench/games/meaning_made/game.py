@@ -104,6 +104,9 @@ class MeaningMade(Game):
                     "rounds_to_spare": 1}
     group_track_collapse = 0
     group_track_danger = 2
+    # a Pattern's one-time Bonus may carry Legacy, which is score the moment
+    # it is gained (End Score = Vitals + Legacy): a load can score at once
+    take_scores = True
     # the share of choices by action kind (metrics.ActionUsage): each action of
     # a player's turn, counted by the runner through action_kind. A Touchpoint
     # counts when it is proposed; its answer and the Stability Window's donate

@@ -27,7 +27,7 @@ variations (which card, which token, by how much, at which player count).
   one or two of E, I and S in its one-time Pattern Bonus (the Shell case of
   docs/verdicts.md is one such edit): its takers end further ahead of the
   other seats of the same game (``card_taker_score``, ``card_taker_margin``, ``card_taker_soon``,
-  ``card_taker_win`` higher). Legacy is in every such bonus because the End
+  ``card_taker_win``, ``card_taker_take`` higher). Legacy is in every such bonus because the End
   Score is Vitals + Legacy: Legacy is score the moment it is gained, while
   tokens turn into score only through later loads, which a bonus of tokens
   alone does not make certain (held-out seed 6733: every stronger card the
@@ -40,7 +40,14 @@ variations (which card, which token, by how much, at which player count).
   (the median over baseline greedy games, :func:`legacy_at_take`): Legacy
   stops at 0 (``tracks.change_legacy``), so a loss taken while holding none
   costs nothing and the card is not weaker by the rules (seed 6733's
-  Homeostat, taken in round 2).
+  Homeostat, taken in round 2). The median leaves the loads below it: a bot
+  that sees the loss passes the card where it bites and keeps loading it
+  where it costs nothing (Metabolic Reserve ``legacy-3`` at 4 players, 60
+  greedy games: loads at 3 Legacy or more 9 -> 4, at 0 or 1 Legacy 8 -> 6),
+  so its remaining takers lose about a point at the take, not 3, and the
+  final-score readings compare few takers across different games; what the
+  take itself gave (``card_taker_take``) reads that point without the rest
+  of the game's spread (docs/verdicts.md, "The take itself").
   The stronger and weaker kinds go round the player counts that leave room
   under the Legacy cap (as ``larger-rewards``, :data:`CAP_ROOM`; greedy
   games: 3, 4, 5, 3, ...), so each such count is measured. Not at 2 players:
@@ -67,7 +74,8 @@ if TYPE_CHECKING:
 KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger-card", "weaker-card", RENAME,
          NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
+#: (the take itself too: a Bonus's Legacy is score at once, Game.take_scores)
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon", "card_taker_take")
 PLAYERS = (2, 3, 4, 5)
 #: the largest share of players ending at the Legacy cap (baseline games at that
 #: player count) at which a larger reward is planted (our draft: a quarter of the

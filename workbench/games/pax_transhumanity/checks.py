@@ -277,3 +277,48 @@ def future_shock_follows_the_side_put_down():
     if not splay_feasible(state, 0, (prev_band, right)):
         problems.append("the owner of the Future Shock agents cannot use their own pair")
     return problems
+
+
+class _Index:
+    """A stand-in stream whose one draw is a given index: it makes the fast sampling of
+    a turn's actions show which action each index of the listing gives."""
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+    def randbelow(self, k: int) -> int:
+        return self.i
+
+
+@check(f"{G}/turn/two-actions")
+def every_drawn_action_is_the_listed_one():
+    """A random player's draw of a main action (``sample_legal_action``, which counts the
+    Syndicates and Hires without listing them) gives, for every index, the action at that
+    index of the list of legal actions, in positions of seeded games of 1 to 4 players and
+    in a position where the player to move cannot pay for a Hire."""
+    from workbench.core.rng import Rng
+
+    from .game import GAME
+    problems = []
+    broke = _state({"players": 2, "players_state": {"Alex": {"capital": 0, "wealth": 0, "debt": 2}}})
+    legal = broke.legal_actions()
+    for i in range(len(legal)):
+        got, k = broke.sample_legal_action(_Index(i))
+        if got != legal[i] or k != len(legal):
+            problems.append(f"no money: index {i} drew {got} of {k}, the listing has {legal[i]} of {len(legal)}")
+            return problems
+    for players, seed in ((1, 5), (2, 7), (3, 11), (4, 13)):
+        state = GAME.new_initial_state(GAME.config(players, seed=seed, round_limit=6))
+        walk = Rng(seed)
+        for step in range(40):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            for i in range(len(legal)):
+                got, k = state.sample_legal_action(_Index(i))
+                if got != legal[i] or k != len(legal):
+                    problems.append(f"{players} players, seed {seed}, step {step}: index {i} drew {got}, "
+                                    f"the listing has {legal[i]}")
+                    return problems
+            state.apply_action(walk.choice(legal))
+    return problems

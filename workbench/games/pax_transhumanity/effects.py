@@ -191,11 +191,9 @@ def found_company(state: PaxState, seat: int, key: str) -> None:
 
 def resilience_targets(state: PaxState) -> list:
     """(kind, seat, idea) of every Heat and Future Shock agent it may remove."""
-    current = state.act.get("idea") if state.act else None
+    # the card being commercialized left the Market before its effects: no need to skip it there
     out = []
     for idea in state.market_ideas():
-        if idea == current:
-            continue
         for s in dict.fromkeys(o for o in state.heat.get(idea, ()) if o is not None):
             out.append(("heat", s, idea))
     for idea, _, owners in state.splay:
@@ -234,11 +232,9 @@ def disrupt(state: PaxState, idea: str) -> None:
 
 
 def damping_targets(state: PaxState) -> list:
-    current = state.act.get("idea") if state.act else None
+    # the card being commercialized left the Market before its effects: no need to skip it there
     out = []
     for idea in state.market_ideas():
-        if idea == current:
-            continue
         squares = state.idea(idea).heat
         if any(c == "black" and state.heat[idea][i] is None for i, c in enumerate(squares)):
             out.append(idea)

@@ -27,7 +27,7 @@ def cutting_edge(splay) -> list:
 
 def regime_for(bands) -> str:
     """The Regime a Cutting Edge (a list of band colours) sets."""
-    bands = list(bands)[-3:]
+    bands = list(bands)
     if len(bands) >= 2:
         for colour, regime in REGIME_BY_PAIR.items():
             if bands.count(colour) == 2:

@@ -153,10 +153,7 @@ class PaxState:
         rng are always copied."""
         if _COMPILED:
             # a native class has fixed fields and no attribute dict
-            new = PaxState(self.config, self.content, self.rng.copy())
-            _share_fields(self, new)
-            for key in containers:
-                _copy_field(self, new, key)
+            new = _copy_by_field(self, containers)
         else:
             # interpreted: copy the attribute dict in one go (C speed)
             new = PaxState.__new__(PaxState)
@@ -227,6 +224,18 @@ def _rebuild(data: dict) -> PaxState:
     return state
 
 
+def _copy_by_field(old: PaxState, containers) -> PaxState:
+    """The compiled build's copy (:meth:`PaxState._copy` before the decision and
+    the action being resolved): every field shared, then the named containers
+    copied one by one. ``tests/test_pax_properties.py`` runs it on the
+    interpreted build too and compares it with the attribute-dict copy."""
+    new = PaxState(old.config, old.content, old.rng.copy())
+    _share_fields(old, new)
+    for key in containers:
+        _copy_field(old, new, key)
+    return new
+
+
 def _share_fields(old: PaxState, new: PaxState) -> None:
     """Every field but the config, content and rng, shared (the compiled copy's
     first step; :meth:`PaxState._copy` then copies what it must)."""
@@ -273,6 +282,11 @@ def _probe() -> None:
 #: True when this module runs as the compiled build (:mod:`workbench.native`),
 #: whose functions are built-in functions rather than Python ones
 _COMPILED = type(_probe).__name__ != "function"
+
+#: the functions only the compiled build runs (the interpreted one copies through
+#: the attribute dict): the mutation score plants its mutants in the interpreted
+#: build, where no check can run these, so it leaves them out (docs/rules.md)
+__compiled_only__ = ("_copy_by_field", "_share_fields", "_copy_field")
 
 
 def _copy_rows(rows: list) -> list:
