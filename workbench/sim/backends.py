@@ -297,7 +297,9 @@ def _iter_dask(tasks: list[Task], scheduler: str, workers: int, client, timeout:
             yield t, chunk
         finished = True
     finally:
-        if futures and client is not None:
+        # a cluster of our own stopped early has its workers killed below: asking its
+        # scheduler to cancel first is a call with no time limit, for nothing
+        if futures and client is not None and (finished or cluster is None):
             try:
                 client.cancel(futures)
             except Exception:  # the cluster may already be gone; nothing left to cancel
