@@ -4,6 +4,7 @@ finish, bad outputs, worker counts and Dask failures are one line."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -127,11 +128,15 @@ def test_ctrl_c_on_a_subprocess_sweep_stops_it_with_one_line(tmp_path, where):
         pytest.importorskip("dask.distributed")
     out = tmp_path / "big.parquet"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    # its own process group, signalled as a whole, as a terminal's Ctrl-C is
-    proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "simulate", "meaning-made",
-                             "--games", "200000", *where, "--out", str(out)],
+    # its own process group, signalled as a whole, as a terminal's Ctrl-C is; Ctrl-C
+    # not ignored, as in a terminal (a process started in the background inherits an
+    # ignored SIGINT, and Python then never raises KeyboardInterrupt); -X faulthandler
+    # so that a hang can be asked for its stacks (SIGABRT) and reported
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "workbench.cli", "simulate",
+                             "meaning-made", "--games", "200000", *where, "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         # wait (functionally, not for a time) until some games are on disk
         deadline = time.monotonic() + 300
@@ -142,10 +147,17 @@ def test_ctrl_c_on_a_subprocess_sweep_stops_it_with_one_line(tmp_path, where):
         os.killpg(proc.pid, signal.SIGINT)
         # the limit only catches a hang: a loaded machine (load 8) takes far longer
         # than an idle one to stop a dask cluster
-        stdout, stderr = proc.communicate(timeout=300)
+        try:
+            stdout, stderr = proc.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)   # faulthandler writes every thread's stack
+            stdout, stderr = proc.communicate(timeout=60)
+            pytest.fail(f"simulate did not stop within 300 s of Ctrl-C; its stacks:\n{stderr[-5000:]}")
     finally:
         if proc.poll() is None:
             proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)   # its workers too: none left playing on
     assert proc.returncode == 130
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "interrupted: kept" in lines[0] and "Traceback" not in stderr

@@ -137,7 +137,8 @@ def values(played: Played, stage: str, kind: str, arm: str, subject: str) -> np.
     if kind in ("beats-field", "stalls", "ban-costs"):
         rows = played.rows[stage].get(arm, {})
         out = []
-        for i, row in rows.items():
+        for i in sorted(rows):   # by game index: sums in the same order however the games came back
+            row = rows[i]
             b = base.get(i)
             if b is None:
                 continue
@@ -150,7 +151,7 @@ def values(played: Played, stage: str, kind: str, arm: str, subject: str) -> np.
             else:
                 out.append(float(row.timeout) - float(b.timeout))
         return np.asarray(out, dtype=float)
-    rows = list(base.values())
+    rows = [base[i] for i in sorted(base)]   # by game index, as above
     if kind == "seat-advantage":
         s = int(subject)
         return np.asarray([r.credit[s] - sum(r.credit) / n for r in rows], dtype=float)

@@ -6,10 +6,14 @@ patent sale values, the endings and their scoring."""
 from __future__ import annotations
 
 from itertools import product
+from typing import TYPE_CHECKING
 
 from workbench.rules.checks import check
 
 from .data import SPHERES
+
+if TYPE_CHECKING:
+    from .state import PaxState
 
 G = "pax-transhumanity"
 
@@ -279,7 +283,7 @@ def future_shock_follows_the_side_put_down():
     return problems
 
 
-def _drawn_mismatch(state, legal, streams: int) -> str | None:
+def _drawn_mismatch(state: PaxState, legal: list, streams: int) -> str | None:
     """Draw a main action with ``streams`` seeded streams (``sample_legal_action``) and
     compare each with the action at the index a copy of the same stream draws from
     the listing; the first difference, or None. A copy of a real stream is used, not a
