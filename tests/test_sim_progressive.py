@@ -442,8 +442,10 @@ def test_one_preview_only_without_preview_every():
 
 def test_previews_wait_for_the_clock():
     spec = SimSpec(TOY, games=40, players=2, bots="greedy", seed=3)
+    # neither the first preview nor the ones between looks are due within the run (a
+    # loaded machine took over preview_every's 1 s from the look at 20 to the one at 40)
     updates = list(paired_playtest(spec, spec, watch=["completion"], workers=0, first_look=20, stop_early=False,
-                                   first_preview=3600.0))
+                                   first_preview=3600.0, preview_every=3600.0))
     assert [u.games for u in updates] == [20, 40] and not any(u.preview for u in updates)
 
 
