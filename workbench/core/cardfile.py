@@ -55,7 +55,7 @@ from typing import Any, Iterator
 
 from .data import MAX_FILE_BYTES, decode_text, dump_yaml, read_file_bytes, safe_load_text
 from .errors import DataError, WorkbenchError
-from .storage import os_error_message, refuse_inside_installed_package
+from .storage import os_error_message, refuse_inside_installed_package, user_cache
 
 LOCK_DIR = "save-locks"
 JOURNAL_NAME = ".workbench-save.journal"
@@ -467,8 +467,8 @@ def _lock_path(folder: Path) -> Path:
 
 
 def lock_dir() -> Path:
-    """``$WORKBENCH_LOCK_DIR``, else ``$XDG_CACHE_HOME/workbench/save-locks``
-    (``~/.cache/workbench/save-locks``), made private to the user (mode 0700).
+    """``$WORKBENCH_LOCK_DIR``, else ``save-locks`` in the user's workbench cache
+    (:func:`.storage.user_cache`: ``~/.cache/workbench/save-locks``), private to the user (mode 0700).
     Saves of the same folder by the same user exclude each other; two users
     saving one shared folder at once are not locked against each other (the
     compare-and-swap still refuses the second save's stale edit in almost every
@@ -477,8 +477,7 @@ def lock_dir() -> Path:
     if chosen:
         place = Path(chosen)
     else:
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        place = Path(cache) / "workbench" / LOCK_DIR
+        place = user_cache(LOCK_DIR)
     place.mkdir(parents=True, exist_ok=True, mode=0o700)
     return place
 

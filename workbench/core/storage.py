@@ -257,6 +257,16 @@ def copy_tree(source: str | Path, dest: str | Path, what: str = "", ignore=None)
     return real
 
 
+def user_cache(*parts: str) -> Path:
+    """A folder of the user's own cache for the workbench: ``$WORKBENCH_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/workbench`` (``~/.cache/workbench``), then ``parts``.
+    Only named here: the caller makes it when it writes there."""
+    chosen = os.environ.get("WORKBENCH_CACHE_DIR")
+    base = chosen or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                                  "workbench")
+    return Path(base, *parts)
+
+
 def connect_sqlite(path: str | Path, *, read_only: bool, timeout: float, what: str = "",
                    immutable: bool = False):
     """The one ``sqlite3.connect`` of the workbench: ``path`` checked like any

@@ -112,46 +112,40 @@ _CACHES: dict[str, dict] = {}
 def lookup(locale: str, word: str) -> bool | None:
     """The dictionary's ``lookup(word)`` (is it a correct word form?), from the
     cache when an earlier run asked; None when ``locale`` has no dictionary."""
-    path = dictionary_path(locale)
-    if path is None:
-        return None
-    cache = _word_cache(path)
-    found = cache["lookup"].get(word)
-    if found is None:
-        d = dictionary(locale)
-        if d is None:
-            return None
-        found = cache["lookup"][word] = bool(d.lookup(word))
-        cache["new"] += 1
-    return found
+    return _answer(locale, "lookup", word, lambda d: bool(d.lookup(word)))
 
 
 def stems(locale: str, word: str) -> list[str] | None:
     """The stems (lower case, sorted) hunspell analyses ``word`` into: [] when it
     cannot analyse it, None when ``locale`` has no dictionary."""
+    def analyse(d) -> list[str]:
+        try:
+            return sorted({f.stem.lower() for f in d.lookuper.good_forms(word)})
+        except Exception:   # noqa: BLE001 - a dictionary that cannot analyse a word says nothing about it
+            return []
+    return _answer(locale, "stems", word, analyse)
+
+
+def _answer(locale: str, table: str, word: str, ask):
+    """``word``'s entry in the cache's ``table``, asked of the dictionary (loading
+    it) only when the cache has none; None when ``locale`` has no dictionary."""
     path = dictionary_path(locale)
     if path is None:
         return None
     cache = _word_cache(path)
-    found = cache["stems"].get(word)
+    found = cache[table].get(word)
     if found is None:
         d = dictionary(locale)
         if d is None:
             return None
-        try:
-            found = sorted({f.stem.lower() for f in d.lookuper.good_forms(word)})
-        except Exception:   # noqa: BLE001 - a dictionary that cannot analyse a word says nothing about it
-            found = []
-        cache["stems"][word] = found
+        found = cache[table][word] = ask(d)
         cache["new"] += 1
     return found
 
 
 def cache_folder() -> Path:
-    chosen = os.environ.get("WORKBENCH_CACHE_DIR")
-    base = chosen or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-                                  "workbench")
-    return Path(base) / "hunspell"
+    from workbench.core.storage import user_cache
+    return user_cache("hunspell")
 
 
 def _cache_file(path: str) -> Path | None:
