@@ -68,7 +68,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, rename
+from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, baseline_games, rename
 
 if TYPE_CHECKING:
     from .state import MMState
@@ -190,10 +190,8 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
     return out
 
 
-#: baseline games read by :func:`legacy_at_take` (their own seed, apart from
-#: the comparisons' and ``pick_rates``')
+#: baseline games read by :func:`legacy_at_take` (``baseline_games``' own seed)
 HELD_GAMES = 40
-HELD_SEED = 98
 #: the share of a Pattern's loads whose loader may hold less Legacy than a
 #: weaker plant's loss (our draft: a quarter; the median left half the loads
 #: where the loss cost little or nothing, see the module docstring)
@@ -208,29 +206,18 @@ def legacy_at_take(session, players: int, games: int = HELD_GAMES) -> dict[str, 
     counted; the session's pool as it is before the edit)."""
     import numpy as np
 
-    from workbench.core.bots import make_bots
-    from workbench.core.play import bot_rngs
-    from workbench.core.rng import derive_seed
-    from workbench.sim.runner import game_record
-
     key = (id(session), players, games)
     if key in _held:
         return _held[key]
     game = session.game
     held: dict[str, list[int]] = {}
-    for index in range(games):
-        config = game.config(players, seed=derive_seed(HELD_SEED, "game", index))
-        bots = make_bots("greedy", players)
-        rngs = bot_rngs(config)
 
-        def decide(state: MMState, seat: int):
-            action = bots[seat].choose(game, state, rngs[seat])
-            for card in game.action_cards(state, action):
-                if card in state.cards.patterns:
-                    held.setdefault(card, []).append(state.players[seat].legacy)
-            return action, state.legal_action_count()
+    def see(index: int, state: MMState, seat: int, action) -> None:
+        for card in game.action_cards(state, action):
+            if card in state.cards.patterns:
+                held.setdefault(card, []).append(state.players[seat].legacy)
 
-        game_record(game, config, index, decide, ["greedy"] * players, False, 20_000)
+    baseline_games(game, players, games, see)
     _held[key] = {card: float(np.quantile(v, HELD_QUANTILE, method="lower")) for card, v in held.items()}
     return _held[key]
 

@@ -62,7 +62,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, player_count, provenance_flip, rename
+from workbench.tweak.planted import (NO_OP, RENAME, PlantedEdit, baseline_games, player_count, provenance_flip,
+                                    rename)
 
 if TYPE_CHECKING:
     from .state import PaxState
@@ -151,10 +152,8 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
 #: effects act) to be planted stronger or weaker (our draft, as ``pick_rates``'
 #: fifth of games for a card taken)
 ACTS_SHARE = 0.2
-#: baseline games read by :func:`commercialized_share` (their own seed, apart
-#: from the comparisons' and ``pick_rates``')
+#: baseline games read by :func:`commercialized_share` (``baseline_games``' own seed)
 ACTS_GAMES = 40
-ACTS_SEED = 98
 _acts: dict = {}
 
 
@@ -162,31 +161,20 @@ def commercialized_share(session, players: int, games: int = ACTS_GAMES) -> dict
     """Per Idea, the share of ``games`` baseline greedy games at ``players`` in
     which it is Commercialized at least once (its effects act), the session's
     pool as it is before the edit."""
-    from workbench.core.bots import make_bots
-    from workbench.core.play import bot_rngs
-    from workbench.core.rng import derive_seed
-    from workbench.sim.runner import game_record
-
     key = (id(session), players, games)
     if key in _acts:
         return _acts[key]
     game = session.game
+    seen: set[tuple[int, str]] = set()
+
+    def see(index: int, state: PaxState, seat: int, action) -> None:
+        act = game.coerce_action(state, action)
+        if act.kind == "commercialize":
+            seen.add((index, act.args[0]))
+
+    baseline_games(game, players, games, see)
     counts: dict[str, int] = {}
-    for index in range(games):
-        config = game.config(players, seed=derive_seed(ACTS_SEED, "game", index))
-        bots = make_bots("greedy", players)
-        rngs = bot_rngs(config)
-        seen: set[str] = set()
-
-        def decide(state: PaxState, seat: int):
-            action = bots[seat].choose(game, state, rngs[seat])
-            act = game.coerce_action(state, action)
-            if act.kind == "commercialize":
-                seen.add(act.args[0])
-            return action, state.legal_action_count()
-
-        game_record(game, config, index, decide, ["greedy"] * players, False, 20_000)
-        for card in seen:
-            counts[card] = counts.get(card, 0) + 1
+    for _, card in seen:
+        counts[card] = counts.get(card, 0) + 1
     _acts[key] = {card: k / games for card, k in counts.items()}
     return _acts[key]
