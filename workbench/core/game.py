@@ -278,6 +278,14 @@ class Game(abc.ABC):
     #: word (``workbench.rules.term_icons``), the same icon the printed cards and the
     #: rulebook show. Default: none, and a page shows the bare key.
     observation_terms: Mapping[str, str] = {}
+    #: the rulebook's own words for a generic concept of the translation review and its
+    #: planted-mistake measure (:mod:`workbench.rules.meaning`, :mod:`workbench.rules.planting`):
+    #: concept -> language -> words as the rulebook writes them, e.g. a named stretch of
+    #: several rounds, ``{"time.span": {"en": ("Chapter",), "hu": ("Fejezet",)}}``. The
+    #: review's language lexicons name no game's words; each game adds its own here.
+    #: Concepts a game may name: ``time.span`` (a named stretch of rounds) and
+    #: ``time.repeat`` (a repeating stretch inside the game). Default: none
+    rules_words: ClassVar[Mapping[str, Mapping[str, tuple[str, ...]]]] = {}
 
     # -- verdicts of a paired comparison (issue 25; workbench.sim.verdicts) ------
     #: metric keys (workbench.sim.metrics) that lead this game's verdict, most

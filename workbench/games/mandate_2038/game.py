@@ -113,6 +113,10 @@ class Mandate2038(Game):
     board = "workbench.games.mandate_2038.board_view"
     print_cards = "workbench.games.mandate_2038.print_cards"
     rulebook_languages = ("en", "hu")
+    # what the translation review counts as a time (an Era lasts several rounds; a
+    # cycle repeats inside one): the generic lexicons know no game's periods
+    rules_words = {"time.span": {"en": ("Era",), "hu": ("Korszak",)},
+                   "time.repeat": {"en": ("cycle",), "hu": ("ciklus", "akcióciklus")}}
     balance = {
         "targets": ("action_usage_min>=0.05 @players=4", "faction_gap<=0.1 @players=4"),
         "vary": ("tiles.*.runway=0..3", "tiles.*.compute=0..3"),
