@@ -61,13 +61,14 @@ def check_declarations(game: Game, kit) -> list[str]:
     if game.rules_words:
         from workbench.rules.meaning import rules_words_problems
         out += rules_words_problems(game.rules_words)
-    for attr in ("card_graph", "tweak_session", "table_drawer", "board", "print_cards"):
+    from workbench.core.game import PARTS
+    for attr in PARTS:
         ref = getattr(game, attr, None)
         if ref is not None:
             try:
                 resolve(ref)
             except Exception as exc:  # noqa: BLE001 - every failure is a finding
-                out.append(f"{attr} = {ref!r} does not import: {exc}")
+                out.append(f"{attr} = {str(ref)!r} does not import: {exc}")
     return out
 
 
