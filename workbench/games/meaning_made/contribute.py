@@ -212,9 +212,6 @@ def check_completions(state: MMState, actor: int, names=None) -> None:
         candidates = state.face_up_initiatives()
 
 
-_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
-
-
 def legacy_for_rank(rules, rank: int) -> int:
     return rules.order_rewards[rank] if rank < len(rules.order_rewards) else rules.other_reward
 
