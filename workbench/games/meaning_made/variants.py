@@ -109,7 +109,6 @@ class Rules:
     order_rewards: list[int]
     boxes: dict[str, dict[str, int]]
     box_tuple: dict[str, tuple[int, int, int, int]]
-    box_total: dict[str, int]
     needed: dict[str, int]
     icon_need: dict[str, tuple[tuple[int, int], ...]]
     layer_need: dict[str, tuple[tuple[int, int], ...]]
@@ -218,8 +217,6 @@ class Rules:
         self.layer_need = {n: _counted(c.requirement.layers) for n, c in cards.initiatives.items()}
         self.completed_need = {n: _counted(c.requirement.completed) for n, c in cards.initiatives.items()}
         self.box_tuple = {n: (b["E"], b["I"], b["S"], b["V"]) for n, b in self.boxes.items()}
-        #: token boxes per Initiative, 1 for a card with none (the evaluation divides by it)
-        self.box_total = {n: (t[0] + t[1] + t[2] + t[3]) or 1 for n, t in self.box_tuple.items()}
         self.pattern_cost = {n: (c.requirement.tokens.E, c.requirement.tokens.I, c.requirement.tokens.S,
                                  c.requirement.vitals) for n, c in cards.patterns.items()}
         self.order_spaces = {n: c.order_spaces for n, c in cards.initiatives.items()}
