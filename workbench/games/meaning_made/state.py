@@ -101,6 +101,19 @@ class MMState:
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
+    # set by flow.start_round and flow.begin_turn (see __init__)
+    phase: str
+    seat: int                   # whose turn it is in Phase B
+    decider: int                # who decides now (turn, Touchpoint answer, donation)
+    actions_left: int
+    converted: bool             # conversion used this turn
+    pending: Any                # (from_seat, to_seat, "give"|"request", token)
+    donations: int              # Meaning raised in this round's Stability Window
+    stab_next: int              # next offset from the first player to ask in Phase C
+    restricted: list[str]
+    touch_used: list[bool]
+    recycled: list[bool]
+
     def __init__(self, config: Any, rules: Rules, cards: Any, rng: Rng, blank: bool = False) -> None:
         self.config = config
         self.rules = rules
@@ -108,19 +121,12 @@ class MMState:
         self.rng = rng
         if blank:
             return                  # clone() sets every other field itself
-        n = len(config.players)
-        self.meaning = 0
+        # the round's bookkeeping (declared above) is set by flow.start_round, which
+        # every game and scenario runs before play: not set here too
+        self.meaning = rules.start_meaning
         self.world_layer = 1
         self.round = 1
-        self.phase: str = PHASE_TURNS
-        self.first = 0              # the round's first player (the starting player)
-        self.seat = 0               # whose turn it is in Phase B
-        self.decider = 0            # who decides now (turn, Touchpoint answer, donation)
-        self.actions_left = 2
-        self.converted = False      # conversion used this turn
-        self.pending: Any = None    # (from_seat, to_seat, "give"|"request", token)
-        self.donations = 0          # Meaning raised in this round's Stability Window
-        self.stab_next = 0          # next offset from the first player to ask in Phase C
+        self.first = rules.first_player  # the round's first player (the starting player)
         self.pattern_deck: list[str] = []
         self.pattern_discard: list[str] = []
         self.prism: list[Any] = []  # slots: Pattern name or None
@@ -134,11 +140,8 @@ class MMState:
         self.event_discard: list[str] = []
         self.events: list[str] = []  # Events revealed this round
         self.code: int | None = None  # the round's Consequence Code
-        self.restricted: list[str] = []
-        self.touch_used = [False] * n
-        self.recycled = [False] * n
         self.players: list[Player] = []
-        self.community = 0
+        self.community = rules.community_markers
         self.ending: str | None = None
         self.actions_taken = 0
         self.completions: list[tuple] = []  # (name, round, player contributors, actor)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.core.data import load_yaml
-from workbench.core.errors import DataError, WorkbenchError, suggest
+from workbench.core.errors import WorkbenchError, suggest
 
 VARIANTS = {
     "faster-game": "Meaning starts at 6 (option two_initiatives: the Index has 2 slots)",
@@ -254,31 +253,3 @@ class Rules:
         from .notation import parse_tokens
         counts = parse_tokens(text, allowed="EIS")
         return {k: v for k, v in zip("EISV", counts) if v}
-
-
-def rulings_problems(path) -> list[str]:
-    """Problems in ``rulings.yaml``: the format of docs/conventions.md, unique ids,
-    and every ``switch`` naming a real option or variant."""
-    if not path.exists():
-        return []
-    try:
-        data = load_yaml(path)
-    except DataError as exc:
-        return [str(exc)]
-    if not isinstance(data, list):
-        return [f"file {path}: a list of rulings is expected"]
-    out, seen = [], set()
-    keys = {"id", "clause", "question", "decision", "alternative", "switch"}
-    for n, entry in enumerate(data, start=1):
-        rid = entry.get("id", f"#{n}") if isinstance(entry, dict) else f"#{n}"
-        if not isinstance(entry, dict) or set(entry) != keys:
-            out.append(f"file {path}, ruling {rid!r}: needs exactly the keys {', '.join(sorted(keys))}")
-            continue
-        if rid in seen:
-            out.append(f"file {path}, ruling {rid!r}, field 'id': duplicate id")
-        seen.add(rid)
-        switch = entry["switch"]
-        if switch is not None and switch not in OPTIONS and switch not in VARIANTS:
-            out.append(f"file {path}, ruling {rid!r}, field 'switch': no option or variant {switch!r}"
-                       f"{suggest(str(switch), list(OPTIONS) + list(VARIANTS))}")
-    return out
