@@ -329,6 +329,34 @@ class _LabourOf(PositionFacts):
         self._costs = None
 
 
+class _HiredLabour(PositionFacts):
+    """The facts of ``facts``' position once its seat is staffed at the place
+    ``key`` of ``sphere`` (``state`` has it staffed; ``was_there``: the seat was
+    staffed there already). A Hire changes the staff of one place, and a place's
+    Barriers and Maker and Thinker places are those of its own sphere, so only
+    that sphere's cheapest Maker labour is worked out again, Thinker labour is
+    added there when the place gives it, and an Employee is counted when the
+    seat was not there: :meth:`PositionFacts._labour` over every sphere was
+    worked out again per rated Hire before (issue 47). ``facts``' own labour
+    facts must be known before ``state`` changes (:func:`hire_value`)."""
+
+    def __init__(self, facts: PositionFacts, state: PaxState, key: str, sphere: str, was_there: bool) -> None:
+        self.state, self.seat = state, facts.seat
+        self.value_of, self.pairs = facts.value_of, facts.pairs
+        costs = dict(facts.cheapest)
+        places = labour_places(state, self.seat, sphere, "M")
+        if places:
+            sub = commercialize_subsidized(state, sphere)
+            costs[sphere] = min(action_cost(state, sphere, k, sub) for k in places)
+        else:
+            costs[sphere] = None
+        thinkers = facts.thinker_spheres
+        if key in state.content.side_places["T"][sphere]:
+            thinkers = thinkers | {sphere}
+        self._costs, self._thinkers = costs, thinkers
+        self._employees = facts.employees + (0 if was_there else 1)
+
+
 def _outlook(ideas: dict, facts: PositionFacts, liquid: int, held: dict, mine: list) -> tuple:
     """:func:`syndication_outlook` from the position's facts: an idea is feasible
     by its discipline pair (Splay or Think Tank) or by the Patents held, and a
@@ -812,7 +840,7 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
     None). A Hire pays (``hire.apply``), takes its Employee from the track or
     from the sphere's unemployed, and staffs the place: the staff and the
     unemployed are changed in this very position while the features are read
-    (the labour facts worked out again, as after any Hire), and put back; the
+    (the labour facts of the Hire's sphere worked out again, :class:`_HiredLabour`), and put back; the
     action is used unless the place is an own Company."""
     if w["card_value"] or state.sell_choice or state.decision is not None:
         return None
@@ -827,6 +855,8 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
         _install(fin)
     sphere = state.content.places[key].sphere
     staff, unemployed = state.staff, state.unemployed
+    if facts._costs is None:
+        facts._labour()                 # the labour facts of the position as it is, before the Hire
     had = key in staff
     before = staff.get(key)
     idle = unemployed[sphere]
@@ -836,8 +866,8 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
         unemployed[sphere] = tuple(row)
     staff[key] = (before or ()) + (seat,)         # labour.add_staff
     try:
-        f = _values(state, seat, static, _LabourOf(facts, state), fin, held, None, state.stats.get("imports", 0),
-                    shared.scan)
+        hired = _HiredLabour(facts, state, key, sphere, before is not None and seat in before)
+        f = _values(state, seat, static, hired, fin, held, None, state.stats.get("imports", 0), shared.scan)
         left = state.actions_left - (0 if state.companies.get(key) == seat else 1)
         elapsed = _elapsed_after(state, seat, fin, held, facts, w, left)
     finally:
