@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import pytest
 
-pdfplumber = pytest.importorskip("pdfplumber")
+pytest.importorskip("pypdfium2")
 pytest.importorskip("typst")
+
+from pdf_pages import EDGE_TOLERANCE_MM, MM, read_pages  # noqa: E402
 
 from workbench.cli import main  # noqa: E402
 from workbench.print.checks import small_text  # noqa: E402
 from workbench.print.sheets import build_deck, typeset  # noqa: E402
 from workbench.print.words import print_folder  # noqa: E402
 
-MM = 72 / 25.4
 GAMES = ["meaning-made", "mandate-2038", "pax-transhumanity"]
 
 
@@ -26,20 +27,18 @@ def test_every_sheet_keeps_5_mm_prints_its_flip_and_no_small_text(game, paper, t
     deck = build_deck(game, "en", paper=paper)
     out = tmp_path / "sheets.pdf"
     typeset(deck, out)
-    with pdfplumber.open(out) as pdf:
-        assert len(pdf.pages) == len(deck.pages)
-        for n, page in enumerate(pdf.pages):
-            w, h = page.width, page.height
-            drawn = page.lines + page.rects + page.curves + page.chars + page.images
-            assert page.lines, f"page {n + 1}: no crop marks"
-            for o in drawn:
-                edge = min(o["x0"], o["top"], w - o["x1"], h - o["bottom"]) / MM
-                assert edge >= 5 - 1e-3, (n + 1, o["object_type"], o.get("text"), round(edge, 2))
-            small = {(c["text"], round(c["size"], 2)) for c in page.chars if c["size"] < 6 - 1e-3}
-            assert not small, (n + 1, sorted(small)[:5])
-            text = page.extract_text() or ""
-            wanted = "flip on the short edge" if w > h else "flip on the long edge"
-            assert wanted in text, (n + 1, wanted)
+    pages = read_pages(out)
+    assert len(pages) == len(deck.pages)
+    for n, page in enumerate(pages):
+        w, h = page.width, page.height
+        assert page.lines, f"page {n + 1}: no crop marks"
+        for o in page.drawn:
+            edge = o.edge(w, h) / MM
+            assert edge >= 5 - EDGE_TOLERANCE_MM, (n + 1, o.kind, o.text, round(edge, 2))
+        small = {(c.text, round(c.size, 2)) for c in page.chars if c.size < 6 - 1e-3}
+        assert not small, (n + 1, sorted(small)[:5])
+        wanted = "flip on the short edge" if w > h else "flip on the long edge"
+        assert wanted in page.text, (n + 1, wanted)
 
 
 def test_templates_have_no_text_under_6_pt_and_the_check_finds_it(tmp_path):
@@ -59,10 +58,8 @@ def test_margin_option_and_cut_list(tmp_path, capsys):
     rows = doc["cut_list"]
     assert sum(r["cards"] for r in rows) == sum(doc["cards"].values())
     assert all(r["flip"].endswith("long edge") == (r["orientation"] == "portrait") for r in rows)
-    with pdfplumber.open(out) as pdf:
-        page = pdf.pages[0]
-        assert min(min(o["x0"], o["top"], page.width - o["x1"], page.height - o["bottom"])
-                   for o in page.lines + page.chars) / MM >= 8 - 1e-3
+    page = read_pages(out)[0]
+    assert min(o.edge(page.width, page.height) for o in page.drawn) / MM >= 8 - EDGE_TOLERANCE_MM
     assert main(["print", "pax-transhumanity", "--margin", "45", "--out", str(out)]) == 1
     assert "--margin" in capsys.readouterr().err
 
@@ -125,11 +122,10 @@ def test_the_draft_mark_never_rises_above_the_text_it_marks(tmp_path):
         out = tmp_path / f"{game}.pdf"
         typeset(deck, out)
         marks = 0
-        with pdfplumber.open(out) as pdf:
-            for n, page in enumerate(pdf.pages):
-                chars = page.chars
-                for before, c in zip(chars, chars[1:]):
-                    if c["text"] == "‡" and before["text"] != "‡" and abs(before["x1"] - c["x0"]) < 2:
-                        marks += 1
-                        assert c["top"] >= before["top"] - 0.1, (game, n + 1, before["text"], c["top"], before["top"])
+        for n, page in enumerate(read_pages(out)):
+            chars = page.chars
+            for before, c in zip(chars, chars[1:]):
+                if c.text == "‡" and before.text != "‡" and abs(before.x1 - c.x0) < 2:
+                    marks += 1
+                    assert c.top >= before.top - 0.1, (game, n + 1, before.text, c.top, before.top)
         assert marks, game                     # every game has draft values: the test saw some
