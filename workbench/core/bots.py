@@ -173,7 +173,7 @@ def split_spec(spec: str) -> tuple[str, str | None]:
 def split_card_arg(arg: str | None) -> tuple[str, str]:
     """``(card, bot spec)`` of the options of ``ban:``/``force:``: ``Shell`` ->
     ("Shell", ""), ``Shell:mcts:200`` -> ("Shell", "mcts:200"). A card's name may hold a
-    colon ("Tipping Point: Post-Scarcity"), so the card ends at the first ':' that a
+    colon ("Relic: Crown of Ash"), so the card ends at the first ':' that a
     bot's name follows; failing that, at the first ':' not followed by a space (the
     colon inside a name is followed by one, and "Shell:gredy" is then refused as an
     unknown bot rather than an unknown card); failing that, the whole text is the card.
