@@ -95,8 +95,10 @@ def _page(page) -> Page:
     textpage = page.get_textpage()
     for i in range(textpage.count_chars()):
         code = pdfium_c.FPDFText_GetUnicode(textpage.raw, i)
-        if code in (0, 0xFFFE, 0xFFFF) or chr(code) in "\r\n":
+        if code in (0, 0xFFFF) or chr(code) in "\r\n":
             continue                          # line breaks PDFium adds between runs
+        if code == 0xFFFE:                    # PDFium's name for a hyphen that ends a line
+            code = ord("-")
         if pdfium_c.FPDFText_IsGenerated(textpage.raw, i):
             continue
         box = pdfium_c.FS_RECTF()
@@ -109,7 +111,7 @@ def _page(page) -> Page:
         char = Box("char", box.left, top, box.right, bottom, chr(code), size)
         out.chars.append(char)
         out.drawn.append(char)
-    out.text = textpage.get_text_range()
+    out.text = textpage.get_text_range().replace("\ufffe", "-")
     textpage.close()
     page.close()
     return out
