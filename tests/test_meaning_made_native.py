@@ -258,7 +258,8 @@ def test_the_other_build_plays_the_same_games():
     # a covering sample of the play cases (every player count, bot kind, variant and
     # option value): the build the suite runs plays them all in test_differential
     env["WORKBENCH_DIFFERENTIAL_SAMPLE"] = "cover"
-    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "-p", "no:nbval",
                            str(ROOT / "tests" / "test_differential.py")],
                           cwd=ROOT, env=env, capture_output=True, text=True)
     assert test.returncode == 0, test.stdout[-3000:]
