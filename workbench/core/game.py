@@ -318,6 +318,20 @@ class Game(abc.ABC):
     #: only later (the reading would be 0 in every game, saying nothing)
     take_scores: bool = False
 
+    def scoring_take(self, state: State, action) -> bool:
+        """Whether ``action``, which takes a card (:meth:`action_cards`), is a
+        take that can score at once: the take ``card_taker_take`` reads is a
+        card's first such. Every take by default; a game whose cards give
+        their points only one way (an Idea's effects when it is brought to
+        market, not when it is backed) names that way."""
+        return True
+
+    def take_settled(self, state: State) -> bool:
+        """Whether what the last take gave has been given in ``state``, for
+        ``card_taker_take``'s look after it: at once by default; a game whose
+        effects wait on its players' choices says when none is pending."""
+        return True
+
     # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
     #: action kind -> the games-table column counting how often it was chosen
     #: in a game (e.g. ``{"Research": "n_researches", ...}``), for

@@ -8,13 +8,13 @@ from workbench.core.game import Game, GameConfig, GameResult, options_from_tuple
 from workbench.core.rng import Rng
 
 from . import actions, notation
-from .data import POOL, CardSet
+from .data import POOL, CardSet, rulings_problems
 from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
 from .flow import start_round
 from .move_help import MOVE_HELP
 from .setup import new_state
 from .state import MMState
-from .variants import OPTIONS, VARIANTS, Rules, rulings_problems
+from .variants import OPTIONS, VARIANTS, Rules
 
 # The state hands legal_actions and apply_action to the rules; the game layer,
 # which sits above both, wires them (the state never imports the rules).

@@ -99,6 +99,19 @@ class PaxGame(Game):
     action_kind_counts = {"Fundraise": "n_fundraises", "Syndicate (with Surges)": "n_syndications",
                           "Commercialize": "n_commercializations", "Hire": "n_hires",
                           "Research": "n_researches", "Placate": "n_placations", "Import": "n_imports"}
+    # an Idea's effects act when it is Commercialized (commercialize.apply),
+    # and a problem it solves is score at once (scoring.holdings): that take
+    # can score, while a Syndication, Placation or Research of it cannot
+    take_scores = True
+
+    def scoring_take(self, state: PaxState, action) -> bool:
+        """Only a Commercialization lets an Idea's effects act."""
+        return self.coerce_action(state, action).kind == "commercialize"
+
+    def take_settled(self, state: PaxState) -> bool:
+        """The effects are resolved once no task or choice is pending (a
+        ``solve any`` waits for its player's choice, :mod:`.effects`)."""
+        return state.decision is None and not state.tasks
 
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())
