@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.sim import SimSpec, simulate
-from workbench.tweak.explain import card_use_shift, divergence, edit_shares
+from workbench.tweak.explain import card_use_shift, divergence, edit_shares, parting, record
 
 TOY = "workbench.games.pebble_race:GAME"
 # compare enters its run in the card folder's history: not the checkout's
@@ -24,6 +24,23 @@ def test_paired_games_part_ways_where_the_bots_first_differ():
     assert all(x["old"] != x["new"] for x in part["examples"])
     same = divergence(a, a, range(4))
     assert same["parted"] == 0 and same["identical"] == 4
+
+
+def test_side_by_side_parting_is_where_the_whole_replays_first_differ():
+    # the explanation plays the paired games side by side and stops at the parting:
+    # it must find the move two whole replays first differ at, and the moves there
+    a = SimSpec(TOY, games=8, players=3, bots="random", seed=5)
+    for b in (a.with_(bots="first"), a.with_(bots="random,first,random"), a):
+        for i in range(8):
+            old, new = record(a, i), record(b, i)
+            at = next((k for k, (x, y) in enumerate(zip(old, new)) if x[0] != y[0]), None)
+            if at is None and len(old) != len(new):
+                at = min(len(old), len(new))
+            got = parting(a, b, i)
+            if at is None:
+                assert got is None
+                continue
+            assert got == (at, old[at] if at < len(old) else None, new[at] if at < len(new) else None)
 
 
 def test_card_use_shift_sees_a_forced_seat_take_its_card():

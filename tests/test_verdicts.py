@@ -573,6 +573,8 @@ def test_compare_prints_the_change_and_decided_verdicts(capsys):
     assert "settings meaning 5 -> 1" in text.splitlines()[0]
     assert "final at" in text
     assert "no difference" not in text
+    # the explanation follows the verdict, never holds it back
+    assert "why (" in text and text.index("final at") < text.index("why (")
 
 
 def test_compare_plays_variants_and_options_and_enters_the_pool_history(cards_copy, monkeypatch, capsys):

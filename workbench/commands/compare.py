@@ -113,11 +113,19 @@ def describe(row: dict) -> str:
     return line
 
 
-def print_explanation(e: dict) -> None:
-    """The explanation under the verdict, in a few lines."""
+def print_explanation(e: dict, part_only: bool = False, shares_only: bool = False) -> None:
+    """The explanation under the verdict, in a few lines: the parting and the
+    cards' use (``part_only``: printed as soon as they are known), then the
+    edits' shares (``shares_only``: printed when their games are played)."""
+    if not shares_only:
+        print_parting(e)
+    if not part_only:
+        print_shares(e)
+
+
+def print_parting(e: dict) -> None:
     part = e["parting"]
-    print(f"why ({e['seconds_to_parting']:.1f} s after the verdict"
-          + (f", shares {e['seconds']:.1f} s" if "shares" in e else "") + "):")
+    print(f"why ({e['seconds_to_parting']:.1f} s after the verdict):")
     if part["parted"]:
         kinds = ", ".join(f"{k['kind']} {k['games']}" for k in part["by_kind"][:4])
         cards = ", ".join(f"{c['card']} {c['games']}" for c in part["by_card"][:4])
@@ -130,10 +138,14 @@ def print_explanation(e: dict) -> None:
     if e["card_use"]:
         print("  cards whose use moved most (times taken per game): "
               + ", ".join(f"{c['card']} {c['old']:.2f} -> {c['new']:.2f}" for c in e["card_use"][:5]))
+    sys.stdout.flush()
+
+
+def print_shares(e: dict) -> None:
     sh = e.get("shares")
     if sh and sh.get("shares"):
         print(f"  each edit's share of {e['metric']} {sh['old']:.3g} -> {sh['new']:.3g} ({sh['method']}, "
-              f"{sh['games']} more games):")
+              f"{sh['games']} more games, {e['seconds']:.1f} s after the verdict):")
         for s in sorted(sh["shares"], key=lambda s: -abs(s["contribution"])):
             share = "-" if s["share"] is None else f"{s['share']:.0%}"
             print(f"    {s['edit'][0]}.{s['edit'][1]}={s['edit'][2]}: {s['contribution']:+.3g} ({share})")
@@ -251,11 +263,29 @@ def run(args) -> int:
               "seed": seed, "variants": list(args.variant), "options": options,
               "edits": [{k: e[k] for k in ("card", "field", "old", "new")} for e in edits]}
     record_compare_run(game, params, rows)
+    per_bot = {"old": bot_summary(last.a), "new": bot_summary(last.b)}
+    if not args.json:
+        # the verdict first; the explanation's parts follow as each is known
+        why = ("every metric decided" if last.decided else "budget spent")
+        print(f"final at {last.games} games per arm, {last.elapsed:.1f} s ({why}):")
+        for r in rows:
+            print(f"  {describe(r)}")
+        for note in notes:
+            print(f"  {note}")
+        if len(per_bot["old"]) > 1:
+            print("per bot (skill level), old -> new pool:")
+            for o, n in zip(per_bot["old"], per_bot["new"]):
+                print(f"  {o['bot']}: win rate {o['win_rate']:.3f} -> {n['win_rate']:.3f}, "
+                      f"mean score {o['mean_score']:.2f} -> {n['mean_score']:.2f} ({o['seats']} seats)")
+        sys.stdout.flush()
     explanation = None
     if not args.no_explain and any(r.get("direction") for r in rows):
         from workbench.tweak.explain import explain
         explanation = explain(last, typed, game_id=game.id, workers=args.workers, pairs=args.explain_pairs,
-                              rows=rows)
+                              rows=rows, on_parting=None if args.json else
+                              (lambda e: print_explanation(e, part_only=True)))
+        if not args.json:
+            print_explanation(explanation, shares_only=True)
     doc = {"game": game.id, "players": params["players"], "bots": bots, "seed": seed,
            "variants": list(args.variant), "options": options, "edits": edits, "budget": budget, "games": last.games, "stopped_early": last.stopped_early,
            "decided": last.decided, "elapsed": round(last.elapsed, 3),
@@ -266,23 +296,9 @@ def run(args) -> int:
            # with --adapt: each arm's tuned bot, its self-play score and the plain greedy bot's
            "adapted": tuned,
            # per bot (skill level) seated, on each pool: a mixed table read per level
-           "per_bot": {"old": bot_summary(last.a), "new": bot_summary(last.b)},
+           "per_bot": per_bot,
            # why a decided change happened (None when nothing was decided or with --no-explain)
            "explanation": explanation}
     if args.json:
         emit_json(doc)
-        return 0
-    why = ("every metric decided" if last.decided else "budget spent")
-    print(f"final at {last.games} games per arm, {last.elapsed:.1f} s ({why}):")
-    for r in rows:
-        print(f"  {describe(r)}")
-    for note in notes:
-        print(f"  {note}")
-    if explanation:
-        print_explanation(explanation)
-    if len(doc["per_bot"]["old"]) > 1:
-        print("per bot (skill level), old -> new pool:")
-        for o, n in zip(doc["per_bot"]["old"], doc["per_bot"]["new"]):
-            print(f"  {o['bot']}: win rate {o['win_rate']:.3f} -> {n['win_rate']:.3f}, "
-                  f"mean score {o['mean_score']:.2f} -> {n['mean_score']:.2f} ({o['seats']} seats)")
     return 0

@@ -66,6 +66,7 @@ def run_defect(game_id: str, defect: PlantedDefect, *, seed: int = 1, bots: str 
 
     from . import run_hunt
     session = open_session(game_id)
+    session.analysing = False  # the edits' card-graph analyses are not read here
     for card, column, value in defect.edits:
         session.edit(card, column, value)
     ref = session.pool_refs()[1] if defect.edits else game_id

@@ -28,25 +28,59 @@ from collections import Counter
 SHAPLEY_MAX = 3
 
 
-def record(spec, index: int) -> list[tuple[str, str, tuple[str, ...]]]:
-    """Game ``index`` of a batch played again: per move its text, kind and cards."""
+def _player(spec, index: int):
+    """Game ``index`` of a batch set up to be played again: (game, state, bots, rngs)."""
     from workbench.core.bots import make_bots
     from workbench.core.play import bot_rngs
-    from workbench.core.policies import action_kind_of
 
     from workbench.sim.runner import game_config, resolve_game
     game = resolve_game(spec.game)
     config = game_config(spec, index)
     bots, rngs = make_bots(spec.bots, len(config.players)), bot_rngs(config)
-    state = game.new_initial_state(config)
+    return game, game.new_initial_state(config), bots, rngs
+
+
+def _step(game, state, bots, rngs) -> tuple[str, str, tuple[str, ...]]:
+    """The seat to move chooses and plays; returns the move's text, kind and cards."""
+    from workbench.core.policies import action_kind_of
+    seat = state.current_player()
+    action = bots[seat].choose(game, state, rngs[seat])
+    move = (game.format_action(state, action), action_kind_of(game, state, action),
+            tuple(game.action_cards(state, action)))
+    state.apply_action(action)
+    return move
+
+
+def record(spec, index: int) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Game ``index`` of a batch played again: per move its text, kind and cards."""
+    game, state, bots, rngs = _player(spec, index)
     out = []
     while not state.is_terminal() and len(out) < spec.max_actions:
-        seat = state.current_player()
-        action = bots[seat].choose(game, state, rngs[seat])
-        out.append((game.format_action(state, action), action_kind_of(game, state, action),
-                    tuple(game.action_cards(state, action))))
-        state.apply_action(action)
+        out.append(_step(game, state, bots, rngs))
     return out
+
+
+def parting(spec_a, spec_b, index: int):
+    """Where game ``index`` of the two batches first part ways: (move number
+    from 0, the old pool's move, the new pool's move), a move None where that
+    game had ended; None when the two games are move for move the same. Both
+    games are played side by side and stop at the parting, so the answer costs
+    the moves up to it, not two whole games (the explanation comes seconds
+    after the verdict, not a batch's time)."""
+    ga, sa, ba, ra = _player(spec_a, index)
+    gb, sb, bb, rb = _player(spec_b, index)
+    limit = min(spec_a.max_actions, spec_b.max_actions)
+    at = 0
+    while at < limit:
+        end_a, end_b = sa.is_terminal(), sb.is_terminal()
+        if end_a and end_b:
+            return None
+        old = None if end_a else _step(ga, sa, ba, ra)
+        new = None if end_b else _step(gb, sb, bb, rb)
+        if old is None or new is None or old[0] != new[0]:
+            return at, old, new
+        at += 1
+    return None
 
 
 def divergence(spec_a, spec_b, indices) -> dict:
@@ -55,15 +89,11 @@ def divergence(spec_a, spec_b, indices) -> dict:
     indices = list(indices)
     kinds, cards, plies, examples, same = Counter(), Counter(), [], [], 0
     for i in indices:
-        a, b = record(spec_a, i), record(spec_b, i)
-        at = next((k for k, (x, y) in enumerate(zip(a, b)) if x[0] != y[0]), None)
-        if at is None:
-            if len(a) == len(b):
-                same += 1
-                continue
-            at = min(len(a), len(b))
-        old = a[at] if at < len(a) else None
-        new = b[at] if at < len(b) else None
+        found = parting(spec_a, spec_b, i)
+        if found is None:
+            same += 1
+            continue
+        at, old, new = found
         kind = (old or new)[1]
         kinds[kind] += 1
         for card in set((old[2] if old else ()) + (new[2] if new else ())):
@@ -173,11 +203,14 @@ def edit_shares(game_id: str, edits, spec, key: str, *, workers=None, baseline=N
 
 
 def explain(update, edits, *, game_id: str, folder=None, workers=None, pairs: int = 12, shares: bool = True,
-            rows=None) -> dict:
+            rows=None, on_parting=None) -> dict:
     """The explanation of a streamed comparison's last update (what
     ``workbench compare`` prints under the verdict): the decided metric it
     explains, where the paired games part ways (the flipped games first), the
-    cards whose use moved most and, for several edits, each edit's share."""
+    cards whose use moved most and, for several edits, each edit's share.
+    ``on_parting(doc)`` is called with the explanation so far as soon as the
+    parting and the cards' use are known, before the shares' games are played
+    (so a reader sees the first part seconds after the verdict)."""
     import time
 
     from workbench.sim.compare import flipped_games
@@ -199,6 +232,8 @@ def explain(update, edits, *, game_id: str, folder=None, workers=None, pairs: in
            "parting": divergence(update.a.spec, update.b.spec, indices),
            "card_use": card_use_shift(update.a, update.b)}
     out["seconds_to_parting"] = round(time.perf_counter() - start, 2)
+    if on_parting is not None:
+        on_parting(dict(out))
     if shares and main and len(edits) > 1:
         spec = update.a.spec.with_(games=update.games)
         out["shares"] = edit_shares(game_id, edits, spec, main["key"], workers=workers, folder=folder,

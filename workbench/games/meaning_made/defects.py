@@ -2,8 +2,14 @@
 :mod:`workbench.hunt.planted`): each kind draws many variations.
 
 * ``strong-card``: a Pattern that baseline games take (a fifth of games or
-  more) gets a Pattern Bonus far beyond any printed one: 8-12 Legacy and 2-4
-  of two tokens. Named by a ``force`` of the card beating the field, by its
+  more) gets a Pattern Bonus far beyond any printed one (printed: 1 Vitals or
+  a token): 8-12 Legacy, 4-6 Vitals and 2-4 of one token. The End Score is
+  Vitals + Legacy and Legacy stops at 30, where 4 in 10 greedy players end:
+  a bonus of Legacy alone barely moves who wins (Rest Cycle at Legacy +10,
+  I +4, S +2: banning it cost its seat 0.03 score spreads in 48 paired games),
+  so the plant gives Vitals too (Rest Cycle at Legacy +10, Vitals +5, E +2:
+  banned, seat 1 of 3 took 0.13 of the win credit against 0.27, 30 paired
+  games, seed 97). Named by a ``force`` of the card beating the field, by its
   takers winning or scoring far more, or by a seat scoring far less without
   it (its ``ban``).
 * ``seat-advantage``: every Initiative's first contributor is paid 12-20
@@ -34,9 +40,8 @@ def planted_defects(session, rng, kind: str, count: int, players=None, pick_rate
             rates = pick_rates(n) if pick_rates else {}
             names = sorted(p for p in cards.patterns if rates.get(p, 0) >= 0.2) or sorted(cards.patterns)
             card = rng.choice(names)
-            bonus = {"legacy": rng.randint(8, 12)}
-            for token in rng.sample(("E", "I", "S"), 2):
-                bonus[token] = rng.randint(2, 4)
+            bonus = {"legacy": rng.randint(8, 12), "vitals": rng.randint(4, 6),
+                     rng.choice(("E", "I", "S")): rng.randint(2, 4)}
             text = " ".join(f"{k}{v:+d}" for k, v in bonus.items())
             out.append(PlantedDefect(kind, [(card, "bonus", text)], n,
                                      [("beats-field", f"force:{card}"), ("taker-wins", card),
