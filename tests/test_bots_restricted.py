@@ -36,6 +36,34 @@ def test_spec_builds_the_inner_bot():
     assert repr(make_bot("force:gem")) == "force:gem:greedy"
 
 
+@pytest.mark.parametrize("spec,card,inner", [
+    ("ban:Tipping Point: Post-Scarcity", "Tipping Point: Post-Scarcity", "greedy"),
+    ("ban:Tipping Point: Post-Scarcity:random", "Tipping Point: Post-Scarcity", "random"),
+    ("force:Tipping Point: Post-Scarcity:mcts:30", "Tipping Point: Post-Scarcity", "mcts:30"),
+    ("ban:Shell: greedy", "Shell", "greedy"),
+    ("ban:Shell:", "Shell", "greedy"),
+])
+def test_a_card_name_may_hold_a_colon(spec, card, inner):
+    bot = make_bot(spec)
+    assert (bot.card, repr(bot.inner)) == (card, inner)
+
+
+def test_a_misspelt_inner_bot_is_named_as_a_bot():
+    with pytest.raises(WorkbenchError, match="unknown bot 'gredy'"):
+        make_bot("ban:Shell:gredy")
+
+
+def test_a_pax_card_with_a_colon_is_checked_and_restricted():
+    from workbench.core.bots import check_specs
+    from workbench.core.registry import get_game
+    pax = get_game("pax-transhumanity")
+    named = sorted(c for c in pax.card_names() if ": " in c)
+    assert named                                     # the pool has such names
+    check_specs(pax, f"ban:{named[0]}:random,greedy")
+    with pytest.raises(WorkbenchError, match="has no card"):
+        check_specs(pax, "ban:Tipping Point: Nowhere,greedy")
+
+
 def test_missing_card_is_refused():
     with pytest.raises(WorkbenchError):
         make_bot("ban:")

@@ -87,3 +87,73 @@ def test_the_kind_search_finds_a_planted_kind():
     text = (PACKAGE / "tweak" / "session.py").read_text(encoding="utf-8")
     some = next(iter(next(iter(words.values()))))
     assert not kinds_named(text, words) and kinds_named(text + f"\n# a {some} here\n", words) == {some}
+
+
+# -- the rules review (issue 41): its checks, lexicons and planted mistakes speak the
+# languages' words, and each game adds its own terms (its terms files, glossary and
+# ``Game.rules_words``); a game's term written into workbench/rules/ fails here
+RULES = PACKAGE / "rules"
+#: words some game's terms file also uses that every rulebook says (a player, a turn's
+#: build): a generic module may write them, except glued to a game's icon
+EVERYDAY = frozenset({
+    "Player", "Players", "Játékos", "Játékosok", "Group", "Csoport", "Build", "Import", "Form", "Forma",
+    "Token", "Tokens", "Balance", "Market", "Power", "Research", "Support", "Ready", "Progress",
+    "Requirement", "Discount", "Story", "Solve", "Fund", "Growth", "Media", "Social", "Sor",
+    "Követelmény", "Rendszer", "Történet", "Kedvezmény",
+})
+
+
+def rules_game_words() -> dict[str, re.Pattern]:
+    """Each game with a rulebook -> one pattern finding its words as a generic module
+    would write them: its terms and glossary forms (capitalised, as its rulebook
+    writes a term; glued to its icon always) and its ``rules_words`` in any case."""
+    from workbench.rules.glossary import game_glossary
+    out: dict[str, re.Pattern] = {}
+    for gid, game in load_all().items():
+        langs = tuple(game.rulebook_languages)
+        exact: set[str] = set()
+        forms = [f for tr in langs[1:] for p in game_glossary(gid, langs[0], tr) for f in (*p.source, *p.target)]
+        for form in forms:
+            bare = re.sub(r"^[^\w]+", "", form).strip()
+            if bare != form and bare:
+                exact.add(form)                      # 🧬Word: a term by its icon
+            if bare[:1].isupper() and bare not in EVERYDAY:
+                exact.add(bare)
+        declared = {w for by_lang in game.rules_words.values() for ws in by_lang.values() for w in ws}
+        if not exact and not declared:
+            continue
+        alts = [re.escape(w) for w in sorted(exact, key=len, reverse=True)]
+        alts += ["(?i:" + re.escape(w) + ")" for w in sorted(declared, key=len, reverse=True)]
+        # (not after a dot: ``re.Pattern`` is Python's, whatever a game calls a Pattern)
+        out[gid] = re.compile(r"(?<![\w.-])(?:" + "|".join(alts) + r")(?![\w-])")
+    return out
+
+
+def rules_offences(text: str, words: dict[str, re.Pattern]) -> set[str]:
+    return {f"{gid}: {m.group(0)}" for gid, pat in words.items() for m in pat.finditer(text)}
+
+
+def test_the_rules_review_names_no_game_term():
+    """workbench/rules/ (code, comments and lexicons) writes no game's term: a check
+    needing one reads it from the game (its terms, glossary, ``rules_words``)."""
+    words = rules_game_words()
+    offences = []
+    for path in sorted([*RULES.rglob("*.py"), *RULES.rglob("*.yaml")]):
+        found = rules_offences(path.read_text(encoding="utf-8"), words)
+        offences += [f"{path.relative_to(PACKAGE).as_posix()}: {w}" for w in sorted(found)]
+    assert offences == []
+
+
+def test_the_rules_term_search_finds_planted_terms():
+    """The search above finds a term, a term by its icon and a declared rules word in
+    any case, and leaves the everyday words alone."""
+    from workbench.core.registry import get_game
+    words = rules_game_words()
+    assert len(words) >= 3
+    assert rules_offences("The Player and the Group build a Market. Tokens of text.\n", words) == set()
+    for planted in ("Era", "🧬Pattern", "🎟️Token", "Korszak", "Tőkebevonás", "Syndication"):
+        assert rules_offences(f"# e.g. {planted}, here\n", words), planted
+    gid, by_lang = next((gid, g.rules_words) for gid, g in load_all().items() if g.rules_words)
+    word = next(iter(next(iter(by_lang.values())).values()))[0]
+    assert f"{gid}: {word.upper()}" in rules_offences(f"words: [{word.upper()}]", words)
+    assert get_game(gid).rulebook_languages

@@ -99,22 +99,58 @@ def test_workbench_pure_switches_the_build_off(tmp_path, monkeypatch):
 
 def test_the_state_is_a_state_and_its_field_lists_are_complete():
     """The compiled state has no ``vars()``: STATE_FIELDS stands in for it, and
-    the compiled branch of ``clone`` copies the fields one by one. Both lists are
-    written by hand, so check them against the interpreted classes."""
+    the compiled build's clone (``state._clone_by_field``) copies the fields one by
+    one. Both lists are written by hand, so check them against the interpreted classes."""
     state = GAME.new_initial_state(GAME.config(4, seed=3))
     assert isinstance(state, State)
     if state_module._COMPILED:
         pytest.skip("vars() exists only on the interpreted state")
-    assert list(vars(state)) == list(STATE_FIELDS)
+    assert sorted(vars(state)) == sorted(STATE_FIELDS)
     assert tuple(Player.__slots__) == PLAYER_FIELDS
-    # every field is written in the compiled branch of clone()
-    tree = ast.parse(inspect.getsource(MMState.clone).strip().replace("\n    ", "\n"))
+    # every field is written by the compiled build's clone
+    tree = ast.parse(inspect.getsource(state_module._clone_by_field))
     assigned = {t.attr for node in ast.walk(tree) if isinstance(node, ast.Assign)
                 for target in node.targets
                 for t in (target.elts if isinstance(target, ast.Tuple) else [target])
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "s"}
-    constructor = {"config", "rules", "cards", "rng"}  # passed to MMState(...) in that branch
+    constructor = {"config", "rules", "cards", "rng"}  # passed to MMState(...) there
     assert set(STATE_FIELDS) - constructor <= assigned, set(STATE_FIELDS) - constructor - assigned
+
+
+def test_the_compiled_builds_clone_is_the_clone():
+    """``state._clone_by_field`` (the compiled build's clone, which the mutation score
+    leaves out because the interpreted build never runs it) gives the fields ``clone()``
+    gives, sharing and copying the same ones, and the two copies play on alike."""
+    from workbench.core.rng import Rng
+    from workbench.games.meaning_made.state import fields
+    state = GAME.new_initial_state(GAME.config(3, seed=5))
+    rng = Rng(5)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    by_field, clone = state_module._clone_by_field(state), state.clone()
+    old, new, ref = fields(state), fields(by_field), fields(clone)
+    for name, value in old.items():
+        if name == "rng":
+            assert by_field.rng is not state.rng and by_field.rng.state == state.rng.state
+            continue
+        if name == "players":
+            assert [vars_of(p) for p in new[name]] == [vars_of(p) for p in value]
+            assert not any(a is b for a, b in zip(new[name], value))
+            continue
+        assert new[name] == value, name
+        assert (new[name] is value) == (ref[name] is value), name
+    for _ in range(30):
+        if by_field.is_terminal():
+            break
+        action = rng.choice(by_field.legal_actions())
+        by_field.apply_action(action)
+        clone.apply_action(action)
+    assert [vars_of(p) for p in by_field.players] == [vars_of(p) for p in clone.players]
+    assert by_field.meaning == clone.meaning and by_field.round == clone.round
+
+
+def vars_of(player: Player) -> tuple:
+    return tuple(getattr(player, f) for f in PLAYER_FIELDS)
 
 
 def test_states_pickle_and_deepcopy_field_by_field():
@@ -222,7 +258,8 @@ def test_the_other_build_plays_the_same_games():
     # a covering sample of the play cases (every player count, bot kind, variant and
     # option value): the build the suite runs plays them all in test_differential
     env["WORKBENCH_DIFFERENTIAL_SAMPLE"] = "cover"
-    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+    test = subprocess.run([sys.executable, "-m", "pytest", "-q", "-o", "addopts=", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", "-p", "no:nbval",
                            str(ROOT / "tests" / "test_differential.py")],
                           cwd=ROOT, env=env, capture_output=True, text=True)
     assert test.returncode == 0, test.stdout[-3000:]

@@ -274,6 +274,37 @@ def test_features_equal_the_rule_functions():
     assert checked > 300
 
 
+def test_a_syndicates_market_scan_is_the_scan_after_it():
+    """A Syndicate is rated with the position's one Market scan and its idea
+    added (``_MarketScan.joining``): that reads what a fresh scan of the
+    position after the Syndicate reads (the seat's ideas per sphere, its
+    Tipping Points and those lowest in their column, its Syndications)."""
+    from workbench.games.pax_transhumanity.evaluation import _MarketScan
+
+    def read(scan, state, joined=None, sphere=None):
+        tipping, ready, mine = scan.joining(state, joined, sphere)
+        return tipping, ready, [(sp, sorted(own)) for sp, own in mine], scan.nonempty
+
+    compared = 0
+    for state in _positions(seeds=(0, 2, 6), every=2):
+        if state.is_terminal() or state.decision is not None:
+            continue
+        seat = state.current_player()
+        scan = _MarketScan(state, seat)
+        for action in state.legal_actions():
+            if action.kind != "syndicate":
+                continue
+            idea = action.args[0]
+            sphere = next(sp for sp in SPHERES if idea in state.market[sp])
+            after = state.clone()
+            after.apply_action(action)
+            fresh = _MarketScan(after, seat)
+            assert read(scan, state, idea, sphere) == read(fresh, after), (state.round, action)
+            assert scan.syndications + (seat not in state.synd.get(idea, ())) == fresh.syndications
+            compared += 1
+    assert compared > 100
+
+
 @pytest.mark.parametrize("weights", [None, {"tipping_ready": 3.3, "thinkers": 1.7, "progress": 0.9,
                                             "feasible": 2.1, "employees": 0.7, "spend_by": 12}])
 def test_action_values_equal_plain_lookahead(weights):

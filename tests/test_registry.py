@@ -270,3 +270,31 @@ def test_a_capability_is_a_reference_or_the_object_itself():
     assert resolve("workbench.core.game:resolve") is resolve
     assert resolve("workbench.core.game") is game_module
     assert resolve(game_module) is game_module and resolve(Game) is Game
+
+
+def test_a_part_is_registered_relative_to_its_games_package_and_imported_when_used():
+    """``part(".module", "attr")`` on a Game subclass is bound to the class's package
+    when the class is made (no module path written out), imported only by ``resolve``;
+    the bundled games name every part that way."""
+    import sys
+    from workbench.core.game import PARTS, Part, part
+
+    class Probe(Game):   # as if written in workbench/core/: its parts are workbench.core's
+        __module__ = "workbench.core.probe"
+        id, name, min_players, max_players = "probe", "Probe", 1, 1
+        board = part(".rng", "Rng")
+        card_graph = part(".game")
+        new_initial_state = parse_action = result = None
+
+    assert Probe.board == Part("workbench.core.rng", "Rng") and str(Probe.card_graph) == "workbench.core.game"
+    assert resolve(Probe.board) is sys.modules["workbench.core.rng"].Rng
+    with pytest.raises(WorkbenchError, match="never bound"):
+        resolve(part(".rng"))
+    with pytest.raises(WorkbenchError, match="in no package"):
+        type("Loose", (Game,), {"__module__": "loose", "board": part(".rng")})
+    for gid, game in registry.load_all().items():
+        for attr in PARTS:
+            ref = getattr(game, attr)
+            assert ref is None or isinstance(ref, Part), f"{gid}.{attr} = {ref!r}: a module path written out"
+            if ref is not None:
+                assert ref.module.startswith(type(game).__module__.rpartition(".")[0] + ".")

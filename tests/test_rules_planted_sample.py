@@ -37,3 +37,21 @@ def test_planted_kind_is_caught(kind, src, tr, sl, tl):
 def test_synonym_rewordings_stay_quiet():
     for new, note in REWORDERS["synonym"](HU, "hu", random.Random(7)):
         assert _findings(EN, new, "en", "hu") == set(), note
+
+
+def test_a_games_named_stretch_of_rounds_comes_from_the_game():
+    """The lexicons name no game's stretch of rounds (issue 41): Mandate declares its
+    Era (``Game.rules_words``), the review counts it as a time and the measure plants
+    its mistakes with it; a game's declaration the lexicons cannot take is reported."""
+    from workbench.rules.meaning import _lexicon, concepts, games_words, rules_words_problems
+    from workbench.rules.planting import _game_info
+    assert _lexicon("en", ()).concepts["time.span"].words == ()
+    assert ("time.span", ("Era",)) in games_words("en") and ("time.span", ("Korszak",)) in games_words("hu")
+    assert concepts("Once an Era, draw a card.", "en")["time.span"] == 1
+    assert _game_info("mandate-2038", "en")["spans"] == ("Era",)
+    assert _game_info("meaning-made", "en")["spans"] == ()
+    text = "At the end of the game, draw a card."
+    assert any("the Era" in new for new, _ in MUTATORS["time"](text, "en", random.Random(1), spans=("Era",)))
+    assert not any("Era" in new for new, _ in MUTATORS["time"](text, "en", random.Random(1)))
+    assert rules_words_problems({"time.span": {"en": ("Season",)}}) == []
+    assert len(rules_words_problems({"time.turn": {"en": ("Season",)}, "time.span": {"en": "Season"}})) == 2

@@ -84,11 +84,12 @@ def test_icon_terms_that_trade_the_compared_with_role_are_caught():
     # together become alone
     ("All players lose together.", "Minden játékos egyedül veszít.", "Minden játékos együtt veszít.", "en", "hu",
      "actor", "group -> alone"),
-    # a "game" become "Era" in one sentence, with "game" said once more elsewhere
+    # a "game" become "Era" (Mandate's named stretch of rounds, its Game.rules_words) in
+    # one sentence, with "game" said once more elsewhere
     ("A kártya a játék során látható. Az alapjátékban 2 lap van.",
      "The card is visible throughout the Era. In the standard game there are 2 cards.",
      "The card is visible throughout the game. In the standard game there are 2 cards.", "hu", "en", "time",
-     "game -> era"),
+     "game -> span"),
     # "until the end" become "until the start" (*végéig* / *elejéig*), and a separable
     # "fejezi be" ("ends") become "begins"
     ("The boards stay face up until the end of the round.", "A táblák a forduló elejéig képpel felfelé maradnak.",

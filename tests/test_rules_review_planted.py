@@ -314,18 +314,16 @@ def test_planted_mistake(case, cards_copy):
     assert new_findings(case), f"{case.id}: no finding on {locate(case)}"
 
 
-def test_catch_rate(cards_copy):
-    backup = _backup(cards_copy)
+def test_catch_rate():
+    """At least 90 % of the planted mistakes are caught. Each case's own test above holds
+    it to its mark (caught, or missed under a strict xfail when marked a known miss: a
+    known miss that starts being caught fails there), so the rate is the share of cases
+    not marked, read here without reviewing every case a second time."""
     cases = [c for c in PLANTED if _usable(c)]
-    misses = []
-    for case in cases:
-        if not new_findings(case):
-            misses.append(case.id)
-        _restore(cards_copy, backup)
+    assert cases
+    misses = [c.id for c in cases if c.known_miss]
     rate = 1 - len(misses) / len(cases)
     assert rate >= 0.9, f"caught {rate:.0%} of {len(cases)}; missed: {', '.join(misses)}"
-    # the cases marked as known misses are exactly the misses (keeps the marks honest)
-    assert sorted(misses) == sorted(c.id for c in cases if c.known_miss), misses
 
 
 def test_rewordings_stay_quiet(cards_copy):

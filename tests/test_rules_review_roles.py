@@ -86,7 +86,8 @@ def test_scope_rewordings_are_made_and_stay_quiet(text, lang):
     other = {"hu": ("Each player loses a point (it cannot go below zero); the cost never drops.", "en"),
              "en": ("Minden Kártya Korszakonként egyszer választható; a költség nem mehet nulla alá, és soha nem "
                     "fizetik kétszer.", "hu")}[lang]
-    variants = REWORDERS["scope"](text, lang, random.Random(3))
+    # (the game's named stretch of rounds, as the measure passes it from Game.rules_words)
+    variants = REWORDERS["scope"](text, lang, random.Random(3), spans=("Era",))
     assert len(variants) >= 2
     for new, note in variants:
         # (a finding the unchanged pair has may go: "once an Era" says no "one" in "once per Era")
@@ -98,7 +99,7 @@ def test_the_generator_plants_role_and_scope_changes():
     roles = MUTATORS["placeholder-roles"](HU, "hu", rng, glossary_words=[])
     assert any("riválistól" in new for new, _ in roles)            # recipient -> source
     assert any(new.startswith("Egy rivális") for new, _ in roles)  # payer and payee traded
-    scope = MUTATORS["quantifier"]("Each Card can be picked once an Era.", "en", rng)
+    scope = MUTATORS["quantifier"]("Each Card can be picked once an Era.", "en", rng, spans=("Era",))
     assert any("once an Era" not in new and "once" in new for new, _ in scope)
 
 

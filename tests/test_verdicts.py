@@ -201,6 +201,61 @@ def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_lat
     assert not np.isnan(series(res, f"card_taker_take:{rows['card'][0]}")).all()
 
 
+def test_what_a_pax_commercialization_gave_is_read_once_its_effects_are_resolved():
+    """In Pax Transhumanity an Idea's effects act only when it is
+    Commercialized (``PaxGame.scoring_take``), and a ``solve any`` waits for
+    its player's choice (``PaxGame.take_settled``): card_taker_take reads the
+    first Commercialization of each Idea, from just before it to the first
+    position with no task or choice pending, and is empty for an Idea only
+    syndicated, placated or researched. One greedy game (random bots never
+    Commercialize), its actions replayed here move by move."""
+    from workbench.core.bots import make_bots
+    from workbench.core.play import bot_rngs
+    from workbench.sim.runner import game_record
+    game = get_game("pax-transhumanity")
+    config = game.config(2, seed=4)
+    bots, rngs, played = make_bots("greedy", 2), bot_rngs(config), []
+
+    def decide(state, seat):
+        played.append(bots[seat].choose(game, state, rngs[seat]))
+        return played[-1], state.legal_action_count()
+
+    record = game_record(game, config, 0, decide, ["greedy"] * 2, False, 20_000, horizon=2)
+    names = list(config.players)
+
+    def scores(state):
+        return [game.result(state).scores[m] for m in names]
+
+    def edge(sc, seat):
+        return sc[seat] - np.mean([v for i, v in enumerate(sc) if i != seat])
+
+    state, took, waiting = game.new_initial_state(config), {}, []
+    for action in played:
+        seat = state.current_player()
+        if game.coerce_action(state, action).kind == "commercialize":
+            for card in game.action_cards(state, action):
+                if card not in took:
+                    took[card] = [seat, scores(state), None]
+                    waiting.append(card)
+        state.apply_action(action)
+        if waiting and (state.is_terminal() or (state.decision is None and not state.tasks)):
+            for card in waiting:
+                took[card][2] = scores(state)
+            waiting = []
+    checked = empty = 0
+    for r in record["cards"]:
+        if not r.get("times_taken"):
+            continue
+        if r["card"] not in took:
+            assert r["taker_take_edge"] is None, r["card"]
+            empty += 1
+            continue
+        seat, before, after = took[r["card"]]
+        assert r["taker_take_edge"] == pytest.approx(edge(after, seat) - edge(before, seat)), r["card"]
+        checked += 1
+    assert checked and empty
+
+
 def test_a_renamed_card_is_the_same_card(capsys):
     """A renamed card is watched under its old name and read under its new
     one in the edited pool, and a rename plays the very same games (Meaning
@@ -329,6 +384,28 @@ def test_meaning_made_power_plants_bite_by_the_rules(monkeypatch):
         (card, _, value), = e.edits
         gained = {k: int(v) for k, v in re.findall(r"(\w+?)([+-]\d+)", value)}
         assert gained.get("legacy", 0) >= (session.value_of(card, "bonus") or {}).get("legacy", 0) + 2, e.note
+
+
+def test_pax_power_plants_only_on_ideas_whose_effects_act(monkeypatch):
+    """A Pax Idea is planted stronger or weaker only where baseline games
+    Commercialize it (its effects act only then), and weaker only where it has
+    effects to remove; ``commercialized_share`` reads that from greedy games."""
+    from workbench.tweak import open_session as TweakSession
+    planted = planted_module(get_game("pax-transhumanity"))
+    session = TweakSession("pax-transhumanity")
+    share = planted.commercialized_share(session, 2, games=1)
+    assert all(0 < v <= 1 for v in share.values()) and set(share) <= set(session.game.card_names())
+    ideas = session.table().filter(pl.col("kind") == "idea")
+    plain = sorted(ideas.filter(pl.col("type").is_null()
+                                & ~pl.col("effects").fill_null("").str.contains("game end", literal=True))["name"])
+    acts = {c: (0.5 if i % 4 == 0 else 0.05) for i, c in enumerate(plain)}
+    monkeypatch.setattr(planted, "commercialized_share", lambda s, n: acts)
+    rates = lambda n: {c: 0.6 for c in plain}   # noqa: E731   every plain Idea taken
+    for kind in ("stronger-card", "weaker-card"):
+        for e in planted.planted_edits(session, random.Random(4), kind, 6, pick_rates=rates):
+            (card, _, _), = e.edits
+            assert acts[card] >= planted.ACTS_SHARE, e.note
+            assert kind == "stronger-card" or session.value_of(card, "effects"), e.note
 
 
 def test_action_kind_share_from_the_games_own_counts():

@@ -54,10 +54,14 @@ VISIBLE = """(host) => {
 #: the lines where a page says what it is doing while it switches games
 SAYING = ("page-progress", "rules-progress", "play-status", "print-status")
 
-#: samples, on every animation frame, the visible text of those lines into
-#: window.__said (a set of the texts seen), looking inside Panel's shadow roots
+#: samples, on every animation frame while ``window.__sampling`` is set (from a
+#: game's choice until the page shows it), the visible text of those lines into
+#: window.__said (a set of the texts seen), looking inside Panel's shadow roots.
+#: Between switches it does nothing: walking the whole page five times a second
+#: for the whole test took the browser's share of the two cores from the server
 SAMPLER = """(classes) => {
     window.__said = new Set();
+    window.__sampling = false;
     let lines = [];
     const text = (node) => {
         let out = '';
@@ -77,7 +81,7 @@ SAMPLER = """(classes) => {
         return found;
     };
     const frame = () => {
-        for (const line of lines) {
+        if (window.__sampling) for (const line of lines) {
             if (line.isConnected && line.getClientRects().length) {
                 const said = text(line);
                 if (said) window.__said.add(said);
@@ -85,10 +89,15 @@ SAMPLER = """(classes) => {
         }
         requestAnimationFrame(frame);
     };
-    lines = find(document.body, []);
-    setInterval(() => { lines = find(document.body, []); }, 200);
+    // the lines are looked for inside the page being switched only (each page's
+    // progress line is in its holder), not in every page built so far
+    let root = document.body;
+    window.__startSampling = (holder) => { root = holder; lines = find(root, []); window.__sampling = true; };
+    setInterval(() => { if (window.__sampling) lines = find(root, []); }, 200);
     requestAnimationFrame(frame);
 }"""
+START_SAMPLING = "(holder) => { window.__said.clear(); window.__startSampling(holder); }"
+STOP_SAMPLING = "() => { window.__sampling = false; return [...window.__said]; }"
 
 
 def _game_names():
@@ -107,16 +116,27 @@ def _selector(holder, names):
 
 
 def _wait_for(page, holder, title, wanted: str, others: list[str], draws: bool, timeout: float = 120):
+    """Until the page's title names ``wanted`` only, nothing of ``others`` is left
+    in the page's visible text and, on a page that draws, a drawing is on screen.
+    The title (one element) is read every 250 ms; the whole page's visible text
+    (every text node with its computed style, a walk as long as the page) only
+    once the title has followed, and again each second only while something of
+    another game is still there. Reading the whole page four times a second from
+    the click on took the browser's CPU from the server doing the switch."""
     deadline = time.monotonic() + timeout
+    left, drawn = ["(the page was not read: its title had not followed)"], 0
     while True:
-        text, drawn = holder.evaluate(VISIBLE)
         heading = " ".join(title.locator("h2").all_inner_texts())   # inside the pane's shadow root
-        left = [o for o in others if o in text]
-        if wanted in heading and not any(o in heading for o in others) and not left and (drawn or not draws):
-            return
+        pause = 250
+        if wanted in heading and not any(o in heading for o in others):
+            text, drawn = holder.evaluate(VISIBLE)
+            left = [o for o in others if o in text]
+            if not left and (drawn or not draws):
+                return
+            pause = 1000
         assert time.monotonic() < deadline, (f"title {heading!r}; other games still on the page: {left}; "
                                              f"{drawn} drawings")
-        page.wait_for_timeout(250)
+        page.wait_for_timeout(pause)
 
 
 def _status() -> str:
@@ -189,12 +209,12 @@ def _switch_every_page(ui, names):
         for option in dict.fromkeys([shown[-1], shown[0]]):
             wanted = names.get(option, option)
             switching = option != select.input_value() and names.get(select.input_value()) != option
-            page.evaluate("() => window.__said.clear()")
+            holder.evaluate(START_SAMPLING)
             select.select_option(label=option)
             others = [n for n in names.values() if n != wanted and n in [names.get(o, o) for o in shown]]
             _wait_for(page, holder, title, wanted, others, tab in DRAWS)
+            said = page.evaluate(STOP_SAMPLING)
             if switching:   # the page said what it was loading, naming the game, while it did
-                said = page.evaluate("() => [...window.__said]")
                 assert any(wanted in s and "…" in s for s in said), (tab, wanted, said)
 
 

@@ -101,20 +101,21 @@ def _play_by_clicking(server, room_id, pages, rng, max_plies=400):
             return snapshots, ways
         assert plies < max_plies, "the game did not end"
         if acting is None or acting >= len(pages):
-            pages[0].wait_for_timeout(50)    # the bot's answer is on its way
+            # the bot's answer is on its way: a person's page shows it come (the
+            # room's view is asked for again only then, not twenty times a second
+            # beside the server's work)
+            expect(pages[0].locator("#plies")).not_to_have_text(_plies_text(plies))
             continue
         page = pages[acting]
         expect(page.locator("#plies")).to_have_text(_plies_text(plies))
         expect(page.locator("#status")).to_have_text("your turn")
         snapshots.append((plies, acting, page.locator("body").inner_text()))
         ways.append(_click_a_move(page, rng))
-        for _ in range(1200):
-            if _where(server, room_id)[0] > plies:
-                break
-            page.wait_for_timeout(50)
-        else:
+        try:    # the move played: the clicking page's count of moves goes on
+            expect(page.locator("#plies")).not_to_have_text(_plies_text(plies))
+        except AssertionError:
             raise AssertionError(f"the click on seat {acting}'s page played nothing: "
-                                 + page.locator("#error").inner_text())
+                                 + page.locator("#error").inner_text()) from None
 
 
 def _truth(server, room_id):

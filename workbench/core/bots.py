@@ -113,8 +113,7 @@ def check_specs(game, specs) -> None:
         kind, arg = split_spec(spec)
         arg = arg or ""
         if kind in ("ban", "force"):
-            card, _, inner = arg.partition(":")
-            card = card.strip()
+            card, inner = split_card_arg(arg)
             if cards is not None and card and card.lower() not in {c.lower() for c in cards}:
                 raise WorkbenchError(f"bot {spec!r}: {game.name} has no card {card!r}{suggest(card, cards)}")
             check(inner or "greedy")
@@ -169,6 +168,26 @@ def split_spec(spec: str) -> tuple[str, str | None]:
         raise WorkbenchError(f"bot {spec!r} ends with ':' but gives no options; write {kind} alone "
                              f"or {kind}:OPTIONS")
     return kind, (arg.strip() if colon else None)
+
+
+def split_card_arg(arg: str | None) -> tuple[str, str]:
+    """``(card, bot spec)`` of the options of ``ban:``/``force:``: ``Shell`` ->
+    ("Shell", ""), ``Shell:mcts:200`` -> ("Shell", "mcts:200"). A card's name may hold a
+    colon ("Relic: Crown of Ash"), so the card ends at the first ':' that a
+    bot's name follows; failing that, at the first ':' not followed by a space (the
+    colon inside a name is followed by one, and "Shell:gredy" is then refused as an
+    unknown bot rather than an unknown card); failing that, the whole text is the card.
+    The one place these options are split."""
+    text = arg or ""
+    kinds = set(_kinds())
+    colons = [i for i, ch in enumerate(text) if ch == ":"]
+    for i in colons:
+        if text[i + 1:].partition(":")[0].strip().lower() in kinds:
+            return text[:i].strip(), text[i + 1:].strip()
+    for i in colons:
+        if not text[i + 1:i + 2].isspace():
+            return text[:i].strip(), text[i + 1:].strip()
+    return text.strip(), ""
 
 
 def _kinds() -> list[str]:

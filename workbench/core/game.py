@@ -199,9 +199,11 @@ class Game(abc.ABC):
     # -- capabilities (issue 26): what the game offers the pages and commands.
     # Each is declared here with its default ("not offered"); the registry answers
     # "which games provide X" from them (:func:`workbench.core.registry.providing`)
-    # and no page or command names a game. A reference is "package.module" or
-    # "package.module:attribute", imported only when used, so declaring a
-    # capability costs nothing at start-up. See docs/reference/game-contract.md.
+    # and no page or command names a game. A part of the game is registered as a
+    # :class:`Part` object, ``part(".module")`` or ``part(".module", "attribute")``
+    # relative to the game's package, imported only when used, so declaring a
+    # capability costs nothing at start-up (a "package.module:attribute" string is
+    # still read). See docs/reference/game-contract.md.
     #: where the game stands in the lists pages offer (lower first, then the
     #: order plugins are found); the first game listed is the one pages open on
     listing_order: ClassVar[int] = 100
@@ -211,20 +213,20 @@ class Game(abc.ABC):
     #: module of the card graph: ``CATALOGUE`` (editable kinds and columns),
     #: ``build_graph(pool)``, ``analyses(pool, graph)``; None with card data and
     #: :attr:`card_fields` set: the generic graph (:mod:`workbench.graphs.generic`)
-    card_graph: ClassVar[str | None] = None
+    card_graph: ClassVar[Part | str | None] = None
     #: what the generic card graph reads where the game writes no graph module:
     #: a :class:`workbench.graphs.generic.CardFields` (kinds, cost and reward fields)
     card_fields: ClassVar[Any] = None
     #: the live-tweak session class behind the Cards page ("module:Class");
     #: None: :class:`workbench.tweak.pool_session.PoolTweakSession` over the card graph
-    tweak_session: ClassVar[str | None] = None
+    tweak_session: ClassVar[Part | str | None] = None
     #: the Play page's table drawer, "module:function" taking (game, state) and
     #: returning a Panel object; None: the generic drawing of ``observe(state)``
-    table_drawer: ClassVar[str | None] = None
+    table_drawer: ClassVar[Part | str | None] = None
     #: "module:function(game, table, active, config)" returning the HTML of one seat's
     #: view of the table (its observation's ``table``), for the playtest seat page and the
     #: Play page alike (workbench.tabletop.view_html); None: a generic layout
-    view_drawer: ClassVar[str | None] = None
+    view_drawer: ClassVar[Part | str | None] = None
     #: how a game ended (``GameResult.ending``) -> one sentence in the game's words,
     #: for the end-of-game screen of a playtest seat
     ending_words: ClassVar[Mapping[str, str]] = {}
@@ -234,11 +236,11 @@ class Game(abc.ABC):
     #: module of a board (``document(state)``, ``analyses(state)``,
     #: ``tables(state)``, ``caption(state)``, ``figure(state, title)``) for
     #: ``workbench board``, ``workbench graph`` without a card graph and the Board page
-    board: ClassVar[str | None] = None
+    board: ClassVar[Part | str | None] = None
     #: module of the printed cards: ``cards(words) -> {kind: [card dict]}``,
     #: optionally ``tts_table(deck, seats, seed)`` (the Tabletop Simulator
     #: export's table); templates live in the card folder's ``print/``
-    print_cards: ClassVar[str | None] = None
+    print_cards: ClassVar[Part | str | None] = None
     #: the balance search's defaults for this game (a dict: ``targets``, ``vary``,
     #: ``trials``, ``games_per_trial``, ``fresh_games``, optional ``players``);
     #: None: the game is not offered to ``workbench balance`` and the Balance page
@@ -278,6 +280,14 @@ class Game(abc.ABC):
     #: word (``workbench.rules.term_icons``), the same icon the printed cards and the
     #: rulebook show. Default: none, and a page shows the bare key.
     observation_terms: Mapping[str, str] = {}
+    #: the rulebook's own words for a generic concept of the translation review and its
+    #: planted-mistake measure (:mod:`workbench.rules.meaning`, :mod:`workbench.rules.planting`):
+    #: concept -> language -> words as the rulebook writes them, e.g. a named stretch of
+    #: several rounds, ``{"time.span": {"en": ("Chapter",), "hu": ("Fejezet",)}}``. The
+    #: review's language lexicons name no game's words; each game adds its own here.
+    #: Concepts a game may name: ``time.span`` (a named stretch of rounds) and
+    #: ``time.repeat`` (a repeating stretch inside the game). Default: none
+    rules_words: ClassVar[Mapping[str, Mapping[str, tuple[str, ...]]]] = {}
 
     # -- verdicts of a paired comparison (issue 25; workbench.sim.verdicts) ------
     #: metric keys (workbench.sim.metrics) that lead this game's verdict, most
@@ -308,6 +318,20 @@ class Game(abc.ABC):
     #: gave its taker (``card_taker_take``); False where every take scores
     #: only later (the reading would be 0 in every game, saying nothing)
     take_scores: bool = False
+
+    def scoring_take(self, state: State, action) -> bool:
+        """Whether ``action``, which takes a card (:meth:`action_cards`), is a
+        take that can score at once: the take ``card_taker_take`` reads is a
+        card's first such. Every take by default; a game whose cards give
+        their points only one way (an Idea's effects when it is brought to
+        market, not when it is backed) names that way."""
+        return True
+
+    def take_settled(self, state: State) -> bool:
+        """Whether what the last take gave has been given in ``state``, for
+        ``card_taker_take``'s look after it: at once by default; a game whose
+        effects wait on its players' choices says when none is pending."""
+        return True
 
     # -- action kinds counted per game (issue 25; metrics.ActionUsage) ---------
     #: action kind -> the games-table column counting how often it was chosen
@@ -341,6 +365,12 @@ class Game(abc.ABC):
         super().__init_subclass__(**kwargs)
         if cls.__dict__.get("default_players") is None and "min_players" in cls.__dict__:
             cls.default_players = cls.min_players
+        # a part named relative to the game's package (``part(".tabletop", "draw")``)
+        # is bound to that package here, where the class says which one it is
+        for name in PARTS:
+            ref = cls.__dict__.get(name)
+            if isinstance(ref, Part) and ref.module.startswith("."):
+                setattr(cls, name, ref.bound(cls.__module__.rpartition(".")[0]))
 
     # -- card data -------------------------------------------------------------
     def cards(self) -> Any:
@@ -595,13 +625,56 @@ CAPABILITIES = {
 }
 
 
+#: the class attributes of :class:`Game` that name a part of the game the workbench
+#: imports when a page or command needs it (see :func:`part`)
+PARTS = ("card_graph", "tweak_session", "table_drawer", "view_drawer", "board", "print_cards")
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of a game registered as an object and imported on first use: a module
+    of the game (``attr`` empty) or one of its attributes. Made by :func:`part`."""
+    module: str
+    attr: str = ""
+
+    def bound(self, package: str) -> "Part":
+        """This part with a module relative to ``package`` (``.tabletop``) made absolute."""
+        import importlib.util
+        if not package:
+            raise WorkbenchError(f"part {self.module!r} is relative, and the game's class is in no package: "
+                                 "put the game in a package, or name the module in full")
+        return Part(importlib.util.resolve_name(self.module, package), self.attr)
+
+    def load(self) -> Any:
+        import importlib
+        if self.module.startswith("."):
+            raise WorkbenchError(f"part {self.module!r} is relative and was never bound to a game's package")
+        obj = importlib.import_module(self.module)
+        return getattr(obj, self.attr) if self.attr else obj
+
+    def __str__(self) -> str:
+        return f"{self.module}:{self.attr}" if self.attr else self.module
+
+
+def part(module: str, attr: str = "") -> Part:
+    """A game's part, named relative to the game's own package and imported only when
+    a page or command uses it (the registry loads every game; a page may never need
+    the part): ``card_graph = part(".card_graph")``, ``table_drawer =
+    part(".tabletop", "draw")``. No module path of the workbench's is written out, and
+    a scaffolded or renamed package keeps working."""
+    if not module or not isinstance(module, str):
+        raise WorkbenchError("a part names a module of the game's package, e.g. part('.card_graph')")
+    return Part(module, attr)
+
+
 def resolve(ref: Any) -> Any:
-    """The object a capability reference names: ``"pkg.mod"`` is the module,
-    ``"pkg.mod:attr"`` an attribute of it. A capability may also be registered as
-    the object itself (a module, a class, a function: ``tweak_session =
-    MySession``); it is then returned as it is. A string keeps the import lazy
-    (the registry loads every game, and a page may never need the part)."""
+    """The object a capability names: a :class:`Part` (see :func:`part`) is imported;
+    a string ``"pkg.mod"`` is that module and ``"pkg.mod:attr"`` an attribute of it (the
+    older way of naming one, still read); anything else (a module, a class, a function
+    registered as itself: ``tweak_session = MySession``) is returned as it is."""
     import importlib
+    if isinstance(ref, Part):
+        return ref.load()
     if not isinstance(ref, str):
         return ref
     module, _, attr = ref.partition(":")
@@ -638,5 +711,5 @@ def resolve_seat(state: State, who: str | int) -> int:
         raise NotationError(f"no player named {who!r}{suggest(str(who), state.config.players)}") from None
 
 
-__all__ = ["TERMINAL", "CAPABILITIES", "resolve", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
+__all__ = ["TERMINAL", "CAPABILITIES", "PARTS", "Part", "part", "resolve", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
            "NotationError", "default_names", "resolve_seat"]

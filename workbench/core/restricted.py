@@ -15,7 +15,7 @@ is dominant.
 
 from __future__ import annotations
 
-from .bots import Bot, make_bot, register_bot
+from .bots import Bot, make_bot, register_bot, split_card_arg
 from .errors import WorkbenchError
 from .rng import Rng
 
@@ -89,8 +89,7 @@ class RestrictedBot(Bot):
 
 def _factory(mode: str):
     def make(arg: str | None) -> RestrictedBot:
-        card, _, inner = (arg or "").partition(":")
-        card = card.strip()
+        card, inner = split_card_arg(arg)
         if not card:
             raise WorkbenchError(f"bot {mode!r} needs a card: write {mode}:CARD or {mode}:CARD:BOT")
         bot = make_bot(inner or "greedy")

@@ -4,13 +4,13 @@ how they are pulled out of a text that already carries them.
 A game's glossary for a language pair comes from two places: the terms files
 (``cards/<game>/terms/<lang>.yaml``: the same key in both languages is a pair,
 every named form counts) and ``cards/<game>/glossary.yaml``, a list of entries
-such as ``{hu: Tőkebevonás, en: Fundraise}`` (a value may be a list of accepted
+such as ``{hu: Aratás, en: Harvest}`` (a value may be a list of accepted
 forms; ``note`` says why the pair exists).
 
 Terms are found by word stems because Hungarian inflects: a text word matches a
 term word when it begins with one of the term's stem shapes (:func:`stem_variants`),
-so ``Értelem`` is found in ``Értelmet`` and ``Minta`` in ``Mintát`` but not in
-``mint``, and ``Alkalmazás`` is not found in ``Alkalmazott``. On the translation
+so ``Álom`` is found in ``Álmot`` and ``Lista`` in ``Listát`` but not in
+``list``, and ``Vásárlás`` is not found in ``Vásárló``. On the translation
 side the singular of a plural term also counts (:func:`singulars`). Icons are ignored here; icon parity is a
 check of its own.
 """
@@ -40,10 +40,10 @@ _DIGRAPHS = ("cs", "dz", "gy", "ly", "ny", "sz", "ty", "zs")
 @functools.lru_cache(maxsize=65536)  # the review asks for the same few hundred words millions of times
 def stem_variants(word: str) -> frozenset[str]:
     """The shapes a word's stem takes before a suffix: as written; a final vowel
-    lengthened (kártya -> kártyá-t); a last-syllable vowel dropped (Értelem ->
-    Értelm-et) or shortened (pohár -> pohar-at); a final digraph doubled (törékeny ->
+    lengthened (kártya -> kártyá-t); a last-syllable vowel dropped (álom ->
+    álm-ot) or shortened (pohár -> pohar-at); a final digraph doubled (törékeny ->
     törékenny-é); an English final e or y changed
-    (Fundraise -> Fundrais-ing, Assembly -> Assembli-es)."""
+    (Trade -> Trad-ing, Ally -> Alli-es)."""
     w = word.lower()
     out = {w}
     if not w:
@@ -65,7 +65,7 @@ def stem_variants(word: str) -> frozenset[str]:
 
 
 def singulars(word: str) -> set[str]:
-    """Singular stems of a plural term: Játékosok -> Játékos, Minták -> Minta,
+    """Singular stems of a plural term: Játékosok -> Játékos, Listák -> Lista,
     Players -> Player, Abilities -> Ability."""
     w = word.lower()
     out: set[str] = set()
@@ -108,7 +108,7 @@ def _prefixes(term_word: str, plural_singulars: bool) -> tuple[str, ...]:
 
 def tokens(text: str) -> list[tuple[str, str]]:
     """``(icon, word)`` for every word; ``icon`` is the icon glued in front of the
-    word (``🛡️Vitals`` -> ``("🛡", "Vitals")``) or empty."""
+    word (``🛡️Shield`` -> ``("🛡", "Shield")``) or empty."""
     out = []
     for m in WORD_RE.finditer(text):
         j = m.start()
@@ -144,9 +144,9 @@ def find_term(term: str, text: str | list[tuple[str, str]], *, lenient: bool = F
 def term_positions(term: str, text: str | list[tuple[str, str]], *, lenient: bool = False,
                    case: bool = False) -> list[int]:
     """Token positions where ``term`` starts in ``text``, allowing inflection. A term written with an icon is found only with that icon in front of it, so
-    ``⚠️Consequence`` is not found in ``⚠️Pattern Consequence`` nor ``🌳Legacy`` in
-    "legally". With ``case``, a capitalised term is found only capitalised, so the
-    location ``Chip`` is not the ordinary word "chip"."""
+    ``⚠️Storm`` is not found in ``⚠️Sand Storm`` nor ``🌳Grove`` in
+    "grovel". With ``case``, a capitalised term is found only capitalised, so the
+    location ``Harbour`` is not the ordinary word "harbour"."""
     tt = _term_tokens(term)
     if not tt:
         return []
@@ -215,7 +215,7 @@ def load_glossary_file(game_id: str) -> list[dict]:
     if isinstance(data, Mapping):
         data = data.get("terms", [])
     if not isinstance(data, list):
-        raise DataError("a glossary is a list of entries such as {en: Fundraise, hu: Tőkebevonás}",
+        raise DataError("a glossary is a list of entries such as {en: Harvest, hu: Aratás}",
                         file=str(path))
     for i, entry in enumerate(data):
         if not isinstance(entry, Mapping):
@@ -293,7 +293,7 @@ def _before_term(before: str, n_inner: int) -> str | None:
 
 
 def extract_pairs(text: str) -> list[ExtractedPair]:
-    """Pairs written ``term (other-language term)``, e.g. ``Tőkebevonás (Fundraise)``."""
+    """Pairs written ``term (other-language term)``, e.g. ``Aratás (Harvest)``."""
     found: "OrderedDict[tuple[str, str], ExtractedPair]" = OrderedDict()
     for lineno, line in enumerate(text.splitlines(), start=1):
         for m in _PAIR_RE.finditer(line):
@@ -323,7 +323,7 @@ class IconTerm:
 
 
 def extract_icon_terms(text: str) -> list[IconTerm]:
-    """Terms written with an icon glued to them: ``🛡️Vitals``, ``🏁End Initiative``.
+    """Terms written with an icon glued to them: ``🛡️Shield``, ``🏁Final Harvest``.
     A term runs over the capitalised words that follow the icon (at most three)."""
     out: "OrderedDict[tuple[str, str], IconTerm]" = OrderedDict()
     i, n = 0, len(text)

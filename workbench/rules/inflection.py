@@ -1,10 +1,10 @@
 """Inflected placeholders of a rules text, rendered as the reader sees them.
 
 A Hungarian translation bends terms it does not spell out: an article filter
-(``${terms.playerTracks.trust|az}`` prints "a Bizalom"), a named form
-(``${terms.playerTracks.trust|acc}`` prints "Bizalmat"), or letters joined to the
-placeholder (``${terms.playerTracks.scrutiny}-kockát``, and the mistake
-``${terms.playerTracks.trust|az}ot``, which prints "a Bizalomot"). The source
+(``${terms.tracks.hope|az}`` prints "a Remény"), a named form
+(``${terms.tracks.hope|acc}`` prints "Reményt"), or letters joined to the
+placeholder (``${terms.tracks.storm}-kockát``, and the mistake
+``${terms.tracks.hope|az}ot``, which prints "a Reményot"). The source
 shows none of these words, so only the rendering can be checked: :func:`inflected_uses`
 gives each such use with the whole word it prints, and :func:`rules_texts` every
 text of a game written in a language (translated clauses, the original's clauses,

@@ -1,7 +1,7 @@
 """What a rules sentence says, as a small structure that two languages can be compared on.
 
 For each sentence of a clause :func:`structure` finds who acts (the active player,
-each player, the others, a rival, the group), when (turn, round, Era, cycle, game;
+each player, the others, a rival, the group), when (turn, round, a game's named stretch, game;
 start or end; immediately, next, previous), under what condition (if, unless, only
 if) and with what exceptions, how many (every, any, some, only, at most, at least,
 again) and how many negations it holds. The words of each concept are data, one
@@ -76,20 +76,58 @@ def base_lang(lang: str) -> str:
     return re.split(r"[-_]", lang)[0].lower()
 
 
-@functools.lru_cache(maxsize=None)
 def lexicon(lang: str) -> Lexicon | None:
-    """The meaning lexicon of ``lang`` (None when the language has none)."""
+    """The meaning lexicon of ``lang`` (None when the language has none), with the
+    words the registered games add to its concepts (:func:`games_words`)."""
+    return _lexicon(base_lang(lang), games_words(base_lang(lang)))
+
+
+def games_words(lang: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``(concept, words)`` the registered games declare in ``lang``
+    (``Game.rules_words``: a named stretch of rounds), merged over the games. The lexicon files
+    are the language's and name no game's words; a game's period word counts as a time
+    in every game's review, as it would in any rulebook."""
+    from ..core.registry import load_all
+    out: dict[str, list[str]] = {}
+    for game in load_all().values():
+        for concept, by_lang in (getattr(game, "rules_words", None) or {}).items():
+            have = out.setdefault(str(concept), [])
+            have += [str(w) for w in by_lang.get(lang, ()) if str(w) not in have]
+    return tuple(sorted((c, tuple(ws)) for c, ws in out.items()))
+
+
+def rules_words_problems(rules_words) -> list[str]:
+    """One line per entry of a game's ``rules_words`` the lexicons cannot take: a
+    concept no lexicon has (only concepts that name no words of their own take a game's,
+    ``time.span``, ``time.repeat``), or words that are not a list of texts."""
+    out = []
+    open_concepts = {name for lang in ("en", "hu") if (lex := _lexicon(lang, ())) is not None
+                     for name, c in lex.concepts.items() if not (c.words or c.forms or c.phrases)}
+    for concept, by_lang in (rules_words or {}).items():
+        if concept not in open_concepts:
+            out.append(f"rules_words: {concept!r} is not a concept a game names "
+                       f"(one of {', '.join(sorted(open_concepts))})")
+            continue
+        for lang, words in (by_lang or {}).items():
+            if isinstance(words, str) or not all(isinstance(w, str) and w.strip() for w in words):
+                out.append(f"rules_words: {concept} {lang}: the words must be a list of texts")
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _lexicon(lang: str, added: tuple[tuple[str, tuple[str, ...]], ...]) -> Lexicon | None:
     from ruamel.yaml import YAML
-    path = LEXICON_DIR / f"{base_lang(lang)}.yaml"
+    path = LEXICON_DIR / f"{lang}.yaml"
     if not path.exists():
         return None
     data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
     concepts = {}
     phrases = []
+    extra = dict(added)
     for name, spec in (data.get("concepts") or {}).items():
         spec = spec or {}
         words, forms = [], set(str(f).lower() for f in spec.get("forms", ()))
-        for w in spec.get("words", ()):
+        for w in [*spec.get("words", ()), *extra.get(name, ())]:
             w = str(w).lower()
             if " " in w:
                 phrases.append((tuple(w.split()), name))
@@ -105,7 +143,7 @@ def lexicon(lang: str) -> Lexicon | None:
                                  frozenset(str(x).lower() for x in spec.get("not", ())))
     phrases.sort(key=lambda p: -len(p[0]))
     single = data.get("single") or {}
-    lex = Lexicon(base_lang(lang), concepts, {k: list(v) for k, v in (data.get("dimensions") or {}).items()},
+    lex = Lexicon(lang, concepts, {k: list(v) for k, v in (data.get("dimensions") or {}).items()},
                   tuple(data.get("suffixes") or ("",)), phrases,
                   frozenset(str(w).lower() for w in single.get("strict", ())),
                   frozenset(str(w).lower() for w in single.get("loose", ())),
@@ -298,7 +336,7 @@ def aligned_sentences(src: str, src_lang: str, tr: str, tr_lang: str) -> list[tu
 def _aligned_whole(src: str, src_lang: str, tr: str, tr_lang: str) -> list[tuple[str, str]]:
     from .review_checks.sentences import sentences, statements
     a, b = split_sentences(src), split_sentences(tr)
-    # (and as many sentences read with ordinals: "a IV. Korszak" is one sentence there)
+    # (and as many sentences read with ordinals: "a IV. Évszak" is one sentence there)
     if sentences(src, src_lang) != sentences(tr, tr_lang):
         return [(src, tr)]
     # the same count of statements too (a ";" or ":" ends one, a "Then ..." sentence
@@ -407,7 +445,7 @@ _ICON_TERM = re.compile(r"((?:[^\w\s$\{\}()\[\],.;:!?\"'„”*|–-]\ufe0f?)+)(
 
 
 def term_roles(text: str, lang: str) -> list[tuple[str, str]]:
-    """:func:`placeholder_roles` and the terms marked by their icon (🛡️Vitals,
+    """:func:`placeholder_roles` and the terms marked by their icon (🛡️Shield,
     🛡️Életerejét): the icon names the term in every language, so a key ``icon:🛡``
     lines them up across languages. In text order."""
     from .text import icon_key, icons

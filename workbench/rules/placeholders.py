@@ -30,7 +30,7 @@ def hungarian_article(text: str) -> str:
     1 (egy), 5 (öt), 50 (ötven), 500 (ötszáz), 1000 (ezer), 1 000 000 (egymillió)...;
     a Roman numeral is read as an ordinal (``az I.`` első, ``a IV.`` negyedik, ``az V.``
     ötödik); an acronym is read letter by letter, so its first letter's name counts
-    (``az MÁI`` em-á-i, ``az SZ`` esz, ``a KKV`` ká-ká-vé). The translation review's
+    (``az MTI`` em-té-i, ``az SZ`` esz, ``a KKV`` ká-ká-vé). The translation review's
     article check judges written articles by the same reading."""
     i = 0
     while i < len(text) and not text[i].isalnum():
@@ -72,7 +72,7 @@ BUILTIN_FILTERS = {
     "upper": str.upper,
     "lower": str.lower,
     "title": str.title,
-    # Hungarian definite article chosen by the rendered word (a Bizalom, az Elismerés);
+    # Hungarian definite article chosen by the rendered word (a Remény, az Elismerés);
     # ``Az`` for the start of a sentence. Write it last in a chain: it reads the final form.
     "az": lambda s: f"{hungarian_article(s)} {s}",
     "Az": lambda s: f"{hungarian_article(s).capitalize()} {s}",
@@ -272,7 +272,7 @@ def _is_leaf(node: Any) -> bool:
 
 
 def flatten_terms(node: Any, prefix: str = "terms") -> dict[str, str]:
-    """``{"terms.resources.runway": "Runway", ...}`` for every text leaf; the
+    """``{"terms.resources.coin": "Coin", ...}`` for every text leaf; the
     bookkeeping keys (``provenance``, ``note``...) are not terms."""
     out: dict[str, str] = {}
     if isinstance(node, Mapping) and not _is_leaf(node):

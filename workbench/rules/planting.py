@@ -244,10 +244,18 @@ _HU_TIME_ENDINGS = [("kör", "forduló"), ("kört", "fordulót"), ("körben", "f
                     ("körödet", "fordulódat"), ("köröd", "fordulód")]
 
 
-def mutate_time(text: str, lang: str, rng: random.Random, **_) -> list:
+def _spans(spans: Iterable[str]) -> str:
+    """An alternation of the game's named stretches of rounds (``Game.rules_words``'
+    ``time.span``, as :func:`_game_info` gives them) to follow the rounds and turns a
+    pattern names, or "" for a game that names none."""
+    return "".join("|" + re.escape(w) for w in spans)
+
+
+def mutate_time(text: str, lang: str, rng: random.Random, spans: Iterable[str] = (), **_) -> list:
     if lang == "en":
         out = _swap_words(text, [("turn", "round"), ("turns", "rounds"), ("end of", "start of"),
-                                 ("next", "previous"), ("ends", "begins"), ("Era", "game")], flags=0)
+                                 ("next", "previous"), ("ends", "begins"), *((w, "game") for w in spans)],
+                          flags=0)
         out += _sub_each(r"\b(?:immediately|at once) ?", text, lambda m: "")
     else:
         out = _swap_words(text, _HU_TIME_ENDINGS + [("végén", "elején"), ("végéig", "elejéig"),
@@ -289,7 +297,7 @@ def mutate_exception(text: str, lang: str, rng: random.Random, **_) -> list:
 
 
 # --------------------------------------------------------------------------- quantifier
-def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
+def mutate_quantifier(text: str, lang: str, rng: random.Random, spans: Iterable[str] = (), **_) -> list:
     """every <-> one, any <-> every, all -> some, at least <-> at most, both -> one of,
     "only" dropped or added (before a number: "1 marker" / "only 1 marker")."""
     if lang == "en":
@@ -301,8 +309,9 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
             "no fewer than": ["at most"], "exactly": ["at least", "at most"],
             "whichever": ["every"], "either": ["both"]}, rng)
         out += _sub_each(r"\bonly ", text, lambda m: "")
-        # the scope of "once": once an Era become once (in the game), or once per turn
-        out += _sub_each(r"\bonce (?:an?|per|each|every) (?:Era|round|turn|game)\b", text,
+        # the scope of "once": once a round (or a game's named stretch) become once (in
+        # the game), or once per turn
+        out += _sub_each(r"\bonce (?:an?|per|each|every) (?:round|turn|game" + _spans(spans) + r")\b", text,
                          lambda m: rng.choice(["once", "once in the game"]))
         # ("at once" is "immediately", and a sentence's "Once ..." is "when": no count)
         out += _sub_each(r"(?<![Aa]t )\bonce\b(?! (?:an?|per|each|every|in|the|you|it|they|all|that|this|its|their|"
@@ -326,7 +335,7 @@ def mutate_quantifier(text: str, lang: str, rng: random.Random, **_) -> list:
             "legfeljebb": ["legalább", "pontosan"], "pontosan": ["legalább", "legfeljebb"],
             "valamennyi": ["néhány", "egy"], "mindenki": ["valaki"]}, rng)
         out += _sub_each(r"\b[Cc]sak ", text, lambda m: "")
-        # the scope of "once": once per Era become once (in the game), or the other way
+        # the scope of "once": once per stretch (*körönként*) become once (in the game), or the other way
         out += _sub_each(r"\b(\w{3,}(?:onként|enként|önként|nként)) (egyszer)\b", text, lambda m: m.group(2))
         # (not where a distributive already stands a few words before: "fordulónként legfeljebb egyszer")
         out += _sub_each(r"(?<!\w)(?<!nként )(egyszer)\b", text,
@@ -461,7 +470,7 @@ def mutate_placeholder_roles(text: str, lang: str, rng: random.Random, icon_term
             new = text[:mi.start()] + "${" + kj + fi + "}" + text[mi.end():mj.start()] + "${" + ki + fj + "}" + \
                 text[mj.end():]
             out.append((new, f"{ki} <-> {kj}"))
-    # icon-marked written-out terms (🌟Meaning) trade places, each keeping its suffix
+    # icon-marked written-out terms (🪙Coin) trade places, each keeping its suffix
     from .text import icons
     words = list(_ICON_WORD.finditer(text))
     terms = icon_terms or []
@@ -539,7 +548,7 @@ def mutate_role(text: str, lang: str, rng: random.Random, glossary_words: list[s
     (or two written-out terms) of one sentence trade places, each keeping the case or
     preposition of the place it moves into (who pays whom); a recipient becomes a source
     ("to X" / "from X", *X-nak* / *X-tól*: from whom to whom); a possessor changes
-    ("another player's Company" / "your own Company": whose Company)."""
+    ("another player's Castle" / "your own Castle": whose Castle)."""
     out = []
     low = text.lower()
     people = _EN_PEOPLE if lang == "en" else _HU_PEOPLE
@@ -588,8 +597,8 @@ def _ends_vowel(word: str) -> bool:
     return word[-1:].lower() in "aáeéiíoóöőuúüű"
 
 
-# (each item may open with its own article or quantifier: "an Employee, a Syndication",
-# *minden Ügynök és minden Létesítmény*)
+# (each item may open with its own article or quantifier: "a Farmer, a Harvest",
+# *minden Földműves és minden Vár*)
 _LIST_JOIN = re.compile(r"(?:[^,.;:()\[\]!?]{0,40}?(?:,\s*(?:(?:and|or|és|vagy|valamint)\s+)?|"
                         r"\s+(?:and|or|és|vagy|valamint)\s+))+(?:(?:a|an|the|az|egy|each|every|minden)\s+)?",
                         re.I)
@@ -598,8 +607,8 @@ _LIST_JOIN = re.compile(r"(?:[^,.;:()\[\]!?]{0,40}?(?:,\s*(?:(?:and|or|és|vagy|
 def _listed_together(between: str, tail_a: str, tail_b: str) -> bool:
     """Do two terms stand in one list: only commas, "and", "or" and short items between
     them (``between``), and each term with the same ending (``tail_a``, ``tail_b``)? Two
-    items of a list trade places without changing what the rule says ("Fundraise,
-    Syndicate ... and Import", *Érintkezésekből, Kezdeményezésekből*)."""
+    items of a list trade places without changing what the rule says ("Harvest,
+    Trade ... and Import", *Vásárokból, Aratásokból*)."""
     return bool(_LIST_JOIN.fullmatch(between)) and tail_a.lstrip("-")[-3:] == tail_b.lstrip("-")[-3:]
 
 
@@ -723,7 +732,7 @@ def reword_word_order(text: str, lang: str, rng: random.Random, **_) -> list:
             out.append((text[:m.start()] + m.group(2) + " " + m.group(1) + text[m.end():],
                         f"{m.group(0)!r} -> {m.group(2)} {m.group(1)}"))
         # "X-ot kapsz" <-> "kapsz X-ot": object and verb trade places
-        # (a whole word: not the suffix of a digit, "5-öt", nor a term glued to its icon, "🌟Értelmet")
+        # (a whole word: not the suffix of a digit, "5-öt", nor a term glued to its icon, "🪙Érmét")
         for m in re.finditer(r"(?:(?<=\s)|^)([^\W\d_]+(?:ot|et|öt|at|t)) (kapsz|kap|veszel|vesz|húzol|húz|fizetsz|"
                              r"fizet)\b", text):
             out.append((text[:m.start()] + m.group(2) + " " + m.group(1) + text[m.end():],
@@ -774,7 +783,7 @@ def _depth_at_change(text: str, new: str) -> int:
     return text[:i].count("(") - text[:i].count(")")
 
 
-def reword_paraphrase(text: str, lang: str, rng: random.Random, **_) -> list:
+def reword_paraphrase(text: str, lang: str, rng: random.Random, spans: Iterable[str] = (), **_) -> list:
     """Rules phrases said another way with the same meaning, as a translator might:
     "at least 2" / "2 or more", "at the end of the round" / "when the round ends",
     *minden fordulóban* / *fordulónként*, *legfeljebb 2* / *2 vagy kevesebb*."""
@@ -785,7 +794,7 @@ def reword_paraphrase(text: str, lang: str, rng: random.Random, **_) -> list:
                          lambda m: _case_like(f"{m.group(1)} or more {m.group(2)}", m.group(0)))
         out += _sub_each(r"\b[Aa]t most " + num + r" ([a-z${][^\s,.;:]*)", text,
                          lambda m: _case_like(f"no more than {m.group(1)} {m.group(2)}", m.group(0)))
-        out += _sub_each(r"\b([Aa]t the end of (?:the|your) (round|turn|game|Era))\b", text,
+        out += _sub_each(r"\b([Aa]t the end of (?:the|your) (round|turn|game" + _spans(spans) + r"))\b", text,
                          lambda m: _case_like(f"when {'your' if m.group(1).split()[4] == 'your' else 'the'} "
                                               f"{m.group(2)} ends", m.group(1)))
         out += _sub_each(r"\b([Aa]t the start of|[Aa]t the beginning of)\b", text,
@@ -810,12 +819,12 @@ def reword_paraphrase(text: str, lang: str, rng: random.Random, **_) -> list:
     return _outside_placeholders(text, out)
 
 
-def reword_scope(text: str, lang: str, rng: random.Random, **_) -> list:
+def reword_scope(text: str, lang: str, rng: random.Random, spans: Iterable[str] = (), **_) -> list:
     """Negations and counts said another way with the same scope, as a translator might:
     a negation moved or strengthened ("cannot" / "can never", *(nulla alá nem mehet)* /
     *(de nulla alá sosem mehet)*, *soha nem* / *sosem*), "if there are only 2, those 2" /
-    "or both, if there are only 2", "once an Era" / "once per Era" (*Korszakonként
-    egyszer* / *minden Korszakban egyszer*)."""
+    "or both, if there are only 2", "once a Season" / "once per Season" (*Évszakonként
+    egyszer* / *minden Évszakban egyszer*)."""
     out = []
     if lang == "en":
         out += _sub_each(r"\b(can|may)not\b(?! only)", text, lambda m: f"{m.group(1)} never")
@@ -825,7 +834,7 @@ def reword_scope(text: str, lang: str, rng: random.Random, **_) -> list:
         out += _sub_each(r"\(if there (?:are|is) only " + num + r", (?:those|these|all) " + num + r"\)", text,
                          lambda m: f"(or {'both' if m.group(1) in ('2', 'two') else 'all ' + m.group(1)}, "
                                    f"if there are only {m.group(1)})" if m.group(1) == m.group(2) else None)
-        out += _sub_each(r"\bonce (an?) (Era|round|turn)\b", text,
+        out += _sub_each(r"\bonce (an?) (round|turn" + _spans(spans) + r")\b", text,
                          lambda m: f"once {rng.choice(['per', 'each'])} {m.group(2)}")
     else:
         # a negated verb in brackets: "(nulla alá nem mehet)" -> "(de nulla alá sosem mehet)"
@@ -853,7 +862,9 @@ REWORDERS: dict[str, Callable] = {"synonym": reword_synonym, "reorder": reword_r
 
 # --------------------------------------------------------------------------- running the measure
 def _game_info(game_id: str, lang: str) -> dict:
+    from ..core.registry import get_game
     from .glossary import game_glossary
+    from .meaning import base_lang
     from .placeholders import context_for
     from .text import icons
     ctx = context_for(game_id, lang)
@@ -867,8 +878,9 @@ def _game_info(game_id: str, lang: str) -> dict:
                 if bare != f:
                     icon_terms.append(bare)
                     all_icons.update(icons(f))
+    spans = tuple(get_game(game_id).rules_words.get("time.span", {}).get(base_lang(lang), ()))
     return {"ctx": ctx, "glossary_words": sorted(set(words)), "icon_terms": sorted(set(icon_terms)),
-            "icons": sorted(all_icons)}
+            "icons": sorted(all_icons), "spans": spans}
 
 
 def variants(pairs: list[ClausePair], kinds: dict[str, Callable], seed: int) -> list[Variant]:

@@ -185,7 +185,7 @@ def _fmt(n) -> str:
 
 
 def _term_icons(text: str) -> Counter:
-    """Icons glued to a word (🧬Pattern): a term's mark, which a pronoun may replace."""
+    """Icons glued to a word (🪙Coin): a term's mark, which a pronoun may replace."""
     from .text import icon_key, icons as all_icons
     out: Counter = Counter()
     for m in re.finditer(r"((?:[^\w\s]\ufe0f?)+)(?=[^\W\d_])", text):
@@ -216,7 +216,7 @@ def check_icons(src: str, tr: str):
 def check_glossary(src: str, tr: str, pairs) -> list:
     """Each pair whose source term the source uses must have its agreed translation
     in the translation. Where two terms match at the same word, the longer one is
-    meant (``Tőkebevonás`` is Fundraise, not ``Tőke`` Capital), so the shorter one
+    meant (``Vásárcsarnok`` is Market Hall, not ``Vásár`` Market), so the shorter one
     does not count there."""
     from .glossary import might_occur, term_positions, tokens
     out = []
@@ -254,7 +254,7 @@ def check_glossary_back(src: str, tr: str, pairs, tr_lang: str = "") -> list:
     source does not have (*forduló* where the source says "turn", not "round").
     Only terms written without an icon (an icon-marked term is held by the icons
     check) and found as the whole term word (its inflections, not a longer word:
-    "Syndication" is not "Syndicate")."""
+    "Trader" is not "Trade")."""
     from .glossary import find_term, term_positions, tokens
     out = []
     tr_tokens, src_tokens = tokens(tr), tokens(src)

@@ -6,7 +6,7 @@ translator keeps the clauses of a sentence together with the terms they hold, ev
 word order inside a clause changes (Hungarian puts a possessor first, a verb last). So:
 
 * :func:`clause_of_terms` gives each term of a sentence (a ``${terms...}`` placeholder,
-  an icon-marked word such as 🛡️Vitals, or a written-out game term of the glossary) the
+  an icon-marked word such as 🛡️Shield, or a written-out game term of the glossary) the
   index of the clause it stands in;
 * :func:`clause_swap` finds two terms that traded clauses: the pairs of terms that share
   a clause in the source but not in the translation (and the other way round), or stand
@@ -64,7 +64,7 @@ def clause_of_terms(text: str) -> dict[str, list[int]]:
 
 # at least this many terms named once on both sides before a trade of clauses is judged:
 # with three, one clause break that one language puts and the other does not looks like a
-# trade ("After the 🌳Legacy, raise 🌟Meaning ... and resolve the ⚡Bonus" / "..., és
+# trade ("After the 🌳Grove, raise 🪙Coin ... and resolve the ⚡Bonus" / "..., és
 # oldd fel"); with four or more the bundled sentences (486 clause pairs) show none
 CLAUSE_SWAP_MIN_TERMS = 4
 # terms in different clauses are also compared by which clause comes first (a list keeps
@@ -243,10 +243,10 @@ def _named(text: str, lang: str) -> set[str]:
 
 
 # --------------------------------------------------------------------------- what "each" ranges over
-# "Each Core Action can be picked once an Era": "each" ranges over the Core Actions and
-# "once an Era" over the Eras; *Minden Alapakció Korszakonként egyszer* says the same with
+# "Each Tower can be built once a Season": "each" ranges over the Towers and
+# "once a Season" over the Seasons; *Minden Torony Évszakonként egyszer* says the same with
 # *minden* and the distributive ending *-nként*. A translation that puts "each" on another
-# noun ("a Core Action can be picked once each Era") keeps every word and changes the rule.
+# noun ("a Tower can be built once each Season") keeps every word and changes the rule.
 _EN_EVERY = ("each", "every", "all", "per")
 _EN_ONCE = ("once", "twice", "one", "1")
 _EN_ONCE_ART = ("a", "an", "per", "each", "every")
@@ -257,7 +257,7 @@ _HU_DISTRIBUTIVE = ("nként",)
 
 def _head_id(words: list[str], lang: str, terms: tuple, quantifier: str = "") -> str:
     """What a few words after "each" name: the game term of the glossary that starts
-    nearest (its index), a time (turn, round, Era) or a person (``actor.each`` for "each
+    nearest (its index), a time (turn, round, a game's named stretch) or a person (``actor.each`` for "each
     player", read with the quantifier word), or ""."""
     from .glossary import term_positions
     from .meaning import concepts
@@ -283,7 +283,7 @@ def _head_id(words: list[str], lang: str, terms: tuple, quantifier: str = "") ->
 def quantified_heads(text: str, lang: str, terms: tuple = ()) -> tuple[str, ...]:
     """What each "each" of ``text`` ranges over (see above), as ids that line up across
     languages: ``term:<n>`` for the glossary's n-th term (``terms`` holds the forms of
-    each term in ``lang``), ``time.era``, ``actor.each`` ... In text order."""
+    each term in ``lang``), ``time.span``, ``actor.each`` ... In text order."""
     lang = base_lang(lang)
     words = [w.lower() for w in _WORD_RE.findall(_PLACEHOLDER.sub(" ", text))]
     out = []
@@ -310,8 +310,8 @@ def quantified_heads(text: str, lang: str, terms: tuple = ()) -> tuple[str, ...]
 def scope_change(src: str, src_lang: str, src_terms: tuple, tr: str, tr_lang: str,
                  tr_terms: tuple) -> tuple[str, str] | None:
     """``(source head, translation head)`` where "each" ranges over another thing in the
-    translation of a sentence than in its source ("each Core Action ... once" become "a
-    Core Action ... once each Era"; *Korszakonként* become *fordulónként*), or None."""
+    translation of a sentence than in its source ("each Tower ... once" become "a
+    Tower ... once each Season"; *Évszakonként* become *fordulónként*), or None."""
     from collections import Counter
     a = Counter(quantified_heads(src, src_lang, src_terms))
     b = Counter(quantified_heads(tr, tr_lang, tr_terms))
@@ -332,7 +332,7 @@ def frequency_added(src: str, src_lang: str, src_terms: tuple, tr: str, tr_lang:
                     tr_terms: tuple) -> str | None:
     """A span of time the translation counts by ("once each turn", "per round",
     *fordulónként*) where its source sentence counts by nothing and names no such span at
-    all: the rule is now limited per turn (or round, Era), or repeats with it."""
+    all: the rule is now limited per turn (or round, a named stretch), or repeats with it."""
     from collections import Counter
     from .meaning import concepts
     a = Counter(quantified_heads(src, src_lang, src_terms))
@@ -360,8 +360,8 @@ def _names(text: str, lang: str, terms: tuple, head: str) -> bool:
 # "with", "than"), by "'s" after it (possessor), by standing first in its clause (subject)
 # or right after a verb of the rules (object); Hungarian by its case ending (-ból source,
 # -ba/-ra/-hoz goal, -nak/-nek dative, -ban/-on/-nál place, -val with, -t object, none:
-# nominative). The two languages' roles are not one to one ("who has the Layer" is *akinél
-# megvan a Réteg*; "in the area" is often *a területre*, a goal), so a pair of roles is only
+# nominative). The two languages' roles are not one to one ("who has the Crown" is *akinél
+# megvan a Korona*; "in the area" is often *a területre*, a goal), so a pair of roles is only
 # judged as *compatible*; a role that says nothing ("of", "for", "by", a list item) is
 # compatible with every other. Two terms traded roles where each stands in a role its
 # source gives the other and neither in one its own source role allows.
@@ -422,7 +422,7 @@ def _en_term_role(text: str, start: int, end: int) -> str:
     if w in _EN_PREP:
         return _EN_PREP[w]
     if w in _EN_VERBS or _EN_GERUND.fullmatch(w) and w not in _EN_NOT_GERUND:
-        return "object"       # ("loading 🧬Patterns": a verb's -ing form takes its object as the verb does)
+        return "object"       # ("loading 🏰Castles": a verb's -ing form takes its object as the verb does)
     return ""
 
 
@@ -476,7 +476,7 @@ def grammatical_roles(text: str, lang: str, bases: frozenset = frozenset()) -> t
         from .text import icon_key
         key = "icon:" + icon_key(marks[0])
         if lang == "en":
-            # the term's words run on while capitalised ("🎨Pattern Palette's")
+            # the term's words run on while capitalised ("🏰Castle Garden's")
             end = m.end()
             nxt = re.match(r"(?: [A-Z][a-z]+)+", text[end:])
             role = _en_term_role(text, m.start(), end + (nxt.end() if nxt else 0))
@@ -528,9 +528,9 @@ def role_trades(src: str, src_lang: str, tr: str, tr_lang: str, src_bases: froze
         if x and y and x != y:
             out.append((u, v, x, y))
     # half a trade: two terms named once, v in a role its source does not allow, u in one
-    # its source allows, and each in the role the other's source gives ("💬Touchpoint gives
-    # no 🛡️Vitals" / "🛡️Vitals gives no 💬Touchpoint" where the source has *az 💬Érintkezés nem
-    # ad 🛡️Életerőt*: a Hungarian nominative may render an English object, so only Vitals,
+    # its source allows, and each in the role the other's source gives ("💬Rumour gives
+    # no 🛡️Shield" / "🛡️Shield gives no 💬Rumour" where the source has *a 💬Pletyka nem
+    # ad 🛡️Pajzsot*: a Hungarian nominative may render an English object, so only Shield,
     # an accusative become a subject, is off)
     sl = base_lang(src_lang)
     for u, v in itertools.permutations([k for k in keys if len(ra[k]) == 1], 2):
@@ -550,7 +550,7 @@ _LIST_GAP = re.compile(r"[\s,]*(?:(?:and|or|és|vagy|valamint|a|az|the|an)\s+)*"
 def _listed(text: str, u: str, v: str) -> bool:
     """Do the first ``u`` and ``v`` of ``text`` stand next to each other in a list (only a
     comma, "and", "or" or an article between)? A list item after a comma reads as a
-    subject in English ("touch 🛡️Vitals, 🎟️Tokens or ...") and has no role of its own."""
+    subject in English ("touch 🛡️Shield, 🪙Coins or ...") and has no role of its own."""
     places = {}
     for pos, key in term_places(text):
         places.setdefault(key, pos)
@@ -562,8 +562,8 @@ def _listed(text: str, u: str, v: str) -> bool:
     return bool(_LIST_GAP.fullmatch(between))
 
 
-# a term's role turned round: where it comes from become where it goes ("from the 🌈Pattern
-# Prism" / *a 🌈Mintaprizmába*), or whom it is given to (*a 👤Játékosnak*). Pairs of (English
+# a term's role turned round: where it comes from become where it goes ("from the 🌈Castle
+# Garden" / *a 🌈Várkertbe*), or whom it is given to (*a 👤Játékosnak*). Pairs of (English
 # role, Hungarian role); none stands for one term named once on both sides of the 486 bundled
 # sentence pairs, where every other pair of roles a translator uses does (a subject said as
 # *-tól* in a passive, "through X" / *X-ből*)
@@ -669,11 +669,11 @@ def order_trade(a: tuple, b: tuple) -> tuple[str, str] | None:
         return None
     base, on = _lcs(a, b)
     # (only the terms one longest common order leaves out are tried: trying every pair also
-    # puts back a Hungarian nested phrase, "the Palette of the Players of the Initiative" /
-    # *a Kezdeményezés Játékosainak Palettája*, which a bundled sentence has)
+    # puts back a Hungarian nested phrase, "the Garden of the Players of the Castle" /
+    # *a Vár Játékosainak Kertje*, which a bundled sentence has)
     # In a sentence of a few terms every pair is tried: the one longest common order
-    # chosen may hold one of the two traded terms ("an Agent on a black Heat, in the Market
-    # or in the Splay" become "... Splay, ... Heat": Agent, Heat kept and Splay, Market left
+    # chosen may hold one of the two traded terms ("a Knight on a black Tower, in the Market
+    # or in the Moat" become "... Moat, ... Tower": Knight, Tower kept and Moat, Market left
     # out), and a few terms leave a translator little room to reorder; the bundled
     # sentences that come back by two on some pair all name more than ORDER_ALL_PAIRS terms
     off = [j for j in range(len(b)) if j not in on] if len(b) > ORDER_ALL_PAIRS else list(range(len(b)))
@@ -684,8 +684,8 @@ def order_trade(a: tuple, b: tuple) -> tuple[str, str] | None:
         c[x], c[y] = c[y], c[x]
         if _lcs(a, c)[0] >= base + 2:
             # a clause moved to the other end of its sentence moves one block of terms,
-            # which may look like a trade where a term is named twice ("When every 🎟️Token
-            # box ... a 🪪Layer ..., a 👤Player who has that 🪪Layer may" with the "when"
+            # which may look like a trade where a term is named twice ("When every 🪙Coin
+            # box ... a 🏰Castle ..., a 🧑Player who has that 🏰Castle may" with the "when"
             # clause moved behind): one block moved is a reordering, not a trade
             return None if _one_block_moved(a, b) else (b[y], b[x])
     return None
@@ -708,7 +708,7 @@ def _one_block_moved(a: list, b: list) -> bool:
 
 # --------------------------------------------------------------------------- sentences told apart by their terms
 # a sentence ends at ". ! ?" before a capital, a digit or an icon: an English sentence
-# opens with an icon-marked term as often as with a word ("... up to 12. 📅Events move")
+# opens with an icon-marked term as often as with a word ("... up to 12. 📅Seasons move")
 _TERM_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-ZÁÉÍÓÖŐÚÜŰ0-9$*(„\"]|[^\x00-\u2000\s])|\n\s*\n")
 
 

@@ -3,15 +3,15 @@ sheet and rulebook asks.
 
 A term's icon is read from ``cards/<game>/terms/<lang>.yaml``, in one of two ways:
 
-* written in front of the term's text (``vitals: 🛡️Vitals``): the rulebook's
+* written in front of the term's text (``shield: 🛡️Shield``): the rulebook's
   ``${terms...}`` placeholders then print it with the word;
-* given as the leaf's ``icon`` field (``runway: {text: Runway, icon: 💵}``): the
+* given as the leaf's ``icon`` field (``coin: {text: Coin, icon: 🪙}``): the
   rulebook prints the plain word, while pages and printed cards put the icon
   beside it.
 
 A term with neither has no icon. :func:`icon_problems` finds an icon shown beside a
-term word that is not that term's icon (a heart beside "Vitals" when the terms give
-Vitals a shield), which is how the tests hold every rendering to the terms file.
+term word that is not that term's icon (a heart beside "Shield" when the terms give
+Shield a 🛡️), which is how the tests hold every rendering to the terms file.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Term:
 
 
 def split_icon(text: str) -> tuple[str, str]:
-    """``("🛡️", "Vitals")`` from ``"🛡️Vitals"``: the icons written in front, and the rest."""
+    """``("🛡️", "Shield")`` from ``"🛡️Shield"``: the icons written in front, and the rest."""
     lead = ""
     rest = text
     while rest and is_icon_char(rest[0]):
@@ -108,9 +108,9 @@ def _stems(word: str) -> tuple[str, ...]:
 
 def icon_problems(game_id: str, text: str, lang: str = "en") -> list[str]:
     """Every place in ``text`` where an icon stands right before (or one space before)
-    a term word whose term has a different icon, as "⚡ Energy (the terms give ☀)".
+    a term word whose term has a different icon, as "⚡ Coin (the terms give 🪙)".
     The icon next to the word is the one compared: icons before it may qualify the
-    term (``🧫🪪Layer 4``), and a term whose icon is a pair (``☀️🔍Gather``) needs the
+    term (``🧫🏰Castle 4``), and a term whose icon is a pair (``☀️🔍Gather``) needs the
     pair. Words are matched at their start, so an inflected form (``🛡️Életerővel``) counts."""
     terms = [t for t in game_terms(game_id, lang).values() if t.icon]
     words = sorted({(s, icon_key(t.icon)) for t in terms for w in (t.word, *t.forms) if w for s in _stems(w)},

@@ -15,7 +15,7 @@ WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
 
 
 def fold_ascii(text: str) -> str:
-    """Accents off, everything not ASCII dropped: ``Tőkebevonás`` -> ``Tokebevonas``."""
+    """Accents off, everything not ASCII dropped: ``Várkert-őrség`` -> ``Varkert-orseg``."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if ord(ch) < 128)
 

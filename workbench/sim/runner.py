@@ -182,6 +182,11 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     digests: list[int] = []
     played = 0
     names = list(config.players)
+    # what a take itself gave (_take_edges): read at the first take of each
+    # card that can score (Game.scoring_take), until what it gives is given
+    # (Game.take_settled): entries waiting for their look after
+    scoring_take = game.scoring_take if horizon else None
+    unsettled: list[dict] = []
     while not state.is_terminal():
         if actions >= max_actions:
             break
@@ -220,10 +225,15 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                         # every seat's score just before the take: where the taker's gain starts
                         now = game.result(state).scores
                         entry["scores"] = [float(now.get(name, 0)) for name in names]
-                        firsts.append(entry)
                 else:
                     entry["times"] += 1
                     entry["seats"].add(seat)
+                if scoring_take is not None and "take_seat" not in entry and scoring_take(state, action):
+                    # the first take of the card that can score: every seat's score just before it
+                    now = game.result(state).scores
+                    entry["take_seat"] = seat
+                    entry["take_before"] = [float(now.get(name, 0)) for name in names]
+                    firsts.append(entry)
         if kind_of is not None:
             kind = kind_of(state, action)
             if kind is not None:
@@ -232,11 +242,13 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
             played = zlib.crc32(repr(action).encode(), played)
         state.apply_action(action)
         actions += 1
-        if firsts:
-            # every seat's score just after the take: what the take itself gave
+        unsettled += firsts
+        if unsettled and (state.is_terminal() or game.take_settled(state)):
+            # every seat's score once what the take gave is given: what the take itself gave
             now = game.result(state).scores
-            for entry in firsts:
+            for entry in unsettled:
                 entry["after"] = [float(now.get(name, 0)) for name in names]
+            unsettled = []
     # cut off here at the action limit, or by the game's own limit (ending "timeout")
     timed_out = not state.is_terminal()
     if track is not None:
@@ -350,7 +362,11 @@ def _soon_edges(taken: dict, snaps: list, final: list[float], horizon: int) -> d
 def _take_edges(taken: dict) -> dict:
     """Per card taken, what its first taker gained over the other seats from
     the take itself: the taker's score minus the other seats' mean score just
-    after the action that took it, less the same just before.
+    after the action that took it, less the same just before. The take read
+    is the card's first that can score (``Game.scoring_take``: every take,
+    unless the game says which), and "just after" is once what it gives is
+    given (``Game.take_settled``: at once, unless the game's effects wait on
+    its players' choices); None where no such take was seen.
 
     Why beside the gain over the next rounds: a bot that sees a card made
     weaker passes it by where it can, so fewer games take it in the edited
@@ -363,10 +379,10 @@ def _take_edges(taken: dict) -> dict:
     on later takes, a yield each round) stays with the other taker metrics."""
     out = {}
     for card, e in taken.items():
-        if "after" not in e or len(e["scores"]) < 2:
+        if "after" not in e or len(e["take_before"]) < 2:
             out[card] = None
             continue
-        out[card] = _edge(e["after"], e["first_seat"]) - _edge(e["scores"], e["first_seat"])
+        out[card] = _edge(e["after"], e["take_seat"]) - _edge(e["take_before"], e["take_seat"])
     return out
 
 

@@ -22,8 +22,9 @@ from .walks import player_counts, random_walk, restore, snapshot
 def check_declarations(game: Game, kit) -> list[str]:
     """Id, name, player counts, version, options with a doc line and a valid
     default, numeric default weights naming weights the game reads, features
-    with a default weight each, the game's type record (``game_type()``), and
-    every declared capability importable."""
+    with a default weight each, the game's type record (``game_type()``), the
+    words it gives the rules review (``rules_words``: concepts the lexicons leave to
+    the games), and every declared capability importable."""
     from workbench.core.game import resolve
     out = []
     if not (game.id and game.name):
@@ -57,13 +58,17 @@ def check_declarations(game: Game, kit) -> list[str]:
             out.append("game_type() reads another information than hidden_information declares")
     except (ValueError, TypeError) as exc:
         out.append(f"game_type() cannot be built from the declarations: {exc}")
-    for attr in ("card_graph", "tweak_session", "table_drawer", "board", "print_cards"):
+    if game.rules_words:
+        from workbench.rules.meaning import rules_words_problems
+        out += rules_words_problems(game.rules_words)
+    from workbench.core.game import PARTS
+    for attr in PARTS:
         ref = getattr(game, attr, None)
         if ref is not None:
             try:
                 resolve(ref)
             except Exception as exc:  # noqa: BLE001 - every failure is a finding
-                out.append(f"{attr} = {ref!r} does not import: {exc}")
+                out.append(f"{attr} = {str(ref)!r} does not import: {exc}")
     return out
 
 

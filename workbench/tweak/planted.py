@@ -139,6 +139,34 @@ def pick_rates(game_id: str, players: int, *, games: int = 40, seed: int = 99, b
     return out
 
 
+#: the seed of the baseline games a generator reads how cards are taken from
+#: (:func:`baseline_games`), apart from the comparisons' and ``pick_rates``'
+BASELINE_SEED = 98
+
+
+def baseline_games(game, players: int, games: int, see, seed: int = BASELINE_SEED) -> None:
+    """Play ``games`` baseline greedy games of ``game`` at ``players``, calling
+    ``see(index, state, seat, action)`` before each action is applied (the
+    position in which it was chosen): for a generator that plants only where
+    what a card gives acts in play (what its takers hold, how it is taken)."""
+    from workbench.core.bots import make_bots
+    from workbench.core.play import bot_rngs
+    from workbench.core.rng import derive_seed
+    from workbench.sim.runner import game_record
+
+    for index in range(games):
+        config = game.config(players, seed=derive_seed(seed, "game", index))
+        bots = make_bots("greedy", players)
+        rngs = bot_rngs(config)
+
+        def decide(state, seat: int, index=index, bots=bots, rngs=rngs):
+            action = bots[seat].choose(game, state, rngs[seat])
+            see(index, state, seat, action)
+            return action, state.legal_action_count()
+
+        game_record(game, config, index, decide, ["greedy"] * players, False, 20_000)
+
+
 def classify(planted: PlantedEdit, rows: list[dict]) -> str:
     """``hit``/``wrong``/``missed`` for a planted edit, ``false call``/``quiet`` for a no-op."""
     by_key = {r["key"]: r for r in rows}

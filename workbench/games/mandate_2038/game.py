@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from workbench.core.errors import WorkbenchError, suggest
-from workbench.core.game import Game, GameConfig, GameResult, Option
+from workbench.core.game import Game, GameConfig, GameResult, Option, part
 from workbench.core.rng import Rng
 
 from . import agi, board, build, evaluation, final_scoring, flow, milestones, notation, world_ending
@@ -97,9 +97,9 @@ class Mandate2038(Game):
 
     # -- what the game offers the pages and commands (core/game.py, issue 26) --
     listing_order = 1
-    card_graph = "workbench.games.mandate_2038.card_graph"
-    table_drawer = "workbench.games.mandate_2038.tabletop:draw_mandate"
-    view_drawer = "workbench.games.mandate_2038.tabletop:mandate_view"
+    card_graph = part(".card_graph")
+    table_drawer = part(".tabletop", "draw_mandate")
+    view_drawer = part(".tabletop", "mandate_view")
     #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)
     move_help = MOVE_HELP
     ending_words = {
@@ -110,9 +110,13 @@ class Mandate2038(Game):
         "The Plural Future": "Nobody's AGI was recognized, and continuity stayed Open.",
         "Assured Continuity": "Nobody's AGI was recognized, and continuity closed.",
     }
-    board = "workbench.games.mandate_2038.board_view"
-    print_cards = "workbench.games.mandate_2038.print_cards"
+    board = part(".board_view")
+    print_cards = part(".print_cards")
     rulebook_languages = ("en", "hu")
+    # what the translation review counts as a time (an Era lasts several rounds; a
+    # cycle repeats inside one): the generic lexicons know no game's periods
+    rules_words = {"time.span": {"en": ("Era",), "hu": ("Korszak",)},
+                   "time.repeat": {"en": ("cycle",), "hu": ("ciklus", "akcióciklus")}}
     balance = {
         "targets": ("action_usage_min>=0.05 @players=4", "faction_gap<=0.1 @players=4"),
         "vary": ("tiles.*.runway=0..3", "tiles.*.compute=0..3"),

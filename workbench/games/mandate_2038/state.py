@@ -173,24 +173,14 @@ class MandateState:
     def shallow_copy(self) -> "MandateState":
         """A copy sharing every field with this state (no listing, no kept
         rival model): callers replace what they will change."""
-        if not _COMPILED:
-            # interpreted: copy the attribute dict in one go (C speed)
-            c = MandateState()
-            d = self.__dict__.copy()
-            d["_legal"] = d["_legal_set"] = d["_sampled"] = d["_policy"] = None
-            c.__dict__ = d
-            return c
+        if _COMPILED:
+            # a native class has fixed fields and no attribute dict
+            return _shallow_copy_by_field(self)
+        # interpreted: copy the attribute dict in one go (C speed)
         c = MandateState()
-        c.config, c.options, c.content, c.rng, c.tiles = self.config, self.options, self.content, self.rng, self.tiles
-        c.tile_ids, c.players, c.deck, c.discard = self.tile_ids, self.players, self.deck, self.discard
-        c.headline_decks, c.mandate_decks, c.initiative = self.headline_decks, self.mandate_decks, self.initiative
-        c.timeline, c.headline, c.mandate_card = self.timeline, self.headline, self.mandate_card
-        c.bag_black, c.black_supply, c.era, c.cycle = self.bag_black, self.black_supply, self.era, self.cycle
-        c.phase, c.decider, c.selections, c.order = self.phase, self.decider, self.selections, self.order
-        c.sel_index, c.act_index, c.offered, c.pending = self.sel_index, self.act_index, self.offered, self.pending
-        c.acting, c.run, c.pre_draw, c.ventures = self.acting, self.run, self.pre_draw, self.ventures
-        c.queue, c.after_queue, c.mandate_results = self.queue, self.after_queue, self.mandate_results
-        c.events = self.events
+        d = self.__dict__.copy()
+        d["_legal"] = d["_legal_set"] = d["_sampled"] = d["_policy"] = None
+        c.__dict__ = d
         return c
 
     def __reduce__(self) -> tuple:
@@ -335,6 +325,29 @@ def _probe() -> None:
 #: True when this module runs as the compiled build (:mod:`workbench.native`),
 #: whose functions are built-in functions rather than Python ones
 _COMPILED = type(_probe).__name__ != "function"
+
+
+def _shallow_copy_by_field(old: MandateState) -> MandateState:
+    """The compiled build's :meth:`MandateState.shallow_copy`: the same copy, field by
+    field. ``tests/test_mandate_engine.py`` runs it on the interpreted build and compares
+    it with ``shallow_copy()``."""
+    c = MandateState()
+    c.config, c.options, c.content, c.rng, c.tiles = old.config, old.options, old.content, old.rng, old.tiles
+    c.tile_ids, c.players, c.deck, c.discard = old.tile_ids, old.players, old.deck, old.discard
+    c.headline_decks, c.mandate_decks, c.initiative = old.headline_decks, old.mandate_decks, old.initiative
+    c.timeline, c.headline, c.mandate_card = old.timeline, old.headline, old.mandate_card
+    c.bag_black, c.black_supply, c.era, c.cycle = old.bag_black, old.black_supply, old.era, old.cycle
+    c.phase, c.decider, c.selections, c.order = old.phase, old.decider, old.selections, old.order
+    c.sel_index, c.act_index, c.offered, c.pending = old.sel_index, old.act_index, old.offered, old.pending
+    c.acting, c.run, c.pre_draw, c.ventures = old.acting, old.run, old.pre_draw, old.ventures
+    c.queue, c.after_queue, c.mandate_results = old.queue, old.after_queue, old.mandate_results
+    c.events = old.events
+    return c
+
+
+#: the functions only the compiled build runs (the interpreted one copies through
+#: the attribute dict): the mutation score plants no mutant in them
+__compiled_only__ = ("_shallow_copy_by_field",)
 
 
 def _copy_run(run):

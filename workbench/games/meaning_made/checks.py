@@ -4,7 +4,7 @@ Each check plays seeded games with random moves and compares what the engine did
 with the rule written out again here, independently of the engine's own
 bookkeeping: the Stability Window's cap and who may donate, Fragile
 following Vitals, and a new game's setup. (``rulings.yaml`` is checked beside the switches it names,
-:func:`.variants.rulings_problems`.)
+:func:`.data.rulings_problems`.)
 """
 
 from __future__ import annotations

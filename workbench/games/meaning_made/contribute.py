@@ -163,11 +163,9 @@ def contribute(state: MMState, plan) -> None:
 
 
 def completion_missing(state: MMState, name: str) -> list[str]:
-    """Everything still missing before ``name`` completes (empty: it completes)."""
+    """Everything but tokens still missing before ``name`` completes (empty: it completes
+    once its boxes are full, which :func:`completes`, the only caller, checks first)."""
     out = []
-    opened = open_boxes(state, name)
-    if any(n > 0 for n in opened):
-        out.append("tokens " + format_tokens(tuple(max(0, n) for n in opened)))
     seats = state.contributors(name)
     miss = missing_layers(state, name, seats)
     if miss:
@@ -180,8 +178,8 @@ def completion_missing(state: MMState, name: str) -> list[str]:
 
 
 def completes(state: MMState, name: str) -> bool:
-    """True when every requirement of a face-up Initiative holds (the quick
-    form of :func:`completion_missing`)."""
+    """True when every requirement of a face-up Initiative holds: its boxes and its
+    contributors first (quick), then the rest (:func:`completion_missing`)."""
     prog = state.progress.get(name)
     if prog is None:
         return False
@@ -210,9 +208,6 @@ def check_completions(state: MMState, actor: int, names=None) -> None:
         else:
             return
         candidates = state.face_up_initiatives()
-
-
-_SINGLES = ((1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1))
 
 
 def legacy_for_rank(rules, rank: int) -> int:

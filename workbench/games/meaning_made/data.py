@@ -499,3 +499,33 @@ def cards_for(folder: Path | None = None) -> CardSet:
     """The validated pool of ``folder`` (default: the card folder), cached by the
     core loader and read again when a file changes."""
     return load_pool(POOL, folder)
+
+
+def rulings_problems(path) -> list[str]:
+    """Problems in ``rulings.yaml``: the format of docs/conventions.md, unique ids,
+    and every ``switch`` naming a real option or variant. (A check of the file, not a
+    rule of play, so it lives here beside :func:`card_problems`.)"""
+    from .variants import OPTIONS, VARIANTS
+    if not path.exists():
+        return []
+    try:
+        data = load_yaml(path)
+    except DataError as exc:
+        return [str(exc)]
+    if not isinstance(data, list):
+        return [f"file {path}: a list of rulings is expected"]
+    out, seen = [], set()
+    keys = {"id", "clause", "question", "decision", "alternative", "switch"}
+    for n, entry in enumerate(data, start=1):
+        rid = entry.get("id", f"#{n}") if isinstance(entry, dict) else f"#{n}"
+        if not isinstance(entry, dict) or set(entry) != keys:
+            out.append(f"file {path}, ruling {rid!r}: needs exactly the keys {', '.join(sorted(keys))}")
+            continue
+        if rid in seen:
+            out.append(f"file {path}, ruling {rid!r}, field 'id': duplicate id")
+        seen.add(rid)
+        switch = entry["switch"]
+        if switch is not None and switch not in OPTIONS and switch not in VARIANTS:
+            out.append(f"file {path}, ruling {rid!r}, field 'switch': no option or variant {switch!r}"
+                       f"{suggest(str(switch), list(OPTIONS) + list(VARIANTS))}")
+    return out

@@ -144,7 +144,7 @@ def evaluate(state: MMState, seat: int, weights=None) -> float:
               + w_diversity * distinct)
     need_done = rules.completed_need
     done = None  # Layers of completed Initiatives, worked out only when a card asks
-    box_total = rules.box_total
+    box_tuple = rules.box_tuple
     layer_need = rules.layer_need
     players = state.players
     for name, prog in state.progress.items():
@@ -156,7 +156,10 @@ def evaluate(state: MMState, seat: int, weights=None) -> float:
                 continue  # still waits for an earlier completed Initiative
         f = prog.filled
         filled = f["E"] + f["I"] + f["S"] + f["V"]
-        total = box_total[name]
+        # token boxes in all, 1 for a card with none (a judgement of the bot's, so kept
+        # here, not with the rules)
+        t = box_tuple[name]
+        total = (t[0] + t[1] + t[2] + t[3]) or 1
         frac = filled / total
         need = layer_need[name]
         markers = prog.markers

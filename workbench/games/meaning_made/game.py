@@ -4,17 +4,17 @@ delegated to the module that holds that rule."""
 
 from __future__ import annotations
 
-from workbench.core.game import Game, GameConfig, GameResult, options_from_tuples
+from workbench.core.game import Game, GameConfig, GameResult, options_from_tuples, part
 from workbench.core.rng import Rng
 
 from . import actions, notation
-from .data import POOL, CardSet
+from .data import POOL, CardSet, rulings_problems
 from .evaluation import DEFAULT_WEIGHTS, evaluate as _evaluate
 from .flow import start_round
 from .move_help import MOVE_HELP
 from .setup import new_state
 from .state import MMState
-from .variants import OPTIONS, VARIANTS, Rules, rulings_problems
+from .variants import OPTIONS, VARIANTS, Rules
 
 # The state hands legal_actions and apply_action to the rules; the game layer,
 # which sits above both, wires them (the state never imports the rules).
@@ -48,10 +48,10 @@ class MeaningMade(Game):
 
     # -- what the game offers the pages and commands (core/game.py, issue 26) --
     listing_order = 0   # the worked example: the game pages open on
-    card_graph = "workbench.games.meaning_made.card_graph"
-    tweak_session = "workbench.games.meaning_made.session:MeaningMadeSession"
-    table_drawer = "workbench.games.meaning_made.tabletop:draw_meaning_made"
-    view_drawer = "workbench.games.meaning_made.tabletop:mm_view"
+    card_graph = part(".card_graph")
+    tweak_session = part(".session", "MeaningMadeSession")
+    table_drawer = part(".tabletop", "draw_meaning_made")
+    view_drawer = part(".tabletop", "mm_view")
     #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)
     move_help = MOVE_HELP
     #: the Stability Window's pass: a seat may keep passing (workbench hunt's stalling table)
@@ -62,7 +62,7 @@ class MeaningMade(Game):
         "collapsed": "Meaning fell to 0: the world collapsed and the whole table lost together.",
         "timeout": "The round limit was reached before the End Initiative was completed.",
     }
-    print_cards = "workbench.games.meaning_made.print_cards"
+    print_cards = part(".print_cards")
     rulebook_languages = ("en", "hu")
     balance = {
         "targets": ("survival=0.55..0.8 @players=2..5", "legacy_cap_share<=0.1 @players=2..5",

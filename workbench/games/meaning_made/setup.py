@@ -32,15 +32,11 @@ def new_state(config, rules, cards) -> MMState:
     state.index = [None] * rules.index_size
     for slot in range(rules.index_size):
         refill_index_slot(state, slot)
-    state.meaning = rules.start_meaning
-    state.world_layer = 1
     state.players = [Player(E=rules.start_tokens["E"], I=rules.start_tokens["I"], S=rules.start_tokens["S"],
                             vitals=rules.start_vitals, legacy=rules.start_legacy, markers=rules.markers)
                      for _ in config.players]
     for p in state.players:
         p.fragile = p.vitals == 0
-    state.community = rules.community_markers
-    state.first = rules.first_player
     return state
 
 

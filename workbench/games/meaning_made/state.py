@@ -101,6 +101,19 @@ class MMState:
     #: bound by :mod:`.game`, which sits above both
     engine: ClassVar[Any] = None
 
+    # set by flow.start_round and flow.begin_turn (see __init__)
+    phase: str
+    seat: int                   # whose turn it is in Phase B
+    decider: int                # who decides now (turn, Touchpoint answer, donation)
+    actions_left: int
+    converted: bool             # conversion used this turn
+    pending: Any                # (from_seat, to_seat, "give"|"request", token)
+    donations: int              # Meaning raised in this round's Stability Window
+    stab_next: int              # next offset from the first player to ask in Phase C
+    restricted: list[str]
+    touch_used: list[bool]
+    recycled: list[bool]
+
     def __init__(self, config: Any, rules: Rules, cards: Any, rng: Rng, blank: bool = False) -> None:
         self.config = config
         self.rules = rules
@@ -108,19 +121,12 @@ class MMState:
         self.rng = rng
         if blank:
             return                  # clone() sets every other field itself
-        n = len(config.players)
-        self.meaning = 0
+        # the round's bookkeeping (declared above) is set by flow.start_round, which
+        # every game and scenario runs before play: not set here too
+        self.meaning = rules.start_meaning
         self.world_layer = 1
         self.round = 1
-        self.phase: str = PHASE_TURNS
-        self.first = 0              # the round's first player (the starting player)
-        self.seat = 0               # whose turn it is in Phase B
-        self.decider = 0            # who decides now (turn, Touchpoint answer, donation)
-        self.actions_left = 2
-        self.converted = False      # conversion used this turn
-        self.pending: Any = None    # (from_seat, to_seat, "give"|"request", token)
-        self.donations = 0          # Meaning raised in this round's Stability Window
-        self.stab_next = 0          # next offset from the first player to ask in Phase C
+        self.first = rules.first_player  # the round's first player (the starting player)
         self.pattern_deck: list[str] = []
         self.pattern_discard: list[str] = []
         self.prism: list[Any] = []  # slots: Pattern name or None
@@ -134,11 +140,8 @@ class MMState:
         self.event_discard: list[str] = []
         self.events: list[str] = []  # Events revealed this round
         self.code: int | None = None  # the round's Consequence Code
-        self.restricted: list[str] = []
-        self.touch_used = [False] * n
-        self.recycled = [False] * n
         self.players: list[Player] = []
-        self.community = 0
+        self.community = rules.community_markers
         self.ending: str | None = None
         self.actions_taken = 0
         self.completions: list[tuple] = []  # (name, round, player contributors, actor)
@@ -184,35 +187,23 @@ class MMState:
         # replaces them, never changes them in place (``setup.draw``, recycling,
         # discarding Events, completing); scenario code that edits them calls
         # ``own_piles`` first. Everything else play changes in place is copied.
-        if not _COMPILED:
-            # interpreted: copy the attribute dict in one go (C speed), then
-            # replace what play mutates in place
-            s = MMState.__new__(MMState)
-            d = self.__dict__.copy()
-            d["rng"] = self.rng.copy()
-            d["prism"] = self.prism[:]
-            d["index"] = self.index[:]
-            d["progress"] = self.progress.copy()
-            d["restricted"] = self.restricted[:]
-            d["touch_used"] = self.touch_used[:]
-            d["recycled"] = self.recycled[:]
-            d["players"] = [p.copy() for p in self.players]
-            s.__dict__ = d
-            return s
-        # compiled: a native class has fixed fields and no attribute dict (and
-        # its __new__ runs __init__)
-        s = MMState(self.config, self.rules, self.cards, self.rng.copy(), blank=True)
-        s.meaning, s.world_layer, s.round, s.phase = self.meaning, self.world_layer, self.round, self.phase
-        s.first, s.seat, s.decider, s.actions_left = self.first, self.seat, self.decider, self.actions_left
-        s.converted, s.pending, s.donations, s.stab_next = self.converted, self.pending, self.donations, self.stab_next
-        s.pattern_deck, s.pattern_discard, s.prism = self.pattern_deck, self.pattern_discard, self.prism[:]
-        s.init_deck, s.init_discard, s.index, s.end = self.init_deck, self.init_discard, self.index[:], self.end
-        s.progress, s.completed = self.progress.copy(), self.completed
-        s.event_deck, s.event_discard, s.events, s.code = self.event_deck, self.event_discard, self.events, self.code
-        s.restricted, s.touch_used, s.recycled = self.restricted[:], self.touch_used[:], self.recycled[:]
-        s.players = [p.copy() for p in self.players]
-        s.community, s.ending, s.actions_taken = self.community, self.ending, self.actions_taken
-        s.completions, s.aside = self.completions, self.aside
+        if _COMPILED:
+            # a native class has fixed fields and no attribute dict (and its
+            # __new__ runs __init__)
+            return _clone_by_field(self)
+        # interpreted: copy the attribute dict in one go (C speed), then
+        # replace what play mutates in place
+        s = MMState.__new__(MMState)
+        d = self.__dict__.copy()
+        d["rng"] = self.rng.copy()
+        d["prism"] = self.prism[:]
+        d["index"] = self.index[:]
+        d["progress"] = self.progress.copy()
+        d["restricted"] = self.restricted[:]
+        d["touch_used"] = self.touch_used[:]
+        d["recycled"] = self.recycled[:]
+        d["players"] = [p.copy() for p in self.players]
+        s.__dict__ = d
         return s
 
     def __reduce__(self) -> tuple:
@@ -280,6 +271,30 @@ def _probe() -> None:
 #: True when this module runs as the compiled build (:mod:`.native`), whose
 #: functions are built-in functions rather than Python ones
 _COMPILED = type(_probe).__name__ != "function"
+
+
+def _clone_by_field(old: MMState) -> MMState:
+    """The compiled build's :meth:`MMState.clone`: the same copy, field by field.
+    ``tests/test_meaning_made_native.py`` runs it on the interpreted build and
+    compares it with ``clone()``."""
+    s = MMState(old.config, old.rules, old.cards, old.rng.copy(), blank=True)
+    s.meaning, s.world_layer, s.round, s.phase = old.meaning, old.world_layer, old.round, old.phase
+    s.first, s.seat, s.decider, s.actions_left = old.first, old.seat, old.decider, old.actions_left
+    s.converted, s.pending, s.donations, s.stab_next = old.converted, old.pending, old.donations, old.stab_next
+    s.pattern_deck, s.pattern_discard, s.prism = old.pattern_deck, old.pattern_discard, old.prism[:]
+    s.init_deck, s.init_discard, s.index, s.end = old.init_deck, old.init_discard, old.index[:], old.end
+    s.progress, s.completed = old.progress.copy(), old.completed
+    s.event_deck, s.event_discard, s.events, s.code = old.event_deck, old.event_discard, old.events, old.code
+    s.restricted, s.touch_used, s.recycled = old.restricted[:], old.touch_used[:], old.recycled[:]
+    s.players = [p.copy() for p in old.players]
+    s.community, s.ending, s.actions_taken = old.community, old.ending, old.actions_taken
+    s.completions, s.aside = old.completions, old.aside
+    return s
+
+
+#: the functions only the compiled build runs (the interpreted one copies through
+#: the attribute dict): the mutation score plants no mutant in them
+__compiled_only__ = ("_clone_by_field",)
 
 
 def finish(state: MMState, ending: str) -> None:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.core.data import load_yaml
-from workbench.core.errors import DataError, WorkbenchError, suggest
+from workbench.core.errors import WorkbenchError, suggest
 
 VARIANTS = {
     "faster-game": "Meaning starts at 6 (option two_initiatives: the Index has 2 slots)",
@@ -109,7 +108,6 @@ class Rules:
     order_rewards: list[int]
     boxes: dict[str, dict[str, int]]
     box_tuple: dict[str, tuple[int, int, int, int]]
-    box_total: dict[str, int]
     needed: dict[str, int]
     icon_need: dict[str, tuple[tuple[int, int], ...]]
     layer_need: dict[str, tuple[tuple[int, int], ...]]
@@ -218,8 +216,6 @@ class Rules:
         self.layer_need = {n: _counted(c.requirement.layers) for n, c in cards.initiatives.items()}
         self.completed_need = {n: _counted(c.requirement.completed) for n, c in cards.initiatives.items()}
         self.box_tuple = {n: (b["E"], b["I"], b["S"], b["V"]) for n, b in self.boxes.items()}
-        #: token boxes per Initiative, 1 for a card with none (the evaluation divides by it)
-        self.box_total = {n: (t[0] + t[1] + t[2] + t[3]) or 1 for n, t in self.box_tuple.items()}
         self.pattern_cost = {n: (c.requirement.tokens.E, c.requirement.tokens.I, c.requirement.tokens.S,
                                  c.requirement.vitals) for n, c in cards.patterns.items()}
         self.order_spaces = {n: c.order_spaces for n, c in cards.initiatives.items()}
@@ -257,31 +253,3 @@ class Rules:
         from .notation import parse_tokens
         counts = parse_tokens(text, allowed="EIS")
         return {k: v for k, v in zip("EISV", counts) if v}
-
-
-def rulings_problems(path) -> list[str]:
-    """Problems in ``rulings.yaml``: the format of docs/conventions.md, unique ids,
-    and every ``switch`` naming a real option or variant."""
-    if not path.exists():
-        return []
-    try:
-        data = load_yaml(path)
-    except DataError as exc:
-        return [str(exc)]
-    if not isinstance(data, list):
-        return [f"file {path}: a list of rulings is expected"]
-    out, seen = [], set()
-    keys = {"id", "clause", "question", "decision", "alternative", "switch"}
-    for n, entry in enumerate(data, start=1):
-        rid = entry.get("id", f"#{n}") if isinstance(entry, dict) else f"#{n}"
-        if not isinstance(entry, dict) or set(entry) != keys:
-            out.append(f"file {path}, ruling {rid!r}: needs exactly the keys {', '.join(sorted(keys))}")
-            continue
-        if rid in seen:
-            out.append(f"file {path}, ruling {rid!r}, field 'id': duplicate id")
-        seen.add(rid)
-        switch = entry["switch"]
-        if switch is not None and switch not in OPTIONS and switch not in VARIANTS:
-            out.append(f"file {path}, ruling {rid!r}, field 'switch': no option or variant {switch!r}"
-                       f"{suggest(str(switch), list(OPTIONS) + list(VARIANTS))}")
-    return out

@@ -202,40 +202,89 @@ def feature_values(state: PaxState, seat: int, static: dict | None = None, facts
                    state.stats.get("imports", 0))
 
 
+class _MarketScan:
+    """What the features read of the Market for one seat, worked out once per
+    position: per sphere the lowest card and the seat's syndicated ideas, the
+    seat's Tipping Points there (and those lowest in their column), the spheres
+    with a card, and the seat's Syndications. A Syndicate or a Hire leaves the
+    Market as it is, so every one rated in a position shares its scan
+    (:func:`action_values`), and a Syndicate's joined idea is added to it
+    (:meth:`joining`) instead of the Market being read again: the scan was
+    about a third of a rated Syndicate's instructions (callgrind, issue 47)."""
+
+    __slots__ = ("lowest", "own", "tipping", "ready", "nonempty", "syndications")
+
+    def __init__(self, state: PaxState, seat: int) -> None:
+        market, synd = state.market, state.synd
+        ideas = state.content.ideas
+        tipping = ready = 0
+        self.lowest: dict = {}
+        #: sphere -> the seat's syndicated ideas there, in Market order (spheres without one left out)
+        self.own: dict = {}
+        self.nonempty: list = []
+        for sphere in SPHERES:
+            lowest = None
+            own = None
+            for idea in market[sphere]:
+                if idea is None:
+                    continue
+                if lowest is None:
+                    lowest = idea
+                owners = synd.get(idea)
+                if owners and seat in owners:
+                    if own is None:
+                        own = []
+                    own.append(idea)
+                    if ideas[idea].kind == "tipping point":
+                        tipping += 1
+                        ready += idea == lowest
+            self.lowest[sphere] = lowest
+            if lowest is not None:
+                self.nonempty.append(sphere)
+            if own:
+                self.own[sphere] = own
+        self.tipping: int = tipping
+        self.ready: int = ready
+        self.syndications: int = sum(1 for owners in synd.values() if seat in owners)
+
+    def joining(self, state: PaxState, joined: str | None, sphere: str | None) -> tuple:
+        """``(tipping, ready, mine)`` with the Market idea ``joined`` (in
+        ``sphere``; None: none) counted as the seat's too, as the scan would
+        read them once it is: ``mine`` lists (sphere, own ideas) in sphere order."""
+        own = self.own
+        tipping, ready = self.tipping, self.ready
+        if joined is None or sphere is None or joined in own.get(sphere, ()):
+            return tipping, ready, [(sp, own[sp]) for sp in SPHERES if sp in own]
+        if state.content.ideas[joined].kind == "tipping point":
+            tipping += 1
+            ready += joined == self.lowest[sphere]
+        mine = []
+        for sp in SPHERES:
+            if sp == sphere:
+                mine.append((sp, own.get(sp, []) + [joined]))
+            elif sp in own:
+                mine.append((sp, own[sp]))
+        return tipping, ready, mine
+
+
 def _values(state: PaxState, seat: int, static: dict, facts: PositionFacts, fin: list, held: dict,
-            joined: str | None, imports: int) -> list:
+            joined: str | None, imports: int, scan: _MarketScan | None = None, sphere: str | None = None) -> list:
     """:func:`feature_values` with the player's finance track ``fin`` and
-    Patents ``held`` given, and with the Market idea ``joined`` (None: none)
-    counted as syndicated by the player although ``state.synd`` does not say so
-    yet: how a Syndicate is rated without applying it (:func:`syndicate_value`)."""
+    Patents ``held`` given, and with the Market idea ``joined`` (None: none;
+    in ``sphere``) counted as syndicated by the player although ``state.synd``
+    does not say so yet: how a Syndicate is rated without applying it
+    (:func:`syndicate_value`). ``scan``: the Market's :class:`_MarketScan` for
+    ``seat`` when the caller has it (the Market as it is in ``state``)."""
     track = 2 * fin[0] + fin[1]                         # finance.track_money
     value_of = facts.value_of
     liquid = track + sum((value_of[c] + 1) * n for c, n in held.items())
-    market, synd = state.market, state.synd
+    if scan is None:
+        scan = _MarketScan(state, seat)
+        if joined is not None:
+            sphere = next(sp for sp in SPHERES if joined in state.market[sp])
+    tipping, ready, mine = scan.joining(state, joined, sphere)
+    nonempty = scan.nonempty
     ideas = state.content.ideas
-    tipping = ready = 0
-    nonempty = []
-    mine = []                                           # (sphere, own syndicated ideas there)
-    for sphere in SPHERES:
-        lowest = None
-        own = None
-        for idea in market[sphere]:
-            if idea is None:
-                continue
-            if lowest is None:
-                lowest = idea
-            owners = synd.get(idea)
-            if (owners and seat in owners) or idea == joined:
-                if own is None:
-                    own = []
-                own.append(idea)
-                if ideas[idea].kind == "tipping point":
-                    tipping += 1
-                    ready += idea == lowest
-        if lowest is not None:
-            nonempty.append(sphere)
-        if own:
-            mine.append((sphere, own))
     if not mine:
         feasible_count = best_progress = 0
     elif state.sell_choice:
@@ -249,12 +298,11 @@ def _values(state: PaxState, seat: int, static: dict, facts: PositionFacts, fin:
         static["solved"],                                               # solved
         sum(held.values()),                                             # patents
         sum(value_of[c] * n for c, n in held.items()),                  # patent_value
-        min(3, sum(1 for owners in synd.values() if seat in owners)
-            + (0 if joined is None else 1)),                            # syndications
+        min(3, scan.syndications + (0 if joined is None else 1)),        # syndications
         feasible_count,                                                 # feasible
         best_progress,                                                  # progress
         static["commercialized"],                                       # commercialized
-        sum(1 for sphere in nonempty if sphere in thinker_spheres),     # thinkers
+        sum(1 for sp in nonempty if sp in thinker_spheres),             # thinkers
         min(4, facts.employees),                                        # employees
         min(6, liquid),                                                 # money
         1 if track < 3 else 0,                                          # broke
@@ -279,6 +327,34 @@ class _LabourOf(PositionFacts):
         self.state, self.seat = state, facts.seat
         self.value_of, self.pairs = facts.value_of, facts.pairs
         self._costs = None
+
+
+class _HiredLabour(PositionFacts):
+    """The facts of ``facts``' position once its seat is staffed at the place
+    ``key`` of ``sphere`` (``state`` has it staffed; ``was_there``: the seat was
+    staffed there already). A Hire changes the staff of one place, and a place's
+    Barriers and Maker and Thinker places are those of its own sphere, so only
+    that sphere's cheapest Maker labour is worked out again, Thinker labour is
+    added there when the place gives it, and an Employee is counted when the
+    seat was not there: :meth:`PositionFacts._labour` over every sphere was
+    worked out again per rated Hire before (issue 47). ``facts``' own labour
+    facts must be known before ``state`` changes (:func:`hire_value`)."""
+
+    def __init__(self, facts: PositionFacts, state: PaxState, key: str, sphere: str, was_there: bool) -> None:
+        self.state, self.seat = state, facts.seat
+        self.value_of, self.pairs = facts.value_of, facts.pairs
+        costs = dict(facts.cheapest)
+        places = labour_places(state, self.seat, sphere, "M")
+        if places:
+            sub = commercialize_subsidized(state, sphere)
+            costs[sphere] = min(action_cost(state, sphere, k, sub) for k in places)
+        else:
+            costs[sphere] = None
+        thinkers = facts.thinker_spheres
+        if key in state.content.side_places["T"][sphere]:
+            thinkers = thinkers | {sphere}
+        self._costs, self._thinkers = costs, thinkers
+        self._employees = facts.employees + (0 if was_there else 1)
 
 
 def _outlook(ideas: dict, facts: PositionFacts, liquid: int, held: dict, mine: list) -> tuple:
@@ -681,7 +757,7 @@ class LookaheadKeys:
 
 
 def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dict, facts: PositionFacts,
-                    w: Mapping, coef: "_Coefficients"):
+                    w: Mapping, coef: "_Coefficients", shared: "_Shared | None" = None):
     """:func:`evaluate` of the position a legal Syndicate ``action`` of ``seat``
     leads to, worked out from the position it is taken in without copying or
     applying anything, or None where this does not apply (the caller then
@@ -697,16 +773,19 @@ def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dic
     question (the test of ``syndicate.surge_targets``). The features the action
     cannot change come from ``static`` and ``facts`` (of the position looked
     ahead from, as :func:`action_values` passes them). ``where``: idea ->
-    (sphere, slot) of the Market. Not worked out here (None): a payment
+    (sphere, slot) of the Market; ``shared``: what every Syndicate and Hire of
+    the position shares (:class:`_Shared`). Not worked out here (None): a payment
     choice or a question being resolved, and the card-value term. ``tests/test_pax_bots.py`` and
     ``tests/test_greedy_fast_path.py`` compare the values with plain
     look-ahead, float for float."""
     if w["card_value"] or state.sell_choice or state.decision is not None:
         return None
+    if shared is None:
+        shared = _Shared(state, seat)
     idea, black = action.args
     sphere, slot = where[idea]
     cost = market_price(slot, bool(state.synd.get(idea, ())), syndication_is_free(state))
-    plan = plan_payment(state, seat, cost, sell=action.sell)
+    plan = shared.plan(state, seat, cost, action.sell)
     if plan is None:
         return None                 # not legal: the rules refuse it
     fin, held = _paid(state, seat, plan)
@@ -723,7 +802,7 @@ def syndicate_value(state: PaxState, seat: int, action, where: dict, static: dic
         elapsed = rounds_elapsed(state, w["turn_clock"] != 0)      # the action goes on
     else:
         elapsed = _elapsed_after(state, seat, fin, held, facts, w, state.actions_left - 1)
-    f = _values(state, seat, static, facts, fin, held, idea, state.stats.get("imports", 0))
+    f = _values(state, seat, static, facts, fin, held, idea, state.stats.get("imports", 0), shared.scan, sphere)
     return _unfinished(f, elapsed, w, coef)
 
 
@@ -755,18 +834,20 @@ def import_value(state: PaxState, seat: int, action, where: dict, static: dict, 
 
 
 def hire_value(state: PaxState, seat: int, action, static: dict, facts: PositionFacts, w: Mapping,
-               coef: "_Coefficients"):
+               coef: "_Coefficients", shared: "_Shared | None" = None):
     """:func:`evaluate` of the position a legal Hire ``action`` of ``seat``
     leads to, as :func:`syndicate_value` works it out (None where that answers
     None). A Hire pays (``hire.apply``), takes its Employee from the track or
     from the sphere's unemployed, and staffs the place: the staff and the
     unemployed are changed in this very position while the features are read
-    (the labour facts worked out again, as after any Hire), and put back; the
+    (the labour facts of the Hire's sphere worked out again, :class:`_HiredLabour`), and put back; the
     action is used unless the place is an own Company."""
     if w["card_value"] or state.sell_choice or state.decision is not None:
         return None
+    if shared is None:
+        shared = _Shared(state, seat)
     key, from_unemployed = action.args
-    plan = plan_payment(state, seat, hire_cost(state), sell=action.sell)
+    plan = shared.plan(state, seat, hire_cost(state), action.sell)
     if plan is None:
         return None                 # not legal: the rules refuse it
     fin, held = _paid(state, seat, plan)
@@ -774,6 +855,8 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
         _install(fin)
     sphere = state.content.places[key].sphere
     staff, unemployed = state.staff, state.unemployed
+    if facts._costs is None:
+        facts._labour()                 # the labour facts of the position as it is, before the Hire
     had = key in staff
     before = staff.get(key)
     idle = unemployed[sphere]
@@ -783,7 +866,8 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
         unemployed[sphere] = tuple(row)
     staff[key] = (before or ()) + (seat,)         # labour.add_staff
     try:
-        f = _values(state, seat, static, _LabourOf(facts, state), fin, held, None, state.stats.get("imports", 0))
+        hired = _HiredLabour(facts, state, key, sphere, before is not None and seat in before)
+        f = _values(state, seat, static, hired, fin, held, None, state.stats.get("imports", 0), shared.scan)
         left = state.actions_left - (0 if state.companies.get(key) == seat else 1)
         elapsed = _elapsed_after(state, seat, fin, held, facts, w, left)
     finally:
@@ -793,6 +877,32 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
             del staff[key]
         unemployed[sphere] = idle
     return _unfinished(f, elapsed, w, coef)
+
+
+class _Shared:
+    """What the Syndicates and Hires rated in one position share: the Market's
+    :class:`_MarketScan` (neither kind moves a card) and the payments planned
+    so far, by (cost, chosen sale): the rules plan a payment from the player's
+    finance track and Patents alone, which are the same for every action of the
+    position, and most of its Syndicates cost one of a few prices."""
+
+    __slots__ = ("scan", "plans")
+
+    def __init__(self, state: PaxState, seat: int) -> None:
+        self.scan: _MarketScan = _MarketScan(state, seat)
+        self.plans: dict = {}
+
+    def plan(self, state: PaxState, seat: int, cost: int, sell):
+        """:func:`.finance.plan_payment` of ``cost`` with the sale ``sell`` (None:
+        the default), worked out once per position (a refused sale is refused
+        every time: it is not kept)."""
+        key = (cost, sell)
+        plans = self.plans
+        if key in plans:
+            return plans[key]
+        plan = plan_payment(state, seat, cost, sell=sell)
+        plans[key] = plan
+        return plan
 
 
 def _paid(state: PaxState, seat: int, plan: tuple) -> tuple:
@@ -941,6 +1051,7 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
         merged.update(weights)      # as evaluate() merges them
         w = merged
     coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _Coefficients(w)
+    shared: _Shared | None = None
     for action in actions:
         kind = action.kind
         route = None
@@ -950,7 +1061,9 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
             if static is None or facts is None:
                 static = static_features(state, seat)
                 facts = PositionFacts(state, seat)
-            direct = syndicate_value(state, seat, action, where, static, facts, w, coef)
+            if shared is None:
+                shared = _Shared(state, seat)
+            direct = syndicate_value(state, seat, action, where, static, facts, w, coef, shared)
             if direct is not None:
                 out.append(direct)
                 continue
@@ -977,7 +1090,9 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
             if kind == "import":
                 direct = import_value(state, seat, action, where, static, facts, w, coef)
             elif kind == "hire":
-                direct = hire_value(state, seat, action, static, facts, w, coef)
+                if shared is None:
+                    shared = _Shared(state, seat)
+                direct = hire_value(state, seat, action, static, facts, w, coef, shared)
         if direct is not None:
             value = direct
         elif kind in STATIC_KINDS:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.game import Game, GameConfig, GameResult, Option
+from workbench.core.game import Game, GameConfig, GameResult, Option, part
 from workbench.core.rng import Rng
 
 from . import actions, evaluation, flow, scenario, scoring
@@ -51,9 +51,9 @@ class PaxGame(Game):
     # a new idea of the draft deck (Regime boards and settings are edited, not added)
     card_blanks = {"idea": {"name": "New Idea", "disciplines": ["yellow", "green"], "arrows": [],
                             "heat": [], "effects": [], "provenance": "draft"}}
-    card_graph = "workbench.games.pax_transhumanity.card_graph"
-    table_drawer = "workbench.games.pax_transhumanity.tabletop:draw_pax"
-    view_drawer = "workbench.games.pax_transhumanity.tabletop:pax_view"
+    card_graph = part(".card_graph")
+    table_drawer = part(".tabletop", "draw_pax")
+    view_drawer = part(".tabletop", "pax_view")
     #: one line per move kind beside a seat page's buttons (:mod:`.move_help`)
     move_help = MOVE_HELP
     ending_words = {
@@ -63,7 +63,7 @@ class PaxGame(Game):
         "tycoon": "A player founded enough companies to become the tycoon: the game ended.",
         "timeout": "The playtest's round limit was reached (a room option, not a rule of the game).",
     }
-    print_cards = "workbench.games.pax_transhumanity.print_cards"
+    print_cards = part(".print_cards")
     rulebook_languages = ("hu", "en")
     balance = {
         "targets": ("tie_break<=0.2 @players=3", "seat_gap<=0.1 @players=3"),
@@ -99,6 +99,19 @@ class PaxGame(Game):
     action_kind_counts = {"Fundraise": "n_fundraises", "Syndicate (with Surges)": "n_syndications",
                           "Commercialize": "n_commercializations", "Hire": "n_hires",
                           "Research": "n_researches", "Placate": "n_placations", "Import": "n_imports"}
+    # an Idea's effects act when it is Commercialized (commercialize.apply),
+    # and a problem it solves is score at once (scoring.holdings): that take
+    # can score, while a Syndication, Placation or Research of it cannot
+    take_scores = True
+
+    def scoring_take(self, state: PaxState, action) -> bool:
+        """Only a Commercialization lets an Idea's effects act."""
+        return self.coerce_action(state, action).kind == "commercialize"
+
+    def take_settled(self, state: PaxState) -> bool:
+        """The effects are resolved once no task or choice is pending (a
+        ``solve any`` waits for its player's choice, :mod:`.effects`)."""
+        return state.decision is None and not state.tasks
 
     def new_initial_state(self, config: GameConfig) -> PaxState:
         return new_game(config, self.cards())

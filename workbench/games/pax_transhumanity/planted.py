@@ -23,10 +23,19 @@ direction (see :mod:`workbench.tweak.planted`), each kind with many variations
   baseline games), not one that ends the game, gives much more: two more
   ``solve any`` terms (two problems of the commercializer's choice solved):
   its takers end further ahead of the other seats of the same game
-  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win``, ``card_taker_soon`` higher).
+  (``card_taker_score``, ``card_taker_margin``, ``card_taker_win``, ``card_taker_soon``, and
+  ``card_taker_take``, what its first Commercialization gave once its effects
+  were resolved, higher).
 * ``weaker-card``: such an idea gives nothing (its effects removed): its
   takers fall behind the other seats (the same metrics lower). Both go round
-  the player counts (2, 3, 4, 2, ...). "Taking" an idea is any of the ways
+  the player counts (2, 3, 4, 2, ...). Both are planted only on an Idea whose
+  effects act in baseline games: one Commercialized in at least
+  :data:`ACTS_SHARE` of them (:func:`commercialized_share`), since an Idea's
+  effects act only when it is Commercialized (:mod:`.commercialize`): taken
+  any other way its effects change nothing, so removing them (or adding two
+  ``solve any``) is no change in play (held-out seed 6221's Neural Lace with
+  its effects removed at 2 players: 40 paired games per arm, every metric
+  *the bots never chose differently*). "Taking" an idea is any of the ways
   :data:`.actions.TAKES_NAMED_IDEA` counts (Syndicating, Placating,
   Commercializing, Researching it away), so a taker need not be the one who
   commercializes it: the metrics are diluted by the other ways. The plain
@@ -51,11 +60,19 @@ rewards (the scores are counts the rules fix, not values of the cards).
 
 from __future__ import annotations
 
-from workbench.tweak.planted import NO_OP, RENAME, PlantedEdit, player_count, provenance_flip, rename
+from typing import TYPE_CHECKING
+
+from workbench.tweak.planted import (NO_OP, RENAME, PlantedEdit, baseline_games, player_count, provenance_flip,
+                                    rename)
+
+if TYPE_CHECKING:
+    from .state import PaxState
 
 KINDS = ("dearer-card", "dearer-end", "stronger-card", "weaker-card", RENAME, NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon")
+#: (the Commercialization itself too: a problem its effects solve is score at
+#: once, Game.take_scores, PaxGame.scoring_take)
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon", "card_taker_take")
 #: the terms a much stronger idea gains
 STRONGER = ("solve any", "solve any")
 PLAYERS = (2, 3, 4)
@@ -107,6 +124,14 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
             plain = ideas.filter(ideas["type"].is_null()
                                  & ~ideas["effects"].fill_null("").str.contains(GAME_END, literal=True))
             names = sorted(c for c in plain["name"].to_list() if rates.get(c, 0) >= 0.2) or sorted(plain["name"])
+            if pick_rates:
+                # only where the effects act in play (read from baseline games
+                # only when the generator has them, as ``pick_rates``)
+                acts = commercialized_share(session, n)
+                if kind == "weaker-card":
+                    names = [c for c in names if session.value_of(c, "effects")] or names
+                names = ([c for c in names if acts.get(c, 0) >= ACTS_SHARE]
+                         or [c for c in names if acts.get(c, 0) == max(acts.get(x, 0) for x in names)])
             card = rng.choice(names)
             old = list(session.value_of(card, "effects") or [])
             new = old + list(STRONGER) if kind == "stronger-card" else []
@@ -121,3 +146,35 @@ def planted_edits(session, rng, kind: str, count: int, players=None, pick_rates=
         else:
             raise ValueError(f"no planted kind {kind!r}; choose from {', '.join(KINDS)}")
     return out
+
+
+#: the share of baseline games in which an Idea must be Commercialized (its
+#: effects act) to be planted stronger or weaker (our draft, as ``pick_rates``'
+#: fifth of games for a card taken)
+ACTS_SHARE = 0.2
+#: baseline games read by :func:`commercialized_share` (``baseline_games``' own seed)
+ACTS_GAMES = 40
+_acts: dict = {}
+
+
+def commercialized_share(session, players: int, games: int = ACTS_GAMES) -> dict[str, float]:
+    """Per Idea, the share of ``games`` baseline greedy games at ``players`` in
+    which it is Commercialized at least once (its effects act), the session's
+    pool as it is before the edit."""
+    key = (id(session), players, games)
+    if key in _acts:
+        return _acts[key]
+    game = session.game
+    seen: set[tuple[int, str]] = set()
+
+    def see(index: int, state: PaxState, seat: int, action) -> None:
+        act = game.coerce_action(state, action)
+        if act.kind == "commercialize":
+            seen.add((index, act.args[0]))
+
+    baseline_games(game, players, games, see)
+    counts: dict[str, int] = {}
+    for _, card in seen:
+        counts[card] = counts.get(card, 0) + 1
+    _acts[key] = {card: k / games for card, k in counts.items()}
+    return _acts[key]

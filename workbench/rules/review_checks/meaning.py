@@ -25,12 +25,12 @@ from .base import ClauseCheck, Pair
 # translations (243 clauses, both directions) render explicitly on both sides:
 # measured with analyses/review_planted.py and the bundled catalogues' 0 findings
 LONE = {"actor.active", "actor.rival", "when.now", "exception", "quant.most", "quant.least", "cond.unless"}
-# concepts whose addition alone changes a rule: a round or an Era is a span the source
+# concepts whose addition alone changes a rule: a round or a game's named stretch of rounds is a span the source
 # names when the rule lasts for it, so a translation that names one where its source
 # names none moved the rule in time (a turn or the game is also said in passing, "turn
 # aside", "the base game", and is judged only in swaps); the bundled translations from
 # English never add either
-ADDED_ALONE = {"time.round", "time.era"}
+ADDED_ALONE = {"time.round", "time.span"}
 # concepts that stand for one another in a changed rule: a translation that says one
 # of a pair where its source says the other (and no longer says that) is a finding
 OPPOSITES = {frozenset(p) for p in (
@@ -38,8 +38,8 @@ OPPOSITES = {frozenset(p) for p in (
     ("actor.each", "actor.others"), ("actor.group", "actor.you"), ("actor.each", "actor.group"),
     ("actor.group", "actor.alone"), ("actor.each", "actor.someone"),
     ("actor.own", "actor.others"), ("actor.own", "actor.rival"),
-    ("time.turn", "time.round"), ("time.era", "time.game"), ("time.round", "time.era"),
-    ("time.turn", "time.cycle"), ("when.start", "when.end"), ("when.next", "when.previous"),
+    ("time.turn", "time.round"), ("time.span", "time.game"), ("time.round", "time.span"),
+    ("time.turn", "time.repeat"), ("when.start", "when.end"), ("when.next", "when.previous"),
     ("cond.if", "cond.unless"), ("cond.only", "cond.if"),
     ("quant.every", "quant.one"), ("quant.most", "quant.least"), ("quant.every", "quant.some"),
     ("quant.any", "quant.every"), ("quant.one", "quant.any"))}
@@ -90,7 +90,7 @@ class _DimensionCheck(ClauseCheck):
                                     "applies"))
         if not self.per_sentence:
             return out
-        # the same comparison sentence by sentence: a "game" become "Era" in one sentence is
+        # the same comparison sentence by sentence: a "game" become "Season" in one sentence is
         # hidden at the clause level when another sentence of the translation says "game"
         # once more than its source (Hungarian "alapjáték" is no "játék")
         units = aligned_sentences(p.src, p.src_lang, p.tr, p.tr_lang)
@@ -115,7 +115,7 @@ class ActorCheck(_DimensionCheck):
 
 
 class TimeCheck(_DimensionCheck):
-    """The same time: turn, round, Era, game; start or end; immediately, next, previous."""
+    """The same time: turn, round, a named stretch, game; start or end; immediately, next, previous."""
 
     name = "time"
     dimensions = ("time", "when")
@@ -163,8 +163,8 @@ class QuantifierCheck(_DimensionCheck):
                                         "check that the rule still applies to each of them (quantifier)"))
         # the same swaps judged per sentence: "any" become "every" in one sentence is hidden
         # at the clause level by an "every" the source says in another
-        # ("each" counted in all its forms: "minden 👥Játékos" is the actor "each player" and
-        # an "every" that "some 👥Players" replaced)
+        # ("each" counted in all its forms: "minden 🧑Játékos" is the actor "each player" and
+        # an "every" that "some 🧑Players" replaced)
         names = [n for n in ls.dimensions.get("quantifier", []) if n in lt.dimensions.get("quantifier", [])]
         for i, (s_src, s_tr) in enumerate(units, 1):
             ca, cb = concepts(s_src, p.src_lang), concepts(s_tr, p.tr_lang)
@@ -283,8 +283,8 @@ def _both(text: str, lang: str, found: Counter, strict: bool) -> int:
 
 # the roles an icon-marked term is judged on when it trades them with another term:
 # English prepositions and Hungarian case endings agree on these in the bundled texts
-# (compared-with "than X" / X-nál, with "with X" / X-val; from and to are not: "fuel for
-# 🧬Patterns" is 🧬Mintákhoz, a goal, and "🔍Insight (planning)" 🔍Belátás ... -ból)
+# (compared-with "than X" / X-nál, with "with X" / X-val; from and to are not: "grain for
+# 🏰Castles" is 🏰Várakhoz, a goal, and "🪙Coin (saving)" 🪙Érmé ... -ból)
 ICON_ROLES = {"compared", "with"}
 
 
@@ -336,8 +336,8 @@ class TermRolesCheck(ClauseCheck):
                                 "sentence does not: check that the terms did not trade places"))
         # two terms that trade places across others: the translation names the source's
         # terms (each once) in the source's order but for two of them, and those two stand
-        # apart (a neighbouring pair is reordered by grammar, "the ⚙️Initiative of the
-        # 🛠️Index" / "a 🛠️Tábla ⚙️Kezdeményezése": 24 of the bundled sentences; apart, none)
+        # apart (a neighbouring pair is reordered by grammar, "the ⚙️Gear of the
+        # 🛠️Index" / "a 🛠️Tábla ⚙️Fogaskereke": 24 of the bundled sentences; apart, none)
         for i, (x, y) in enumerate(units, 1):
             ka, kb = [k for k, _ in term_roles(x, p.src_lang)], [k for k, _ in term_roles(y, p.tr_lang)]
             for kind in ("terms.", "icon:"):
@@ -373,7 +373,7 @@ class TermRolesCheck(ClauseCheck):
 
 
 class IconTermCheck(ClauseCheck):
-    """A term's icon marks that term: "👤Energy" (the player's icon on the word of
+    """A term's icon marks that term: "👤Coin" (the player's icon on the word of
     another term) is a term swapped in behind the icon. The glossary's forms with an
     icon say which words each icon marks; a word is judged only when it is another
     icon's term (a compound, *👤Játékos-hozzájárulásjelölők*, starts with its own)."""
@@ -420,7 +420,7 @@ def _icon_words(glossary: tuple) -> dict[str, list[str]]:
 
 def _same_term(word: str, form: str) -> bool:
     """Is ``word`` (inflected, maybe compounded) the term ``form``? Its stem: the form
-    less two letters (Hungarian *Minta* / *Mintát*, *Mintá-*), at least three."""
+    less two letters (Hungarian *Lista* / *Listát*, *Listá-*), at least three."""
     w, f = word.lower(), form.lower()
     return w.startswith(f[:max(3, len(f) - 2)])
 

@@ -25,7 +25,7 @@ def split_sentences(text: str, lang: str = "en") -> list[str]:
             rest = prose[m.end():]
             nxt = rest.lstrip()[:1]
             if rest[:1] == " " and (lang.startswith("hu") and nxt or nxt.islower() or nxt and not nxt.isalpha()):
-                continue   # "8. 🪪Réteg", "a IV. Korszak", "a 3. körben": an ordinal
+                continue   # "8. 🏰Vár", "a IV. Évszak", "a 3. körben": an ordinal
         if _ABBREV.search(before):
             continue
         out.append(prose[start:m.end()].strip())

@@ -13,8 +13,8 @@ from .tokens import base_lang
 
 
 def family(pair) -> str:
-    """Terms of one family count together: those with the same icon (🧬Pattern,
-    🧬Patterns, 🧬Pattern Loading) or the same first word (Agent, Agents)."""
+    """Terms of one family count together: those with the same icon (🏰Castle,
+    🏰Castles, 🏰Castle Building) or the same first word (Knight, Knights)."""
     from ..text import icon_key, icons
     for form in list(pair.source) + list(pair.target):
         found = icons(form)
@@ -25,8 +25,8 @@ def family(pair) -> str:
 
 
 def _english_form(word: str, term_word: str) -> bool:
-    """English inflects at the end only: "Syndicating" is Syndicate (final e dropped),
-    not Syndication, whatever the Hungarian-minded stem shapes allow."""
+    """English inflects at the end only: "Trading" is Trade (final e dropped),
+    not Tradition, whatever the Hungarian-minded stem shapes allow."""
     stem = term_word[:-1] if term_word[-1:] in ("e", "y") else term_word
     return word.startswith(stem) and (word.startswith(term_word) or len(word) - len(stem) <= 4)
 

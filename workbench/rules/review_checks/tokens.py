@@ -113,7 +113,7 @@ def tokenize(text: str, lang: str, keys: Sequence[str] = (), pairs: Sequence = (
             if tail and lang == "en" and tail.lower() in ("st", "nd", "rd", "th"):
                 ordinal = True
             if lang == "hu" and not tail and re.match(r"\. +[^\W\d_A-ZÁÉÍÓÖŐÚÜŰ]|\. +\W", text[m.end():m.end() + 4]):
-                ordinal = True   # "az 1. hozzájáruló", "8. 🪪Réteg": a Hungarian ordinal
+                ordinal = True   # "az 1. hozzájáruló", "8. 🏰Vár": a Hungarian ordinal
             out.append(Tok("num", w, value, dist=dist, ordinal=ordinal))
             continue
         if re.fullmatch(r"\d+(?:st|nd|rd|th)", lw):
@@ -126,7 +126,7 @@ def tokenize(text: str, lang: str, keys: Sequence[str] = (), pairs: Sequence = (
         tok = Tok("word", w)
         if m.start() and out and out[-1].kind == "icon" and (is_icon_char(text[m.start() - 1])
                                                             or text[m.start() - 1] in "\ufe0f\u200d"):
-            tok.unit = out[-1].unit   # 🪪Layer: the word glued to an icon is that icon's term
+            tok.unit = out[-1].unit   # 🏰Castle: the word glued to an icon is that icon's term
         elif m.start() in starts:
             tok.unit = starts[m.start()]
         out.append(tok)
@@ -145,13 +145,13 @@ def _gap(gap: str, out: list[Tok]) -> None:
 
 def _attach_units(toks: list[Tok], reach: int = 1) -> None:
     """Each number takes the icon, term mark or glossary term right after it (within
-    ``reach`` tokens, before any punctuation): "3 ☀️Energy", "két ${terms.x}"."""
+    ``reach`` tokens, before any punctuation): "3 🪙Coin", "két ${terms.x}"."""
     for i, t in enumerate(toks):
         if t.kind != "num" or t.ordinal:
             continue
         before = toks[i - 1] if i else None
         if before is not None and before.unit and before.kind in ("word", "unit"):
-            continue   # "🪪Layer 4 🧬Pattern": a label's number, no unit of its own
+            continue   # "🏰Castle 4 🪙Coin": a label's number, no unit of its own
         words = 0
         for u in toks[i + 1:]:
             if u.kind == "bar" or u.kind == "num":
@@ -164,7 +164,7 @@ def _attach_units(toks: list[Tok], reach: int = 1) -> None:
                 break
         if t.unit is None and i >= 2 and toks[i - 1].kind == "word" and toks[i - 1].text.lower() in _LABEL_LINKS \
                 and toks[i - 2].unit and toks[i - 2].kind == "word":
-            t.unit = toks[i - 2].unit   # "🛡️Vitals at 5": the number of the term before it
+            t.unit = toks[i - 2].unit   # "🛡️Shield at 5": the number of the term before it
 
 
 def numbers(toks: Sequence[Tok]) -> list[Tok]:

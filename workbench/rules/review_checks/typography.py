@@ -77,7 +77,7 @@ _SENT_START = re.compile(r"(?<![\d\s])(?<!\b[IVX])(?<!\b[a-z])[.!?]\s+(?:[*_]+)?
 
 def _first_letter(text: str) -> str:
     """The clause's first letter, when it opens with a word (or an icon glued to a
-    word, 🌟Meaning); "" when it opens with a placeholder, a number or a symbol
+    word, 🪙Coin); "" when it opens with a placeholder, a number or a symbol
     ("Ⓐ fázis"), where Hungarian word order may put a lower-case word first."""
     from ..text import is_icon_char
     if text.lstrip().startswith("${"):
