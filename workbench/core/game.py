@@ -285,8 +285,7 @@ class Game(abc.ABC):
     #: concept -> language -> words as the rulebook writes them, e.g. a named stretch of
     #: several rounds, ``{"time.span": {"en": ("Chapter",), "hu": ("Fejezet",)}}``. The
     #: review's language lexicons name no game's words; each game adds its own here.
-    #: Concepts a game may name: ``time.span`` (a named stretch of rounds) and
-    #: ``time.repeat`` (a repeating stretch inside the game). Default: none
+    #: Concepts a game may name: :data:`RULES_CONCEPTS`. Default: none
     rules_words: ClassVar[Mapping[str, Mapping[str, tuple[str, ...]]]] = {}
 
     # -- verdicts of a paired comparison (issue 25; workbench.sim.verdicts) ------
@@ -625,6 +624,28 @@ CAPABILITIES = {
 }
 
 
+#: the concepts of the rules review a game gives its own words for
+#: (``Game.rules_words``); the language lexicons (workbench/rules/lexicon/) hold these
+#: with no words of their own, and a test holds the two to each other
+RULES_CONCEPTS = {"time.span": "a named stretch of several rounds (an age, a season)",
+                  "time.repeat": "a stretch that repeats inside a game (a cycle of actions)"}
+
+
+def rules_words_problems(rules_words: Any) -> list[str]:
+    """One line per entry of a game's ``rules_words`` the review cannot take: a concept
+    not in :data:`RULES_CONCEPTS`, or words that are not a list of texts."""
+    out = []
+    for concept, by_lang in (rules_words or {}).items():
+        if concept not in RULES_CONCEPTS:
+            out.append(f"rules_words: {concept!r} is not a concept a game names "
+                       f"(one of {', '.join(RULES_CONCEPTS)})")
+            continue
+        for lang, words in (by_lang or {}).items():
+            if isinstance(words, str) or not all(isinstance(w, str) and w.strip() for w in words):
+                out.append(f"rules_words: {concept} {lang}: the words must be a list of texts")
+    return out
+
+
 #: the class attributes of :class:`Game` that name a part of the game the workbench
 #: imports when a page or command needs it (see :func:`part`)
 PARTS = ("card_graph", "tweak_session", "table_drawer", "view_drawer", "board", "print_cards")
@@ -711,5 +732,5 @@ def resolve_seat(state: State, who: str | int) -> int:
         raise NotationError(f"no player named {who!r}{suggest(str(who), state.config.players)}") from None
 
 
-__all__ = ["TERMINAL", "CAPABILITIES", "PARTS", "Part", "part", "resolve", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
+__all__ = ["TERMINAL", "CAPABILITIES", "RULES_CONCEPTS", "rules_words_problems", "PARTS", "Part", "part", "resolve", "GameConfig", "GameResult", "State", "Game", "Option", "options_from_tuples", "IllegalAction",
            "NotationError", "default_names", "resolve_seat"]

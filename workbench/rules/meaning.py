@@ -96,24 +96,6 @@ def games_words(lang: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(sorted((c, tuple(ws)) for c, ws in out.items()))
 
 
-def rules_words_problems(rules_words) -> list[str]:
-    """One line per entry of a game's ``rules_words`` the lexicons cannot take: a
-    concept no lexicon has (only concepts that name no words of their own take a game's,
-    ``time.span``, ``time.repeat``), or words that are not a list of texts."""
-    out = []
-    open_concepts = {name for lang in ("en", "hu") if (lex := _lexicon(lang, ())) is not None
-                     for name, c in lex.concepts.items() if not (c.words or c.forms or c.phrases)}
-    for concept, by_lang in (rules_words or {}).items():
-        if concept not in open_concepts:
-            out.append(f"rules_words: {concept!r} is not a concept a game names "
-                       f"(one of {', '.join(sorted(open_concepts))})")
-            continue
-        for lang, words in (by_lang or {}).items():
-            if isinstance(words, str) or not all(isinstance(w, str) and w.strip() for w in words):
-                out.append(f"rules_words: {concept} {lang}: the words must be a list of texts")
-    return out
-
-
 @functools.lru_cache(maxsize=None)
 def _lexicon(lang: str, added: tuple[tuple[str, tuple[str, ...]], ...]) -> Lexicon | None:
     from ruamel.yaml import YAML

@@ -373,6 +373,55 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
     """Review the ``lang`` catalogue of ``game_id``. ``clauses`` limits the clause
     checks to those ids (the catalogue checks always run); ``spelling_locale_setting``
     overrides the catalogue's spelling locale (``en-GB``, ``en-US``)."""
+    accepted = load_accepted(game_id)
+    counts, raw = review_unaccepted(game_id, lang, word_lists(accepted), spelling=spelling, game=game,
+                                    clauses=clauses, spelling_locale_setting=spelling_locale_setting)
+    return with_acceptances(counts, raw, accepted)
+
+
+def word_lists(accepted: list[dict]) -> tuple:
+    """The accepted words (entries with ``words``), which the spelling checks read:
+    the part of the acceptances a review's findings depend on."""
+    return tuple((str(e.get("check")), str(e["lang"]) if "lang" in e else "", tuple(str(w) for w in e["words"]))
+                 for e in accepted if e.get("words"))
+
+
+def with_acceptances(counts: Review, raw: list[Finding], accepted: list[dict]) -> Review:
+    """The review with ``accepted`` applied to its ``raw`` findings: each finding an
+    entry accepts is listed as accepted with the entry's reason, the others stay
+    findings, and an entry that accepts nothing is stale. ``counts`` and ``raw`` are
+    left as they are (a kept review is handed out again)."""
+    from dataclasses import replace
+    rev = replace(counts, findings=[], accepted=[], stale=[])
+    used = [False] * len(accepted)
+    for f in raw:
+        hit = None
+        for i, entry in enumerate(accepted):
+            if entry.get("words"):
+                continue   # a word list, not a finding's acceptance
+            if _accepts(entry, f):
+                hit = i
+                break
+        if hit is None:
+            rev.findings.append(f)
+        else:
+            used[hit] = True
+            rev.accepted.append(replace(f, accepted=str(accepted[hit]["reason"])))
+    for entry, was_used in zip(accepted, used):
+        if entry.get("words"):
+            continue
+        if entry.get("lang") and entry["lang"] != rev.lang:
+            continue
+        if not was_used:
+            rev.stale.append(dict(entry))
+    return rev
+
+
+def review_unaccepted(game_id: str, lang: str, words_accepted: tuple, *, spelling: bool = True, game=None,
+                      clauses=None, spelling_locale_setting: str | None = None) -> tuple[Review, list[Finding]]:
+    """The review's counts and every finding before acceptances are applied, given the
+    accepted word lists (:func:`word_lists`) the spelling checks read: the costly part
+    of a review, which an acceptance of a finding does not change."""
     source = cat_mod.load_source(game_id)
     if source is None:
         raise WorkbenchError(f"{game_id} has no rules text yet")
@@ -392,16 +441,15 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
     src_ctx = context_for(game_id, source.lang, game=game)
     tr_ctx = context_for(game_id, lang, game=game)
     pairs = game_glossary(game_id, source.lang, lang)
-    accepted = load_accepted(game_id)
     known_words: set[str] = set()
     terms_known: set[str] = set()   # the terms files of both languages are spelt: any language's words
-    for entry in accepted:
-        if entry.get("check") in ("spelling", "terms-spelling") and entry.get("words"):
-            terms_known.update(str(w) for w in entry["words"])
-    for entry in accepted:
-        if entry.get("check") == "spelling" and entry.get("words") and entry.get("lang", lang) == lang:
-            known_words.update(str(w) for w in entry["words"])
-            known_words.update(str(w).lower() for w in entry["words"])
+    for check, _lang, listed in words_accepted:
+        if check in ("spelling", "terms-spelling"):
+            terms_known.update(listed)
+    for check, entry_lang, listed in words_accepted:
+        if check == "spelling" and (entry_lang or lang) == lang:
+            known_words.update(listed)
+            known_words.update(w.lower() for w in listed)
     for pair in pairs:
         for form in pair.target:
             known_words.update(w.lower() for w in words(strip_icons(form)))
@@ -458,30 +506,8 @@ def review(game_id: str, lang: str, *, spelling: bool = True, game=None, clauses
         for where, detail, message in inst.run(game_id, lang, po_text, source_ids, spelling):
             raw.append(Finding(where, inst.name, message, detail, lang))
 
-    used = [False] * len(accepted)
-    for f in raw:
-        hit = None
-        for i, entry in enumerate(accepted):
-            if entry.get("words"):
-                continue   # a word list, not a finding's acceptance
-            if _accepts(entry, f):
-                hit = i
-                break
-        if hit is None:
-            rev.findings.append(f)
-        else:
-            used[hit] = True
-            f.accepted = str(accepted[hit]["reason"])
-            rev.accepted.append(f)
-    for entry, was_used in zip(accepted, used):
-        if entry.get("words"):
-            continue
-        if entry.get("lang") and entry["lang"] != lang:
-            continue
-        if not was_used:
-            rev.stale.append(dict(entry))
     save_cache()   # the next review (another process) reads these answers instead of loading dictionaries
-    return rev
+    return rev, raw
 
 
 def _ending_name(e: str) -> str:

@@ -9,7 +9,10 @@ findings, the cards the placeholders name) and the spelling dictionaries, which
 do not change while the process runs; so a review is kept under the folder's
 fingerprint (a digest of every file's path and bytes: a modification time is too
 coarse for two saves in the same few milliseconds) and made again as soon as any
-of them changes (an accepted finding written, a catalogue saved).
+of them changes (a catalogue saved, a word accepted). Accepting a finding changes
+only which findings are shown as accepted: the findings kept are handed out with
+the acceptances read again, so an acceptance shows at once instead of after a
+whole review.
 Two sessions asking for the same review at once make it once: the second waits
 for the first."""
 
@@ -19,20 +22,22 @@ import hashlib
 import threading
 from pathlib import Path
 
-#: (game, language, spelling, folder, fingerprint) -> the review made
-_made: dict[tuple, object] = {}
+#: (game, language, spelling, folder, fingerprint, accepted words) -> (counts, findings before acceptances)
+_made: dict[tuple, tuple] = {}
+#: the acceptances file, left out of the fingerprint (only its word lists change a review)
+ACCEPTED = "accepted-findings.yaml"
 _locks: dict[tuple, threading.Lock] = {}
 _guard = threading.Lock()
 
 
-def fingerprint(folder: Path) -> str:
+def fingerprint(folder: Path, leave_out: frozenset[str] = frozenset()) -> str:
     """A digest of every file under ``folder``, its path and its bytes (the pool's
     run history in ``.workbench`` left out: a review never reads it; about a
-    megabyte a game, read in milliseconds)."""
+    megabyte a game, read in milliseconds), but for files named in ``leave_out``."""
     digest = hashlib.blake2b(digest_size=20)
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
-        if (rel.parts and rel.parts[0] == ".workbench") or not path.is_file():
+        if (rel.parts and rel.parts[0] == ".workbench") or not path.is_file() or path.name in leave_out:
             continue
         try:
             data = path.read_bytes()
@@ -48,21 +53,24 @@ def memo_review(game_id: str, lang: str, *, spelling: bool):
     made once per state of the game's card folder in this process."""
     from workbench.core.data import cards_dir
 
-    from .review import review
+    from .review import load_accepted, review_unaccepted, with_acceptances, word_lists
     folder = cards_dir(game_id)
     base = (game_id, lang, bool(spelling), str(folder))
     with _guard:
         lock = _locks.setdefault(base, threading.Lock())
     with lock:
-        key = (*base, fingerprint(folder))
+        accepted = load_accepted(game_id)
+        words = word_lists(accepted)
+        key = (*base, fingerprint(folder, frozenset({ACCEPTED})), words)
         if key not in _made:
-            made = review(game_id, lang, spelling=spelling)
+            made = review_unaccepted(game_id, lang, words, spelling=spelling)
             # the files as the review read them: one written meanwhile makes the
             # next fingerprint differ, so a stale review is never handed out
             for old in [k for k in _made if k[:4] == base]:
                 del _made[old]
             _made[key] = made
-        return _made[key]
+        counts, raw = _made[key]
+        return with_acceptances(counts, raw, accepted)
 
 
 def forget() -> None:

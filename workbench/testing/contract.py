@@ -59,7 +59,7 @@ def check_declarations(game: Game, kit) -> list[str]:
     except (ValueError, TypeError) as exc:
         out.append(f"game_type() cannot be built from the declarations: {exc}")
     if game.rules_words:
-        from workbench.rules.meaning import rules_words_problems
+        from workbench.core.game import rules_words_problems
         out += rules_words_problems(game.rules_words)
     from workbench.core.game import PARTS
     for attr in PARTS:
