@@ -162,3 +162,26 @@ def test_any_chunking_joins_to_the_same_tables(cuts):
     for got, want in zip(join_chunks(parts[::-1]), whole):   # arrival order does not matter either
         assert got.columns == want.columns and got.dtypes == want.dtypes
         assert got.rows() == want.rows()
+
+
+def test_a_broken_game_names_how_to_replay_it(monkeypatch):
+    """A game that raises is named with the command that plays it again; a pool edited
+    in memory (a module:ATTR reference) is named by its game, with the card folder to play."""
+    import sys
+    import types
+
+    from workbench.core.registry import get_game
+    from workbench.sim import runner
+
+    def broken(spec, index):
+        raise AssertionError("planted")
+    monkeypatch.setattr(runner, "play_one", broken)
+    with pytest.raises(runner.GameFailed, match=r"AssertionError: planted; replay it with workbench play "
+                                                r"meaning-made --seed \d+ --bots greedy$"):
+        runner.play_records(runner.SimSpec(game="meaning-made", games=1, bots="greedy"), [0])
+    pool = types.ModuleType("edited_pool_for_a_test")
+    pool.POOL = get_game("meaning-made")
+    monkeypatch.setitem(sys.modules, "edited_pool_for_a_test", pool)
+    with pytest.raises(runner.GameFailed, match=r"workbench play meaning-made --cards FOLDER --seed \d+ "
+                                                r"--bots greedy, FOLDER holding the edited cards"):
+        runner.play_records(runner.SimSpec(game="edited_pool_for_a_test:POOL", games=1, bots="greedy"), [0])

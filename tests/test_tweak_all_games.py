@@ -78,6 +78,22 @@ def test_mandate_tile_production_text_follows_its_yield(mandate):
     assert media["production"] == "2 Runway" and media["yield"] == {"runway": 2}
 
 
+def test_mandate_district_name_is_one_word_and_a_renamed_district_plays(mandate):
+    """A district's name is the word moves call it by: a name with a space is refused
+    with the spelling to use (it used to pass and then break the first game), and
+    that spelling plays."""
+    before = mandate.raw
+    with pytest.raises(DataError, match="one word: write 'Saltmarsh-Rule'"):
+        mandate.edit("Renewable", "name", "Saltmarsh Rule")
+    assert mandate.raw is before
+    mandate.edit("Renewable", "name", "Saltmarsh-Rule")
+    game = get_game(mandate.session_game())
+    from workbench.core.bots import make_bots
+    from workbench.core.play import play_game
+    state, log = play_game(game, game.config(4, seed=3), make_bots("greedy", 4))
+    assert state.is_terminal() and {"Saltmarsh-Rule1", "Saltmarsh-Rule2"} <= set(state.tile_ids)
+
+
 @pytest.mark.parametrize("card, column, value, field", [
     ("Research", "compute", "lots", "compute"),
     ("Mega-Cluster", "runway", -1, "cost.runway"),

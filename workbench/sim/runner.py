@@ -491,6 +491,19 @@ def play_records(spec: SimSpec | dict, indices: list[int]) -> list[dict]:
             # the message travels back from the worker as text, so it carries
             # everything needed to replay the game that broke
             raise GameFailed(f"game {i} (seed {seed}, bots {spec.bots}) raised "
-                             f"{type(exc).__name__}: {exc}; replay it with workbench play {spec.game} "
-                             f"--seed {seed} --bots {spec.bots}") from exc
+                             f"{type(exc).__name__}: {exc}; {_replay_hint(spec, seed)}") from exc
     return out
+
+
+def _replay_hint(spec: SimSpec, seed: int) -> str:
+    """How to play the broken game again: a pool edited in memory (``compare --edit``,
+    the Cards page) is a ``module:ATTR`` reference ``play`` does not know, so the
+    hint names its game and says the edit must be in the card folder played."""
+    if ":" not in spec.game:
+        return f"replay it with workbench play {spec.game} --seed {seed} --bots {spec.bots}"
+    try:
+        game_id = resolve_game(spec.game).id
+    except Exception:  # noqa: BLE001 - a hint must not hide the error it explains
+        game_id = "GAME"
+    return (f"replay it with workbench play {game_id} --cards FOLDER --seed {seed} --bots {spec.bots}, "
+            "FOLDER holding the edited cards")

@@ -61,6 +61,15 @@ class TileKind(_Model):
     extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
     @model_validator(mode="after")
+    def _name_is_one_word(self):
+        # a district's name is how moves and the board name it ("... at Grid",
+        # "relocate facility 1 to Grid2"), read word by word: a space would split it
+        if not self.name.strip() or any(ch.isspace() for ch in self.name):
+            raise ValueError(f"a district's name is how moves name it ('with agent 1 at NAME'), so it is one "
+                             f"word: write {'-'.join(self.name.split())!r}")
+        return self
+
+    @model_validator(mode="after")
     def _production_says_the_yield(self):
         # the printed text and the engine's numbers are one fact written twice
         # in the file: refuse a file in which they disagree
