@@ -92,6 +92,9 @@ def test_mandate_district_name_is_one_word_and_a_renamed_district_plays(mandate)
     from workbench.core.play import play_game
     state, log = play_game(game, game.config(4, seed=3), make_bots("greedy", 4))
     assert state.is_terminal() and {"Saltmarsh-Rule1", "Saltmarsh-Rule2"} <= set(state.tile_ids)
+    # a domain Training card is named by its domain, which the rules read
+    with pytest.raises(DataError, match="named by its domain"):
+        mandate.edit("Code", "name", "Codebase")
 
 
 @pytest.mark.parametrize("card, column, value, field", [

@@ -111,6 +111,15 @@ class TrainingCard(_Model):
     copies: int = Field(ge=1)
     extra: ExtraFields = {}  # the designer's own fields (workbench.core.extra_fields)
 
+    @model_validator(mode="after")
+    def _a_domain_card_is_named_by_its_domain(self):
+        # the rules tell domains apart by these names (a Curated Corpus names one,
+        # a Training draw counts them): another name would be a domain no rule knows
+        if self.kind == "domain" and self.name not in DOMAINS:
+            raise ValueError(f"a domain Training card is named by its domain, one of {', '.join(DOMAINS)}; "
+                             f"{self.name!r} is none of them")
+        return self
+
 
 MEASURES = ("runway", "compute", "capability", "customers", "trust", "mandate", "scrutiny")
 
