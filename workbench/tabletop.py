@@ -78,7 +78,7 @@ def icon(emoji: str, text: str) -> str:
 
 def term_label(game, key: str) -> str:
     """The label of the observed value ``key``: its term's icon and word from the
-    game's terms file (``☀️ Energy``), the same icon the printed cards and the
+    game's terms file (``🪙 Coin``), the same icon the printed cards and the
     rulebook show (``Game.observation_terms`` names the term); the word alone
     without an emoji font, and the bare key for a value that is no term."""
     path = game.observation_terms.get(key)

@@ -5,11 +5,11 @@ A ``--vary`` pattern ending in ``+=LO..HI`` (``initiatives.*.cost+=0..2``,
 variable of the search, a whole-number *step* from LO to HI, added to every
 value the rest of the pattern names (each kept at or above its field's floor,
 as the plain pattern's range keeps it). Why: a designer's idea is often "every
-Initiative one dearer" or "harsher late Events", dozens of values moving the
+Quest one dearer" or "harsher late Storms", dozens of values moving the
 same way. Searched one by one, each of them has a small effect lost in the
 noise of a few games per trial, and TPE's independent draws over dozens of
-``+-1`` values average out to no change (measured on the cooperative worked example: 72 Event
-cells, 24 trials, the best trial's lowest Meaning 3.8 on its own seeds and 4.25
+``+-1`` values average out to no change (measured on a bundled cooperative game: 72 table
+cells, 24 trials, the best trial's lowest shared score 3.8 on its own seeds and 4.25
 on fresh ones, against 4.3 as printed; one step over the same cells moves it by
 more than 2). As one variable the direction is found in a few trials; the
 proposal is still written value by value, so the pruning step

@@ -8,7 +8,7 @@ from .common import emit_json
 def add_parser(sub) -> None:
     p = sub.add_parser("graph", help="card dependency graph and its analyses",
                        description="Build a game's card dependency graph and print its analyses: cheapest "
-                                   "loads, dead and dominated cards, bottleneck Layers, Initiative feasibility "
+                                   "loads, dead and dominated cards, bottlenecks, goal feasibility "
                                    "by player count, cycles and a per-card summary.")
     p.add_argument("game", help="game id (a game with a board gives its board's adjacency graph unless "
                                 "--card-graph)")

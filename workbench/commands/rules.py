@@ -90,7 +90,7 @@ def add_parser(sub) -> None:
     g = rs.add_parser("glossary", help="term pairs and icon-marked terms of a text")
     g.add_argument("file", metavar="FILE")
     g.add_argument("--yaml", metavar="LANG,OTHER", default=None,
-                   help="print the pairs as glossary.yaml entries, e.g. --yaml hu,en for 'Tőkebevonás (Fundraise)'")
+                   help="print the pairs as glossary.yaml entries, e.g. --yaml hu,en for 'Kincs (Treasure)'")
     g.add_argument("--json", action="store_true", help="print one JSON document")
     g.set_defaults(func=run_glossary)
 

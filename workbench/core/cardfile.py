@@ -365,7 +365,7 @@ def _splices(node, old: Any, new: Any, out: list) -> None:
         return
     if isinstance(old, dict) and isinstance(new, dict) and isinstance(node, yaml.MappingNode) \
             and node.flow_style and list(old) == list(new) and len(node.value) == len(old):
-        # a record written on one line ({name: ..., era: 1}): its changed values in place
+        # a record written on one line ({name: ..., age: 1}): its changed values in place
         for (key_node, value_node), key in zip(node.value, old):
             if not isinstance(key_node, yaml.ScalarNode) or key_node.value != str(key):
                 raise _NoSplice

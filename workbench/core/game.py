@@ -338,8 +338,8 @@ class Game(abc.ABC):
     #: the share of choices by action kind. The column is the game's own
     #: ``game_stats`` count, or, for a game that defines :meth:`action_kind`,
     #: the runner's tally of the actions it names. Empty: the game names its
-    #: kinds another way (``action_kinds`` that are card names, Mandate's Core
-    #: Actions) or not at all
+    #: kinds another way (``action_kinds`` that are card names, or a game's
+    #: own action cards) or not at all
     action_kind_counts: Mapping[str, str] = {}
     #: kinds of move (``Game.action_kind``, else the notation's first word) that
     #: let a seat wait without doing anything ("pass"): ``workbench hunt`` seats a
@@ -505,12 +505,12 @@ class Game(abc.ABC):
 
     def game_stats(self, state: State) -> dict:
         """Game-specific numbers for one finished game (flat, JSON-able), e.g.
-        Initiatives completed; they become columns of the per-game table."""
+        quests completed; they become columns of the per-game table."""
         return {}
 
     def card_stats(self, state: State) -> list[dict]:
         """Per-card rows for one finished game, each with at least ``card``; e.g.
-        an Initiative's number of contributors when it completed."""
+        a quest's number of contributors when it completed."""
         return []
 
     # -- scenarios -----------------------------------------------------------
@@ -522,7 +522,7 @@ class Game(abc.ABC):
         return self.new_initial_state(cfg)
 
     def scenario_step(self, state: State, step: Mapping) -> bool:
-        """Handle a game-specific step kind (e.g. stating what an Event did).
+        """Handle a game-specific step kind (e.g. stating what a drawn Storm did).
         Return True if handled; the default handles none."""
         return False
 
@@ -579,7 +579,7 @@ class Game(abc.ABC):
         spectator and the designer shows it. Default: the move in full for a
         perfect-information game, only who moved otherwise; a game with hidden
         information says in its own package what each kind of move shows
-        ("Brooke chose a Core Action", then the picks once revealed)."""
+        ("Brooke chose an action card", then the picks once revealed)."""
         name = before.player_name(before.current_player())
         if not self.hidden_information:
             return f"{name}: {self.format_action(before, action)}"

@@ -110,7 +110,7 @@ def format_value(value: Any) -> str:
 def _stated(values: Mapping) -> dict[str, dict[str, Any]]:
     """``{card: {path: value}}`` of a scenario's ``cards:`` block. A nested
     mapping is merged leaf by leaf; a dotted key's value replaces the whole
-    field (``requirement.tokens: {E: 1}`` means exactly one Energy)."""
+    field (``requirement.tokens: {E: 1}`` means exactly one token of E)."""
     if not isinstance(values, Mapping):
         raise WorkbenchError("'cards' maps card names to the values the scenario relies on")
     out: dict[str, dict[str, Any]] = {}

@@ -22,7 +22,7 @@ Step forms:
   legal at this point (the text it lists them by; an action it accepts when typed need not
   be listed, so this pins the list a player is shown);
 - any other key is offered to the game (``Game.scenario_step``), e.g. a worked
-  example stating what an Event did.
+  example stating what a drawn Storm did.
 
 Three kinds state what a position and steps cannot:
 

@@ -59,7 +59,7 @@ class PeopleBesideBots(pn.viewable.Viewer):
         self._poll = None
 
     def run(self) -> None:
-        """Compute the comparison here (the thread's body; tests call it directly)."""
+        """Work out the comparison here (the thread's body; tests call it directly)."""
         from workbench.rooms.compare import side_by_side
         from workbench.rooms.journal import Journal
         self.result, self.error = None, None

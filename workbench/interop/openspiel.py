@@ -16,7 +16,7 @@ What OpenSpiel sees, and what it does not
   - the start is a chance node choosing one of ``seeds`` equally likely game
     seeds (parameter, default 1000); it fixes the setup shuffles;
   - with ``chance="draws"`` (the default) every later action that draws from
-    the stream (a die, a reshuffle, a drawn Event) is followed by a chance
+    the stream (a die, a reshuffle, a drawn card) is followed by a chance
     node: the adapter tries the action on a copy, sees the stream move, and
     asks chance for one of ``draw_outcomes`` (default 64) equally likely
     re-seedings of the stream before applying it for real. OpenSpiel thus

@@ -3,7 +3,7 @@
 Three sources, all per language and all editable by the designer:
 
 * the game's terms (``cards/<game>/terms/<lang>.yaml``, read by the rules code), as a
-  tree of plain texts (``terms.tokens.energy`` -> "☀️Energy");
+  tree of plain texts (``terms.tokens.coin`` -> "🪙Coin");
 * the print strings (``cards/<game>/print/strings.<lang>.yaml``): labels that only
   cards need (``labels``), and card texts by card name (``cards``) for the texts the
   card files hold in one language only;

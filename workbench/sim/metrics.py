@@ -507,7 +507,7 @@ class TieBreakShare(Metric):
     decide alone.
 
     A game counts when at least two seats share the top final score (the win
-    then went to a tie-break such as Capital or Vitals, or was shared):
+    then went to a tie-break such as coins left, or was shared):
     ``#{g : |W_g| > 0, #{s : score_g[s] = max score_g} >= 2} / #{g : |W_g| > 0}``,
     range [0, 1]. Not computed for one-seat batches or batches without a winner.
     Games without a winner (a ``timeout`` at the safety limit, a collapse) are
@@ -641,7 +641,7 @@ class ActionUsage(Metric):
 
 class ActionUsageMin(Metric):
     """Least-used action: the smallest action-usage share, ``min_k u_k``, range
-    [0, 1] ("every Core Action chosen in at least 5 % of selections" is
+    [0, 1] ("every action chosen in at least 5 % of selections" is
     ``action_usage_min >= 0.05``)."""
 
     key, label = "action_usage_min", "Least-used action share"
@@ -847,7 +847,7 @@ CARD_SERIES: dict[str, CardMetric] = {m.key: m for m in (
                "the share of the card's takers who won (survived, at a cooperative table), over "
                "the games that take it (NaN otherwise), range [0, 1]", margin=0.05),
     # what the taker gains: each game's takers against the other seats of the
-    # same game, so the table's own luck (a long game, a harsh Event) cancels
+    # same game, so the table's own luck (a long game, a harsh draw) cancels
     # and what is left is the card's power (NaN where the card was not taken,
     # or every seat took it)
     CardMetric("card_taker_win", "{card}'s takers' win share over the other seats'",

@@ -39,7 +39,7 @@ RENAME = "rename"
 QUIET_KINDS = (NO_OP, RENAME)
 #: made-up card names for renames (never a card's name in the shipped pools)
 NEW_NAMES = ("Quillwort", "Brackish Gate", "Tallow Reach", "Umber Vane", "Lodestar Kiln", "Pale Orchard",
-             "Cinder Loom", "Verdigris Step", "Hollow Chime", "Saltmarsh Rule", "Ashen Ledger", "Oriel Drift")
+             "Cinder Loom", "Verdigris Step", "Hollow Chime", "Saltmarsh Rule", "Ashen Ledger", "Oriel Spire")
 
 
 @dataclass

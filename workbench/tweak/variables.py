@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # the graphs package imports this module lazily; no cycle at 
 class Variable:
     card: str
     field: str
-    kind: str          # pattern, initiative, or cell (a setting, table cell or Event code)
+    kind: str          # a card kind, or cell (a setting, a table cell or a coded entry)
     current: int
     low: int
     high: int
