@@ -322,7 +322,7 @@ class Game(abc.ABC):
         """Whether ``action``, which takes a card (:meth:`action_cards`), is a
         take that can score at once: the take ``card_taker_take`` reads is a
         card's first such. Every take by default; a game whose cards give
-        their points only one way (an Idea's effects when it is brought to
+        their points only one way (a card's effects when it is brought to
         market, not when it is backed) names that way."""
         return True
 

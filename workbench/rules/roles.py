@@ -660,7 +660,7 @@ def order_trade(a: tuple, b: tuple) -> tuple[str, str] | None:
     terms both texts name (``a``, ``b`` from :func:`term_sequence`, with repeats) comes
     back to the source's order by two more terms when the two are put back. Terms a
     language reorders by grammar stand next to each other (a possessor goes first in
-    Hungarian: "the Layers of the Palette" / *a Paletta Rétegei*), which puts back one
+    Hungarian: "the Towers of the Castle" / *a Vár Tornyai*), which puts back one
     term, not two."""
     common = set(a) & set(b)
     a = [k for k in a if k in common]
