@@ -82,6 +82,24 @@ def test_card_tools_name_no_card_kind():
     assert offences == []
 
 
+#: card kinds that are also the generic layers' own words: the Board page, a Track and
+#: a Tile as game parts (core/parts.py, the Tabletop Simulator objects)
+GENERIC_KINDS = frozenset({"Board", "Track", "Tile"})
+
+
+def test_no_generic_module_names_a_card_kind():
+    """No module outside the games' packages names a game's card kind either (after a
+    dot it is Python's: ``re.Pattern``, ``np.random.Generator``)."""
+    words = {gid: {w for w in ws if w not in GENERIC_KINDS} for gid, ws in kind_words().items()}
+    offences = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if GAMES_DIR in path.parents:
+            continue
+        text = re.sub(r"\.(?=[A-Z])", "._", path.read_text(encoding="utf-8"))   # re.Pattern -> re._Pattern
+        offences += [f"{path.relative_to(PACKAGE).as_posix()}: {w}" for w in sorted(kinds_named(text, words))]
+    assert offences == []
+
+
 def test_the_kind_search_finds_a_planted_kind():
     words = kind_words()
     text = (PACKAGE / "tweak" / "session.py").read_text(encoding="utf-8")
