@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
-import tempfile
 
 
 def main(argv=None) -> int:
@@ -27,13 +25,14 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int)
     args = ap.parse_args(argv)
     from workbench.core.data import cards_root
-    work = tempfile.mkdtemp(prefix="rename-every-card-")
+    from workbench.core.storage import copy_tree, remove_scratch, scratch_folder
+    work = scratch_folder("rename-every-card-")
     try:
-        shutil.copytree(args.cards or cards_root(), os.path.join(work, "cards"))
-        os.environ["WORKBENCH_CARDS"] = os.path.join(work, "cards")
+        cards = copy_tree(args.cards or cards_root(), work / "cards", "the card folder's copy")
+        os.environ["WORKBENCH_CARDS"] = str(cards)
         return _sweep(args.game, [int(s) for s in args.seeds.split(",")], args.players)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_scratch(work)
 
 
 def _sweep(game_id: str, seeds: list[int], players: int | None) -> int:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from workbench.core.data import read_text_file
@@ -391,7 +391,6 @@ def with_acceptances(counts: Review, raw: list[Finding], accepted: list[dict]) -
     entry accepts is listed as accepted with the entry's reason, the others stay
     findings, and an entry that accepts nothing is stale. ``counts`` and ``raw`` are
     left as they are (a kept review is handed out again)."""
-    from dataclasses import replace
     rev = replace(counts, findings=[], accepted=[], stale=[])
     used = [False] * len(accepted)
     for f in raw:
