@@ -77,7 +77,8 @@ KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger
          NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
 #: (the take itself too: a Bonus's Legacy is score at once, Game.take_scores)
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon", "card_taker_take")
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon", "card_taker_take",
+              "card_taker_offer")
 PLAYERS = (2, 3, 4, 5)
 #: the largest share of players ending at the Legacy cap (baseline games at that
 #: player count) at which a larger reward is planted (our draft: a quarter of the
