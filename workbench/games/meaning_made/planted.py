@@ -49,7 +49,10 @@ variations (which card, which token, by how much, at which player count).
   point at the take, not 3 (held-out seed 3391's miss, Salience Filter, read
   -1.86 after 200 games); what the take itself gave (``card_taker_take``)
   reads that loss without the rest of the game's spread (docs/verdicts.md,
-  "The take itself").
+  "The take itself"), and what a take would give wherever the card is
+  offered (``card_taker_offer``) reads it where the bot no longer takes the
+  card too (held-out seed 9157's misses: Symbiosis and Model Update, passed
+  where the loss bit).
   The stronger and weaker kinds go round the player counts that leave room
   under the Legacy cap (as ``larger-rewards``, :data:`CAP_ROOM`; greedy
   games: 3, 4, 5, 3, ...), so each such count is measured. Not at 2 players:
