@@ -7,8 +7,12 @@ the edited pool paired with its baseline, through the hunt's own machinery
 (:class:`workbench.hunt.games.Played`, the same per-game values its questions
 read). Prints, for CARD on each pool: the games that took it, the takers' win
 edge and score edge (score spreads of the edited pool's baseline), the
-ban-costs value, each with its standard error and the hunt's margin, and the
-seconds per game. No clock bound: it ends when its games are played.
+ban-costs value, each with its standard error, its interval at the hunt's
+confirm level (``--level``, the hunt's default 0.9975) and the hunt's margin,
+and the seconds per game. No clock bound: it ends when its games are played.
+With no ``--edit`` it plays the bundled pool once: a check of one finding of a
+hunt on fresh seeds (``--seed`` one the hunt never used), as a larger run
+would check it.
 
 Run: ``.venv/bin/python analyses/hunt_probe.py --game pax-transhumanity --players 3
 --card "Telomere Reset" --edit "Telomere Reset.effects=growth; solve any; solve any; solve any; solve any"
@@ -24,11 +28,15 @@ import time
 import numpy as np
 
 
+LEVEL = 0.9975
+
+
 def _se(x: np.ndarray) -> str:
+    from workbench.sim.intervals import mean
     if len(x) == 0:
         return "no games"
     se = float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
-    return f"{x.mean():+.3f} (se {se:.3f}, {len(x)} games)"
+    return f"{x.mean():+.3f} (se {se:.3f}, {len(x)} games; interval {mean(x, LEVEL).text(3)} at {LEVEL})"
 
 
 def main() -> None:
@@ -47,7 +55,9 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=101)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--bots", default="greedy")
+    p.add_argument("--level", type=float, default=LEVEL)
     args = p.parse_args()
+    globals()["LEVEL"] = args.level
 
     session = open_session(args.game)
     session.analysing = False
@@ -60,7 +70,8 @@ def main() -> None:
     n = -(-args.games // (args.players or 1)) * (args.players or 1)
     baseline = Arm(BASELINE, None, BASELINE)
     ban = Arm(f"ban:{args.card}", f"ban:{args.card}", "card", args.card)
-    for label, ref, arms in (("edited", edited, [baseline, ban]), ("unchanged", args.game, [baseline])):
+    runs = [("edited", edited, [baseline, ban]), ("unchanged", args.game, [baseline])]
+    for label, ref, arms in runs if args.edit else [("bundled", args.game, [baseline, ban])]:
         from workbench.sim.runner import resolve_game
         players = args.players or resolve_game(ref).default_players
         played = Played(ref, players, args.bots, args.seed)
