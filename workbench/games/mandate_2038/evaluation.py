@@ -187,13 +187,34 @@ def _counts(state: MandateState, criterion: str) -> list[int]:
     return values
 
 
+def control_after(state: MandateState, seat: int, base_presence: dict[int, list[int]], base_control: list,
+                  base_pieces: dict[int, int]) -> list[int | None]:
+    """The control map of ``state``, known to differ from a position whose
+    :func:`board.presence_map`, :func:`board.control_map` and ``seat``'s :func:`board.pieces_at`
+    are given only in ``seat``'s own pieces: only the districts where those
+    moved are worked out again (a bot's look-ahead: no rule reads it)."""
+    now = board.pieces_at(state.players[seat])
+    control = base_control
+    for pos in now.keys() | base_pieces.keys():
+        k = now.get(pos, 0)
+        if k == base_pieces.get(pos, 0) or pos == board.FRONTIER_POS:
+            continue
+        if control is base_control:
+            control = list(base_control)
+        c = base_presence.get(pos)
+        c = list(c) if c is not None else [0] * len(state.players)
+        c[seat] = k
+        control[pos] = board.leader(c)
+    return control
+
+
 class StandingBase:
     """The Era card's counts on one position, kept for rating copies of it that
     differ only in ``seat``'s own Player (look-ahead candidates, see
     :func:`_scratch`): for a criterion that reads each player's own pieces
     (``mandate_scoring.OWN_CRITERIA``) the other seats' counts are reused; for
     board control only the districts where the seat's pieces moved are worked
-    out again (:func:`board.control_after`)."""
+    out again (:func:`control_after`)."""
 
     __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys")
 
@@ -222,7 +243,7 @@ class StandingBase:
             return values
         presence, control, pieces = self.presence, self.control, self.pieces
         if control is not None and presence is not None and pieces is not None:   # set together
-            control = board.control_after(state, self.seat, presence, control, pieces)
+            control = control_after(state, self.seat, presence, control, pieces)
             return mandate_scoring.values(state, criterion, control)
         return _counts(state, criterion)
 
