@@ -161,30 +161,48 @@ def tiny(scaffolded, monkeypatch):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="mutants run in forked children")
-def test_a_survivor_of_the_scaffold_gets_a_scenario_that_kills_it(tiny, tmp_path):
-    """The scaffold's one scenario never ends a game, so a planted change to how a game ends
-    survives; the proposed scenario, saved unchanged, fails on the mutant and passes on the
-    real engine."""
-    from workbench.core.scenario import run_file
-    from workbench.mutation.forks import fork_each
-    from workbench.mutation.plant import plant
-    from workbench.mutation.propose import propose_all
-    from workbench.mutation.run import run_mutants
+def test_a_rule_change_no_scaffold_scenario_covers_gets_a_scenario_that_kills_it(tiny, tmp_path, capsys):
+    """End to end through ``workbench check``: the scaffold's one scenario never ends a game,
+    so a planted change to who wins at the end is reported as a survivor no clause's check
+    reaches, with a proposed scenario; that file, saved unchanged into the game's scenarios
+    folder, passes ``workbench check`` on the real engine and kills the mutant on the rerun."""
+    import json
+    import shutil
 
-    def only_finish(m):
-        return m.scope == "_finish" and m.operator == "compare"
+    from workbench.cli import main
 
-    run = run_mutants("tiny-market", budget=None, seed=1, workers=2, select=only_finish)
-    assert run.outcomes and all(o.mutant.scope == "_finish" for o in run.outcomes)
-    survivors = [o for o in run.outcomes if o.status in ("survived", "unreached")]
-    assert survivors, "the scaffold's scenarios were expected to miss how a game ends"
-    propose_all(run, tmp_path / "proposed", games=1, workers=2)
-    written = [o for o in survivors if o.proposal and o.proposal.get("file")]
-    assert written
-    o = written[0]
-    assert run_file(o.proposal["file"]).passed                   # the real engine
-    source = open(sys.modules[o.mutant.module].__file__, encoding="utf-8").read()
-    verdict = {}
-    fork_each([(0, lambda: (plant(o.mutant, source), run_file(o.proposal["file"]).passed)[1], 60.0)], 1,
-              lambda _k, answer, _s: verdict.__setitem__("passed", answer))
-    assert verdict["passed"] is False                            # the mutant
+    flow = tiny / "tiny_market" / "flow.py"
+    change = next(m for m in mutants(flow.read_text(encoding="utf-8"), "tiny_market.flow")
+                  if m.scope == "_finish" and m.operator == "branch")
+    only = ["--only", f"flow.py:{change.line}:{change.index}", "--workers", "2", "--json"]
+
+    def check(*args: str) -> dict:
+        capsys.readouterr()
+        assert main(["check", "tiny-market", "--mutants", *only, *args]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert [m["id"] for m in report["mutants"]] == [change.id]
+        return report["mutants"][0]
+
+    before = check("--propose", str(tmp_path / "proposed"), "--games", "2")
+    assert before["status"] == "survived" and before["clause"] is None   # no rule's scenario covers it
+    assert before["proposal"]["passes_on_real_engine"] and before["proposal"]["fails_on_mutant"]
+    proposed = tmp_path / "proposed" / f"mutant-flow-{change.line}-{change.index}.yaml"
+    assert before["proposal"]["file"] == str(proposed)
+    saved = tiny / "tiny_market" / "cards" / "scenarios" / proposed.name
+    shutil.copyfile(proposed, saved)                              # saved unchanged
+    assert main(["check", "tiny-market"]) == 0                   # passes on the real engine
+    after = check()
+    assert (after["status"], after["by"]) == ("killed", f"scenario:{saved.name}")
+
+
+def test_only_names_a_line_or_one_mutant_and_refuses_a_line_with_none(tiny):
+    from workbench.core.errors import WorkbenchError
+    from workbench.mutation.run import only_selector
+    found = mutants((tiny / "tiny_market" / "flow.py").read_text(encoding="utf-8"), "tiny_market.flow")
+    one = found[-1]
+    on_line = [m for m in found if m.line == one.line]
+    assert [m for m in found if only_selector("tiny-market", [f"flow.py:{one.line}"])(m)] == on_line
+    assert [m for m in found if only_selector("tiny-market", [f"flow:{one.line}:{one.index}"])(m)] == [one]
+    for spec, words in (("flow.py", "FILE:LINE"), ("market.py:3", "not a rules module"), ("flow.py:1", "no mutant")):
+        with pytest.raises(WorkbenchError, match=words):
+            only_selector("tiny-market", [spec])
