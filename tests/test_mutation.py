@@ -146,6 +146,48 @@ def test_the_cost_step_states_the_modifier_order():
                                                                      "discounts": 2}, "is": 2}]})
 
 
+def _keys(node, path=()):
+    """Every (path, mapping) in a loaded scenario, the path being the keys leading to it."""
+    if isinstance(node, dict):
+        yield path, node
+        for k, v in node.items():
+            yield from _keys(v, path + (k,))
+    elif isinstance(node, list):
+        for v in node:
+            yield from _keys(v, path)
+
+
+def test_the_bundled_scenarios_state_each_new_kind():
+    """Each kind the scenario language grew is used by a shipped scenario: a forbidden
+    setup, what one seat sees, a random choice over seeds, Mandate 2038's cost-modifier
+    order and Pax Transhumanity's Future Shock square and side put down. Only files naming
+    a kind are parsed (a text search first), so this stays quick."""
+    from pathlib import Path
+
+    from workbench.core.scenario import load_scenario
+    root = Path(__file__).resolve().parents[1] / "cards"
+    words = ("expect_refused", "seen_by", "over_seeds", "cost:", "future_shock")
+    used: dict[str, set[str]] = {}
+    for path in sorted(root.glob("*/scenarios/*.yaml")):
+        if not any(w in path.read_text(encoding="utf-8") for w in words):
+            continue
+        data = load_scenario(path)
+        found = used.setdefault(data["game"], set())
+        found |= {k for k in ("expect_refused", "over_seeds") if data.get(k)}
+        for where, node in _keys(data):
+            if "seen_by" in node and "expect" in where and isinstance(node["seen_by"], dict):
+                found.add("seen_by")
+            if "steps" in where and isinstance(node.get("cost"), dict) and "is" in node:
+                found.add("cost order")
+            if where[-1:] == ("splay_squares",) and {"down", "future_shock"} <= set(node):
+                found.add("future shock square and side")
+    assert all("expect_refused" in used.get(g, ()) for g in ("meaning-made", "mandate-2038", "pax-transhumanity"))
+    assert "seen_by" in used.get("pax-transhumanity", ())
+    assert "over_seeds" in used.get("mandate-2038", ())
+    assert "cost order" in used.get("mandate-2038", ())
+    assert "future shock square and side" in used.get("pax-transhumanity", ())
+
+
 # -- the whole loop on the scaffold's game ---------------------------------------------------
 
 @pytest.fixture
