@@ -207,7 +207,7 @@ def test_a_rule_change_no_scaffold_scenario_covers_gets_a_scenario_that_kills_it
     """End to end through ``workbench check``: the scaffold's one scenario never ends a game,
     so a planted change to who wins at the end is reported as a survivor no clause's check
     reaches, with a proposed scenario; that file, saved unchanged into the game's scenarios
-    folder, passes ``workbench check`` on the real engine and kills the mutant on the rerun."""
+    folder, passes ``workbench scenario run`` on the real engine and kills the mutant on the rerun."""
     import json
     import shutil
 
@@ -232,7 +232,7 @@ def test_a_rule_change_no_scaffold_scenario_covers_gets_a_scenario_that_kills_it
     assert before["proposal"]["file"] == str(proposed)
     saved = tiny / "tiny_market" / "cards" / "scenarios" / proposed.name
     shutil.copyfile(proposed, saved)                              # saved unchanged
-    assert main(["check", "tiny-market"]) == 0                   # passes on the real engine
+    assert main(["scenario", "run", str(saved)]) == 0           # passes on the real engine
     after = check()
     assert (after["status"], after["by"]) == ("killed", f"scenario:{saved.name}")
 
