@@ -188,6 +188,33 @@ def test_the_bundled_scenarios_state_each_new_kind():
     assert "future shock square and side" in used.get("pax-transhumanity", ())
 
 
+def test_the_report_prints_the_kill_rate_per_module_and_clause_and_each_survivor():
+    """What ``workbench check GAME --mutants`` prints, from outcomes made here (no run)."""
+    from workbench.mutation.operators import Mutant
+    from workbench.mutation.report import NO_CLAUSE, format_run
+    from workbench.mutation.run import MutationRun, Outcome
+
+    def outcome(module, line, status, clause=None, **kw):
+        m = Mutant(f"pkg.{module}", line, line, line, "compare", "< -> <=", "f", "function")
+        return Outcome(m, status, clause=clause, before="a < b", after="a <= b", **kw)
+
+    run = MutationRun("g", 1, 9, ["pkg.flow", "pkg.state"], checks=3, workers=2, outcomes=[
+        outcome("flow", 1, "killed", "g/turn", by="scenario:a.yaml"),
+        outcome("flow", 2, "killed", "g/turn", by="scenario:a.yaml"),
+        outcome("flow", 3, "survived", "g/turn",
+                proposal={"file": "/p/mutant-flow-3-3.yaml", "summary": "round differs after step 2"}),
+        outcome("state", 4, "unreached", proposal={"summary": "no difference in 2 games, 40 steps"})])
+    text = format_run(run)
+    assert "killed 2 of 4 planted: 50.0 %" in text
+    assert "survived 2 (1 on lines no check reaches), equivalent 0" in text
+    assert [ln.split() for ln in text.splitlines() if ln.strip().startswith(("flow ", "state "))] == [
+        ["flow", "2/3", "66.7", "%"], ["state", "0/1", "0.0", "%"]]
+    assert f"{NO_CLAUSE}     0/1" in text and "g/turn" in text
+    assert "flow.py:3 in f [compare] a < b  =>  a <= b" in text
+    assert "proposed scenario: /p/mutant-flow-3-3.yaml (round differs after step 2)" in text
+    assert "no difference found: no difference in 2 games, 40 steps" in text
+
+
 # -- the whole loop on the scaffold's game ---------------------------------------------------
 
 @pytest.fixture
