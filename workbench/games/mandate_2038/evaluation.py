@@ -325,6 +325,10 @@ def _outlook(state: MandateState, seat: int, action: str, weights: Any) -> float
     # since which one moves changes nothing rated here (the key names no Agent)
     agent = listed.agents[0]
     positions = tile_positions(state)
+    # candidates that leave the seat's Player and the shared fields the rating
+    # reads alike share one rating (about two in three did, issue 47)
+    by_position = _reads_control(state, w)
+    rated: dict = {}
     for tile, modes in listed.rows:
         pos = positions[tile]
         for mode in modes:
@@ -346,10 +350,42 @@ def _outlook(state: MandateState, seat: int, action: str, weights: Any) -> float
             if pos == board.FRONTIER_POS:
                 costs.gain(c, seat, "runway", 1)
             c.players[seat].ready[index] = False
-            value = features_value(c, seat, w, base)
+            same = candidate_key(c, state, seat, by_position)
+            value = rated.get(same) if same is not None else None
+            if value is None:
+                value = features_value(c, seat, w, base)
+                if same is not None:
+                    rated[same] = value
             if best is None or value > best:
                 best = value
     return best if best is not None else features_value(state, seat, w)
+
+
+def candidate_key(c: MandateState, state: MandateState, seat: int, by_position: bool) -> Any:
+    """What :func:`features_value` reads of ``c``, a look-ahead candidate made
+    from ``state`` by changing only ``seat``'s Player and replacing shared fields
+    (:func:`_scratch`), as a key: two candidates with equal keys are rated alike.
+    None when the candidate changed something the key does not cover (it is
+    then rated on its own). ``by_position``: where the seat's Agents stand is
+    read (board control, :func:`_reads_control`); else only how many are out.
+
+    The seat's tracks, pieces and records, and of the shared fields the Joint
+    Ventures and a pending proposal (the only ones a Core Action's resolution
+    replaces that the rating reads) and where the flow stands; a Training run
+    or draw under way, the board, the Era and the other players are the same
+    for every candidate."""
+    p, p0 = c.players[seat], state.players[seat]
+    if (p.rec is not p0.rec or c.run is not state.run or c.pre_draw is not state.pre_draw
+            or (c.pending is not state.pending and c.pending is not None)):
+        return None
+    agents: Any = tuple(p.agents) if by_position else p.agents.count(None)
+    ventures: Any = None
+    if c.ventures is not state.ventures:
+        ventures = tuple(tuple(sorted(v.items())) for v in c.ventures)
+    return (p.runway, p.compute, p.capability, p.customers, p.trust, p.mandate, p.bag, p.agi,
+            p.trust_cube, agents, tuple(p.facilities), p.generator, tuple(p.projects.items()),
+            tuple(p.ready), tuple(p.cap_milestones), c.pending is None, ventures,
+            c.phase, c.decider, c.acting)
 
 
 class _TilePositions:
@@ -435,6 +471,7 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
     by_agent = not _reads_control(state, w)
     positions = tile_positions(state)
     rated: dict = {}
+    alike: dict = {}
     for i, move in enumerate(moves):
         if getattr(move, "verb", None) != action:
             continue
@@ -456,7 +493,13 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
                 c.rng = state.rng.copy()  # a Training run may reshuffle the discard
                 flow.apply(c, move)
                 if _unresolved_selection(c, seat) is None:
-                    value = features_value(c, seat, w, base)
+                    # resolutions that leave alike what the rating reads share it
+                    same = candidate_key(c, state, seat, not by_agent)
+                    value = alike.get(same) if same is not None else None
+                    if value is None:
+                        value = features_value(c, seat, w, base)
+                        if same is not None:
+                            alike[same] = value
                 else:                     # not reached after a resolution; kept exact all the same
                     value = evaluate(c, seat, w)
             rated[key] = value
