@@ -195,7 +195,7 @@ class StandingBase:
     board control only the districts where the seat's pieces moved are worked
     out again (:func:`board.control_after`)."""
 
-    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys")
+    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys", "taken")
 
     def __init__(self, state: MandateState, seat: int) -> None:
         self.card = card = _era_card(state)
@@ -203,6 +203,8 @@ class StandingBase:
         #: purchasing_power's offers by the seat's pieces (the rest of the board is
         #: the same for every copy rated against this base)
         self.buys: dict[tuple, list] = {}
+        #: Facilities of the other seats on each district (:func:`_open_yield_beside`)
+        self.taken: dict[int, int] | None = None
         self.counts = self.presence = self.control = self.pieces = None
         if card is None:
             return
@@ -579,10 +581,12 @@ def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str
     return _spend(_offers(state, seat, w), runway)
 
 
-def _offers(state: MandateState, seat: int, w: Mapping[str, float]) -> list[tuple[float, int, float]]:
+def _offers(state: MandateState, seat: int, w: Mapping[str, float],
+            open_yield: int | None = None) -> list[tuple[float, int, float]]:
     """What :func:`purchasing_power` may buy for ``seat``, best worth per Runway
     first: ``(-worth per Runway, Runway cost, worth)``. The same for every Runway
-    amount, so a look-ahead keeps it per piece holdings (:func:`features_value`)."""
+    amount, so a look-ahead keeps it per piece holdings (:func:`features_value`).
+    ``open_yield``: :func:`_best_open_yield`, when the caller has it."""
     p = state.players[seat]
     eco = _economy(state.content)
     offers: list[tuple[float, int, float]] = []   # (-worth per Runway, Runway cost, worth)
@@ -594,7 +598,9 @@ def _offers(state: MandateState, seat: int, w: Mapping[str, float]) -> list[tupl
         discount = 1 if p.ability == "utility_permits" else 0
         # a Facility is worth being connected plus what it will produce on the
         # best district kind with a free space (see future_output)
-        offer(w["connected"] + w["output"] * _best_open_yield(state, eco) * _productions_left(state),
+        if open_yield is None:
+            open_yield = _best_open_yield(state, eco)
+        offer(w["connected"] + w["output"] * open_yield * _productions_left(state),
               costs.modified_cost(eco.facility_cost, discounts=discount))
     if None in p.agents:
         offer(w["agents"], eco.recruit_cost)
@@ -637,6 +643,31 @@ def _best_open_yield(state: MandateState, eco: _Economy) -> int:
                 taken[at] = taken.get(at, 0) + 1
     for output, pos in eco.districts_by_yield(state.tiles):
         if taken.get(pos, 0) < room:
+            return output
+    return 0
+
+
+def _open_yield_beside(state: MandateState, seat: int, base: StandingBase) -> int:
+    """:func:`_best_open_yield` of a look-ahead candidate that differs from
+    ``base``'s position only in ``seat``'s Player: the other seats' Facilities
+    are counted once per base, the seat's own per candidate."""
+    taken = base.taken
+    if taken is None:
+        taken = {}
+        for s, q in enumerate(state.players):
+            if s != seat:
+                for at in q.facilities:
+                    if at is not None:
+                        taken[at] = taken.get(at, 0) + 1
+        base.taken = taken
+    own = state.players[seat].facilities
+    room = state.content.facility_spaces
+    for output, pos in _economy(state.content).districts_by_yield(state.tiles):
+        n = taken.get(pos, 0)
+        for at in own:
+            if at == pos:
+                n += 1
+        if n < room:
             return output
     return 0
 
@@ -696,12 +727,16 @@ def features_value(state: MandateState, seat: int, weights: Any, base: StandingB
     if not w.buys:
         buys = 0.0
     elif base is not None and base.seat == seat:
-        # what the Runway may buy depends on the pieces, not on the Runway:
-        # kept per pieces, spent per Runway amount
-        key = (tuple(p.facilities), None in p.agents, p.generator, tuple(p.projects))
+        # what the Runway may buy depends on what _offers reads (whether a
+        # Facility, an Agent, the Generator, which projects are still to buy, and
+        # the best district with room for a Facility), not on the Runway: kept
+        # per those, spent per Runway amount
+        free = None in p.facilities
+        open_yield = _open_yield_beside(state, seat, base) if free else 0
+        key = (free, open_yield, None in p.agents, p.generator is None, tuple(p.projects))
         offers = base.buys.get(key)
         if offers is None:
-            offers = base.buys[key] = _offers(state, seat, w.mapping)
+            offers = base.buys[key] = _offers(state, seat, w.mapping, open_yield)
         buys = _spend(offers, runway)
     else:
         buys = purchasing_power(state, seat, runway, w.mapping)
