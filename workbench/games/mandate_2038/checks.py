@@ -385,7 +385,8 @@ def headline_production_connected_only():
 @check("mandate-2038/mandate-scoring/no-tiebreak")
 def mandate_tie_not_broken():
     """Two qualifiers tied on the card's criterion score one each, however their
-    resources and control differ."""
+    resources and control differ; the Era's result (shown with the game's result)
+    records that award beside its scorers."""
     from . import mandate_scoring
     game, s = _fresh(3, 1)
     card = next(m for m in s.content.mandates if m.criterion == "trust")
@@ -394,9 +395,12 @@ def mandate_tie_not_broken():
         p.trust = max(card.minimum, 1) if i < 2 else 0
         p.runway, p.compute = (12, 10) if i == 0 else (0, 0)
     before = [p.mandate for p in s.players]
-    mandate_scoring.score(s)
+    outcome = mandate_scoring.score(s)
     gained = [p.mandate - b for p, b in zip(s.players, before)]
-    return [] if gained[:2] == [1, 1] and gained[2] == 0 else [f"tied leaders scored {gained}"]
+    problems = [] if gained[:2] == [1, 1] and gained[2] == 0 else [f"tied leaders scored {gained}"]
+    if outcome.get("award") != 1:
+        problems.append(f"the Era's result records an award of {outcome.get('award')}, its scorers gained 1")
+    return problems
 
 
 @check("mandate-2038/research/run")
@@ -429,10 +433,11 @@ def training_run_copied_with_position():
 def listing_independent_of_kept_district_classes():
     """An Agent may act on any district: the moves listed on a position are the same
     whether the districts' kinds were sorted into classes afresh or kept from the
-    positions listed before (tables.kind_classes keeps the last board's classes, and
-    build the words of each project's hosts)."""
+    positions listed before (tables.kind_classes keeps the last board's classes,
+    build the words of each project's hosts, and exchange the offer moves of each
+    table of seat names)."""
     from workbench.core.rng import Rng
-    from . import build, tables
+    from . import build, exchange, tables
     from .game import GAME
     state = GAME.new_initial_state(GAME.config(2, seed=5))
     rng = Rng(5)
@@ -443,6 +448,7 @@ def listing_independent_of_kept_district_classes():
         kept = list(state.clone().legal_actions())
         tables._CLASSES.clear()
         build._ON_FACILITY.clear()
+        exchange._OFFER_MOVES.clear()
         fresh = list(state.clone().legal_actions())
         if fresh != kept:
             problems.append(f"cycle {state.cycle}, {state.phase}: {len(fresh)} moves listed afresh, {len(kept)} kept")
