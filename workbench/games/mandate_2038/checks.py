@@ -454,3 +454,37 @@ def listing_independent_of_kept_district_classes():
             problems.append(f"cycle {state.cycle}, {state.phase}: {len(fresh)} moves listed afresh, {len(kept)} kept")
         state.apply_action(rng.choice(kept))
     return problems
+
+
+@check("mandate-2038/cycle/blocked-action")
+def blocked_test_matches_listing():
+    """An Action is blocked exactly when none of its effects is legal on any district:
+    the quick test asked district by district (flow.is_blocked, which the bots read)
+    says so exactly when the decision's listing is the bare blocked assignments."""
+    from workbench.core.rng import Rng
+    from . import flow
+    from .game import GAME
+    problems: list[str] = []
+    seen = {True: 0, False: 0}
+    for seed in (3, 11):
+        state = GAME.new_initial_state(GAME.config(3, seed=seed))
+        rng = Rng(seed)
+        for _ in range(400):
+            if state.is_terminal():
+                break
+            moves = state.legal_actions()
+            if state.phase == "act" and not state.pending:
+                seat = state.decider
+                action = state.selections[seat]
+                listed = all(m.mode == "blocked" for m in moves if m.verb == action)
+                quick = flow.is_blocked(state, seat, action)
+                seen[listed] += 1
+                if quick != listed:
+                    problems.append(f"seed {seed}, Era {state.era} cycle {state.cycle}: {action} listed "
+                                    f"{'blocked' if listed else 'with effects'}, the quick test says "
+                                    f"{'blocked' if quick else 'not blocked'}")
+            state.apply_action(rng.choice(list(moves)))
+    if not seen[True] or not seen[False]:
+        problems.append(f"the seeded games reached {seen[True]} blocked and {seen[False]} unblocked decisions: "
+                        "both are needed")
+    return problems
