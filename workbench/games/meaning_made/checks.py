@@ -123,3 +123,36 @@ def limited_recycle_copy_holds_its_own_record():
                 return []
             state.apply_action(legal[rng.randbelow(len(legal))])
     return ["no seeded game reached a Recycle under Limited Recycle"]
+
+
+@check(f"{G}/setup/decks")
+def pickled_position_plays_on_alike():
+    """The decks and the seeded stream travel with a position: a position pickled
+    mid-game (how positions are saved and handed to worker processes) and loaded
+    again lists the same moves and, given the same moves, deals the same cards and
+    ends the same way as the original."""
+    import pickle
+    from .game import GAME
+    problems: list[str] = []
+    for seed in (5, 17):
+        state = GAME.new_initial_state(GAME.config(3, seed=seed))
+        rng = Rng(derive_seed(seed, "moves", 1))
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randbelow(len(legal))])
+        copy = pickle.loads(pickle.dumps(state))
+        for _ in range(400):
+            if state.is_terminal() or copy.is_terminal():
+                break
+            legal = state.legal_actions()
+            if copy.legal_actions() != legal:
+                problems.append(f"seed {seed}: the loaded position lists other moves in round {state.round}")
+                break
+            action = legal[rng.randbelow(len(legal))]
+            state.apply_action(action)
+            copy.apply_action(action)
+        if GAME.observe(copy) != GAME.observe(state) or copy.is_terminal() != state.is_terminal():
+            problems.append(f"seed {seed}: the loaded position played on to another position")
+    return problems
