@@ -156,3 +156,53 @@ def pickled_position_plays_on_alike():
         if GAME.observe(copy) != GAME.observe(state) or copy.is_terminal() != state.is_terminal():
             problems.append(f"seed {seed}: the loaded position played on to another position")
     return problems
+
+
+@check(f"{G}/actions/load-pattern", f"{G}/initiatives/contribute", f"{G}/patterns/vitals-requirement")
+def listing_offers_what_the_rules_allow():
+    """The moves listed to the player on turn are exactly the loads and contributions
+    (default payment) the rules accept there: each Prism Pattern and each face-up
+    Initiative is tried on a copy, and it goes through exactly when it is listed.
+    Each Pattern with a Vitals cost is also tried with the player holding exactly that
+    many Vitals (paying the last Vitals is allowed: the player becomes Fragile), and
+    the games are played with and without the bare-marker switch."""
+    from workbench.core.errors import WorkbenchError
+    from .game import GAME
+    from .notation import parse
+    problems: list[str] = []
+    tried = 0
+    for seed, bare in ((4, False), (9, True), (13, True)):
+        state = GAME.new_initial_state(GAME.config(3, seed=seed, bare_marker=bare))
+        rng = Rng(derive_seed(seed, "moves", 2))
+        for _ in range(150):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            if state.phase == "turns":
+                names = [f"load {n}" for n in state.prism if n is not None]
+                names += [f"contribute {n}" for n in list(state.index) + [state.end] if n is not None]
+                positions = [(state, names)]
+                for n in state.prism:
+                    v = state.rules.pattern_cost[n][3] if n is not None else 0
+                    if v > 0:
+                        at_cost = state.clone()
+                        at_cost.players[at_cost.seat].vitals = v
+                        positions.append((at_cost, [f"load {n}"]))
+                for pos, texts in positions:
+                    listed = pos.legal_actions() if pos is not state else legal
+                    for text in texts:
+                        move = parse(text, pos.cards, pos.config.players)
+                        try:
+                            pos.clone().apply_action(move)
+                            applied = True
+                        except WorkbenchError:
+                            applied = False
+                        tried += 1
+                        if applied != (move in listed):
+                            problems.append(f"seed {seed}, round {pos.round}: '{text}' "
+                                            f"{'goes through' if applied else 'is refused'} but is "
+                                            f"{'not ' if applied else ''}listed")
+            state.apply_action(legal[rng.randbelow(len(legal))])
+    if not tried:
+        problems.append("no seeded game reached a player's turn")
+    return problems[:5]
