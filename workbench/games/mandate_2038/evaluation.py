@@ -187,13 +187,51 @@ def _counts(state: MandateState, criterion: str) -> list[int]:
     return values
 
 
+def readiness_for_agi(state: MandateState, seat: int, capability: float, connected: float, trust: float) -> float:
+    """How close ``seat`` stands to qualifying, 0 to 1 (1 once recognized): the mean
+    share of each threshold met. Only bots read it (a planning feature from Era III
+    on, when recognition is one Era away); it is no rule, so it lives with the bot's
+    evaluation rather than in agi.py."""
+    p = state.players[seat]
+    if p.agi:
+        return 1.0
+    if state.era < agi.AGI_ERA - 1:
+        return 0.0
+    t = state.content.agi
+    # written out (the greedy outlook asks this for every candidate); the same
+    # additions, in the same order, as summing the four shares
+    return (min(1.0, capability / t["capability"]) + min(1.0, connected / t["poweredFacilities"])
+            + min(1.0, trust / t["trust"]) + min(1.0, p.compute / t["computeCost"])) / 4
+
+
+def control_after(state: MandateState, seat: int, base_presence: dict[int, list[int]], base_control: list,
+                  base_pieces: dict[int, int]) -> list[int | None]:
+    """The control map of ``state``, known to differ from a position whose
+    :func:`board.presence_map`, :func:`board.control_map` and ``seat``'s :func:`board.pieces_at`
+    are given only in ``seat``'s own pieces: only the districts where those
+    moved are worked out again (a bot's look-ahead: no rule reads it)."""
+    now = board.pieces_at(state.players[seat])
+    control = base_control
+    for pos in now.keys() | base_pieces.keys():
+        k = now.get(pos, 0)
+        if k == base_pieces.get(pos, 0) or pos == board.FRONTIER_POS:
+            continue
+        if control is base_control:
+            control = list(base_control)
+        c = base_presence.get(pos)
+        c = list(c) if c is not None else [0] * len(state.players)
+        c[seat] = k
+        control[pos] = board.leader(c)
+    return control
+
+
 class StandingBase:
     """The Era card's counts on one position, kept for rating copies of it that
     differ only in ``seat``'s own Player (look-ahead candidates, see
     :func:`_scratch`): for a criterion that reads each player's own pieces
     (``mandate_scoring.OWN_CRITERIA``) the other seats' counts are reused; for
     board control only the districts where the seat's pieces moved are worked
-    out again (:func:`board.control_after`)."""
+    out again (:func:`control_after`)."""
 
     __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys", "taken")
 
@@ -224,7 +262,7 @@ class StandingBase:
             return values
         presence, control, pieces = self.presence, self.control, self.pieces
         if control is not None and presence is not None and pieces is not None:   # set together
-            control = board.control_after(state, self.seat, presence, control, pieces)
+            control = control_after(state, self.seat, presence, control, pieces)
             return mandate_scoring.values(state, criterion, control)
         return _counts(state, criterion)
 
@@ -721,7 +759,7 @@ def features_value(state: MandateState, seat: int, weights: Any, base: StandingB
     pend = state.pending
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
         ventures += 0.5                   # a proposal waiting for the partner's answer
-    readiness = agi.readiness(state, seat, capability, connected, trust) if w.agi_readiness else 0.0
+    readiness = readiness_for_agi(state, seat, capability, connected, trust) if w.agi_readiness else 0.0
     standing = era_mandate_standing(state, seat, base) if w.era_mandate else 0.0
     short = 4 - runway if runway < 4 else 0
     if not w.buys:
