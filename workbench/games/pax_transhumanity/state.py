@@ -318,4 +318,9 @@ WRITES = {
     "import": ("market", "stats"),
     "syndicate": ("fin", "patents", "synd", "heat", "stats"),
     "hire": ("fin", "patents", "staff", "unemployed", "stats"),
+    # a Fundraise's steps: a divestment gives one Syndication, Employee or
+    # Patent back (its agent to Wealth); ``raise`` moves the finance track and
+    # counts the Fundraise (a full clone per option before, issue 47)
+    "divest": ("fin", "patents", "synd", "staff", "unemployed"),
+    "raise": ("fin", "stats"),
 }
