@@ -56,5 +56,10 @@ def test_a_games_named_stretch_of_rounds_comes_from_the_game():
     text = "At the end of the game, draw a card."
     assert any("the Era" in new for new, _ in MUTATORS["time"](text, "en", random.Random(1), spans=("Era",)))
     assert not any("Era" in new for new, _ in MUTATORS["time"](text, "en", random.Random(1)))
+    # the span word itself is swapped as written: "Era" (not only its partner "game")
+    planted = [new for new, _ in MUTATORS["time"]("Once an Era, each era-style card.", "en", random.Random(1),
+                                                  spans=("Era",))]
+    assert "Once an Game, each era-style card." in planted
+    assert not any("game-style" in new for new in planted)
     assert rules_words_problems({"time.span": {"en": ("Season",)}}) == []
     assert len(rules_words_problems({"time.turn": {"en": ("Season",)}, "time.span": {"en": "Season"}})) == 2

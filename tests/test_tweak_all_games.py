@@ -97,6 +97,20 @@ def test_mandate_district_name_is_one_word_and_a_renamed_district_plays(mandate)
         mandate.edit("Code", "name", "Codebase")
 
 
+def test_renaming_the_end_initiative_keeps_it_in_its_slot(cards_copy):
+    """The End Initiative slot names its card in the settings: renaming that card
+    carries the new name there (it used to be refused: no Initiative named the old
+    name), the game deals it to the slot, and undo puts both back."""
+    mm = open_session(game_id="meaning-made")
+    mm.edit("Stewardship", "name", "Caretaking")
+    assert mm.raw["settings.yaml"]["end_initiative"] == "Caretaking"
+    game = get_game(mm.session_game())
+    state = game.new_initial_state(game.config(3, seed=2))
+    assert state.end == "Caretaking" and "Caretaking" not in state.init_deck
+    mm.undo()
+    assert mm.raw["settings.yaml"]["end_initiative"] == "Stewardship"
+
+
 @pytest.mark.parametrize("card, column, value, field", [
     ("Research", "compute", "lots", "compute"),
     ("Mega-Cluster", "runway", -1, "cost.runway"),

@@ -103,14 +103,17 @@ def _swap_words(text: str, pairs: Iterable[tuple[str, str]], *, both: bool = Tru
     """Variants with one word (or phrase) replaced by its partner, each occurrence alone."""
     out = []
     table = {}
+    # without re.I the words are matched as written (a capitalised term such as a named
+    # stretch of rounds is swapped, its lower-case homonym is not)
+    key = str.lower if flags & re.I else str
     for a, b in pairs:
-        table.setdefault(a.lower(), b)
+        table.setdefault(key(a), b)
         if both:
-            table.setdefault(b.lower(), a)
+            table.setdefault(key(b), a)
     if not table:
         return out
     pat = r"(?<![\w$])(" + "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True)) + r")(?!\w)"
-    return _sub_each(pat, text, lambda m: _case_like(table[m.group(1).lower()], m.group(1)), flags)
+    return _sub_each(pat, text, lambda m: _case_like(table[key(m.group(1))], m.group(1)), flags)
 
 
 def _swap_choice(text: str, table: dict[str, list[str]], rng: random.Random, flags=re.I) -> list:

@@ -120,6 +120,16 @@ def _code_text(code: dict | None) -> str:
     return f"{code['table']} {code['code']}" if code else ""
 
 
+def _follow_rename(raw: dict, kind: str, old: str, new: str) -> None:
+    """A renamed Initiative that sits in the End Initiative slot stays there: the
+    settings name the slot's card, so the rename is carried to them (the card is the
+    same card; refusing the rename would make the slot's card the only one a
+    designer cannot rename)."""
+    settings = raw.get("settings.yaml")
+    if kind == "initiative" and isinstance(settings, dict) and settings.get("end_initiative") == old:
+        settings["end_initiative"] = new
+
+
 class MeaningMadeSession(TweakSession):
     """Meaning Made's card pool, editable: Patterns and Initiatives by flat column,
     settings, Resolution Table cells and Event codes by name."""
@@ -306,6 +316,8 @@ class MeaningMadeSession(TweakSession):
             old = self._set(entry, kind, column, value)
         except ValueError as exc:
             raise DataError(str(exc), file=str(self.folder / file), card=entry["name"], field=column) from None
+        if column == "name":
+            _follow_rename(raw, kind, str(old), entry["name"])
         return entry["name"], old, value, {}
 
     def _set(self, entry: dict, kind: str, column: str, value):
