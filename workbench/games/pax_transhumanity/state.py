@@ -323,4 +323,10 @@ WRITES = {
     # counts the Fundraise (a full clone per option before, issue 47)
     "divest": ("fin", "patents", "synd", "staff", "unemployed"),
     "raise": ("fin", "stats"),
+    # a Placate takes one Heat agent back to Wealth; a Surge answer syndicates
+    # one more idea (finance agents installed, Syndication and Heat placed) or
+    # stops, which changes no container at all
+    "placate": ("fin", "heat", "stats"),
+    "surge": ("fin", "synd", "heat", "stats"),
+    "stop": (),
 }
