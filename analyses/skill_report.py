@@ -32,6 +32,11 @@ from one more game per rung played in this process: milliseconds per decision
 (decisions with a choice only) and how often the rung picks the move greedy
 would have picked. ``LADDER_GAMES`` holds the ladders (game, variants, rungs,
 players, games per rung); ``--ladder-game`` picks some by game id or label.
+
+``--tune LADDER`` fits a greedy rung to a ladder's game by self-play
+(:mod:`workbench.sim.tune`, Optuna, bounded by ``--trials``) on games seeded
+from ``--tune-seed``, never the ladder's own, and prints its bot spec: the
+tuned rung of a ladder is that spec, measured on the ladder's seeds.
 """
 
 from __future__ import annotations
@@ -135,6 +140,9 @@ LADDER_GAMES: dict[str, LadderSpec] = {
     "pax-transhumanity": LadderSpec("pax-transhumanity", ("random", "greedy", MCTS_RUNG), 3, 96),
 }
 FIELD = "greedy"
+#: the master seed of ``--tune``'s games: not the ladder's (7, one batch a seat
+#: from 7 on), so a tuned rung is measured on games it was not fitted to
+TUNE_SEED = 1000
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -240,6 +248,42 @@ def skill_ladder(game: str, rungs, players: int, games: int, seed: int, workers,
     return rows
 
 
+def tune_rung(args) -> int:
+    """``--tune``: fit a greedy bot's weights to a ladder's game by self-play
+    (:func:`workbench.sim.tune.tune`: one seat of the candidate against greedy
+    bots, or every seat in a group-fate game) on ``--tune-seed`` games, never the
+    ladder's own seeds, and print the bot spec a ladder rung can name. Bounded by
+    trials, not by time, so the same command gives the same spec on any machine."""
+    from workbench.core.errors import WorkbenchError
+    from workbench.sim.tune import tune
+
+    spec = LADDER_GAMES.get(args.tune)
+    if spec is None:
+        print(f"error: no ladder {args.tune!r}; choose from {', '.join(LADDER_GAMES)}", file=sys.stderr)
+        return 1
+    if args.trials < 1 or (args.games is not None and args.games < spec.players):
+        print(f"error: --tune needs --trials >= 1 and --games >= {spec.players}", file=sys.stderr)
+        return 1
+    # a batch's games are seeded from its master seed (seed + seat, a seat per batch): two
+    # master seeds closer than the seat count would share batches with the ladder
+    if abs(args.tune_seed - args.seed) < spec.players:
+        print(f"error: --tune-seed {args.tune_seed} shares games with the ladder's seed {args.seed}: "
+              "tune on games the ladder does not play", file=sys.stderr)
+        return 1
+    try:
+        t = tune(spec.game, players=spec.players, pool_key=f"ladder:{args.tune}", trials=args.trials,
+                 games=args.games or spec.games, seed=args.tune_seed, seconds=None, keys=args.tune_keys,
+                 workers=args.workers, variants=spec.variants)
+    except WorkbenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"tuned over {t.trials} trials of {t.games} games (seed {args.tune_seed}), {t.seconds:.0f} s: "
+          f"best {t.score:.3f}, plain greedy {t.baseline:.3f}")
+    print("trial scores: " + " ".join(f"{v:.3f}" for v in t.history))
+    print(t.bot)
+    return 0
+
+
 def ladder_markdown(rows: list[dict]) -> str:
     out = ["| game | players | bot | measure | games | value [95% CI] | ms / decision | greedy's best move | "
            "iterations per root action | verdict |",
@@ -301,7 +345,16 @@ def main(argv=None) -> int:
     p.add_argument("--rungs", type=lambda text: tuple(r.strip() for r in text.split(",") if r.strip()),
                    default=None, help="with --ladder: these rungs instead of the ladder's, comma-separated, "
                                       "bottom first, e.g. greedy,mcts:32:prior=greedy:k=3:greedy:d=2")
+    p.add_argument("--tune", metavar="LADDER", default=None,
+                   help="tune a greedy rung for this ladder by self-play (workbench.sim.tune) on seeds "
+                        "away from the ladder's and print its bot spec; --games games a trial")
+    p.add_argument("--tune-keys", type=lambda text: [k.strip() for k in text.split(",") if k.strip()],
+                   default=None, help="with --tune: the weights to move (default every nonzero weight)")
+    p.add_argument("--trials", type=int, default=16, help="with --tune: Optuna trials (trial 0 is greedy)")
+    p.add_argument("--tune-seed", type=int, default=TUNE_SEED, help="with --tune: the tuning games' seed")
     args = p.parse_args(argv)
+    if args.tune:
+        return tune_rung(args)
     if args.ladder:
         import polars as pl
         out = Path(args.out)

@@ -655,3 +655,42 @@ def test_cards_playtest_ends_at_the_first_look_after_its_time_budget(cards):
         f"stopped at {cards.playtest.games} games per pool")
     assert cards.message.startswith(f"paired playtest: {cards.playtest.games} games per pool")
     assert cards.playtest.summary["verdict"].null_count() == 0
+
+
+def test_cards_playtest_explains_a_decided_change_and_shows_card_impact(cards, monkeypatch):
+    """Beside the verdict (issue 42): per-card impact from the edited pool's
+    games, where the paired games part ways, each edit's share on request (its
+    games are test_explain's: here, what the page hands it), and what banning
+    a card changes; an undo makes the edits unlistable."""
+    cards.playtest_games, cards.playtest_players, cards.playtest_bots = 24, 4, "random"
+    cards.workers = 0   # in this process: no pool to start on a loaded machine
+    assert cards.edit("settings", "meaning", 1) and cards.edit("Shell", "flavour", "Moss.")
+    assert cards.listed_edits() == [("settings", "meaning", 1), ("Shell", "flavour", "Moss.")]
+    cards.start_playtest()
+    cards.wait(300)
+    assert not cards.running and cards.playtest is not None
+    rows = cards.impact_rows()
+    assert rows and {"card", "games taken", "taker's win share"} <= set(rows[0])
+    assert all(r["games"] <= 24 for r in cards.impact)
+    assert cards.explanation is not None and cards.explanation["metric"]
+    assert cards.why[0].startswith("why (") and "part ways" in cards.why[1]
+    asked = []
+
+    def shares(game_id, edits, spec, key, **kw):
+        asked.append((edits, key, spec.games))
+        return {"method": "shapley", "old": kw["baseline"], "new": kw["full"], "games": 0, "effect": 1.0,
+                "shares": [{"edit": list(e), "contribution": 1.0 - j, "share": 1.0 - j} for j, e in enumerate(edits)]}
+    monkeypatch.setattr("workbench.tweak.explain.edit_shares", shares)
+    cards.start_shares()
+    cards.wait(300)
+    assert asked == [(cards.listed_edits(), cards.explanation["metric"], 24)]
+    assert any("each edit's share" in line for line in cards.why)
+    assert cards.why[-2].strip().startswith("settings.meaning=1: +1")
+    card = cards.impact[0]["card"]
+    cards.ban_games = 8
+    cards.start_ban(card)
+    cards.wait(300)
+    assert cards.ban["card"] == card and cards.ban["games"] == 8
+    assert cards.ban_line().startswith(f"never taking {card} (8 paired games")
+    cards.undo()
+    assert cards.listed_edits() is None

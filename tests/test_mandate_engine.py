@@ -329,7 +329,8 @@ def _player_slots(state):
 def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypatch, players):
     """The outlook rates each candidate on a copy that shares the other players
     (evaluation._scratch) and rates one district per kind where the Action and
-    the evaluation read only the kind: the position looked at is left untouched,
+    the evaluation read only the kind, and candidates with one key
+    (evaluation.candidate_key) once: the position looked at is left untouched,
     and every rating equals the one made on full clones of every candidate, with
     every Era Mandate card."""
     from workbench.core.rng import Rng
@@ -357,6 +358,7 @@ def test_outlook_copies_only_the_mover_and_rates_as_a_full_clone_would(monkeypat
                     # full clones, and every district tried (no sharing by district kind)
                     m.setattr(evaluation, "_scratch", full_clone)
                     m.setattr(evaluation, "_alike_by_kind", lambda *args: None)
+                    m.setattr(evaluation, "candidate_key", lambda *args: None)     # every candidate rated
                     assert evaluation._outlook(state, seat, action, w) == fast
                 checked += 1
                 cards.add(state.mandate_card)

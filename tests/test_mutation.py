@@ -146,6 +146,75 @@ def test_the_cost_step_states_the_modifier_order():
                                                                      "discounts": 2}, "is": 2}]})
 
 
+def _keys(node, path=()):
+    """Every (path, mapping) in a loaded scenario, the path being the keys leading to it."""
+    if isinstance(node, dict):
+        yield path, node
+        for k, v in node.items():
+            yield from _keys(v, path + (k,))
+    elif isinstance(node, list):
+        for v in node:
+            yield from _keys(v, path)
+
+
+def test_the_bundled_scenarios_state_each_new_kind():
+    """Each kind the scenario language grew is used by a shipped scenario: a forbidden
+    setup, what one seat sees, a random choice over seeds, Mandate 2038's cost-modifier
+    order and Pax Transhumanity's Future Shock square and side put down. Only files naming
+    a kind are parsed (a text search first), so this stays quick."""
+    from pathlib import Path
+
+    from workbench.core.scenario import load_scenario
+    root = Path(__file__).resolve().parents[1] / "cards"
+    words = ("expect_refused", "seen_by", "over_seeds", "cost:", "future_shock")
+    used: dict[str, set[str]] = {}
+    for path in sorted(root.glob("*/scenarios/*.yaml")):
+        if not any(w in path.read_text(encoding="utf-8") for w in words):
+            continue
+        data = load_scenario(path)
+        found = used.setdefault(data["game"], set())
+        found |= {k for k in ("expect_refused", "over_seeds") if data.get(k)}
+        for where, node in _keys(data):
+            if "seen_by" in node and "expect" in where and isinstance(node["seen_by"], dict):
+                found.add("seen_by")
+            if "steps" in where and isinstance(node.get("cost"), dict) and "is" in node:
+                found.add("cost order")
+            if where[-1:] == ("splay_squares",) and {"down", "future_shock"} <= set(node):
+                found.add("future shock square and side")
+    assert all("expect_refused" in used.get(g, ()) for g in ("meaning-made", "mandate-2038", "pax-transhumanity"))
+    assert "seen_by" in used.get("pax-transhumanity", ())
+    assert "over_seeds" in used.get("mandate-2038", ())
+    assert "cost order" in used.get("mandate-2038", ())
+    assert "future shock square and side" in used.get("pax-transhumanity", ())
+
+
+def test_the_report_prints_the_kill_rate_per_module_and_clause_and_each_survivor():
+    """What ``workbench check GAME --mutants`` prints, from outcomes made here (no run)."""
+    from workbench.mutation.operators import Mutant
+    from workbench.mutation.report import NO_CLAUSE, format_run
+    from workbench.mutation.run import MutationRun, Outcome
+
+    def outcome(module, line, status, clause=None, **kw):
+        m = Mutant(f"pkg.{module}", line, line, line, "compare", "< -> <=", "f", "function")
+        return Outcome(m, status, clause=clause, before="a < b", after="a <= b", **kw)
+
+    run = MutationRun("g", 1, 9, ["pkg.flow", "pkg.state"], checks=3, workers=2, outcomes=[
+        outcome("flow", 1, "killed", "g/turn", by="scenario:a.yaml"),
+        outcome("flow", 2, "killed", "g/turn", by="scenario:a.yaml"),
+        outcome("flow", 3, "survived", "g/turn",
+                proposal={"file": "/p/mutant-flow-3-3.yaml", "summary": "round differs after step 2"}),
+        outcome("state", 4, "unreached", proposal={"summary": "no difference in 2 games, 40 steps"})])
+    text = format_run(run)
+    assert "killed 2 of 4 planted: 50.0 %" in text
+    assert "survived 2 (1 on lines no check reaches), equivalent 0" in text
+    assert [ln.split() for ln in text.splitlines() if ln.strip().startswith(("flow ", "state "))] == [
+        ["flow", "2/3", "66.7", "%"], ["state", "0/1", "0.0", "%"]]
+    assert f"{NO_CLAUSE}     0/1" in text and "g/turn" in text
+    assert "flow.py:3 in f [compare] a < b  =>  a <= b" in text
+    assert "proposed scenario: /p/mutant-flow-3-3.yaml (round differs after step 2)" in text
+    assert "no difference found: no difference in 2 games, 40 steps" in text
+
+
 # -- the whole loop on the scaffold's game ---------------------------------------------------
 
 @pytest.fixture
@@ -161,30 +230,48 @@ def tiny(scaffolded, monkeypatch):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="mutants run in forked children")
-def test_a_survivor_of_the_scaffold_gets_a_scenario_that_kills_it(tiny, tmp_path):
-    """The scaffold's one scenario never ends a game, so a planted change to how a game ends
-    survives; the proposed scenario, saved unchanged, fails on the mutant and passes on the
-    real engine."""
-    from workbench.core.scenario import run_file
-    from workbench.mutation.forks import fork_each
-    from workbench.mutation.plant import plant
-    from workbench.mutation.propose import propose_all
-    from workbench.mutation.run import run_mutants
+def test_a_rule_change_no_scaffold_scenario_covers_gets_a_scenario_that_kills_it(tiny, tmp_path, capsys):
+    """End to end through ``workbench check``: the scaffold's one scenario never ends a game,
+    so a planted change to who wins at the end is reported as a survivor no clause's check
+    reaches, with a proposed scenario; that file, saved unchanged into the game's scenarios
+    folder, passes ``workbench scenario run`` on the real engine and kills the mutant on the rerun."""
+    import json
+    import shutil
 
-    def only_finish(m):
-        return m.scope == "_finish" and m.operator == "compare"
+    from workbench.cli import main
 
-    run = run_mutants("tiny-market", budget=None, seed=1, workers=2, select=only_finish)
-    assert run.outcomes and all(o.mutant.scope == "_finish" for o in run.outcomes)
-    survivors = [o for o in run.outcomes if o.status in ("survived", "unreached")]
-    assert survivors, "the scaffold's scenarios were expected to miss how a game ends"
-    propose_all(run, tmp_path / "proposed", games=1, workers=2)
-    written = [o for o in survivors if o.proposal and o.proposal.get("file")]
-    assert written
-    o = written[0]
-    assert run_file(o.proposal["file"]).passed                   # the real engine
-    source = open(sys.modules[o.mutant.module].__file__, encoding="utf-8").read()
-    verdict = {}
-    fork_each([(0, lambda: (plant(o.mutant, source), run_file(o.proposal["file"]).passed)[1], 60.0)], 1,
-              lambda _k, answer, _s: verdict.__setitem__("passed", answer))
-    assert verdict["passed"] is False                            # the mutant
+    flow = tiny / "tiny_market" / "flow.py"
+    change = next(m for m in mutants(flow.read_text(encoding="utf-8"), "tiny_market.flow")
+                  if m.scope == "_finish" and m.operator == "branch")
+    only = ["--only", f"flow.py:{change.line}:{change.index}", "--workers", "2", "--json"]
+
+    def check(*args: str) -> dict:
+        capsys.readouterr()
+        assert main(["check", "tiny-market", "--mutants", *only, *args]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert [m["id"] for m in report["mutants"]] == [change.id]
+        return report["mutants"][0]
+
+    before = check("--propose", str(tmp_path / "proposed"), "--games", "2")
+    assert before["status"] == "survived" and before["clause"] is None   # no rule's scenario covers it
+    assert before["proposal"]["passes_on_real_engine"] and before["proposal"]["fails_on_mutant"]
+    proposed = tmp_path / "proposed" / f"mutant-flow-{change.line}-{change.index}.yaml"
+    assert before["proposal"]["file"] == str(proposed)
+    saved = tiny / "tiny_market" / "cards" / "scenarios" / proposed.name
+    shutil.copyfile(proposed, saved)                              # saved unchanged
+    assert main(["scenario", "run", str(saved)]) == 0           # passes on the real engine
+    after = check()
+    assert (after["status"], after["by"]) == ("killed", f"scenario:{saved.name}")
+
+
+def test_only_names_a_line_or_one_mutant_and_refuses_a_line_with_none(tiny):
+    from workbench.core.errors import WorkbenchError
+    from workbench.mutation.run import only_selector
+    found = mutants((tiny / "tiny_market" / "flow.py").read_text(encoding="utf-8"), "tiny_market.flow")
+    one = found[-1]
+    on_line = [m for m in found if m.line == one.line]
+    assert [m for m in found if only_selector("tiny-market", [f"flow.py:{one.line}"])(m)] == on_line
+    assert [m for m in found if only_selector("tiny-market", [f"flow:{one.line}:{one.index}"])(m)] == [one]
+    for spec, words in (("flow.py", "FILE:LINE"), ("market.py:3", "not a rules module"), ("flow.py:1", "no mutant")):
+        with pytest.raises(WorkbenchError, match=words):
+            only_selector("tiny-market", [spec])

@@ -53,6 +53,33 @@ def test_skill_ladder_refuses_bad_input_in_one_line(argv, tmp_path, capsys):
     assert err.startswith("error: ") and err.count("\n") == 1
 
 
+def test_skill_ladder_tune_prints_a_rung_fitted_away_from_the_ladder_seeds(capsys):
+    report = _script("skill_report")
+    assert report.main(["--tune", "meaning-made", "--trials", "2", "--games", "4", "--workers", "0"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert "(seed 1000)" in lines[0] and len(lines[1].split()) == 2 + 2     # "trial scores:" and 2 trials
+    from workbench.core.bots import check_specs
+    from workbench.core.registry import get_game
+    check_specs(get_game("meaning-made"), lines[-1])
+    assert lines[-1] == "greedy" or lines[-1].startswith("greedy:")
+
+
+@pytest.mark.parametrize("argv", [["--tune", "chess"], ["--tune", "mandate-2038", "--tune-seed", "9"],
+                                  ["--tune", "mandate-2038", "--trials", "0"]])
+def test_skill_ladder_tune_refuses_bad_input_in_one_line(argv, capsys):
+    assert _script("skill_report").main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_every_ladder_rung_is_a_bot_its_game_accepts():
+    from workbench.core.bots import check_specs
+    from workbench.core.registry import get_game
+    for spec in _script("skill_report").LADDER_GAMES.values():
+        for rung in spec.rungs:
+            check_specs(get_game(spec.game), rung)
+
+
 @pytest.mark.parametrize("game", [TOY, "meaning-made"])
 def test_player_count_sweep_quick(tmp_path, game):
     args = ["--game", game, "--quick", "--games", "2", "--workers", "0", "--out", str(tmp_path), "--no-png"]

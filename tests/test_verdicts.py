@@ -97,6 +97,7 @@ def test_leading_watch_adds_the_edited_cards():
     assert "card_times:Shell" in keys and "card_first_round:Shell" in keys
     # a Pattern's Bonus can score at once, so what the take gave is watched; not where takes score later
     assert "card_taker_take:Shell" in keys and game.take_scores
+    assert "card_taker_offer:Shell" in keys
     from types import SimpleNamespace
     later = SimpleNamespace(leading_metrics=("score_spread",), take_scores=False)
     assert leading_watch(later, ["X"])[0] == "score_spread"
@@ -199,6 +200,49 @@ def test_what_the_taker_gains_soon_after_the_take_is_its_score_edge_h_rounds_lat
     assert moved
     assert not np.isnan(series(res, f"card_taker_soon:{rows['card'][0]}")).all()
     assert not np.isnan(series(res, f"card_taker_take:{rows['card'][0]}")).all()
+
+
+def test_what_a_card_would_give_where_it_is_offered_is_read_taken_or_not():
+    """card_taker_offer per game: once per round per card, at the first
+    decision at which a take of it is legal, the seat on turn's score edge
+    after its best legal take of the card (played on a copy) less before;
+    the mean over the game's offers, for every card offered, taken or not.
+    Replayed here move by move with the same seeds and bots."""
+    from workbench.core.play import bot_rngs
+    from workbench.sim.runner import game_config, resolve_game
+    spec = SimSpec("meaning-made", games=1, players=3, bots="random", seed=11, trace=False, taker_horizon=2)
+    res = simulate(spec, workers=0)
+    game = resolve_game(spec.game)
+
+    def edge(scores, seat):
+        return scores[seat] - np.mean([v for i, v in enumerate(scores) if i != seat])
+
+    config = game_config(spec, 0)
+    names, rngs = list(config.players), bot_rngs(config)
+    state, offers, seen = game.new_initial_state(config), {}, {}
+    while not state.is_terminal():
+        seat, rnd = state.current_player(), game.turn_count(state)
+        before = edge([game.result(state).scores[m] for m in names], seat)
+        best = {}
+        for action in state.legal_actions():
+            for card in game.action_cards(state, action):
+                if seen.get(card) == rnd:
+                    continue
+                copy = state.clone()
+                copy.apply_action(action)
+                gain = edge([game.result(copy).scores[m] for m in names], seat) - before
+                best[card] = max(best.get(card, gain), gain)
+        for card, gain in best.items():
+            offers.setdefault(card, []).append(gain)
+            seen[card] = rnd
+        state.apply_action(state.sample_legal_action(rngs[seat])[0])
+    rows = {r["card"]: r for r in res.cards.iter_rows(named=True)}
+    assert len(offers) > 5
+    assert any(rows[c]["times_taken"] == 0 for c in offers)       # read where no one took it too
+    assert any(np.mean(v) != 0 for v in offers.values())
+    for card, gains in offers.items():
+        assert rows[card]["taker_offer_edge"] == pytest.approx(np.mean(gains)), card
+        assert series(res, f"card_taker_offer:{card}")[0] == pytest.approx(np.mean(gains))
 
 
 def test_what_a_pax_commercialization_gave_is_read_once_its_effects_are_resolved():

@@ -19,6 +19,10 @@ def add_parser(sub) -> None:
                         "module and per clause, with every survivor")
     m.add_argument("--budget", type=int, default=300, metavar="N",
                    help="mutants sampled from all of the rules modules' (default 300; 0: all of them)")
+    m.add_argument("--only", action="append", default=None, metavar="FILE:LINE[:N]",
+                   help="only the mutants on this line of a rules module (flow.py:78), or the one numbered N "
+                        "there (flow.py:78:44, as in a proposed scenario's file name); repeatable; the budget "
+                        "is then not used")
     m.add_argument("--mutant-seed", type=int, default=1, metavar="S", help="seed of the sample (default 1)")
     m.add_argument("--workers", type=int, default=None, metavar="K", help="processes (default: every core)")
     m.add_argument("--propose", default=None, metavar="DIR",
@@ -81,8 +85,12 @@ def run_mutants(args) -> int:
     if args.propose is not None:  # refused before the long run, not after it
         from workbench.core import storage
         storage.make_folder(args.propose, "--propose")
-    result = run_all(args.game, budget=args.budget or None, seed=args.mutant_seed, workers=args.workers,
-                     progress=progress)
+    select = None
+    if args.only:
+        from workbench.mutation.run import only_selector
+        select = only_selector(args.game, args.only)
+    result = run_all(args.game, budget=None if select else args.budget or None, seed=args.mutant_seed,
+                     workers=args.workers, progress=progress, select=select)
     if args.propose is not None:
         from workbench.mutation.propose import propose_all
         propose_all(result, args.propose, games=args.games, workers=args.workers)

@@ -124,31 +124,15 @@ def print_explanation(e: dict, part_only: bool = False, shares_only: bool = Fals
 
 
 def print_parting(e: dict) -> None:
-    part = e["parting"]
-    print(f"why ({e['seconds_to_parting']:.1f} s after the verdict):")
-    if part["parted"]:
-        kinds = ", ".join(f"{k['kind']} {k['games']}" for k in part["by_kind"][:4])
-        cards = ", ".join(f"{c['card']} {c['games']}" for c in part["by_card"][:4])
-        print(f"  paired games part ways in {part['parted']} of {part['games']} replayed "
-              f"(median move {part['median_move']}): by kind of move {kinds}" + (f"; by card {cards}" if cards else ""))
-        for x in part["examples"][:2]:
-            print(f"    game {x['index']}, move {x['move']}: {x['old']!r} on the old pool, {x['new']!r} on the new")
-    else:
-        print(f"  the {part['games']} replayed paired games are move for move the same")
-    if e["card_use"]:
-        print("  cards whose use moved most (times taken per game): "
-              + ", ".join(f"{c['card']} {c['old']:.2f} -> {c['new']:.2f}" for c in e["card_use"][:5]))
+    from workbench.tweak.explain import parting_lines
+    print("\n".join(parting_lines(e)))
     sys.stdout.flush()
 
 
 def print_shares(e: dict) -> None:
-    sh = e.get("shares")
-    if sh and sh.get("shares"):
-        print(f"  each edit's share of {e['metric']} {sh['old']:.3g} -> {sh['new']:.3g} ({sh['method']}, "
-              f"{sh['games']} more games, {e['seconds']:.1f} s after the verdict):")
-        for s in sorted(sh["shares"], key=lambda s: -abs(s["contribution"])):
-            share = "-" if s["share"] is None else f"{s['share']:.0%}"
-            print(f"    {s['edit'][0]}.{s['edit'][1]}={s['edit'][2]}: {s['contribution']:+.3g} ({share})")
+    from workbench.tweak.explain import share_lines
+    for line in share_lines(e):
+        print(line)
 
 
 def adapt(game, session, edits, args, players: int, options: dict) -> dict:

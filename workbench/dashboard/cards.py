@@ -127,6 +127,19 @@ class CardsPage(pn.viewable.Viewer):
         self._flipped_box = pn.Column("#### Games whose outcome flipped", self._flipped,
                                       pn.Row(self._open_old, self._open_new), visible=False,
                                       sizing_mode="stretch_width")
+        # why the change happened, and per-card impact (issue 42): model.why, model.impact
+        self._why = pn.pane.Markdown("", css_classes=["cards-why"], sizing_mode="stretch_width")
+        self._shares = pn.widgets.Button(label="Each edit's share (plays more games)", width=260)
+        self._ban = pn.widgets.Button(label="Ban the selected card", width=200)
+        self._ban_text = pn.pane.Markdown("", css_classes=["cards-ban"], sizing_mode="stretch_width")
+        self._impact = pn.widgets.Tabulator(impact_frame([]), disabled=True, height=220, show_index=False,
+                                            sizing_mode="stretch_width", css_classes=["cards-impact"])
+        self._impact_box = pn.Column("#### Card impact (edited pool's games; takers may win because leaders "
+                                     "take the card: a ban is the causal test)", self._impact,
+                                     pn.Row(self._shares, self._ban), self._ban_text, visible=False,
+                                     sizing_mode="stretch_width")
+        self._shares.on_click(lambda e: self._start_extra(self.model.start_shares))
+        self._ban.on_click(lambda e: self._start_extra(self.model.start_ban))
         self._undo.on_click(lambda e: self._held(self.model.undo))
         self._redo.on_click(lambda e: self._held(self.model.redo))
         self._save.on_click(self._on_save)
@@ -342,6 +355,28 @@ class CardsPage(pn.viewable.Viewer):
             rows = m.flipped_rows()
             self._flipped.value = flipped_frame(rows)
             self._flipped_box.visible = bool(rows)
+        self._draw_why()
+
+    def _draw_why(self):
+        m = self.model
+        self._why.object = "\n\n".join(md(line.strip()) for line in m.why)
+        if m.why and self._why not in self._playtest.objects:
+            self._playtest.append(self._why)
+        self._impact.value = impact_frame(m.impact_rows())
+        self._impact_box.visible = bool(m.impact)
+        self._ban_text.object = md(m.ban_line())
+
+    def _start_extra(self, start):
+        # the edits' shares or a ban: games in the background, drawn when done
+        if start() is None:
+            self._show_message()
+            return
+        self._poll = ProgressPoll(self.model, self._bar, self._run, on_done=self._after_extra)
+        self._poll.start()
+
+    def _after_extra(self):
+        self._show_message()
+        self._draw_why()
 
     def _on_flip_select(self, event):
         ok = bool(event.new) and self.bench is not None
@@ -372,7 +407,7 @@ class CardsPage(pn.viewable.Viewer):
                          cards, sheets, self._doing.pane, self._message, self._notice, self._table, sizing_mode="stretch_width",
                          min_width=TABLE_MIN_WIDTH, styles={"flex": f"1 1 {TABLE_MIN_WIDTH}px"})
         playtest = pn.Column(pn.Row(self._games, self._bots, self._run), self._bar, self._playtest,
-                             self._flipped_box, sizing_mode="stretch_width")
+                             self._flipped_box, self._impact_box, sizing_mode="stretch_width")
         # the playtest first: its verdict sits beside the edit, in view without
         # scrolling as soon as it exists (the graph is 560 px tall; below it the
         # verdict was under the fold)
@@ -390,3 +425,13 @@ def flipped_frame(rows: list[dict]):
     """The flipped games as the table's frame, with every column even when empty."""
     import pandas as pd
     return pd.DataFrame(rows, columns=FLIPPED_COLUMNS)
+
+
+#: the card-impact table's columns, empty or not (as the flipped games')
+IMPACT_COLUMNS = ["card", "games taken", "taker's win share", "edge over the other seats"]
+
+
+def impact_frame(rows: list[dict]):
+    """The card-impact rows as the table's frame, with every column even when empty."""
+    import pandas as pd
+    return pd.DataFrame(rows, columns=IMPACT_COLUMNS)

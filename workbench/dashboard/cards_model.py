@@ -52,16 +52,28 @@ class CardsModel(BackgroundWork, param.Parameterized):
                                     doc="the run ends at the first look after this many seconds, decided or not")
     playtest_players = param.Integer(default=4, bounds=(1, 6))
     playtest_bots = param.String(default="greedy")
+    workers = param.Integer(default=None, allow_None=True, bounds=(0, None),
+                            doc="worker processes of the playtest, shares and ban (None: every core; 0: this process)")
     running = param.Boolean(default=False)
     done_games = param.Integer(default=0)
     total_games = param.Integer(default=0)
     playtest_state = param.String(default="", doc="what the playtest shown is: a preview, a look, the end")
+    explanation = param.Dict(default=None, allow_None=True,
+                             doc="why the last playtest's decided change happened (workbench.tweak.explain)")
+    why = param.List(default=[], doc="the explanation in lines, as compare prints it under the verdict")
+    impact = param.List(default=[], doc="per card: its takers' win share and edge in the edited pool's games")
+    ban = param.Dict(default=None, allow_None=True, doc="the last card banned: what never taking it changes")
+    ban_games = param.Integer(default=40, bounds=(2, 20_000), doc="paired games a ban plays")
 
     def __init__(self, session=None, bench=None, game_id: str | None = None, **params):
         self.bench = bench
         self.playtest = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()  # set by an edit or a new game: the running playtest is stale
+        # (card, column) edited since the pool was loaded or saved, for the edits' shares;
+        # None once an undo, an import or a card added or deleted makes them unlistable
+        self._edits: list[tuple[str, str]] | None = []
+        self._update = None  # the last playtest's final update, which the explanation reads
         game_id = game_id or (bench.card_game if bench is not None else card_games()[0])
         if session is not None:
             pool = live(session)
@@ -87,6 +99,8 @@ class CardsModel(BackgroundWork, param.Parameterized):
         self.param.playtest_players.bounds = (game.min_players, game.max_players)
         self.playtest_players = game.default_players
         self.playtest, self.selected, self.report, self.message = None, "", [], ""
+        self._edits, self._update = [], None
+        self.explanation, self.why, self.impact, self.ban = None, [], [], None
 
     def use_session(self, session) -> None:
         """Tweak ``session``'s pool from now on."""
@@ -138,6 +152,9 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.message = f"refused: {exc}"
             return False
         self._stop.set()
+        if self._edits is not None:
+            # a rename changes the card's name under the later edits: not listable
+            self._edits = None if column == "name" else self._edits + [(report.card or card, column)]
         self.param.update(message="", report=report.lines(),
                           selected=str(value).strip() if column == "name" else report.card or card)
         return True
@@ -174,6 +191,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.message = f"refused: {exc}"
             return False
         self._stop.set()
+        self._edits = None
         kept = report.field != "deleted"
         self.param.update(message=report.notes[0] if report.notes else "", report=report.lines(),
                           selected=report.card if kept else "")
@@ -189,6 +207,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         try:
             report = step()
             self._stop.set()
+            self._edits = None
         except WorkbenchError as exc:
             self.message = str(exc)
             return
@@ -207,6 +226,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = f"not reloaded: {exc}"
             return
+        self._edits = []
         self.param.update(message="reloaded from disk", report=report.lines())
 
     def save(self, note: str | None = None) -> list[Path]:
@@ -219,6 +239,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         except WorkbenchError as exc:
             self.message = f"not saved: {exc}"
             return []
+        self._edits = []  # the saved pool is the old pool of the next playtest
         self.message = ("saved " + ", ".join(p.name for p in written)) if written else "nothing to save"
         return written
 
@@ -251,6 +272,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
             self.message = f"refused: {exc}"
             return False
         self._stop.set()
+        self._edits = None
         moved = "".join(f", {len(cards)} card(s) {what}" for what, cards in
                         (("added", result.added), ("removed", result.removed)) if cards)
         self.param.update(message=f"imported {filename}: {len(result.changes)} value(s) changed{moved}, not saved "
@@ -271,12 +293,16 @@ class CardsModel(BackgroundWork, param.Parameterized):
         self.total_games = 2 * self.playtest_games
         self._stop.clear()
         self.playtest, self.playtest_state = None, ""
+        self._update, self.explanation, self.why, self.impact, self.ban = None, None, [], [], None
+        self._played_edits = self.listed_edits()
+        timed_out = False
         try:
             stream = self.session.stream_playtest(n=self.playtest_games, players=self.playtest_players,
                                                   bots=self.playtest_bots, card=self.selected or None,
-                                                  workers=None)
+                                                  workers=self.workers)
             with closing(stream):
                 for update in stream:
+                    self._update = update
                     result = self.session.paired_result(update)
                     self.done_games = min(self.total_games, 2 * update.games)
                     self.playtest_state = playtest_state(update)
@@ -294,14 +320,127 @@ class CardsModel(BackgroundWork, param.Parameterized):
                                                f"{len(update.rows) - open_} of {len(update.rows)} metrics decided")
                         self.message = (f"paired playtest: {update.games} games per pool in {update.elapsed:.1f} s "
                                         f"({self.playtest_state})")
-                        return
-            self.message = (f"paired playtest: {self.playtest.games} games per pool in "
-                            f"{self.playtest.elapsed:.1f} s ({self.playtest_state}); "
-                            f"{len(self.playtest.flipped)} outcomes flipped")
+                        timed_out = True
+                        break
+            if not timed_out:
+                self.message = (f"paired playtest: {self.playtest.games} games per pool in "
+                                f"{self.playtest.elapsed:.1f} s ({self.playtest_state}); "
+                                f"{len(self.playtest.flipped)} outcomes flipped")
+            self._explain_last()
         except WorkbenchError as exc:
             self.message = f"playtest failed: {exc}"
         finally:
             self.running = False
+
+    # -- why the change happened, and per-card impact ----------------------------------
+    def listed_edits(self) -> list[tuple[str, str, object]] | None:
+        """The edits since the pool was loaded or saved, ``(card, column,
+        value)`` as the table holds the value now (a cell edited twice: once);
+        None when an undo, an import, a rename or a card added or deleted
+        makes them unlistable."""
+        if self._edits is None:
+            return None
+        def value(card, column):
+            # a card's cell as the table holds it; a setting or table cell is no row of it
+            v = self.cell(card, column) if column in self.table().columns else None
+            return v if v is not None else self.session.value_of(card, column)
+        return [(card, column, value(card, column)) for card, column in dict.fromkeys(self._edits)]
+
+    def _explain_last(self) -> None:
+        """After a playtest: per-card impact from the edited pool's games, and,
+        when a metric decided a change, where the paired games part ways and
+        the cards whose use moved most (seconds: only the moves up to each
+        parting are replayed). The edits' shares cost games: :meth:`start_shares`."""
+        from workbench.sim.verdicts import verdict_rows
+        from workbench.tweak.explain import explain, parting_lines
+        from workbench.tweak.impact import card_impact
+        update = self._update
+        if update is None:
+            return
+        self.impact = card_impact(update.b)
+        rows = verdict_rows(update)
+        if not any(r.get("direction") for r in rows):
+            self.why = ["no metric decided a change yet: nothing to explain"]
+            return
+        e = explain(update, [], game_id=self.session.game_id, workers=self.workers, shares=False, rows=rows)
+        self.param.update(explanation=e, why=parting_lines(e))
+
+    def run_shares(self) -> None:
+        """Each edit's share of the explained metric's change (the exact
+        Shapley value up to three edits, leave one out beyond), played on the
+        last playtest's seeds: a batch per subset of the edits, so minutes."""
+        from workbench.tweak.explain import edit_shares, metric_value, parting_lines, share_lines
+        try:
+            e, update, edits = self.explanation, self._update, self._played_edits
+            if e is None or not e.get("metric") or update is None:
+                self.message = "no decided change to share out: run a playtest that decides one first"
+                return
+            if edits is None or len(edits) < 2:
+                self.message = ("the edits' shares need two edits or more listed since the last load or save "
+                                "(an undo, an import, a rename or a card added or deleted cannot be listed)")
+                return
+            import time
+            start = time.perf_counter()
+            spec = update.a.spec.with_(games=update.games)
+            sh = edit_shares(self.session.game_id, edits, spec, e["metric"], folder=getattr(self.session, "folder", None), workers=self.workers,
+                             baseline=metric_value(update.a, e["metric"]), full=metric_value(update.b, e["metric"]))
+            e = {**e, "shares": sh, "seconds": round(time.perf_counter() - start, 2)}
+            self.param.update(explanation=e, why=parting_lines(e) + share_lines(e))
+        except WorkbenchError as exc:
+            self.message = f"shares failed: {exc}"
+        finally:
+            self.running = False
+
+    def start_shares(self) -> threading.Thread | None:
+        return self._start(self.run_shares, "edit-shares", "a playtest or share count is already running")
+
+    def run_ban(self, card: str | None = None) -> None:
+        """What never taking ``card`` (default: the selected one) changes on the
+        edited pool: :attr:`ban_games` paired games, one seat banned from it."""
+        from workbench.tweak.impact import ban_impact
+        card = card or self.selected
+        try:
+            if not card:
+                self.message = "choose a card in the table first"
+                return
+            self.ban = ban_impact(self.session.pool_refs()[1], card, players=self.playtest_players,
+                                  bots=self.playtest_bots, games=self.ban_games, workers=self.workers)
+        except (WorkbenchError, ValueError) as exc:
+            self.message = f"ban failed: {exc}"
+        finally:
+            self.running = False
+
+    def start_ban(self, card: str | None = None) -> threading.Thread | None:
+        return self._start(lambda: self.run_ban(card), "card-ban", "a playtest or ban is already running")
+
+    def impact_rows(self) -> list[dict]:
+        """:attr:`impact` for the card-impact table: numbers as text, each
+        estimate beside its 95 % interval (or why there is none)."""
+        def est(r, key):
+            if r[key] is None:
+                return "-"
+            low, high = r[f"{key}_low"], r[f"{key}_high"]
+            iv = f"[{low:+.2f}, {high:+.2f}]" if low is not None and high is not None else "(too few games)"
+            if key.endswith("edge"):
+                return f"{r[key]:+.2f} {iv}"
+            return f"{r[key]:.2f} " + (f"[{low:.2f}, {high:.2f}]" if low is not None and high is not None else iv)
+        return [{"card": r["card"], "games taken": r["games"], "taker's win share": est(r, "win_share"),
+                 "edge over the other seats": est(r, "win_edge")} for r in self.impact]
+
+    def ban_line(self) -> str:
+        """:attr:`ban` in one line (empty before any ban)."""
+        b = self.ban
+        if not b:
+            return ""
+        def part(key, unit):
+            if b[key] is None:
+                return f"{unit}: no spread to measure by"
+            low, high = b[f"{key}_low"], b[f"{key}_high"]
+            iv = f"[{low:+.2f}, {high:+.2f}]" if low is not None and high is not None else "(too few games)"
+            return f"{unit} {b[key]:+.2f} {iv}"
+        return (f"never taking {b['card']} ({b['games']} paired games, {b['players']} players, one seat banned): "
+                f"{part('win_change', 'win credit')}, {part('score_change', 'score in score spreads')}"
+                " (negative: the card helps its seat)")
 
     def open_flipped(self, row: int, arm: str = "new") -> dict:
         """Flipped game ``row`` of the last playtest, on the pool it was played

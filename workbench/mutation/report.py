@@ -37,8 +37,9 @@ def by_module(run: MutationRun) -> dict[str, dict]:
     return {m: tallies(groups[m]) for m in run.modules if groups.get(m)}
 
 
-#: the clause row of mutants that no check with a clause reaches
-NO_CLAUSE = "(no check reaches the line)"
+#: the clause row of mutants that no check with a clause reaches (the conformance kit's
+#: checks, which have none, may reach them: the row says which lines no rule's check pins)
+NO_CLAUSE = "(no check with a clause reaches the line)"
 
 
 def by_clause(run: MutationRun) -> dict[str, dict]:

@@ -90,6 +90,38 @@ def sample(all_mutants: list[Mutant], budget: int | None, seed: int) -> list[Mut
     return [all_mutants[i] for i in sorted(picked)]
 
 
+def only_selector(game_id: str, specs: list[str]):
+    """A ``select`` for :func:`run_mutants` keeping the mutants ``specs`` name: each
+    ``FILE:LINE`` (every mutant on that line of a rules module, ``flow.py:78`` or ``flow:78``)
+    or ``FILE:LINE:N`` (the one numbered N in its module, as a proposed scenario's file name
+    ``mutant-flow-78-44.yaml`` says). A spec that is malformed or names no mutant is refused."""
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.registry import get_game
+
+    modules = rules_modules(get_game(game_id))
+    everything, _sources = population(modules)
+    wanted: list[tuple[str, int, int | None]] = []
+    for spec in specs:
+        parts = spec.strip().split(":")
+        if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts[1:]):
+            raise WorkbenchError(f"--only {spec!r}: write FILE:LINE or FILE:LINE:N (flow.py:78 or flow.py:78:44)")
+        short = parts[0].removesuffix(".py")
+        module = next((m for m in modules if short in (m, m.rpartition(".")[2])), None)
+        if module is None:
+            raise WorkbenchError(f"--only {spec!r}: {short} is not a rules module of {game_id} (they are "
+                                 + ", ".join(m.rpartition(".")[2] for m in modules) + ")")
+        key = (module, int(parts[1]), int(parts[2]) if len(parts) == 3 else None)
+        if not any(_named(m, key) for m in everything):
+            raise WorkbenchError(f"--only {spec!r}: no mutant there")
+        wanted.append(key)
+    return lambda m: any(_named(m, key) for key in wanted)
+
+
+def _named(m: Mutant, key: tuple[str, int, int | None]) -> bool:
+    module, line, index = key
+    return m.module == module and m.line == line and index in (None, m.index)
+
+
 def _covering(base: Baseline, mutant: Mutant, files: dict[str, str]):
     if mutant.kind == "constant":
         # a module constant's line runs at import, before any check: coverage cannot say

@@ -873,13 +873,24 @@ CARD_SERIES: dict[str, CardMetric] = {m.key: m for m in (
     CardMetric("card_taker_take", "{card}'s taker's gain over the other seats from the take itself",
                "the first taker's score minus the other seats' mean score just after the action that "
                "took the card, less the same just before it, range (-inf, inf)", margin=1.0),
+    # what taking the card would give wherever it is offered, whoever takes
+    # it: a bot that passes a weakened card where the loss bites leaves only
+    # the takes where it costs nothing to the readings above (written with
+    # card_taker_take; runner._offer_gains)
+    CardMetric("card_taker_offer", "what taking {card} would give the seat on turn where it is offered",
+               "per round in which a take of the card is legal, at the first such decision: the seat on "
+               "turn's score minus the other seats' mean score after its best legal take of the card, less "
+               "the same before it (read on a copy: whether or not anyone took it), mean over the game's "
+               "offers (NaN when never offered), range (-inf, inf)", margin=1.0),
 )}
 
 #: card metric -> the cards table's column it reads (per game, NaN where absent)
 _CARD_COLUMNS = {"card_first_round": "first_round", "card_win_when_taken": "taker_win_share",
                  "card_taker_win": "taker_win_edge", "card_taker_score": "taker_score_edge",
                  "card_taker_margin": "taker_margin", "card_taker_soon": "taker_soon_edge",
-                 "card_taker_take": "taker_take_edge"}
+                 "card_taker_take": "taker_take_edge", "card_taker_offer": "taker_offer_edge"}
+#: card metrics read in every game that has a value, taken or not
+_UNTAKEN_READ = frozenset({"card_taker_offer"})
 
 
 def is_card_key(key: str) -> bool:
@@ -899,7 +910,8 @@ def card_series(result, key: str) -> np.ndarray:
     cards = result.cards
     if not n or not cards.height or "card" not in cards.columns:
         return out
-    rows = cards.filter((pl.col("card") == card) & (pl.col("times_taken") > 0))
+    rows = cards.filter((pl.col("card") == card)
+                        & ((pl.col("times_taken") > 0) | pl.lit(head in _UNTAKEN_READ)))
     if not rows.height:
         return out
     position = {idx: k for k, idx in enumerate(result.games["index"].to_list())}

@@ -187,6 +187,10 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
     # (Game.take_settled): entries waiting for their look after
     scoring_take = game.scoring_take if horizon else None
     unsettled: list[dict] = []
+    # what each card would give the seat on turn when a take of it is legal
+    # (_offer_gains), once per round per card: for games whose takes score at once
+    offers: dict[str, list[float]] = {} if horizon and game.take_scores else None
+    offer_round: dict[str, int] = {}
     while not state.is_terminal():
         if actions >= max_actions:
             break
@@ -207,6 +211,8 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                 sampled_round = rnd
                 samples.append([evaluate(state, s) for s in range(n)])
         seat = state.current_player()
+        if offers is not None and seat is not None and seat >= 0:
+            _offer_gains(game, state, seat, names, offers, offer_round)
         action, k = decide(state, seat)
         decisions += 1
         options_sum += k
@@ -287,6 +293,16 @@ def game_record(game, config, index: int, decide, bot_names: list[str], trace: b
                 "win_credit": credit if s in winners else 0.0}
                for s in range(n)]
     cards = _card_rows(game, state, taken, set(winners), index, config.seed, actions, scores)
+    if offers:
+        # a card offered but never taken gets its row here: what it would have given
+        have = {r["card"]: r for r in cards}
+        for card, gains in offers.items():
+            row_c = have.get(card)
+            if row_c is None:
+                row_c = have[card] = {"index": index, "seed": config.seed, "card": card,
+                                      "times_taken": 0, "takers": 0}
+            row_c["taker_offer_edge"] = sum(gains) / len(gains)
+        cards = [have[c] for c in sorted(have)]
     if horizon:
         # every seat's score once per round and at the end, for what the seat
         # that took a card in one pool gains in the other (metrics.paired_soon)
@@ -386,6 +402,53 @@ def _take_edges(taken: dict) -> dict:
     return out
 
 
+def _offer_gains(game, state, seat: int, names: list[str], offers: dict, offer_round: dict) -> None:
+    """What taking each card offered now would give ``seat`` over the other
+    seats (its score minus their mean, after the take less before), the best
+    of the card's legal takes that can score (``Game.scoring_take``) and whose
+    gift is given at once (``Game.take_settled``), read on a copy of the
+    state; appended to ``offers[card]`` once per round per card (the first
+    decision of the round that offers it).
+
+    Why beside what the takers gained: a bot that sees a card made weaker
+    passes it where the loss bites and takes it where it costs nothing, so
+    the takers' readings come from the takes the bot still likes (a card
+    planted with a loss of score: its takers lost about a point, not the 3
+    planted, docs/verdicts.md). What the card would give whoever takes it
+    where it is offered does not depend on who chose to; the games of the two
+    pools play alike until its first offer (an edit changes nothing before the
+    card can be taken), so the pairs start from the same positions."""
+    if len(names) < 2:
+        return
+    rnd = None
+    best: dict[str, float] = {}
+    before = None
+    for action in state.legal_actions():
+        cards = game.action_cards(state, action)
+        if not cards:
+            continue
+        if rnd is None:
+            rnd = game.turn_count(state)
+        todo = [c for c in cards if offer_round.get(c) != rnd]
+        if not todo or not game.scoring_take(state, action):
+            continue
+        after_state = state.clone()
+        after_state.apply_action(action)
+        if not (after_state.is_terminal() or game.take_settled(after_state)):
+            continue
+        if before is None:
+            now = game.result(state).scores
+            before = _edge([float(now.get(name, 0)) for name in names], seat)
+        now = game.result(after_state).scores
+        gain = _edge([float(now.get(name, 0)) for name in names], seat) - before
+        for card in todo:
+            if card not in best or gain > best[card]:
+                best[card] = gain
+    for card, gain in best.items():
+        offers.setdefault(card, []).append(gain)
+        offer_round[card] = rnd
+
+
 def _edge(scores: list[float], seat: int) -> float:
     """``seat``'s score minus the other seats' mean score."""
     others = [s for i, s in enumerate(scores) if i != seat]
@@ -432,7 +495,7 @@ _RUNNER_CARD_KEYS = frozenset({"index", "seed", "card", "times_taken", "takers",
                                "first_fraction", "first_round", "first_seat", "taker_won",
                                "taker_win_share", "taker_score", "others_win_share", "taker_win_edge",
                                "taker_score_edge", "taker_margin", "taker_soon_edge", "taker_take_edge",
-                               "stat_rows"})
+                               "taker_offer_edge", "stat_rows"})
 
 
 def _trace_metrics(samples: list[list[float]], winners: list[int]) -> dict:

@@ -125,8 +125,13 @@ EDITED_CARD_METRICS = ("card_times", "card_use", "card_first_round", "card_taker
 #: what the take itself gave its taker: watched besides, for a game whose
 #: takes can score at once (``Game.take_scores``)
 TAKE_METRIC = "card_taker_take"
+#: what taking the card would give the seat on turn wherever it is offered,
+#: whoever takes it: watched with :data:`TAKE_METRIC` (a bot that passes a
+#: weakened card where it bites leaves the takes where it costs nothing)
+OFFER_METRIC = "card_taker_offer"
 #: the taker metrics, read for "the card is dead"
-TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin", "card_taker_soon", TAKE_METRIC)
+TAKER_METRICS = ("card_taker_win", "card_taker_score", "card_taker_margin", "card_taker_soon", TAKE_METRIC,
+                 OFFER_METRIC)
 
 
 def leading_watch(game, cards=()) -> list[str]:
@@ -134,7 +139,7 @@ def leading_watch(game, cards=()) -> list[str]:
     (``Game.leading_metrics``), then each edited card's metrics
     (:data:`EDITED_CARD_METRICS`), without repeats."""
     keys = list(getattr(game, "leading_metrics", None) or ("completion", "duration_rounds", "score_spread"))
-    heads = EDITED_CARD_METRICS + ((TAKE_METRIC,) if getattr(game, "take_scores", False) else ())
+    heads = EDITED_CARD_METRICS + ((TAKE_METRIC, OFFER_METRIC) if getattr(game, "take_scores", False) else ())
     for card in cards:
         keys += [f"{m}:{card}" for m in heads]
     return list(dict.fromkeys(keys))
@@ -184,7 +189,10 @@ TAKER_SHARE = 0.5
 TAKER_WEIGHTS = {"card_taker_soon": 3.0, "card_taker_win": 1.0, "card_taker_score": 1.0, "card_taker_margin": 1.0,
                  # what the take itself gave: no later choice spreads it, so it is read as
                  # the soon gain is (where a game watches it, Game.take_scores)
-                 TAKE_METRIC: 3.0}
+                 TAKE_METRIC: 3.0,
+                 # what a take would give where the card is offered: read in every game
+                 # that offers it, whoever takes it, so as the take's own reading
+                 OFFER_METRIC: 3.0}
 
 
 def alpha_shares(watch) -> dict[str, float]:

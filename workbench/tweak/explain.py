@@ -241,3 +241,39 @@ def explain(update, edits, *, game_id: str, folder=None, workers=None, pairs: in
                                     full=metric_value(update.b, main["key"]))
     out["seconds"] = round(time.perf_counter() - start, 2)
     return out
+
+
+def parting_lines(e: dict) -> list[str]:
+    """The first part of the explanation in lines (``compare`` prints them
+    under the verdict, the Cards page shows them beside it): where the paired
+    games part ways, and the cards whose use moved most."""
+    part = e["parting"]
+    out = [f"why ({e['seconds_to_parting']:.1f} s after the verdict):"]
+    if part["parted"]:
+        kinds = ", ".join(f"{k['kind']} {k['games']}" for k in part["by_kind"][:4])
+        cards = ", ".join(f"{c['card']} {c['games']}" for c in part["by_card"][:4])
+        out.append(f"  paired games part ways in {part['parted']} of {part['games']} replayed "
+                   f"(median move {part['median_move']}): by kind of move {kinds}"
+                   + (f"; by card {cards}" if cards else ""))
+        for x in part["examples"][:2]:
+            out.append(f"    game {x['index']}, move {x['move']}: {x['old']!r} on the old pool, "
+                       f"{x['new']!r} on the new")
+    else:
+        out.append(f"  the {part['games']} replayed paired games are move for move the same")
+    if e["card_use"]:
+        out.append("  cards whose use moved most (times taken per game): "
+                   + ", ".join(f"{c['card']} {c['old']:.2f} -> {c['new']:.2f}" for c in e["card_use"][:5]))
+    return out
+
+
+def share_lines(e: dict) -> list[str]:
+    """Each edit's share of the explained metric, largest first (none: no lines)."""
+    sh = e.get("shares")
+    if not (sh and sh.get("shares")):
+        return []
+    out = [f"  each edit's share of {e['metric']} {sh['old']:.3g} -> {sh['new']:.3g} ({sh['method']}, "
+           f"{sh['games']} more games, {e['seconds']:.1f} s after the verdict):"]
+    for s in sorted(sh["shares"], key=lambda s: -abs(s["contribution"])):
+        share = "-" if s["share"] is None else f"{s['share']:.0%}"
+        out.append(f"    {s['edit'][0]}.{s['edit'][1]}={s['edit'][2]}: {s['contribution']:+.3g} ({share})")
+    return out

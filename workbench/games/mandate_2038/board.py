@@ -64,10 +64,7 @@ def graph(state: MandateState):
 
 def presence(state: MandateState, pos: int) -> list[int]:
     """Presence per seat on ``pos``: one per Agent, one per Facility."""
-    counts = [0] * len(state.players)
-    for seat, p in enumerate(state.players):
-        counts[seat] = p.agents.count(pos) + p.facilities.count(pos)
-    return counts
+    return [p.agents.count(pos) + p.facilities.count(pos) for p in state.players]
 
 
 def leader(counts: list[int]) -> int | None:
@@ -121,27 +118,6 @@ def control_map(state: MandateState, presence_by_pos: dict[int, list[int]] | Non
         if pos != FRONTIER_POS:
             out[pos] = leader(c)
     return out
-
-
-def control_after(state: MandateState, seat: int, base_presence: dict[int, list[int]], base_control: list,
-                  base_pieces: dict[int, int]) -> list[int | None]:
-    """The control map of ``state``, known to differ from a position whose
-    :func:`presence_map`, :func:`control_map` and ``seat``'s :func:`pieces_at`
-    are given only in ``seat``'s own pieces: only the districts where those
-    moved are worked out again."""
-    now = pieces_at(state.players[seat])
-    control = base_control
-    for pos in now.keys() | base_pieces.keys():
-        k = now.get(pos, 0)
-        if k == base_pieces.get(pos, 0) or pos == FRONTIER_POS:
-            continue
-        if control is base_control:
-            control = list(base_control)
-        c = base_presence.get(pos)
-        c = list(c) if c is not None else [0] * len(state.players)
-        c[seat] = k
-        control[pos] = leader(c)
-    return control
 
 
 # -- Frontier ------------------------------------------------------------------
@@ -250,11 +226,3 @@ def generator_serves(state: MandateState, seat: int) -> bool:
         if pos is not None and (pos == g or pos in ADJ_SETS[g]):
             return True
     return False
-
-
-def would_be_connected(state: MandateState, seat: int, facility: int, pos: int) -> bool:
-    """Whether the seat's Facility would be connected standing on ``pos`` (used to
-    check a plan before any piece moves)."""
-    if facility == 0:
-        return True
-    return any(src == pos or src in ADJ_SETS[pos] for src in power_sources(state, seat))

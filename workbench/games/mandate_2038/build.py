@@ -45,12 +45,6 @@ def next_facility(p) -> int | None:
     return p.facilities.index(None) if None in p.facilities else None
 
 
-def can_build_facility(state: MandateState, seat: int, pos: int) -> bool:
-    p = state.players[seat]
-    return (next_facility(p) is not None and board.open_facility_space(state, pos)
-            and p.runway >= facility_cost(state, seat, pos))
-
-
 def generator_cost(state: MandateState, pos: int) -> int:
     return state.content.generators[state.tiles[pos]]["cost"]
 
@@ -116,7 +110,8 @@ class _Plan:
 
 
 def _host_connected(plan: _Plan, facility: int, pos: int) -> bool:
-    """The connection rule of :func:`board.would_be_connected`, read from the plan."""
+    """Whether Facility ``facility`` + 1 would be connected standing on ``pos``: Facility 1
+    always is, another one within reach of a power source (read from the plan)."""
     return facility == 0 or pos in plan.reach
 
 
@@ -177,10 +172,8 @@ def _effects_at(state: MandateState, plan: _Plan, pos: int) -> list[str]:
             out.append("facility")
             for proj in _projects_at(state, plan, pos, p.runway - cost, p.compute, next_fac):
                 out.append("facility + " + proj)
-    # a project alone needs a Generator site here or one of the seat's Facilities here
-    if ((plan.generator_ok and plan.tiles[pos] in plan.energy_tiles)
-            or (plan.projects and pos in plan.own)):
-        out.extend(_projects_at(state, plan, pos, p.runway, p.compute, None))
+    # a Generator, or a project on a Facility already here (_projects_at checks both)
+    out.extend(_projects_at(state, plan, pos, p.runway, p.compute, None))
     return out
 
 

@@ -397,3 +397,52 @@ def mandate_tie_not_broken():
     mandate_scoring.score(s)
     gained = [p.mandate - b for p, b in zip(s.players, before)]
     return [] if gained[:2] == [1, 1] and gained[2] == 0 else [f"tied leaders scored {gained}"]
+
+
+@check("mandate-2038/research/run")
+def training_run_copied_with_position():
+    """A copy of a position in the middle of a Training run holds its own run: a card
+    turned on the copy is not turned in the original (the cards seen, the provisional
+    Capability), so a look-ahead or a replay from the copy leaves the table's run alone."""
+    from workbench.core.rng import Rng
+    from .game import GAME
+    from .notation import Move
+    draw = Move("draw")
+    for seed in (3, 11):
+        state = GAME.new_initial_state(GAME.config(3, seed=seed))
+        rng = Rng(seed)
+        while not state.is_terminal() and not (state.run is not None and draw in state.legal_actions()):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        before = GAME.observe(state)["run"]
+        copy = state.clone()
+        copy.apply_action(draw)
+        after = GAME.observe(state)["run"]
+        if after != before:
+            return [f"seed {seed}: turning a card on a copy changed the original's run {before} -> {after}"]
+        return []
+    return ["no seeded game reached a Training run with a card still to turn"]
+
+
+@check("mandate-2038/cycle/agents")
+def listing_independent_of_kept_district_classes():
+    """An Agent may act on any district: the moves listed on a position are the same
+    whether the districts' kinds were sorted into classes afresh or kept from the
+    positions listed before (tables.kind_classes keeps the last board's classes)."""
+    from workbench.core.rng import Rng
+    from . import tables
+    from .game import GAME
+    state = GAME.new_initial_state(GAME.config(2, seed=5))
+    rng = Rng(5)
+    problems: list[str] = []
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        kept = list(state.clone().legal_actions())
+        tables._CLASSES.clear()
+        fresh = list(state.clone().legal_actions())
+        if fresh != kept:
+            problems.append(f"cycle {state.cycle}, {state.phase}: {len(fresh)} moves listed afresh, {len(kept)} kept")
+        state.apply_action(rng.choice(kept))
+    return problems

@@ -28,24 +28,22 @@ def cap_of(state: MandateState, track: str) -> int | None:
     return None
 
 
-def gain(state: MandateState, seat: int, track: str, amount: int) -> int:
-    """Add ``amount`` to a track, return the excess above its cap (returned to supply).
-    Capability and Trust gains check their milestones; Customers are gained only by
-    Deploy (see deploy.py)."""
+def gain(state: MandateState, seat: int, track: str, amount: int) -> None:
+    """Add ``amount`` to a track up to its cap (the excess stays in the supply: no rule
+    counts it). Capability and Trust gains check their milestones; Customers are gained
+    only by Deploy (see deploy.py)."""
     if amount <= 0:
-        return 0
+        return
     p = state.players[seat]
     value = getattr(p, track) + amount
     cap = cap_of(state, track)
-    excess = 0
     if cap is not None and value > cap:
-        excess, value = value - cap, cap
+        value = cap
     setattr(p, track, value)
     if track == "capability":
         milestones.check_capability(state, seat)
     elif track == "trust":
         milestones.check_trust(state, seat)
-    return excess
 
 
 def lose(state: MandateState, seat: int, track: str, amount: int) -> int:

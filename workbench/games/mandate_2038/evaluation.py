@@ -187,15 +187,53 @@ def _counts(state: MandateState, criterion: str) -> list[int]:
     return values
 
 
+def readiness_for_agi(state: MandateState, seat: int, capability: float, connected: float, trust: float) -> float:
+    """How close ``seat`` stands to qualifying, 0 to 1 (1 once recognized): the mean
+    share of each threshold met. Only bots read it (a planning feature from Era III
+    on, when recognition is one Era away); it is no rule, so it lives with the bot's
+    evaluation rather than in agi.py."""
+    p = state.players[seat]
+    if p.agi:
+        return 1.0
+    if state.era < agi.AGI_ERA - 1:
+        return 0.0
+    t = state.content.agi
+    # written out (the greedy outlook asks this for every candidate); the same
+    # additions, in the same order, as summing the four shares
+    return (min(1.0, capability / t["capability"]) + min(1.0, connected / t["poweredFacilities"])
+            + min(1.0, trust / t["trust"]) + min(1.0, p.compute / t["computeCost"])) / 4
+
+
+def control_after(state: MandateState, seat: int, base_presence: dict[int, list[int]], base_control: list,
+                  base_pieces: dict[int, int]) -> list[int | None]:
+    """The control map of ``state``, known to differ from a position whose
+    :func:`board.presence_map`, :func:`board.control_map` and ``seat``'s :func:`board.pieces_at`
+    are given only in ``seat``'s own pieces: only the districts where those
+    moved are worked out again (a bot's look-ahead: no rule reads it)."""
+    now = board.pieces_at(state.players[seat])
+    control = base_control
+    for pos in now.keys() | base_pieces.keys():
+        k = now.get(pos, 0)
+        if k == base_pieces.get(pos, 0) or pos == board.FRONTIER_POS:
+            continue
+        if control is base_control:
+            control = list(base_control)
+        c = base_presence.get(pos)
+        c = list(c) if c is not None else [0] * len(state.players)
+        c[seat] = k
+        control[pos] = board.leader(c)
+    return control
+
+
 class StandingBase:
     """The Era card's counts on one position, kept for rating copies of it that
     differ only in ``seat``'s own Player (look-ahead candidates, see
     :func:`_scratch`): for a criterion that reads each player's own pieces
     (``mandate_scoring.OWN_CRITERIA``) the other seats' counts are reused; for
     board control only the districts where the seat's pieces moved are worked
-    out again (:func:`board.control_after`)."""
+    out again (:func:`control_after`)."""
 
-    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys")
+    __slots__ = ("card", "seat", "counts", "presence", "control", "pieces", "buys", "taken")
 
     def __init__(self, state: MandateState, seat: int) -> None:
         self.card = card = _era_card(state)
@@ -203,6 +241,8 @@ class StandingBase:
         #: purchasing_power's offers by the seat's pieces (the rest of the board is
         #: the same for every copy rated against this base)
         self.buys: dict[tuple, list] = {}
+        #: Facilities of the other seats on each district (:func:`_open_yield_beside`)
+        self.taken: dict[int, int] | None = None
         self.counts = self.presence = self.control = self.pieces = None
         if card is None:
             return
@@ -222,7 +262,7 @@ class StandingBase:
             return values
         presence, control, pieces = self.presence, self.control, self.pieces
         if control is not None and presence is not None and pieces is not None:   # set together
-            control = board.control_after(state, self.seat, presence, control, pieces)
+            control = control_after(state, self.seat, presence, control, pieces)
             return mandate_scoring.values(state, criterion, control)
         return _counts(state, criterion)
 
@@ -325,6 +365,10 @@ def _outlook(state: MandateState, seat: int, action: str, weights: Any) -> float
     # since which one moves changes nothing rated here (the key names no Agent)
     agent = listed.agents[0]
     positions = tile_positions(state)
+    # candidates that leave the seat's Player and the shared fields the rating
+    # reads alike share one rating (about two in three did, issue 47)
+    by_position = _reads_control(state, w)
+    rated: dict = {}
     for tile, modes in listed.rows:
         pos = positions[tile]
         for mode in modes:
@@ -346,10 +390,42 @@ def _outlook(state: MandateState, seat: int, action: str, weights: Any) -> float
             if pos == board.FRONTIER_POS:
                 costs.gain(c, seat, "runway", 1)
             c.players[seat].ready[index] = False
-            value = features_value(c, seat, w, base)
+            same = candidate_key(c, state, seat, by_position)
+            value = rated.get(same) if same is not None else None
+            if value is None:
+                value = features_value(c, seat, w, base)
+                if same is not None:
+                    rated[same] = value
             if best is None or value > best:
                 best = value
     return best if best is not None else features_value(state, seat, w)
+
+
+def candidate_key(c: MandateState, state: MandateState, seat: int, by_position: bool) -> Any:
+    """What :func:`features_value` reads of ``c``, a look-ahead candidate made
+    from ``state`` by changing only ``seat``'s Player and replacing shared fields
+    (:func:`_scratch`), as a key: two candidates with equal keys are rated alike.
+    None when the candidate changed something the key does not cover (it is
+    then rated on its own). ``by_position``: where the seat's Agents stand is
+    read (board control, :func:`_reads_control`); else only how many are out.
+
+    The seat's tracks, pieces and records, and of the shared fields the Joint
+    Ventures and a pending proposal (the only ones a Core Action's resolution
+    replaces that the rating reads) and where the flow stands; a Training run
+    or draw under way, the board, the Era and the other players are the same
+    for every candidate."""
+    p, p0 = c.players[seat], state.players[seat]
+    if (p.rec is not p0.rec or c.run is not state.run or c.pre_draw is not state.pre_draw
+            or (c.pending is not state.pending and c.pending is not None)):
+        return None
+    agents: Any = tuple(p.agents) if by_position else p.agents.count(None)
+    ventures: Any = None
+    if c.ventures is not state.ventures:
+        ventures = tuple(tuple(sorted(v.items())) for v in c.ventures)
+    return (p.runway, p.compute, p.capability, p.customers, p.trust, p.mandate, p.bag, p.agi,
+            p.trust_cube, agents, tuple(p.facilities), p.generator, tuple(p.projects.items()),
+            tuple(p.ready), tuple(p.cap_milestones), c.pending is None, ventures,
+            c.phase, c.decider, c.acting)
 
 
 class _TilePositions:
@@ -435,6 +511,7 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
     by_agent = not _reads_control(state, w)
     positions = tile_positions(state)
     rated: dict = {}
+    alike: dict = {}
     for i, move in enumerate(moves):
         if getattr(move, "verb", None) != action:
             continue
@@ -456,7 +533,13 @@ def resolution_values(state: MandateState, seat: int, moves, weights: Mapping[st
                 c.rng = state.rng.copy()  # a Training run may reshuffle the discard
                 flow.apply(c, move)
                 if _unresolved_selection(c, seat) is None:
-                    value = features_value(c, seat, w, base)
+                    # resolutions that leave alike what the rating reads share it
+                    same = candidate_key(c, state, seat, not by_agent)
+                    value = alike.get(same) if same is not None else None
+                    if value is None:
+                        value = features_value(c, seat, w, base)
+                        if same is not None:
+                            alike[same] = value
                 else:                     # not reached after a resolution; kept exact all the same
                     value = evaluate(c, seat, w)
             rated[key] = value
@@ -536,10 +619,12 @@ def purchasing_power(state: MandateState, seat: int, runway: int, w: Mapping[str
     return _spend(_offers(state, seat, w), runway)
 
 
-def _offers(state: MandateState, seat: int, w: Mapping[str, float]) -> list[tuple[float, int, float]]:
+def _offers(state: MandateState, seat: int, w: Mapping[str, float],
+            open_yield: int | None = None) -> list[tuple[float, int, float]]:
     """What :func:`purchasing_power` may buy for ``seat``, best worth per Runway
     first: ``(-worth per Runway, Runway cost, worth)``. The same for every Runway
-    amount, so a look-ahead keeps it per piece holdings (:func:`features_value`)."""
+    amount, so a look-ahead keeps it per piece holdings (:func:`features_value`).
+    ``open_yield``: :func:`_best_open_yield`, when the caller has it."""
     p = state.players[seat]
     eco = _economy(state.content)
     offers: list[tuple[float, int, float]] = []   # (-worth per Runway, Runway cost, worth)
@@ -551,7 +636,9 @@ def _offers(state: MandateState, seat: int, w: Mapping[str, float]) -> list[tupl
         discount = 1 if p.ability == "utility_permits" else 0
         # a Facility is worth being connected plus what it will produce on the
         # best district kind with a free space (see future_output)
-        offer(w["connected"] + w["output"] * _best_open_yield(state, eco) * _productions_left(state),
+        if open_yield is None:
+            open_yield = _best_open_yield(state, eco)
+        offer(w["connected"] + w["output"] * open_yield * _productions_left(state),
               costs.modified_cost(eco.facility_cost, discounts=discount))
     if None in p.agents:
         offer(w["agents"], eco.recruit_cost)
@@ -594,6 +681,31 @@ def _best_open_yield(state: MandateState, eco: _Economy) -> int:
                 taken[at] = taken.get(at, 0) + 1
     for output, pos in eco.districts_by_yield(state.tiles):
         if taken.get(pos, 0) < room:
+            return output
+    return 0
+
+
+def _open_yield_beside(state: MandateState, seat: int, base: StandingBase) -> int:
+    """:func:`_best_open_yield` of a look-ahead candidate that differs from
+    ``base``'s position only in ``seat``'s Player: the other seats' Facilities
+    are counted once per base, the seat's own per candidate."""
+    taken = base.taken
+    if taken is None:
+        taken = {}
+        for s, q in enumerate(state.players):
+            if s != seat:
+                for at in q.facilities:
+                    if at is not None:
+                        taken[at] = taken.get(at, 0) + 1
+        base.taken = taken
+    own = state.players[seat].facilities
+    room = state.content.facility_spaces
+    for output, pos in _economy(state.content).districts_by_yield(state.tiles):
+        n = taken.get(pos, 0)
+        for at in own:
+            if at == pos:
+                n += 1
+        if n < room:
             return output
     return 0
 
@@ -647,18 +759,22 @@ def features_value(state: MandateState, seat: int, weights: Any, base: StandingB
     pend = state.pending
     if pend is not None and pend["kind"] == "venture" and pend["from"] == seat:
         ventures += 0.5                   # a proposal waiting for the partner's answer
-    readiness = agi.readiness(state, seat, capability, connected, trust) if w.agi_readiness else 0.0
+    readiness = readiness_for_agi(state, seat, capability, connected, trust) if w.agi_readiness else 0.0
     standing = era_mandate_standing(state, seat, base) if w.era_mandate else 0.0
     short = 4 - runway if runway < 4 else 0
     if not w.buys:
         buys = 0.0
     elif base is not None and base.seat == seat:
-        # what the Runway may buy depends on the pieces, not on the Runway:
-        # kept per pieces, spent per Runway amount
-        key = (tuple(p.facilities), None in p.agents, p.generator, tuple(p.projects))
+        # what the Runway may buy depends on what _offers reads (whether a
+        # Facility, an Agent, the Generator, which projects are still to buy, and
+        # the best district with room for a Facility), not on the Runway: kept
+        # per those, spent per Runway amount
+        free = None in p.facilities
+        open_yield = _open_yield_beside(state, seat, base) if free else 0
+        key = (free, open_yield, None in p.agents, p.generator is None, tuple(p.projects))
         offers = base.buys.get(key)
         if offers is None:
-            offers = base.buys[key] = _offers(state, seat, w.mapping)
+            offers = base.buys[key] = _offers(state, seat, w.mapping, open_yield)
         buys = _spend(offers, runway)
     else:
         buys = purchasing_power(state, seat, runway, w.mapping)

@@ -24,7 +24,7 @@ from workbench.core.errors import WorkbenchError, suggest
 from workbench.core.game import Game, GameConfig, GameResult, Option, part
 from workbench.core.rng import Rng
 
-from . import agi, board, build, evaluation, final_scoring, flow, milestones, notation, world_ending
+from . import board, build, evaluation, final_scoring, flow, milestones, notation, world_ending
 from .build import PROJECT_NAMES
 from .data import CORE_ACTIONS, POOL, Content, factions_start_consistent, load_content
 from .evaluation import DEFAULT_WEIGHTS
@@ -48,6 +48,19 @@ OPTION_SPECS = {
                                                    "influence-district-extra)"),
 }
 OPTIONS = tuple(OPTION_SPECS)
+
+
+def _agi_short_of_compute(state: MandateState) -> int:
+    """How many institutions end the game unrecognized while meeting every AGI
+    threshold but the Compute cost: the seats a Compute cost keeps from
+    declaring (a design metric read from the final position, so an Audit after
+    the AGI step that lowers Trust or Capability takes a seat out again; a statistic,
+    not a rule)."""
+    t = state.content.agi
+    return sum(1 for s, p in enumerate(state.players)
+               if not p.agi and p.compute < t["computeCost"] and p.capability >= t["capability"]
+               and p.trust >= t["trust"]
+               and len(board.connected_facilities(state, s)) >= t["poweredFacilities"])
 
 
 class Mandate2038(Game):
@@ -289,7 +302,7 @@ class Mandate2038(Game):
         ps = state.players
         return {
             "agi_declarations": sum(p.agi for p in ps),
-            "agi_short_of_compute": agi.short_of_compute(state),
+            "agi_short_of_compute": _agi_short_of_compute(state),
             "customers_total": sum(p.customers for p in ps),
             "facilities_built": sum(sum(f is not None for f in p.facilities) for p in ps),
             "generators_built": sum(p.generator is not None for p in ps),

@@ -32,9 +32,9 @@ def value(state: MandateState, seat: int, criterion: str) -> int:
     if criterion == "trust":
         return p.trust
     if criterion == "capability_gained":
-        return p.capability - rec.get("start_capability", 0)
+        return p.capability - rec["start_capability"]
     if criterion == "runway_gained":
-        return p.runway - rec.get("start_runway", 0)
+        return p.runway - rec["start_runway"]
     if criterion == "best_run":
         return rec.get("best_run", 0)
     if criterion == "unique_domains":

@@ -260,9 +260,9 @@ class MandateState:
             action = flow.canonical(self, action)
             if action not in legal:
                 raise IllegalAction(flow.why_illegal(self, action))
+        # dropped before the move: no rule lists the moves while one is applied
         self._legal = self._legal_set = self._sampled = None
         flow.apply(self, action)
-        self._legal = self._legal_set = None
 
     # -- helpers every rules module uses --------------------------------------
     def player_name(self, seat: int) -> str:

@@ -178,28 +178,25 @@ def completion_missing(state: MMState, name: str) -> list[str]:
 
 
 def completes(state: MMState, name: str) -> bool:
-    """True when every requirement of a face-up Initiative holds: its boxes and its
-    contributors first (quick), then the rest (:func:`completion_missing`)."""
+    """True when every requirement of a face-up Initiative holds: its boxes first
+    (quick), then the rest, contributors included (:func:`completion_missing`)."""
     prog = state.progress.get(name)
     if prog is None:
         return False
     f, boxes = prog.filled, state.rules.boxes[name]
     if f["E"] < boxes["E"] or f["I"] < boxes["I"] or f["S"] < boxes["S"] or f["V"] < boxes["V"]:
         return False
-    seats = [m for m in prog.markers if m != COMMUNITY]
-    if not seats or len(seats) < state.rules.needed[name]:
-        return False
     return not completion_missing(state, name)
 
 
-def check_completions(state: MMState, actor: int, names=None) -> None:
+def check_completions(state: MMState, actor: int, names) -> None:
     """Complete every face-up Initiative whose requirements all hold: an
     Initiative completes the moment its last requirement is met. That moment
     can come from a contribution (``names``: that card), from a load (a
     contributor's Palette now shows a Layer, or Patterns in play rise) or from
     another completion (an earlier completed Initiative it needed), after which
     every face-up card is checked again."""
-    candidates = state.face_up_initiatives() if names is None else [n for n in names if n in state.progress]
+    candidates = [n for n in names if n in state.progress]
     while state.ending is None:
         for name in candidates:
             if completes(state, name):

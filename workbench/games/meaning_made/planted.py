@@ -49,7 +49,10 @@ variations (which card, which token, by how much, at which player count).
   point at the take, not 3 (held-out seed 3391's miss, Salience Filter, read
   -1.86 after 200 games); what the take itself gave (``card_taker_take``)
   reads that loss without the rest of the game's spread (docs/verdicts.md,
-  "The take itself").
+  "The take itself"), and what a take would give wherever the card is
+  offered (``card_taker_offer``) reads it where the bot no longer takes the
+  card too (held-out seed 9157's misses: Symbiosis and Model Update, passed
+  where the loss bit).
   The stronger and weaker kinds go round the player counts that leave room
   under the Legacy cap (as ``larger-rewards``, :data:`CAP_ROOM`; greedy
   games: 3, 4, 5, 3, ...), so each such count is measured. Not at 2 players:
@@ -77,7 +80,8 @@ KINDS = ("dearer-card", "lower-track", "larger-rewards", "dearer-end", "stronger
          NO_OP)
 #: what a stronger or weaker card moves: what its takers gain over the other seats
 #: (the take itself too: a Bonus's Legacy is score at once, Game.take_scores)
-TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon", "card_taker_take")
+TAKER_KEYS = ("card_taker_score", "card_taker_margin", "card_taker_win", "card_taker_soon", "card_taker_take",
+              "card_taker_offer")
 PLAYERS = (2, 3, 4, 5)
 #: the largest share of players ending at the Legacy cap (baseline games at that
 #: player count) at which a larger reward is planted (our draft: a quarter of the

@@ -13,7 +13,7 @@ from .data import Effect
 from .flow import begin_turn, open_stability_window, start_round
 from .scoring import end_score, winners
 from .setup import new_state, progress_of
-from .state import COMMUNITY, PHASE_OVER, MMState
+from .state import COMMUNITY, PHASE_OVER, SHARED_PILES, MMState
 from .variants import Rules
 
 SETUP_KEYS = {"seed", "players", "variants", "options", "start", "turn", "world", "players_state"}
@@ -26,6 +26,22 @@ PILES = {  # kind -> (deck attribute, discard attribute, name lookup)
     "events": ("event_deck", "event_discard", "_event"),
 }
 PLAYER_KEYS = {"E", "I", "S", "vitals", "legacy", "palette", "fragile", "touchpoint_used", "markers"}
+
+
+def own_piles(state: MMState) -> None:
+    """Give ``state`` its own copies of the piles clones share, before changing one in
+    place (scenario steps that reorder decks; play itself only replaces them)."""
+    for name in SHARED_PILES:
+        setattr(state, name, getattr(state, name)[:])
+
+
+def _set_palette(p, names, cards) -> None:
+    """A position's Palette as a scenario states it, with its Patterns counted per Layer
+    (play itself adds to a Palette through load_pattern.add_to_palette)."""
+    p.palette = list(names)
+    p.layers = [0] * 7
+    for name in p.palette:
+        p.layers[cards.patterns[name].layer] += 1
 
 
 def _unknown(keys, allowed, where):
@@ -221,7 +237,7 @@ def scenario_state(game, setup: dict):
                 name = _pattern(state, text)
                 _take_pattern(state, name, placed_p)
                 names.append(name)
-            p.set_palette(names, state.cards)
+            _set_palette(p, names, state.cards)
         p.fragile = bool(values.get("fragile", p.vitals == 0))
         if values.get("touchpoint_used"):
             state.touch_used[seat] = True
@@ -304,7 +320,7 @@ def scenario_state(game, setup: dict):
 
 
 def scenario_step(state: MMState, step: dict) -> bool:
-    state.own_piles()  # the steps below may reorder piles that clones share
+    own_piles(state)  # the steps below may reorder piles that clones share
     if "event" in step:
         _event_step(state, step["event"])
         return True
@@ -394,7 +410,7 @@ def observe(state: MMState) -> dict:
 def scenario_force(state: MMState, expect: dict) -> None:
     """Set the values named in ``expect`` (report mode: the text's claim wins, so
     one divergence is reported once)."""
-    state.own_piles()  # completing by hand edits piles that clones share
+    own_piles(state)  # completing by hand edits piles that clones share
     for key in ("meaning", "world_layer", "round"):
         if key in expect and isinstance(expect[key], int):
             setattr(state, key, expect[key])
@@ -435,7 +451,7 @@ def scenario_force(state: MMState, expect: dict) -> None:
                 setattr(p, key, max(0, values[key]))
         if "palette" in (values or {}):
             try:
-                p.set_palette([_pattern(state, t) for t in values["palette"]], state.cards)
+                _set_palette(p, [_pattern(state, t) for t in values["palette"]], state.cards)
             except ScenarioError:
                 pass
         if isinstance((values or {}).get("fragile"), bool):

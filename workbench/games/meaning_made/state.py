@@ -49,12 +49,6 @@ class Player:
         # Patterns in the Palette per Layer (index 1-6), kept with ``palette``
         self.layers: list[int] = layers if layers is not None else [0] * 7
 
-    def set_palette(self, names: Any, cards: Any) -> None:
-        self.palette = list(names)
-        self.layers = [0] * 7
-        for name in self.palette:
-            self.layers[cards.patterns[name].layer] += 1
-
     def copy(self) -> "Player":
         # ``palette`` and ``layers`` are shared with the copy: rules never change
         # them in place but replace them (see ``load_pattern.add_to_palette``).
@@ -186,7 +180,7 @@ class MMState:
         # ``setup.progress_of``. The piles in SHARED_PILES are shared too: play
         # replaces them, never changes them in place (``setup.draw``, recycling,
         # discarding Events, completing); scenario code that edits them calls
-        # ``own_piles`` first. Everything else play changes in place is copied.
+        # ``scenario.own_piles`` first. Everything else play changes in place is copied.
         if _COMPILED:
             # a native class has fixed fields and no attribute dict (and its
             # __new__ runs __init__)
@@ -214,12 +208,6 @@ class MMState:
         data = fields(self)
         del data["rules"]
         return _rebuild, (data,)
-
-    def own_piles(self) -> None:
-        """Give this state its own copies of the piles clones share, before
-        changing one in place (scenario steps that reorder decks)."""
-        for name in SHARED_PILES:
-            setattr(self, name, getattr(self, name)[:])
 
     # -- small lookups used by several rules ------------------------------------
     def face_up_initiatives(self) -> list[str]:

@@ -27,16 +27,15 @@ def highest_layer(state: MMState) -> int:
     return state.world_layer
 
 
-def world_layer_check(state: MMState, layer: int, seats) -> bool:
+def world_layer_check(state: MMState, layer: int, seats) -> None:
     """A Pattern was loaded or an Initiative completed at ``layer``: if that is
     above the World Layer, move the track up and give +1 Legacy to each seat in
-    ``seats`` (the loader, or each contributor). Returns True if it moved."""
+    ``seats`` (the loader, or each contributor)."""
     if layer <= state.world_layer:
-        return False
+        return
     state.world_layer = min(layer, state.rules.layer_max)
     for seat in seats:
         change_legacy(state, seat, 1)
-    return True
 
 
 def change_legacy(state: MMState, seat: int, delta: int) -> None:

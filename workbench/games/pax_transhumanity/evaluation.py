@@ -879,6 +879,22 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
     return _unfinished(f, elapsed, w, coef)
 
 
+def fundraise_value(state: PaxState, seat: int, static: dict, facts: PositionFacts, w: Mapping,
+                    coef: "_Coefficients", shared: "_Shared"):
+    """:func:`evaluate` of the position a Fundraise of ``seat`` leads to, worked
+    out from the position it is taken in (None where :func:`syndicate_value`
+    answers None). Taking a Fundraise only opens its first step, the question
+    of what to divest (``fundraise.start``): the finance track, Patents,
+    Market, staff and the turn are as they were, and an open Fundraise is no
+    Commercialize to play out, so the position is rated as it stands. Every
+    position's Fundraise was a copy and a whole evaluation before (issue 47)."""
+    if w["card_value"] or state.sell_choice or state.decision is not None:
+        return None
+    f = _values(state, seat, static, facts, state.fin[seat], state.patents[seat], None,
+                state.stats.get("imports", 0), shared.scan)
+    return _unfinished(f, rounds_elapsed(state, w["turn_clock"] != 0), w, coef)
+
+
 class _Shared:
     """What the Syndicates and Hires rated in one position share: the Market's
     :class:`_MarketScan` (neither kind moves a card) and the payments planned
@@ -1027,10 +1043,11 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
       and Import the labour too): those features and facts
       (:class:`PositionFacts`) are worked out once, on the position looked
       ahead from.
-    - Syndicate, Hire and Import are rated from the position itself, with no
-      copy and without the rules' checks (:func:`syndicate_value`,
-      :func:`import_value`, :func:`hire_value`): they were most of a greedy
-      game's look-aheads (callgrind, issue 47). The other kinds, and these
+    - Syndicate, Hire, Import and Fundraise are rated from the position
+      itself, with no copy and without the rules' checks
+      (:func:`syndicate_value`, :func:`import_value`, :func:`hire_value`,
+      :func:`fundraise_value`): they were most of a greedy game's look-aheads
+      (callgrind, issue 47). The other kinds, and these
       where those answer None, are copied and applied."""
     out: list = []
     if not actions:
@@ -1064,6 +1081,17 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
             if shared is None:
                 shared = _Shared(state, seat)
             direct = syndicate_value(state, seat, action, where, static, facts, w, coef, shared)
+            if direct is not None:
+                out.append(direct)
+                continue
+        elif kind == "fundraise":
+            # the position itself, rated with what the Syndicates and Hires share
+            if static is None or facts is None:
+                static = static_features(state, seat)
+                facts = PositionFacts(state, seat)
+            if shared is None:
+                shared = _Shared(state, seat)
+            direct = fundraise_value(state, seat, static, facts, w, coef, shared)
             if direct is not None:
                 out.append(direct)
                 continue
