@@ -79,3 +79,33 @@ def test_a_crashing_game_is_a_finding_not_a_crash():
             raise RuntimeError("boom")
 
     assert run_check(Crashing(), "observation-leaks", QUICK) == ["crashed: RuntimeError: boom"]
+
+
+def test_a_clone_sharing_what_only_some_moves_change_fails(scaffolded, monkeypatch):
+    """The scaffold's clone copies each seat's discounts, which only a purchase
+    changes (in place). With that copy dropped, the clone check must fail: it looks
+    at every position of its walks, not every fifth (where no purchase happened to
+    fall, and the planted change survived the mutation score)."""
+    import sys
+
+    from workbench.core import registry
+    monkeypatch.syspath_prepend(str(scaffolded))
+    registry.refresh()
+    try:
+        from tiny_market import GAME
+        from tiny_market.state import TinyMarketState
+        assert run_check(GAME, "clones-are-independent", Kit()) == []
+        real = TinyMarketState.clone
+
+        def sharing(self):
+            new = real(self)
+            new.discounts = self.discounts
+            return new
+        monkeypatch.setattr(TinyMarketState, "clone", sharing)
+        problems = run_check(GAME, "clones-are-independent", Kit())
+        assert problems and "to a clone changed the original" in problems[0], problems
+    finally:
+        for name in [m for m in sys.modules if m == "tiny_market" or m.startswith("tiny_market.")]:
+            sys.modules.pop(name)
+        monkeypatch.undo()
+        registry.refresh()

@@ -413,8 +413,8 @@ def _offer_gains(game, state, seat: int, names: list[str], offers: dict, offer_r
     Why beside what the takers gained: a bot that sees a card made weaker
     passes it where the loss bites and takes it where it costs nothing, so
     the takers' readings come from the takes the bot still likes (a card
-    planted with a loss of 3 points: its takers lost about 1,
-    docs/verdicts.md). What the card would give whoever takes it
+    planted with a loss of score: its takers lost about a point, not the 3
+    planted, docs/verdicts.md). What the card would give whoever takes it
     where it is offered does not depend on who chose to; the games of the two
     pools play alike until its first offer (an edit changes nothing before the
     card can be taken), so the pairs start from the same positions."""

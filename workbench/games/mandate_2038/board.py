@@ -150,10 +150,6 @@ def open_facility_space(state: MandateState, pos: int) -> bool:
     return pos != FRONTIER_POS and facilities_on(state, pos) < state.content.facility_spaces
 
 
-def generators_on(state: MandateState, pos: int) -> int:
-    return sum(1 for p in state.players if p.generator == pos)
-
-
 def is_energy(state: MandateState, pos: int) -> bool:
     return state.tiles[pos] in state.content.energy_tiles
 

@@ -97,7 +97,7 @@ class _Plan:
                 gat: int = g
                 gens[gat] += 1
         self.spaces: list[int] = spaces
-        self.gens: list[int] = gens       # board.generators_on, for every district
+        self.gens: list[int] = gens       # the Generators on each district
         self.fac_base: int = content.rules["facilityCost"]
         self.fac_cost: dict[str, int] = {}  # district kind -> facility_cost (it reads only the kind)
 

@@ -429,18 +429,20 @@ def training_run_copied_with_position():
 def listing_independent_of_kept_district_classes():
     """An Agent may act on any district: the moves listed on a position are the same
     whether the districts' kinds were sorted into classes afresh or kept from the
-    positions listed before (tables.kind_classes keeps the last board's classes)."""
+    positions listed before (tables.kind_classes keeps the last board's classes, and
+    build the words of each project's hosts)."""
     from workbench.core.rng import Rng
-    from . import tables
+    from . import build, tables
     from .game import GAME
     state = GAME.new_initial_state(GAME.config(2, seed=5))
     rng = Rng(5)
     problems: list[str] = []
-    for _ in range(40):
+    for _ in range(160):   # into Era II, where the Build listing names projects
         if state.is_terminal():
             break
         kept = list(state.clone().legal_actions())
         tables._CLASSES.clear()
+        build._ON_FACILITY.clear()
         fresh = list(state.clone().legal_actions())
         if fresh != kept:
             problems.append(f"cycle {state.cycle}, {state.phase}: {len(fresh)} moves listed afresh, {len(kept)} kept")

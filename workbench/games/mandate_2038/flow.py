@@ -103,13 +103,11 @@ class Resolutions:
     blocked: bool
 
     def __init__(self, head: list, verb: str, rows: list[tuple[str, Sequence[str]]], agents: list[int],
-                 blocked: bool, modes: int | None = None):
-        # ``modes``: the number of (district, effect) pairs in ``rows``, when the caller counted them
+                 blocked: bool, modes: int):
+        # ``modes``: the number of (district, effect) pairs in ``rows``, counted by the caller
         self.head, self.verb, self.rows, self.agents, self.blocked = head, verb, rows, agents, blocked
         self._modes: Any = None       # district -> its effects, built on the first membership test
         self._agent_set: Any = None
-        if modes is None:
-            modes = sum(len(m) for _, m in rows)
         self._n = len(head) + len(agents) * modes
 
     def __len__(self) -> int:

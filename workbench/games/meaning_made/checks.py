@@ -98,3 +98,28 @@ def a_new_game_is_set_up():
             if (state.first, state.seat) != (n - 1, n - 1):
                 problems.append(f"{n} players, {last} chosen to start: first seat {state.first}, to move {state.seat}")
     return problems[:5]
+
+
+@check(f"{G}/variants/limited-recycle")
+def limited_recycle_copy_holds_its_own_record():
+    """Limited Recycle: once per round each. A copy of a position is its own: recycling
+    on the copy leaves the original able to recycle (a look-ahead that recycles does not
+    spend the table's recycle)."""
+    from .game import GAME
+    from .notation import Recycle
+    for seed in (3, 8, 21):
+        state = GAME.new_initial_state(GAME.config(3, seed=seed, variants=("limited-recycle",)))
+        rng = Rng(derive_seed(seed, "moves", 0))
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            recycles = [a for a in legal if type(a) is Recycle]
+            if recycles:
+                copy = state.clone()
+                copy.apply_action(recycles[0])
+                if state.legal_actions() != legal:
+                    return [f"seed {seed}: recycling on a copy changed what the original offers"]
+                return []
+            state.apply_action(legal[rng.randbelow(len(legal))])
+    return ["no seeded game reached a Recycle under Limited Recycle"]
