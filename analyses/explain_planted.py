@@ -45,7 +45,7 @@ def one_set(game_id: str, module, session, rng, main_kind: str, rates_at) -> lis
     return [main, noop, minor]
 
 
-def run_set(game_id: str, planted: list, budget: int, workers, seed: int) -> dict:
+def run_set(game_id: str, planted: list, budget: int, workers, seed: int, bots: str = "greedy") -> dict:
     from workbench.sim.verdicts import verdict_rows
     from workbench.tweak import open_session
     from workbench.tweak.explain import explain
@@ -58,7 +58,7 @@ def run_set(game_id: str, planted: list, budget: int, workers, seed: int) -> dic
     start = time.perf_counter()
     last = None
     for last in session.stream_playtest(n=budget, players=planted[0].players, seed=seed, workers=workers,
-                                        first_preview=None):
+                                        bots=bots, first_preview=None):
         pass
     rows = verdict_rows(last)
     verdict_at = time.perf_counter() - start
@@ -81,6 +81,8 @@ def main() -> None:
     p.add_argument("--budget", type=int, default=120)
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--main-kind", default=None)
+    # a stronger card is a cause only for bots that read what the card gives (greedy:card_value=1)
+    p.add_argument("--bots", default="greedy")
     args = p.parse_args()
     from workbench.core.registry import get_game
     from workbench.tweak import open_session
@@ -97,14 +99,15 @@ def main() -> None:
                 rates[n] = pick_rates(game_id, n, workers=args.workers)
             return rates[n]
 
-        path = OUT / f"explain_planted_{game_id}_seed{args.seed}.jsonl"
+        tag = "" if args.bots == "greedy" else "_" + "".join(c if c.isalnum() else "-" for c in args.bots)
+        path = OUT / f"explain_planted_{game_id}_seed{args.seed}{tag}.jsonl"
         done = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
         rng = random.Random(f"{args.seed}:{game_id}")
         for i in range(args.sets):
             planted = one_set(game_id, module, session, rng, kind, rates_at)
             if i < len(done):
                 continue
-            row = run_set(game_id, planted, args.budget, args.workers, args.seed + i)
+            row = run_set(game_id, planted, args.budget, args.workers, args.seed + i, args.bots)
             done.append(row)
             with path.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row, default=str) + "\n")

@@ -12,7 +12,8 @@ line per defect to ``analyses/out/hunt_planted_<game>_seed<seed>.jsonl``
 prints per kind: defects, flagged, share with its 95 % Wilson interval, the
 median games and seconds.
 
-``--unchanged N`` instead hunts the bundled pool N times (hunt seeds 1..N)
+``--unchanged N`` instead hunts the bundled pool N times (hunt seeds
+``--first-seed`` .. ``--first-seed`` + N - 1, default 1 .. N)
 and checks each finding with one larger run (``--confirm-budget`` games, hunt
 seed 9001): a finding is *confirmed* when the larger run reports a finding
 of the same kind on the same subject. Prints the findings per run and the
@@ -99,17 +100,17 @@ def planted(game_id: str, per_kind: int, seed: int, args) -> list[dict]:
 
 def unchanged(game_id: str, runs: int, args) -> None:
     from workbench.hunt import run_hunt
-    path = OUT / f"hunt_unchanged_{game_id}.jsonl"
+    path = OUT / f"hunt_unchanged_{game_id}{f'_{args.players}p' if args.players else ''}_budget{args.budget}.jsonl"
     OUT.mkdir(exist_ok=True)
     docs = {}
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             docs[row["seed"]] = row
-    for s in range(1, runs + 1):
+    for s in range(args.first_seed, args.first_seed + runs):
         if s in docs:
             continue
-        doc = run_hunt(game_id, seed=s, workers=args.workers, budget=args.budget, seconds=args.seconds,
+        doc = run_hunt(game_id, players=args.players, seed=s, workers=args.workers, budget=args.budget, seconds=args.seconds,
                        witnesses=False)
         row = {"seed": s, "games": doc["games"], "seconds": doc["elapsed"],
                "findings": [[f["kind"], f["subject"], f["effect"], f["low"]] for f in doc["findings"]]}
@@ -120,7 +121,7 @@ def unchanged(game_id: str, runs: int, args) -> None:
     found = {(f[0], f[1]) for r in docs.values() for f in r["findings"]}
     confirmed = set()
     if found:
-        big = run_hunt(game_id, seed=9001, workers=args.workers, budget=args.confirm_budget,
+        big = run_hunt(game_id, players=args.players, seed=9001, workers=args.workers, budget=args.confirm_budget,
                        seconds=args.seconds * 4, witnesses=False, max_confirmations=40)
         confirmed = {(f["kind"], f["subject"]) for f in big["findings"]}
         print(f"  larger run ({big['games']} games): {sorted(confirmed)}")
@@ -140,6 +141,8 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--unchanged", type=int, default=0)
     p.add_argument("--confirm-budget", type=int, default=4000)
+    p.add_argument("--first-seed", type=int, default=1)
+    p.add_argument("--players", type=int, default=None, help="with --unchanged: the table's players")
     args = p.parse_args()
     games = args.game or ["meaning-made", "mandate-2038", "pax-transhumanity"]
     rows = {}

@@ -55,16 +55,3 @@ def test_meaning_made_strong_card_gives_vitals_beside_legacy():
         session.edit(card, field, text)
         bonus = session.value_of(card, field)
         assert 4 <= bonus["vitals"] <= 6 and 8 <= bonus["legacy"] < cap, d.note
-
-
-def test_pax_strong_card_is_hunted_with_a_bot_that_reads_the_card():
-    """The plain greedy bot of Pax Transhumanity does not read an idea's
-    effects: a strong-card defect names the bot that does, and the hunt's
-    restricted seats take the same spec."""
-    from workbench.core.bots import check_specs
-    game = get_game("pax-transhumanity")
-    module = defects_module(game)
-    d, = module.planted_defects(_session("pax-transhumanity"), random.Random(3), "strong-card", 1)
-    assert d.bots == "greedy:card_value=1" and d.to_dict()["bots"] == d.bots
-    card = d.edits[0][0]
-    check_specs(game, [d.bots, f"ban:{card}:{d.bots}", f"force:{card}:{d.bots}"])

@@ -358,6 +358,36 @@ def test_actions_rated_in_place_equal_plain_lookahead_under_the_switches(options
     assert compared > 1000
 
 
+def test_fundraise_answers_rated_in_place_equal_plain_lookahead():
+    """A Fundraise opened in positions of random and greedy games, its seat
+    holding Patents or unemployed Employees or neither: ``raise`` and the
+    divestments rated from the position (``fundraise_step_value``) give
+    exactly the values of plain look-ahead, under the default weights and
+    others, at the round limit too, and leave the position as it was."""
+    import pickle
+    from workbench.core.game import Game
+    from workbench.games.pax_transhumanity.notation import A
+    from workbench.games.pax_transhumanity.state import fields
+
+    kinds: set = set()
+    for state in _positions(seeds=range(2, 6), every=5):
+        if state.is_terminal() or state.decision is not None or state.actions_left <= 0:
+            continue
+        for limit in (None, state.round):
+            opened = state.clone()
+            if limit is not None:
+                opened.options = {**opened.options, "round_limit": limit}
+            opened.apply_action(A("fundraise"))
+            seat, actions = opened.current_player(), opened.legal_actions()
+            before = pickle.dumps({k: v for k, v in fields(opened).items() if k != "content"})
+            for weights in (None, {"spend_by": 9, "money": 0.7, "broke": -3.0}):
+                assert GAME.action_values(opened, seat, actions, weights) == \
+                    Game.action_values(GAME, opened, seat, actions, weights)
+            assert pickle.dumps({k: v for k, v in fields(opened).items() if k != "content"}) == before
+            kinds |= {a.kind if a.kind == "raise" else a.args[0] for a in actions}
+    assert {"raise", "patent", "unemployed"} <= kinds
+
+
 def test_clone_for_copies_what_the_action_changes():
     """Applying an action to ``clone_for(kind)`` leaves the original untouched
     and gives the same position as applying it to a full clone."""

@@ -313,10 +313,11 @@ def test_tweak_session_streams_its_playtest(cards_copy):
     # the game's leading metrics, then the edited card's own (issue 25)
     from workbench.sim.verdicts import leading_watch
     assert keys == leading_watch(s.game, ["Pulse"])
-    # (what the take itself gave too: a Pattern's Bonus can score at once, Game.take_scores)
-    assert keys[-8:] == ["card_times:Pulse", "card_use:Pulse", "card_first_round:Pulse", "card_taker_win:Pulse",
+    # (what the take itself gave too, and what a take would give where it is
+    # offered: a Pattern's Bonus can score at once, Game.take_scores)
+    assert keys[-9:] == ["card_times:Pulse", "card_use:Pulse", "card_first_round:Pulse", "card_taker_win:Pulse",
                          "card_taker_score:Pulse", "card_taker_margin:Pulse", "card_taker_soon:Pulse",
-                         "card_taker_take:Pulse"]
+                         "card_taker_take:Pulse", "card_taker_offer:Pulse"]
     assert updates[-1].done
     from workbench.tweak.session import update_summary
     summary = update_summary(updates[-1])

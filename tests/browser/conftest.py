@@ -68,6 +68,27 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
 
 
+@pytest.fixture(scope="module")
+def module_context(browser, browser_context_args):
+    """One browser context for a test module's pages: its HTTP cache keeps BokehJS,
+    Panel's and Tabulator's scripts (several megabytes, served with a version in
+    their address) and the compiled code the first page made of them, so each later
+    page of the module opens without fetching and compiling them again."""
+    context = browser.new_context(**browser_context_args)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(module_context):
+    """A fresh page (tab) for each test, in its module's context (pytest-playwright's
+    own ``page`` opens a new context, with an empty cache, for every test). Each page
+    is its own dashboard session; the page is closed after the test."""
+    page = module_context.new_page()
+    yield page
+    page.close()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

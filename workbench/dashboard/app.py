@@ -250,6 +250,7 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
         # one line in the server log when a tab's session ends (the tab closed and
         # bokeh let its session go); what was still being sent to it is dropped quietly
         pn.state.on_session_destroyed(_session_ended)
+        _local_stylesheets(pn.state.curdoc)
         return create_app(served=True, read_only=read_only)
 
     from workbench.rooms.web import hall, routes, set_served_at
@@ -275,6 +276,23 @@ def serve(port: int = 5006, host: str = "127.0.0.1", show: bool = True, password
     guard_application(server._tornado)   # before the first request is read
     server.start()
     loop.start()
+
+
+def _local_stylesheets(doc) -> None:
+    """Panel's stylesheets of ``doc`` from this server, never from Panel's CDN.
+
+    Panel points a component's stylesheets at the server's copy once the session's
+    page is rendered (it sets the document's ``dist_url`` then). A tab slow to
+    connect on a busy machine outlives its session (bokeh lets an unconnected
+    session go after ``--session-lifetime``), and bokeh makes a new one when the
+    tab's websocket connects; no page is rendered for that one, so every
+    stylesheet pointed at cdn.holoviz.org: dozens of failed loads offline (seen
+    as console errors in the browser tests at load 20-29). Setting the address
+    the page would set, before any component is made, gives both sessions the
+    same stylesheets."""
+    from panel.io.resources import get_dist_path
+    if doc is not None:
+        doc._template_variables.setdefault("dist_url", get_dist_path(cdn=False))
 
 
 def _session_ended(context) -> None:

@@ -32,14 +32,10 @@ class PlantedDefect:
     expect: list[tuple[str, str | None]]
     options: dict = field(default_factory=dict)
     note: str = ""
-    #: the base bot to hunt it with, where the plain one cannot see the defect (a bot
-    #: that does not read a card's printed effects takes a strong card no more often)
-    bots: str | None = None
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "edits": [list(e) for e in self.edits], "players": self.players,
-                "expect": [list(e) for e in self.expect], "options": dict(self.options), "note": self.note,
-                "bots": self.bots}
+                "expect": [list(e) for e in self.expect], "options": dict(self.options), "note": self.note}
 
 
 def defects_module(game):
@@ -74,7 +70,7 @@ def run_defect(game_id: str, defect: PlantedDefect, *, seed: int = 1, bots: str 
     for card, column, value in defect.edits:
         session.edit(card, column, value)
     ref = session.pool_refs()[1] if defect.edits else game_id
-    doc = run_hunt(ref, players=defect.players, bots=defect.bots or bots, seed=seed, options=defect.options, workers=workers,
+    doc = run_hunt(ref, players=defect.players, bots=bots, seed=seed, options=defect.options, workers=workers,
                    out=out, extra={"edits": [list(e) for e in defect.edits]}, **settings)
     hits = [f for f in doc["findings"] if matches(f, defect.expect)]
     flagged = any(f["witness"] and f["witness"]["replays"] for f in hits)

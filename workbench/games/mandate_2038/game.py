@@ -332,6 +332,8 @@ class Mandate2038(Game):
         are rated without playing them out (:func:`.evaluation.resolution_values`).
         ``tests/test_engine_fast_paths.py`` checks the result equals one full
         look-ahead per action for every seat."""
+        if state.phase == MandateState.SELECT:
+            return self._selection_values(state, seat, actions, weights)
         out = []
         offer_value = None
         direct = evaluation.resolution_values(state, seat, actions, weights)
@@ -349,6 +351,21 @@ class Mandate2038(Game):
             if offer:
                 offer_value = value
             out.append(value)
+        return out
+
+    def _selection_values(self, state: MandateState, seat: int, actions, weights) -> list[float]:
+        """:meth:`action_values` of the picks of a Core Action: each pick is
+        played by the flow on a copy that shares everything with ``state`` but the
+        picks (a pick changes only the flow's own fields, the picks list in place
+        and the event log, a tuple, by replacement; the rating never changes the
+        position it rates), not on a full clone: the clones of the players were
+        most of what a pick cost before its outlook (issue 47)."""
+        out = []
+        for action in actions:
+            c = state.shallow_copy()
+            c.selections = list(state.selections)
+            flow.apply(c, action)
+            out.append(self.evaluate(c, seat, weights))
         return out
 
     def evaluate(self, state: MandateState, seat: int, weights: Mapping[str, float] | None = None) -> float:

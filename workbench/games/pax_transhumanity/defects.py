@@ -4,10 +4,6 @@
 * ``strong-card``: one plain Idea (no type, not a game end) gains 3-4 more
   ``solve any`` effects. Named by a ``force`` of it beating the field, its
   takers winning or scoring far more, or a seat scoring far less without it.
-  Hunted with ``greedy:card_value=1``: the plain greedy bot does not read an
-  idea's printed effects, so it commercializes the planted card no more often
-  than before, and whoever holds it is chance (24 games, seed 101: taken in 7
-  of 24 games on both pools, takers' win edge +0.07 on both).
 * ``stall``: the rule option ``round_limit`` (our safety stop) set to 4-7
   rounds: games are cut off before any End. Named by timeouts.
 * No ``seat-advantage`` yet: every seat starts alike and no value of the pool
@@ -24,8 +20,6 @@ from workbench.hunt.planted import PlantedDefect
 KINDS = ("strong-card", "stall")
 PLAYERS = (3, 2)
 GAME_END = "game end"
-#: the base bot of a strong-card hunt: the greedy bot reading what an idea's effects give
-CARD_BOT = "greedy:card_value=1"
 
 
 def planted_defects(session, rng, kind: str, count: int, players=None, pick_rates=None) -> list[PlantedDefect]:
@@ -44,7 +38,7 @@ def planted_defects(session, rng, kind: str, count: int, players=None, pick_rate
             out.append(PlantedDefect(kind, [(card, "effects", "; ".join(new))], n,
                                      [("beats-field", f"force:{card}"), ("taker-wins", card),
                                       ("taker-scores", card), ("ban-costs", card)],
-                                     note=f"{card} effects -> {'; '.join(new)}", bots=CARD_BOT))
+                                     note=f"{card} effects -> {'; '.join(new)}"))
         elif kind == "stall":
             limit = rng.randint(4, 7)
             out.append(PlantedDefect(kind, [], n, [("timeouts", None), ("stalls", None)],

@@ -18,6 +18,7 @@ from . import scoring
 from .commercialize import WAYS, cost as commercialize_cost, feasible
 from .data import SPHERES
 from .finance import can_pay, plan_payment
+from .fundraise import fundraise_steps
 from .hire import hire_cost
 from .regime import commercialize_subsidized, dominant_sphere, surge_colours, syndication_is_free
 from .syndicate import agents_needed, market_price
@@ -879,20 +880,69 @@ def hire_value(state: PaxState, seat: int, action, static: dict, facts: Position
     return _unfinished(f, elapsed, w, coef)
 
 
-def fundraise_value(state: PaxState, seat: int, static: dict, facts: PositionFacts, w: Mapping,
-                    coef: "_Coefficients", shared: "_Shared"):
-    """:func:`evaluate` of the position a Fundraise of ``seat`` leads to, worked
-    out from the position it is taken in (None where :func:`syndicate_value`
-    answers None). Taking a Fundraise only opens its first step, the question
-    of what to divest (``fundraise.start``): the finance track, Patents,
-    Market, staff and the turn are as they were, and an open Fundraise is no
-    Commercialize to play out, so the position is rated as it stands. Every
-    position's Fundraise was a copy and a whole evaluation before (issue 47)."""
+def standing_values(state: PaxState, seat: int, static: dict, facts: PositionFacts, shared: "_Shared"):
+    """:func:`feature_values` of the position as it stands, with the Market scan
+    the Syndicates and Hires share: what a Fundraise and an ``end`` leave the
+    features at (:func:`stay_value`)."""
+    return _values(state, seat, static, facts, state.fin[seat], state.patents[seat], None,
+                   state.stats.get("imports", 0), shared.scan)
+
+
+def stay_value(state: PaxState, seat: int, kind: str, f: list, w: Mapping, coef: "_Coefficients"):
+    """:func:`evaluate` of the position a Fundraise or an ``end`` (``kind``) of
+    ``seat`` leads to, worked out from the position it is taken in, whose
+    features are ``f`` (:func:`standing_values`), or None where
+    :func:`syndicate_value` answers None. Neither changes what the features
+    read: a Fundraise only opens its first step, the question of what to
+    divest (``fundraise.start``), and an open Fundraise is no Commercialize to
+    play out; ``end`` only passes the turn (``flow.next_turn``), which moves
+    the clock on, and the round limit's safety stop it may bring is valued as
+    an unfinished position. Each was a copy and a whole evaluation in every
+    position before (issue 47)."""
     if w["card_value"] or state.sell_choice or state.decision is not None:
         return None
-    f = _values(state, seat, static, facts, state.fin[seat], state.patents[seat], None,
-                state.stats.get("imports", 0), shared.scan)
-    return _unfinished(f, rounds_elapsed(state, w["turn_clock"] != 0), w, coef)
+    round_, turn = state.round, state.turn
+    if kind == "end":
+        turn = (turn + 1) % state.num_players
+        if turn == 0:
+            round_ += 1
+    return _unfinished(f, _elapsed(round_, turn, state.num_players, w["turn_clock"] != 0), w, coef)
+
+
+def fundraise_step_value(state: PaxState, seat: int, action, static: dict, facts: PositionFacts, w: Mapping,
+                         coef: "_Coefficients", shared: "_Shared"):
+    """:func:`evaluate` of the position an answer to ``seat``'s open Fundraise
+    leads to, worked out from the position it is given in, or None where this
+    does not apply (the caller then looks ahead as usual): ``raise`` (steps 2
+    and 3 on the finance track, ``fundraise.answer``; then the action is over,
+    ``flow.action_done``) and the divestment of a Patent or of an unemployed
+    Employee (one fewer held, its agent to Wealth; the question stays open).
+    Neither touches the Market, the Splay, the staff or anything
+    :data:`STATIC`, so only the finance track and Patents are read anew. A
+    divested Syndication or Employee changes the Market scan or the labour
+    facts: looked ahead as usual. Not worked out here either: a question other
+    than the seat's own Fundraise, and the card-value term."""
+    d = state.decision
+    if w["card_value"] or state.sell_choice or d is None or d["kind"] != "fundraise" or d["seat"] != seat:
+        return None
+    fin = list(state.fin[seat])
+    held = state.patents[seat]
+    if action.kind == "raise":
+        fin[0], fin[1], fin[2] = fundraise_steps(fin[0], fin[1], fin[2])
+        elapsed = _elapsed_after(state, seat, fin, held, facts, w, state.actions_left - 1)
+    else:
+        what, where = action.args
+        if what == "patent":
+            if not held.get(where):
+                return None             # not legal: the rules refuse it
+            held = dict(held)
+            held[where] -= 1
+        elif what != "unemployed" or not state.unemployed[where][seat]:
+            return None
+        fin[1] += 1                     # finance.divest: the agent goes to Wealth
+        elapsed = rounds_elapsed(state, w["turn_clock"] != 0)
+    f = _values(state, seat, static, facts, fin, held, None, state.stats.get("imports", 0), shared.scan)
+    return _unfinished(f, elapsed, w, coef)
 
 
 class _Shared:
@@ -1043,10 +1093,11 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
       and Import the labour too): those features and facts
       (:class:`PositionFacts`) are worked out once, on the position looked
       ahead from.
-    - Syndicate, Hire, Import and Fundraise are rated from the position
-      itself, with no copy and without the rules' checks
+    - Syndicate, Hire, Import, Fundraise and ``end`` are rated from the
+      position itself, with no copy and without the rules' checks
       (:func:`syndicate_value`, :func:`import_value`, :func:`hire_value`,
-      :func:`fundraise_value`): they were most of a greedy game's look-aheads
+      :func:`stay_value`), and so are most answers to an open Fundraise
+      (:func:`fundraise_step_value`): they were most of a greedy game's look-aheads
       (callgrind, issue 47). The other kinds, and these
       where those answer None, are copied and applied."""
     out: list = []
@@ -1069,6 +1120,7 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
         w = merged
     coef = _DEFAULT_COEF if w is DEFAULT_WEIGHTS else _Coefficients(w)
     shared: _Shared | None = None
+    standing: list | None = None
     for action in actions:
         kind = action.kind
         route = None
@@ -1084,14 +1136,26 @@ def action_values(state: PaxState, seat: int, actions: list, weights=None) -> li
             if direct is not None:
                 out.append(direct)
                 continue
-        elif kind == "fundraise":
-            # the position itself, rated with what the Syndicates and Hires share
+        elif kind == "fundraise" or kind == "end":
+            # the position's own features, read once for both
+            if standing is None:
+                if static is None or facts is None:
+                    static = static_features(state, seat)
+                    facts = PositionFacts(state, seat)
+                if shared is None:
+                    shared = _Shared(state, seat)
+                standing = standing_values(state, seat, static, facts, shared)
+            direct = stay_value(state, seat, kind, standing, w, coef)
+            if direct is not None:
+                out.append(direct)
+                continue
+        elif kind == "raise" or kind == "divest":
             if static is None or facts is None:
                 static = static_features(state, seat)
                 facts = PositionFacts(state, seat)
             if shared is None:
                 shared = _Shared(state, seat)
-            direct = fundraise_value(state, seat, static, facts, w, coef, shared)
+            direct = fundraise_step_value(state, seat, action, static, facts, w, coef, shared)
             if direct is not None:
                 out.append(direct)
                 continue

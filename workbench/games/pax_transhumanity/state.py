@@ -318,4 +318,15 @@ WRITES = {
     "import": ("market", "stats"),
     "syndicate": ("fin", "patents", "synd", "heat", "stats"),
     "hire": ("fin", "patents", "staff", "unemployed", "stats"),
+    # a Fundraise's steps: a divestment gives one Syndication, Employee or
+    # Patent back (its agent to Wealth); ``raise`` moves the finance track and
+    # counts the Fundraise (a full clone per option before, issue 47)
+    "divest": ("fin", "patents", "synd", "staff", "unemployed"),
+    "raise": ("fin", "stats"),
+    # a Placate takes one Heat agent back to Wealth; a Surge answer syndicates
+    # one more idea (finance agents installed, Syndication and Heat placed) or
+    # stops, which changes no container at all
+    "placate": ("fin", "heat", "stats"),
+    "surge": ("fin", "synd", "heat", "stats"),
+    "stop": (),
 }
