@@ -366,10 +366,10 @@ def test_contributor_count_is_scaled_or_printed():
     s = make(**setup)
     do(s, "gather 2E")  # a load or contribution would trigger the check; force one by a contribution below
     from workbench.games.meaning_made.contribute import check_completions
-    check_completions(s, 0)
+    check_completions(s, 0, s.face_up_initiatives())
     assert obs(s)["completed"] == ["Quiet Hour", "Trade Standard"]
     s = make(options={"contributors": "printed"}, **setup)
-    check_completions(s, 0)
+    check_completions(s, 0, s.face_up_initiatives())
     assert obs(s)["completed"] == ["Quiet Hour"]
 
 

@@ -353,7 +353,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         parting are replayed). The edits' shares cost games: :meth:`start_shares`."""
         from workbench.sim.verdicts import verdict_rows
         from workbench.tweak.explain import explain, parting_lines
-        from workbench.tweak.impact import card_impact
+        from workbench.hunt.impact import card_impact
         update = self._update
         if update is None:
             return
@@ -397,7 +397,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
     def run_ban(self, card: str | None = None) -> None:
         """What never taking ``card`` (default: the selected one) changes on the
         edited pool: :attr:`ban_games` paired games, one seat banned from it."""
-        from workbench.tweak.impact import ban_impact
+        from workbench.hunt.impact import ban_impact
         card = card or self.selected
         try:
             if not card:

@@ -7,7 +7,8 @@ seat that never takes it against the same seat free to take it).
 The takers' figures are associations read from games already played: takers
 may win because leaders take the card. The ban is the causal test, played on
 request (it costs games): the hunt's ``ban:CARD`` arm and its per-game values
-(:mod:`workbench.hunt.games`), so the two read alike.
+(:mod:`.games`), so the two read alike. It lives with the hunt, whose paired
+games it plays; the Cards page (a higher layer) calls it.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ def ban_impact(game_ref: str, card: str, *, players: int, bots: str = "greedy", 
     Returns the change in that seat's win credit and in its final score (in
     score spreads of the base games), each with its interval: negative means
     the card helps its seat."""
-    from workbench.hunt.games import Played, values
-    from workbench.hunt.space import BASELINE, Arm
+    from .games import Played, values
+    from .space import BASELINE, Arm
     from workbench.sim.backends import resolve_backend
     if ":" in card or "," in card:
         raise ValueError(f"{card!r} cannot be banned: a bot spec cannot hold ':' or ','")
