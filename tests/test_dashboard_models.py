@@ -694,3 +694,20 @@ def test_cards_playtest_explains_a_decided_change_and_shows_card_impact(cards, m
     assert cards.ban_line().startswith(f"never taking {card} (8 paired games")
     cards.undo()
     assert cards.listed_edits() is None
+
+
+def test_shares_and_ban_text_before_and_without_a_playtest(cards):
+    """Asking for the edits' shares before any playtest says what to do (it raised
+    AttributeError: the played edits were only set by a playtest); the ban's line
+    prints each change beside its interval, or why there is none."""
+    cards.run_shares()
+    assert cards.message.startswith("no decided change to share out")
+    cards.ban = {"card": "Shell", "games": 40, "players": 4, "win_change": -0.125, "win_change_low": -0.25,
+                 "win_change_high": 0.0, "score_change": None, "score_change_low": None, "score_change_high": None}
+    assert cards.ban_line() == ("never taking Shell (40 paired games, 4 players, one seat banned): win credit -0.12 "
+                                "[-0.25, +0.00], score in score spreads: no spread to measure by (negative: the card "
+                                "helps its seat)")
+    cards.impact = [{"card": "Shell", "games": 3, "win_share": 0.5, "win_share_low": None, "win_share_high": None,
+                     "win_edge": 0.25, "win_edge_low": -0.5, "win_edge_high": 1.0}]
+    assert cards.impact_rows() == [{"card": "Shell", "games taken": 3, "taker's win share": "0.50 (too few games)",
+                                    "edge over the other seats": "+0.25 [-0.50, +1.00]"}]

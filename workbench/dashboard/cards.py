@@ -127,7 +127,7 @@ class CardsPage(pn.viewable.Viewer):
         self._flipped_box = pn.Column("#### Games whose outcome flipped", self._flipped,
                                       pn.Row(self._open_old, self._open_new), visible=False,
                                       sizing_mode="stretch_width")
-        # why the change happened, and per-card impact (issue 42): model.why, model.impact
+        # why the change happened, and per-card impact: model.why, model.impact
         self._why = pn.pane.Markdown("", css_classes=["cards-why"], sizing_mode="stretch_width")
         self._shares = pn.widgets.Button(label="Each edit's share (plays more games)", width=260)
         self._ban = pn.widgets.Button(label="Ban the selected card", width=200)

@@ -18,6 +18,7 @@ The pool is the dashboard's shared :class:`~workbench.dashboard.pool.LivePool`
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import param
@@ -74,6 +75,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         # None once an undo, an import or a card added or deleted makes them unlistable
         self._edits: list[tuple[str, str]] | None = []
         self._update = None  # the last playtest's final update, which the explanation reads
+        self._played_edits: list | None = None  # the edits that playtest compared (listed_edits)
         game_id = game_id or (bench.card_game if bench is not None else card_games()[0])
         if session is not None:
             pool = live(session)
@@ -99,7 +101,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         self.param.playtest_players.bounds = (game.min_players, game.max_players)
         self.playtest_players = game.default_players
         self.playtest, self.selected, self.report, self.message = None, "", [], ""
-        self._edits, self._update = [], None
+        self._edits, self._update, self._played_edits = [], None, None
         self.explanation, self.why, self.impact, self.ban = None, [], [], None
 
     def use_session(self, session) -> None:
@@ -379,11 +381,11 @@ class CardsModel(BackgroundWork, param.Parameterized):
                 self.message = ("the edits' shares need two edits or more listed since the last load or save "
                                 "(an undo, an import, a rename or a card added or deleted cannot be listed)")
                 return
-            import time
             start = time.perf_counter()
             spec = update.a.spec.with_(games=update.games)
-            sh = edit_shares(self.session.game_id, edits, spec, e["metric"], folder=getattr(self.session, "folder", None), workers=self.workers,
-                             baseline=metric_value(update.a, e["metric"]), full=metric_value(update.b, e["metric"]))
+            sh = edit_shares(self.session.game_id, edits, spec, e["metric"], folder=getattr(self.session, "folder", None),
+                             workers=self.workers, baseline=metric_value(update.a, e["metric"]),
+                             full=metric_value(update.b, e["metric"]))
             e = {**e, "shares": sh, "seconds": round(time.perf_counter() - start, 2)}
             self.param.update(explanation=e, why=parting_lines(e) + share_lines(e))
         except WorkbenchError as exc:
@@ -419,11 +421,8 @@ class CardsModel(BackgroundWork, param.Parameterized):
         def est(r, key):
             if r[key] is None:
                 return "-"
-            low, high = r[f"{key}_low"], r[f"{key}_high"]
-            iv = f"[{low:+.2f}, {high:+.2f}]" if low is not None and high is not None else "(too few games)"
-            if key.endswith("edge"):
-                return f"{r[key]:+.2f} {iv}"
-            return f"{r[key]:.2f} " + (f"[{low:.2f}, {high:.2f}]" if low is not None and high is not None else iv)
+            signed = key.endswith("edge")
+            return f"{r[key]:{'+' if signed else ''}.2f} {_interval(r, key, signed)}"
         return [{"card": r["card"], "games taken": r["games"], "taker's win share": est(r, "win_share"),
                  "edge over the other seats": est(r, "win_edge")} for r in self.impact]
 
@@ -435,9 +434,7 @@ class CardsModel(BackgroundWork, param.Parameterized):
         def part(key, unit):
             if b[key] is None:
                 return f"{unit}: no spread to measure by"
-            low, high = b[f"{key}_low"], b[f"{key}_high"]
-            iv = f"[{low:+.2f}, {high:+.2f}]" if low is not None and high is not None else "(too few games)"
-            return f"{unit} {b[key]:+.2f} {iv}"
+            return f"{unit} {b[key]:+.2f} {_interval(b, key, True)}"
         return (f"never taking {b['card']} ({b['games']} paired games, {b['players']} players, one seat banned): "
                 f"{part('win_change', 'win credit')}, {part('score_change', 'score in score spreads')}"
                 " (negative: the card helps its seat)")
@@ -506,3 +503,13 @@ def _session_for(bench, game_id: str):
         return bench.tweak_session(game_id)
     from workbench.tweak import open_session
     return open_session(game_id=game_id)
+
+
+def _interval(row: dict, key: str, signed: bool) -> str:
+    """``row[key]``'s interval as the Cards page prints it (``key_low``, ``key_high``),
+    or "(too few games)" where there is none."""
+    low, high = row[f"{key}_low"], row[f"{key}_high"]
+    if low is None or high is None:
+        return "(too few games)"
+    sign = "+" if signed else ""
+    return f"[{low:{sign}.2f}, {high:{sign}.2f}]"
