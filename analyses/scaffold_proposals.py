@@ -50,7 +50,7 @@ def main() -> None:
         _workbench(["new-game", GAME, str(dest)], env)
         # the entry point `pip install -e` would write, so the registry finds the game
         info = dest / f"{PACKAGE}-0.1.0.dist-info"
-        info.mkdir()
+        storage.make_folder(info, "the scaffold's dist-info")
         storage.write_text(info / "METADATA", f"Metadata-Version: 2.1\nName: {GAME}\nVersion: 0.1.0\n")
         storage.write_text(info / "entry_points.txt", f"[workbench.games]\n{GAME} = {PACKAGE}:GAME\n")
         common = ["check", GAME, "--mutants", "--budget", "0", "--json"]
